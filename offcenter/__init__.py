@@ -1,0 +1,64 @@
+"""offcenter: entropy measures for decision trees, with the off-centered entropy of
+Lallich, Lenca and Vaillant (2007) for imbalanced classes.
+
+>>> import offcenter as oc
+>>> round(oc.off_centered([0.9, 0.1], theta=0.2), 6)
+0.811278
+"""
+
+from .association import (
+    Association,
+    association,
+    gain,
+    gain_ratio,
+    goodman_kruskal_tau,
+    guttman_lambda,
+    kvalseth,
+    lambda_alpha,
+    relative_gain,
+    theil_u,
+)
+from .impurity import Impurity, comparison_settings, resolve_theta
+from .measures import (
+    asymmetric,
+    boolean_distribution,
+    daroczy,
+    gini,
+    misclassification,
+    rank_diversity,
+    shannon,
+)
+from .offcentering import off_center, off_centered
+from .registry import MEASURES, MeasureInfo, ParamInfo, get_measure, measure_names
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Association",
+    "Impurity",
+    "MEASURES",
+    "MeasureInfo",
+    "ParamInfo",
+    "association",
+    "asymmetric",
+    "boolean_distribution",
+    "comparison_settings",
+    "daroczy",
+    "gain",
+    "gain_ratio",
+    "get_measure",
+    "gini",
+    "goodman_kruskal_tau",
+    "guttman_lambda",
+    "kvalseth",
+    "lambda_alpha",
+    "measure_names",
+    "misclassification",
+    "off_center",
+    "off_centered",
+    "rank_diversity",
+    "relative_gain",
+    "resolve_theta",
+    "shannon",
+    "theil_u",
+]

@@ -1,0 +1,169 @@
+"""Input validation shared by every public function of the package.
+
+Each checker turns what the caller gave into a float64 numpy array and raises ``ValueError``
+(or ``TypeError`` for things that are not numbers at all) with a message that says what was
+wrong, which value, and what is allowed. The messages are written for a student, not for a
+developer: they name the argument, show the offending value and state the rule.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+#: Tolerance on "sums to 1" for distributions and reference distributions.
+SUM_TOLERANCE = 1e-9
+#: Negative frequencies down to ``-NEG_TOLERANCE`` are treated as round-off and clipped to 0.
+NEG_TOLERANCE = 1e-12
+
+
+def _short(value: object) -> str:
+    text = np.array2string(np.asarray(value), precision=6, threshold=8, edgeitems=3)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def as_float_array(value: object, name: str) -> np.ndarray:
+    """Convert ``value`` to a float64 array, raising ``TypeError`` for non-numeric input."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be numbers, not text ({value!r}).")
+    try:
+        arr = np.asarray(value)
+    except Exception as exc:  # pragma: no cover - numpy raises many kinds here
+        raise TypeError(f"{name} could not be read as an array of numbers: {exc}") from None
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"{name} must be an array of numbers; got {_short(value)}, which holds "
+                "something else (text, None, or rows of different lengths)."
+            ) from None
+    if arr.dtype.kind in "c":
+        raise TypeError(f"{name} must hold real numbers, not complex ones: {_short(arr)}.")
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be an array of numbers; got values of type {arr.dtype}.")
+    return arr.astype(np.float64, copy=False)
+
+
+def as_distribution(p: object, name: str = "p") -> np.ndarray:
+    """Validate a (batch of) distribution(s): last axis = class frequencies summing to 1.
+
+    Returns a float64 array of at least one dimension, renormalised to sum exactly to 1 along
+    the last axis (the tolerance on the input sum is ``SUM_TOLERANCE``), with round-off
+    negatives (down to ``-NEG_TOLERANCE``) clipped to 0.
+    """
+    arr = as_float_array(p, name)
+    if arr.ndim == 0:
+        raise ValueError(
+            f"{name} must be a distribution (a list of class frequencies such as [0.8, 0.2]), "
+            f"not the single number {arr.item()!r}. For two classes, write [1 - p, p] "
+            "or use offcenter.boolean_distribution(p)."
+        )
+    if arr.shape[-1] == 0:
+        raise ValueError(f"{name} is empty: a distribution needs at least one class frequency.")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values: {_short(arr)}.")
+    if np.any(arr < -NEG_TOLERANCE):
+        bad = arr[arr < -NEG_TOLERANCE].flat[0]
+        raise ValueError(
+            f"{name} contains a negative frequency ({bad!r}); class frequencies must be >= 0."
+        )
+    arr = np.clip(arr, 0.0, None)
+    total = arr.sum(axis=-1, keepdims=True)
+    off = np.abs(total - 1.0) > SUM_TOLERANCE
+    if np.any(off):
+        bad = total[off].flat[0]
+        raise ValueError(
+            f"the frequencies in {name} must sum to 1 (within {SUM_TOLERANCE:g}), but one "
+            f"distribution sums to {bad!r}. If you have counts, divide them by their total first."
+        )
+    return arr / total
+
+
+def as_theta(theta: object, q: int, name: str = "theta") -> np.ndarray:
+    """Validate a reference distribution for ``q`` classes.
+
+    ``theta`` is a vector (or a batch broadcastable against the distributions) of q values,
+    each strictly between 0 and 1, summing to 1. As a convenience for the boolean case, a single
+    number t with ``q == 2`` means ``(1 - t, t)`` (t is the reference frequency of class 1).
+    """
+    arr = as_float_array(theta, name)
+    if arr.ndim == 0:
+        if q != 2:
+            raise ValueError(
+                f"{name} = {arr.item()!r} is a single number, which only makes sense for two "
+                f"classes (it then means (1 - {name}, {name})); here there are {q} classes, so "
+                f"give {q} reference frequencies."
+            )
+        arr = np.array([1.0 - arr.item(), arr.item()])
+    if arr.shape[-1] != q:
+        raise ValueError(
+            f"{name} has {arr.shape[-1]} values but the distribution has {q} classes; "
+            "give one reference frequency per class."
+        )
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values: {_short(arr)}.")
+    if np.any((arr <= 0.0) | (arr >= 1.0)):
+        bad = arr[(arr <= 0.0) | (arr >= 1.0)].flat[0]
+        raise ValueError(
+            f"every value of {name} must be strictly between 0 and 1 (the maximum of the measure "
+            f"sits at {name}, which must be a distribution that gives every class a chance); "
+            f"got {bad!r}."
+        )
+    total = arr.sum(axis=-1, keepdims=True)
+    if np.any(np.abs(total - 1.0) > SUM_TOLERANCE):
+        bad = total[np.abs(total - 1.0) > SUM_TOLERANCE].flat[0]
+        raise ValueError(f"the values of {name} must sum to 1, but they sum to {bad!r}.")
+    return arr / total
+
+
+def as_parameter(
+    value: object,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    what: str = "",
+) -> float:
+    """Validate a real scalar parameter within ``[low, high]`` (or ``(low, high]`` if ``low_open``)."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a number; got {value!r} ({type(value).__name__}).")
+    v = float(value)
+    rule = []
+    if low is not None:
+        rule.append(f"{name} {'>' if low_open else '>='} {low:g}")
+    if high is not None:
+        rule.append(f"{name} <= {high:g}")
+    rule_text = " and ".join(rule)
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.")
+    if low is not None and (v < low or (low_open and v == low)):
+        raise ValueError(f"{name} = {v:g} is out of range: {what}{rule_text} is required.")
+    if high is not None and v > high:
+        raise ValueError(f"{name} = {v:g} is out of range: {what}{rule_text} is required.")
+    return v
+
+
+def as_sample_size(n: object, batch_shape: tuple[int, ...], name: str = "n") -> np.ndarray:
+    """Validate a sample size (scalar or array broadcastable to the batch shape), n >= 0."""
+    arr = as_float_array(n, name)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} (the sample size) must be finite; got {_short(arr)}.")
+    if np.any(arr < 0):
+        raise ValueError(f"{name} (the sample size) must be >= 0; got {_short(arr)}.")
+    try:
+        return np.broadcast_to(arr, batch_shape).astype(np.float64)
+    except ValueError:
+        raise ValueError(
+            f"{name} has shape {arr.shape}, which does not match the {batch_shape} distributions "
+            "given; pass one sample size, or one per distribution."
+        ) from None
+
+
+def scalar_or_array(values: np.ndarray) -> float | np.ndarray:
+    """Return a Python float for a 0-d result, the array otherwise."""
+    if values.ndim == 0:
+        return float(values)
+    return values

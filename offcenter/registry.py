@@ -1,0 +1,246 @@
+"""The one registry of measures that the pages, the tree engine and the evaluation read.
+
+A measure is added in one place, :data:`MEASURES`, with its parameters and their ranges, whether
+a reference distribution theta applies, its formula in LaTeX, a one-line description and its
+reference; it then shows up in every page, the tree engine and the comparison tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from . import measures as _m
+from ._validation import as_parameter
+
+
+@dataclass(frozen=True)
+class ParamInfo:
+    """A numeric parameter of a measure.
+
+    ``low``/``high`` are the mathematically valid range (``None`` = unbounded); ``ui_low``,
+    ``ui_high`` and ``ui_step`` the range a slider offers.
+    """
+
+    name: str
+    symbol: str
+    default: float
+    low: float | None
+    high: float | None
+    ui_low: float
+    ui_high: float
+    ui_step: float
+    description: str
+
+    def validate(self, value: object, measure_label: str) -> float:
+        return as_parameter(
+            value, self.name, low=self.low, high=self.high,
+            what=f"for the {measure_label}, ",
+        )
+
+
+@dataclass(frozen=True)
+class MeasureInfo:
+    """Everything the app and the engine need to know about one base measure."""
+
+    name: str
+    label: str
+    short: str
+    params: tuple[ParamInfo, ...]
+    #: "optional": off-centering on theta is a choice (off_centered); "builtin": the measure
+    #: itself takes theta (the asymmetric entropy).
+    theta: str
+    latex: str
+    description: str
+    reference: str
+    function: Callable
+    kernel: Callable
+    uses_sample_size: bool = False
+    #: True when the raw measure is concave in p (so gains are >= 0 by Jensen's inequality).
+    concave: bool = True
+    notes: str = ""
+    aliases: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def off_centerable(self) -> bool:
+        return self.theta == "optional"
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.params)
+
+    def defaults(self) -> dict[str, float]:
+        return {p.name: p.default for p in self.params}
+
+    def validate_params(self, params: dict, *, fill_defaults: bool = False) -> dict[str, float]:
+        """Check a measure's parameters: all required present, none unknown, each in range."""
+        unknown = set(params) - set(self.param_names)
+        if unknown:
+            allowed = ", ".join(self.param_names) or "no parameters"
+            raise ValueError(
+                f"the {self.label} does not take {', '.join(sorted(unknown))}; "
+                f"it takes {allowed}."
+            )
+        out = {}
+        for info in self.params:
+            if params.get(info.name) is None:
+                if fill_defaults:
+                    out[info.name] = info.default
+                    continue
+                raise ValueError(
+                    f"the {self.label} needs its parameter {info.name} "
+                    f"({info.description}); for example {info.name}={info.default:g}."
+                )
+            out[info.name] = info.validate(params[info.name], self.label)
+        return out
+
+
+_BETA = ParamInfo(
+    "beta", r"\beta", 2.0, 0.0, None, 0.0, 10.0, 0.1,
+    "order of the generalized entropy, beta >= 0 (0: number of classes - 1, 1: Shannon, "
+    "2: twice Gini)",
+)
+_RHO = ParamInfo(
+    "rho", r"\rho", 0.0, 0.0, None, 0.0, 5.0, 0.1,
+    "order of the rank diversity, rho >= 0 (0: twice the misclassification error)",
+)
+
+_PAPER = (
+    "S. Lallich, P. Lenca, B. Vaillant, Construction of an off-centered entropy for supervised "
+    "learning, ASMDA 2007 (hal-02121319)"
+)
+
+#: The registry: name -> :class:`MeasureInfo`, in the order the app lists them.
+MEASURES: dict[str, MeasureInfo] = {
+    info.name: info
+    for info in (
+        MeasureInfo(
+            name="shannon",
+            label="Shannon entropy",
+            short="Shannon",
+            params=(),
+            theta="optional",
+            latex=r"H(p) = -\sum_{j=1}^{q} p_j \log_2 p_j",
+            description="Average information, in bits, needed to name the class of an example.",
+            reference="C. E. Shannon, A mathematical theory of communication, 1948",
+            function=_m.shannon,
+            kernel=_m._shannon,
+            aliases=("entropy",),
+        ),
+        MeasureInfo(
+            name="gini",
+            label="Gini index",
+            short="Gini",
+            params=(),
+            theta="optional",
+            latex=r"G(p) = 1 - \sum_{j=1}^{q} p_j^2",
+            description="Chance that two examples drawn at random have different classes.",
+            reference="C. Gini, 1912; Breiman et al., Classification and Regression Trees, 1984",
+            function=_m.gini,
+            kernel=_m._gini,
+        ),
+        MeasureInfo(
+            name="misclassification",
+            label="Misclassification error",
+            short="Misclassification",
+            params=(),
+            theta="optional",
+            latex=r"E(p) = 1 - \max_j p_j",
+            description="Error rate of predicting the majority class.",
+            reference="Breiman et al., Classification and Regression Trees, 1984",
+            function=_m.misclassification,
+            kernel=_m._misclassification,
+        ),
+        MeasureInfo(
+            name="daroczy",
+            label="generalized entropy of order beta (Daroczy)",
+            short="Daroczy",
+            params=(_BETA,),
+            theta="optional",
+            latex=(
+                r"H_\beta(p) = \frac{2^{\beta-1}}{2^{\beta-1}-1}"
+                r"\Bigl(1 - \sum_{j} p_j^{\beta}\Bigr)"
+            ),
+            description="A family through Shannon (beta = 1) and twice Gini (beta = 2).",
+            reference="Z. Daroczy, Generalized information functions, Information and Control, 1970",
+            function=_m.daroczy,
+            kernel=_m._daroczy,
+            aliases=("generalized",),
+        ),
+        MeasureInfo(
+            name="rank_diversity",
+            label="rank diversity of order rho",
+            short="Rank diversity",
+            params=(_RHO,),
+            theta="optional",
+            latex=r"R_\rho(p) = 2 \sum_{i \ge 2} (i-1)^{\rho}\, p_{(i)}",
+            description="Weights each class by its rank among the frequencies (rho = 0: 2 x error).",
+            reference=(
+                "G. P. Patil, C. Taillie, Diversity as a concept and its measurement, JASA 1982 "
+                "(general order reconstructed; the paper states rho = 0)"
+            ),
+            function=_m.rank_diversity,
+            kernel=_m._rank_diversity,
+            notes=(
+                "The paper states only rho = 0; the general order is a reconstruction from Patil "
+                "and Taillie's average rarity with rank-based rarity (i - 1)^rho."
+            ),
+            aliases=("rank",),
+        ),
+        MeasureInfo(
+            name="asymmetric",
+            label="asymmetric entropy (Marcellin, Zighed, Ritschard)",
+            short="Asymmetric",
+            params=(),
+            theta="builtin",
+            latex=(
+                r"h_\theta(p) = \frac{1}{q}\sum_{j=1}^{q}"
+                r"\frac{\hat p_j (1-\hat p_j)}{(1-2\theta_j)\hat p_j + \theta_j^2},"
+                r"\quad \hat p_j = \frac{n p_j + 1}{n + q}\ \text{(consistent)}"
+            ),
+            description="Peaks at theta by construction; its consistent form shrinks with n.",
+            reference=(
+                "S. Marcellin, D. A. Zighed, G. Ritschard, An asymmetric entropy measure for "
+                "decision trees, IPMU 2006; Zighed, Marcellin, Ritschard, EGC 2007"
+            ),
+            function=_m.asymmetric,
+            kernel=_m._asymmetric,
+            uses_sample_size=True,
+        ),
+    )
+}
+
+#: LaTeX of the off-centering transform, for the pages.
+OFF_CENTER_LATEX = (
+    r"\pi_j = \begin{cases} \dfrac{p_j}{q\theta_j} & p_j \le \theta_j \\[1ex]"
+    r"\dfrac{q(p_j-\theta_j)+1-p_j}{q(1-\theta_j)} & p_j \ge \theta_j \end{cases},"
+    r"\qquad \pi^*_j = \frac{\pi_j}{\sum_k \pi_k},\qquad \eta_\theta(p) = I(\pi^*)"
+)
+OFF_CENTER_REFERENCE = _PAPER
+
+_ALIASES = {alias: info.name for info in MEASURES.values() for alias in info.aliases}
+
+
+def get_measure(name: str) -> MeasureInfo:
+    """Look up a measure by name (or alias), with a helpful error for unknown names."""
+    if not isinstance(name, str):
+        raise TypeError(f"a measure is named by a string such as 'shannon'; got {name!r}.")
+    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    key = _ALIASES.get(key, key)
+    if key not in MEASURES:
+        raise ValueError(
+            f"unknown measure {name!r}; choose one of: {', '.join(MEASURES)}."
+        )
+    return MEASURES[key]
+
+
+def measure_names() -> list[str]:
+    """Names of the registered measures, in display order."""
+    return list(MEASURES)
+
+
+def uniform(q: int) -> np.ndarray:
+    """The uniform distribution on q classes."""
+    return np.full(q, 1.0 / q)
