@@ -1,0 +1,572 @@
+"""Reading a user's CSV file safely: bytes in, a clean DataFrame and a report out.
+
+:func:`read_csv_bytes` detects the encoding (UTF-8 with or without BOM, UTF-16, Latin-1) and the
+separator (comma, semicolon, tab), checks the shape of the table, repairs what can be repaired
+(empty or duplicated column names, infinite numbers, all-missing columns; each repair is reported
+as a warning) and raises :class:`DataProblem` with a message meant for the user for everything
+else (empty file, binary file, ragged rows, mixed separators, ...). :func:`infer_kinds`,
+:func:`apply_kinds`, :func:`id_like_columns` and :func:`check_target` then prepare the columns
+for a tree.
+
+Conventions
+-----------
+- Every message is plain text that names the problem and what to do; user strings (column names,
+  values) are quoted with ``repr``-like quotes and must still be shown as text by the page.
+- The limits are module constants: :data:`MAX_UPLOAD_BYTES`, :data:`MAX_COLUMNS`,
+  :data:`MAX_CLASSES`, :data:`MAX_NAME_LENGTH`, :data:`QUICK_CELLS`.
+
+Examples
+--------
+>>> df, report = read_csv_bytes(b"colour;size;edible\\nred;1;yes\\nblue;2;no\\n")
+>>> report.separator, report.encoding, df.shape
+(';', 'UTF-8', (2, 3))
+>>> infer_kinds(df)
+{'colour': 'categorical', 'size': 'numeric', 'edible': 'categorical'}
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+#: Largest file accepted (the app's server.maxUploadSize is 50 MB too).
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+#: Most columns accepted.
+MAX_COLUMNS = 500
+#: Most classes a target may have.
+MAX_CLASSES = 50
+#: Column names longer than this are shortened (and reported).
+MAX_NAME_LENGTH = 80
+#: Above this many cells (rows x features) growing a tree is no longer quick: offer a sample.
+QUICK_CELLS = 2_500_000
+#: The separators detected, with their names.
+SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
+KINDS = ("numeric", "categorical")
+
+_BINARY_MAGIC = {
+    b"PK\x03\x04": "a ZIP archive (an .xlsx or .ods spreadsheet is one)",
+    b"\xd0\xcf\x11\xe0": "an old Excel (.xls) or Office file",
+    b"%PDF": "a PDF document",
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"GIF8": "a GIF image",
+    b"\x1f\x8b": "a gzip archive",
+    b"SQLite format": "an SQLite database",
+    b"PAR1": "a Parquet file",
+}
+_MISSING = {"", "na", "n/a", "nan", "null", "none", "?"}
+_INF = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
+
+
+class DataProblem(ValueError):
+    """A problem with the user's data; its message is meant to be shown as is on the page."""
+
+
+@dataclass
+class CsvReport:
+    """What :func:`read_csv_bytes` found and repaired."""
+
+    name: str
+    encoding: str
+    separator: str
+    n_rows: int
+    n_columns: int
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def separator_name(self) -> str:
+        return SEPARATORS.get(self.separator, repr(self.separator))
+
+    def summary(self) -> str:
+        return (
+            f"{self.n_rows} rows x {self.n_columns} columns, {self.encoding}, "
+            f"separated by {self.separator_name}"
+        )
+
+
+def _quote(text: object, limit: int = 40) -> str:
+    s = str(text)
+    if len(s) > limit:
+        s = s[: limit - 1] + "…"
+    return "“" + s + "”"
+
+
+# ---------------------------------------------------------------------------------- decoding
+def decode_bytes(data: bytes) -> tuple[str, str]:
+    """Decode a file's bytes; return (text, encoding name) or raise :class:`DataProblem`.
+
+    Tries UTF-8 (a BOM is removed), UTF-16 (with a BOM, or NUL bytes in every other position),
+    then Latin-1 (accepted only when it yields no control characters, which would mean the bytes
+    are in fact binary or in an unknown encoding).
+
+    >>> decode_bytes("é,b\\n".encode("latin-1"))
+    ('é,b\\n', 'Latin-1')
+    >>> decode_bytes(b"\\xef\\xbb\\xbfa,b\\n")
+    ('a,b\\n', 'UTF-8 (BOM)')
+    """
+    if not data or not data.strip():
+        raise DataProblem("The file is empty: there is nothing to read.")
+    for magic, what in _BINARY_MAGIC.items():
+        if data.startswith(magic):
+            raise DataProblem(
+                f"This is not a CSV file: it looks like {what}. Save the table as CSV "
+                "(comma, semicolon or tab separated text) and upload that."
+            )
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), "UTF-16"
+        except UnicodeDecodeError as exc:
+            raise DataProblem(
+                "The file starts like UTF-16 text but some bytes are not valid UTF-16 "
+                f"(at byte {exc.start}). Re-save it as UTF-8 CSV."
+            ) from None
+    head = data[:4000]
+    if len(head) >= 4 and head.count(b"\x00") * 2 >= len(head) - 2:
+        even_nul = head[0::2].count(b"\x00")
+        enc = "utf-16-be" if even_nul > head[1::2].count(b"\x00") else "utf-16-le"
+        try:
+            return data.decode(enc), "UTF-16"
+        except UnicodeDecodeError:
+            pass
+    if b"\x00" in head:
+        raise DataProblem(
+            "This is not a CSV file: it contains binary data (NUL bytes). Save the table as CSV "
+            "and upload that."
+        )
+    if data.startswith(b"\xef\xbb\xbf"):
+        try:
+            return data[3:].decode("utf-8"), "UTF-8 (BOM)"
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8"), "UTF-8"
+    except UnicodeDecodeError as exc:
+        first_bad = exc.start
+    text = data.decode("latin-1")
+    bad = [i for i, ch in enumerate(text) if _is_control(ch)]
+    if bad:
+        where = bad[0]
+        line = text.count("\n", 0, where) + 1
+        raise DataProblem(
+            f"Some bytes cannot be decoded (line {line}, byte {where}): the file is neither "
+            "UTF-8, UTF-16 nor Latin-1 text, or it is not a text file at all. Re-save it as "
+            "UTF-8 CSV."
+        )
+    del first_bad
+    return text, "Latin-1"
+
+
+def _is_control(ch: str) -> bool:
+    o = ord(ch)
+    return (o < 32 and ch not in "\t\r\n") or 0x7F <= o <= 0x9F
+
+
+# ---------------------------------------------------------------------------------- separator
+def _split_lines(text: str) -> list[str]:
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def _field_counts(lines: list[str], sep: str) -> list[int]:
+    reader = csv.reader(lines, delimiter=sep, quotechar='"')
+    try:
+        return [len(row) for row in reader]
+    except csv.Error:
+        return [1] * len(lines)
+
+
+def detect_separator(text: str) -> str:
+    """Pick the separator (comma, semicolon or tab) that splits the lines most consistently.
+
+    >>> detect_separator("a;b;c\\n1;2,5;3\\n")
+    ';'
+    >>> detect_separator("a\\tb\\n1\\t2\\n")
+    '\\t'
+    """
+    lines = [ln for ln in _split_lines(text) if ln.strip()][:200]
+    best, best_score = ",", (-1.0, 0)
+    for sep in SEPARATORS:
+        counts = _field_counts(lines, sep)
+        header = counts[0] if counts else 1
+        if header <= 1:
+            continue
+        agree = sum(c == header for c in counts) / len(counts)
+        score = (agree, header)
+        if score > best_score:
+            best, best_score = sep, score
+    return best
+
+
+def _check_rows(lines: list[str], sep: str) -> None:
+    counts = _field_counts(lines, sep)
+    header = counts[0]
+    bad = [i for i, c in enumerate(counts) if c != header and lines[i].strip()]
+    if not bad:
+        return
+    others = [s for s in SEPARATORS if s != sep]
+    mixed = [i for i in bad if any(s in lines[i] for s in others) and sep not in lines[i]]
+    if mixed:
+        seps = sorted({SEPARATORS[s] for i in mixed for s in others if s in lines[i]})
+        shown = ", ".join(str(i + 1) for i in mixed[:8])
+        raise DataProblem(
+            f"Mixed separators: the header uses {SEPARATORS[sep]}s but line(s) {shown} use "
+            f"{' and '.join(seps)}s. Use one separator throughout the file."
+        )
+    shown = ", ".join(f"line {i + 1} has {counts[i]}" for i in bad[:6])
+    more = f" (and {len(bad) - 6} more lines)" if len(bad) > 6 else ""
+    raise DataProblem(
+        f"Ragged rows: the header has {header} fields but {shown}{more}. Every row needs one "
+        "value per column (leave a field empty for a missing value)."
+    )
+
+
+# ---------------------------------------------------------------------------------- names
+def clean_names(raw: list[str]) -> tuple[list[str], list[str]]:
+    """Fill empty names, shorten very long ones, make duplicates unique; return (names, warnings).
+
+    >>> clean_names(["a", "", "a", " b "])
+    (['a', 'column 2', 'a (2)', 'b'], ['Column 2 has no name: called it “column 2”.', 'The column name “a” appears 2 times: renamed the copies to “a (2)”.'])
+    """
+    warnings = []
+    names = []
+    for i, name in enumerate(raw):
+        name = "" if name is None else str(name).strip()
+        if not name:
+            name = f"column {i + 1}"
+            warnings.append(f"Column {i + 1} has no name: called it {_quote(name)}.")
+        elif len(name) > MAX_NAME_LENGTH:
+            short = name[: MAX_NAME_LENGTH - 1] + "…"
+            warnings.append(
+                f"Column {i + 1} has a very long name ({len(name)} characters): shortened to "
+                f"{_quote(short, MAX_NAME_LENGTH + 2)}."
+            )
+            name = short
+        names.append(name)
+    seen: dict[str, int] = {}
+    out = []
+    renamed: dict[str, list[str]] = {}
+    taken = set(names)
+    for name in names:
+        if name in seen:
+            k = seen[name] + 1
+            new = f"{name} ({k})"
+            while new in taken:
+                k += 1
+                new = f"{name} ({k})"
+            seen[name] = k
+            taken.add(new)
+            renamed.setdefault(name, []).append(new)
+            out.append(new)
+        else:
+            seen[name] = 1
+            out.append(name)
+    for name, copies in renamed.items():
+        warnings.append(
+            f"The column name {_quote(name)} appears {len(copies) + 1} times: renamed the copies "
+            f"to {', '.join(_quote(c) for c in copies)}."
+        )
+    return out, warnings
+
+
+# ---------------------------------------------------------------------------------- reading
+def read_csv_bytes(data: bytes, name: str = "uploaded file", *,
+                   max_bytes: int = MAX_UPLOAD_BYTES) -> tuple[pd.DataFrame, CsvReport]:
+    """Parse a CSV file's bytes into a DataFrame; raise :class:`DataProblem` on bad input.
+
+    Numbers become float or int columns, everything else strings (object); the usual missing
+    markers (empty, NA, NaN, ?, null, ...) become missing; infinite numbers become missing with a
+    warning; columns with no value at all are dropped with a warning.
+
+    >>> df, rep = read_csv_bytes(b"x,x,\\n1,inf,a\\n2,3,b\\n")
+    >>> list(df.columns)
+    ['x', 'x (2)', 'column 3']
+    >>> rep.warnings[-1]
+    'Column “x (2)” has 1 infinite value(s): treated as missing.'
+    """
+    if data is None:
+        raise DataProblem("No file was received.")
+    if len(data) > max_bytes:
+        raise DataProblem(
+            f"The file is too large: {len(data) / 1e6:.1f} MB, the limit is "
+            f"{max_bytes / 1e6:.0f} MB. Upload a sample of the rows."
+        )
+    text, encoding = decode_bytes(bytes(data))
+    lines = _split_lines(text)
+    lines = [ln for ln in lines if ln.strip()]
+    if not lines:
+        raise DataProblem("The file is empty: there is nothing to read.")
+    sep = detect_separator(text)
+    header_fields = _field_counts(lines[:1], sep)[0]
+    if header_fields <= 1:
+        raise DataProblem(
+            "The file has only one column (no comma, semicolon or tab separates the fields). A "
+            "tree needs a target column and at least one feature column."
+        )
+    if len(lines) == 1:
+        raise DataProblem(
+            "The file has a header but no data rows: add at least two rows of data."
+        )
+    _check_rows(lines, sep)
+    rows = list(csv.reader(lines, delimiter=sep, quotechar='"'))
+    if len(rows[0]) > MAX_COLUMNS:
+        raise DataProblem(
+            f"The file has {len(rows[0])} columns; at most {MAX_COLUMNS} are supported."
+        )
+    names, warnings = clean_names(rows[0])
+    body = rows[1:]
+    df = pd.DataFrame(body, columns=names, dtype=object)
+    df = df.apply(lambda s: s.str.strip())
+    for col in list(df.columns):
+        df[col] = _convert(df[col], col, warnings)
+    empty = [c for c in df.columns if df[c].isna().all()]
+    if empty:
+        warnings.append(
+            f"{len(empty)} column(s) have no value at all and were left out: "
+            f"{', '.join(_quote(c) for c in empty[:10])}{' …' if len(empty) > 10 else ''}."
+        )
+        df = df.drop(columns=empty)
+    if df.shape[1] == 0:
+        raise DataProblem("Every column of the file is empty: there is no data to use.")
+    if df.shape[1] == 1:
+        raise DataProblem(
+            "Only one column has values: a tree needs a target column and at least one feature."
+        )
+    blank_rows = df.isna().all(axis=1)
+    if blank_rows.any():
+        warnings.append(f"{int(blank_rows.sum())} row(s) have no value at all and were left out.")
+        df = df.loc[~blank_rows].reset_index(drop=True)
+    if len(df) == 0:
+        raise DataProblem("The file has a header but no data rows: add at least two rows of data.")
+    report = CsvReport(name=str(name), encoding=encoding, separator=sep, n_rows=len(df),
+                       n_columns=df.shape[1], warnings=warnings)
+    return df, report
+
+
+def _convert(s: pd.Series, name: str, warnings: list[str]) -> pd.Series:
+    """Strings to numbers when every present value is a number; missing markers to NaN."""
+    lower = s.str.lower()
+    missing = s.isna() | lower.isin(_MISSING)
+    s = s.mask(missing)
+    present = s.dropna()
+    if present.empty:
+        return pd.Series(np.nan, index=s.index, dtype=float)
+    num = pd.to_numeric(present.str.replace(" ", "", regex=False), errors="coerce")
+    if num.isna().any():
+        # decimal commas ("2,5") when the separator is not a comma
+        alt = pd.to_numeric(present.str.replace(",", ".", regex=False), errors="coerce")
+        if alt.notna().all() and present.str.contains(",", regex=False).any():
+            num = alt
+    if num.notna().all():
+        out = pd.Series(np.nan, index=s.index, dtype=float)
+        out.loc[num.index] = num.astype(float)
+        inf = np.isinf(out)
+        if inf.any():
+            warnings.append(
+                f"Column {_quote(name)} has {int(inf.sum())} infinite value(s): treated as missing."
+            )
+            out = out.mask(inf)
+        vals = out.dropna()
+        if len(vals) and np.all(vals == np.round(vals)) and vals.abs().max() < 2**53:
+            if not out.isna().any():
+                return out.astype("int64")
+        return out
+    if present.str.lower().isin(_INF).any() and pd.to_numeric(
+        present[~present.str.lower().isin(_INF)], errors="coerce"
+    ).notna().all():
+        out = pd.to_numeric(s.mask(s.str.lower().isin(_INF)), errors="coerce")
+        warnings.append(f"Column {_quote(name)} has infinite value(s): treated as missing.")
+        return out
+    return s.astype(object)
+
+
+# ---------------------------------------------------------------------------------- kinds
+def infer_kinds(df: pd.DataFrame) -> dict[str, str]:
+    """'numeric' for number columns, 'categorical' for everything else (text, booleans)."""
+    return {
+        c: "numeric" if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(
+            df[c]) else "categorical"
+        for c in df.columns
+    }
+
+
+def apply_kinds(df: pd.DataFrame, kinds: dict[str, str]) -> tuple[pd.DataFrame, list[str]]:
+    """Convert columns to the requested kinds; return (new frame, warnings).
+
+    numeric -> categorical turns numbers into labels ("1", not "1.0"); categorical -> numeric
+    parses numbers and reports values that are not numbers (they become missing).
+
+    >>> df = pd.DataFrame({"code": [1, 2, 1], "y": ["a", "b", "a"]})
+    >>> out, w = apply_kinds(df, {"code": "categorical"})
+    >>> out["code"].tolist(), w
+    (['1', '2', '1'], [])
+    """
+    out = df.copy()
+    warnings = []
+    current = infer_kinds(df)
+    for col, kind in kinds.items():
+        if col not in out.columns or kind == current.get(col):
+            continue
+        if kind not in KINDS:
+            raise DataProblem(f"Unknown column type {kind!r}; choose numeric or categorical.")
+        s = out[col]
+        if kind == "categorical":
+            out[col] = s.map(_label, na_action="ignore").astype(object)
+        else:
+            num = pd.to_numeric(s, errors="coerce")
+            lost = int((num.isna() & s.notna()).sum())
+            if num.notna().sum() == 0:
+                raise DataProblem(
+                    f"Column {_quote(col)} has no numbers, so it cannot be numeric."
+                )
+            if lost:
+                warnings.append(
+                    f"Column {_quote(col)}: {lost} value(s) are not numbers and became missing."
+                )
+            out[col] = num.astype(float)
+    return out, warnings
+
+
+def _label(v) -> str:
+    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+        return str(int(v))
+    return str(v)
+
+
+_ID_NAME = re.compile(r"^(id|index|idx|key|row|row ?(id|number|no)|unnamed: ?0|.*[_ ]id)$", re.I)
+
+
+def id_like_columns(df: pd.DataFrame, kinds: dict[str, str] | None = None) -> dict[str, str]:
+    """Columns that look like identifiers, with the reason (left out of the features by default).
+
+    Text columns whose values are all distinct, integer columns that count 1, 2, 3, ... (or all
+    distinct with an id-like name), and text columns with one value per row or nearly so.
+
+    >>> df = pd.DataFrame({"id": [1, 2, 3, 4], "x": [1.5, 2.5, 1.5, 0.5], "y": list("abab")})
+    >>> id_like_columns(df)
+    {'id': 'all 4 values are distinct whole numbers in steps of 1: looks like a row number'}
+    """
+    kinds = kinds or infer_kinds(df)
+    n = len(df)
+    out = {}
+    if n < 3:
+        return out
+    for col in df.columns:
+        s = df[col].dropna()
+        if len(s) < 3:
+            continue
+        nu = s.nunique()
+        if kinds.get(col) == "categorical":
+            if nu == len(s):
+                out[col] = f"all {nu} values are distinct: an identifier, not a feature"
+            elif nu > 50 and nu > 0.9 * len(s):
+                out[col] = (f"{nu} distinct values for {len(s)} rows: nearly one per row, like "
+                            "an identifier")
+        else:
+            v = s.to_numpy(dtype=float)
+            if nu != len(s) or not np.all(v == np.round(v)):
+                continue
+            srt = np.sort(v)
+            if np.all(np.diff(srt) == 1):
+                out[col] = (f"all {nu} values are distinct whole numbers in steps of 1: looks like "
+                            "a row number")
+            elif _ID_NAME.match(str(col)):
+                out[col] = f"all {nu} values are distinct whole numbers and the name says id"
+    return out
+
+
+def check_target(df: pd.DataFrame, target: str) -> pd.Series:
+    """Check that a column can be a class target; return it as labels (strings for numbers).
+
+    >>> check_target(pd.DataFrame({"y": [1, 1, 1]}), "y")
+    Traceback (most recent call last):
+    ...
+    offcenter.csv_io.DataProblem: The target “y” has a single value (“1”): there is nothing to predict. Choose another target.
+    """
+    if target not in df.columns:
+        raise DataProblem(f"There is no column {_quote(target)} to use as the target.")
+    y = df[target]
+    present = y.dropna()
+    if present.empty:
+        raise DataProblem(f"The target {_quote(target)} has no values. Choose another target.")
+    nu = present.nunique()
+    if nu == 1:
+        raise DataProblem(
+            f"The target {_quote(target)} has a single value ({_quote(_label(present.iloc[0]))}): "
+            "there is nothing to predict. Choose another target."
+        )
+    if nu > MAX_CLASSES:
+        raise DataProblem(
+            f"The target {_quote(target)} has {nu} different values; a classification tree "
+            f"handles at most {MAX_CLASSES} classes here. Choose a class column (a numeric "
+            "measurement is not a class), or group its values first."
+        )
+    return y.map(_label, na_action="ignore")
+
+
+def prepare_xy(df: pd.DataFrame, target: str, features: list[str]
+               ) -> tuple[pd.DataFrame, pd.Series, list[str]]:
+    """The feature frame and the class labels for a tree; rows without a class are dropped."""
+    if not features:
+        raise DataProblem("Choose at least one feature column.")
+    y = check_target(df, target)
+    features = [f for f in features if f != target]
+    if not features:
+        raise DataProblem("Choose at least one feature other than the target.")
+    keep = y.notna()
+    warnings = []
+    if not keep.all():
+        warnings.append(f"{int((~keep).sum())} row(s) have no target value and were left out.")
+    X = df.loc[keep, features].reset_index(drop=True)
+    y = y[keep].reset_index(drop=True)
+    if y.nunique() < 2:
+        raise DataProblem(
+            f"After leaving out rows without a target, {_quote(target)} has a single value."
+        )
+    return X, y, warnings
+
+
+def too_large(n_rows: int, n_features: int, quick_cells: int = QUICK_CELLS) -> str | None:
+    """A message when growing a tree on this data would be slow (None if it is quick).
+
+    >>> too_large(100, 5) is None
+    True
+    """
+    cells = n_rows * max(n_features, 1)
+    if cells <= quick_cells:
+        return None
+    suggested = max(1000, quick_cells // max(n_features, 1))
+    return (
+        f"The data has {n_rows:,} rows x {n_features} features ({cells:,} cells): growing a tree "
+        f"will take a while. Use a random sample of {min(suggested, n_rows):,} rows to explore "
+        "quickly."
+    )
+
+
+def sample_rows(df: pd.DataFrame, n: int, seed: int = 0) -> pd.DataFrame:
+    """A reproducible random sample of n rows (all rows when n >= len(df))."""
+    if n >= len(df):
+        return df
+    return df.sample(n=n, random_state=seed).reset_index(drop=True)
+
+
+def frame_hash(df: pd.DataFrame) -> str:
+    """A stable short hash of a frame's content (for caches and URLs)."""
+    h = hashlib.sha1()
+    h.update(",".join(map(str, df.columns)).encode())
+    h.update(pd.util.hash_pandas_object(df, index=False).to_numpy().tobytes())
+    return h.hexdigest()[:16]
+
+
+def to_csv_bytes(df: pd.DataFrame) -> bytes:
+    """The frame as UTF-8 CSV bytes (for downloads)."""
+    buf = io.StringIO()
+    df.to_csv(buf, index=False)
+    return buf.getvalue().encode("utf-8")
