@@ -23,15 +23,26 @@ def _short(value: object) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _num(x) -> str:
+    """A number as a student reads it (no numpy type names)."""
+    return f"{float(x):.10g}"
+
+
 def as_float_array(value: object, name: str) -> np.ndarray:
     """Convert ``value`` to a float64 array, raising ``TypeError`` for non-numeric input."""
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be numbers, not text ({value!r}).")
     try:
         arr = np.asarray(value)
+    except ValueError:
+        raise TypeError(
+            f"{name} could not be read as an array of numbers: its rows have different lengths."
+        ) from None
     except Exception as exc:  # pragma: no cover - numpy raises many kinds here
         raise TypeError(f"{name} could not be read as an array of numbers: {exc}") from None
     if arr.dtype == object:
+        if any(v is None for v in arr.flat):
+            raise TypeError(f"{name} contains a missing value (None); every entry must be a number.")
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
@@ -57,7 +68,7 @@ def as_distribution(p: object, name: str = "p") -> np.ndarray:
     if arr.ndim == 0:
         raise ValueError(
             f"{name} must be a distribution (a list of class frequencies such as [0.8, 0.2]), "
-            f"not the single number {arr.item()!r}. For two classes, write [1 - p, p] "
+            f"not the single number {_num(arr.item())}. For two classes, write [1 - p, p] "
             "or use offcenter.boolean_distribution(p)."
         )
     if arr.shape[-1] == 0:
@@ -67,7 +78,7 @@ def as_distribution(p: object, name: str = "p") -> np.ndarray:
     if np.any(arr < -NEG_TOLERANCE):
         bad = arr[arr < -NEG_TOLERANCE].flat[0]
         raise ValueError(
-            f"{name} contains a negative frequency ({bad!r}); class frequencies must be >= 0."
+            f"{name} contains a negative frequency ({_num(bad)}); class frequencies must be >= 0."
         )
     arr = np.clip(arr, 0.0, None)
     total = arr.sum(axis=-1, keepdims=True)
@@ -76,7 +87,7 @@ def as_distribution(p: object, name: str = "p") -> np.ndarray:
         bad = total[off].flat[0]
         raise ValueError(
             f"the frequencies in {name} must sum to 1 (within {SUM_TOLERANCE:g}), but one "
-            f"distribution sums to {bad!r}. If you have counts, divide them by their total first."
+            f"distribution sums to {_num(bad)}. If you have counts, divide them by their total first."
         )
     return arr / total
 
@@ -92,7 +103,7 @@ def as_theta(theta: object, q: int, name: str = "theta") -> np.ndarray:
     if arr.ndim == 0:
         if q != 2:
             raise ValueError(
-                f"{name} = {arr.item()!r} is a single number, which only makes sense for two "
+                f"{name} = {_num(arr.item())} is a single number, which only makes sense for two "
                 f"classes (it then means (1 - {name}, {name})); here there are {q} classes, so "
                 f"give {q} reference frequencies."
             )
@@ -109,12 +120,12 @@ def as_theta(theta: object, q: int, name: str = "theta") -> np.ndarray:
         raise ValueError(
             f"every value of {name} must be strictly between 0 and 1 (the maximum of the measure "
             f"sits at {name}, which must be a distribution that gives every class a chance); "
-            f"got {bad!r}."
+            f"got {_num(bad)}."
         )
     total = arr.sum(axis=-1, keepdims=True)
     if np.any(np.abs(total - 1.0) > SUM_TOLERANCE):
         bad = total[np.abs(total - 1.0) > SUM_TOLERANCE].flat[0]
-        raise ValueError(f"the values of {name} must sum to 1, but they sum to {bad!r}.")
+        raise ValueError(f"the values of {name} must sum to 1, but they sum to {_num(bad)}.")
     return arr / total
 
 
@@ -137,12 +148,15 @@ def as_parameter(
     if high is not None:
         rule.append(f"{name} <= {high:g}")
     rule_text = " and ".join(rule)
+    if low is not None and high is not None:
+        rule_text = f"{low:g} {'<' if low_open else '<='} {name} <= {high:g}"
+    for_what = f" for {what}" if what else ""
     if not np.isfinite(v):
         raise ValueError(f"{name} must be a finite number; got {value!r}.")
     if low is not None and (v < low or (low_open and v == low)):
-        raise ValueError(f"{name} = {v:g} is out of range: {what}{rule_text} is required.")
+        raise ValueError(f"{name} = {v:g} is out of range{for_what}: {rule_text} is required.")
     if high is not None and v > high:
-        raise ValueError(f"{name} = {v:g} is out of range: {what}{rule_text} is required.")
+        raise ValueError(f"{name} = {v:g} is out of range{for_what}: {rule_text} is required.")
     return v
 
 

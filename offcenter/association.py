@@ -51,7 +51,7 @@ class Association:
     def lambda_alpha(self, alpha: float) -> float | np.ndarray:
         r""":math:`\lambda_\alpha = \mathrm{gain} / (\alpha I(Y) + (1-\alpha) I(X))`, 0 if 0/0."""
         alpha = as_parameter(alpha, "alpha", low=0.0, high=1.0,
-                             what="the weight of I(Y) in the normaliser: ")
+                             what="the weight of I(Y) in the normaliser")
         return scalar_or_array(_lambda(np.asarray(self.gain), np.asarray(self.i_y),
                                        np.asarray(self.i_x), alpha))
 

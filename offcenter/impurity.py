@@ -8,7 +8,7 @@ association coefficients, the tree engine and the evaluation share.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -212,7 +212,7 @@ class Impurity:
             n = np.asarray(0.0)  # the Laplace estimate is then uniform; used only as a bound
         return float(self._eval(np.asarray(peak, dtype=float), n))
 
-    def for_predictor(self, k: int) -> "Impurity":
+    def for_predictor(self, k: int) -> Impurity:
         """The same measure for a predictor's margin of k values: theta uniform, no Laplace.
 
         Off-centering is about the class, not the predictor, so I(X) of the gain ratio and

@@ -95,8 +95,13 @@ def _laplace(p: np.ndarray, n: np.ndarray) -> np.ndarray:
 def _asymmetric(p: np.ndarray, theta: np.ndarray, n: np.ndarray | None = None) -> np.ndarray:
     q = p.shape[-1]
     ph = p if n is None else _laplace(p, n)
-    denom = (1.0 - 2.0 * theta) * ph + theta * theta
-    return np.maximum((ph * (1.0 - ph) / denom).sum(axis=-1) / q, 0.0)
+    # (1 - 2 theta) ph + theta^2 == (ph - theta)^2 + ph (1 - ph): a sum of non-negative terms,
+    # free of the cancellation of the first form when theta is near 0 or 1.
+    num = ph * (1.0 - ph)
+    denom = (ph - theta) ** 2 + num
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(num > 0.0, num / np.where(denom > 0.0, denom, 1.0), 0.0)
+    return np.maximum(terms.sum(axis=-1) / q, 0.0)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -231,7 +236,7 @@ def daroczy(p, beta):
     >>> round(daroczy([0.5, 0.3, 0.2], 1 + 1e-9), 6) == round(shannon([0.5, 0.3, 0.2]), 6)
     True
     """
-    beta = as_parameter(beta, "beta", low=0.0, what="the order of the generalized entropy: ")
+    beta = as_parameter(beta, "beta", low=0.0, what="the order of the generalized entropy")
     return scalar_or_array(_daroczy(as_distribution(p), beta))
 
 
@@ -273,7 +278,7 @@ def rank_diversity(p, rho):
     >>> round(rank_diversity([0.5, 0.3, 0.2], 1), 6)
     1.4
     """
-    rho = as_parameter(rho, "rho", low=0.0, what="the order of the rank diversity: ")
+    rho = as_parameter(rho, "rho", low=0.0, what="the order of the rank diversity")
     return scalar_or_array(_rank_diversity(as_distribution(p), rho))
 
 
@@ -287,6 +292,9 @@ def asymmetric(p, theta, n=None):
     with :math:`\hat p = p` when ``n`` is None, and otherwise the Laplace estimate
     :math:`\hat p_j = (n p_j + 1)/(n + q)` (the *consistent* asymmetric entropy of Zighed et al.
     2007, n the sample size).
+
+    The denominator is evaluated as :math:`(\hat p_j - \theta_j)^2 + \hat p_j(1-\hat p_j)`, the
+    same quantity written as a sum of non-negative terms (no cancellation for theta near 0 or 1).
 
     The sum is divided by q so that the maximum, reached at :math:`p = \theta`, is 1 (the
     paper's formula for q classes omits this factor). For q = 2 the two terms are equal and this

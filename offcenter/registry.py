@@ -7,8 +7,8 @@ reference; it then shows up in every page, the tree engine and the comparison ta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -37,7 +37,7 @@ class ParamInfo:
     def validate(self, value: object, measure_label: str) -> float:
         return as_parameter(
             value, self.name, low=self.low, high=self.high,
-            what=f"for the {measure_label}, ",
+            what=f"the {measure_label}",
         )
 
 

@@ -1,0 +1,113 @@
+"""Every kind of bad input raises ValueError or TypeError with a message a student understands."""
+
+import numpy as np
+import pytest
+
+import offcenter as oc
+
+
+@pytest.mark.parametrize(
+    "p, exc, words",
+    [
+        ([0.5, np.nan], ValueError, "NaN"),
+        ([0.5, np.inf], ValueError, "infinite"),
+        ([1.2, -0.2], ValueError, "negative"),
+        ([0.5, 0.4], ValueError, "sum to 1"),
+        ([], ValueError, "empty"),
+        (0.3, ValueError, "single number"),
+        ("0.5, 0.5", TypeError, "text"),
+        ([0.5 + 0j, 0.5], TypeError, "complex"),
+        ([[0.5, 0.5], [0.5]], TypeError, "different lengths"),
+        (["a", "b"], TypeError, "numbers"),
+        ([None, 1.0], TypeError, "None"),
+    ],
+)
+def test_bad_distributions(p, exc, words):
+    with pytest.raises(exc, match=words):
+        oc.shannon(p)
+
+
+def test_counts_hint():
+    with pytest.raises(ValueError, match="divide them by their total"):
+        oc.gini([3, 1])
+
+
+def test_batch_reports_the_bad_sum():
+    with pytest.raises(ValueError, match="sums to 0.9"):
+        oc.shannon([[0.5, 0.5], [0.5, 0.4]])
+
+
+@pytest.mark.parametrize(
+    "theta, words",
+    [
+        ([0.0, 1.0], "strictly between 0 and 1"),
+        ([1.0, 0.0], "strictly between 0 and 1"),
+        ([0.5, 0.6], "sum to 1"),
+        ([0.2, 0.3, 0.5], "has 3 values but the distribution has 2"),
+        ([np.nan, 0.5], "NaN"),
+        (1.5, "strictly between 0 and 1"),
+    ],
+)
+def test_bad_theta(theta, words):
+    with pytest.raises(ValueError, match=words):
+        oc.off_center([0.5, 0.5], theta)
+
+
+def test_scalar_theta_needs_two_classes():
+    with pytest.raises(ValueError, match="only makes sense for two classes"):
+        oc.off_centered([0.2, 0.3, 0.5], 0.2)
+
+
+@pytest.mark.parametrize(
+    "call, exc, words",
+    [
+        (lambda: oc.daroczy([0.5, 0.5], -1), ValueError, "beta >= 0"),
+        (lambda: oc.daroczy([0.5, 0.5], np.nan), ValueError, "finite"),
+        (lambda: oc.daroczy([0.5, 0.5], "2"), TypeError, "beta must be a number"),
+        (lambda: oc.rank_diversity([0.5, 0.5], -0.5), ValueError, "rho >= 0"),
+        (lambda: oc.asymmetric([0.5, 0.5], 0.2, n=-3), ValueError, "sample size"),
+        (lambda: oc.asymmetric([[0.5, 0.5]] * 3, 0.2, n=[1, 2]), ValueError, "one per distribution"),
+        (lambda: oc.off_centered([0.5, 0.5], 0.2, "asymmetric"), ValueError, "by construction"),
+        (lambda: oc.off_centered([0.5, 0.5], 0.2, "nope"), ValueError, "unknown measure 'nope'"),
+        (lambda: oc.off_centered([0.5, 0.5], 0.2, "daroczy"), ValueError, "needs its parameter beta"),
+        (lambda: oc.off_centered([0.5, 0.5], 0.2, "gini", beta=2), ValueError, "does not take beta"),
+        (lambda: oc.off_centered([0.5, 0.5], 0.2, 3), TypeError, "named by a string"),
+        (lambda: oc.boolean_distribution(1.5), ValueError, "between 0 and 1"),
+    ],
+)
+def test_bad_parameters(call, exc, words):
+    with pytest.raises(exc, match=words):
+        call()
+
+
+@pytest.mark.parametrize(
+    "table, words",
+    [
+        ([1, 2, 3], "at least 2-D"),
+        ([[1, -1], [2, 2]], "negative count"),
+        ([[0, 0], [0, 0]], "no examples"),
+        ([[1, np.nan], [2, 2]], "NaN"),
+        (np.zeros((0, 2)), "empty"),
+    ],
+)
+def test_bad_tables(table, words):
+    with pytest.raises(ValueError, match=words):
+        oc.association(table)
+
+
+def test_bad_alpha():
+    with pytest.raises(ValueError, match="0 <= alpha <= 1"):
+        oc.lambda_alpha([[1, 2], [3, 4]], 1.5)
+
+
+def test_impurity_errors():
+    with pytest.raises(ValueError, match="needs theta"):
+        oc.Impurity("asymmetric")
+    with pytest.raises(ValueError, match="only to the asymmetric"):
+        oc.Impurity("shannon", consistent=True)
+    with pytest.raises(ValueError, match="theta has 2 classes but the data has 3"):
+        oc.Impurity("shannon", theta=[0.2, 0.8]).of_counts([1, 2, 3])
+    with pytest.raises(ValueError, match="every class to be present"):
+        oc.resolve_theta("prior", [5, 0])
+    with pytest.raises(ValueError, match="'prior', 'uniform'"):
+        oc.resolve_theta("priors", [5, 3])

@@ -1,0 +1,252 @@
+"""Property tests (hypothesis) for the invariants of the measures and the off-centering."""
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import offcenter as oc
+from offcenter.registry import MEASURES
+
+settings.register_profile("offcenter", max_examples=150, deadline=None)
+settings.load_profile("offcenter")
+
+OFF_CENTERABLE = [
+    ("shannon", {}), ("gini", {}), ("misclassification", {}),
+    ("daroczy", {"beta": 0.5}), ("daroczy", {"beta": 2.0}), ("daroczy", {"beta": 5.0}),
+    ("rank_diversity", {"rho": 0.0}), ("rank_diversity", {"rho": 1.0}),
+]
+
+
+@st.composite
+def distributions(draw, q=None, min_q=2, max_q=6, strictly_positive=False):
+    q = q or draw(st.integers(min_q, max_q))
+    low = 1e-3 if strictly_positive else 0.0
+    w = draw(arrays(np.float64, q, elements=st.floats(low, 1.0)))
+    assume(w.sum() > 1e-6)
+    return w / w.sum()
+
+
+@st.composite
+def dist_and_theta(draw, min_q=2, max_q=6):
+    q = draw(st.integers(min_q, max_q))
+    p = draw(distributions(q=q))
+    theta = draw(distributions(q=q, strictly_positive=True))
+    assume(np.all((theta > 1e-3) & (theta < 1 - 1e-3)))
+    return p, theta
+
+
+def base(measure, params, p):
+    return MEASURES[measure].function(p, **params)
+
+
+@pytest.mark.parametrize("measure, params", OFF_CENTERABLE)
+@given(pt=dist_and_theta())
+def test_off_centered_peaks_at_theta(measure, params, pt):
+    p, theta = pt
+    q = len(p)
+    peak = oc.off_centered(theta, theta, measure, **params)
+    assert peak == pytest.approx(base(measure, params, np.full(q, 1 / q)), abs=1e-9)
+    assert oc.off_centered(p, theta, measure, **params) <= peak + 1e-9
+
+
+@given(pt=dist_and_theta())
+def test_asymmetric_peaks_at_theta_with_value_one(pt):
+    p, theta = pt
+    assert oc.asymmetric(theta, theta) == pytest.approx(1.0, abs=1e-12)
+    assert oc.asymmetric(p, theta) <= 1.0 + 1e-12
+
+
+@pytest.mark.parametrize("measure, params", OFF_CENTERABLE)
+@given(q=st.integers(2, 7), j=st.integers(0, 6), theta=distributions(strictly_positive=True))
+def test_zero_at_sure_distributions(measure, params, q, j, theta):
+    sure = np.zeros(q)
+    sure[j % q] = 1.0
+    assert base(measure, params, sure) == pytest.approx(0.0, abs=1e-12)
+    if len(theta) == q and np.all(theta < 1 - 1e-9):
+        assert oc.off_centered(sure, theta, measure, **params) == pytest.approx(0.0, abs=1e-12)
+        assert oc.asymmetric(sure, theta) == pytest.approx(0.0, abs=1e-12)
+
+
+@given(pt=dist_and_theta(), n=st.floats(1, 1e4))
+def test_consistent_asymmetric_positive_on_sure_distribution(pt, n):
+    _, theta = pt
+    sure = np.zeros(len(theta))
+    sure[0] = 1.0
+    assert oc.asymmetric(sure, theta, n=n) > 0.0
+
+
+def test_consistent_asymmetric_tends_to_plain():
+    p, theta = [0.7, 0.3], [0.8, 0.2]
+    plain = oc.asymmetric(p, theta)
+    diffs = [abs(oc.asymmetric(p, theta, n=n) - plain) for n in (10, 100, 1e4, 1e7)]
+    assert diffs == sorted(diffs, reverse=True) and diffs[-1] < 1e-5
+
+
+@given(p=distributions())
+def test_off_center_is_identity_at_uniform_theta(p):
+    q = len(p)
+    np.testing.assert_allclose(oc.off_center(p, np.full(q, 1 / q)), p, atol=1e-12)
+
+
+@given(pt=dist_and_theta())
+def test_off_center_is_a_distribution_sending_theta_to_uniform(pt):
+    p, theta = pt
+    pi = oc.off_center(p, theta)
+    assert np.all(pi >= 0) and pi.sum() == pytest.approx(1.0, abs=1e-12)
+    np.testing.assert_allclose(oc.off_center(theta, theta), np.full(len(p), 1 / len(p)), atol=1e-12)
+
+
+@given(p=distributions(), eps=st.floats(1e-12, 1e-6))
+def test_daroczy_tends_to_shannon_at_beta_one(p, eps):
+    h = oc.shannon(p)
+    assert oc.daroczy(p, 1.0) == h
+    assert oc.daroczy(p, 1.0 + eps) == pytest.approx(h, abs=10 * eps + 1e-12)
+    assert oc.daroczy(p, 1.0 - eps) == pytest.approx(h, abs=10 * eps + 1e-12)
+
+
+def test_daroczy_is_continuous_across_beta_one():
+    p = [0.5, 0.3, 0.2]
+    betas = 1.0 + np.array([-1e-3, -1e-6, -1e-9, 0.0, 1e-9, 1e-6, 1e-3])
+    values = np.array([oc.daroczy(p, b) for b in betas])
+    assert np.all(np.abs(np.diff(values)) < 2e-3)
+    assert np.all(np.isfinite(values))
+    # monotone decreasing in beta for a fixed p (a known property of the family near beta = 1)
+    assert np.all(np.diff(values) <= 1e-15)
+
+
+@given(p=distributions())
+def test_daroczy_two_is_twice_gini(p):
+    assert oc.daroczy(p, 2.0) == pytest.approx(2 * oc.gini(p), abs=1e-12)
+
+
+@given(p=distributions())
+def test_daroczy_zero_counts_nonempty_classes(p):
+    assert oc.daroczy(p, 0.0) == pytest.approx(np.count_nonzero(p) - 1, abs=1e-9)
+
+
+@given(p=distributions())
+def test_rank_diversity_zero_is_twice_misclassification(p):
+    assert oc.rank_diversity(p, 0.0) == pytest.approx(2 * oc.misclassification(p), abs=1e-12)
+
+
+@pytest.mark.parametrize("measure, params", OFF_CENTERABLE[:6] + [("asymmetric", {})])
+@given(theta=st.floats(0.01, 0.99), a=st.floats(0, 1), b=st.floats(0, 1), t=st.floats(0, 1))
+def test_binary_off_centered_is_concave_in_p(measure, params, theta, a, b, t):
+    if measure == "asymmetric":
+        def f(x):
+            return oc.asymmetric(oc.boolean_distribution(x), theta)
+    else:
+        def f(x):
+            return oc.off_centered(oc.boolean_distribution(x), theta, measure, **params)
+    x = t * a + (1 - t) * b
+    assert f(x) >= t * f(a) + (1 - t) * f(b) - 1e-9
+
+
+def _tables():
+    return st.integers(2, 5).flatmap(
+        lambda k: st.integers(2, 4).flatmap(
+            lambda q: arrays(np.int64, (k, q), elements=st.integers(0, 30))
+        )
+    ).filter(lambda t: t.sum() > 0)
+
+
+@pytest.mark.parametrize("measure, params", OFF_CENTERABLE + [("asymmetric", {})])
+@given(table=_tables())
+def test_gain_non_negative_for_concave_measures(measure, params, table):
+    assume(np.all(table.sum(axis=0) > 0))
+    assert oc.gain(table, measure, **params) >= -1e-12
+
+
+@pytest.mark.parametrize("measure, params", OFF_CENTERABLE)
+@given(table=_tables(), theta=st.floats(0.02, 0.98))
+def test_binary_off_centered_gain_non_negative(measure, params, table, theta):
+    table = table[:, :2]
+    assume(table.sum() > 0)
+    assert oc.gain(table, measure, theta=[1 - theta, theta], **params) >= -1e-12
+
+
+@given(table=_tables())
+def test_lambda_alpha_reduces_to_named_coefficients(table):
+    assume(np.all(table.sum(axis=0) > 0) and np.all(table.sum(axis=1) > 0))
+    t = table.astype(float)
+    n = t.sum()
+    py, px = t.sum(axis=0) / n, t.sum(axis=1) / n
+    hy, hx = oc.shannon(py), oc.shannon(px)
+    hyx = sum(t[k].sum() / n * oc.shannon(t[k] / t[k].sum()) for k in range(len(t)))
+    g = hy - hyx
+    assert oc.gain(t) == pytest.approx(g, abs=1e-12)
+    if hy > 1e-12:
+        assert oc.theil_u(t) == pytest.approx(g / hy, abs=1e-9)
+        assert oc.relative_gain(t) == pytest.approx(g / hy, abs=1e-9)
+    if hx > 1e-12:
+        assert oc.gain_ratio(t) == pytest.approx(g / hx, abs=1e-9)
+    if hx + hy > 1e-12:
+        assert oc.kvalseth(t) == pytest.approx(2 * g / (hx + hy), abs=1e-9)
+    # Guttman's lambda, closed form
+    top = t.max(axis=1).sum()
+    if n - t.sum(axis=0).max() > 0:
+        lam = (top - t.sum(axis=0).max()) / (n - t.sum(axis=0).max())
+        assert oc.guttman_lambda(t) == pytest.approx(lam, abs=1e-9)
+    # Goodman and Kruskal's tau, closed form
+    gy = 1 - np.sum(py**2)
+    if gy > 1e-12:
+        within = sum(t[k].sum() / n * (1 - np.sum((t[k] / t[k].sum()) ** 2)) for k in range(len(t)))
+        assert oc.goodman_kruskal_tau(t) == pytest.approx((gy - within) / gy, abs=1e-9)
+
+
+@given(table=_tables(), alpha=st.floats(0, 1))
+def test_lambda_alpha_is_the_weighted_normalisation(table, alpha):
+    a = oc.association(table)
+    denom = alpha * a.i_y + (1 - alpha) * a.i_x
+    expected = a.gain / denom if denom > 1e-15 else 0.0
+    assert a.lambda_alpha(alpha) == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", list(MEASURES))
+def test_vectorised_matches_pointwise(name):
+    rng = np.random.default_rng(0)
+    p = rng.dirichlet(np.ones(4), size=(10, 3))
+    theta = [0.1, 0.2, 0.3, 0.4]
+    info = MEASURES[name]
+    if info.theta == "builtin":
+        def f(x):
+            return oc.asymmetric(x, theta, n=50)
+    else:
+        def f(x):
+            return oc.off_centered(x, theta, name, **info.defaults())
+    batch = f(p)
+    assert batch.shape == (10, 3)
+    for i in range(10):
+        for j in range(3):
+            assert batch[i, j] == pytest.approx(f(p[i, j]), abs=1e-14)
+
+
+def test_thousand_point_curve_is_one_call():
+    grid = oc.boolean_distribution(np.linspace(0, 1, 1000))
+    for name, info in MEASURES.items():
+        if info.theta == "builtin":
+            values = oc.asymmetric(grid, 0.2)
+        else:
+            values = oc.off_centered(grid, 0.2, name, **info.defaults())
+        assert values.shape == (1000,) and np.all(np.isfinite(values))
+
+
+@pytest.mark.parametrize("theta", [1e-9, 1e-6, 1 - 1e-6, 1 - 1e-9])
+def test_stable_near_extreme_theta(theta):
+    grid = oc.boolean_distribution(np.linspace(0, 1, 2001))
+    for name, info in MEASURES.items():
+        if info.theta == "builtin":
+            values = oc.asymmetric(grid, theta)
+        else:
+            values = oc.off_centered(grid, theta, name, **info.defaults())
+        assert np.all(np.isfinite(values)) and values.max() <= 1.0 + 1e-9
+
+
+def test_stable_near_sure_p():
+    for eps in (1e-300, 1e-200, 1e-16):
+        p = [1 - eps, eps]
+        for b in (0.0, 0.5, 1 - 1e-9, 1.0, 2.0, 5.0):
+            v = oc.daroczy(p, b)
+            assert np.isfinite(v) and v >= 0
