@@ -1,0 +1,735 @@
+r"""Curve data for the app's "Two classes" and "q classes" pages (pure functions, no Streamlit).
+
+Every value comes from the package: a curve is an :class:`offcenter.impurity.Impurity`
+evaluated on a grid of distributions. The pages only lay the results out.
+
+Conventions
+-----------
+- Two classes follow the paper's boolean case: ``p`` is the frequency of class 1, the
+  distribution is ``(1 - p, p)`` and the reference is ``(1 - theta, theta)``.
+- Grids are evenly spaced **and** contain 0, 1 and theta exactly, so the peak at theta and the
+  kink of the off-centered entropy are drawn exactly and there is no NaN gap.
+- The q-class *slice* through theta: ``p_1 = t`` and the other classes share ``1 - t`` in
+  proportion to their theta, ``p_j = (1 - t) theta_j / (1 - theta_1)``; at ``t = theta_1`` the
+  slice passes through theta.
+
+References
+----------
+S. Lallich, P. Lenca and B. Vaillant, *Construction of an off-centered entropy for supervised
+learning*, ASMDA 2007 (hal-02121319), Figures 1 and 2, sections 3.2 and 4.
+
+Examples
+--------
+>>> specs = [CurveSpec("shannon", off_centered=True), CurveSpec("asymmetric")]
+>>> df = binary_curves(specs, theta=0.2, grid=[0.1, 0.2, 0.6])
+>>> df.round(6).to_dict("list")
+{'p': [0.1, 0.2, 0.6], 'oc_shannon': [0.811278, 1.0, 0.811278], 'asymmetric': [0.9, 1.0, 0.6]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from . import urlstate as _us
+from ._validation import as_distribution, as_theta
+from .impurity import Impurity
+from .measures import boolean_distribution
+from .offcentering import _off_center
+from .registry import MEASURES, OFF_CENTER_LATEX, OFF_CENTER_REFERENCE, get_measure
+
+__all__ = [
+    "CurveSpec",
+    "binary_grid",
+    "binary_curves",
+    "binary_values_at",
+    "binary_derivatives",
+    "slice_distributions",
+    "slice_grid",
+    "slice_curves",
+    "ternary_grid",
+    "transform_table",
+    "transform_maps",
+    "pi_unnormalised",
+    "normalise_theta",
+    "imbalanced_example",
+    "formulas",
+]
+
+
+# ----------------------------------------------------------------------------------------------
+# Curve specifications
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CurveSpec:
+    """One curve to draw: a registered measure, its parameters, and whether it is off-centered.
+
+    ``off_centered`` is ignored for the asymmetric entropy (theta is built in); ``n`` (sample
+    size) turns the asymmetric entropy into its consistent (Laplace) form.
+    """
+
+    measure: str
+    off_centered: bool = False
+    params: tuple[tuple[str, float], ...] = field(default_factory=tuple)
+    n: float | None = None
+
+    @classmethod
+    def make(cls, measure: str, off_centered: bool = False, n: float | None = None,
+             **params: float) -> CurveSpec:
+        """Build a spec with keyword parameters, e.g. ``CurveSpec.make("daroczy", True, beta=2)``."""
+        return cls(measure, off_centered, tuple(sorted((k, float(v)) for k, v in params.items())),
+                   None if n is None else float(n))
+
+    @property
+    def info(self):
+        return get_measure(self.measure)
+
+    @property
+    def builtin_theta(self) -> bool:
+        return self.info.theta == "builtin"
+
+    def impurity(self, theta) -> Impurity:
+        """The package's :class:`Impurity` for this curve with reference ``theta``."""
+        info = self.info
+        params = dict(self.params)
+        for p in info.params:
+            params.setdefault(p.name, p.default)
+        if info.theta == "builtin":
+            return Impurity(info.name, theta=theta, consistent=self.n is not None)
+        return Impurity(info.name, theta=theta if self.off_centered else None, **params)
+
+    def key(self, theta=0.5) -> str:
+        """A stable column name such as ``oc_daroczy_b0.5`` (from :attr:`Impurity.key`)."""
+        return self.impurity(theta).key + (f"_n{self.n:g}" if self.n is not None else "")
+
+    def label(self, theta=0.5) -> str:
+        """A readable legend label such as ``off-centered Shannon``."""
+        text = self.impurity(theta).label
+        if self.n is not None:
+            text += f" (n={self.n:g})"
+        return text
+
+    def evaluate(self, p: np.ndarray, theta) -> np.ndarray:
+        """Values on distributions ``p`` (..., q)."""
+        imp = self.impurity(theta)
+        if self.n is not None:
+            return np.asarray(imp(p, n=self.n), dtype=float)
+        return np.asarray(imp(p), dtype=float)
+
+
+def _check_specs(specs: Sequence[CurveSpec]) -> list[CurveSpec]:
+    out: list[CurveSpec] = []
+    for s in specs:
+        if not isinstance(s, CurveSpec):
+            raise TypeError(f"curve specs must be CurveSpec objects; got {s!r}.")
+        if s not in out:
+            out.append(s)
+    return out
+
+
+def _theta_binary(theta) -> float:
+    th = as_theta(theta, 2)
+    return float(th[1])
+
+
+# ----------------------------------------------------------------------------------------------
+# Two classes
+# ----------------------------------------------------------------------------------------------
+
+
+def binary_grid(theta: float | None = None, n: int = 401, extra: Sequence[float] = ()) -> np.ndarray:
+    """An evenly spaced grid of [0, 1] with 0, 1, theta and ``extra`` points included exactly.
+
+    Examples
+    --------
+    >>> g = binary_grid(0.2013, n=5)
+    >>> g.tolist()
+    [0.0, 0.2013, 0.25, 0.5, 0.75, 1.0]
+    """
+    if n < 2:
+        raise ValueError("a grid needs at least 2 points.")
+    pts = [np.linspace(0.0, 1.0, int(n))]
+    if theta is not None:
+        pts.append(np.atleast_1d(np.asarray(theta, dtype=float)))
+    if len(extra):
+        pts.append(np.asarray(extra, dtype=float))
+    g = np.concatenate(pts)
+    g = g[(g >= 0.0) & (g <= 1.0)]
+    # merge points closer than 1e-12 (theta = 0.2 and linspace's 0.2 are the same point)
+    g = np.unique(np.round(g, 12))
+    return g
+
+
+def binary_curves(specs: Sequence[CurveSpec], theta, grid=None) -> pd.DataFrame:
+    """Values of each curve on the two-class grid.
+
+    Parameters
+    ----------
+    specs : sequence of CurveSpec
+    theta : float
+        Reference frequency of class 1, 0 < theta < 1.
+    grid : array_like, optional
+        Frequencies of class 1; default :func:`binary_grid` (401 points plus theta).
+
+    Returns
+    -------
+    DataFrame
+        Column ``"p"`` then one column per curve (named by :meth:`CurveSpec.key`);
+        ``df.attrs["labels"]`` maps column -> legend label, ``df.attrs["theta"]`` is theta.
+    """
+    t = _theta_binary(theta)
+    g = binary_grid(t) if grid is None else np.asarray(grid, dtype=float)
+    dist = boolean_distribution(g)
+    data = {"p": g}
+    labels = {}
+    for s in _check_specs(specs):
+        k = s.key(t)
+        data[k] = s.evaluate(dist, t)
+        labels[k] = s.label(t)
+    df = pd.DataFrame(data)
+    df.attrs["labels"] = labels
+    df.attrs["theta"] = t
+    return df
+
+
+def binary_values_at(specs: Sequence[CurveSpec], theta, p: float) -> pd.DataFrame:
+    """A readout table: every curve's value at one frequency p of class 1.
+
+    Columns ``"curve"`` (label), ``"key"``, ``"value"``.
+
+    Examples
+    --------
+    >>> binary_values_at([CurveSpec("shannon")], 0.2, 0.5)["value"].tolist()
+    [1.0]
+    """
+    t = _theta_binary(theta)
+    dist = boolean_distribution(float(p))
+    rows = [
+        {"curve": s.label(t), "key": s.key(t), "value": float(s.evaluate(dist, t))}
+        for s in _check_specs(specs)
+    ]
+    return pd.DataFrame(rows, columns=["curve", "key", "value"])
+
+
+def _one_sided(f, x: float, side: int, h: float, order: int) -> float:
+    """One-sided finite-difference derivative (second-order accurate) on one side of x."""
+    s = float(side)
+    if order == 1:
+        f0, f1, f2 = f(np.array([x, x + s * h, x + 2 * s * h]))
+        return float(s * (-3.0 * f0 + 4.0 * f1 - f2) / (2.0 * h))
+    f0, f1, f2, f3 = f(np.array([x, x + s * h, x + 2 * s * h, x + 3 * s * h]))
+    return float((2.0 * f0 - 5.0 * f1 + 4.0 * f2 - f3) / (h * h))
+
+
+def binary_derivatives(specs: Sequence[CurveSpec], theta, grid=None, order: int = 1,
+                       margin: float = 0.01) -> pd.DataFrame:
+    r"""First or second derivative in p of each curve (the paper's section 3.2).
+
+    The off-centered measures are piecewise functions of p with a break at theta, so derivatives
+    are computed by finite differences **within each piece**: central differences away from the
+    breaks, one-sided differences next to them. At p = theta there are two rows, the left and
+    the right derivative, so a jump (first derivative of the misclassification-based curves;
+    second derivative of the off-centered Shannon entropy, whose left and right second
+    derivatives are :math:`-1/(4\theta^2 \ln 2\,\pi(1-\pi))` and
+    :math:`-1/(4(1-\theta)^2 \ln 2\,\pi(1-\pi))`) is drawn as a vertical step. The derivatives of
+    Shannon-like measures are infinite at p = 0 and 1, so the grid stops ``margin`` short of
+    them.
+
+    Returns
+    -------
+    DataFrame
+        ``"p"``, ``"side"`` (``"left"``/``"right"`` at theta, ``""`` elsewhere) and one column
+        per curve; ``attrs["labels"]``, ``attrs["theta"]``, ``attrs["order"]``.
+
+    Examples
+    --------
+    >>> d = binary_derivatives([CurveSpec("shannon", True)], 0.2, grid=[0.1, 0.2], order=2)
+    >>> [round(v, 3) for v in d["oc_shannon"]]
+    [-48.09, -36.067, -2.254]
+    """
+    if order not in (1, 2):
+        raise ValueError("order must be 1 or 2.")
+    t = _theta_binary(theta)
+    g = binary_grid(t, n=199) if grid is None else np.asarray(grid, dtype=float)
+    g = g[(g >= margin - 1e-12) & (g <= 1.0 - margin + 1e-12)]
+    if np.any(np.isclose(g, t, atol=1e-12)):
+        g = np.where(np.isclose(g, t, atol=1e-12), t, g)
+    h = 1e-5 if order == 1 else 1e-4
+    breaks = (0.0, t, 1.0)
+    rows: list[tuple[float, str, int]] = []  # (x, side label, stencil: 0 central, -1, +1)
+    for x in g:
+        x = float(x)
+        if x == t:
+            rows.append((x, "left", -1))
+            rows.append((x, "right", +1))
+            continue
+        a = max(b for b in breaks if b <= x)
+        b = min(b for b in breaks if b >= x)
+        reach = 3 * h
+        if x - a >= reach and b - x >= reach:
+            rows.append((x, "", 0))
+        elif b - x >= reach:
+            rows.append((x, "", +1))
+        else:
+            rows.append((x, "", -1))
+    data: dict[str, list] = {"p": [r[0] for r in rows], "side": [r[1] for r in rows]}
+    labels = {}
+    for s in _check_specs(specs):
+        imp_theta = t
+
+        def f(xs, s=s, imp_theta=imp_theta):
+            xs = np.clip(xs, 0.0, 1.0)
+            return s.evaluate(boolean_distribution(xs), imp_theta)
+
+        vals = []
+        for x, _side, stencil in rows:
+            if stencil == 0:
+                if order == 1:
+                    fm, fp = f(np.array([x - h, x + h]))
+                    vals.append(float((fp - fm) / (2 * h)))
+                else:
+                    fm, f0, fp = f(np.array([x - h, x, x + h]))
+                    vals.append(float((fp - 2 * f0 + fm) / (h * h)))
+            else:
+                vals.append(_one_sided(f, x, stencil, h, order))
+        k = s.key(t)
+        data[k] = vals
+        labels[k] = s.label(t)
+    df = pd.DataFrame(data)
+    df.attrs.update(labels=labels, theta=t, order=order)
+    return df
+
+
+# ----------------------------------------------------------------------------------------------
+# q classes
+# ----------------------------------------------------------------------------------------------
+
+
+def normalise_theta(values, q: int | None = None) -> tuple[np.ndarray, list[str]]:
+    """Validate and normalise a user-edited theta vector: ``(theta, notes)``.
+
+    Values must be finite and > 0; they are divided by their sum when it is not 1 (a note says
+    so). Raises ``ValueError`` with a readable message otherwise.
+
+    Examples
+    --------
+    >>> th, notes = normalise_theta([2, 1, 1])
+    >>> th.tolist(), notes
+    ([0.5, 0.25, 0.25], ['theta summed to 4, so it was divided by its sum to make a distribution.'])
+    """
+    try:
+        arr = np.asarray(values, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError("theta must be numbers, one per class.") from None
+    if q is not None and arr.size != q:
+        raise ValueError(f"theta needs {q} values, one per class; got {arr.size}.")
+    if arr.size < 2:
+        raise ValueError("theta needs at least 2 classes.")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("theta has an empty or non-numeric cell; give every class a number.")
+    if np.any(arr <= 0):
+        j = int(np.argmax(arr <= 0)) + 1
+        raise ValueError(
+            f"theta of class {j} is {arr[j - 1]:g}; every class needs a reference frequency > 0 "
+            "(off-centering divides by it)."
+        )
+    notes = []
+    total = float(arr.sum())
+    if abs(total - 1.0) > 1e-9:
+        notes.append(f"theta summed to {total:.6g}, so it was divided by its sum to make a "
+                     "distribution.")
+    th = arr / total
+    if np.any(th >= 1.0):
+        raise ValueError("theta must give every class a frequency strictly below 1.")
+    return th, notes
+
+
+def imbalanced_example(q: int) -> np.ndarray:
+    """An imbalanced reference for q classes: the spec's (0.6, 0.3, 0.1) for q = 3, (0.8, 0.2)
+    for q = 2, else halving frequencies normalised.
+
+    >>> imbalanced_example(3).tolist()
+    [0.6, 0.3, 0.1]
+    """
+    if q == 2:
+        return np.array([0.8, 0.2])
+    if q == 3:
+        return np.array([0.6, 0.3, 0.1])
+    w = 0.5 ** np.arange(q, dtype=float)
+    return w / w.sum()
+
+
+def slice_grid(theta, n: int = 401) -> np.ndarray:
+    """Grid of p_1 for the slice: evenly spaced, with 0, 1 and theta_1 exactly."""
+    th = np.asarray(theta, dtype=float)
+    return binary_grid(float(th[0]), n=n)
+
+
+def slice_distributions(theta, t) -> np.ndarray:
+    """Distributions on the slice: ``p_1 = t``, ``p_j = (1 - t) theta_j / (1 - theta_1)``.
+
+    Examples
+    --------
+    >>> slice_distributions([0.6, 0.3, 0.1], [0.6, 1.0]).round(6).tolist()
+    [[0.6, 0.3, 0.1], [1.0, 0.0, 0.0]]
+    """
+    th = as_theta(theta, len(np.atleast_1d(theta)))
+    t = np.asarray(t, dtype=float)
+    rest = th[1:] / (1.0 - th[0])
+    p = np.concatenate([t[..., None], (1.0 - t)[..., None] * rest], axis=-1)
+    p[..., 1:] = np.maximum(p[..., 1:], 0.0)
+    return p
+
+
+def slice_curves(specs: Sequence[CurveSpec], theta, grid=None) -> pd.DataFrame:
+    """Values of each curve along the slice through theta.
+
+    Returns
+    -------
+    DataFrame
+        ``"p1"`` then one column per curve; ``attrs["labels"]``, ``attrs["theta"]`` (list).
+
+    Examples
+    --------
+    >>> df = slice_curves([CurveSpec("shannon", True)], [0.6, 0.3, 0.1], grid=[0.0, 0.6, 1.0])
+    >>> df["oc_shannon"].round(6).tolist()
+    [0.949452, 1.584963, 0.0]
+    """
+    th = as_theta(theta, len(np.atleast_1d(theta)))
+    g = slice_grid(th) if grid is None else np.asarray(grid, dtype=float)
+    dist = slice_distributions(th, g)
+    data = {"p1": g}
+    labels = {}
+    for s in _check_specs(specs):
+        k = s.key(th)
+        data[k] = s.evaluate(dist, th)
+        labels[k] = s.label(th)
+    df = pd.DataFrame(data)
+    df.attrs.update(labels=labels, theta=th.tolist())
+    return df
+
+
+def ternary_grid(spec: CurveSpec, theta, resolution: int = 40) -> pd.DataFrame:
+    """A measure over the whole 3-class simplex: a triangular grid plus theta itself.
+
+    Returns
+    -------
+    DataFrame
+        ``"p1", "p2", "p3", "value"``; ``attrs["argmax"]`` is the grid point of largest value
+        (theta for every measure off-centered on theta), ``attrs["label"]``, ``attrs["theta"]``.
+
+    Examples
+    --------
+    >>> df = ternary_grid(CurveSpec("shannon", True), [0.6, 0.3, 0.1], resolution=10)
+    >>> [round(x, 6) for x in df.attrs["argmax"]]
+    [0.6, 0.3, 0.1]
+    """
+    th = as_theta(theta, 3)
+    m = int(resolution)
+    i, j = np.meshgrid(np.arange(m + 1), np.arange(m + 1), indexing="ij")
+    keep = i + j <= m
+    a = i[keep] / m
+    b = j[keep] / m
+    c = np.maximum(1.0 - a - b, 0.0)
+    pts = np.stack([a, b, c], axis=-1)
+    pts = np.vstack([pts, th[None, :]])
+    pts = pts / pts.sum(axis=-1, keepdims=True)
+    vals = spec.evaluate(pts, th)
+    df = pd.DataFrame({"p1": pts[:, 0], "p2": pts[:, 1], "p3": pts[:, 2], "value": vals})
+    best = int(np.argmax(vals))
+    df.attrs.update(argmax=pts[best].tolist(), max=float(vals[best]), label=spec.label(th),
+                    theta=th.tolist())
+    return df
+
+
+def pi_unnormalised(p, theta) -> np.ndarray:
+    r"""The paper's pi_j before normalisation (section 4).
+
+    :math:`\pi_j = p_j/(q\theta_j)` if :math:`p_j \le \theta_j`, else
+    :math:`(q(p_j-\theta_j)+1-p_j)/(q(1-\theta_j))`. Normalising gives
+    :func:`offcenter.off_center`.
+
+    >>> pi_unnormalised([0.5, 0.3, 0.2], [0.6, 0.3, 0.1]).round(6).tolist()
+    [0.277778, 0.333333, 0.407407]
+    """
+    p = as_distribution(p)
+    th = as_theta(theta, p.shape[-1])
+    q = p.shape[-1]
+    left = p / (q * th)
+    right = (q * (p - th) + 1.0 - p) / (q * (1.0 - th))
+    return np.where(p <= th, left, right)
+
+
+def transform_table(p, theta) -> pd.DataFrame:
+    """For one distribution p: per class, p_j, theta_j, pi_j and pi*_j (= off_center(p, theta)).
+
+    Examples
+    --------
+    >>> transform_table([0.5, 0.3, 0.2], [0.6, 0.3, 0.1])["pi*"].round(6).tolist()
+    [0.272727, 0.327273, 0.4]
+    """
+    p = as_distribution(p)
+    th = as_theta(theta, p.shape[-1])
+    pi = pi_unnormalised(p, th)
+    star = _off_center(p, th)
+    q = p.shape[-1]
+    return pd.DataFrame({
+        "class": [f"class {j + 1}" for j in range(q)],
+        "p": p, "theta": th, "pi": pi, "pi*": star,
+        "uniform 1/q": np.full(q, 1.0 / q),
+    })
+
+
+def transform_maps(theta, n: int = 101) -> pd.DataFrame:
+    """The piecewise-linear maps p_j -> pi_j of every class (long format).
+
+    Columns ``"class"``, ``"p_j"``, ``"pi_j"``; each class's grid includes theta_j, where
+    pi_j = 1/q.
+    """
+    th = as_theta(theta, len(np.atleast_1d(theta)))
+    q = th.shape[-1]
+    frames = []
+    for j in range(q):
+        g = binary_grid(float(th[j]), n=n)
+        left = g / (q * th[j])
+        right = (q * (g - th[j]) + 1.0 - g) / (q * (1.0 - th[j]))
+        frames.append(pd.DataFrame({"class": f"class {j + 1}", "p_j": g,
+                                    "pi_j": np.where(g <= th[j], left, right)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# Formulas
+# ----------------------------------------------------------------------------------------------
+
+
+def formulas(specs: Sequence[CurveSpec]) -> list[dict]:
+    """The LaTeX formula, label and reference of each distinct measure drawn (registry data),
+    then the off-centering transform when any curve is off-centered.
+
+    Each item: ``{"name", "label", "latex", "reference", "notes"}``.
+    """
+    out: list[dict] = []
+    seen: set[str] = set()
+    any_oc = False
+    for s in _check_specs(specs):
+        info = s.info
+        any_oc = any_oc or (s.off_centered and not s.builtin_theta)
+        if info.name in seen:
+            continue
+        seen.add(info.name)
+        out.append({"name": info.name, "label": info.label, "latex": info.latex,
+                    "reference": info.reference, "notes": info.notes})
+    if any_oc:
+        out.append({"name": "off_center", "label": "off-centering on theta",
+                    "latex": OFF_CENTER_LATEX, "reference": OFF_CENTER_REFERENCE, "notes": ""})
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Page settings: URL schemas, presets, and the curves a page's settings ask for
+# ----------------------------------------------------------------------------------------------
+
+
+#: How uncentered and off-centered versions are drawn.
+VERSIONS = {
+    "both": "both, overlaid",
+    "oc": "off-centered only",
+    "raw": "uncentered only",
+    "side": "both, side by side",
+}
+#: Orders offered to draw several generalized entropies at once (strings: URL and widget values).
+BETA_CHOICES = ("0", "0.25", "0.5", "1", "1.5", "2", "3", "5", "10")
+
+_B = MEASURES["daroczy"].params[0]
+_R = MEASURES["rank_diversity"].params[0]
+
+
+def _common_fields(default_measures: tuple[str, ...]) -> list[_us.Field]:
+    return [
+        _us.Field("measures", "strs", default_measures, choices=tuple(MEASURES)),
+        _us.Field("version", "str", "both", choices=tuple(VERSIONS)),
+        _us.Field("beta", "float", 2.0, low=_B.ui_low, high=_B.ui_high, step=_B.ui_step),
+        _us.Field("betas", "strs", (), choices=BETA_CHOICES),
+        _us.Field("rho", "float", _R.default, low=_R.ui_low, high=_R.ui_high, step=_R.ui_step),
+        _us.Field("consistent", "bool", False),
+        _us.Field("n", "int", 20, low=1, high=500),
+    ]
+
+
+#: URL parameters of the "Two classes" page (defaults reproduce Figure 1).
+TWO_CLASS_SCHEMA = _us.Schema([
+    _us.Field("theta", "float", 0.2, low=0.01, high=0.99, step=0.01),
+    *_common_fields(("shannon", "asymmetric")),
+    _us.Field("cursor", "float", 0.1, low=0.0, high=1.0, step=0.01),
+    _us.Field("deriv", "bool", False),
+    _us.Field("order", "int", 1, low=1, high=2),
+])
+
+#: URL parameters of the "q classes" page.
+Q_CLASS_SCHEMA = _us.Schema([
+    _us.Field("q", "int", 3, low=2, high=10),
+    _us.Field("theta", "floats", (0.6, 0.3, 0.1), low=0.0, high=1e6, min_len=2, max_len=10),
+    *_common_fields(("shannon", "asymmetric")),
+    _us.Field("cursor", "float", 0.5, low=0.0, high=1.0, step=0.01),
+    _us.Field("ternary", "str", ""),
+    _us.Field("p", "str", ""),
+])
+
+#: The paper's figures as page settings (only the fields that matter for the figure).
+PRESETS = {
+    "fig1": {
+        "title": "Fig. 1. Off-centered, asymmetric and Shannon's entropies",
+        "caption": (
+            "Boolean case, theta = 0.2: Shannon's entropy peaks at p = 0.5; the off-centered "
+            "Shannon entropy eta_theta(p) = h(pi) and the asymmetric entropy of Marcellin, "
+            "Zighed and Ritschard both peak at p = theta = 0.2 (Lallich, Lenca and Vaillant, "
+            "ASMDA 2007, Fig. 1)."
+        ),
+        "values": {"theta": 0.2, "measures": ("shannon", "asymmetric"), "version": "both",
+                   "consistent": False},
+    },
+    "fig2": {
+        "title": "Fig. 2. Off-centering of generalised entropies",
+        "caption": (
+            "Off-centered generalized entropies of order beta = 0, 0.5, 1, 2, 5, off-centered "
+            "rank diversity of order rho = 0 and the asymmetric entropy, for the a priori "
+            "distribution (0.8, 0.2), i.e. theta = 0.2 (Lallich, Lenca and Vaillant, ASMDA 2007, "
+            "Fig. 2). beta = 0 is the flat line 1 on 0 < p < 1."
+        ),
+        "values": {"theta": 0.2, "measures": ("daroczy", "rank_diversity", "asymmetric"),
+                   "version": "oc", "beta": 0.0, "betas": ("0.5", "1", "2", "5"), "rho": 0.0,
+                   "consistent": False},
+    },
+}
+
+
+def chosen_betas(beta: float, betas: Sequence[str]) -> list[float]:
+    """The slider's beta and the extra ones, sorted, without duplicates.
+
+    >>> chosen_betas(2.0, ["0.5", "2", "0"])
+    [0.0, 0.5, 2.0]
+    """
+    vals = {round(float(beta), 10)} | {round(float(b), 10) for b in betas}
+    return sorted(vals)
+
+
+def matching_preset(values: dict) -> str | None:
+    """The preset (``"fig1"``/``"fig2"``) the current page values reproduce exactly, or None.
+
+    >>> matching_preset(TWO_CLASS_SCHEMA.defaults())
+    'fig1'
+    """
+    for name, preset in PRESETS.items():
+        ok = True
+        for k, v in preset["values"].items():
+            cur = values.get(k)
+            if k in ("measures",):
+                ok &= set(cur or ()) == set(v)
+            elif k == "betas":
+                continue
+            elif isinstance(v, float):
+                ok &= cur is not None and abs(float(cur) - v) < 1e-9
+            else:
+                ok &= cur == v
+        if "betas" in preset["values"]:
+            want = chosen_betas(preset["values"]["beta"], preset["values"]["betas"])
+            ok &= chosen_betas(values.get("beta", 2.0), values.get("betas", ())) == want
+        if ok:
+            return name
+    return None
+
+
+def page_specs(values: dict) -> tuple[list[CurveSpec], list[CurveSpec]]:
+    """The curves a page's settings ask for: ``(uncentered, off-centered)`` spec lists.
+
+    The asymmetric entropy (theta built in) goes with the off-centered ones; with the
+    consistent form on, both its plain and consistent versions are drawn. Measures come in the
+    registry's order; generalized entropies once per chosen beta.
+
+    >>> raw, oc = page_specs(TWO_CLASS_SCHEMA.defaults())
+    >>> [s.label() for s in raw], [s.label() for s in oc]
+    (['Shannon'], ['off-centered Shannon', 'Asymmetric'])
+    """
+    chosen = set(values.get("measures") or ())
+    version = values.get("version", "both")
+    raw: list[CurveSpec] = []
+    oc: list[CurveSpec] = []
+    for name, info in MEASURES.items():
+        if name not in chosen:
+            continue
+        if info.theta == "builtin":
+            oc.append(CurveSpec(name))
+            if values.get("consistent"):
+                oc.append(CurveSpec(name, n=float(values.get("n", 20))))
+            continue
+        if name == "daroczy":
+            variants = [{"beta": b} for b in chosen_betas(values.get("beta", 2.0),
+                                                          values.get("betas", ()))]
+        elif name == "rank_diversity":
+            variants = [{"rho": float(values.get("rho", 0.0))}]
+        else:
+            variants = [{}]
+        for params in variants:
+            if version in ("both", "oc", "side"):
+                oc.append(CurveSpec.make(name, True, **params))
+            if version in ("both", "raw", "side"):
+                raw.append(CurveSpec.make(name, False, **params))
+    return raw, oc
+
+
+def draws_reconstructed_rank(specs: Sequence[CurveSpec]) -> bool:
+    """True when a rank diversity of order rho != 0 (the reconstructed general order) is drawn."""
+    return any(s.measure == "rank_diversity" and dict(s.params).get("rho", 0.0) != 0.0
+               for s in specs)
+
+
+def y_axis_title(specs: Sequence[CurveSpec]) -> str:
+    """Axis title with units: bits when every curve is a Shannon entropy.
+
+    >>> y_axis_title([CurveSpec("shannon"), CurveSpec("shannon", True)])
+    'entropy (bits)'
+    """
+    def in_bits(s: CurveSpec) -> bool:
+        return s.measure == "shannon" or (s.measure == "daroczy"
+                                          and dict(s.params).get("beta") == 1.0)
+
+    specs = list(specs)
+    if specs and all(in_bits(s) for s in specs):
+        return "entropy (bits)"
+    if any(in_bits(s) for s in specs):
+        return "uncertainty (bits for Shannon; others unitless)"
+    return "uncertainty (unitless)"
+
+
+def parse_distribution(text: str, q: int) -> tuple[np.ndarray | None, list[str]]:
+    """Parse a typed distribution such as ``"0.5, 0.3, 0.2"``: ``(p or None, messages)``.
+
+    Non-negative numbers, q of them; normalised (with a note) when they do not sum to 1.
+
+    >>> parse_distribution("2, 1, 1", 3)[0].tolist()
+    [0.5, 0.25, 0.25]
+    >>> parse_distribution("a, 1", 2)
+    (None, ["'a' is not a number."])
+    """
+    parts = [t.strip() for t in str(text).replace(";", ",").split(",") if t.strip()]
+    vals = []
+    for t in parts:
+        try:
+            vals.append(float(t))
+        except ValueError:
+            return None, [f"{t!r} is not a number."]
+    if len(vals) != q:
+        return None, [f"give {q} numbers, one per class; got {len(vals)}."]
+    arr = np.asarray(vals)
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0) or arr.sum() <= 0:
+        return None, ["frequencies must be finite, non-negative and not all zero."]
+    notes = []
+    if abs(arr.sum() - 1.0) > 1e-9:
+        notes.append(f"p summed to {arr.sum():.6g}, so it was divided by its sum.")
+    return arr / arr.sum(), notes

@@ -1,0 +1,300 @@
+"""Shareable page state: a typed schema of parameters encoded in the URL query string.
+
+A page declares its parameters once, as a :class:`Schema` of :class:`Field` objects (type,
+default, range, choices). :meth:`Schema.decode` turns the query string (``st.query_params``, a
+mapping of strings) into validated Python values, falling back to the default and clamping to
+the range, and returns a list of readable warnings for everything it had to fix; it never
+raises on user input. :meth:`Schema.encode` turns values back into query-string values, leaving
+out the ones equal to their default so that links stay short.
+
+Pure functions and dataclasses only (no Streamlit import): the tree and comparison pages reuse
+them.
+
+Examples
+--------
+>>> schema = Schema([
+...     Field("theta", "float", 0.2, low=0.01, high=0.99),
+...     Field("curves", "strs", ("shannon",), choices=("shannon", "gini")),
+...     Field("deriv", "bool", False),
+... ])
+>>> values, warnings = schema.decode({"theta": "1.5", "curves": "gini,foo"})
+>>> values["theta"], values["curves"], values["deriv"]
+(0.99, ('gini',), False)
+>>> warnings[0]
+'theta = 1.5 is above its maximum 0.99; using 0.99.'
+>>> schema.encode({"theta": 0.3, "curves": ("shannon", "gini"), "deriv": True})
+{'theta': '0.3', 'curves': 'shannon,gini', 'deriv': '1'}
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Field", "Schema", "FIELD_TYPES", "sync_in", "sync_out", "current_values", "reset"]
+
+#: The supported field types: scalars and comma-separated lists.
+FIELD_TYPES = ("float", "int", "bool", "str", "floats", "strs")
+
+_TRUE = {"1", "true", "yes", "on", "t", "y"}
+_FALSE = {"0", "false", "no", "off", "f", "n", ""}
+
+
+def _fmt(x: float) -> str:
+    """Shortest readable text for a float (``repr`` rounded to 12 significant digits)."""
+    text = f"{x:.12g}"
+    return text
+
+
+@dataclass(frozen=True)
+class Field:
+    """One URL parameter.
+
+    Parameters
+    ----------
+    name : str
+        The query-string key (and the dictionary key of the decoded values).
+    kind : str
+        One of :data:`FIELD_TYPES`: ``"float"``, ``"int"``, ``"bool"``, ``"str"``, or the lists
+        ``"floats"`` and ``"strs"`` (comma-separated in the URL).
+    default : Any
+        Value used when the parameter is absent or unusable (a tuple for list kinds).
+    low, high : float, optional
+        Inclusive range of a number, or of every element of ``"floats"``; values outside are
+        clamped, with a warning.
+    choices : sequence of str, optional
+        Allowed values of ``"str"`` / ``"strs"`` fields; others are dropped, with a warning.
+    min_len, max_len : int, optional
+        Allowed lengths of list fields; a list of the wrong length falls back to the default.
+    step : float, optional
+        Numbers are rounded to a multiple of ``step`` from ``low`` (or 0), as sliders do.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    low: float | None = None
+    high: float | None = None
+    choices: Sequence[str] | None = None
+    min_len: int | None = None
+    max_len: int | None = None
+    step: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in FIELD_TYPES:
+            raise ValueError(f"unknown field kind {self.kind!r}; use one of {FIELD_TYPES}.")
+
+    # ------------------------------------------------------------------ numbers
+    def _number(self, text: str, warnings: list[str], label: str) -> float | None:
+        try:
+            x = float(text) if self.kind != "int" else float(int(float(text)))
+        except (TypeError, ValueError):
+            warnings.append(f"{label} = {text!r} is not a number; using the default.")
+            return None
+        if not math.isfinite(x):
+            warnings.append(f"{label} = {text!r} is not a finite number; using the default.")
+            return None
+        if self.kind == "int" and float(text) != x:
+            warnings.append(f"{label} = {text} is not a whole number; using {int(x)}.")
+        if self.step:
+            origin = self.low if self.low is not None else 0.0
+            snapped = origin + round((x - origin) / self.step) * self.step
+            snapped = float(f"{snapped:.10g}")
+            x = snapped
+        if self.low is not None and x < self.low:
+            warnings.append(f"{label} = {text} is below its minimum {_fmt(self.low)}; "
+                            f"using {_fmt(self.low)}.")
+            x = float(self.low)
+        if self.high is not None and x > self.high:
+            warnings.append(f"{label} = {text} is above its maximum {_fmt(self.high)}; "
+                            f"using {_fmt(self.high)}.")
+            x = float(self.high)
+        return x
+
+    def decode(self, text: str | None, warnings: list[str]) -> Any:
+        """Turn one query-string value into a validated value (the default when unusable)."""
+        if text is None:
+            return self.default
+        text = str(text).strip()
+        name = self.name
+        if self.kind in ("float", "int"):
+            x = self._number(text, warnings, name)
+            if x is None:
+                return self.default
+            return int(x) if self.kind == "int" else x
+        if self.kind == "bool":
+            low = text.lower()
+            if low in _TRUE:
+                return True
+            if low in _FALSE:
+                return False
+            warnings.append(f"{name} = {text!r} is not a yes/no value (use 1 or 0); "
+                            "using the default.")
+            return self.default
+        if self.kind == "str":
+            if self.choices is not None and text not in self.choices:
+                warnings.append(f"{name} = {text!r} is not one of {', '.join(self.choices)}; "
+                                "using the default.")
+                return self.default
+            return text
+        # lists
+        items = [t.strip() for t in text.split(",") if t.strip() != ""]
+        out: list[Any] = []
+        if self.kind == "floats":
+            for i, t in enumerate(items):
+                x = self._number(t, warnings, f"{name}[{i + 1}]")
+                if x is None:
+                    return self.default
+                out.append(x)
+        else:
+            for t in items:
+                if self.choices is not None and t not in self.choices:
+                    warnings.append(f"{name}: {t!r} is not one of {', '.join(self.choices)}; "
+                                    "ignored.")
+                    continue
+                if t not in out:
+                    out.append(t)
+        if (self.min_len is not None and len(out) < self.min_len) or (
+            self.max_len is not None and len(out) > self.max_len
+        ):
+            warnings.append(
+                f"{name} has {len(out)} values but needs between {self.min_len or 0} and "
+                f"{self.max_len if self.max_len is not None else 'any number of'}; "
+                "using the default."
+            )
+            return self.default
+        return tuple(out)
+
+    def encode(self, value: Any) -> str:
+        """Turn a value into its query-string text."""
+        if self.kind == "bool":
+            return "1" if value else "0"
+        if self.kind == "int":
+            return str(int(value))
+        if self.kind == "float":
+            return _fmt(float(value))
+        if self.kind == "str":
+            return str(value)
+        if self.kind == "floats":
+            return ",".join(_fmt(float(v)) for v in value)
+        return ",".join(str(v) for v in value)
+
+    def same_as_default(self, value: Any) -> bool:
+        if self.kind in ("floats", "strs"):
+            return tuple(value) == tuple(self.default)
+        if self.kind == "float":
+            return math.isclose(float(value), float(self.default), rel_tol=0, abs_tol=1e-12)
+        return value == self.default
+
+
+class Schema:
+    """An ordered set of :class:`Field` objects: a page's shareable parameters."""
+
+    def __init__(self, fields: Iterable[Field]):
+        self.fields: dict[str, Field] = {}
+        for f in fields:
+            if f.name in self.fields:
+                raise ValueError(f"duplicate field {f.name!r}")
+            self.fields[f.name] = f
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.fields
+
+    def __iter__(self):
+        return iter(self.fields.values())
+
+    def defaults(self) -> dict[str, Any]:
+        """The default value of every field."""
+        return {name: f.default for name, f in self.fields.items()}
+
+    def decode(self, params: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """Validate a query-string mapping: ``(values for every field, warnings)``.
+
+        Unknown keys are ignored (other pages' parameters may share the URL). A value given as
+        a list (repeated key) uses its last element.
+        """
+        warnings: list[str] = []
+        values: dict[str, Any] = {}
+        for name, f in self.fields.items():
+            raw = params.get(name) if params is not None else None
+            if isinstance(raw, (list, tuple)):
+                raw = raw[-1] if raw else None
+            values[name] = f.decode(raw, warnings)
+        return values, warnings
+
+    def encode(self, values: Mapping[str, Any], *, skip_defaults: bool = True) -> dict[str, str]:
+        """Query-string values of ``values`` (fields equal to their default are left out)."""
+        out: dict[str, str] = {}
+        for name, f in self.fields.items():
+            if name not in values:
+                continue
+            v = values[name]
+            if skip_defaults and f.same_as_default(v):
+                continue
+            out[name] = f.encode(v)
+        return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Syncing with a page's session state (plain mappings: st.session_state and st.query_params
+# behave as mappings, so these are tested with dicts).
+# ----------------------------------------------------------------------------------------------
+
+
+def _as_state_value(f: Field, value: Any) -> Any:
+    # widgets such as st.multiselect hold lists
+    return list(value) if f.kind in ("floats", "strs") else value
+
+
+def sync_in(schema: Schema, state: Any, query: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """Fill missing ``state[prefix + name]`` from the query string (else the default).
+
+    Keys already in ``state`` (the widgets' current values) are left alone, so the URL is read
+    when the page opens (or after navigating back) and the widgets rule afterwards. Returns the
+    warnings about query-string values that had to be fixed (empty when nothing was read).
+
+    >>> state = {}
+    >>> sync_in(Schema([Field("q", "int", 3, low=2, high=8)]), state, {"q": "12"}, "x_")
+    ['q = 12 is above its maximum 8; using 8.']
+    >>> state
+    {'x_q': 8}
+    """
+    missing = [f for f in schema if prefix + f.name not in state]
+    if not missing:
+        return []
+    values, warnings = Schema(missing).decode(query)
+    for f in missing:
+        state[prefix + f.name] = _as_state_value(f, values[f.name])
+    return warnings
+
+
+def current_values(schema: Schema, state: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """The values of the schema's fields held in ``state`` (defaults for missing ones)."""
+    out = {}
+    for f in schema:
+        v = state.get(prefix + f.name, f.default)
+        out[f.name] = tuple(v) if f.kind in ("floats", "strs") else v
+    return out
+
+
+def sync_out(schema: Schema, state: Mapping[str, Any], query: Any, prefix: str = "") -> dict:
+    """Write the current values to the query string (non-default ones only); returns them.
+
+    ``query`` needs ``to_dict()``-like reading (a dict or ``st.query_params``) and
+    ``clear``/``update``; it is only rewritten when something changed.
+    """
+    encoded = schema.encode(current_values(schema, state, prefix))
+    existing = dict(query.to_dict() if hasattr(query, "to_dict") else query)
+    if existing != encoded:
+        query.clear()
+        query.update(encoded)
+    return encoded
+
+
+def reset(schema: Schema, state: Any, query: Any, prefix: str = "") -> None:
+    """Restore every field's default in ``state`` and clear the query string."""
+    for f in schema:
+        state[prefix + f.name] = _as_state_value(f, f.default)
+    query.clear()
