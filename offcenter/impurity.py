@@ -206,11 +206,12 @@ class Impurity:
 
     def maximum(self, q: int) -> float:
         """The measure's largest value on q classes (reached at theta, or the uniform)."""
-        peak = self.theta if self.theta is not None else uniform(q)
-        n = None
+        peak = np.asarray(self.theta if self.theta is not None else uniform(q), dtype=float)
         if self.consistent:
-            n = np.asarray(0.0)  # the Laplace estimate is then uniform; used only as a bound
-        return float(self._eval(np.asarray(peak, dtype=float), n))
+            # The Laplace estimate equals theta for a suitable p at any n, so the bound is the
+            # plain measure's value at theta.
+            return float(self.info.kernel(peak, self.theta, None))
+        return float(self._eval(peak, None))
 
     def for_predictor(self, k: int) -> Impurity:
         """The same measure for a predictor's margin of k values: theta uniform, no Laplace.

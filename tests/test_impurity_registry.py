@@ -49,6 +49,7 @@ def test_consistent_asymmetric_uses_each_rows_n():
     assert v[0] == pytest.approx(oc.asymmetric([0.9, 0.1], [0.8, 0.2], n=10), abs=1e-14)
     assert v[1] == pytest.approx(oc.asymmetric([0.9, 0.1], [0.8, 0.2], n=100), abs=1e-14)
     assert v[0] != v[1]
+    assert imp.maximum(2) == pytest.approx(1.0, abs=1e-14)
 
 
 def test_keys_and_labels_are_distinct_across_comparison_settings():
