@@ -1,0 +1,189 @@
+"""Two classes: the paper's boolean case, Figures 1 and 2 and beyond (widgets and layout only)."""
+
+import streamlit as st
+
+from offcenter import urlstate
+from offcenter.curve_figures import (
+    curves_figure,
+    derivative_figure,
+    file_stub,
+    png_config,
+)
+from offcenter.curves import (
+    BETA_CHOICES,
+    PRESETS,
+    TWO_CLASS_SCHEMA,
+    VERSIONS,
+    binary_curves,
+    binary_derivatives,
+    binary_values_at,
+    draws_reconstructed_rank,
+    formulas,
+    matching_preset,
+    page_specs,
+    y_axis_title,
+)
+from offcenter.registry import MEASURES
+
+st.set_page_config(page_title="Two classes - offcenter", layout="wide")
+
+SCHEMA = TWO_CLASS_SCHEMA
+PREFIX = "tc_"
+S = st.session_state
+
+url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
+
+
+def _apply(values: dict) -> None:
+    for k, v in values.items():
+        S[PREFIX + k] = list(v) if isinstance(v, tuple) else v
+
+
+def _preset(name: str) -> None:
+    _apply(PRESETS[name]["values"])
+
+
+def _reset() -> None:
+    urlstate.reset(SCHEMA, S, st.query_params, PREFIX)
+
+
+st.title("Two classes: the boolean case")
+st.write(
+    "A node holds two classes in proportions (1 - p, p). Each curve is an uncertainty measure of "
+    "that node as p goes from 0 (pure class 0) to 1 (pure class 1). Off-centering on theta moves "
+    "the maximum from p = 1/2 to p = theta, so that a node with the *a priori* class "
+    "distribution counts as the most uncertain one."
+)
+for w in url_warnings:
+    st.warning(f"Link parameter fixed: {w}")
+
+# ------------------------------------------------------------------ controls
+with st.sidebar:
+    st.header("Presets")
+    c1, c2 = st.columns(2)
+    c1.button("Figure 1", on_click=_preset, args=("fig1",), key="tc_btn_fig1",
+              help="theta = 0.2: off-centered, asymmetric and Shannon entropies", width="stretch")
+    c2.button("Figure 2", on_click=_preset, args=("fig2",), key="tc_btn_fig2",
+              help="theta = 0.2: off-centered generalized entropies, beta = 0, 0.5, 1, 2, 5, "
+                   "rho = 0, and the asymmetric entropy", width="stretch")
+    st.button("Reset to defaults", on_click=_reset, key="tc_btn_reset", width="stretch")
+
+    st.header("Parameters")
+    st.slider("theta: the off-centering point (where the maximum sits)", 0.01, 0.99, step=0.01,
+              key="tc_theta")
+    st.multiselect("Measures", list(MEASURES), format_func=lambda n: MEASURES[n].label,
+                   key="tc_measures")
+    st.radio("Uncentered and off-centered versions", list(VERSIONS),
+             format_func=VERSIONS.get, key="tc_version")
+    b = MEASURES["daroczy"].params[0]
+    st.slider("beta: order of the generalized entropy", b.ui_low, b.ui_high, step=b.ui_step,
+              key="tc_beta", help=b.description)
+    st.multiselect("More orders beta to draw at once", list(BETA_CHOICES), key="tc_betas",
+                   format_func=lambda v: f"beta = {v}")
+    r = MEASURES["rank_diversity"].params[0]
+    st.slider("rho: order of the rank diversity", r.ui_low, r.ui_high, step=r.ui_step,
+              key="tc_rho", help=r.description)
+    st.checkbox("Also draw the consistent asymmetric entropy (sample size n)",
+                key="tc_consistent")
+    st.slider("n: sample size of the consistent asymmetric entropy", 1, 500, step=1, key="tc_n",
+              disabled=not S["tc_consistent"])
+    st.header("Readout and derivatives")
+    st.slider("p cursor (frequency of class 1)", 0.0, 1.0, step=0.01, key="tc_cursor")
+    st.checkbox("Show derivatives (paper, section 3.2)", key="tc_deriv")
+    st.radio("Derivative order", [1, 2], key="tc_order", horizontal=True,
+             format_func=lambda o: "first" if o == 1 else "second",
+             disabled=not S["tc_deriv"])
+
+values = urlstate.current_values(SCHEMA, S, PREFIX)
+urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
+theta = float(values["theta"])
+raw_specs, oc_specs = page_specs(values)
+specs = raw_specs + oc_specs
+
+if not specs:
+    st.info("Choose at least one measure in the sidebar (or a preset) to draw curves.")
+    st.stop()
+
+preset = matching_preset(values)
+title = PRESETS[preset]["title"] if preset else None
+stub = file_stub("offcenter", preset or "two_classes", "theta", f"{theta:g}")
+
+if draws_reconstructed_rank(specs):
+    st.info(
+        "Rank diversity of order rho != 0: the paper states only rho = 0; the general order drawn "
+        "here is a reconstruction from Patil and Taillie's average rarity with rank-based rarity "
+        "(i - 1)^rho (see the package docstring)."
+    )
+
+# ------------------------------------------------------------------ figures
+y_title = y_axis_title(specs)
+if values["version"] == "side":
+    df = binary_curves(specs, theta)
+    left, right = st.columns(2)
+    with left:
+        d_raw = binary_curves(raw_specs, theta)
+        fig = curves_figure(d_raw, theta=theta, cursor=values["cursor"], title="Uncentered",
+                            y_title=y_axis_title(raw_specs))
+        st.plotly_chart(fig, config=png_config(stub + "_uncentered"), key="tc_chart_raw")
+    with right:
+        d_oc = binary_curves(oc_specs, theta)
+        fig = curves_figure(d_oc, theta=theta, cursor=values["cursor"],
+                            title="Off-centered on theta", y_title=y_axis_title(oc_specs),
+                            start=len(raw_specs))
+        st.plotly_chart(fig, config=png_config(stub + "_off_centered"), key="tc_chart_oc")
+else:
+    df = binary_curves(specs, theta)
+    fig = curves_figure(df, theta=theta, cursor=values["cursor"], title=title, y_title=y_title)
+    st.plotly_chart(fig, config=png_config(stub), key="tc_chart")
+if preset:
+    st.caption(f"**{PRESETS[preset]['title']}** {PRESETS[preset]['caption']}")
+st.caption(
+    "Hover for values; the dotted vertical line is theta, the dashed one the p cursor. "
+    "PNG: use the camera button of the figure's toolbar (file "
+    f"`{stub}.png`). Colours are colour-blind safe (Okabe-Ito) and every curve also has its "
+    "own dash style and marker, so the figure reads in grayscale."
+)
+
+# ------------------------------------------------------------------ readout
+st.subheader(f"Values at p = {values['cursor']:.2f}")
+readout = binary_values_at(specs, theta, values["cursor"])
+st.dataframe(readout[["curve", "value"]], hide_index=True,
+             column_config={"value": st.column_config.NumberColumn(format="%.6f")})
+
+csv_df = df.rename(columns={k: v for k, v in df.attrs["labels"].items()})
+st.download_button("Download the plotted values (CSV)", csv_df.to_csv(index=False),
+                   file_name=f"{stub}.csv", mime="text/csv", key="tc_csv")
+
+# ------------------------------------------------------------------ derivatives
+if values["deriv"]:
+    order = int(values["order"])
+    st.subheader("Derivatives (section 3.2)")
+    dd = binary_derivatives(specs, theta, order=order)
+    dfig = derivative_figure(dd, theta=theta, order=order)
+    st.plotly_chart(dfig, config=png_config(f"{stub}_derivative{order}"), key="tc_chart_deriv")
+    st.caption(
+        "Finite differences taken within each piece (0 to theta, theta to 1); at p = theta the "
+        "left and right derivatives are both drawn, so a jump shows as a vertical step. "
+        "The off-centered Shannon entropy has a zero first derivative at theta from both sides "
+        "but different second derivatives, -1/(4 theta^2 ln 2 pi(1-pi)) on the left and "
+        "-1/(4 (1-theta)^2 ln 2 pi(1-pi)) on the right: the slope of its derivative changes at "
+        "theta (choose 'second' to see the jump). Derivatives are infinite at p = 0 and 1, so the "
+        "panel shows 0.01 <= p <= 0.99."
+    )
+    st.download_button("Download the derivatives (CSV)",
+                       dd.rename(columns=dd.attrs["labels"]).to_csv(index=False),
+                       file_name=f"{stub}_derivative{order}.csv", mime="text/csv",
+                       key="tc_csv_deriv")
+
+# ------------------------------------------------------------------ formulas
+st.subheader("Formulas and references")
+for item in formulas(specs):
+    st.markdown(f"**{item['label']}**")
+    st.latex(item["latex"])
+    st.caption(f"Reference: {item['reference']}")
+    if item["notes"] and item["name"] == "rank_diversity":
+        st.caption(item["notes"])
+st.caption(
+    "For two classes p is the frequency of class 1 and theta its reference frequency: the "
+    "package evaluates the distribution (1 - p, p) with the reference (1 - theta, theta)."
+)

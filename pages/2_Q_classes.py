@@ -1,0 +1,254 @@
+"""q classes: slices through theta, the ternary view and the off-centering transform itself."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from offcenter import urlstate
+from offcenter.curve_figures import (
+    curves_figure,
+    file_stub,
+    png_config,
+    ternary_figure,
+    transform_bars_figure,
+    transform_maps_figure,
+)
+from offcenter.curves import (
+    BETA_CHOICES,
+    Q_CLASS_SCHEMA,
+    VERSIONS,
+    draws_reconstructed_rank,
+    formulas,
+    imbalanced_example,
+    normalise_theta,
+    page_specs,
+    parse_distribution,
+    slice_curves,
+    slice_distributions,
+    ternary_grid,
+    transform_maps,
+    transform_table,
+    y_axis_title,
+)
+from offcenter.registry import MEASURES
+
+st.set_page_config(page_title="q classes - offcenter", layout="wide")
+
+SCHEMA = Q_CLASS_SCHEMA
+PREFIX = "qc_"
+S = st.session_state
+
+url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
+S.setdefault("qc_editor_version", 0)
+
+
+def _set_theta(values) -> None:
+    S["qc_theta"] = [float(v) for v in values]
+    S["qc_editor_version"] += 1
+
+
+def _uniform() -> None:
+    q = int(S["qc_q"])
+    _set_theta(np.full(q, 1.0 / q))
+
+
+def _imbalanced() -> None:
+    _set_theta(imbalanced_example(int(S["qc_q"])))
+
+
+def _q_changed() -> None:
+    q = int(S["qc_q"])
+    old = list(S["qc_theta"])
+    _set_theta(imbalanced_example(q) if len(old) != q else old)
+
+
+def _reset() -> None:
+    urlstate.reset(SCHEMA, S, st.query_params, PREFIX)
+    S["qc_editor_version"] += 1
+
+
+st.title("q classes")
+st.write(
+    "With q classes a node's class distribution is a point p of the simplex. Off-centering maps "
+    "p to pseudo-frequencies pi* so that the measure peaks at theta (for example the a priori "
+    "class distribution) instead of the uniform distribution."
+)
+for w in url_warnings:
+    st.warning(f"Link parameter fixed: {w}")
+
+# ------------------------------------------------------------------ controls
+with st.sidebar:
+    st.button("Reset to defaults", on_click=_reset, key="qc_btn_reset", width="stretch")
+    st.header("Classes and theta")
+    st.slider("q: number of classes", 2, 10, step=1, key="qc_q", on_change=_q_changed)
+    q = int(S["qc_q"])
+    c1, c2 = st.columns(2)
+    c1.button("Use uniform", on_click=_uniform, key="qc_btn_uniform", width="stretch")
+    c2.button("Use an imbalanced example", on_click=_imbalanced, key="qc_btn_imbalanced",
+              width="stretch")
+
+    base = list(S["qc_theta"])
+    if len(base) != q:
+        st.warning(f"theta had {len(base)} values for q = {q} classes; using the uniform "
+                   "distribution.")
+        base = [1.0 / q] * q
+        S["qc_theta"] = base
+    editor_df = pd.DataFrame({"class": [f"class {j + 1}" for j in range(q)],
+                              "theta": [float(v) for v in base]})
+    edited = st.data_editor(
+        editor_df, key=f"qc_theta_editor_{S['qc_editor_version']}_{q}", hide_index=True,
+        disabled=["class"], num_rows="fixed", width="stretch",
+        column_config={"theta": st.column_config.NumberColumn(
+            "theta (reference frequency)", min_value=0.0, step=0.01, format="%.4f")},
+    )
+
+theta = None
+theta_error = None
+try:
+    theta, notes = normalise_theta(edited["theta"].to_numpy(dtype=float, na_value=np.nan), q)
+except ValueError as exc:
+    theta_error = str(exc)
+    notes = []
+
+with st.sidebar:
+    if theta_error:
+        st.error(f"theta is not usable: {theta_error}")
+    for n_ in notes:
+        st.info(f"Normalised: {n_} Used: ({', '.join(f'{t:.4f}' for t in theta)}).")
+
+    st.header("Curves")
+    st.multiselect("Measures", list(MEASURES), format_func=lambda n: MEASURES[n].label,
+                   key="qc_measures")
+    st.radio("Uncentered and off-centered versions", list(VERSIONS),
+             format_func=VERSIONS.get, key="qc_version")
+    b = MEASURES["daroczy"].params[0]
+    st.slider("beta: order of the generalized entropy", b.ui_low, b.ui_high, step=b.ui_step,
+              key="qc_beta", help=b.description)
+    st.multiselect("More orders beta to draw at once", list(BETA_CHOICES), key="qc_betas",
+                   format_func=lambda v: f"beta = {v}")
+    r = MEASURES["rank_diversity"].params[0]
+    st.slider("rho: order of the rank diversity", r.ui_low, r.ui_high, step=r.ui_step,
+              key="qc_rho", help=r.description)
+    st.checkbox("Also draw the consistent asymmetric entropy (sample size n)",
+                key="qc_consistent")
+    st.slider("n: sample size of the consistent asymmetric entropy", 1, 500, step=1, key="qc_n",
+              disabled=not S["qc_consistent"])
+    st.slider("p1 cursor on the slice", 0.0, 1.0, step=0.01, key="qc_cursor")
+
+if theta is None:
+    st.error("Fix theta in the sidebar (one positive number per class) to draw the curves.")
+    st.stop()
+
+# The URL keeps the normalised theta actually used (the editor keeps what was typed).
+values = urlstate.current_values(SCHEMA, S, PREFIX)
+values["theta"] = tuple(float(f"{t:.6g}") for t in theta)
+urlstate.sync_out(SCHEMA, {PREFIX + k: v for k, v in values.items()}, st.query_params, PREFIX)
+
+raw_specs, oc_specs = page_specs(values)
+specs = raw_specs + oc_specs
+theta_text = ", ".join(f"{t:.3g}" for t in theta)
+stub = file_stub("offcenter", f"q{q}", "theta", "-".join(f"{t:.3g}" for t in theta))
+st.markdown(f"**theta = ({theta_text})**, q = {q}")
+
+if draws_reconstructed_rank(specs):
+    st.info(
+        "Rank diversity of order rho != 0: the paper states only rho = 0; the general order drawn "
+        "here is a reconstruction from Patil and Taillie's average rarity with rank-based rarity "
+        "(i - 1)^rho (see the package docstring)."
+    )
+
+tab_slice, tab_ternary, tab_transform, tab_formulas = st.tabs(
+    ["Slice through theta", "Ternary view (q = 3)", "The transform", "Formulas"])
+
+# ------------------------------------------------------------------ slice
+with tab_slice:
+    st.write(
+        "p_1 goes from 0 to 1 and the other classes share the rest in proportion to their "
+        f"theta, p_j = (1 - p_1) theta_j / (1 - theta_1), so the slice passes through theta at "
+        f"p_1 = theta_1 = {theta[0]:.3g}."
+    )
+    if not specs:
+        st.info("Choose at least one measure in the sidebar.")
+    else:
+        sdf = slice_curves(specs, theta)
+        fig = curves_figure(sdf, x="p1", theta=float(theta[0]), cursor=values["cursor"],
+                            theta_label="theta_1", y_title=y_axis_title(specs),
+                            x_title="p_1 = frequency of class 1 on the slice (proportion)")
+        st.plotly_chart(fig, config=png_config(stub + "_slice"), key="qc_chart_slice")
+        st.caption(
+            "Dotted line: theta_1; dashed line: the p1 cursor. PNG: camera button of the "
+            f"figure's toolbar (file `{stub}_slice.png`)."
+        )
+        st.download_button("Download the slice values (CSV)",
+                           sdf.rename(columns=sdf.attrs["labels"]).to_csv(index=False),
+                           file_name=f"{stub}_slice.csv", mime="text/csv", key="qc_csv_slice")
+
+# ------------------------------------------------------------------ ternary
+with tab_ternary:
+    if q != 3:
+        st.info("The ternary view shows the whole simplex of 3 classes: set q = 3 to see it.")
+    elif not specs:
+        st.info("Choose at least one measure in the sidebar.")
+    else:
+        labels = {s.key(theta): s for s in specs}
+        keys = list(labels)
+        if S.get("qc_ternary") not in keys:
+            S["qc_ternary"] = keys[len(raw_specs)] if len(keys) > len(raw_specs) else keys[0]
+        st.selectbox("Measure shown over the simplex", keys,
+                     format_func=lambda k: labels[k].label(theta), key="qc_ternary")
+        spec = labels[S["qc_ternary"]]
+        tdf = ternary_grid(spec, theta, resolution=40)
+        tfig = ternary_figure(tdf, title=f"{spec.label(theta)} over the simplex")
+        st.plotly_chart(tfig, config=png_config(stub + "_ternary"), key="qc_chart_ternary")
+        am = tdf.attrs["argmax"]
+        st.caption(
+            f"Star: theta = ({theta_text}). Open diamond: the largest value on the grid, "
+            f"{tdf.attrs['max']:.4f} at ({', '.join(f'{a:.3g}' for a in am)}). Move theta in the "
+            "sidebar to see the peak follow it; an uncentered measure keeps its peak at the "
+            "uniform distribution. Colour: Cividis scale (readable in grayscale)."
+        )
+        st.download_button("Download the ternary grid (CSV)", tdf.to_csv(index=False),
+                           file_name=f"{stub}_ternary.csv", mime="text/csv",
+                           key="qc_csv_ternary")
+
+# ------------------------------------------------------------------ transform
+with tab_transform:
+    st.write(
+        "For one distribution p: each p_j is mapped by a piecewise-linear increasing map to "
+        "pi_j (0 at 0, 1/q at theta_j, 1 at 1), then the pi_j are divided by their sum to give "
+        "pi*, the distribution the base measure is applied to. At p = theta every pi_j is 1/q, "
+        "so pi* is uniform and the measure is at its maximum."
+    )
+    st.text_input("Distribution p (comma-separated; empty = the point of the slice at the "
+                  "p1 cursor)", key="qc_p", placeholder="e.g. " + ", ".join(["%.2g" % (1 / q)] * q))
+    p_vec = None
+    if S["qc_p"].strip():
+        p_vec, msgs = parse_distribution(S["qc_p"], q)
+        for m in msgs:
+            (st.error if p_vec is None else st.info)(f"p: {m}")
+    if p_vec is None:
+        p_vec = slice_distributions(theta, values["cursor"])
+    table = transform_table(p_vec, theta)
+    c1, c2 = st.columns(2)
+    with c1:
+        st.plotly_chart(transform_bars_figure(table, title="p, pi and pi* per class"),
+                        config=png_config(stub + "_transform_bars"), key="qc_chart_bars")
+    with c2:
+        st.plotly_chart(transform_maps_figure(transform_maps(theta), theta,
+                                              title="The maps p_j -> pi_j"),
+                        config=png_config(stub + "_transform_maps"), key="qc_chart_maps")
+    st.dataframe(table, hide_index=True, column_config={
+        c: st.column_config.NumberColumn(format="%.4f")
+        for c in ("p", "theta", "pi", "pi*", "uniform 1/q")})
+    st.download_button("Download the transform table (CSV)", table.to_csv(index=False),
+                       file_name=f"{stub}_transform.csv", mime="text/csv",
+                       key="qc_csv_transform")
+
+# ------------------------------------------------------------------ formulas
+with tab_formulas:
+    for item in formulas(specs):
+        st.markdown(f"**{item['label']}**")
+        st.latex(item["latex"])
+        st.caption(f"Reference: {item['reference']}")
+        if item["notes"] and item["name"] == "rank_diversity":
+            st.caption(item["notes"])
