@@ -1,0 +1,904 @@
+r"""Cross-validated comparison of measure settings, with paired statistics.
+
+Does off-centering help on imbalanced data? This module answers with repeated stratified k-fold
+cross-validation: every measure setting is grown on the *same* training folds with the *same*
+stopping rules, scored on the same test folds with the metrics of :mod:`offcenter.metrics`, and
+compared with a reference setting (Shannon) fold by fold.
+
+Statistics
+----------
+- **Wins / ties / losses** across folds (a tie is an absolute difference <= 1e-12).
+- **Wilcoxon signed-rank test** on the fold-wise differences (zero differences dropped, average
+  ranks for ties). The p-value is *exact* (the permutation distribution of the signs given the
+  ranks, computed by dynamic programming; exact with tied ranks too) for up to 50 non-zero
+  differences, and otherwise the normal approximation with the tie correction of the variance and
+  no continuity correction (scipy's defaults).
+- **Corrected resampled t-test** of Nadeau and Bengio (2003). In repeated k-fold CV the training
+  sets overlap, so fold-wise differences are *not* independent and the Wilcoxon test (like the
+  plain paired t-test) is too optimistic. The corrected test inflates the variance:
+
+  .. math:: t = \frac{\bar d}{\sqrt{\left(\frac{1}{J} + \frac{n_2}{n_1}\right) s_d^2}},
+     \qquad J = k r \text{ folds},\ n_2/n_1 = \text{test/train sizes},\ \nu = J - 1
+
+  and its p-value comes from the Student t distribution, computed here via the regularized
+  incomplete beta function (Lentz's continued fraction) so that scipy is not needed. This is the
+  test to read; the Wilcoxon p-value is shown for completeness.
+- **Holm's step-down adjustment** of the corrected t-test p-values over the settings compared with
+  the reference, for each metric (several settings are tested at once).
+
+References
+----------
+C. Nadeau, Y. Bengio, Inference for the generalization error, Machine Learning 52 (2003) 239-281.
+R. R. Bouckaert, E. Frank, Evaluating the replicability of significance tests for comparing
+learning algorithms, PAKDD 2004.
+J. Demsar, Statistical comparisons of classifiers over multiple data sets, JMLR 7 (2006) 1-30.
+S. Holm, A simple sequentially rejective multiple test procedure, Scand. J. Statist. 6 (1979).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from . import metrics as _metrics
+from .impurity import comparison_settings
+from .registry import get_measure
+
+__all__ = [
+    "DEFAULT_SETTINGS",
+    "METRICS",
+    "EvaluationCancelled",
+    "EvaluationResult",
+    "Fold",
+    "Setting",
+    "corrected_resampled_ttest",
+    "evaluate",
+    "holm",
+    "parse_setting",
+    "parse_settings",
+    "regularized_incomplete_beta",
+    "stratified_folds",
+    "student_t_cdf",
+    "wilcoxon_signed_rank",
+    "wins_ties_losses",
+]
+
+#: The metrics reported, with their readable names; all are "higher is better".
+METRICS: dict[str, str] = {
+    "accuracy": "accuracy",
+    "balanced_accuracy": "balanced accuracy",
+    "minority_recall": "minority recall",
+    "minority_precision": "minority precision",
+    "minority_f1": "minority F1",
+    "auc": "AUC",
+    "minority_auc": "minority AUC",
+}
+#: Tree size columns (not compared as better/worse).
+SIZE_COLUMNS: dict[str, str] = {"leaves": "leaves", "depth": "depth"}
+
+#: The settings compared by default: the issue's list.
+DEFAULT_SETTINGS = (
+    "shannon",
+    "gini",
+    "oc_shannon",
+    "oc_gini",
+    "oc_daroczy_b0.5",
+    "asymmetric",
+    "asymmetric_consistent",
+)
+
+TIE_TOLERANCE = 1e-12
+
+
+# ====================================================================== settings
+@dataclass(frozen=True)
+class Setting:
+    """One measure setting of the trees: a registered measure, its parameters, theta.
+
+    ``theta`` is ``"prior"`` (off-centered on each training fold's class distribution; required for
+    the asymmetric entropy), ``"uniform"`` or None. ``key`` is a stable short name in the style of
+    :attr:`offcenter.Impurity.key` (``shannon``, ``oc_shannon``, ``oc_daroczy_b0.5``,
+    ``asymmetric_consistent``), which is also what :func:`parse_setting` reads.
+
+    Examples
+    --------
+    >>> s = parse_setting("oc_daroczy_b0.5")
+    >>> s.measure, s.theta, s.beta, s.key, s.label
+    ('daroczy', 'prior', 0.5, 'oc_daroczy_b0.5', 'off-centered Daroczy (beta=0.5)')
+    """
+
+    measure: str
+    theta: str | None = None
+    beta: float | None = None
+    rho: float | None = None
+    consistent: bool = False
+    name: str = ""
+
+    @property
+    def info(self):
+        return get_measure(self.measure)
+
+    @property
+    def key(self) -> str:
+        info = self.info
+        parts = []
+        if self.theta is not None and info.theta == "optional":
+            parts.append("oc" if self.theta == "prior" else f"oc{self.theta}")
+        parts.append(info.name)
+        if self.beta is not None:
+            parts.append(f"b{self.beta:g}")
+        if self.rho is not None:
+            parts.append(f"r{self.rho:g}")
+        if self.theta == "uniform" and info.theta == "builtin":
+            parts.append("uniform")
+        if self.consistent:
+            parts.append("consistent")
+        return "_".join(parts)
+
+    @property
+    def label(self) -> str:
+        if self.name:
+            return self.name
+        info = self.info
+        text = info.short
+        params = [f"beta={self.beta:g}"] if self.beta is not None else []
+        params += [f"rho={self.rho:g}"] if self.rho is not None else []
+        if params:
+            text += " (" + ", ".join(params) + ")"
+        if self.theta is not None and info.theta == "optional":
+            text = ("off-centered " if self.theta == "prior" else "off-centered (uniform) ") + text
+        if info.theta == "builtin" and self.theta == "uniform":
+            text += " (uniform theta)"
+        if self.consistent:
+            text += ", consistent"
+        return text
+
+    def tree_params(self) -> dict:
+        """The TreeClassifier keyword arguments of this setting."""
+        return {
+            "measure": self.info.name,
+            "theta": self.theta,
+            "beta": self.beta,
+            "rho": self.rho,
+            "consistent": self.consistent,
+        }
+
+    def to_dict(self) -> dict:
+        return {
+            "measure": self.info.name, "theta": self.theta, "beta": self.beta,
+            "rho": self.rho, "consistent": self.consistent, "label": self.label,
+        }
+
+
+def _validated(setting: Setting) -> Setting:
+    info = setting.info
+    if setting.theta not in (None, "prior", "uniform"):
+        raise ValueError(
+            f"theta must be 'prior', 'uniform' or None in a setting; got {setting.theta!r}."
+        )
+    params = {}
+    if setting.beta is not None:
+        params["beta"] = setting.beta
+    if setting.rho is not None:
+        params["rho"] = setting.rho
+    filled = info.validate_params(params, fill_defaults=True)
+    theta = setting.theta
+    if info.theta == "builtin" and theta is None:
+        theta = "prior"
+    if setting.consistent and not info.uses_sample_size:
+        raise ValueError(f"'consistent' applies only to the asymmetric entropy, not {info.label}.")
+    return Setting(
+        measure=info.name, theta=theta, beta=filled.get("beta"), rho=filled.get("rho"),
+        consistent=bool(setting.consistent), name=setting.name,
+    )
+
+
+def parse_setting(spec) -> Setting:
+    """A :class:`Setting` from a key string (``"oc_gini"``) or a dict.
+
+    Strings: an optional ``oc_`` prefix (off-centered on the prior), a measure name or alias,
+    then ``_b<beta>`` / ``_r<rho>`` for the parameters (registry defaults otherwise) and an optional
+    ``_consistent`` suffix; the asymmetric entropy always uses theta = prior. Dicts take the keys
+    ``measure``, ``theta``, ``beta``, ``rho``, ``consistent`` and ``label``.
+
+    Examples
+    --------
+    >>> parse_setting("asymmetric_consistent").key
+    'asymmetric_consistent'
+    >>> parse_setting({"measure": "gini", "theta": "prior"}).label
+    'off-centered Gini'
+    >>> parse_setting("oc_rank_r0").key
+    'oc_rank_diversity_r0'
+    """
+    if isinstance(spec, Setting):
+        return _validated(spec)
+    if isinstance(spec, dict):
+        unknown = set(spec) - {"measure", "theta", "beta", "rho", "consistent", "label", "name"}
+        if unknown:
+            raise ValueError(f"unknown keys in a setting: {', '.join(sorted(unknown))}.")
+        if "measure" not in spec:
+            raise ValueError("a setting needs a 'measure'.")
+        return _validated(Setting(
+            measure=spec["measure"], theta=spec.get("theta"),
+            beta=None if spec.get("beta") is None else float(spec["beta"]),
+            rho=None if spec.get("rho") is None else float(spec["rho"]),
+            consistent=bool(spec.get("consistent", False)),
+            name=str(spec.get("label") or spec.get("name") or ""),
+        ))
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"a setting is a name such as 'oc_shannon' or a dict; got {spec!r}.")
+    text = spec.strip().lower().replace("-", "_")
+    theta = None
+    if text.startswith("oc_"):
+        theta, text = "prior", text[3:]
+    tokens = text.split("_")
+    consistent = False
+    if tokens and tokens[-1] == "consistent":
+        consistent, tokens = True, tokens[:-1]
+    beta = rho = None
+    while len(tokens) > 1 and len(tokens[-1]) > 1 and tokens[-1][0] in "br":
+        head, value = tokens[-1][0], tokens[-1][1:]
+        try:
+            number = float(value)
+        except ValueError:
+            break
+        if head == "b":
+            beta = number
+        else:
+            rho = number
+        tokens = tokens[:-1]
+    measure = "_".join(tokens)
+    try:
+        info = get_measure(measure)
+    except ValueError:
+        raise ValueError(
+            f"unknown setting {spec!r}: expected [oc_]<measure>[_b<beta>|_r<rho>][_consistent] "
+            f"with a measure among {', '.join(_measure_list())}, e.g. "
+            f"{', '.join(DEFAULT_SETTINGS)}."
+        ) from None
+    if info.theta == "builtin":
+        theta = "prior"
+    return _validated(Setting(measure=info.name, theta=theta, beta=beta, rho=rho,
+                              consistent=consistent))
+
+
+def _measure_list() -> list[str]:
+    from .registry import MEASURES
+
+    return list(MEASURES)
+
+
+def parse_settings(specs: Iterable) -> list[Setting]:
+    """Several settings (a comma-separated string or an iterable); duplicates are an error."""
+    if isinstance(specs, str):
+        specs = [s for s in specs.split(",") if s.strip()]
+    out = [parse_setting(s) for s in specs]
+    if not out:
+        raise ValueError("give at least one measure setting.")
+    keys = [s.key for s in out]
+    dup = sorted({k for k in keys if keys.count(k) > 1})
+    if dup:
+        raise ValueError(f"the setting(s) {', '.join(dup)} are listed twice.")
+    return out
+
+
+def available_settings() -> list[Setting]:
+    """The settings the app offers: the standard comparison settings plus the defaults."""
+    out: list[Setting] = []
+    for spec in [*comparison_settings(), *DEFAULT_SETTINGS]:
+        s = parse_setting(spec)
+        if s.key not in {o.key for o in out}:
+            out.append(s)
+    return out
+
+
+# ====================================================================== splitting
+class Fold(NamedTuple):
+    repeat: int
+    fold: int
+    train: np.ndarray
+    test: np.ndarray
+
+
+def stratified_folds(y, n_splits: int = 5, n_repeats: int = 1, seed: int = 0) -> list[Fold]:
+    """Repeated stratified k-fold splits, deterministic given ``seed``.
+
+    In each repeat the examples of every class are shuffled (generator seeded with
+    ``(seed, repeat)``) and dealt to the folds in turn, continuing from class to class, so each
+    fold holds within one example the same share of every class, and fold sizes differ by at most
+    one. Every example is in exactly one test fold per repeat.
+
+    Raises ValueError when the smallest class has fewer examples than folds (a test fold would then
+    have no example of it and its recall would be undefined).
+
+    Examples
+    --------
+    >>> folds = stratified_folds([0] * 8 + [1] * 4, n_splits=4, n_repeats=2, seed=1)
+    >>> len(folds), sorted(len(f.test) for f in folds[:4])
+    (8, [3, 3, 3, 3])
+    >>> sorted(np.concatenate([f.test for f in folds[:4]]).tolist()) == list(range(12))
+    True
+    """
+    y = np.asarray(y, dtype=object) if not isinstance(y, np.ndarray) else y
+    n = y.shape[0]
+    if isinstance(n_splits, bool) or not isinstance(n_splits, (int, np.integer)) or n_splits < 2:
+        raise ValueError(f"the number of folds must be an integer >= 2; got {n_splits!r}.")
+    if isinstance(n_repeats, bool) or not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
+        raise ValueError(f"the number of repeats must be an integer >= 1; got {n_repeats!r}.")
+    if n_splits > n:
+        raise ValueError(f"{n_splits} folds need at least {n_splits} examples; there are {n}.")
+    labels = _metrics._sorted_labels(y)
+    codes = _metrics._codes(y, labels)
+    counts = np.bincount(codes, minlength=len(labels))
+    if counts.min() < n_splits:
+        small = labels[int(np.argmin(counts))]
+        raise ValueError(
+            f"the class {small!r} has only {int(counts.min())} example(s), fewer than the "
+            f"{n_splits} folds; use at most {int(counts.min())} folds or more data."
+        )
+    out = []
+    for r in range(n_repeats):
+        rng = np.random.default_rng([int(seed), r])
+        fold_of = np.empty(n, dtype=np.intp)
+        start = 0
+        for c in range(len(labels)):
+            idx = rng.permutation(np.nonzero(codes == c)[0])
+            fold_of[idx] = (start + np.arange(idx.shape[0])) % n_splits
+            start = (start + idx.shape[0]) % n_splits
+        for f in range(n_splits):
+            test = np.nonzero(fold_of == f)[0]
+            train = np.nonzero(fold_of != f)[0]
+            out.append(Fold(r, f, train, test))
+    return out
+
+
+# ====================================================================== statistics
+def wins_ties_losses(a, b, tol: float = TIE_TOLERANCE) -> tuple[int, int, int]:
+    """Counts of pairs where ``a`` beats, ties with, and loses to ``b`` (NaN pairs dropped).
+
+    Examples
+    --------
+    >>> wins_ties_losses([0.8, 0.7, 0.6, 0.5], [0.7, 0.7, 0.65, float("nan")])
+    (1, 1, 1)
+    """
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    d = d[~np.isnan(d)]
+    return int(np.sum(d > tol)), int(np.sum(np.abs(d) <= tol)), int(np.sum(d < -tol))
+
+
+class WilcoxonResult(NamedTuple):
+    statistic: float  # min(W+, W-), as scipy's two-sided statistic
+    pvalue: float
+    n: int  # number of non-zero differences
+    method: str  # "exact" or "normal"
+
+
+def _average_ranks(x: np.ndarray) -> np.ndarray:
+    order = np.argsort(x, kind="mergesort")
+    xs = x[order]
+    ranks = np.empty(x.shape[0], dtype=float)
+    i = 0
+    while i < xs.shape[0]:
+        j = i
+        while j + 1 < xs.shape[0] and xs[j + 1] == xs[i]:
+            j += 1
+        ranks[order[i:j + 1]] = (i + j) / 2.0 + 1.0
+        i = j + 1
+    return ranks
+
+
+def wilcoxon_signed_rank(d, exact_max: int = 50, tol: float = TIE_TOLERANCE) -> WilcoxonResult:
+    """Two-sided Wilcoxon signed-rank test of paired differences ``d`` (median 0 under H0).
+
+    Differences with ``|d| <= tol`` are dropped (Wilcoxon's zero method); the absolute differences
+    get average ranks. Up to ``exact_max`` non-zero differences the p-value is exact: the
+    distribution of W+ over the 2^n equally likely sign patterns, given the (possibly tied) ranks,
+    by dynamic programming on twice the ranks. Beyond, the normal approximation with the tie
+    correction of the variance, without continuity correction. NaN differences are dropped; with no
+    non-zero difference the p-value is 1.
+
+    Examples
+    --------
+    >>> r = wilcoxon_signed_rank([1.0, 2.0, 3.0, 4.0, 5.0])
+    >>> r.statistic, r.pvalue, r.method
+    (0.0, 0.0625, 'exact')
+    """
+    d = np.asarray(d, dtype=float).ravel()
+    d = d[~np.isnan(d)]
+    d = d[np.abs(d) > tol]
+    n = int(d.shape[0])
+    if n == 0:
+        return WilcoxonResult(0.0, 1.0, 0, "exact")
+    ranks = _average_ranks(np.abs(d))
+    w_plus = float(ranks[d > 0].sum())
+    total = n * (n + 1) / 2.0
+    stat = min(w_plus, total - w_plus)
+    if n <= exact_max:
+        twice = np.rint(2 * ranks).astype(np.int64)
+        size = int(twice.sum())
+        dist = np.zeros(size + 1)
+        dist[0] = 1.0
+        for r in twice:  # each rank enters W+ with probability 1/2
+            shifted = np.zeros_like(dist)
+            shifted[r:] = dist[: size + 1 - r]
+            dist = 0.5 * (dist + shifted)
+        k = int(round(2 * w_plus))
+        lower = dist[: k + 1].sum()
+        upper = dist[k:].sum()
+        p = min(1.0, 2.0 * min(lower, upper))
+        return WilcoxonResult(stat, float(p), n, "exact")
+    mean = total / 2.0
+    _, tie_counts = np.unique(ranks, return_counts=True)
+    var = n * (n + 1) * (2 * n + 1) / 24.0 - np.sum(tie_counts ** 3 - tie_counts) / 48.0
+    if var <= 0:
+        return WilcoxonResult(stat, 1.0, n, "normal")
+    z = (w_plus - mean) / math.sqrt(var)
+    p = math.erfc(abs(z) / math.sqrt(2.0))
+    return WilcoxonResult(stat, float(min(1.0, p)), n, "normal")
+
+
+def regularized_incomplete_beta(a: float, b: float, x: float) -> float:
+    """I_x(a, b), by the continued fraction of Numerical Recipes (modified Lentz), a, b > 0.
+
+    Examples
+    --------
+    >>> round(regularized_incomplete_beta(2.0, 3.0, 0.4), 10)  # 1 - (0.6^4 + 4*0.4*0.6^3)
+    0.5248
+    """
+    if not (a > 0 and b > 0):
+        raise ValueError("the incomplete beta function needs a > 0 and b > 0.")
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                 + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(log_front) * _beta_cf(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _beta_cf(b, a, 1.0 - x) / b
+
+
+def _beta_cf(a: float, b: float, x: float, max_iter: int = 500, eps: float = 1e-15) -> float:
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c = 1.0
+    d = 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, max_iter + 1):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < eps:
+            break
+    return h
+
+
+def student_t_cdf(t: float, df: float) -> float:
+    """CDF of Student's t distribution with ``df`` > 0 degrees of freedom.
+
+    P(T <= t) = 1 - I_{df/(df+t^2)}(df/2, 1/2) / 2 for t >= 0, symmetric otherwise.
+
+    Examples
+    --------
+    >>> round(student_t_cdf(2.0, 4), 6)
+    0.941942
+    >>> student_t_cdf(0.0, 3)
+    0.5
+    """
+    if not df > 0:
+        raise ValueError("Student's t needs df > 0.")
+    if math.isnan(t):
+        return float("nan")
+    if math.isinf(t):
+        return 1.0 if t > 0 else 0.0
+    tail = 0.5 * regularized_incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
+    return 1.0 - tail if t >= 0 else tail
+
+
+class TTestResult(NamedTuple):
+    statistic: float
+    pvalue: float
+    df: int
+
+
+def corrected_resampled_ttest(d, test_train_ratio: float) -> TTestResult:
+    r"""Nadeau and Bengio's corrected resampled t-test of fold-wise differences ``d``.
+
+    .. math:: t = \bar d \Big/ \sqrt{(1/J + n_2/n_1)\, s^2},\quad \nu = J - 1
+
+    with J the number of (repeat, fold) pairs, s^2 the sample variance of d (ddof = 1) and
+    ``test_train_ratio`` = n_2 / n_1 (1 / (k - 1) for k-fold CV). Two-sided p-value from Student's
+    t. With zero variance: p = 1 if the mean difference is 0, else 0 (t = +-inf). NaN differences
+    are dropped; fewer than 2 differences give NaN.
+
+    Examples
+    --------
+    >>> r = corrected_resampled_ttest([0.02, 0.01, 0.03, 0.0, 0.02], 0.25)
+    >>> round(r.statistic, 4), round(r.pvalue, 4), r.df
+    (2.0919, 0.1046, 4)
+    """
+    d = np.asarray(d, dtype=float).ravel()
+    d = d[~np.isnan(d)]
+    j = d.shape[0]
+    if j < 2:
+        return TTestResult(float("nan"), float("nan"), max(j - 1, 0))
+    mean = float(d.mean())
+    var = float(d.var(ddof=1))
+    if var <= 1e-300:
+        if abs(mean) <= TIE_TOLERANCE:
+            return TTestResult(0.0, 1.0, j - 1)
+        return TTestResult(math.copysign(math.inf, mean), 0.0, j - 1)
+    t = mean / math.sqrt((1.0 / j + float(test_train_ratio)) * var)
+    p = 2.0 * (1.0 - student_t_cdf(abs(t), j - 1))
+    return TTestResult(t, float(min(1.0, max(0.0, p))), j - 1)
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm's step-down adjusted p-values (NaN entries are ignored and stay NaN).
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full_like(p, np.nan)
+    ok = np.nonzero(~np.isnan(p))[0]
+    m = ok.shape[0]
+    if m == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="mergesort")]
+    adjusted = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    out[order] = np.minimum(1.0, adjusted)
+    return out
+
+
+# ====================================================================== the runner
+class EvaluationCancelled(Exception):
+    """Raised inside :func:`evaluate` when the cancel check returns True (caught there)."""
+
+
+@dataclass
+class EvaluationResult:
+    """What :func:`evaluate` returns.
+
+    Attributes
+    ----------
+    folds : pandas.DataFrame
+        One row per (setting, repeat, fold): ``setting`` (key), ``label``, ``repeat``, ``fold``,
+        ``n_train``, ``n_test``, the :data:`METRICS`, ``leaves``, ``depth`` (means over the trees
+        for a forest), ``seconds`` and ``error`` (empty, or why that fit failed).
+    settings : list of Setting
+    config : dict
+        The data name, the model, the leaf rule, folds, repeats, seed, the stopping rules, the
+        minority class, class counts: everything needed to say what a number means.
+    scores : dict
+        Setting key -> array (n_repeats, n) of out-of-fold minority-class scores (NaN where not
+        computed), for pooled ROC curves.
+    y_minority : numpy.ndarray of bool
+        Whether each example is of the minority class.
+    cancelled : bool
+        True when the run was cancelled; ``folds`` then holds what was completed.
+    """
+
+    folds: pd.DataFrame
+    settings: list
+    config: dict
+    scores: dict = field(default_factory=dict)
+    y_minority: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    cancelled: bool = False
+
+    # ------------------------------------------------------------------ tables
+    @property
+    def reference(self) -> str:
+        return self.config.get("reference", self.settings[0].key if self.settings else "")
+
+    def labels(self) -> dict:
+        return {s.key: s.label for s in self.settings}
+
+    def summary(self, metrics: Iterable[str] | None = None) -> pd.DataFrame:
+        """Mean and standard deviation (ddof = 1) over folds, one row per setting.
+
+        Columns ``setting``, ``label``, ``n_folds`` then ``<metric>_mean`` and ``<metric>_std``
+        for each metric and for the tree size.
+        """
+        metrics = list(metrics) if metrics is not None else [*METRICS, *SIZE_COLUMNS]
+        rows = []
+        for s in self.settings:
+            part = self.folds[self.folds["setting"] == s.key]
+            row = {"setting": s.key, "label": s.label, "n_folds": int(part[metrics[0]].notna().sum())
+                   if len(part) else 0}
+            for m in metrics:
+                values = part[m].to_numpy(dtype=float) if len(part) else np.zeros(0)
+                values = values[~np.isnan(values)]
+                row[f"{m}_mean"] = float(values.mean()) if values.size else np.nan
+                row[f"{m}_std"] = float(values.std(ddof=1)) if values.size > 1 else np.nan
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def paired(self, reference: str | None = None,
+               metrics: Iterable[str] | None = None) -> pd.DataFrame:
+        """Each setting against the reference (Shannon by default), fold by fold.
+
+        One row per (setting, metric): ``mean_diff`` (setting - reference), ``wins``, ``ties``,
+        ``losses`` (of the setting), ``wilcoxon_p`` (exact or normal, see
+        :func:`wilcoxon_signed_rank`), ``t`` and ``t_p`` (the corrected resampled t-test),
+        ``t_p_holm`` (Holm-adjusted over the settings, per metric) and ``n_pairs``.
+        """
+        reference = reference or self.reference
+        metrics = list(metrics) if metrics is not None else list(METRICS)
+        ref_rows = self.folds[self.folds["setting"] == reference].set_index(["repeat", "fold"])
+        ratio = self.config.get("test_train_ratio")
+        rows = []
+        for s in self.settings:
+            if s.key == reference:
+                continue
+            mine = self.folds[self.folds["setting"] == s.key].set_index(["repeat", "fold"])
+            common = mine.index.intersection(ref_rows.index)
+            for m in metrics:
+                a = mine.loc[common, m].to_numpy(dtype=float)
+                b = ref_rows.loc[common, m].to_numpy(dtype=float)
+                d = a - b
+                d = d[~np.isnan(d)]
+                w, t_, lo = wins_ties_losses(a, b)
+                wil = wilcoxon_signed_rank(d)
+                if ratio is None and len(common):
+                    ratio = float(np.mean(mine.loc[common, "n_test"] / mine.loc[common, "n_train"]))
+                tt = corrected_resampled_ttest(d, ratio if ratio is not None else 0.0)
+                rows.append({
+                    "setting": s.key, "label": s.label, "metric": m,
+                    "mean_diff": float(d.mean()) if d.size else np.nan,
+                    "wins": w, "ties": t_, "losses": lo, "n_pairs": int(d.size),
+                    "wilcoxon_p": wil.pvalue if d.size else np.nan,
+                    "t": tt.statistic, "t_p": tt.pvalue,
+                })
+        out = pd.DataFrame(rows, columns=[
+            "setting", "label", "metric", "mean_diff", "wins", "ties", "losses", "n_pairs",
+            "wilcoxon_p", "t", "t_p",
+        ])
+        out["t_p_holm"] = np.nan
+        for m in metrics:
+            mask = out["metric"] == m
+            if mask.any():
+                out.loc[mask, "t_p_holm"] = holm(out.loc[mask, "t_p"].to_numpy(dtype=float))
+        return out
+
+    def roc_curves(self) -> pd.DataFrame:
+        """Pooled out-of-fold ROC curves of the minority class, one per setting.
+
+        Each repeat's out-of-fold scores cover every example once; the curves pool all repeats.
+        Columns ``setting``, ``label``, ``fpr``, ``tpr``, ``threshold``, ``auc`` (of the pooled
+        curve, which differs from the mean of the fold AUCs).
+        """
+        frames = []
+        for s in self.settings:
+            sc = self.scores.get(s.key)
+            if sc is None:
+                continue
+            y = np.tile(self.y_minority, sc.shape[0])
+            flat = sc.ravel()
+            ok = ~np.isnan(flat)
+            if not ok.any() or len(set(y[ok].tolist())) < 2:
+                continue
+            fpr, tpr, thr = _metrics.roc_curve(y[ok], flat[ok], positive=True)
+            auc = _metrics.roc_auc_ovr(y[ok], flat[ok], positive=True)
+            frames.append(pd.DataFrame({
+                "setting": s.key, "label": s.label, "fpr": fpr, "tpr": tpr,
+                "threshold": thr, "auc": auc,
+            }))
+        if not frames:
+            return pd.DataFrame(columns=["setting", "label", "fpr", "tpr", "threshold", "auc"])
+        return pd.concat(frames, ignore_index=True)
+
+    def describe(self) -> str:
+        """One line saying what the numbers are (model, leaf rule, CV design, stopping rules)."""
+        c = self.config
+        model = c.get("model", "tree")
+        what = "trees" if model == "tree" else (
+            f"bagged forests of {c.get('n_estimators')} trees "
+            f"(max_features={c.get('max_features')})"
+        )
+        rules = ", ".join(f"{k}={v}" for k, v in c.get("tree_params", {}).items())
+        text = (
+            f"{what}; leaf rule: {c.get('leaf_rule')}; {c.get('n_splits')}-fold stratified CV x "
+            f"{c.get('n_repeats')} repeat(s), seed {c.get('seed')}; {rules}; minority class "
+            f"{c.get('minority')!r}"
+        )
+        if self.cancelled:
+            text += " (CANCELLED: partial results)"
+        return text
+
+    def to_csv(self, path_or_buf=None):
+        """The per-fold table as CSV, with the configuration in columns (one file says it all)."""
+        df = self.folds.copy()
+        for k in ("data", "model", "leaf_rule", "n_splits", "n_repeats", "seed"):
+            df[k] = self.config.get(k)
+        return df.to_csv(path_or_buf, index=False)
+
+
+def _default_model_factory(model: str):
+    if model == "tree":
+        from . import TreeClassifier
+
+        return TreeClassifier
+    if model == "forest":
+        from .forest import ForestClassifier
+
+        return ForestClassifier
+    raise ValueError(f"model must be 'tree' or 'forest'; got {model!r}.")
+
+
+def _tree_size(est) -> tuple[float, float]:
+    trees = getattr(est, "estimators_", None)
+    if trees is None:
+        trees = [est]
+    leaves = [float(t.tree_.n_leaves) for t in trees]
+    depth = [float(t.tree_.depth) for t in trees]
+    return float(np.mean(leaves)), float(np.mean(depth))
+
+
+def evaluate(
+    X,
+    y,
+    settings=DEFAULT_SETTINGS,
+    *,
+    n_splits: int = 5,
+    n_repeats: int = 3,
+    seed: int = 0,
+    model: str = "tree",
+    leaf_rule: str = "majority",
+    tree_params: dict | None = None,
+    n_estimators: int = 25,
+    max_features="sqrt",
+    reference: str | None = None,
+    data_name: str = "",
+    progress: Callable[[float, str], None] | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+    model_factory: Callable | None = None,
+) -> EvaluationResult:
+    """Cross-validate trees (or forests) grown with several measure settings on one data set.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame or 2-D array
+        Features (numeric and categorical columns, as :class:`offcenter.TreeClassifier` takes).
+    y : sequence
+        Class labels.
+    settings : iterable
+        Setting names or dicts (see :func:`parse_setting`); the first Shannon setting (or the first
+        setting) is the reference unless ``reference`` names another key.
+    n_splits, n_repeats, seed :
+        Repeated stratified k-fold design (:func:`stratified_folds`); every setting sees the same
+        folds.
+    model : "tree" or "forest"
+    leaf_rule : "majority" or "prior"
+        How leaves are labelled (``"prior"``: the class whose leaf frequency most exceeds its
+        prior).
+    tree_params : dict
+        The same stopping rules for every setting: ``max_depth``, ``min_samples_split``,
+        ``min_samples_leaf``, ``min_gain``, ``categorical``...
+    n_estimators, max_features :
+        Forest only. Each forest is seeded from ``(seed, repeat, fold)``, the same for every setting.
+    progress : callable(fraction, message), optional
+        Called after each fit.
+    should_cancel : callable() -> bool, optional
+        Checked before each fit; when it returns True the run stops and the result holds the
+        completed fits with ``cancelled=True``.
+
+    Returns
+    -------
+    EvaluationResult
+    """
+    settings = parse_settings(settings)
+    keys = [s.key for s in settings]
+    if reference is None:
+        reference = "shannon" if "shannon" in keys else keys[0]
+    elif reference not in keys:
+        raise ValueError(f"the reference {reference!r} is not among the settings {keys}.")
+    if leaf_rule not in ("majority", "prior"):
+        raise ValueError(f"leaf_rule must be 'majority' or 'prior'; got {leaf_rule!r}.")
+    if model not in ("tree", "forest"):
+        raise ValueError(f"model must be 'tree' or 'forest'; got {model!r}.")
+    factory = model_factory or _default_model_factory(model)
+    tree_params = dict(tree_params or {})
+
+    if isinstance(X, pd.DataFrame):
+        X_df = X.reset_index(drop=True)
+    else:
+        arr = np.asarray(X)
+        if arr.ndim != 2:
+            raise ValueError(f"X must be 2-D (examples x features); got shape {arr.shape}.")
+        X_df = pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
+    y_arr = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y)
+    if y_arr.ndim != 1 or y_arr.shape[0] != len(X_df):
+        raise ValueError(
+            f"y must have one label per row of X: {len(X_df)} rows but y has shape {y_arr.shape}."
+        )
+    if pd.isna(pd.Series(y_arr)).any():
+        raise ValueError("the class column has missing values; drop those rows first.")
+    classes = _metrics._sorted_labels(y_arr)
+    if len(classes) < 2:
+        raise ValueError("the class column has a single value: there is nothing to predict.")
+    folds = stratified_folds(y_arr, n_splits, n_repeats, seed)
+    minority = _metrics.minority_class(y_arr, classes)
+    class_counts = {c: int(np.sum(y_arr == c)) for c in classes}
+    n = len(y_arr)
+    ratio = float(np.mean([len(f.test) / len(f.train) for f in folds]))
+    config = {
+        "data": data_name, "model": model, "leaf_rule": leaf_rule,
+        "n_splits": int(n_splits), "n_repeats": int(n_repeats), "seed": int(seed),
+        "tree_params": tree_params, "reference": reference, "minority": minority,
+        "classes": classes, "class_counts": class_counts, "n": n,
+        "test_train_ratio": ratio,
+    }
+    if model == "forest":
+        config.update({"n_estimators": int(n_estimators), "max_features": max_features})
+    scores = {s.key: np.full((n_repeats, n), np.nan) for s in settings}
+    y_min = y_arr == minority
+    rows = []
+    total = len(folds) * len(settings)
+    done = 0
+    cancelled = False
+    for f in folds:
+        X_tr, X_te = X_df.iloc[f.train], X_df.iloc[f.test]
+        y_tr, y_te = y_arr[f.train], y_arr[f.test]
+        fold_seed = int(np.random.default_rng([int(seed), f.repeat, f.fold, 7]).integers(2**31))
+        for s in settings:
+            if should_cancel is not None and should_cancel():
+                cancelled = True
+                break
+            params = {**tree_params, **s.tree_params(), "leaf_rule": leaf_rule}
+            if model == "forest":
+                params.update(n_estimators=n_estimators, max_features=max_features,
+                              random_state=fold_seed)
+            row = {"setting": s.key, "label": s.label, "repeat": f.repeat, "fold": f.fold,
+                   "n_train": len(f.train), "n_test": len(f.test)}
+            t0 = time.perf_counter()
+            try:
+                est = factory(**params)
+                est.fit(X_tr, y_tr)
+                pred = np.asarray(est.predict(X_te))
+                proba = np.asarray(est.predict_proba(X_te), dtype=float)
+                est_classes = list(est.classes_)
+                full = np.zeros((len(f.test), len(classes)))
+                for j, c in enumerate(est_classes):
+                    full[:, classes.index(c)] = proba[:, j]
+                row.update(_metrics.classification_metrics(
+                    y_te, pred, full, classes=classes, minority=minority))
+                row["leaves"], row["depth"] = _tree_size(est)
+                scores[s.key][f.repeat, f.test] = full[:, classes.index(minority)]
+                row["error"] = ""
+            except Exception as err:  # one failing fit must not lose the whole study
+                row.update({m: np.nan for m in [*METRICS, *SIZE_COLUMNS]})
+                row["error"] = f"{type(err).__name__}: {err}"
+            row["seconds"] = time.perf_counter() - t0
+            rows.append(row)
+            done += 1
+            if progress is not None:
+                progress(done / total, f"repeat {f.repeat + 1}/{n_repeats}, fold "
+                         f"{f.fold + 1}/{n_splits}: {s.label}")
+        if cancelled:
+            break
+    columns = ["setting", "label", "repeat", "fold", "n_train", "n_test", *METRICS,
+               *SIZE_COLUMNS, "seconds", "error"]
+    df = pd.DataFrame(rows, columns=columns)
+    return EvaluationResult(folds=df, settings=settings, config=config, scores=scores,
+                            y_minority=y_min, cancelled=cancelled)

@@ -1,0 +1,327 @@
+r"""Classification metrics for imbalanced classes, in plain numpy.
+
+Everything the evaluation reports is computed here, from the true labels, the predicted labels
+and the class scores (``predict_proba``), so the numbers do not depend on scikit-learn (which the
+tests use only as a cross-check).
+
+Conventions
+-----------
+- Labels can be any hashable values (numbers, strings, booleans). ``labels`` fixes the class order;
+  by default it is the sorted union of the true and predicted labels.
+- The confusion matrix ``C[i, j]`` counts examples of true class ``labels[i]`` predicted as
+  ``labels[j]`` (rows: truth, columns: prediction), as in scikit-learn.
+- **Zero division.** A precision with no predicted positive, a recall with no true positive
+  example, and an F1 whose precision and recall are both 0, are **0** (scikit-learn's
+  ``zero_division=0``). Balanced accuracy averages the recalls of the classes *present in the
+  truth* only (as scikit-learn does), so an absent class neither helps nor hurts.
+- **Minority class**: the least frequent class of a reference set (the whole data set in the
+  evaluation, so that it is the same class in every fold); ties go to the first label in order.
+- **ROC curve and AUC** from scores, with ties handled as scikit-learn does: one point per
+  *distinct* threshold (examples with equal scores enter together), starting at (0, 0) with the
+  threshold +inf, and the area by the trapezoid rule over those points; tied scores thus count
+  one half, as in the Mann-Whitney statistic. The AUC is undefined (NaN) when the truth holds a
+  single class.
+- **Multi-class AUC**: the one-vs-rest AUC of each class present in the truth (its score against
+  all the others), macro-averaged, as scikit-learn's ``roc_auc_score(multi_class="ovr",
+  average="macro")``. For two classes this is the ordinary AUC (both one-vs-rest AUCs are equal
+  when the scores sum to 1). Because the question here is the minority class, the evaluation also
+  reports the minority-vs-rest AUC (:func:`roc_auc_ovr` with the minority class), which for two
+  classes is the same number.
+
+References
+----------
+T. Fawcett, An introduction to ROC analysis, Pattern Recognition Letters 27 (2006) 861-874.
+K. H. Brodersen et al., The balanced accuracy and its posterior distribution, ICPR 2010.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = [
+    "accuracy",
+    "balanced_accuracy",
+    "classification_metrics",
+    "confusion_matrix",
+    "minority_class",
+    "precision_recall_f1",
+    "roc_auc",
+    "roc_auc_ovr",
+    "roc_curve",
+]
+
+
+def _labels_array(values) -> np.ndarray:
+    arr = np.asarray(values, dtype=object) if not isinstance(values, np.ndarray) else values
+    if arr.ndim != 1:
+        arr = np.asarray(list(values), dtype=object)
+    if arr.ndim != 1:
+        raise ValueError(f"labels must be a 1-D sequence; got shape {arr.shape}.")
+    return arr
+
+
+def _sorted_labels(*arrays) -> list:
+    seen = set()
+    out = []
+    for arr in arrays:
+        for v in arr.tolist():
+            if v not in seen:
+                seen.add(v)
+                out.append(v)
+    try:
+        return sorted(out)
+    except TypeError:
+        return sorted(out, key=lambda v: (type(v).__name__, str(v)))
+
+
+def _pair(y_true, y_pred):
+    t = _labels_array(y_true)
+    p = _labels_array(y_pred)
+    if t.shape != p.shape:
+        raise ValueError(
+            f"y_true and y_pred must have the same length; got {t.shape[0]} and {p.shape[0]}."
+        )
+    if t.shape[0] == 0:
+        raise ValueError("the metrics need at least one example.")
+    return t, p
+
+
+def _codes(values: np.ndarray, labels: Sequence) -> np.ndarray:
+    index = {v: i for i, v in enumerate(labels)}
+    try:
+        return np.fromiter((index[v] for v in values.tolist()), dtype=np.intp, count=len(values))
+    except KeyError as err:
+        raise ValueError(f"label {err.args[0]!r} is not among the labels {list(labels)!r}.") from None
+
+
+def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
+    """Confusion matrix ``C[i, j]``: examples of true class i predicted as class j.
+
+    Parameters
+    ----------
+    y_true, y_pred : sequence
+        True and predicted labels, same length.
+    labels : sequence, optional
+        Class order; default the sorted union of both.
+
+    Examples
+    --------
+    >>> confusion_matrix([0, 0, 1, 1, 1], [0, 1, 1, 1, 0]).tolist()
+    [[1, 1], [1, 2]]
+    """
+    t, p = _pair(y_true, y_pred)
+    labels = _sorted_labels(t, p) if labels is None else list(labels)
+    q = len(labels)
+    ti, pi = _codes(t, labels), _codes(p, labels)
+    return np.bincount(ti * q + pi, minlength=q * q).reshape(q, q)
+
+
+def accuracy(y_true, y_pred) -> float:
+    """Share of correct predictions.
+
+    Examples
+    --------
+    >>> accuracy([0, 0, 1, 1], [0, 1, 1, 1])
+    0.75
+    """
+    t, p = _pair(y_true, y_pred)
+    return float(np.mean(t == p))
+
+
+def balanced_accuracy(y_true, y_pred, labels=None) -> float:
+    r"""Mean of the per-class recalls over the classes present in the truth.
+
+    .. math:: \mathrm{BA} = \frac{1}{|K|} \sum_{k \in K} \frac{C_{kk}}{\sum_j C_{kj}}
+
+    with K the classes that occur in ``y_true``. A classifier that always predicts the majority
+    class scores 1/|K| whatever the imbalance, where its accuracy is the majority share.
+
+    Examples
+    --------
+    >>> balanced_accuracy([0, 0, 0, 1], [0, 0, 0, 0])
+    0.5
+    >>> balanced_accuracy([0, 0, 1, 1], [0, 1, 1, 1])
+    0.75
+    """
+    c = confusion_matrix(y_true, y_pred, labels)
+    support = c.sum(axis=1)
+    present = support > 0
+    return float(np.mean(np.diag(c)[present] / support[present]))
+
+
+def precision_recall_f1(y_true, y_pred, positive, labels=None) -> tuple[float, float, float]:
+    r"""Precision, recall and F1 of one class (``positive``) against the others.
+
+    .. math::
+        P = \frac{TP}{TP + FP},\quad R = \frac{TP}{TP + FN},\quad F_1 = \frac{2PR}{P + R}
+
+    each set to 0 when its denominator is 0 (no predicted positive, no true positive example,
+    P = R = 0), as scikit-learn's ``zero_division=0``.
+
+    Examples
+    --------
+    >>> precision_recall_f1([0, 0, 1, 1, 1], [0, 1, 1, 1, 0], positive=1)
+    (0.6666666666666666, 0.6666666666666666, 0.6666666666666666)
+    >>> precision_recall_f1([0, 0, 1], [0, 0, 0], positive=1)
+    (0.0, 0.0, 0.0)
+    """
+    t, p = _pair(y_true, y_pred)
+    if labels is not None and positive not in list(labels):
+        raise ValueError(f"the positive class {positive!r} is not among the labels.")
+    is_t = t == positive
+    is_p = p == positive
+    tp = float(np.sum(is_t & is_p))
+    n_pred = float(np.sum(is_p))
+    n_true = float(np.sum(is_t))
+    precision = tp / n_pred if n_pred > 0 else 0.0
+    recall = tp / n_true if n_true > 0 else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return precision, recall, f1
+
+
+def minority_class(y, labels=None):
+    """The least frequent class of ``y`` (ties: the first in label order).
+
+    With ``labels``, a label absent from ``y`` has frequency 0 and is the minority class.
+
+    Examples
+    --------
+    >>> minority_class(["a", "b", "b", "a", "c", "b"])
+    'c'
+    >>> minority_class([1, 1, 0, 0])
+    0
+    """
+    arr = _labels_array(y)
+    if arr.shape[0] == 0 and labels is None:
+        raise ValueError("the minority class of an empty set of labels is undefined.")
+    labels = _sorted_labels(arr) if labels is None else list(labels)
+    counts = np.bincount(_codes(arr, labels), minlength=len(labels))
+    return labels[int(np.argmin(counts))]
+
+
+def roc_curve(y_true, scores, positive=1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """ROC curve points from scores: false positive rates, true positive rates, thresholds.
+
+    An example is predicted positive when its score is >= the threshold. There is one point per
+    distinct score (tied examples enter together), preceded by (0, 0) at threshold +inf; this is
+    scikit-learn's ``roc_curve(..., drop_intermediate=False)``. The rates are NaN when the truth has
+    no negative (fpr) or no positive (tpr) example.
+
+    Examples
+    --------
+    >>> fpr, tpr, thr = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr.tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+    t = _labels_array(y_true)
+    s = np.asarray(scores, dtype=np.float64)
+    if s.ndim != 1 or s.shape[0] != t.shape[0]:
+        raise ValueError("scores must be a 1-D array with one score per example.")
+    if t.shape[0] == 0:
+        raise ValueError("a ROC curve needs at least one example.")
+    if not np.all(np.isfinite(s)):
+        raise ValueError("scores must be finite numbers.")
+    pos = (t == positive).astype(np.float64)
+    order = np.argsort(-s, kind="mergesort")
+    s_sorted = s[order]
+    pos_sorted = pos[order]
+    # last index of each run of equal scores
+    distinct = np.nonzero(np.diff(s_sorted))[0]
+    ends = np.r_[distinct, s_sorted.shape[0] - 1]
+    tps = np.cumsum(pos_sorted)[ends]
+    fps = (ends + 1) - tps
+    tps = np.r_[0.0, tps]
+    fps = np.r_[0.0, fps]
+    thresholds = np.r_[np.inf, s_sorted[ends]]
+    n_pos, n_neg = tps[-1], fps[-1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tpr = tps / n_pos if n_pos > 0 else np.full_like(tps, np.nan)
+        fpr = fps / n_neg if n_neg > 0 else np.full_like(fps, np.nan)
+    return fpr, tpr, thresholds
+
+
+def roc_auc_ovr(y_true, scores, positive=1) -> float:
+    """Area under the ROC curve of one class against the rest (trapezoid rule); NaN if undefined.
+
+    Equals the probability that a random positive example scores higher than a random negative
+    one, ties counting one half (the Mann-Whitney U statistic divided by n_pos n_neg).
+
+    Examples
+    --------
+    >>> roc_auc_ovr([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    >>> roc_auc_ovr([0, 1], [0.5, 0.5])
+    0.5
+    >>> import math; math.isnan(roc_auc_ovr([1, 1], [0.2, 0.3]))
+    True
+    """
+    fpr, tpr, _ = roc_curve(y_true, scores, positive=positive)
+    if np.isnan(fpr[-1]) or np.isnan(tpr[-1]):
+        return float("nan")
+    return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
+
+
+def roc_auc(y_true, proba, classes) -> float:
+    """AUC from class scores ``proba`` (n, q) whose columns follow ``classes``.
+
+    Two classes: the AUC of the second class's score (the same as the first's when rows sum to
+    1). More classes: the macro average of the one-vs-rest AUCs of the classes present in the truth
+    (NaN if fewer than two are present).
+
+    Examples
+    --------
+    >>> roc_auc([0, 0, 1, 1], [[0.9, 0.1], [0.6, 0.4], [0.65, 0.35], [0.2, 0.8]], [0, 1])
+    0.75
+    """
+    t = _labels_array(y_true)
+    pr = np.asarray(proba, dtype=np.float64)
+    classes = list(classes)
+    if pr.ndim != 2 or pr.shape != (t.shape[0], len(classes)):
+        raise ValueError(
+            f"proba must have shape (n_examples, n_classes) = ({t.shape[0]}, {len(classes)}); "
+            f"got {pr.shape}."
+        )
+    if len(classes) == 2:
+        return roc_auc_ovr(t, pr[:, 1], positive=classes[1])
+    present = [j for j, c in enumerate(classes) if np.any(t == c)]
+    if len(present) < 2:
+        return float("nan")
+    return float(np.mean([roc_auc_ovr(t, pr[:, j], positive=classes[j]) for j in present]))
+
+
+def classification_metrics(y_true, y_pred, proba=None, classes=None, minority=None) -> dict:
+    """All the metrics the evaluation reports, as a dict of floats.
+
+    Keys: ``accuracy``, ``balanced_accuracy``, ``minority_recall``, ``minority_precision``,
+    ``minority_f1``, ``auc`` (macro one-vs-rest, see :func:`roc_auc`) and ``minority_auc``
+    (minority vs rest), the last two NaN without ``proba``.
+
+    Examples
+    --------
+    >>> m = classification_metrics([0, 0, 0, 1], [0, 0, 1, 1], minority=1)
+    >>> m["accuracy"], m["balanced_accuracy"], m["minority_recall"], m["minority_precision"]
+    (0.75, 0.8333333333333333, 1.0, 0.5)
+    """
+    t, p = _pair(y_true, y_pred)
+    if classes is None:
+        classes = _sorted_labels(t, p)
+    if minority is None:
+        minority = minority_class(t, classes)
+    prec, rec, f1 = precision_recall_f1(t, p, positive=minority)
+    out = {
+        "accuracy": accuracy(t, p),
+        "balanced_accuracy": balanced_accuracy(t, p, labels=_sorted_labels(t, p)),
+        "minority_recall": rec,
+        "minority_precision": prec,
+        "minority_f1": f1,
+        "auc": float("nan"),
+        "minority_auc": float("nan"),
+    }
+    if proba is not None:
+        pr = np.asarray(proba, dtype=np.float64)
+        out["auc"] = roc_auc(t, pr, classes)
+        j = list(classes).index(minority)
+        out["minority_auc"] = roc_auc_ovr(t, pr[:, j], positive=minority)
+    return out
