@@ -1,0 +1,284 @@
+r"""The worked calculation of a split, written out with the node's own numbers.
+
+As a teacher writes it on the board: the parent's class counts and frequencies, (for an
+off-centered measure) the reference theta and the transformed frequencies, the parent impurity
+with the formula filled in, each child's counts and impurity, the weights n_k / n, the weighted
+sum I(Y|X) and the gain I(Y) - I(Y|X); for the normalised scores, I(X) and
+:math:`\lambda_\alpha = \mathrm{gain} / (\alpha I(Y) + (1-\alpha) I(X))`.
+
+:func:`split_steps` is pure (counts in, :class:`Step` list out); :func:`steps_markdown` renders
+them for ``st.markdown``, with every user string (class labels, branch labels) passed through
+:func:`md_escape` so that markdown, HTML and LaTeX in the data are shown as text.
+
+Examples
+--------
+>>> from offcenter import Impurity
+>>> steps = split_steps([9, 7], [[6, 2], [3, 5]], ["+", "-"], Impurity("shannon"),
+...                     ["size = Small", "size = Large"])
+>>> [s.title for s in steps]
+['Parent node', 'Parent impurity', 'Child 1: size = Small', 'Child 2: size = Large', 'Weighted impurity of the children', 'Gain']
+>>> round(steps[-1].value, 6)
+0.105843
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .impurity import Impurity
+from .offcentering import _off_center
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&=:\"'])")
+
+
+def md_escape(text: object, limit: int | None = None) -> str:
+    r"""Escape a user string for ``st.markdown``: every markdown, HTML or LaTeX special is
+    backslash-escaped, newlines become spaces, and long strings are cut.
+
+    >>> md_escape("<b>x</b> $y$ *z*")
+    '\\<b\\>x\\</b\\> \\$y\\$ \\*z\\*'
+    """
+    s = str(text).replace("\r", " ").replace("\n", " ")
+    if limit is not None and len(s) > limit:
+        s = s[: limit - 1] + "…"
+    return _MD_SPECIAL.sub(r"\\\1", s)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of the worked calculation.
+
+    ``text`` is markdown in which user strings are already escaped; ``latex`` (may be empty) is
+    a formula with numbers only; ``value`` the number the step arrives at (or None).
+    """
+
+    title: str
+    text: str
+    latex: str
+    value: float | None
+
+
+def _f(x: float, digits: int = 4) -> str:
+    return f"{x:.{digits}f}"
+
+
+def _expanded(imp: Impurity, p: np.ndarray) -> str:
+    """The measure's formula with the frequencies filled in (LaTeX), for the common measures."""
+    terms = [v for v in p if v > 0]
+    name = imp.info.name
+    if name == "shannon":
+        inner = " + ".join(fr"{_f(v)}\log_2 {_f(v)}" for v in terms)
+        return fr"-\left({inner}\right)"
+    if name == "gini":
+        return "1 - (" + " + ".join(fr"{_f(v)}^2" for v in p) + ")"
+    if name == "misclassification":
+        return fr"1 - \max({', '.join(_f(v) for v in p)})"
+    return fr"{imp.info.short}({', '.join(_f(v) for v in p)})"
+
+
+def _symbol(imp: Impurity) -> str:
+    return r"\eta_\theta" if imp.off_centered else "I"
+
+
+def _freq_steps(imp: Impurity, counts: np.ndarray) -> tuple[np.ndarray, str]:
+    """Frequencies the measure is applied to, and the LaTeX showing how they were obtained."""
+    n = counts.sum()
+    p = counts / n if n > 0 else np.full(len(counts), 1.0 / len(counts))
+    if imp.off_centered:
+        pi = _off_center(p, imp.theta)
+        return pi, (r"\pi^* = (" + ", ".join(_f(v) for v in pi) + ")")
+    return p, ""
+
+
+def _impurity_latex(imp: Impurity, counts: np.ndarray, value: float) -> str:
+    p, _ = _freq_steps(imp, counts)
+    if imp.info.theta == "builtin":
+        return fr"{_symbol(imp)} = h_\theta({', '.join(_f(v) for v in counts / max(counts.sum(), 1))}) = {_f(value)}"
+    return fr"{_symbol(imp)} = {_expanded(imp, p)} = {_f(value)}"
+
+
+def _counts_text(counts: np.ndarray, classes: Sequence[str]) -> str:
+    n = counts.sum()
+    parts = []
+    for cls, c in zip(classes, counts):
+        share = f" ({c / n:.1%})" if n > 0 else ""
+        parts.append(f"{md_escape(cls, 30)}: {int(round(c))}{share}")
+    return ", ".join(parts)
+
+
+def split_steps(parent_counts, children_counts, classes: Sequence[object], impurity: Impurity,
+                branch_labels: Sequence[str], *, alpha: float | None = None) -> list[Step]:
+    """The worked calculation of a split from its counts.
+
+    Parameters
+    ----------
+    parent_counts : array_like (q,)
+        Class counts at the node.
+    children_counts : array_like (k, q)
+        Class counts of each child (rows with missing values of the feature, if sent to a
+        child, are included in that child's counts).
+    classes : sequence
+        Class labels (user text: escaped).
+    impurity : Impurity
+        The measure the tree uses (theta resolved).
+    branch_labels : sequence of str
+        One label per child (user text: escaped).
+    alpha : float, optional
+        With alpha, add I(X) and lambda_alpha (1: relative gain, 0: gain ratio, 0.5: Kvalseth).
+    """
+    parent = np.asarray(parent_counts, dtype=float)
+    kids = np.asarray(children_counts, dtype=float)
+    classes = [str(c) for c in classes]
+    n = parent.sum()
+    sym = _symbol(impurity)
+    steps = []
+    p = parent / n if n > 0 else parent
+    text = (f"n = {int(round(n))} examples: {_counts_text(parent, classes)}. "
+            "Frequencies p = (" + ", ".join(_f(v) for v in p) + ").")
+    latex = ""
+    if impurity.off_centered:
+        theta = impurity.theta
+        text += (" The measure is off-centered on θ = ("
+                 + ", ".join(_f(v) for v in theta) + "), so it is applied to the transformed "
+                 "frequencies π\\* (maximal impurity at p = θ).")
+        latex = _freq_steps(impurity, parent)[1]
+    elif impurity.info.theta == "builtin":
+        text += (" The asymmetric entropy peaks at θ = ("
+                 + ", ".join(_f(v) for v in impurity.theta) + ")"
+                 + (" and uses the Laplace estimate (n p + 1) / (n + q)." if impurity.consistent
+                    else "."))
+    steps.append(Step("Parent node", text, latex, None))
+    i_parent = float(impurity.of_counts(parent))
+    steps.append(Step("Parent impurity", f"{md_escape(impurity.label)} of the parent node.",
+                      _impurity_latex(impurity, parent, i_parent), i_parent))
+    child_values = []
+    for k, (row, label) in enumerate(zip(kids, branch_labels)):
+        value = float(impurity.of_counts(row))
+        child_values.append(value)
+        pre = _freq_steps(impurity, row)[1] if row.sum() > 0 else ""
+        latex = _impurity_latex(impurity, row, value) if row.sum() > 0 else fr"{sym} = 0"
+        steps.append(Step(
+            f"Child {k + 1}: {label}",
+            f"n = {int(round(row.sum()))}: {_counts_text(row, classes)}.",
+            (pre + r",\quad " + latex) if pre else latex, value,
+        ))
+    weights = kids.sum(axis=1) / n if n > 0 else np.zeros(len(kids))
+    weighted = float(np.dot(weights, child_values))
+    terms = " + ".join(
+        fr"\tfrac{{{int(round(w * n))}}}{{{int(round(n))}}} \times {_f(v)}"
+        for w, v in zip(weights, child_values)
+    )
+    steps.append(Step(
+        "Weighted impurity of the children",
+        "Each child's impurity weighted by its share of the parent's examples, n_k / n.",
+        fr"{sym}(Y|X) = {terms} = {_f(weighted)}", weighted,
+    ))
+    gain = i_parent - weighted
+    steps.append(Step(
+        "Gain", "The decrease of impurity from the parent to its children.",
+        fr"\text{{gain}} = {sym}(Y) - {sym}(Y|X) = {_f(i_parent)} - {_f(weighted)} = {_f(gain)}",
+        gain,
+    ))
+    if alpha is not None:
+        margin = kids.sum(axis=1)
+        imp_x = impurity.for_predictor(len(margin))
+        i_x = float(imp_x.of_counts(margin))
+        denom = alpha * i_parent + (1 - alpha) * i_x
+        score = gain / denom if denom > 1e-15 else 0.0
+        steps.append(Step(
+            "Normalised score",
+            "I(X) is the same measure, uncentered, on the children's sizes; λ_α divides the gain "
+            f"by α I(Y) + (1 − α) I(X) with α = {alpha:g}.",
+            fr"I(X) = {_f(i_x)},\quad \lambda_{{{alpha:g}}} = \frac{{{_f(gain)}}}"
+            fr"{{{alpha:g} \times {_f(i_parent)} + {1 - alpha:g} \times {_f(i_x)}}} = {_f(score)}",
+            score,
+        ))
+    return steps
+
+
+def steps_markdown(steps: Sequence[Step]) -> str:
+    """The steps as one markdown string (numbered, formulas in display math)."""
+    out = []
+    for k, step in enumerate(steps, 1):
+        out.append(f"**{k}. {md_escape(step.title, 80)}.** {step.text}")
+        if step.latex:
+            out.append(f"$$\n{step.latex}\n$$")
+    return "\n\n".join(out)
+
+
+def node_split_steps(clf, node_id: int, *, alpha: float | None = None) -> list[Step] | None:
+    """The worked calculation of the split a fitted tree made at a node (None for a leaf)."""
+    nodes = clf.tree_.nodes
+    node = nodes[node_id]
+    if node.split is None:
+        return None
+    kids = np.array([nodes[c].counts for c in node.children], dtype=float)
+    return split_steps(node.counts, kids, list(clf.classes_), clf.impurity_,
+                       list(node.split.branch_labels), alpha=alpha)
+
+
+def best_under(cands) -> dict[str, list[str]]:
+    """For each candidate feature, the measure settings (keys) under which it ranks first."""
+    settings = list(cands.attrs.get("settings", []))
+    out: dict[str, list[str]] = {str(f): [] for f in cands["feature"]}
+    for key, _label in settings:
+        col = f"rank:{key}"
+        if col not in cands.columns:
+            continue
+        for feature, rank in zip(cands["feature"], cands[col]):
+            if rank == 1:
+                out[str(feature)].append(key)
+    return out
+
+
+def disagreement(cands) -> list[bool]:
+    """True for the rows ranked first by some measure settings but not by all of them.
+
+    When every measure picks the same best split, no row is flagged; otherwise the rows that
+    some measure prefers are (the ones a teacher would point at).
+    """
+    settings = [k for k, _ in cands.attrs.get("settings", []) if f"rank:{k}" in cands.columns]
+    if not settings:
+        return [False] * len(cands)
+    firsts = best_under(cands)
+    return [0 < len(firsts[str(f)]) < len(settings) for f in cands["feature"]]
+
+
+def candidate_display(cands, keys: Sequence[str] | None = None, *, scores: bool = True):
+    """A readable copy of ``clf.candidates(node)``: one gain (and score) and rank column per
+    measure, labelled with the measure's label, plus "best under" and "measures disagree".
+
+    Returns (DataFrame, list of bool disagreement flags); column names contain user-independent
+    labels only, cell values may contain user text (show with st.dataframe, never as HTML).
+    """
+    import pandas as pd
+
+    settings = list(cands.attrs.get("settings", []))
+    labels = dict(settings)
+    keys = [k for k, _ in settings] if keys is None else list(keys)
+    flags = disagreement(cands)
+    firsts = best_under(cands)
+    out = pd.DataFrame({
+        "feature": cands["feature"].astype(str),
+        "split": cands["split"].astype(str),
+        "children counts": cands["children_counts"].astype(str),
+        "chosen": cands["chosen"].astype(bool),
+    })
+    for key in keys:
+        label = labels.get(key, key)
+        if f"gain:{key}" in cands.columns:
+            out[f"gain · {label}"] = cands[f"gain:{key}"].astype(float).round(5)
+        if scores and f"score:{key}" in cands.columns and not np.allclose(
+                cands[f"score:{key}"].astype(float), cands[f"gain:{key}"].astype(float),
+                equal_nan=True):
+            out[f"score · {label}"] = cands[f"score:{key}"].astype(float).round(5)
+        if f"rank:{key}" in cands.columns:
+            out[f"rank · {label}"] = cands[f"rank:{key}"]
+    out["best under"] = [", ".join(labels.get(k, k) for k in firsts[str(f)])
+                         for f in cands["feature"]]
+    out["measures disagree"] = flags
+    return out.reset_index(drop=True), flags

@@ -1,0 +1,180 @@
+"""Tree figures and the worked calculation: layout, escaping, click selection, seed numbers."""
+
+import re
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from offcenter import Impurity
+from offcenter.explain import (
+    candidate_display,
+    disagreement,
+    md_escape,
+    node_split_steps,
+    split_steps,
+    steps_markdown,
+)
+from offcenter.tree_figures import (
+    layout_positions,
+    node_trace_index,
+    nodes_by_depth,
+    plot_text,
+    selected_node,
+    short_branch,
+    threshold_figure,
+    tree_figure,
+    visible_depth,
+)
+
+
+def _node(i, parent, depth, counts, split=None, children=(), prediction="+", conditions=()):
+    counts = np.asarray(counts, float)
+    return SimpleNamespace(id=i, parent=parent, depth=depth, counts=counts, n=counts.sum(),
+                           impurity=0.0, split=split, children=children, prediction=prediction,
+                           proba=counts / counts.sum(), conditions=conditions, n_missing=0)
+
+
+def fake_edible_tree(feature="size"):
+    """The edible table's root split on size, as a fitted tree would hold it."""
+    split = SimpleNamespace(feature=feature, kind="categorical", threshold=None,
+                            groups=(("Large",), ("Small",)),
+                            branch_labels=(f"{feature} = Large", f"{feature} = Small"),
+                            gain=0.105843, score=0.105843, missing_child=None)
+    nodes = [
+        _node(0, None, 0, [9, 7], split=split, children=(1, 2)),
+        _node(1, 0, 1, [3, 5], prediction="-", conditions=(f"{feature} = Large",)),
+        _node(2, 0, 1, [6, 2], prediction="+", conditions=(f"{feature} = Small",)),
+    ]
+    tree = SimpleNamespace(nodes=nodes, root=0, depth=1, n_leaves=2)
+    return SimpleNamespace(tree_=tree, classes_=np.array(["+", "-"]),
+                           impurity_=Impurity("shannon"))
+
+
+def test_layout_positions_centres_parents_and_collapses():
+    children = {0: (1, 2), 1: (3, 4), 2: (), 3: (), 4: ()}
+    pos = layout_positions(children)
+    assert pos[3] == (0.0, 2) and pos[4] == (1.0, 2) and pos[2] == (2.0, 1)
+    assert pos[1] == (0.5, 1) and pos[0] == (1.25, 0)
+    collapsed = layout_positions(children, max_depth=1)
+    assert set(collapsed) == {0, 1, 2}
+
+
+def test_layout_of_a_deep_chain_has_no_recursion_limit():
+    n = 5000
+    children = {i: (i + 1,) for i in range(n)}
+    pos = layout_positions(children)
+    assert len(pos) == n + 1 and pos[0] == (0.0, 0)
+
+
+def test_visible_depth_and_counts():
+    assert visible_depth([1, 2, 4]) == 2
+    assert visible_depth([1, 2, 4, 8, 16, 32, 64, 128]) == 5
+    assert nodes_by_depth(fake_edible_tree().tree_) == [1, 2]
+
+
+def test_tree_figure_nodes_carry_their_ids():
+    fig = tree_figure(fake_edible_tree(), selected=1, path=[0, 1])
+    k = node_trace_index(fig)
+    nodes = fig.data[k]
+    assert [c[0] for c in nodes.customdata] == [1, 2, 0]
+    assert any("n=16" in t for t in nodes.text)
+    assert len(fig.layout.shapes) == 6  # two class bars per node
+    path = [t for t in fig.data if t.name == "traced path"][0]
+    assert len([v for v in path.x if v is not None]) == 4
+
+
+def test_tree_figure_escapes_user_text():
+    clf = fake_edible_tree(feature="<script>alert(1)</script>")
+    clf.classes_ = np.array(["<b>x</b>", "-"])
+    fig = tree_figure(clf)
+    blob = fig.to_json()
+    assert "<script>" not in blob and "<b>x</b>" not in blob
+    assert "&lt;script&gt;" in blob
+
+
+def test_selected_node_reads_plotly_events():
+    event = {"selection": {"points": [{"curve_number": 3, "customdata": [7]}]}}
+    assert selected_node(event) == 7
+    assert selected_node({"selection": {"points": []}}) is None
+    assert selected_node(None) is None
+    assert selected_node({"selection": {"points": [{"x": 1}]}}) is None
+
+
+def test_short_branch_and_plot_text():
+    assert short_branch("petal width <= 0.8", "petal width") == "<= 0.8"
+    assert short_branch("other", "x") == "other"
+    assert plot_text("abcdef", 4) == "abc…"
+
+
+def test_threshold_figure():
+    gains = pd.DataFrame({"threshold": [1.0, 2.0, 3.0], "n_left": [1, 2, 3],
+                          "gain:shannon": [0.1, 0.3, 0.2], "gain:gini": [0.05, 0.1, 0.2]})
+    fig = threshold_figure(gains, {"shannon": "Shannon", "gini": "Gini"}, "x", chosen=2.0,
+                           normalise=True)
+    assert len(fig.data) == 2
+    assert max(fig.data[0].y) == pytest.approx(1.0)
+
+
+def test_worked_calculation_of_seed_001():
+    steps = node_split_steps(fake_edible_tree(), 0)
+    values = {s.title: s.value for s in steps}
+    assert values["Parent impurity"] == pytest.approx(0.988699, abs=1e-6)
+    assert values["Child 1: size = Large"] == pytest.approx(0.954434, abs=1e-6)
+    assert values["Child 2: size = Small"] == pytest.approx(0.811278, abs=1e-6)
+    assert values["Gain"] == pytest.approx(0.105843, abs=1e-6)
+    md = steps_markdown(steps)
+    assert r"\tfrac{8}{16} \times 0.9544" in md
+    assert "0.9887 - 0.8829 = 0.1058" in md
+    assert node_split_steps(fake_edible_tree(), 1) is None
+
+
+def test_worked_calculation_of_seed_002_mutation_3():
+    # mutation 3 present: (C, NC) = (3, 0); absent: (1, 3)
+    steps = split_steps([4, 3], [[3, 0], [1, 3]], ["C", "NC"], Impurity("shannon"),
+                        ["mutation 3 = 1", "mutation 3 = 0"])
+    assert steps[-1].value == pytest.approx(0.522, abs=5e-4)
+
+
+def test_worked_calculation_off_centered_and_scores():
+    imp = Impurity("shannon", theta=[0.8, 0.2])
+    steps = split_steps([80, 20], [[70, 5], [10, 15]], ["a", "b"], imp, ["L", "R"], alpha=0.0)
+    assert "off-centered" in steps[0].text
+    assert r"\pi^*" in steps[0].latex
+    assert steps[1].value == pytest.approx(1.0)
+    assert steps[-1].title == "Normalised score"
+    i_x = Impurity("shannon").of_counts([75, 25])
+    assert steps[-1].value == pytest.approx(steps[-2].value / i_x)
+
+
+def test_user_text_is_escaped_in_markdown():
+    steps = split_steps([1, 1], [[1, 0], [0, 1]], ["<img src=x onerror=alert(1)>", "$x$"],
+                        Impurity("gini"), ["**bold**", "[l](javascript:alert(1))"])
+    md = steps_markdown(steps)
+    assert re.search(r"(?<!\\)[<>\[\]]", md) is None  # every <, >, [, ] is escaped
+    assert "**bold**" not in md and "\\<img" in md
+    assert md_escape("a_b") == r"a\_b"
+
+
+def _cands():
+    df = pd.DataFrame({
+        "feature": ["a", "b", "c"], "kind": ["numeric"] * 3, "split": ["a <= 1", "b <= 2", "c"],
+        "children_counts": ["[1 2] [3 4]"] * 3, "chosen": [True, False, False],
+        "gain:s": [0.3, 0.2, 0.1], "score:s": [0.3, 0.2, 0.1], "rank:s": [1, 2, 3],
+        "gain:g": [0.1, 0.2, 0.05], "score:g": [0.1, 0.2, 0.05], "rank:g": [2, 1, 3],
+    })
+    df.attrs["settings"] = [("s", "Shannon"), ("g", "Gini")]
+    df.attrs["chosen_key"] = "s"
+    return df
+
+
+def test_candidate_display_flags_disagreement():
+    cands = _cands()
+    assert disagreement(cands) == [True, True, False]
+    table, flags = candidate_display(cands)
+    assert list(table["best under"]) == ["Shannon", "Gini", ""]
+    assert "gain · Shannon" in table.columns and "rank · Gini" in table.columns
+    assert "score · Shannon" not in table.columns  # equal to the gain
+    cands["rank:g"] = [1, 2, 3]
+    assert disagreement(cands) == [False, False, False]
