@@ -533,21 +533,30 @@ def prepare_xy(df: pd.DataFrame, target: str, features: list[str]
     return X, y, warnings
 
 
-def too_large(n_rows: int, n_features: int, quick_cells: int = QUICK_CELLS) -> str | None:
+def too_large(n_rows: int, n_features: int, quick_cells: int | None = None) -> str | None:
     """A message when growing a tree on this data would be slow (None if it is quick).
+
+    The sample it suggests has :func:`quick_sample_size` rows.
 
     >>> too_large(100, 5) is None
     True
     """
+    quick_cells = QUICK_CELLS if quick_cells is None else quick_cells
     cells = n_rows * max(n_features, 1)
     if cells <= quick_cells:
         return None
-    suggested = max(1000, quick_cells // max(n_features, 1))
+    suggested = quick_sample_size(n_rows, n_features, quick_cells)
     return (
         f"The data has {n_rows:,} rows x {n_features} features ({cells:,} cells): growing a tree "
-        f"will take a while. Use a random sample of {min(suggested, n_rows):,} rows to explore "
+        f"will take a while. Use a random sample of {suggested:,} rows to explore "
         "quickly."
     )
+
+
+def quick_sample_size(n_rows: int, n_features: int, quick_cells: int | None = None) -> int:
+    """Rows of a sample small enough to grow quickly (at least 1000, at most n_rows)."""
+    quick_cells = QUICK_CELLS if quick_cells is None else quick_cells
+    return int(min(n_rows, max(1000, quick_cells // max(n_features, 1))))
 
 
 def sample_rows(df: pd.DataFrame, n: int, seed: int = 0) -> pd.DataFrame:
