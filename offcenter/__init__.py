@@ -30,6 +30,7 @@ from .measures import (
 )
 from .offcentering import off_center, off_centered
 from .registry import MEASURES, MeasureInfo, ParamInfo, get_measure, measure_names
+from .tree import TreeClassifier
 
 __version__ = "0.1.0"
 
@@ -61,4 +62,5 @@ __all__ = [
     "resolve_theta",
     "shannon",
     "theil_u",
+    "TreeClassifier",
 ]

@@ -1,0 +1,573 @@
+"""Level-wise (breadth-first) growth with an exact, vectorised split search.
+
+Every numeric feature is sorted once (``argsort`` at the start). At each level the engine keeps,
+per numeric feature, the training rows of the open nodes sorted by (node, value); class counts
+to the left of every position come from cumulative sums with a reset at each node's start, the
+valid thresholds are the positions where the value changes inside a node, and the impurity of
+the left and right counts of every threshold of every node of the level is evaluated in one
+vectorised call. The best threshold per node is reduced with ``np.maximum.reduceat``. The sorted
+orders are then split into the children's orders with a stable radix sort on the child index
+(O(n)), never re-sorted. Categorical features use a (node, code, class) ``bincount``.
+
+Tie-breaking (deterministic): highest score; on a tie (within 1e-12) the feature that comes
+first in column order; within a feature the smallest threshold (numeric) or the first grouping
+enumerated (categorical binary).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..impurity import Impurity
+from ._encode import Encoded
+from ._kernels import CountKernel
+
+TIE = 1e-12
+
+
+@dataclass
+class Settings:
+    imp: Impurity
+    q: int
+    n_max: int
+    alpha: float | None = None
+    max_depth: int | None = None
+    min_samples_split: int = 2
+    min_samples_leaf: int = 1
+    min_gain: float = 0.0
+    categorical: str = "multiway"
+    max_features: int | None = None
+    rng: np.random.Generator | None = None
+    kernel: CountKernel = field(init=False)
+    pkernel: CountKernel = field(init=False)
+
+    prune: bool = field(init=False)
+
+    def __post_init__(self):
+        self.kernel = CountKernel(self.imp, self.q, self.n_max)
+        info = self.imp.info
+        self.prune = bool(info.concave and not self.imp.consistent
+                          and (not self.imp.off_centered or self.q == 2))
+        self.pkernel = CountKernel(self.imp.for_predictor(2), 2, self.n_max)
+
+    def score(self, gain, i_parent, nl, nr):
+        """gain, or lambda_alpha with I(X) the uncentered measure of the branch sizes."""
+        if self.alpha is None:
+            return gain
+        sizes = np.stack([nl, nr], axis=1)
+        i_x = self.pkernel(sizes, nl + nr)
+        denom = self.alpha * i_parent + (1.0 - self.alpha) * i_x
+        ok = denom > 1e-15
+        return np.where(ok, gain / np.where(ok, denom, 1.0), 0.0)
+
+
+@dataclass
+class Record:
+    """A node while the tree grows (turned into a frozen Node at the end)."""
+
+    parent: int | None
+    depth: int
+    counts: np.ndarray
+    conditions: tuple
+    split: dict | None = None
+    children: list = field(default_factory=list)
+    n_missing: int = 0
+
+
+# ----------------------------------------------------------------------------------------------
+# numeric split search
+# ----------------------------------------------------------------------------------------------
+
+
+def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False):
+    """Every valid threshold of every node in a (node, value)-sorted column.
+
+    Returns None or a dict with the position ``idx`` (split after it), node ``nd``, left and right
+    class counts ``L``, ``R`` (missing values added to the larger child), sizes ``nl``, ``nr``,
+    the missing child (0/1), and per-node missing counts ``M`` (nn, q).
+
+    ``prune=True`` (only for a concave impurity that depends on the frequencies alone) skips the
+    thresholds inside a run of value blocks that are all pure of the same class, keeping the
+    first and last valid threshold of every node: along such a run the weighted child impurity
+    is concave in the cut position, so its minimum over the run is at one of its ends (Fayyad
+    and Irani 1992; Breiman et al. 1984). The result is the same split, found faster.
+    """
+    m = v.shape[0]
+    if m < 2:
+        return None
+    isnan = np.isnan(v)
+    if isnan.any():
+        M = np.bincount(nd[isnan].astype(np.int64) * q + yy[isnan], minlength=nn * q)
+        M = M.reshape(nn, q)
+        prune = False
+    else:
+        M = None
+    same_node = nd[:-1] == nd[1:]
+    increasing = v[:-1] < v[1:]
+    valid = same_node & increasing
+    if allowed is not None:
+        valid &= allowed[nd[:-1]]
+    idx = np.flatnonzero(valid)
+    if idx.size == 0:
+        return None
+    ndv = nd[idx]
+    starts = np.searchsorted(nd, np.arange(nn)).astype(np.int64)
+    nl = idx - starts[ndv] + 1
+    NT = T if M is None else T - M  # non-missing counts per node
+    nnm = NT.sum(axis=1)
+    nr = nnm[ndv] - nl
+    if M is None and msl > 1:
+        keep = (nl >= msl) & (nr >= msl)
+        if not keep.all():
+            idx, ndv, nl, nr = idx[keep], ndv[keep], nl[keep], nr[keep]
+            if idx.size == 0:
+                return None
+    if prune and idx.size > 2:
+        same = yy[:-1] == yy[1:]
+        inner = same_node & ~increasing & ~same  # class change between equal values
+        if inner.any():
+            block = np.concatenate(([0], np.cumsum(~(same_node & ~increasing))))
+            impure = np.zeros(int(block[-1]) + 1, bool)
+            impure[block[1:][inner]] = True
+            skip = same[idx] & ~impure[block[idx]] & ~impure[block[idx + 1]]
+        else:
+            skip = same[idx]
+        edge = np.flatnonzero(ndv[1:] != ndv[:-1])
+        skip[0] = skip[-1] = False
+        skip[edge] = False
+        skip[edge + 1] = False
+        if skip.any():
+            keep = ~skip
+            idx, ndv, nl, nr = idx[keep], ndv[keep], nl[keep], nr[keep]
+    if q == 2:
+        c1 = np.cumsum(yy, dtype=np.int64)
+        base = np.where(starts > 0, c1[np.maximum(starts - 1, 0)], 0)
+        l1 = c1[idx] - base[ndv]
+        L = np.stack([nl - l1, l1], axis=1)
+    else:
+        L = np.empty((idx.size, q), np.int64)
+        for j in range(q):
+            cj = np.cumsum(yy == j, dtype=np.int64)
+            base = np.where(starts > 0, cj[np.maximum(starts - 1, 0)], 0)
+            L[:, j] = cj[idx] - base[ndv]
+    R = NT[ndv] - L
+    miss_child = None
+    if M is not None:
+        go_left = nl >= nr  # missing values go to the larger child (left on a tie)
+        Mv = M[ndv]
+        L = L + np.where(go_left[:, None], Mv, 0)
+        R = R + np.where(go_left[:, None], 0, Mv)
+        miss_child = np.where(go_left, 0, 1)
+        nl = L.sum(axis=1)
+        nr = R.sum(axis=1)
+        keep = (nl >= msl) & (nr >= msl)
+        if not keep.all():
+            idx, ndv, L, R, nl, nr = idx[keep], ndv[keep], L[keep], R[keep], nl[keep], nr[keep]
+            miss_child = miss_child[keep]
+            if idx.size == 0:
+                return None
+    thr = 0.5 * (v[idx] + v[idx + 1])
+    bad = (thr >= v[idx + 1]) | ~np.isfinite(thr)
+    if bad.any():
+        thr = np.where(bad, v[idx], thr)
+    return {"idx": idx, "nd": ndv, "L": L, "R": R, "nl": nl, "nr": nr, "thr": thr,
+            "miss_child": miss_child, "M": M}
+
+
+def evaluate(pos, Ipar, n, st: Settings):
+    """Gain and score of candidate splits with left/right counts."""
+    ndv = pos["nd"]
+    il = st.kernel(pos["L"], pos["nl"])
+    ir = st.kernel(pos["R"], pos["nr"])
+    w = (pos["nl"] * il + pos["nr"] * ir) / n[ndv]
+    gain = Ipar[ndv] - w
+    score = st.score(gain, Ipar[ndv], pos["nl"], pos["nr"])
+    return gain, score
+
+
+def best_per_segment(nd, score):
+    """For candidates sorted by node: (nodes, index of the best candidate of each node).
+
+    The best is the highest score; on a tie (within TIE) the first candidate.
+    """
+    seg = np.flatnonzero(np.concatenate(([True], nd[1:] != nd[:-1])))
+    best = np.maximum.reduceat(score, seg)
+    lengths = np.diff(np.append(seg, score.size))
+    rep = np.repeat(best, lengths)
+    cand = np.flatnonzero(score >= rep - TIE)
+    _, first = np.unique(nd[cand], return_index=True)
+    return nd[seg], cand[first]
+
+
+def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None):
+    pos = numeric_positions(v, nd, yy, st.q, nn, T, st.min_samples_leaf, allowed, st.prune)
+    if pos is None:
+        return None
+    gain, score = evaluate(pos, Ipar, n, st)
+    nodes, b = best_per_segment(pos["nd"], score)
+    M = pos["M"]
+    return {
+        "nodes": nodes, "score": score[b], "gain": gain[b], "thr": pos["thr"][b],
+        "L": pos["L"][b], "R": pos["R"][b],
+        "miss_child": (np.zeros(b.size, np.int64) if pos["miss_child"] is None
+                       else pos["miss_child"][b]),
+        "n_missing": (np.zeros(b.size, np.int64) if M is None else M.sum(axis=1)[nodes]),
+    }
+
+
+# ----------------------------------------------------------------------------------------------
+# categorical split search
+# ----------------------------------------------------------------------------------------------
+
+
+def _predictor_impurity(imp: Impurity, sizes: np.ndarray, n_max: int) -> np.ndarray:
+    """I(X) of branch sizes (nn, K) with zeros for absent branches: k = present branches."""
+    out = np.zeros(sizes.shape[0])
+    kp = (sizes > 0).sum(axis=1)
+    ordered = -np.sort(-sizes, axis=1)
+    for k in np.unique(kp):
+        if k < 1:
+            continue
+        rows = kp == k
+        out[rows] = imp.for_predictor(int(k)).of_counts(ordered[rows, :k])
+    return out
+
+
+def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_code=None):
+    """Best multiway or binary split of one categorical feature for every node.
+
+    ``tab`` is the (nn, K, q) count table of (node, code, class).
+    """
+    q = st.q
+    K = tab.shape[1]
+    sizes = tab.sum(axis=2)
+    present = sizes > 0
+    n_missing = sizes[:, missing_code] if missing_code is not None else np.zeros(nn, np.int64)
+    if st.categorical == "multiway":
+        kp = present.sum(axis=1)
+        smallest = np.where(present, sizes, np.iinfo(np.int64).max).min(axis=1)
+        ok = (kp >= 2) & (smallest >= st.min_samples_leaf)
+        if allowed is not None:
+            ok &= allowed
+        nodes = np.flatnonzero(ok)
+        if nodes.size == 0:
+            return None
+        t = tab[nodes]
+        s = sizes[nodes]
+        ich = st.kernel(t.reshape(-1, q), s.reshape(-1)).reshape(nodes.size, K)
+        w = (s * ich).sum(axis=1) / n[nodes]
+        gain = Ipar[nodes] - w
+        if st.alpha is None:
+            score = gain
+        else:
+            i_x = _predictor_impurity(st.imp, s, st.n_max)
+            denom = st.alpha * Ipar[nodes] + (1 - st.alpha) * i_x
+            okd = denom > 1e-15
+            score = np.where(okd, gain / np.where(okd, denom, 1.0), 0.0)
+        groups = [tuple((c,) for c in np.flatnonzero(present[i])) for i in nodes]
+        counts = [tab[i][present[i]] for i in nodes]
+        return {"nodes": nodes, "score": score, "gain": gain, "groups": groups,
+                "child_counts": counts, "n_missing": n_missing[nodes]}
+    # binary groupings
+    if K <= 10:
+        G = (1 << (K - 1)) - 1
+        if G < 1:
+            return None
+        bits = (np.arange(1, G + 1)[:, None] >> np.arange(K)[None, :]) & 1  # (G, K)
+        member = np.broadcast_to(bits.astype(bool)[None], (nn, G, K))
+        left = np.einsum("gk,nkq->ngq", bits.astype(np.int64), tab)
+    else:
+        members, lefts = [], []
+        order_classes = [1] if q == 2 else range(q)
+        safe = np.where(sizes > 0, sizes, 1)
+        for j in order_classes:
+            prop = np.where(present, tab[:, :, j] / safe, np.inf)
+            order = np.argsort(prop, axis=1, kind="stable")
+            st_tab = np.take_along_axis(tab, order[:, :, None], axis=1)
+            cum = np.cumsum(st_tab, axis=1)[:, :-1, :]  # prefixes of length 1..K-1
+            lefts.append(cum)
+            rank = np.argsort(order, axis=1)  # position of each code in the order
+            mem = rank[:, None, :] < np.arange(1, K)[None, :, None]  # (nn, K-1, K)
+            members.append(mem)
+        left = np.concatenate(lefts, axis=1)
+        member = np.concatenate(members, axis=1)
+    right = T[:, None, :] - left
+    nl = left.sum(axis=2)
+    nr = right.sum(axis=2)
+    ok = (nl >= st.min_samples_leaf) & (nr >= st.min_samples_leaf)
+    ok &= (member & present[:, None, :]).any(axis=2) & (~member & present[:, None, :]).any(axis=2)
+    if allowed is not None:
+        ok &= allowed[:, None]
+    if not ok.any():
+        return None
+    nd_idx, g_idx = np.nonzero(ok)
+    L = left[nd_idx, g_idx]
+    R = right[nd_idx, g_idx]
+    pos = {"nd": nd_idx, "L": L, "R": R, "nl": nl[nd_idx, g_idx], "nr": nr[nd_idx, g_idx]}
+    gain, score = evaluate(pos, Ipar, n, st)
+    nodes, b = best_per_segment(nd_idx, score)
+    groups, counts = [], []
+    for i, bb in zip(nodes, b):
+        mem = member[i, g_idx[bb]]
+        pres = present[i]
+        groups.append((tuple(np.flatnonzero(mem & pres)), tuple(np.flatnonzero(~mem & pres))))
+        counts.append(np.stack([L[bb], R[bb]]))
+    return {"nodes": nodes, "score": score[b], "gain": gain[b], "groups": groups,
+            "child_counts": counts, "n_missing": n_missing[nodes], "binary": True}
+
+
+def category_table(codes, nd, yy, nn, K, q):
+    key = (nd.astype(np.int64) * K + codes) * q + yy
+    return np.bincount(key, minlength=nn * K * q).reshape(nn, K, q)
+
+
+# ----------------------------------------------------------------------------------------------
+# growth
+# ----------------------------------------------------------------------------------------------
+
+
+def _splittable(rec: Record, st: Settings) -> bool:
+    n = int(rec.counts.sum())
+    if st.max_depth is not None and rec.depth >= st.max_depth:
+        return False
+    if n < st.min_samples_split or n < 2 * st.min_samples_leaf:
+        return False
+    return int((rec.counts > 0).sum()) > 1
+
+
+def _allowed_mask(nn, F, st: Settings):
+    if st.max_features is None or st.max_features >= F:
+        return None
+    r = st.rng.random((nn, F))
+    order = np.argsort(r, axis=1)[:, : st.max_features]
+    mask = np.zeros((nn, F), bool)
+    np.put_along_axis(mask, order, True, axis=1)
+    return mask
+
+
+def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) -> list:
+    """Grow subtrees from ``roots`` (list of (rows, depth, conditions)); returns Records.
+
+    The first ``len(roots)`` records are the roots, with parent None; the others follow in
+    breadth-first order. ``forced`` maps a root index to a ready split dict (edits).
+    """
+    N = y.shape[0]
+    q = st.q
+    features = enc.features
+    F = len(features)
+    recs: list[Record] = []
+    node_of_row = np.full(N, -1, np.int32)
+    open_ids: list[int] = []
+    forced = forced or {}
+    for k, (rows, depth, cond) in enumerate(roots):
+        counts = np.bincount(y[rows], minlength=q).astype(np.int64)
+        recs.append(Record(None, depth, counts, tuple(cond)))
+        if k in forced or _splittable(recs[-1], st):
+            node_of_row[rows] = len(open_ids)
+            open_ids.append(k)
+    # per numeric feature: rows of the open nodes sorted by (node, value), with their values,
+    # labels and node indices kept alongside (partitioned, never re-sorted)
+    state = {}
+    if open_ids:
+        act = np.flatnonzero(node_of_row >= 0)
+        whole = act.size == N
+        for j, info in enumerate(features):
+            if info.kind != "numeric":
+                continue
+            col = enc.num[:, enc.slot[j]]
+            if whole:
+                o = np.argsort(col).astype(np.int32)
+            else:
+                o = act[np.argsort(col[act])].astype(np.int32)
+            key = node_of_row[o]
+            if len(open_ids) > 1:
+                perm = np.argsort(key, kind="stable")
+                o, key = o[perm], key[perm]
+            state[j] = [o, col[o], y[o], key]
+    while open_ids:
+        nn = len(open_ids)
+        T = np.stack([recs[i].counts for i in open_ids])
+        n = T.sum(axis=1)
+        Ipar = st.kernel(T, n)
+        best_score = np.full(nn, -np.inf)
+        best_gain = np.full(nn, -np.inf)
+        best_feat = np.full(nn, -1, np.int64)
+        results = {}
+        allowed = _allowed_mask(nn, F, st)
+        act = np.flatnonzero(node_of_row >= 0)
+        nd_act = node_of_row[act]
+        y_act = y[act]
+        for j, info in enumerate(features):
+            al = None if allowed is None else allowed[:, j]
+            if al is not None and not al.any():
+                continue
+            if info.kind == "numeric":
+                o, vs, ys, nds = state[j]
+                res = search_numeric(vs, nds, ys, nn, T, n, Ipar, st, al)
+            else:
+                K = len(info.categories)
+                tab = category_table(enc.cat[act, enc.slot[j]], nd_act, y_act, nn, K, q)
+                mc = K - 1 if info.has_missing else None
+                res = search_categorical(tab, nn, T, n, Ipar, st, al, mc)
+            if res is None:
+                continue
+            nodes = res["nodes"]
+            better = res["score"] > best_score[nodes] + TIE
+            if better.any():
+                w = nodes[better]
+                best_score[w] = res["score"][better]
+                best_gain[w] = res["gain"][better]
+                best_feat[w] = j
+                res["where"] = {int(i): k for k, i in enumerate(nodes)}
+                results[j] = res
+        # forced splits (edits) replace the search result at their root
+        level_forced = {loc: forced[i] for loc, i in enumerate(open_ids) if i in forced}
+        # decide and create children
+        kind = np.zeros(nn, np.int8)
+        fslot = np.zeros(nn, np.int64)
+        thr = np.zeros(nn)
+        mchild = np.zeros(nn, np.int64)
+        first_child = np.zeros(nn, np.int64)
+        offset = np.zeros(nn, np.int64)
+        catmaps = []
+        cat_pos = 0
+        next_open: list[int] = []
+        for loc, rid in enumerate(open_ids):
+            rec = recs[rid]
+            if loc in level_forced:
+                sp = level_forced[loc]
+            else:
+                j = int(best_feat[loc])
+                if j < 0 or not best_gain[loc] > st.min_gain:
+                    continue
+                sp = _split_dict(results[j], results[j]["where"][loc], j, features[j])
+            rec.split = sp
+            rec.n_missing = int(sp["n_missing"])
+            j = sp["feature_index"]
+            first_child[loc] = len(recs)
+            for k, cc in enumerate(sp["child_counts"]):
+                child = Record(rid, rec.depth + 1, np.asarray(cc, np.int64),
+                               rec.conditions + (sp["labels"][k],))
+                rec.children.append(len(recs))
+                recs.append(child)
+            fslot[loc] = enc.slot[j]
+            if sp["kind"] == "numeric":
+                kind[loc] = 1
+                thr[loc] = sp["threshold"]
+                mchild[loc] = sp["missing_child"]
+            else:
+                kind[loc] = 2
+                K = len(features[j].categories)
+                table = np.full(K + 1, sp["default_child"], np.int64)
+                for k, g in enumerate(sp["group_codes"]):
+                    table[np.asarray(g, np.int64) + 1] = k
+                offset[loc] = cat_pos
+                catmaps.append(table)
+                cat_pos += K + 1
+        # route the rows of the level to their children
+        new_local = np.full(len(recs), -1, np.int64)
+        child_ids = [c for rid in open_ids for c in recs[rid].children]
+        for c in child_ids:
+            if _splittable(recs[c], st):
+                new_local[c] = len(next_open)
+                next_open.append(c)
+        split_nodes = kind[nd_act] > 0
+        rows = act[split_nodes]
+        nds = nd_act[split_nodes]
+        ck = np.zeros(rows.size, np.int64)
+        isnum = kind[nds] == 1
+        if isnum.any():
+            r, d = rows[isnum], nds[isnum]
+            v = enc.num[r, fslot[d]]
+            c = np.where(v <= thr[d], 0, 1)
+            nan = np.isnan(v)
+            if nan.any():
+                c = np.where(nan, mchild[d], c)
+            ck[isnum] = c
+        iscat = ~isnum
+        if iscat.any():
+            cm = np.concatenate(catmaps)
+            r, d = rows[iscat], nds[iscat]
+            ck[iscat] = cm[offset[d] + enc.cat[r, fslot[d]] + 1]
+        child_rec = first_child[nds] + ck
+        node_of_row[act] = -1
+        nl_rows = new_local[child_rec]
+        node_of_row[rows] = nl_rows
+        open_ids = next_open
+        if not open_ids:
+            break
+        small = node_of_row.astype(np.int16) if len(open_ids) < 32767 else node_of_row
+        key_dtype = np.uint16 if len(open_ids) < 32767 else np.int32
+        for j, (o, vs, ys, _nds) in state.items():
+            key = small[o]
+            keep = key >= 0
+            if not keep.all():
+                o, vs, ys, key = o[keep], vs[keep], ys[keep], key[keep]
+            if len(open_ids) > 1:
+                perm = np.argsort(key.astype(key_dtype), kind="stable")
+                o, vs, ys, key = o[perm], vs[perm], ys[perm], key[perm]
+            state[j] = [o, vs, ys, key]
+    return recs
+
+
+def _fmt(x: float) -> str:
+    return repr(float(x))
+
+
+def _cat_label(v) -> str:
+    return "missing" if v is None else str(v)
+
+
+def branch_labels(info, kind, threshold=None, groups=None, missing_child=None):
+    name = info.name
+    if kind == "numeric":
+        labels = [f"{name} <= {_fmt(threshold)}", f"{name} > {_fmt(threshold)}"]
+        if info.has_missing and missing_child is not None:
+            labels[missing_child] += " or missing"
+        return tuple(labels)
+    if kind == "categorical":
+        return tuple(
+            f"{name} is missing" if g[0] is None else f"{name} = {_cat_label(g[0])}"
+            for g in groups
+        )
+    return tuple(f"{name} in {{{', '.join(_cat_label(v) for v in g)}}}" for g in groups)
+
+
+def _split_dict(res, k, j, info) -> dict:
+    """A split description (plain dict) from a search result row."""
+    if info.kind == "numeric":
+        L, R = res["L"][k], res["R"][k]
+        mc = int(res["miss_child"][k])
+        thr = float(res["thr"][k])
+        return {
+            "feature_index": j, "kind": "numeric", "threshold": thr, "group_codes": None,
+            "child_counts": [L, R], "missing_child": mc,
+            "default_child": mc, "gain": float(res["gain"][k]), "score": float(res["score"][k]),
+            "n_missing": int(res["n_missing"][k]),
+            "labels": branch_labels(info, "numeric", thr, None, mc),
+        }
+    codes = [tuple(int(c) for c in g) for g in res["groups"][k]]
+    counts = list(res["child_counts"][k])
+    return categorical_split_dict(j, info, codes, counts, float(res["gain"][k]),
+                                  float(res["score"][k]), int(res["n_missing"][k]),
+                                  binary=bool(res.get("binary", False)))
+
+
+def categorical_split_dict(j, info, codes, counts, gain, score, n_missing, binary) -> dict:
+    sizes = [int(np.asarray(c).sum()) for c in counts]
+    default = int(np.argmax(sizes))
+    missing_code = len(info.categories) - 1 if info.has_missing else None
+    mc = default
+    for k, g in enumerate(codes):
+        if missing_code is not None and missing_code in g:
+            mc = k
+    kind = "categorical_binary" if binary else "categorical"
+    groups = tuple(tuple(info.categories[c] for c in g) for g in codes)
+    return {
+        "feature_index": j, "kind": kind, "threshold": None, "group_codes": codes,
+        "groups": groups, "child_counts": counts, "missing_child": mc, "default_child": default,
+        "gain": gain, "score": score, "n_missing": n_missing,
+        "labels": branch_labels(info, kind, None, groups, mc),
+    }

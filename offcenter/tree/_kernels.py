@@ -1,0 +1,102 @@
+"""Fast impurity of class counts, for the split search.
+
+:meth:`offcenter.impurity.Impurity.of_counts` is the reference; these kernels take integer
+counts (m, q) and their totals (m,) without checks and agree with it to 1e-12 (tested for every
+measure). Shannon uses a table of k log2 k (no logarithm in the loop), Gini sums of squares, and
+two-class off-centered measures a direct formula on the pseudo-frequency of class 1; the other
+settings go through the registry kernel on frequencies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..impurity import Impurity
+
+#: Largest count for which the k log2 k table is built (memory 8 bytes per entry).
+TABLE_LIMIT = 1 << 24
+
+
+class CountKernel:
+    """``kernel(counts, n) -> impurity`` for an :class:`Impurity` on q classes."""
+
+    def __init__(self, imp: Impurity, q: int, n_max: int):
+        self.imp = imp
+        self.q = q
+        self._table = None
+        name = imp.name
+        plain = imp.theta is None or (imp.off_centered and np.allclose(imp.theta, 1.0 / q))
+        plain = plain and imp.info.theta == "optional"
+        if name == "shannon" and plain and n_max <= TABLE_LIMIT:
+            k = np.arange(n_max + 1, dtype=np.float64)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = k * np.log2(k)
+            t[0] = 0.0
+            self._table = t
+            self._fn = self._shannon_table
+        elif name == "gini" and plain:
+            self._fn = self._gini
+        elif (q == 2 and imp.off_centered and name in ("shannon", "gini")
+              and not np.allclose(imp.theta, 0.5)):
+            self._t1 = float(imp.theta[1])
+            self._fn = self._oc2_shannon if name == "shannon" else self._oc2_gini
+        else:
+            self._fn = self._generic
+
+    def __call__(self, counts: np.ndarray, n: np.ndarray) -> np.ndarray:
+        return self._fn(counts, n)
+
+    # -- kernels -------------------------------------------------------------------------
+    def _shannon_table(self, c, n):
+        t = self._table
+        s = t[c[:, 0]]
+        for j in range(1, c.shape[1]):
+            s = s + t[c[:, j]]
+        nn = np.asarray(n)
+        safe = np.where(nn > 0, nn, 1)
+        return np.maximum((t[nn] - s) / safe, 0.0)
+
+    def _gini(self, c, n):
+        cf = c.astype(np.float64)
+        nf = np.asarray(n, dtype=np.float64)
+        sq = (cf * cf).sum(axis=1)
+        safe = np.where(nf > 0, nf, 1.0)
+        return np.where(nf > 0, np.maximum(1.0 - sq / (safe * safe), 0.0), 0.0)
+
+    def _pi1(self, c, n):
+        """Pseudo-frequency of class 1 (two classes): the paper's boolean transform."""
+        nf = np.asarray(n, dtype=np.float64)
+        safe = np.where(nf > 0, nf, 1.0)
+        p = c[:, 1] / safe
+        t = self._t1
+        return np.where(p <= t, p / (2.0 * t), (p + 1.0 - 2.0 * t) / (2.0 * (1.0 - t))), nf
+
+    def _oc2_shannon(self, c, n):
+        pi, nf = self._pi1(c, n)
+        a = np.where(pi > 0.0, pi, 1.0)
+        b = np.where(pi < 1.0, 1.0 - pi, 1.0)
+        h = -(pi * np.log2(a) + (1.0 - pi) * np.log2(b))
+        return np.where(nf > 0, np.maximum(h, 0.0), 0.0)
+
+    def _oc2_gini(self, c, n):
+        pi, nf = self._pi1(c, n)
+        return np.where(nf > 0, np.maximum(2.0 * pi * (1.0 - pi), 0.0), 0.0)
+
+    def _generic(self, c, n):
+        nf = np.asarray(n, dtype=np.float64)
+        empty = nf <= 0
+        safe = np.where(empty, 1.0, nf)
+        p = c / safe[:, None]
+        if empty.any():
+            p = np.where(empty[:, None], 1.0 / c.shape[1], p)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values = self.imp._eval(p, nf)
+        return np.where(empty, 0.0, values)
+
+
+def counts_impurity(imp: Impurity, counts, n_max: int | None = None) -> np.ndarray:
+    """Impurity of integer counts (m, q) with the fast kernel (helper for tests)."""
+    c = np.asarray(counts)
+    n = c.sum(axis=1)
+    k = CountKernel(imp, c.shape[1], int(n.max()) if n_max is None else n_max)
+    return k(c, n)

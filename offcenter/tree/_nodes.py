@@ -1,0 +1,220 @@
+"""The fitted tree: nodes, splits, and a compiled array form for fast routing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Split:
+    """The test of an internal node.
+
+    Attributes
+    ----------
+    feature : column name.
+    kind : ``"numeric"`` (``x <= threshold`` goes to child 0), ``"categorical"`` (one child per
+        value, ``groups[k] == (value,)``) or ``"categorical_binary"`` (two groups of values).
+    threshold : float for numeric splits, else None.
+    groups : tuple of tuples of category values, one per child (None for numeric splits); the
+        missing category is ``None``.
+    branch_labels : readable condition of each child.
+    gain : I(node) - sum_k n_k/n I(child_k) under the tree's measure.
+    score : the gain, or lambda_alpha when the tree has an ``alpha``.
+    missing_child : child index where a missing value goes (numeric: the larger child; a
+        categorical split sends the missing category to its own branch or group when it was
+        seen at this node, else to ``default_child``).
+    default_child : child index for a category not seen at this node during training (the
+        child with the most training rows; the first on a tie).
+    n_missing : training rows at the node whose value of this feature is missing.
+    """
+
+    feature: str
+    kind: str
+    threshold: float | None
+    groups: tuple | None
+    branch_labels: tuple
+    gain: float
+    score: float
+    missing_child: int | None
+    default_child: int = 0
+    n_missing: int = 0
+    feature_index: int = -1
+
+    def to_dict(self) -> dict:
+        return {
+            "feature": self.feature, "kind": self.kind, "threshold": self.threshold,
+            "groups": None if self.groups is None else [list(g) for g in self.groups],
+            "branch_labels": list(self.branch_labels), "gain": self.gain, "score": self.score,
+            "missing_child": self.missing_child, "default_child": self.default_child,
+            "n_missing": self.n_missing, "feature_index": self.feature_index,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Split:
+        groups = None if d["groups"] is None else tuple(tuple(g) for g in d["groups"])
+        return cls(d["feature"], d["kind"], d["threshold"], groups, tuple(d["branch_labels"]),
+                   float(d["gain"]), float(d["score"]), d["missing_child"],
+                   int(d["default_child"]), int(d["n_missing"]), int(d["feature_index"]))
+
+
+@dataclass(frozen=True)
+class Node:
+    """A node of a fitted tree (see the module docs of :mod:`offcenter.tree`)."""
+
+    id: int
+    parent: int | None
+    depth: int
+    counts: np.ndarray
+    impurity: float
+    split: Split | None
+    children: tuple
+    prediction: object
+    proba: np.ndarray
+    conditions: tuple
+    n_missing: int = 0
+    criterion: str = ""  # key of the Impurity the node's split was chosen with
+
+    @property
+    def n(self) -> int:
+        return int(round(float(self.counts.sum())))
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.split is None
+
+    def to_dict(self, class_to_json) -> dict:
+        return {
+            "id": self.id, "parent": self.parent, "depth": self.depth,
+            "counts": [float(c) for c in self.counts], "impurity": float(self.impurity),
+            "split": None if self.split is None else self.split.to_dict(),
+            "children": list(self.children), "prediction": class_to_json(self.prediction),
+            "proba": [float(p) for p in self.proba], "conditions": list(self.conditions),
+            "n_missing": self.n_missing, "criterion": self.criterion,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict, class_from_json) -> Node:
+        return cls(int(d["id"]), d["parent"], int(d["depth"]), np.asarray(d["counts"], float),
+                   float(d["impurity"]), None if d["split"] is None else Split.from_dict(d["split"]),
+                   tuple(d["children"]), class_from_json(d["prediction"]),
+                   np.asarray(d["proba"], float), tuple(d["conditions"]), int(d["n_missing"]),
+                   d.get("criterion", ""))
+
+
+@dataclass
+class Tree:
+    """The nodes of a fitted tree; ``nodes[i].id == i``, the root is 0, nodes in breadth-first
+    order."""
+
+    nodes: list
+    root: int = 0
+    _compiled: dict | None = field(default=None, repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __getitem__(self, i) -> Node:
+        return self.nodes[i]
+
+    def __iter__(self):
+        return iter(self.nodes)
+
+    @property
+    def n_leaves(self) -> int:
+        return sum(1 for nd in self.nodes if nd.is_leaf)
+
+    @property
+    def depth(self) -> int:
+        return max(nd.depth for nd in self.nodes)
+
+    @property
+    def leaves(self) -> list[int]:
+        return [nd.id for nd in self.nodes if nd.is_leaf]
+
+    def path_to(self, node_id: int) -> list[int]:
+        path = [node_id]
+        while self.nodes[path[-1]].parent is not None:
+            path.append(self.nodes[path[-1]].parent)
+        return path[::-1]
+
+    def subtree(self, node_id: int) -> list[int]:
+        out, stack = [], [node_id]
+        while stack:
+            i = stack.pop()
+            out.append(i)
+            stack.extend(self.nodes[i].children)
+        return sorted(out)
+
+    # ------------------------------------------------------------------ compiled form
+    def compiled(self, features) -> dict:
+        """Arrays for vectorised routing (cached)."""
+        if self._compiled is not None:
+            return self._compiled
+        m = len(self.nodes)
+        kind = np.zeros(m, np.int8)  # 0 leaf, 1 numeric, 2 categorical
+        slot = np.zeros(m, np.int64)
+        thr = np.zeros(m, np.float64)
+        first = np.zeros(m, np.int64)
+        miss = np.zeros(m, np.int64)
+        offset = np.zeros(m, np.int64)
+        catmap: list[np.ndarray] = []
+        pos = 0
+        names = [f.name for f in features]
+        for nd in self.nodes:
+            s = nd.split
+            if s is None:
+                continue
+            j = s.feature_index if s.feature_index >= 0 else names.index(s.feature)
+            info = features[j]
+            first[nd.id] = nd.children[0]
+            if s.kind == "numeric":
+                kind[nd.id] = 1
+                thr[nd.id] = s.threshold
+                miss[nd.id] = s.missing_child
+            else:
+                kind[nd.id] = 2
+                lookup = {}
+                for k, g in enumerate(s.groups):
+                    for v in g:
+                        lookup[v] = k
+                # table[0] is for code -1 (a category unseen at fit time), table[c + 1] code c
+                table = np.full(len(info.categories) + 1, s.default_child, np.int64)
+                for code, v in enumerate(info.categories):
+                    if v in lookup:
+                        table[code + 1] = lookup[v]
+                offset[nd.id] = pos
+                catmap.append(table)
+                pos += len(table)
+            slot[nd.id] = j
+        self._compiled = {
+            "kind": kind, "feature": slot, "thr": thr, "first": first, "miss": miss,
+            "offset": offset,
+            "catmap": np.concatenate(catmap) if catmap else np.zeros(1, np.int64),
+        }
+        return self._compiled
+
+    def copy_with(self, nodes) -> Tree:
+        return Tree(list(nodes))
+
+
+def renumber(nodes: list) -> list:
+    """Breadth-first renumbering of a node list given as a dict-like parent/children graph."""
+    by_id = {nd.id: nd for nd in nodes}
+    order, queue = [], [next(nd.id for nd in nodes if nd.parent is None)]
+    while queue:
+        nxt = []
+        for i in queue:
+            order.append(i)
+            nxt.extend(by_id[i].children)
+        queue = nxt
+    new_id = {old: k for k, old in enumerate(order)}
+    out = []
+    for old in order:
+        nd = by_id[old]
+        out.append(replace(
+            nd, id=new_id[old], parent=None if nd.parent is None else new_id[nd.parent],
+            children=tuple(new_id[c] for c in nd.children),
+        ))
+    return out

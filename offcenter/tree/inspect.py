@@ -1,0 +1,294 @@
+"""Lazy inspection of a fitted tree: candidate splits, threshold curves, impurities of a node.
+
+Nothing here is computed during fit: each function takes one node, recomputes its candidate
+splits from the training rows the estimator keeps, and scores them under every measure setting
+at once (the chosen measure first, then :func:`offcenter.comparison_settings` on the training
+prior, by default).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..association import _association_counts, _lambda
+from ..impurity import Impurity, comparison_settings, resolve_theta
+from ._grow import (
+    _split_dict,
+    branch_labels,
+    categorical_split_dict,
+    category_table,
+    numeric_positions,
+    search_categorical,
+    search_numeric,
+)
+
+
+def resolve_settings(clf, settings=None) -> list[tuple[str, str, Impurity]]:
+    """(key, label, Impurity) of the tree's measure followed by the comparison settings."""
+    counts = clf.prior_ * len(clf.classes_)  # proportional counts: the prior is what matters
+    out = [(clf.impurity_.key, clf.impurity_.label, clf.impurity_)]
+    items = comparison_settings() if settings is None else list(settings)
+    for s in items:
+        if isinstance(s, Impurity):
+            imp = s
+        else:
+            s = dict(s)
+            theta = s.pop("theta", None)
+            if theta is None and s.get("measure") == "asymmetric":
+                theta = "prior"
+            imp = Impurity(s.pop("measure"), theta=resolve_theta(theta, counts), **s)
+        if any(k == imp.key for k, _, _ in out):
+            continue
+        out.append((imp.key, imp.label, imp))
+    return out
+
+
+def _feature_index(clf, feature) -> int:
+    names = [f.name for f in clf.features_]
+    if isinstance(feature, (int, np.integer)) and not isinstance(feature, bool):
+        if 0 <= feature < len(names):
+            return int(feature)
+    elif str(feature) in names:
+        return names.index(str(feature))
+    raise ValueError(f"unknown feature {feature!r}; the tree's features are {names}.")
+
+
+def _node_data(clf, node_id):
+    rows = clf.node_indices(node_id)
+    y = clf._y[rows]
+    q = len(clf.classes_)
+    T = np.bincount(y, minlength=q).astype(np.int64)[None, :]
+    n = T.sum(axis=1)
+    st = clf._settings(clf.impurity_)
+    st.max_features = None
+    Ipar = st.kernel(T, n)
+    return rows, y, T, n, st, Ipar
+
+
+def _best_split_of_feature(clf, j, rows, y, T, n, st, Ipar):
+    info = clf.features_[j]
+    enc = clf._enc
+    if info.kind == "numeric":
+        col = enc.num[rows, enc.slot[j]]
+        o = np.argsort(col, kind="stable")
+        res = search_numeric(col[o], np.zeros(o.size, np.int32), y[o], 1, T, n, Ipar, st)
+    else:
+        K = len(info.categories)
+        tab = category_table(enc.cat[rows, enc.slot[j]], np.zeros(rows.size, np.int64), y, 1, K,
+                             st.q)
+        res = search_categorical(tab, 1, T, n, Ipar, st, None,
+                                 K - 1 if info.has_missing else None)
+    if res is None:
+        return None
+    return _split_dict(res, 0, j, info)
+
+
+def _score_tables(tables: np.ndarray, imps, alpha):
+    """gain and score of count tables (..., k, q) under each Impurity."""
+    out = []
+    for imp in imps:
+        i_y, _, i_x, gain = _association_counts(tables.astype(np.float64), imp)
+        score = gain if alpha is None else _lambda(gain, i_y, i_x, alpha)
+        out.append((np.asarray(gain, float), np.asarray(score, float)))
+    return out
+
+
+def _counts_text(counts) -> str:
+    return " | ".join("[" + ", ".join(f"{int(c)}" for c in row) + "]" for row in counts)
+
+
+def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
+    """One row per feature: its best split at the node under the tree's measure, scored by all.
+
+    Columns: ``feature``, ``kind``, ``split`` (readable), ``children_counts``, ``chosen``,
+    ``n_missing``, ``threshold``, ``groups``, then ``gain:{key}``, ``score:{key}``,
+    ``rank:{key}`` per setting (rank 1 = best score under that setting; ties share the lower
+    rank). A feature with no valid split at the node has NaN gains and ranks and an empty split.
+    ``df.attrs["settings"]`` lists (key, label); ``df.attrs["chosen_key"]`` is the tree's own.
+    """
+    clf._require_data()
+    clf._check_node(node_id)
+    rows, y, T, n, st, Ipar = _node_data(clf, node_id)
+    sets = resolve_settings(clf, settings)
+    node = clf.tree_.nodes[node_id]
+    records = []
+    for j, info in enumerate(clf.features_):
+        sp = _best_split_of_feature(clf, j, rows, y, T, n, st, Ipar)
+        rec = {"feature": info.name, "kind": info.kind, "split": "", "children_counts": "",
+               "chosen": bool(node.split is not None and node.split.feature == info.name),
+               "n_missing": 0, "threshold": np.nan, "groups": None}
+        if sp is None:
+            for key, _, _ in sets:
+                rec[f"gain:{key}"] = np.nan
+                rec[f"score:{key}"] = np.nan
+            records.append(rec)
+            continue
+        table = np.stack([np.asarray(c) for c in sp["child_counts"]])
+        rec.update({
+            "kind": sp["kind"], "split": " / ".join(sp["labels"]),
+            "children_counts": _counts_text(table), "n_missing": sp["n_missing"],
+            "threshold": np.nan if sp["threshold"] is None else sp["threshold"],
+            "groups": sp.get("groups"),
+        })
+        for (key, _, _), (g, s) in zip(sets, _score_tables(table, [i for _, _, i in sets],
+                                                           st.alpha)):
+            rec[f"gain:{key}"] = float(g)
+            rec[f"score:{key}"] = float(s)
+        records.append(rec)
+    df = pd.DataFrame.from_records(records)
+    for key, _, _ in sets:
+        df[f"rank:{key}"] = df[f"score:{key}"].round(12).rank(ascending=False, method="min")
+    order = ["feature", "kind", "split", "children_counts", "chosen", "n_missing", "threshold",
+             "groups"]
+    for key, _, _ in sets:
+        order += [f"gain:{key}", f"score:{key}", f"rank:{key}"]
+    df = df[order]
+    df.attrs["settings"] = [(k, label) for k, label, _ in sets]
+    df.attrs["chosen_key"] = clf.impurity_.key
+    return df
+
+
+def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
+    """Every midpoint threshold of a numeric feature at a node with its gain under each setting.
+
+    Columns: ``threshold``, ``n_left``, ``n_right`` (missing values counted in the larger child),
+    ``valid`` (both children have ``min_samples_leaf`` rows), ``gain:{key}`` and, when the
+    tree has an alpha, ``score:{key}``. Missing values follow the larger-child rule.
+    """
+    clf._require_data()
+    clf._check_node(node_id)
+    j = _feature_index(clf, feature)
+    info = clf.features_[j]
+    if info.kind != "numeric":
+        raise ValueError(
+            f"{info.name!r} is categorical: it has no thresholds; see candidates() for its split."
+        )
+    rows, y, T, n, st, Ipar = _node_data(clf, node_id)
+    sets = resolve_settings(clf, settings)
+    col = clf._enc.num[rows, clf._enc.slot[j]]
+    o = np.argsort(col, kind="stable")
+    pos = numeric_positions(col[o], np.zeros(o.size, np.int32), y[o], st.q, 1, T, 1)
+    cols = {"threshold": [], "n_left": [], "n_right": [], "valid": []}
+    if pos is None:
+        df = pd.DataFrame(cols)
+        for key, _, _ in sets:
+            df[f"gain:{key}"] = pd.Series(dtype=float)
+    else:
+        tables = np.stack([pos["L"], pos["R"]], axis=1)
+        msl = st.min_samples_leaf
+        df = pd.DataFrame({"threshold": pos["thr"], "n_left": pos["nl"], "n_right": pos["nr"],
+                           "valid": (pos["nl"] >= msl) & (pos["nr"] >= msl)})
+        for (key, _, _), (g, s) in zip(sets, _score_tables(tables, [i for _, _, i in sets],
+                                                           st.alpha)):
+            df[f"gain:{key}"] = g
+            if st.alpha is not None:
+                df[f"score:{key}"] = s
+    df.attrs["settings"] = [(k, label) for k, label, _ in sets]
+    df.attrs["chosen_key"] = clf.impurity_.key
+    df.attrs["feature"] = info.name
+    return df
+
+
+def node_impurities(clf, node_id: int, settings=None) -> pd.Series:
+    """Impurity of the node's class counts under each setting (index: keys; attrs: labels)."""
+    clf._check_fitted()
+    clf._check_node(node_id)
+    sets = resolve_settings(clf, settings)
+    counts = clf.tree_.nodes[node_id].counts
+    s = pd.Series({key: float(imp.of_counts(counts)) for key, _, imp in sets}, name="impurity")
+    s.attrs["labels"] = {key: label for key, label, _ in sets}
+    s.attrs["chosen_key"] = clf.impurity_.key
+    return s
+
+
+def forced_split(clf, node_id, feature, threshold=None, groups=None) -> dict:
+    """A split description for :meth:`TreeClassifier.with_split`."""
+    j = _feature_index(clf, feature)
+    info = clf.features_[j]
+    rows, y, T, n, st, Ipar = _node_data(clf, node_id)
+    q = st.q
+    imp = clf.impurity_
+    if info.kind == "numeric":
+        if groups is not None:
+            raise ValueError(f"{info.name!r} is numeric: give a threshold, not groups.")
+        if threshold is None:
+            sp = _best_split_of_feature(clf, j, rows, y, T, n, st, Ipar)
+            if sp is None:
+                raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
+            return sp
+        thr = float(threshold)
+        if not np.isfinite(thr):
+            raise ValueError("the threshold must be a finite number.")
+        v = clf._enc.num[rows, clf._enc.slot[j]]
+        nan = np.isnan(v)
+        left = v <= thr
+        nl, nr = int(left[~nan].sum()), int((~left & ~nan).sum())
+        mc = 0 if nl >= nr else 1
+        goes = np.where(nan, mc == 0, left)
+        L = np.bincount(y[goes], minlength=q)
+        R = np.bincount(y[~goes], minlength=q)
+        if L.sum() == 0 or R.sum() == 0:
+            raise ValueError(
+                f"threshold {thr:g} leaves a child empty at node {node_id}; pick one between "
+                f"{np.nanmin(v):g} and {np.nanmax(v):g}."
+            )
+        table = np.stack([L, R])
+        (g, s), = _score_tables(table, [imp], st.alpha)
+        return {
+            "feature_index": j, "kind": "numeric", "threshold": thr, "group_codes": None,
+            "child_counts": [L, R], "missing_child": mc, "default_child": mc,
+            "gain": float(g), "score": float(s), "n_missing": int(nan.sum()),
+            "labels": branch_labels(info, "numeric", thr, None, mc),
+        }
+    if threshold is not None:
+        raise ValueError(f"{info.name!r} is categorical: give groups, not a threshold.")
+    if groups is None:
+        sp = _best_split_of_feature(clf, j, rows, y, T, n, st, Ipar)
+        if sp is None:
+            raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
+        return sp
+    codes_at = clf._enc.cat[rows, clf._enc.slot[j]]
+    present = set(np.unique(codes_at).tolist())
+    index = {}
+    for code, value in enumerate(info.categories):
+        index[value] = code
+        index[str(value)] = index.get(str(value), code)
+    code_groups, seen = [], set()
+    for g in groups:
+        if isinstance(g, (str, bytes)) or not hasattr(g, "__iter__"):
+            g = [g]
+        cg = []
+        for value in g:
+            value = None if (value is None or (isinstance(value, float) and np.isnan(value))) \
+                else value
+            if value not in index and str(value) not in index:
+                raise ValueError(f"{value!r} is not a category of {info.name!r}.")
+            code = index.get(value, index.get(str(value)))
+            if code in seen:
+                raise ValueError(f"category {value!r} appears in two groups.")
+            seen.add(code)
+            if code in present:
+                cg.append(code)
+        if not cg:
+            raise ValueError(f"the group {list(g)!r} has no training rows at node {node_id}.")
+        code_groups.append(tuple(cg))
+    left_out = present - seen
+    if left_out:
+        raise ValueError(
+            "every category present at the node must be in a group; missing: "
+            f"{[info.categories[c] for c in sorted(left_out)]}."
+        )
+    if len(code_groups) < 2:
+        raise ValueError("a split needs at least two groups.")
+    singletons = all(len(g) == 1 for g in code_groups)
+    if not singletons and len(code_groups) != 2:
+        raise ValueError("groups must be either one value per child (multiway) or two groups.")
+    K = len(info.categories)
+    tab = category_table(codes_at, np.zeros(rows.size, np.int64), y, 1, K, q)[0]
+    counts = [tab[list(g)].sum(axis=0) for g in code_groups]
+    table = np.stack(counts)
+    (g, s), = _score_tables(table, [imp], st.alpha)
+    nmiss = int(tab[K - 1].sum()) if info.has_missing else 0
+    return categorical_split_dict(j, info, code_groups, counts, float(g), float(s), nmiss,
+                                  binary=not singletons)
