@@ -53,8 +53,8 @@ from .registry import get_measure
 __all__ = [
     "DEFAULT_SETTINGS",
     "METRICS",
-    "EvaluationCancelled",
     "EvaluationResult",
+    "CrossValidation",
     "Fold",
     "Setting",
     "corrected_resampled_ttest",
@@ -572,10 +572,6 @@ def holm(pvalues) -> np.ndarray:
 
 
 # ====================================================================== the runner
-class EvaluationCancelled(Exception):
-    """Raised inside :func:`evaluate` when the cancel check returns True (caught there)."""
-
-
 @dataclass
 class EvaluationResult:
     """What :func:`evaluate` returns.
@@ -736,7 +732,10 @@ class EvaluationResult:
 
 def _default_model_factory(model: str):
     if model == "tree":
-        from . import TreeClassifier
+        try:
+            from . import TreeClassifier
+        except ImportError:  # the package __init__ may not re-export it
+            from .tree import TreeClassifier
 
         return TreeClassifier
     if model == "forest":
@@ -753,6 +752,175 @@ def _tree_size(est) -> tuple[float, float]:
     leaves = [float(t.tree_.n_leaves) for t in trees]
     depth = [float(t.tree_.depth) for t in trees]
     return float(np.mean(leaves)), float(np.mean(depth))
+
+
+class CrossValidation:
+    """A cross-validation in steps, one (repeat, fold) at a time, that can stop and resume.
+
+    :func:`evaluate` runs it to the end; the app runs it step by step, keeping the object between
+    reruns so that a cancelled run keeps the folds already done. Arguments as :func:`evaluate`.
+
+    Examples
+    --------
+    >>> from offcenter.datasets import load
+    >>> df = load("glass")
+    >>> cv = CrossValidation(df.drop(columns="class"), df["class"], ["shannon", "oc_shannon"],
+    ...                      n_splits=3, n_repeats=1, tree_params={"max_depth": 2})
+    >>> cv.n_steps, cv.steps_done
+    (3, 0)
+    >>> _ = cv.run_step(); cv.steps_done, round(cv.fraction, 3)
+    (1, 0.333)
+    >>> cv.cancel(); res = cv.result(); res.cancelled, len(res.folds)
+    (True, 2)
+    """
+
+    def __init__(self, X, y, settings=DEFAULT_SETTINGS, *, n_splits: int = 5, n_repeats: int = 3,
+                 seed: int = 0, model: str = "tree", leaf_rule: str = "majority",
+                 tree_params: dict | None = None, n_estimators: int = 25, max_features="sqrt",
+                 reference: str | None = None, data_name: str = "",
+                 model_factory: Callable | None = None):
+        self.settings = parse_settings(settings)
+        keys = [s.key for s in self.settings]
+        if reference is None:
+            reference = "shannon" if "shannon" in keys else keys[0]
+        elif reference not in keys:
+            raise ValueError(f"the reference {reference!r} is not among the settings {keys}.")
+        if leaf_rule not in ("majority", "prior"):
+            raise ValueError(f"leaf_rule must be 'majority' or 'prior'; got {leaf_rule!r}.")
+        if model not in ("tree", "forest"):
+            raise ValueError(f"model must be 'tree' or 'forest'; got {model!r}.")
+        if model == "forest" and (isinstance(n_estimators, bool) or not isinstance(
+                n_estimators, (int, np.integer)) or n_estimators < 1):
+            raise ValueError(f"n_estimators must be an integer >= 1; got {n_estimators!r}.")
+        self.factory = model_factory or _default_model_factory(model)
+        self.model = model
+        self.leaf_rule = leaf_rule
+        self.tree_params = dict(tree_params or {})
+        self.n_estimators = n_estimators
+        self.max_features = max_features
+
+        if isinstance(X, pd.DataFrame):
+            self.X = X.reset_index(drop=True)
+        else:
+            arr = np.asarray(X)
+            if arr.ndim != 2:
+                raise ValueError(f"X must be 2-D (examples x features); got shape {arr.shape}.")
+            self.X = pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
+        y_arr = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y)
+        if y_arr.ndim != 1 or y_arr.shape[0] != len(self.X):
+            raise ValueError(
+                f"y must have one label per row of X: {len(self.X)} rows but y has shape "
+                f"{y_arr.shape}."
+            )
+        if pd.isna(pd.Series(y_arr, dtype=object)).any():
+            raise ValueError("the class column has missing values; drop those rows first.")
+        self.y = y_arr
+        self.classes = _metrics._sorted_labels(y_arr)
+        if len(self.classes) < 2:
+            raise ValueError("the class column has a single value: there is nothing to predict.")
+        self.folds = stratified_folds(y_arr, n_splits, n_repeats, seed)
+        self.minority = _metrics.minority_class(y_arr, self.classes)
+        n = len(y_arr)
+        self.seed = int(seed)
+        self.config = {
+            "data": data_name, "model": model, "leaf_rule": leaf_rule,
+            "n_splits": int(n_splits), "n_repeats": int(n_repeats), "seed": int(seed),
+            "tree_params": self.tree_params, "reference": reference, "minority": self.minority,
+            "classes": self.classes,
+            "class_counts": {c: int(np.sum(y_arr == c)) for c in self.classes}, "n": n,
+            "test_train_ratio": float(np.mean([len(f.test) / len(f.train) for f in self.folds])),
+        }
+        if model == "forest":
+            self.config.update({"n_estimators": int(n_estimators), "max_features": max_features})
+        self.scores = {s.key: np.full((n_repeats, n), np.nan) for s in self.settings}
+        self.rows: list[dict] = []
+        self.steps_done = 0
+        self.cancelled = False
+
+    @property
+    def n_steps(self) -> int:
+        return len(self.folds)
+
+    @property
+    def done(self) -> bool:
+        return self.cancelled or self.steps_done >= self.n_steps
+
+    @property
+    def fraction(self) -> float:
+        return self.steps_done / self.n_steps
+
+    def cancel(self) -> None:
+        """Stop here: :meth:`result` then holds the folds completed so far."""
+        self.cancelled = True
+
+    def step_label(self, i: int | None = None) -> str:
+        f = self.folds[self.steps_done if i is None else i]
+        return (f"repeat {f.repeat + 1}/{self.config['n_repeats']}, fold "
+                f"{f.fold + 1}/{self.config['n_splits']}")
+
+    def run_step(self, progress: Callable[[float, str], None] | None = None,
+                 should_cancel: Callable[[], bool] | None = None) -> bool:
+        """Fit every setting on the next fold. Returns False (and cancels) if ``should_cancel``
+        says so before a fit, in which case that fold's fits are dropped."""
+        if self.done:
+            return False
+        f = self.folds[self.steps_done]
+        X_tr, X_te = self.X.iloc[f.train], self.X.iloc[f.test]
+        y_tr, y_te = self.y[f.train], self.y[f.test]
+        fold_seed = int(np.random.default_rng([self.seed, f.repeat, f.fold, 7]).integers(2**31))
+        classes = self.classes
+        rows, fold_scores = [], {}
+        for i, s in enumerate(self.settings):
+            if should_cancel is not None and should_cancel():
+                self.cancel()
+                return False
+            params = {**self.tree_params, **s.tree_params(), "leaf_rule": self.leaf_rule}
+            if self.model == "forest":
+                params.update(n_estimators=self.n_estimators, max_features=self.max_features,
+                              random_state=fold_seed)
+            row = {"setting": s.key, "label": s.label, "repeat": f.repeat, "fold": f.fold,
+                   "n_train": len(f.train), "n_test": len(f.test)}
+            t0 = time.perf_counter()
+            try:
+                est = self.factory(**params)
+                est.fit(X_tr, y_tr)
+                pred = np.asarray(est.predict(X_te))
+                proba = np.asarray(est.predict_proba(X_te), dtype=float)
+                full = np.zeros((len(f.test), len(classes)))
+                for j, c in enumerate(list(est.classes_)):
+                    full[:, classes.index(c)] = proba[:, j]
+                row.update(_metrics.classification_metrics(
+                    y_te, pred, full, classes=classes, minority=self.minority))
+                row["leaves"], row["depth"] = _tree_size(est)
+                fold_scores[s.key] = full[:, classes.index(self.minority)]
+                row["error"] = ""
+            except Exception as err:  # one failing fit must not lose the whole study
+                row.update({m: np.nan for m in [*METRICS, *SIZE_COLUMNS]})
+                row["error"] = f"{type(err).__name__}: {err}"
+            row["seconds"] = time.perf_counter() - t0
+            rows.append(row)
+            if progress is not None:
+                total = self.n_steps * len(self.settings)
+                done = self.steps_done * len(self.settings) + i + 1
+                progress(done / total, f"{self.step_label()}: {s.label}")
+        for key, sc in fold_scores.items():
+            self.scores[key][f.repeat, f.test] = sc
+        self.rows.extend(rows)
+        self.steps_done += 1
+        return True
+
+    def result(self) -> EvaluationResult:
+        """The results so far (``cancelled`` is True if the run stopped before the end)."""
+        columns = ["setting", "label", "repeat", "fold", "n_train", "n_test", *METRICS,
+                   *SIZE_COLUMNS, "seconds", "error"]
+        df = pd.DataFrame(self.rows, columns=columns)
+        config = dict(self.config, steps_done=self.steps_done, n_steps=self.n_steps)
+        return EvaluationResult(
+            folds=df, settings=list(self.settings), config=config,
+            scores={k: v.copy() for k, v in self.scores.items()},
+            y_minority=self.y == self.minority,
+            cancelled=self.steps_done < self.n_steps,
+        )
 
 
 def evaluate(
@@ -783,8 +951,8 @@ def evaluate(
     y : sequence
         Class labels.
     settings : iterable
-        Setting names or dicts (see :func:`parse_setting`); the first Shannon setting (or the first
-        setting) is the reference unless ``reference`` names another key.
+        Setting names or dicts (see :func:`parse_setting`); Shannon (or the first setting) is the
+        reference unless ``reference`` names another key.
     n_splits, n_repeats, seed :
         Repeated stratified k-fold design (:func:`stratified_folds`); every setting sees the same
         folds.
@@ -796,109 +964,27 @@ def evaluate(
         The same stopping rules for every setting: ``max_depth``, ``min_samples_split``,
         ``min_samples_leaf``, ``min_gain``, ``categorical``...
     n_estimators, max_features :
-        Forest only. Each forest is seeded from ``(seed, repeat, fold)``, the same for every setting.
+        Forest only. Each forest is seeded from ``(seed, repeat, fold)``, the same for every
+        setting.
     progress : callable(fraction, message), optional
         Called after each fit.
     should_cancel : callable() -> bool, optional
         Checked before each fit; when it returns True the run stops and the result holds the
-        completed fits with ``cancelled=True``.
+        completed folds with ``cancelled=True``.
+    model_factory : callable, optional
+        Builds an estimator from the keyword arguments (default :class:`offcenter.TreeClassifier`
+        or :class:`offcenter.forest.ForestClassifier`).
 
     Returns
     -------
     EvaluationResult
     """
-    settings = parse_settings(settings)
-    keys = [s.key for s in settings]
-    if reference is None:
-        reference = "shannon" if "shannon" in keys else keys[0]
-    elif reference not in keys:
-        raise ValueError(f"the reference {reference!r} is not among the settings {keys}.")
-    if leaf_rule not in ("majority", "prior"):
-        raise ValueError(f"leaf_rule must be 'majority' or 'prior'; got {leaf_rule!r}.")
-    if model not in ("tree", "forest"):
-        raise ValueError(f"model must be 'tree' or 'forest'; got {model!r}.")
-    factory = model_factory or _default_model_factory(model)
-    tree_params = dict(tree_params or {})
-
-    if isinstance(X, pd.DataFrame):
-        X_df = X.reset_index(drop=True)
-    else:
-        arr = np.asarray(X)
-        if arr.ndim != 2:
-            raise ValueError(f"X must be 2-D (examples x features); got shape {arr.shape}.")
-        X_df = pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
-    y_arr = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y)
-    if y_arr.ndim != 1 or y_arr.shape[0] != len(X_df):
-        raise ValueError(
-            f"y must have one label per row of X: {len(X_df)} rows but y has shape {y_arr.shape}."
-        )
-    if pd.isna(pd.Series(y_arr)).any():
-        raise ValueError("the class column has missing values; drop those rows first.")
-    classes = _metrics._sorted_labels(y_arr)
-    if len(classes) < 2:
-        raise ValueError("the class column has a single value: there is nothing to predict.")
-    folds = stratified_folds(y_arr, n_splits, n_repeats, seed)
-    minority = _metrics.minority_class(y_arr, classes)
-    class_counts = {c: int(np.sum(y_arr == c)) for c in classes}
-    n = len(y_arr)
-    ratio = float(np.mean([len(f.test) / len(f.train) for f in folds]))
-    config = {
-        "data": data_name, "model": model, "leaf_rule": leaf_rule,
-        "n_splits": int(n_splits), "n_repeats": int(n_repeats), "seed": int(seed),
-        "tree_params": tree_params, "reference": reference, "minority": minority,
-        "classes": classes, "class_counts": class_counts, "n": n,
-        "test_train_ratio": ratio,
-    }
-    if model == "forest":
-        config.update({"n_estimators": int(n_estimators), "max_features": max_features})
-    scores = {s.key: np.full((n_repeats, n), np.nan) for s in settings}
-    y_min = y_arr == minority
-    rows = []
-    total = len(folds) * len(settings)
-    done = 0
-    cancelled = False
-    for f in folds:
-        X_tr, X_te = X_df.iloc[f.train], X_df.iloc[f.test]
-        y_tr, y_te = y_arr[f.train], y_arr[f.test]
-        fold_seed = int(np.random.default_rng([int(seed), f.repeat, f.fold, 7]).integers(2**31))
-        for s in settings:
-            if should_cancel is not None and should_cancel():
-                cancelled = True
-                break
-            params = {**tree_params, **s.tree_params(), "leaf_rule": leaf_rule}
-            if model == "forest":
-                params.update(n_estimators=n_estimators, max_features=max_features,
-                              random_state=fold_seed)
-            row = {"setting": s.key, "label": s.label, "repeat": f.repeat, "fold": f.fold,
-                   "n_train": len(f.train), "n_test": len(f.test)}
-            t0 = time.perf_counter()
-            try:
-                est = factory(**params)
-                est.fit(X_tr, y_tr)
-                pred = np.asarray(est.predict(X_te))
-                proba = np.asarray(est.predict_proba(X_te), dtype=float)
-                est_classes = list(est.classes_)
-                full = np.zeros((len(f.test), len(classes)))
-                for j, c in enumerate(est_classes):
-                    full[:, classes.index(c)] = proba[:, j]
-                row.update(_metrics.classification_metrics(
-                    y_te, pred, full, classes=classes, minority=minority))
-                row["leaves"], row["depth"] = _tree_size(est)
-                scores[s.key][f.repeat, f.test] = full[:, classes.index(minority)]
-                row["error"] = ""
-            except Exception as err:  # one failing fit must not lose the whole study
-                row.update({m: np.nan for m in [*METRICS, *SIZE_COLUMNS]})
-                row["error"] = f"{type(err).__name__}: {err}"
-            row["seconds"] = time.perf_counter() - t0
-            rows.append(row)
-            done += 1
-            if progress is not None:
-                progress(done / total, f"repeat {f.repeat + 1}/{n_repeats}, fold "
-                         f"{f.fold + 1}/{n_splits}: {s.label}")
-        if cancelled:
-            break
-    columns = ["setting", "label", "repeat", "fold", "n_train", "n_test", *METRICS,
-               *SIZE_COLUMNS, "seconds", "error"]
-    df = pd.DataFrame(rows, columns=columns)
-    return EvaluationResult(folds=df, settings=settings, config=config, scores=scores,
-                            y_minority=y_min, cancelled=cancelled)
+    cv = CrossValidation(
+        X, y, settings, n_splits=n_splits, n_repeats=n_repeats, seed=seed, model=model,
+        leaf_rule=leaf_rule, tree_params=tree_params, n_estimators=n_estimators,
+        max_features=max_features, reference=reference, data_name=data_name,
+        model_factory=model_factory,
+    )
+    while not cv.done:
+        cv.run_step(progress=progress, should_cancel=should_cancel)
+    return cv.result()

@@ -1,0 +1,193 @@
+"""Plotly figures of an :class:`offcenter.evaluation.EvaluationResult` (for the app and notebooks).
+
+Each builder takes a result and returns a ``plotly.graph_objects.Figure``; nothing here touches
+Streamlit. Labels are set as plain text (Plotly escapes them; no user HTML is rendered).
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from .evaluation import METRICS, SIZE_COLUMNS, EvaluationResult
+
+__all__ = ["metric_figure", "difference_figure", "roc_figure"]
+
+_PALETTE = (
+    "#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c",
+    "#ccb974", "#64b5cd",
+)
+
+
+def _text(s: object) -> str:
+    """Plotly renders a small HTML subset in labels: escape user-provided text."""
+    return html.escape(str(s), quote=False)
+
+
+def _colour(i: int) -> str:
+    return _PALETTE[i % len(_PALETTE)]
+
+
+def _metric_name(metric: str) -> str:
+    return {**METRICS, **SIZE_COLUMNS}.get(metric, metric)
+
+
+def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -> go.Figure:
+    """One box per setting with every fold as a point, and the mean +- std as a diamond.
+
+    Examples
+    --------
+    >>> from offcenter.evaluation import EvaluationResult, parse_settings
+    >>> folds = pd.DataFrame({"setting": ["shannon", "shannon", "gini", "gini"],
+    ...     "label": ["Shannon", "Shannon", "Gini", "Gini"], "repeat": 0, "fold": [0, 1, 0, 1],
+    ...     "balanced_accuracy": [0.7, 0.8, 0.75, 0.85]})
+    >>> r = EvaluationResult(folds, parse_settings("shannon,gini"), {"model": "tree"})
+    >>> len(metric_figure(r).data)
+    4
+    """
+    if metric not in METRICS and metric not in SIZE_COLUMNS:
+        raise ValueError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}.")
+    fig = go.Figure()
+    for i, s in enumerate(result.settings):
+        part = result.folds[result.folds["setting"] == s.key]
+        values = part[metric].to_numpy(dtype=float) if len(part) else np.zeros(0)
+        ok = ~np.isnan(values)
+        hover = [f"repeat {int(r) + 1}, fold {int(f) + 1}" for r, f in
+                 zip(part["repeat"].to_numpy()[ok], part["fold"].to_numpy()[ok])]
+        name = _text(s.label)
+        fig.add_trace(go.Box(
+            y=values[ok], name=name, boxpoints="all", jitter=0.4, pointpos=0,
+            marker={"color": _colour(i), "size": 5, "opacity": 0.6},
+            line={"color": _colour(i)}, fillcolor="rgba(0,0,0,0)", text=hover,
+            hovertemplate="%{text}: %{y:.3f}<extra>" + name + "</extra>", showlegend=False,
+        ))
+        if ok.any():
+            mean = float(values[ok].mean())
+            std = float(values[ok].std(ddof=1)) if ok.sum() > 1 else 0.0
+            fig.add_trace(go.Scatter(
+                x=[name], y=[mean], mode="markers",
+                marker={"symbol": "diamond", "size": 11, "color": "black"},
+                error_y={"type": "data", "array": [std], "color": "black", "thickness": 1.5},
+                hovertemplate=f"mean {mean:.3f} ± {std:.3f}<extra>{name}</extra>",
+                showlegend=False,
+            ))
+    ref = result.reference
+    ref_part = result.folds[result.folds["setting"] == ref]
+    if len(ref_part) and metric in ref_part:
+        ref_mean = float(np.nanmean(ref_part[metric].to_numpy(dtype=float)))
+        if np.isfinite(ref_mean):
+            fig.add_hline(y=ref_mean, line={"dash": "dot", "color": "grey"},
+                          annotation_text="reference mean", annotation_position="top left")
+    fig.update_layout(
+        title=f"{_metric_name(metric)} per fold ({_text(_design(result))})",
+        yaxis_title=_metric_name(metric), xaxis_title=None, height=440,
+        margin={"l": 60, "r": 20, "t": 60, "b": 80},
+    )
+    return fig
+
+
+def difference_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -> go.Figure:
+    """Fold-wise differences (setting - reference) per setting, with the paired test in the hover.
+
+    Points above 0 are folds where the setting beats the reference.
+    """
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}.")
+    paired = result.paired(metrics=[metric])
+    ref = result.reference
+    ref_rows = result.folds[result.folds["setting"] == ref].set_index(["repeat", "fold"])
+    fig = go.Figure()
+    for i, s in enumerate(result.settings):
+        if s.key == ref:
+            continue
+        mine = result.folds[result.folds["setting"] == s.key].set_index(["repeat", "fold"])
+        common = mine.index.intersection(ref_rows.index)
+        d = (mine.loc[common, metric] - ref_rows.loc[common, metric]).to_numpy(dtype=float)
+        d = d[~np.isnan(d)]
+        row = paired[paired["setting"] == s.key]
+        info = ""
+        if len(row):
+            r = row.iloc[0]
+            info = (f"W/T/L {r['wins']}/{r['ties']}/{r['losses']}, corrected t p = "
+                    f"{r['t_p']:.3g} (Holm {r['t_p_holm']:.3g}), Wilcoxon p = {r['wilcoxon_p']:.3g}")
+        name = _text(s.label)
+        fig.add_trace(go.Box(
+            y=d, name=name, boxpoints="all", jitter=0.4, pointpos=0,
+            marker={"color": _colour(i), "size": 5, "opacity": 0.6}, line={"color": _colour(i)},
+            hovertemplate="%{y:+.3f}<extra>" + _text(info) + "</extra>", showlegend=False,
+        ))
+    fig.add_hline(y=0, line={"color": "grey"})
+    ref_label = result.labels().get(ref, ref)
+    fig.update_layout(
+        title=f"{_metric_name(metric)}: difference with {_text(ref_label)}, fold by fold",
+        yaxis_title=f"difference in {_metric_name(metric)}", height=420,
+        margin={"l": 60, "r": 20, "t": 60, "b": 80},
+    )
+    return fig
+
+
+def roc_figure(result: EvaluationResult) -> go.Figure:
+    """Pooled out-of-fold ROC curves of the minority class, one per setting (AUC in the legend).
+
+    Examples
+    --------
+    >>> from offcenter.evaluation import EvaluationResult, parse_settings
+    >>> r = EvaluationResult(pd.DataFrame(), parse_settings("shannon"), {"minority": 1},
+    ...     scores={"shannon": np.array([[0.9, 0.2, 0.6, 0.1]])},
+    ...     y_minority=np.array([True, False, True, False]))
+    >>> fig = roc_figure(r); fig.data[1].name
+    'Shannon (AUC 1.000)'
+    """
+    curves = result.roc_curves()
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance",
+                             line={"dash": "dash", "color": "lightgrey"}, hoverinfo="skip"))
+    for i, s in enumerate(result.settings):
+        c = curves[curves["setting"] == s.key]
+        if c.empty:
+            continue
+        name = f"{_text(s.label)} (AUC {float(c['auc'].iloc[0]):.3f})"
+        thr = c["threshold"].to_numpy(dtype=float)
+        fig.add_trace(go.Scatter(
+            x=c["fpr"], y=c["tpr"], mode="lines+markers", name=name,
+            line={"color": _colour(i), "shape": "linear"}, marker={"size": 4},
+            customdata=np.where(np.isinf(thr), np.nan, thr),
+            hovertemplate="FPR %{x:.3f}, TPR %{y:.3f}, score >= %{customdata:.3f}<extra>"
+                          + _text(s.label) + "</extra>",
+        ))
+    minority = result.config.get("minority")
+    fig.update_layout(
+        title=f"ROC of the minority class {_text(repr(minority))}, out-of-fold scores pooled",
+        xaxis={"title": "false positive rate", "range": [0, 1], "constrain": "domain"},
+        yaxis={"title": "true positive rate (minority recall)", "range": [0, 1.02],
+               "scaleanchor": "x"},
+        height=520, legend={"orientation": "v"}, margin={"l": 60, "r": 20, "t": 60, "b": 60},
+    )
+    return fig
+
+
+def _design(result: EvaluationResult) -> str:
+    c = result.config
+    if not c.get("n_splits"):
+        return str(c.get("model", ""))
+    return (f"{c.get('model')}, leaf rule {c.get('leaf_rule')}, {c.get('n_splits')}-fold x "
+            f"{c.get('n_repeats')}")
+
+
+def summary_frame(result: EvaluationResult, metrics=None) -> pd.DataFrame:
+    """A readable table for the page: one row per setting, "mean ± std" text cells."""
+    metrics = list(metrics) if metrics is not None else [*METRICS, *SIZE_COLUMNS]
+    summ = result.summary(metrics)
+    out = pd.DataFrame({"setting": summ["label"]})
+    for m in metrics:
+        digits = 1 if m in SIZE_COLUMNS else 3
+        out[_metric_name(m)] = [
+            "n/a" if np.isnan(a) else (f"{a:.{digits}f}" if np.isnan(b) else
+                                      f"{a:.{digits}f} ± {b:.{digits}f}")
+            for a, b in zip(summ[f"{m}_mean"], summ[f"{m}_std"])
+        ]
+    out["folds"] = summ["n_folds"]
+    return out

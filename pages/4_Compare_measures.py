@@ -1,0 +1,365 @@
+"""Compare measures: cross-validated trees (or forests) grown with several measures on one data set.
+
+Widgets and layout only: the cross-validation is offcenter.evaluation (CrossValidation), the
+figures offcenter.evaluation_figures, files offcenter.csv_io and the bundled sets
+offcenter.datasets. User text (file and column names, class labels) is shown only through
+st.text, st.dataframe or widget labels, never as Markdown or HTML.
+
+Running and cancelling: a run is a CrossValidation kept in the session, computed fold by fold with
+st.progress updated after every fit. Clicking Cancel makes Streamlit stop the running script at
+its next progress update and rerun it; the rerun sees the click and marks the run cancelled,
+keeping the folds already finished (shown as partial results). Leaving the page and coming back
+resumes an unfinished run; finished results are kept in a store shared by reruns, page switches
+and sessions, keyed by the data's hash and every setting, so they are not recomputed.
+"""
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+
+import pandas as pd
+import streamlit as st
+
+from offcenter import urlstate
+from offcenter.csv_io import (
+    MAX_UPLOAD_BYTES,
+    DataProblem,
+    frame_hash,
+    id_like_columns,
+    prepare_xy,
+    read_csv_bytes,
+    to_csv_bytes,
+)
+from offcenter.datasets import DATASETS, load
+from offcenter.evaluation import (
+    DEFAULT_SETTINGS,
+    METRICS,
+    CrossValidation,
+    available_settings,
+)
+from offcenter.evaluation_figures import (
+    difference_figure,
+    metric_figure,
+    roc_figure,
+    summary_frame,
+)
+
+st.set_page_config(page_title="Compare measures - offcenter", layout="wide")
+
+S = st.session_state
+PREFIX = "cm_"
+SETTINGS = {s.key: s for s in available_settings()}
+DATA_DEFAULT = "pima" if "pima" in DATASETS else next(iter(DATASETS))
+LEAF_RULES = {
+    "majority": "majority: the most frequent class of the leaf",
+    "prior": "prior-aware: the class whose leaf frequency most exceeds its prior",
+}
+MODELS = {"tree": "one tree", "forest": "bagged forest (random forest)"}
+SCHEMA = urlstate.Schema([
+    urlstate.Field("data", "str", DATA_DEFAULT, choices=(*DATASETS, "upload")),
+    urlstate.Field("settings", "strs", DEFAULT_SETTINGS, choices=tuple(SETTINGS), min_len=1),
+    urlstate.Field("folds", "int", 5, low=2, high=10),
+    urlstate.Field("repeats", "int", 3, low=1, high=10),
+    urlstate.Field("seed", "int", 0, low=0, high=1_000_000),
+    urlstate.Field("max_depth", "int", 5, low=0, high=20),
+    urlstate.Field("min_leaf", "int", 1, low=1, high=1000),
+    urlstate.Field("leaf_rule", "str", "majority", choices=tuple(LEAF_RULES)),
+    urlstate.Field("model", "str", "tree", choices=tuple(MODELS)),
+    urlstate.Field("trees", "int", 25, low=2, high=200),
+    urlstate.Field("metric", "str", "balanced_accuracy", choices=tuple(METRICS)),
+])
+
+# Widget values survive page switches (Streamlit forgets the keys of widgets not drawn).
+for _name, _value in S.get("cm_saved", {}).items():
+    S.setdefault(PREFIX + _name, _value)
+url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
+S.setdefault("cm_upload", None)        # {"name", "df", "report", "hash"}
+S.setdefault("cm_upload_seen", None)
+S.setdefault("cm_upload_error", None)
+S.setdefault("cm_job", None)           # {"key": str, "cv": CrossValidation}
+
+
+# ------------------------------------------------------------------------------ cached work
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_dataset(name: str) -> pd.DataFrame:
+    return load(name)
+
+
+@st.cache_resource(show_spinner=False)
+def result_store() -> tuple[OrderedDict, threading.Lock]:
+    """Finished results by key (data hash + every setting), the 32 most recent; all sessions."""
+    return OrderedDict(), threading.Lock()
+
+
+def store_get(key: str):
+    store, lock = result_store()
+    with lock:
+        if key in store:
+            store.move_to_end(key)
+            return store[key]
+    return None
+
+
+def store_put(key: str, result) -> None:
+    store, lock = result_store()
+    with lock:
+        store[key] = result
+        store.move_to_end(key)
+        while len(store) > 32:
+            store.popitem(last=False)
+
+
+def receive_upload(name: str, data: bytes) -> None:
+    try:
+        df, report = read_csv_bytes(data, name)
+    except DataProblem as exc:
+        S.cm_upload_error = str(exc)
+        return
+    except Exception as exc:  # noqa: BLE001 - a bad file must never show a traceback
+        S.cm_upload_error = f"The file could not be read ({type(exc).__name__}). Is it a CSV file?"
+        return
+    S.cm_upload_error = None
+    S.cm_upload = {"name": name, "df": df, "report": report, "hash": frame_hash(df)}
+    S[PREFIX + "data"] = "upload"
+
+
+# ------------------------------------------------------------------------------ page
+st.title("Compare measures: does off-centering help on imbalanced data?")
+st.write(
+    "Trees grown with each measure on the same folds of a repeated stratified cross-validation, "
+    "with the same stopping rules, scored on metrics that matter when one class is rare: "
+    "balanced accuracy, recall, precision and F1 of the minority class, and the area under the "
+    "ROC curve. Each measure is compared with Shannon's entropy fold by fold: wins, ties and "
+    "losses, and a paired test."
+)
+for w in url_warnings:
+    st.warning(f"Link parameter fixed: {w}")
+
+# ---------------------------------------------------------------- data
+st.header("1. Data")
+with st.expander("Upload your own CSV", expanded=False):
+    uploaded = st.file_uploader(
+        "CSV file (comma, semicolon or tab separated)", type=None, key="cm_file",
+        help=f"At most {MAX_UPLOAD_BYTES // 2**20} MB. The first row holds the column names.",
+    )
+    if uploaded is not None:
+        file_id = (getattr(uploaded, "file_id", None), uploaded.name, uploaded.size)
+        if file_id != S.cm_upload_seen:
+            S.cm_upload_seen = file_id
+            receive_upload(uploaded.name, uploaded.getvalue())
+    if S.cm_upload_error:
+        st.error(S.cm_upload_error)
+
+options = list(DATASETS) + (["upload"] if S.cm_upload is not None else [])
+if S[PREFIX + "data"] not in options:
+    if S[PREFIX + "data"] == "upload":
+        st.info("The link refers to an uploaded file, which is not shared: upload it again.")
+    S[PREFIX + "data"] = DATA_DEFAULT
+labels = {name: d.title for name, d in DATASETS.items()}
+if S.cm_upload is not None:
+    labels["upload"] = "Uploaded: " + S.cm_upload["name"]
+source = st.selectbox("Data set", options, format_func=labels.get, key=PREFIX + "data")
+if source == "upload":
+    raw = S.cm_upload["df"]
+    data_hash = S.cm_upload["hash"]
+    data_name = S.cm_upload["name"]
+    default_target = raw.columns[-1]
+    for w in S.cm_upload["report"].warnings:
+        st.warning(w)
+else:
+    raw = cached_dataset(source)
+    data_hash = source
+    data_name = source
+    default_target = DATASETS[source].target
+    st.caption(DATASETS[source].description)
+
+columns = list(raw.columns)
+target = st.selectbox(
+    "Target (the class)", columns,
+    index=columns.index(default_target) if default_target in columns else len(columns) - 1,
+    key=f"cm_target_{data_hash}",
+)
+ids = id_like_columns(raw)
+features = [c for c in columns if c != target and c not in ids] or [
+    c for c in columns if c != target]
+if ids:
+    st.caption("Identifier-like columns left out of the features:")
+    st.dataframe(pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}),
+                 hide_index=True)
+try:
+    X, y, prep_warnings = prepare_xy(raw, target, features)
+except DataProblem as exc:
+    st.error(str(exc))
+    st.stop()
+for w in prep_warnings:
+    st.warning(w)
+counts = y.value_counts()
+st.dataframe(
+    pd.DataFrame({"class": [str(c) for c in counts.index], "examples": counts.to_numpy(),
+                  "share": (counts / counts.sum()).round(3).to_numpy()}),
+    hide_index=True,
+)
+st.caption(f"{len(X):,} rows, {X.shape[1]} features. The minority class (the least frequent) "
+           "is the one whose recall, precision, F1 and ROC curve are reported.")
+
+# ---------------------------------------------------------------- settings
+st.header("2. Measures and protocol")
+chosen = st.multiselect(
+    "Measure settings (off-centered ones use the training fold's class distribution as theta)",
+    list(SETTINGS), format_func=lambda k: SETTINGS[k].label, key=PREFIX + "settings",
+)
+c1, c2, c3, c4 = st.columns(4)
+folds = c1.number_input("Folds (k)", 2, 10, step=1, key=PREFIX + "folds")
+repeats = c2.number_input("Repeats", 1, 10, step=1, key=PREFIX + "repeats",
+                          help="The k-fold split is repeated with different shuffles.")
+seed = c3.number_input("Seed", 0, 1_000_000, step=1, key=PREFIX + "seed")
+max_depth = c4.number_input("Maximum depth (0 = none)", 0, 20, step=1, key=PREFIX + "max_depth")
+c5, c6, c7 = st.columns([1, 2, 2])
+min_leaf = c5.number_input("Minimum examples per leaf", 1, 1000, step=1, key=PREFIX + "min_leaf")
+leaf_rule = c6.radio("Leaf labelling rule", list(LEAF_RULES), format_func=LEAF_RULES.get,
+                     key=PREFIX + "leaf_rule",
+                     help="The prior-aware rule predicts the minority class in a leaf where it "
+                          "is more frequent than in the whole training set.")
+model = c7.radio("Model", list(MODELS), format_func=MODELS.get, key=PREFIX + "model",
+                 help="A forest: bootstrap samples (stratified by class), a random subset of "
+                      "sqrt(#features) features at each node, majority vote.")
+n_trees = int(S.get(PREFIX + "trees", 25))
+if model == "forest":
+    n_trees = st.slider("Trees per forest", 2, 200, step=1, key=PREFIX + "trees")
+
+S.cm_saved = {k: list(v) if isinstance(v, tuple) else v
+              for k, v in urlstate.current_values(SCHEMA, S, PREFIX).items()}
+urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
+
+params = {
+    "data": data_hash, "target": str(target), "features": [str(f) for f in features],
+    "settings": list(chosen), "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
+    "max_depth": int(max_depth), "min_leaf": int(min_leaf), "leaf_rule": leaf_rule,
+    "model": model, "trees": int(n_trees) if model == "forest" else None,
+}
+key = hashlib.sha1(json.dumps(params, sort_keys=True).encode()).hexdigest()[:16]
+
+b1, b2, b3 = st.columns([1, 1, 4])
+run_clicked = b1.button("Run", type="primary", key="cm_run", disabled=not chosen)
+cancel_clicked = b2.button("Cancel", key="cm_cancel",
+                           help="Stop after the fit in progress; finished folds are kept.")
+if not chosen:
+    st.info("Choose at least one measure setting.")
+
+job = S.cm_job
+if cancel_clicked and job is not None and not job["cv"].done:
+    job["cv"].cancel()
+if run_clicked and chosen:
+    if store_get(key) is None and (job is None or job["key"] != key or job["cv"].cancelled):
+        try:
+            cv = CrossValidation(
+                X, y.to_numpy(dtype=object), chosen, n_splits=int(folds), n_repeats=int(repeats),
+                seed=int(seed), model=model, leaf_rule=leaf_rule,
+                tree_params={"max_depth": int(max_depth) or None,
+                             "min_samples_leaf": int(min_leaf)},
+                n_estimators=int(n_trees), data_name=data_name,
+            )
+        except ValueError as exc:
+            st.error(str(exc))
+            st.stop()
+        S.cm_job = job = {"key": key, "cv": cv}
+
+# ---------------------------------------------------------------- running
+if job is not None and job["key"] == key and not job["cv"].done:
+    cv = job["cv"]
+    n_fits = cv.n_steps * len(cv.settings)
+    bar = st.progress(cv.fraction, text=f"Starting: {cv.n_steps} folds x "
+                                        f"{len(cv.settings)} settings = {n_fits} fits")
+
+    def show(fraction: float, message: str) -> None:
+        bar.progress(min(1.0, fraction), text=f"{round(fraction * n_fits)}/{n_fits} fits. "
+                                              f"{message}")
+
+    while not cv.done:
+        cv.run_step(progress=show)
+    if not cv.cancelled:
+        store_put(key, cv.result())
+        bar.progress(1.0, text=f"Done: {n_fits}/{n_fits} fits.")
+elif job is not None and job["key"] != key and not job["cv"].done:
+    st.info(f"A run for other settings is paused at {job['cv'].steps_done}/{job['cv'].n_steps} "
+            "folds; it resumes if you set them back. Press Run to start these settings.")
+
+# ---------------------------------------------------------------- results
+result = store_get(key)
+if result is None and job is not None and job["key"] == key and job["cv"].cancelled:
+    result = job["cv"].result()
+    st.warning(
+        f"Cancelled after {job['cv'].steps_done} of {job['cv'].n_steps} folds: the results below "
+        "are partial (complete folds only). Press Run to start again."
+    )
+elif result is not None and not run_clicked and (job is None or job["key"] != key):
+    st.caption("Results from the cache (computed earlier with these exact settings).")
+
+if result is None:
+    st.info("Press Run to cross-validate the chosen measures.")
+    st.stop()
+
+st.header("3. Results")
+st.text(result.describe())
+errors = result.folds.loc[result.folds["error"] != "", ["label", "repeat", "fold", "error"]]
+if len(errors):
+    st.warning(f"{len(errors)} fit(s) failed and are left out of the averages:")
+    st.dataframe(errors, hide_index=True)
+if len(result.folds) == 0:
+    st.info("No fold was completed.")
+    st.stop()
+
+st.subheader("Mean ± standard deviation over the folds")
+st.dataframe(summary_frame(result), hide_index=True, width="stretch")
+
+st.subheader("Paired comparison with Shannon, fold by fold")
+st.caption(
+    "Difference = setting - reference (positive is better). W/T/L = folds where the setting "
+    "wins, ties or loses. Folds of a repeated cross-validation share training examples, so they "
+    "are not independent: the corrected resampled t-test of Nadeau and Bengio (2003) accounts "
+    "for it, and its p-value is adjusted (Holm) for the number of settings compared. The "
+    "Wilcoxon signed-rank p-value ignores the dependence and is too optimistic: shown for "
+    "reference only."
+)
+paired = result.paired()
+if len(paired):
+    table = pd.DataFrame({
+        "setting": paired["label"],
+        "metric": paired["metric"].map(METRICS),
+        "mean difference": paired["mean_diff"].round(4),
+        "W/T/L": [f"{w}/{t}/{lo}" for w, t, lo in
+                  zip(paired["wins"], paired["ties"], paired["losses"])],
+        "corrected t p": paired["t_p"].round(4),
+        "Holm-adjusted p": paired["t_p_holm"].round(4),
+        "Wilcoxon p": paired["wilcoxon_p"].round(4),
+    })
+    shown = st.multiselect("Metrics in the table", list(METRICS), format_func=METRICS.get,
+                           default=["balanced_accuracy", "minority_recall", "auc"],
+                           key="cm_paired_metrics")
+    st.dataframe(table[paired["metric"].isin(shown)], hide_index=True, width="stretch")
+    significant = paired[(paired["t_p_holm"] < 0.05) & paired["metric"].isin(shown)]
+    if significant.empty:
+        st.caption("No difference with the reference is significant at 5% (Holm-adjusted "
+                   "corrected t-test) on these metrics.")
+else:
+    st.caption("Add Shannon and another setting to see paired comparisons.")
+
+st.subheader("Plots")
+metric = st.selectbox("Metric", list(METRICS), format_func=METRICS.get, key=PREFIX + "metric")
+p1, p2 = st.columns(2)
+with p1:
+    st.plotly_chart(metric_figure(result, metric), key="cm_fig_metric")
+with p2:
+    if len(result.settings) > 1:
+        st.plotly_chart(difference_figure(result, metric), key="cm_fig_diff")
+st.plotly_chart(roc_figure(result), key="cm_fig_roc")
+
+st.subheader("Download")
+d1, d2, d3 = st.columns(3)
+d1.download_button("Per-fold results (CSV)", result.to_csv().encode("utf-8"),
+                   file_name=f"compare_{key}_folds.csv", mime="text/csv", key="cm_dl_folds")
+d2.download_button("Summary (CSV)", to_csv_bytes(result.summary()),
+                   file_name=f"compare_{key}_summary.csv", mime="text/csv", key="cm_dl_summary")
+d3.download_button("Paired comparisons (CSV)", to_csv_bytes(paired),
+                   file_name=f"compare_{key}_paired.csv", mime="text/csv", key="cm_dl_paired")
