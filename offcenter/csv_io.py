@@ -446,12 +446,13 @@ _ID_NAME = re.compile(r"^(id|index|idx|key|row|row ?(id|number|no)|unnamed: ?0|.
 def id_like_columns(df: pd.DataFrame, kinds: dict[str, str] | None = None) -> dict[str, str]:
     """Columns that look like identifiers, with the reason (left out of the features by default).
 
-    Text columns whose values are all distinct, integer columns that count 1, 2, 3, ... (or all
-    distinct with an id-like name), and text columns with one value per row or nearly so.
+    Text columns whose values are all distinct, integer columns (of 10 rows or more) that count
+    1, 2, 3, ... (or are all distinct with an id-like name), and text columns with one value per
+    row or nearly so.
 
-    >>> df = pd.DataFrame({"id": [1, 2, 3, 4], "x": [1.5, 2.5, 1.5, 0.5], "y": list("abab")})
+    >>> df = pd.DataFrame({"id": range(10), "x": [1.5, 2.5] * 5, "y": list("ab") * 5})
     >>> id_like_columns(df)
-    {'id': 'all 4 values are distinct whole numbers in steps of 1: looks like a row number'}
+    {'id': 'all 10 values are distinct whole numbers in steps of 1: looks like a row number'}
     """
     kinds = kinds or infer_kinds(df)
     n = len(df)
@@ -471,7 +472,7 @@ def id_like_columns(df: pd.DataFrame, kinds: dict[str, str] | None = None) -> di
                             "an identifier")
         else:
             v = s.to_numpy(dtype=float)
-            if nu != len(s) or not np.all(v == np.round(v)):
+            if len(s) < 10 or nu != len(s) or not np.all(v == np.round(v)):
                 continue
             srt = np.sort(v)
             if np.all(np.diff(srt) == 1):
@@ -514,9 +515,9 @@ def check_target(df: pd.DataFrame, target: str) -> pd.Series:
 def prepare_xy(df: pd.DataFrame, target: str, features: list[str]
                ) -> tuple[pd.DataFrame, pd.Series, list[str]]:
     """The feature frame and the class labels for a tree; rows without a class are dropped."""
+    y = check_target(df, target)
     if not features:
         raise DataProblem("Choose at least one feature column.")
-    y = check_target(df, target)
     features = [f for f in features if f != target]
     if not features:
         raise DataProblem("Choose at least one feature other than the target.")

@@ -1,0 +1,524 @@
+"""Tree: upload a data set, grow a tree, inspect every node's splits under every measure.
+
+Widgets and layout only: reading files is offcenter.csv_io, the bundled sets offcenter.datasets,
+the tree offcenter.TreeClassifier, the figures offcenter.tree_figures and the worked calculation
+and tables offcenter.explain. User text is only shown through st.dataframe / st.text / st.code or
+escaped with explain.md_escape.
+"""
+
+import json
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from offcenter import urlstate
+from offcenter.csv_io import (
+    MAX_UPLOAD_BYTES,
+    DataProblem,
+    apply_kinds,
+    frame_hash,
+    id_like_columns,
+    infer_kinds,
+    prepare_xy,
+    quick_sample_size,
+    read_csv_bytes,
+    sample_rows,
+    to_csv_bytes,
+    too_large,
+)
+from offcenter.datasets import DATASETS, DEFAULT, load
+from offcenter.explain import candidate_display, md_escape, node_split_steps, steps_markdown
+from offcenter.registry import MEASURES
+from offcenter.tree import TreeClassifier
+from offcenter.tree_figures import (
+    nodes_by_depth,
+    selected_node,
+    threshold_figure,
+    tree_figure,
+    visible_depth,
+)
+
+st.set_page_config(page_title="Tree - offcenter", layout="wide")
+
+S = st.session_state
+PREFIX = "tr_"
+SCORES = {
+    "gain": ("gain", None),
+    "relative": ("relative gain (alpha = 1)", 1.0),
+    "ratio": ("gain ratio (alpha = 0)", 0.0),
+    "kvalseth": ("Kvalseth (alpha = 1/2)", 0.5),
+    "alpha": ("lambda_alpha, choose alpha", None),
+}
+THETAS = {"prior": "prior (class distribution)", "uniform": "uniform", "none": "none (uncentered)"}
+SCHEMA = urlstate.Schema([
+    urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
+    urlstate.Field("measure", "str", "shannon", choices=tuple(MEASURES)),
+    urlstate.Field("theta", "str", "prior", choices=tuple(THETAS)),
+    urlstate.Field("beta", "float", 2.0, low=0.0, high=10.0),
+    urlstate.Field("rho", "float", 0.0, low=0.0, high=5.0),
+    urlstate.Field("consistent", "bool", False),
+    urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
+    urlstate.Field("alpha", "float", 0.5, low=0.0, high=1.0),
+    urlstate.Field("max_depth", "int", 5, low=0, high=30),
+    urlstate.Field("min_split", "int", 2, low=2, high=10_000),
+    urlstate.Field("min_leaf", "int", 1, low=1, high=10_000),
+    urlstate.Field("min_gain", "float", 0.0, low=0.0, high=1.0),
+    urlstate.Field("categorical", "str", "multiway", choices=("multiway", "binary")),
+])
+
+# Widget values survive page switches: Streamlit forgets the keys of widgets not drawn, so a
+# copy is kept under a plain key and restored before the URL is read.
+for _name, _value in S.get("tr_saved", {}).items():
+    S.setdefault(PREFIX + _name, _value)
+url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
+S.setdefault("tr_upload", None)      # {"name", "df", "report", "hash"} of the last good upload
+S.setdefault("tr_upload_seen", None)  # id of the last file processed (good or bad)
+S.setdefault("tr_upload_error", None)
+S.setdefault("tr_history", [])        # [(key, TreeClassifier, description)], last = current
+S.setdefault("tr_node", 0)
+S.setdefault("tr_last_click", None)
+
+
+# ------------------------------------------------------------------------------ cached work
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_dataset(name: str) -> pd.DataFrame:
+    return load(name)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def cached_fit(key: str, _X: pd.DataFrame, _y: pd.Series, params_json: str) -> TreeClassifier:
+    """Fit once per (data, settings): shared by reruns, page switches and every session."""
+    return TreeClassifier(**json.loads(params_json)).fit(_X, _y)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_candidates(tree_key: str, node: int, _clf) -> pd.DataFrame:
+    cands = _clf.candidates(node)
+    return cands
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_thresholds(tree_key: str, node: int, feature: str, _clf) -> pd.DataFrame:
+    return _clf.threshold_gains(node, feature)
+
+
+def receive_upload(name: str, data: bytes) -> None:
+    """Read an uploaded file; keep the previous data when it is bad (the error is shown)."""
+    try:
+        df, report = read_csv_bytes(data, name)
+    except DataProblem as exc:
+        S.tr_upload_error = str(exc)
+        return
+    except Exception as exc:  # noqa: BLE001 - a bad file must never show a traceback
+        S.tr_upload_error = f"The file could not be read ({type(exc).__name__}). Is it a CSV file?"
+        return
+    S.tr_upload_error = None
+    S.tr_upload = {"name": name, "df": df, "report": report, "hash": frame_hash(df)}
+    S[PREFIX + "data"] = "upload"
+
+
+# ------------------------------------------------------------------------------ page
+st.title("Tree: grow it, then inspect every split under every measure")
+st.write(
+    "Pick a data set or upload a CSV, choose the target and the measure, and grow a decision "
+    "tree. Click a node to see its candidate splits scored by every measure side by side, and "
+    "the worked calculation of its split."
+)
+for w in url_warnings:
+    st.warning(f"Link parameter fixed: {w}")
+
+# ---------------------------------------------------------------- data
+st.header("1. Data")
+with st.expander("Upload your own CSV", expanded=S.tr_upload is None):
+    uploaded = st.file_uploader(
+        "CSV file (comma, semicolon or tab separated; UTF-8, UTF-16 or Latin-1)",
+        type=None, key="tr_file",
+        help=f"At most {MAX_UPLOAD_BYTES // 2**20} MB. The first row holds the column names.",
+    )
+    if uploaded is not None:
+        file_id = (getattr(uploaded, "file_id", None), uploaded.name, uploaded.size)
+        if file_id != S.tr_upload_seen:
+            S.tr_upload_seen = file_id
+            with st.spinner("Reading the file..."):
+                receive_upload(uploaded.name, uploaded.getvalue())
+    if S.tr_upload_error:
+        st.error(S.tr_upload_error)
+        if S.tr_upload is not None or True:
+            st.caption("The data shown below is unchanged.")
+
+options = list(DATASETS) + (["upload"] if S.tr_upload is not None else [])
+if S[PREFIX + "data"] not in options:
+    if S[PREFIX + "data"] == "upload":
+        st.info("The link refers to an uploaded file, which is not shared: upload it again.")
+    S[PREFIX + "data"] = DEFAULT
+
+
+data_labels = {name: d.title for name, d in DATASETS.items()}
+if S.tr_upload is not None:
+    data_labels["upload"] = f"Uploaded: {S.tr_upload['name']}"
+source = st.selectbox("Data set", options, format_func=data_labels.get, key=PREFIX + "data")
+if source == "upload":
+    raw = S.tr_upload["df"]
+    data_hash = S.tr_upload["hash"]
+    report = S.tr_upload["report"]
+    st.caption("Read as: " + report.summary())
+    for w in report.warnings:
+        st.warning(w)
+    default_target = raw.columns[-1]
+else:
+    info = DATASETS[source]
+    raw = cached_dataset(source)
+    data_hash = f"{source}"
+    st.caption(info.description)
+    st.caption("Source: " + info.source)
+    default_target = info.target
+
+# column kinds, with overrides
+detected = infer_kinds(raw)
+kc1, kc2 = st.columns(2)
+numeric_cols = [c for c, k in detected.items() if k == "numeric"]
+text_cols = [c for c, k in detected.items() if k == "categorical"]
+as_cat = kc1.multiselect(
+    "Treat these numeric columns as categorical", numeric_cols, default=[],
+    key=f"tr_ascat_{data_hash}",
+    help="For numeric codes that are really categories (e.g. 1 = red, 2 = green).",
+)
+as_num = kc2.multiselect(
+    "Treat these text columns as numeric", text_cols, default=[], key=f"tr_asnum_{data_hash}",
+    help="Values that are not numbers become missing.",
+)
+overrides = {c: "categorical" for c in as_cat} | {c: "numeric" for c in as_num}
+try:
+    df, kind_warnings = apply_kinds(raw, overrides)
+except DataProblem as exc:
+    st.error(str(exc))
+    df, kind_warnings, overrides = raw, [], {}
+for w in kind_warnings:
+    st.warning(w)
+kinds = infer_kinds(df)
+ids = id_like_columns(df, kinds)
+
+with st.expander(f"Preview: {len(df):,} rows x {df.shape[1]} columns, with the detected types",
+                 expanded=False):
+    types = pd.DataFrame({
+        "column": [str(c) for c in df.columns],
+        "type": [kinds[c] for c in df.columns],
+        "missing": [int(df[c].isna().sum()) for c in df.columns],
+        "distinct": [int(df[c].nunique()) for c in df.columns],
+        "left out because": [ids.get(c, "") for c in df.columns],
+    })
+    st.dataframe(types, hide_index=True, width="stretch")
+    st.dataframe(df.head(50), width="stretch")
+
+columns = list(df.columns)
+tc1, tc2 = st.columns([1, 2])
+target = tc1.selectbox(
+    "Target (the class)", columns,
+    index=columns.index(default_target) if default_target in columns else len(columns) - 1,
+    key=f"tr_target_{data_hash}",
+)
+candidates_features = [c for c in columns if c != target]
+default_features = [c for c in candidates_features if c not in ids] or candidates_features
+features = tc2.multiselect(
+    "Features", candidates_features,
+    default=default_features,
+    key=f"tr_features_{data_hash}_{target}",
+)
+if ids:
+    st.caption("Left out by default (add them back above if you wish):")
+    st.dataframe(pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}),
+                 hide_index=True)
+
+try:
+    X, y, xy_warnings = prepare_xy(df, target, features)
+except DataProblem as exc:
+    st.error(str(exc))
+    st.stop()
+for w in xy_warnings:
+    st.warning(w)
+
+slow = too_large(len(X), X.shape[1])
+sampled = False
+if slow:
+    st.warning(slow)
+    n_sample = quick_sample_size(len(X), X.shape[1])
+    if st.checkbox(f"Use a random sample of {n_sample:,} rows", value=True,
+                   key=f"tr_sample_{data_hash}"):
+        keep = sample_rows(pd.DataFrame({"i": np.arange(len(X))}), n_sample)["i"].to_numpy()
+        X, y = X.iloc[keep].reset_index(drop=True), y.iloc[keep].reset_index(drop=True)
+        sampled = True
+
+classes, class_counts = np.unique(y.astype(str).to_numpy(), return_counts=True)
+prior = class_counts / class_counts.sum()
+st.caption("Class distribution (the prior): " + ", ".join(
+    f"{md_escape(c, 30)}: {k} ({p:.1%})" for c, k, p in zip(classes, class_counts, prior)))
+
+# ---------------------------------------------------------------- settings
+st.header("2. Measure and stopping rules")
+c1, c2, c3 = st.columns(3)
+measure = c1.selectbox("Measure", list(MEASURES), format_func=lambda m: MEASURES[m].label,
+                       key=PREFIX + "measure")
+minfo = MEASURES[measure]
+theta_options = list(THETAS) if minfo.off_centerable else ["prior", "uniform"]
+if S[PREFIX + "theta"] not in theta_options:
+    S[PREFIX + "theta"] = "prior"
+prior_text = "(" + ", ".join(f"{p:.3f}" for p in prior) + ")"
+theta_choice = c1.radio(
+    "Off-center on theta" if minfo.off_centerable else "Theta (where the asymmetric entropy peaks)",
+    theta_options, format_func=lambda t: THETAS[t] + (f" = {prior_text}" if t == "prior" else ""),
+    key=PREFIX + "theta", horizontal=False,
+)
+params = {}
+for p in minfo.params:
+    params[p.name] = c1.slider(
+        f"{p.name} ({p.description.split(',')[0]})", float(p.ui_low), float(p.ui_high),
+        step=float(p.ui_step), key=PREFIX + p.name,
+    )
+consistent = False
+if minfo.uses_sample_size:
+    consistent = c1.checkbox("Consistent form (Laplace estimate with each node's n)",
+                             key=PREFIX + "consistent")
+score = c2.selectbox("Split score", list(SCORES), format_func=lambda s: SCORES[s][0],
+                     key=PREFIX + "score")
+alpha = SCORES[score][1]
+if score == "alpha":
+    alpha = c2.slider("alpha", 0.0, 1.0, step=0.05, key=PREFIX + "alpha")
+categorical = c2.radio("Categorical features", ["multiway", "binary"], key=PREFIX + "categorical",
+                       format_func=lambda c: {"multiway": "one branch per value",
+                                              "binary": "two groups of values"}[c])
+max_depth = c3.slider("Maximum depth (0 = no limit)", 0, 30, key=PREFIX + "max_depth")
+min_split = c3.number_input("Minimum examples to split a node", 2, 10_000,
+                            key=PREFIX + "min_split")
+min_leaf = c3.number_input("Minimum examples in a leaf", 1, 10_000, key=PREFIX + "min_leaf")
+min_gain = c3.number_input("Minimum gain to split", 0.0, 1.0, step=0.001, format="%.4f",
+                           key=PREFIX + "min_gain")
+
+tree_params = {
+    "measure": measure,
+    "theta": None if theta_choice == "none" else theta_choice,
+    "consistent": bool(consistent),
+    "alpha": alpha,
+    "max_depth": int(max_depth) or None,
+    "min_samples_split": int(min_split),
+    "min_samples_leaf": int(min_leaf),
+    "min_gain": float(min_gain),
+    "categorical": categorical,
+}
+tree_params.update(params)
+params_json = json.dumps(tree_params, sort_keys=True)
+data_key = json.dumps([data_hash, target, [str(f) for f in features], overrides, sampled],
+                      sort_keys=True, default=str)
+fit_key = data_key + "|" + params_json
+
+S["tr_saved"] = urlstate.current_values(SCHEMA, S, PREFIX)
+urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
+
+history = S.tr_history
+current_data_key = history[0][0].split("|", 1)[0] if history else None
+grow = st.button("Grow the tree", type="primary", key="tr_grow")
+if grow or current_data_key != data_key:
+    # a new data selection grows at once; new settings wait for the button
+    try:
+        with st.spinner("Growing the tree..."):
+            clf = cached_fit(fit_key, X, y, params_json)
+    except (ValueError, TypeError) as exc:
+        st.error(f"The tree could not be grown: {exc}")
+        st.stop()
+    S.tr_history = history = [(fit_key, clf, "grown")]
+    S.tr_node = 0
+elif history and history[0][0] != fit_key:
+    st.info("The settings changed: press **Grow the tree** to grow it again with them.")
+
+if not history:
+    st.stop()
+tree_key = "|".join(h[0] if i == 0 else h[2] for i, h in enumerate(history))
+clf = history[-1][1]
+tree = clf.tree_
+nodes = tree.nodes
+if not (0 <= int(S.tr_node) < len(nodes)):
+    S.tr_node = 0
+
+# ---------------------------------------------------------------- the tree
+st.header("3. The tree")
+st.caption(
+    f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}; measure: "
+    f"{md_escape(clf.impurity_.label)}; score: {SCORES[score][0]}"
+    + ("; edited by hand" if len(history) > 1 else "")
+)
+# a click on a node (read before drawing so that the figure shows it selected)
+event_state = S.get("tr_chart")
+clicked = selected_node(event_state) if event_state is not None else None
+if clicked is not None and clicked != S.tr_last_click:
+    S.tr_last_click = clicked
+    if 0 <= clicked < len(nodes):
+        S.tr_node = clicked
+elif clicked is None:
+    S.tr_last_click = None
+
+per_depth = nodes_by_depth(tree)
+auto_depth = visible_depth(per_depth)
+shown_depth = tree.depth
+if tree.depth > auto_depth:
+    shown_depth = st.slider(
+        "Depth shown (the tree is too big to read whole; widen to see more)", 1, tree.depth,
+        value=auto_depth, key=f"tr_shown_{tree_key[-40:]}",
+    )
+trace_path: list[int] = []
+with st.expander("Trace a row through the tree"):
+    row_pos = st.number_input(f"Row number (0 to {len(X) - 1}) of the data used", 0,
+                              max(len(X) - 1, 0), value=None, key="tr_trace_row",
+                              placeholder="type a row number")
+    if row_pos is not None:
+        trace_path = [int(i) for i in clf.decision_path(X.iloc[[int(row_pos)]])[0]]
+        st.dataframe(X.iloc[[int(row_pos)]].assign(**{"(target)": y.iloc[int(row_pos)]}),
+                     width="stretch")
+        st.text("Path: " + " → ".join(f"node {i}" for i in trace_path)
+                + f"; predicted {nodes[trace_path[-1]].prediction}")
+
+fig = tree_figure(clf, max_depth=shown_depth if shown_depth < tree.depth else None,
+                  selected=int(S.tr_node), path=trace_path)
+st.plotly_chart(fig, key="tr_chart", on_select="rerun", selection_mode="points",
+                width="stretch", config={"displaylogo": False, "scrollZoom": True})
+st.caption("Click a node to select it (white circles: splits; squares: leaves, coloured by "
+           "their predicted class; bars: class distribution; ⊕: subtree hidden).")
+
+# ---------------------------------------------------------------- the selected node
+st.header("4. The selected node")
+node_ids = [n.id for n in nodes]
+sel = st.selectbox(
+    "Node", node_ids, index=node_ids.index(int(S.tr_node)),
+    format_func=lambda i: f"node {i} (depth {nodes[i].depth}, n = {int(round(nodes[i].n))})"
+    + (" - leaf" if nodes[i].split is None else f" - split on {nodes[i].split.feature}"),
+    key=f"tr_node_select_{tree_key[-40:]}_{S.tr_node}",
+)
+if sel != S.tr_node:
+    S.tr_node = sel
+    st.rerun()
+node = nodes[int(S.tr_node)]
+
+left, right = st.columns([1, 1])
+with left:
+    st.subheader("Path from the root")
+    st.code("\n".join(node.conditions) if node.conditions else "(the root: all rows)",
+            language=None)
+    st.subheader("Class counts")
+    total = max(float(np.sum(node.counts)), 1.0)
+    st.dataframe(pd.DataFrame({
+        "class": [str(c) for c in clf.classes_],
+        "count": [int(round(c)) for c in node.counts],
+        "share": [f"{c / total:.1%}" for c in node.counts],
+    }), hide_index=True)
+    st.text(f"n = {int(round(node.n))}; prediction: {node.prediction}"
+            + (f"; {node.n_missing} with missing values" if getattr(node, "n_missing", 0) else ""))
+with right:
+    st.subheader("Impurity under each measure")
+    imps = clf.node_impurities(node.id)
+    labels = imps.attrs.get("labels", {})
+    st.dataframe(pd.DataFrame({
+        "measure": [labels.get(k, k) for k in imps.index],
+        "impurity": np.round(imps.to_numpy(dtype=float), 5),
+    }), hide_index=True, width="stretch")
+
+st.subheader("Candidate splits under every measure")
+try:
+    cands = cached_candidates(tree_key, node.id, clf)
+except (ValueError, KeyError) as exc:
+    cands = None
+    st.info(f"No candidate splits at this node: {exc}")
+if cands is not None and len(cands):
+    settings = list(cands.attrs.get("settings", []))
+    keys_all = [k for k, _ in settings]
+    labels = dict(settings)
+    chosen_key = cands.attrs.get("chosen_key", keys_all[0] if keys_all else None)
+    shown_keys = st.multiselect(
+        "Measures in the table", keys_all, default=keys_all, format_func=lambda k: labels.get(k, k),
+        key="tr_cand_keys",
+    )
+    table, flags = candidate_display(cands, shown_keys or keys_all)
+    if any(flags):
+        st.warning("The measures disagree on the best split here: the highlighted rows are the "
+                   "best under some measures but not under all.")
+    else:
+        st.success("Every measure picks the same best split here.")
+    styled = table.style.apply(
+        lambda row: ["background-color: #fff3cd" if flags[row.name] else "" for _ in row], axis=1)
+    st.dataframe(styled, hide_index=True, width="stretch", key="tr_cand_table")
+    st.download_button("Download the candidate table (CSV)", to_csv_bytes(table),
+                       file_name=f"candidates_node{node.id}.csv", mime="text/csv",
+                       key="tr_dl_cands")
+
+    # gain against threshold for numeric features
+    numeric_feats = [f for f, k in zip(cands["feature"], cands["kind"]) if k == "numeric"]
+    if numeric_feats:
+        st.subheader("Gain against the threshold")
+        default_f = (node.split.feature if node.split is not None
+                     and node.split.feature in numeric_feats else numeric_feats[0])
+        g1, g2 = st.columns([2, 1])
+        feat = g1.selectbox("Numeric feature", numeric_feats,
+                            index=numeric_feats.index(default_f), key="tr_thr_feature")
+        norm = g2.checkbox("Divide each curve by its maximum", value=True, key="tr_thr_norm")
+        default_keys = [k for k in keys_all if k == chosen_key] + [
+            k for k in keys_all if k != chosen_key][:2]
+        thr_keys = st.multiselect("Measures", keys_all, default=default_keys,
+                                  format_func=lambda k: labels.get(k, k), key="tr_thr_keys")
+        gains = cached_thresholds(tree_key, node.id, feat, clf)
+        chosen_thr = (node.split.threshold if node.split is not None
+                      and node.split.feature == feat else None)
+        st.plotly_chart(threshold_figure(gains, labels, feat, chosen=chosen_thr,
+                                         keys=thr_keys or default_keys, normalise=norm),
+                        width="stretch", key="tr_thr_chart")
+
+st.subheader("The worked calculation of this node's split")
+steps = node_split_steps(clf, node.id, alpha=alpha)
+if steps is None:
+    st.info("This node is a leaf: it predicts its majority class. Choose a candidate below to "
+            "split it.")
+else:
+    st.markdown(steps_markdown(steps))
+
+# ---------------------------------------------------------------- edits
+st.subheader("Edit the tree at this node")
+e1, e2, e3 = st.columns([2, 1, 1])
+feature_choices = list(cands["feature"]) if cands is not None and len(cands) else []
+force = e1.selectbox("Split on", feature_choices, index=None, key="tr_force_feature",
+                     placeholder="choose a feature", format_func=str)
+if e1.button("Use this split", key="tr_force", disabled=force is None):
+    try:
+        new = clf.with_split(node.id, force)
+        S.tr_history = history + [(None, new, f"split node {node.id} on {force}")]
+        st.rerun()
+    except (ValueError, KeyError) as exc:
+        st.error(f"Cannot split node {node.id} on that feature: {exc}")
+if e2.button("Make it a leaf", key="tr_leaf", disabled=node.split is None):
+    S.tr_history = history + [(None, clf.make_leaf(node.id), f"leaf at node {node.id}")]
+    st.rerun()
+if e3.button("Undo", key="tr_undo", disabled=len(history) <= 1):
+    S.tr_history = history[:-1]
+    if S.tr_node >= len(S.tr_history[-1][1].tree_.nodes):
+        S.tr_node = 0
+    st.rerun()
+if len(history) > 1:
+    st.text("Edits: " + "; ".join(h[2] for h in history[1:]))
+
+# ---------------------------------------------------------------- rows
+st.subheader("Rows reaching this node")
+idx = clf.node_indices(node.id)
+rows = X.iloc[idx].assign(**{f"{target} (target)": y.iloc[idx].to_numpy()})
+st.dataframe(rows.head(5000), width="stretch", key="tr_rows")
+if len(rows) > 5000:
+    st.caption(f"Showing 5,000 of {len(rows):,} rows; the download has them all.")
+st.download_button("Download these rows (CSV)", to_csv_bytes(rows),
+                   file_name=f"rows_node{node.id}.csv", mime="text/csv", key="tr_dl_rows")
+
+# ---------------------------------------------------------------- export
+st.header("5. Export")
+x1, x2, x3 = st.columns(3)
+x1.download_button("Tree as JSON", clf.to_json(), file_name="tree.json",
+                   mime="application/json", key="tr_dl_json")
+rules = clf.to_text()
+x2.download_button("Tree as text rules", rules, file_name="tree_rules.txt", mime="text/plain",
+                   key="tr_dl_text")
+x3.caption("The settings are in the page's address: copy it to share them.")
+with st.expander("The rules"):
+    st.code(rules, language=None)

@@ -1,0 +1,268 @@
+"""AppTest of pages/3_Tree.py: data in (good and bad files), grow, select, edit, undo, export."""
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from offcenter.datasets import DATASETS
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = str(ROOT / "pages" / "3_Tree.py")
+BAD = ROOT / "tests" / "data" / "bad_csv"
+
+
+def run(at=None, **query):
+    if at is None:
+        at = AppTest.from_file(PAGE, default_timeout=120)
+        for k, v in query.items():
+            at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def upload(at, name, data):
+    at.file_uploader(key="tr_file").set_value((name, data, "text/csv"))
+    return run(at)
+
+
+def texts(at):
+    """Every piece of text on the page (markdown, captions, alerts, code, text)."""
+    out = []
+    for kind in ("markdown", "caption", "error", "warning", "info", "success", "code", "text"):
+        out += [str(e.value) for e in getattr(at, kind)]
+    return "\n".join(out)
+
+
+def node_select(at):
+    return [s for s in at.selectbox if s.key and s.key.startswith("tr_node_select")][0]
+
+
+def test_opens_on_a_bundled_set_with_a_tree():
+    at = run()
+    assert at.selectbox(key="tr_data").value == "edible"
+    assert len(at.get("plotly_chart")) >= 1
+    assert not at.error
+    assert "nodes" in texts(at) and "leaves" in texts(at)
+    # the root's worked calculation with the seed's numbers (shannon by default)
+    md = texts(at)
+    assert "0.9887" in md and "0.1058" in md
+    assert node_select(at).value == 0
+
+
+@pytest.mark.parametrize("name", list(DATASETS))
+def test_every_bundled_set_grows(name):
+    at = run()
+    at.selectbox(key="tr_data").set_value(name)
+    at = run(at)
+    assert not at.error
+    assert len(at.get("plotly_chart")) >= 1
+
+
+def test_mutation_sample_column_is_left_out_with_its_reason():
+    at = run(data="mutation")
+    feats = [m for m in at.multiselect if m.key and m.key.startswith("tr_features_")][0]
+    assert "sample" not in feats.value
+    assert "mutation_3" in feats.value
+    frames = [d.value for d in at.dataframe]
+    assert any("reason" in f.columns and "distinct" in " ".join(map(str, f["reason"]))
+               for f in frames if hasattr(f, "columns"))
+
+
+def test_upload_good_csv_grows_and_switches_to_it():
+    at = run()
+    data = (BAD / "good" / "semicolon_latin1.csv").read_bytes()
+    at = upload(at, "fr.csv", data)
+    assert at.selectbox(key="tr_data").value == "upload"
+    assert "Latin-1" in texts(at) and "semicolon" in texts(at)
+    assert not at.error
+
+
+@pytest.mark.parametrize("name", [
+    "empty.csv", "whitespace_only.csv", "header_only.csv", "one_column.csv", "binary_png.csv",
+    "binary_zip_xlsx.csv", "binary_nul.csv", "mixed_separators.csv", "ragged_rows.csv",
+    "undecodable.csv",
+])
+def test_bad_upload_shows_a_message_and_keeps_the_previous_data(name):
+    at = run()
+    before = node_select(at).options
+    at = upload(at, name, (BAD / name).read_bytes())
+    assert len(at.error) == 1
+    assert "Traceback" not in at.error[0].value
+    assert at.selectbox(key="tr_data").value == "edible"
+    assert node_select(at).options == before  # the tree is still there
+
+
+def test_bad_upload_after_a_good_one_keeps_the_good_one():
+    at = run()
+    at = upload(at, "good.csv", (BAD / "good" / "comma_utf8.csv").read_bytes())
+    at = upload(at, "bad.csv", (BAD / "ragged_rows.csv").read_bytes())
+    assert "Ragged rows" in at.error[0].value
+    assert at.selectbox(key="tr_data").value == "upload"
+    assert len(at.get("plotly_chart")) >= 1
+
+
+@pytest.mark.parametrize("name, words", [
+    ("constant_target.csv", "single value"),
+    ("hundreds_of_classes.csv", "300 different values"),
+])
+def test_unusable_target_is_explained(name, words):
+    at = run()
+    at = upload(at, name, (BAD / name).read_bytes())
+    assert any(words in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("name, words", [
+    ("all_missing_column.csv", "no value at all"),
+    ("infinite_values.csv", "infinite"),
+    ("duplicate_and_empty_names.csv", "appears 2 times"),
+    ("long_names.csv", "very long name"),
+])
+def test_repairs_are_reported_as_warnings(name, words):
+    at = run()
+    at = upload(at, name, (BAD / name).read_bytes())
+    assert any(words in w.value for w in at.warning)
+    assert not at.error
+
+
+def test_too_large_for_quick_growth_offers_a_sample(monkeypatch):
+    import offcenter.csv_io as csv_io
+
+    monkeypatch.setattr(csv_io, "QUICK_CELLS", 10)
+    at = run(data="iris")
+    assert any("will take a while" in w.value for w in at.warning)
+    box = [c for c in at.checkbox if c.key and c.key.startswith("tr_sample_")][0]
+    assert box.value and "1,000" not in box.label  # iris has 150 rows: the sample is all of it
+    box.uncheck()
+    at = run(at)
+    assert len(at.get("plotly_chart")) >= 1
+
+
+def test_script_like_names_never_become_markup():
+    at = run()
+    at = upload(at, "xss.csv", (BAD / "script_names.csv").read_bytes())
+    assert not at.error
+    markdown = [md.value for md in at.markdown] + [c.value for c in at.caption]
+    assert any("onerror" in body for body in markdown)  # the user text is there...
+    for body in markdown:
+        # ...but every < and > the page writes in markdown is backslash-escaped
+        assert re.search(r"(?<!\\)[<>]", body) is None, body
+    for md in at.markdown:
+        assert not md.proto.allow_html
+
+
+def test_change_measure_and_grow_updates_the_url():
+    at = run()
+    at.selectbox(key="tr_measure").set_value("gini")
+    at = run(at)
+    assert any("settings changed" in i.value for i in at.info)
+    at.button(key="tr_grow").click()
+    at = run(at)
+    assert not at.info or not any("settings changed" in i.value for i in at.info)
+    assert at.query_params["measure"] == ["gini"] or at.query_params["measure"] == "gini"
+    assert "Gini" in texts(at)
+
+
+def test_url_settings_are_read():
+    at = run(measure="misclassification", theta="none", max_depth="1", data="iris")
+    assert at.selectbox(key="tr_measure").value == "misclassification"
+    assert at.radio(key="tr_theta").value == "none"
+    assert at.slider(key="tr_max_depth").value == 1
+    assert at.selectbox(key="tr_data").value == "iris"
+
+
+def test_bad_url_values_are_fixed_with_a_warning():
+    at = run(measure="nope", max_depth="99")
+    assert at.selectbox(key="tr_measure").value == "shannon"
+    assert sum("Link parameter fixed" in w.value for w in at.warning) == 2
+
+
+def test_scores_and_parameters():
+    at = run()
+    at.selectbox(key="tr_measure").set_value("daroczy")
+    at = run(at)
+    at.slider(key="tr_beta").set_value(0.5)
+    at.selectbox(key="tr_score").set_value("alpha")
+    at = run(at)
+    at.slider(key="tr_alpha").set_value(0.25)
+    at.button(key="tr_grow").click()
+    at = run(at)
+    assert "Normalised score" in texts(at)
+    at.selectbox(key="tr_measure").set_value("asymmetric")
+    at = run(at)
+    assert at.radio(key="tr_theta").options == ["prior (class distribution) = (0.562, 0.438)",
+                                                "uniform"]
+    at.checkbox(key="tr_consistent").check()
+    at.button(key="tr_grow").click()
+    at = run(at)
+    assert not at.error
+
+
+def test_select_node_force_split_make_leaf_undo():
+    at = run(data="mutation")
+    sel = node_select(at)
+    n_before = len(sel.options)
+    # select a child of the root
+    sel.set_value(1)
+    at = run(at)
+    assert node_select(at).value == 1
+    assert "mutation" in texts(at)
+    # force the root to split on mutation 2 instead
+    node_select(at).set_value(0)
+    at = run(at)
+    at.selectbox(key="tr_force_feature").set_value("mutation_2")
+    at = run(at)
+    at.button(key="tr_force").click()
+    at = run(at)
+    assert "split node 0 on mutation_2" in texts(at)
+    assert any("mutation_2" in str(o) for o in [node_select(at).format_func(0)])
+    # make the root a leaf, then undo twice
+    at.button(key="tr_leaf").click()
+    at = run(at)
+    assert len(node_select(at).options) == 1
+    at.button(key="tr_undo").click()
+    at = run(at)
+    at.button(key="tr_undo").click()
+    at = run(at)
+    assert len(node_select(at).options) == n_before
+    assert at.button(key="tr_undo").disabled
+
+
+def test_candidate_table_and_disagreement():
+    at = run(data="iris")
+    frames = [d.value for d in at.dataframe]
+    cands = [f for f in frames if hasattr(f, "columns") and "best under" in f.columns]
+    assert cands, "no candidate table"
+    table = cands[0]
+    assert set(table["feature"]) == {"sepal length", "sepal width", "petal length",
+                                     "petal width"}
+    assert "measures disagree" in table.columns
+    assert any(c.startswith("gain · ") for c in table.columns)
+
+
+def test_trace_a_row_and_rows_at_node():
+    at = run(data="edible")
+    at.number_input(key="tr_trace_row").set_value(3)
+    at = run(at)
+    assert any("Path: node 0" in t.value for t in at.text)
+
+
+def test_exports_are_offered():
+    at = run()
+    labels = [b.label for b in at.get("download_button")]
+    assert "Tree as JSON" in labels and "Tree as text rules" in labels
+    assert "Download the candidate table (CSV)" in labels
+    assert "Download these rows (CSV)" in labels
+
+
+def test_tree_survives_reruns():
+    at = run(data="mutation")
+    at.selectbox(key="tr_force_feature").set_value("mutation_1")
+    at = run(at)
+    at.button(key="tr_force").click()
+    at = run(at)
+    at = run(at)
+    at = run(at)
+    assert "split node 0 on mutation_1" in texts(at)
