@@ -140,6 +140,17 @@ def derivative_figure(df: pd.DataFrame, *, theta: float, title: str | None = Non
     fig = curves_figure(df, theta=theta, title=title, start=start,
                         y_title=f"{what} derivative {sym} (per unit of p)")
     fig.update_yaxes(zeroline=True, zerolinecolor="#999999")
+    # Derivatives blow up near p = 0 and 1: frame the y axis on 0.05 <= p <= 0.95 (the whole
+    # curves stay in the data; the modebar's autoscale shows them).
+    cols = [c for c in df.attrs.get("labels", {}) if c in df.columns]
+    inner = df[(df["p"] >= 0.05) & (df["p"] <= 0.95)]
+    if cols and len(inner):
+        vals = inner[cols].to_numpy(dtype=float)
+        vals = vals[np.isfinite(vals)]
+        if vals.size:
+            lo, hi = float(min(vals.min(), 0.0)), float(max(vals.max(), 0.0))
+            pad = 0.08 * (hi - lo or 1.0)
+            fig.update_yaxes(range=[lo - pad, hi + pad])
     return fig
 
 
@@ -169,8 +180,8 @@ def ternary_figure(tdf: pd.DataFrame, *, title: str | None = None,
     if am is not None:
         fig.add_trace(go.Scatterternary(
             a=[am[0]], b=[am[1]], c=[am[2]], mode="markers", name="maximum on the grid",
-            marker=dict(symbol="diamond-open", size=22, color="white",
-                        line=dict(color="white", width=3)),
+            marker=dict(symbol="diamond-open", size=26, color="black",
+                        line=dict(color="black", width=3)),
         ))
     fig.update_layout(
         title=dict(text=title or label), template="simple_white", height=560, font=_FONT,
@@ -207,10 +218,12 @@ def transform_bars_figure(table: pd.DataFrame, *, title: str | None = None) -> g
         hovertemplate="theta %{y:.4f}",
     ))
     q = len(table)
-    fig.add_hline(y=1.0 / q, line=dict(color="#555555", dash="dot"),
-                  annotation_text=f"1/q = {1.0 / q:.3g}", annotation_position="top left")
+    fig.add_hline(y=1.0 / q, line=dict(color="#D55E00", dash="dash", width=2), layer="above",
+                  annotation_text=f"1/q = {1.0 / q:.3g}", annotation_position="right",
+                  annotation_font_color="#D55E00")
     fig.update_layout(barmode="group")
-    _layout(fig, title, "class", "frequency (proportion)", height=420)
+    _layout(fig, title, "class", "frequency (proportion)", height=460)
+    fig.update_layout(margin=dict(r=70))
     fig.update_layout(hovermode="x")
     return fig
 
@@ -232,9 +245,12 @@ def transform_maps_figure(maps: pd.DataFrame, theta: Sequence[float], *,
         ))
     fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="identity (theta uniform)",
                              line=dict(color="#999999", dash="dot", width=1)))
-    _layout(fig, title, "p_j (frequency of class j)", "pi_j (before normalising)", height=420)
+    _layout(fig, title, "p_j (frequency of class j)", "pi_j (before normalising)", height=460)
+    fig.update_layout(legend=dict(orientation="v", x=0.01, y=0.99, yanchor="top",
+                                  bgcolor="rgba(255,255,255,0.8)", font=dict(size=12)),
+                      margin=dict(b=60))
     fig.add_hline(y=1.0 / q, line=dict(color="#555555", dash="dot", width=1),
-                  annotation_text="1/q", annotation_position="top left")
+                  annotation_text="1/q", annotation_position="bottom right")
     fig.update_xaxes(range=[-0.01, 1.01])
     fig.update_layout(hovermode="closest")
     return fig
