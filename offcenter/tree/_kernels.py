@@ -40,6 +40,27 @@ class CountKernel:
               and not np.allclose(imp.theta, 0.5)):
             self._t1 = float(imp.theta[1])
             self._fn = self._oc2_shannon if name == "shannon" else self._oc2_gini
+        elif imp.off_centered:
+            th = np.asarray(imp.theta, np.float64)
+            # pi_j * n = c_j a_j below theta_j, c_j b_j + d_j n above (section 4 of the paper)
+            self._a = 1.0 / (q * th)
+            self._b = (q - 1.0) / (q * (1.0 - th))
+            self._d = (1.0 - q * th) / (q * (1.0 - th))
+            self._th = th
+            self._la = np.log2(self._a)
+            if n_max <= TABLE_LIMIT and name == "shannon":
+                k = np.arange(n_max + 1, dtype=np.float64)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    tab = k * np.log2(k)
+                tab[0] = 0.0
+                self._table = tab
+            self._fn = {"shannon": self._oc_shannon, "gini": self._oc_gini}.get(
+                name, self._oc_generic)
+        elif imp.info.theta == "builtin":
+            th = np.asarray(imp.theta, np.float64)
+            self._A = 1.0 - 2.0 * th
+            self._B = th * th
+            self._fn = self._asymmetric
         else:
             self._fn = self._generic
 
@@ -81,6 +102,86 @@ class CountKernel:
     def _oc2_gini(self, c, n):
         pi, nf = self._pi1(c, n)
         return np.where(nf > 0, np.maximum(2.0 * pi * (1.0 - pi), 0.0), 0.0)
+
+    def _oc_cols(self, c, n):
+        """Yield u_j = n pi_j for each class j (1-D, contiguous) and n as float."""
+        nf = np.asarray(n, dtype=np.float64)
+        for j in range(c.shape[1]):
+            cj = c[:, j].astype(np.float64)
+            yield j, np.where(cj <= self._th[j] * nf, cj * self._a[j],
+                              cj * self._b[j] + self._d[j] * nf)
+
+    def _oc_u(self, c, n):
+        """Unnormalised pseudo-counts u = n pi (m, q) and their sum S."""
+        u = np.empty(c.shape, np.float64)
+        for j, uj in self._oc_cols(c, n):
+            u[:, j] = uj
+        return u, u.sum(axis=1)
+
+    def _oc_shannon(self, c, n):
+        # n H(pi*) with u_j = n pi_j, S = sum u_j: H = log2 S - sum u_j log2 u_j / S. Below
+        # theta_j, u_j = a_j c_j, so u_j log2 u_j = a_j (c_j log2 c_j + c_j log2 a_j) comes from
+        # the k log2 k table; a logarithm is taken only above theta_j.
+        t = self._table
+        nf = np.asarray(n, dtype=np.float64)
+        m = c.shape[0]
+        S = np.zeros(m)
+        acc = np.zeros(m)
+        lu = np.empty(m)
+        for j in range(c.shape[1]):
+            ci = c[:, j]
+            cj = ci.astype(np.float64)
+            above = cj > self._th[j] * nf
+            u = np.where(above, cj * self._b[j] + self._d[j] * nf, cj * self._a[j])
+            S += u
+            if t is not None:
+                below_term = self._a[j] * (t[ci] + cj * self._la[j])
+                lu.fill(0.0)
+                np.log2(u, out=lu, where=above)
+                acc += np.where(above, u * lu, below_term)
+            else:
+                lu.fill(0.0)
+                np.log2(u, out=lu, where=u > 0)
+                acc += u * lu
+        ok = S > 0
+        safe_s = np.where(ok, S, 1.0)
+        h = np.log2(safe_s) - acc / safe_s
+        return np.where(ok, np.maximum(h, 0.0), 0.0)
+
+    def _oc_gini(self, c, n):
+        S = np.zeros(c.shape[0])
+        sq = np.zeros(c.shape[0])
+        for _, u in self._oc_cols(c, n):
+            S += u
+            sq += u * u
+        ok = S > 0
+        safe_s = np.where(ok, S, 1.0)
+        return np.where(ok, np.maximum(1.0 - sq / (safe_s * safe_s), 0.0), 0.0)
+
+    def _oc_generic(self, c, n):
+        u, S = self._oc_u(c, n)
+        ok = S > 0
+        pi = u / np.where(ok, S, 1.0)[:, None]
+        pi = np.where(ok[:, None], pi, 1.0 / c.shape[1])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values = self.imp.info.kernel(pi, **self.imp.params)
+        return np.where(ok, values, 0.0)
+
+    def _asymmetric(self, c, n):
+        nf = np.asarray(n, dtype=np.float64)
+        q = c.shape[1]
+        if self.imp.consistent:
+            inv = 1.0 / (nf + q)
+        else:
+            inv = 1.0 / np.where(nf > 0, nf, 1.0)
+        h = np.zeros(c.shape[0])
+        for j in range(q):
+            x = c[:, j].astype(np.float64)
+            if self.imp.consistent:
+                x += 1.0
+            x *= inv
+            h += x * (1.0 - x) / (self._A[j] * x + self._B[j])
+        return np.where(nf > 0, np.maximum(h / q, 0.0), 0.0)
 
     def _generic(self, c, n):
         nf = np.asarray(n, dtype=np.float64)
