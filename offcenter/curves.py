@@ -255,7 +255,7 @@ def binary_derivatives(specs: Sequence[CurveSpec], theta, grid=None, order: int 
     if order not in (1, 2):
         raise ValueError("order must be 1 or 2.")
     t = _theta_binary(theta)
-    g = binary_grid(t, n=199) if grid is None else np.asarray(grid, dtype=float)
+    g = binary_grid(t, n=201) if grid is None else np.asarray(grid, dtype=float)
     g = g[(g >= margin - 1e-12) & (g <= 1.0 - margin + 1e-12)]
     if np.any(np.isclose(g, t, atol=1e-12)):
         g = np.where(np.isclose(g, t, atol=1e-12), t, g)
@@ -340,7 +340,7 @@ def normalise_theta(values, q: int | None = None) -> tuple[np.ndarray, list[str]
         )
     notes = []
     total = float(arr.sum())
-    if abs(total - 1.0) > 1e-6:  # rounding in a shared link is not worth a note
+    if abs(total - 1.0) > 1e-5:  # rounding in a shared link is not worth a note
         notes.append(f"theta summed to {total:.6g}, so it was divided by its sum to make a "
                      "distribution.")
     th = arr / total
@@ -631,8 +631,8 @@ def matching_preset(values: dict) -> str | None:
             cur = values.get(k)
             if k in ("measures",):
                 ok &= set(cur or ()) == set(v)
-            elif k == "betas":
-                continue
+            elif k in ("beta", "betas") and "betas" in preset["values"]:
+                continue  # compared below as the set of drawn orders
             elif isinstance(v, float):
                 ok &= cur is not None and abs(float(cur) - v) < 1e-9
             else:
