@@ -173,9 +173,8 @@ def _stack(cols, dtype, n) -> np.ndarray:
 def _codes(series: pd.Series, info: FeatureInfo) -> np.ndarray:
     """Codes of a column under a fitted category list (unseen -> -1, missing -> its code)."""
     known = [c for c in info.categories if c is not None]
-    values = series.astype(object) if isinstance(series.dtype, pd.CategoricalDtype) else series
-    codes = pd.Categorical(values, categories=pd.Index(known, dtype=object)).codes
-    out = codes.astype(np.int32)
+    values = pd.Index(series.to_numpy(dtype=object), dtype=object)
+    out = pd.Index(known, dtype=object).get_indexer(values).astype(np.int32)
     if info.has_missing:
         out[pd.isna(series).to_numpy()] = len(info.categories) - 1
     return out

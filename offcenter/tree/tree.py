@@ -109,7 +109,8 @@ class TreeClassifier:
     min_samples_split : int >= 2
     min_samples_leaf : int >= 1
     min_gain : float
-        A split is made only if its gain is > min_gain.
+        A split is made only if its gain is > min_gain (``-inf``: whatever its gain; gains can
+        be negative with an off-centered measure).
     categorical : "multiway" or "binary"
     leaf_rule : "majority" or "prior"
     max_features : None, int, float in (0, 1], "sqrt" or "log2"
@@ -209,8 +210,10 @@ class TreeClassifier:
         out["min_samples_split"] = integer("min_samples_split", 2)
         out["min_samples_leaf"] = integer("min_samples_leaf", 1)
         mg = p["min_gain"]
-        if isinstance(mg, bool) or not isinstance(mg, numbers.Real) or not math.isfinite(mg):
-            raise ValueError(f"min_gain must be a finite number; got {mg!r}.")
+        if (isinstance(mg, bool) or not isinstance(mg, numbers.Real) or math.isnan(mg)
+                or mg == math.inf):
+            raise ValueError(f"min_gain must be a number (-inf allowed: split even when every "
+                             f"gain is negative); got {mg!r}.")
         out["min_gain"] = float(mg)
         a = p["alpha"]
         if a is not None:

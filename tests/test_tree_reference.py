@@ -1,0 +1,194 @@
+"""The tree engine against the worked examples of the sources and against scikit-learn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn import datasets
+from sklearn.tree import DecisionTreeClassifier
+
+from offcenter import TreeClassifier
+
+DATA = Path(__file__).resolve().parents[1] / "offcenter" / "data"
+
+# seed 002: the gene-mutation data (C = cancer, NC = not)
+MUTATIONS = pd.DataFrame(
+    {
+        "mutation 1": [1, 1, 1, 0, 0, 0, 1],
+        "mutation 2": [1, 1, 0, 1, 0, 1, 1],
+        "mutation 3": [1, 0, 1, 1, 0, 0, 0],
+        "mutation 4": [0, 1, 1, 0, 0, 0, 0],
+    }
+)
+MUTATION_Y = ["C", "C", "C", "C", "NC", "NC", "NC"]
+
+# seed 001: the "edible" data
+EDIBLE = pd.DataFrame(
+    [
+        ("Yellow", "Small", "Round", "+"), ("Yellow", "Small", "Round", "-"),
+        ("Green", "Small", "Irregular", "+"), ("Green", "Large", "Irregular", "-"),
+        ("Yellow", "Large", "Round", "+"), ("Yellow", "Small", "Round", "+"),
+        ("Yellow", "Small", "Round", "+"), ("Yellow", "Small", "Round", "+"),
+        ("Green", "Small", "Round", "-"), ("Yellow", "Large", "Round", "-"),
+        ("Yellow", "Large", "Round", "+"), ("Yellow", "Large", "Round", "-"),
+        ("Yellow", "Large", "Round", "-"), ("Yellow", "Large", "Round", "-"),
+        ("Yellow", "Small", "Irregular", "+"), ("Yellow", "Large", "Irregular", "+"),
+    ],
+    columns=["color", "size", "shape", "edible"],
+)
+
+
+def test_seed_002_root_gains():
+    clf = TreeClassifier().fit(MUTATIONS, MUTATION_Y)
+    cand = clf.candidates(0).set_index("feature")
+    gains = cand["gain:shannon"].round(3).to_dict()
+    assert gains == {"mutation 1": 0.128, "mutation 2": 0.006, "mutation 3": 0.522,
+                     "mutation 4": 0.292}
+    assert cand.loc["mutation 3", "chosen"]
+    assert cand["rank:shannon"].to_dict() == {"mutation 1": 3, "mutation 2": 4,
+                                             "mutation 3": 1, "mutation 4": 2}
+    root = clf.tree_.nodes[0]
+    assert root.split.feature == "mutation 3"
+    assert root.impurity == pytest.approx(0.985228, abs=1e-6)
+
+
+def test_seed_002_second_level():
+    clf = TreeClassifier().fit(MUTATIONS, MUTATION_Y)
+    root = clf.tree_.nodes[0]
+    absent = clf.tree_.nodes[root.children[0]]  # mutation 3 <= 0.5: 1 C, 3 NC
+    assert absent.counts.tolist() == [1, 3]
+    assert absent.impurity == pytest.approx(0.811278, abs=1e-6)
+    cand = clf.candidates(absent.id).set_index("feature")
+    g = cand["gain:shannon"].round(3)
+    assert (g["mutation 4"], g["mutation 1"], g["mutation 2"]) == (0.811, 0.311, 0.123)
+    assert absent.split.feature == "mutation 4"
+    # the tree then classifies the training set perfectly, as the article says
+    assert clf.score(MUTATIONS, MUTATION_Y) == 1.0
+    # the outside samples NC10 and C15 are both classified NC
+    outside = pd.DataFrame([[0, 1, 0, 0], [1, 1, 0, 0]], columns=MUTATIONS.columns)
+    assert clf.predict(outside).tolist() == ["NC", "NC"]
+
+
+def test_seed_001_edible_multiway_gains():
+    X, y = EDIBLE.drop(columns="edible"), EDIBLE["edible"]
+    clf = TreeClassifier(max_depth=1).fit(X, y)
+    assert clf.tree_.nodes[0].impurity == pytest.approx(0.988699, abs=1e-6)
+    cand = clf.candidates(0).set_index("feature")
+    assert cand.loc["size", "gain:shannon"] == pytest.approx(0.105843, abs=1e-6)
+    assert cand.loc["color", "gain:shannon"] == pytest.approx(0.035514, abs=1e-6)
+    assert cand.loc["shape", "gain:shannon"] == pytest.approx(0.035880, abs=1e-6)
+    root = clf.tree_.nodes[0]
+    assert root.split.feature == "size" and root.split.kind == "categorical"
+    kids = [clf.tree_.nodes[c] for c in root.children]
+    assert {k.conditions[0]: round(k.impurity, 6) for k in kids} == {
+        "size = Large": 0.954434, "size = Small": 0.811278}
+
+
+def test_iris_first_split():
+    iris = datasets.load_iris(as_frame=True)
+    X = iris.data
+    clf = TreeClassifier(max_depth=1).fit(X, iris.target)
+    root = clf.tree_.nodes[0]
+    assert root.split.gain == pytest.approx(0.918296, abs=1e-6)
+    label = root.split.branch_labels[0]
+    # petal length <= 2.45 comes first in column order, and petal width <= 0.8 ties with it
+    assert label == "petal length (cm) <= 2.45"
+    cand = clf.candidates(0).set_index("feature")
+    assert cand.loc["petal width (cm)", "gain:shannon"] == pytest.approx(0.918296, abs=1e-6)
+    assert cand.loc["petal width (cm)", "threshold"] == pytest.approx(0.8)
+    assert cand.loc["petal width (cm)", "rank:shannon"] == 1
+    kids = [clf.tree_.nodes[c] for c in root.children]
+    weighted = sum(k.n * k.impurity for k in kids) / root.n
+    assert weighted == pytest.approx(0.666667, abs=1e-6)
+
+
+# ----------------------------------------------------------------------------------------------
+# scikit-learn as a peer
+# ----------------------------------------------------------------------------------------------
+
+
+def _sk_gain(t, a):
+    left, right = t.children_left[a], t.children_right[a]
+    w = t.weighted_n_node_samples
+    return t.impurity[a] - (w[left] * t.impurity[left] + w[right] * t.impurity[right]) / w[a]
+
+
+def _match_sklearn(X, y, criterion, max_depth):
+    """Walk both trees; assert equal impurity decreases at every node. Where the two choose
+    different but equally good splits (a tie), force sklearn's split on ours with with_split
+    and continue, so that the whole trees and the predictions can be compared.
+
+    Returns (nodes compared, ties resolved).
+    """
+    X = np.asarray(X, dtype=np.float32).astype(np.float64)  # sklearn reads float32
+    sk = DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, random_state=0).fit(X, y)
+    measure = "shannon" if criterion == "entropy" else "gini"
+    ours = TreeClassifier(measure=measure, max_depth=max_depth).fit(X, y)
+    t = sk.tree_
+    ties = 0
+    while True:
+        queue = [(0, 0)]
+        compared = 0
+        forced = False
+        while queue and not forced:
+            a, b = queue.pop(0)
+            node = ours.tree_.nodes[b]
+            assert node.counts.tolist() == t.value[a][0].round(6).tolist() or np.allclose(
+                node.counts / node.n, t.value[a][0]
+            )
+            assert node.impurity == pytest.approx(t.impurity[a], abs=1e-9)
+            sk_leaf = t.children_left[a] == -1
+            if sk_leaf:
+                assert node.is_leaf
+                continue
+            if node.is_leaf:
+                # sklearn also splits when the best gain is 0; we make a leaf (documented)
+                assert _sk_gain(t, a) <= 1e-12
+                continue
+            compared += 1
+            assert node.split.gain == pytest.approx(_sk_gain(t, a), abs=1e-9)
+            same = (node.split.feature_index == t.feature[a]
+                    and node.split.threshold == pytest.approx(t.threshold[a], abs=1e-9))
+            if not same:
+                ties += 1
+                ours = ours.with_split(b, int(t.feature[a]), threshold=float(t.threshold[a]))
+                assert ours.tree_.nodes[b].split.gain == pytest.approx(_sk_gain(t, a), abs=1e-9)
+                forced = True
+                break
+            queue += [(t.children_left[a], node.children[0]),
+                      (t.children_right[a], node.children[1])]
+        if not forced:
+            break
+    assert len(ours.tree_) == t.node_count or ties == 0 and len(ours.tree_) <= t.node_count
+    np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
+    np.testing.assert_allclose(ours.predict_proba(X), sk.predict_proba(X), atol=1e-12)
+    return compared, ties
+
+
+def _real_sets():
+    sets = []
+    for loader in (datasets.load_iris, datasets.load_wine, datasets.load_breast_cancer):
+        d = loader()
+        sets.append((loader.__name__, d.data, d.target))
+    for name in ("pima_diabetes", "glass_binary", "ecoli_binary"):
+        df = pd.read_csv(DATA / f"{name}.csv")
+        sets.append((name, df.iloc[:, :-1].to_numpy(float), df.iloc[:, -1].to_numpy()))
+    return sets
+
+
+@pytest.mark.parametrize("criterion", ["entropy", "gini"])
+@pytest.mark.parametrize("max_depth", [3, None])
+@pytest.mark.parametrize("name,X,y", _real_sets(), ids=[s[0] for s in _real_sets()])
+def test_matches_sklearn(name, X, y, criterion, max_depth):
+    compared, ties = _match_sklearn(X, y, criterion, max_depth)
+    assert compared >= 1
+    assert ties <= compared
+
+
+def test_matches_sklearn_without_ties_digits_depth_3():
+    d = datasets.load_digits()
+    compared, ties = _match_sklearn(d.data, d.target, "entropy", 3)
+    assert compared == 7 and ties == 0
