@@ -1,0 +1,99 @@
+"""The bagged forest: determinism, bootstrap, votes, class alignment, parameters."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from offcenter.datasets import load
+from offcenter.forest import ForestClassifier
+
+
+@pytest.fixture(scope="module")
+def ecoli():
+    df = load("ecoli")
+    return df.drop(columns="class"), df["class"]
+
+
+def test_deterministic_given_random_state(ecoli):
+    X, y = ecoli
+    a = ForestClassifier(n_estimators=6, max_depth=3, random_state=3).fit(X, y)
+    b = ForestClassifier(n_estimators=6, max_depth=3, random_state=3).fit(X, y)
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+    assert all(np.array_equal(s, t) for s, t in zip(a.samples_, b.samples_))
+    c = ForestClassifier(n_estimators=6, max_depth=3, random_state=4).fit(X, y)
+    assert not np.array_equal(a.predict_proba(X), c.predict_proba(X))
+
+
+def test_stratified_bootstrap_keeps_class_counts(ecoli):
+    X, y = ecoli
+    f = ForestClassifier(n_estimators=4, max_depth=2, random_state=0).fit(X, y)
+    counts = y.value_counts().sort_index().to_numpy()
+    for idx in f.samples_:
+        assert len(idx) == len(y)
+        np.testing.assert_array_equal(y.iloc[idx].value_counts().sort_index().to_numpy(), counts)
+        assert len(np.unique(idx)) < len(y)  # drawn with replacement
+    plain = ForestClassifier(n_estimators=2, stratified=False, max_depth=2, random_state=0).fit(X, y)
+    assert all(len(idx) == len(y) for idx in plain.samples_)
+    whole = ForestClassifier(n_estimators=2, bootstrap=False, max_depth=2, random_state=0).fit(X, y)
+    assert all(np.array_equal(idx, np.arange(len(y))) for idx in whole.samples_)
+
+
+def test_proba_is_average_and_vote_is_majority(ecoli):
+    X, y = ecoli
+    f = ForestClassifier(n_estimators=5, max_depth=3, random_state=1).fit(X, y)
+    mean = np.mean([t.predict_proba(X) for t in f.estimators_], axis=0)
+    np.testing.assert_allclose(f.predict_proba(X), mean)
+    votes = f.vote_counts(X)
+    assert votes.sum(axis=1).tolist() == [5] * len(X)
+    pred = f.predict(X)
+    j = np.searchsorted(f.classes_, pred)
+    assert np.all(votes[np.arange(len(X)), j] == votes.max(axis=1))
+    assert f.score(X, y) > 0.8
+
+
+def test_theta_prior_resolved_once_on_training_set(ecoli):
+    X, y = ecoli
+    f = ForestClassifier(n_estimators=3, measure="shannon", theta="prior", max_depth=2,
+                         random_state=0).fit(X, y)
+    prior = y.value_counts(normalize=True).sort_index().to_numpy()
+    np.testing.assert_allclose(f.theta_, prior)
+    for t in f.estimators_:
+        np.testing.assert_allclose(t.theta_, prior)
+        assert t.impurity_.off_centered
+
+
+def test_max_features_resolution(ecoli):
+    X, y = ecoli  # 7 features
+    assert ForestClassifier(n_estimators=1, random_state=0).fit(X, y).max_features_ == 2
+    assert ForestClassifier(n_estimators=1, max_features="log2",
+                            random_state=0).fit(X, y).max_features_ == 2
+    assert ForestClassifier(n_estimators=1, max_features=0.5,
+                            random_state=0).fit(X, y).max_features_ == 3
+    assert ForestClassifier(n_estimators=1, max_features=None,
+                            random_state=0).fit(X, y).max_features_ is None
+    with pytest.raises(ValueError, match="max_features"):
+        ForestClassifier(n_estimators=1, max_features="half").fit(X, y)
+    with pytest.raises(ValueError, match="n_estimators"):
+        ForestClassifier(n_estimators=0).fit(X, y)
+
+
+def test_params_and_unfitted():
+    f = ForestClassifier(n_estimators=3, measure="gini")
+    assert f.get_params()["measure"] == "gini"
+    assert f.set_params(max_depth=2).max_depth == 2
+    with pytest.raises(ValueError, match="unknown parameter"):
+        f.set_params(colour=1)
+    with pytest.raises(ValueError, match="not fitted"):
+        f.predict(pd.DataFrame({"a": [1]}))
+
+
+def test_classes_missing_from_a_plain_bootstrap_are_aligned():
+    # 2 examples of class "z": plain bootstrap samples often miss it
+    X = pd.DataFrame({"a": np.arange(30.0)})
+    y = np.array(["x"] * 14 + ["y"] * 14 + ["z"] * 2)
+    f = ForestClassifier(n_estimators=8, stratified=False, max_features=None,
+                         random_state=0).fit(X, y)
+    proba = f.predict_proba(X)
+    assert proba.shape == (30, 3)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert set(f.predict(X)) <= {"x", "y", "z"}
