@@ -100,7 +100,9 @@ def _as_frame(X, feature_names=None) -> tuple[pd.DataFrame, bool]:
             f"X must be 2-D (rows x features); got an array of shape {arr.shape}. "
             "Use X.reshape(-1, 1) for a single feature."
         )
-    names = feature_names if feature_names is not None else [f"x{j}" for j in range(arr.shape[1])]
+    names = [f"x{j}" for j in range(arr.shape[1])]
+    if feature_names is not None and len(feature_names) == arr.shape[1]:
+        names = list(feature_names)
     frame = pd.DataFrame(arr, columns=list(names))
     if arr.dtype == object:
         frame = frame.infer_objects()
