@@ -266,6 +266,7 @@ if run_clicked and chosen:
         S.cm_job = job = {"key": key, "cv": cv}
 
 # ---------------------------------------------------------------- running
+computed_now = False
 if job is not None and job["key"] == key and not job["cv"].done:
     cv = job["cv"]
     n_fits = cv.n_steps * len(cv.settings)
@@ -278,6 +279,7 @@ if job is not None and job["key"] == key and not job["cv"].done:
 
     while not cv.done:
         cv.run_step(progress=show)
+    computed_now = True
     if not cv.cancelled:
         store_put(key, cv.result())
         bar.progress(1.0, text=f"Done: {n_fits}/{n_fits} fits.")
@@ -293,8 +295,9 @@ if result is None and job is not None and job["key"] == key and job["cv"].cancel
         f"Cancelled after {job['cv'].steps_done} of {job['cv'].n_steps} folds: the results below "
         "are partial (complete folds only). Press Run to start again."
     )
-elif result is not None and not run_clicked and (job is None or job["key"] != key):
-    st.caption("Results from the cache (computed earlier with these exact settings).")
+elif result is not None and not computed_now:
+    st.caption("Results from the cache: computed earlier with these exact data and settings, "
+               "nothing was recomputed.")
 
 if result is None:
     st.info("Press Run to cross-validate the chosen measures.")
