@@ -18,6 +18,7 @@ from .association import (
     relative_gain,
     theil_u,
 )
+from .forest import ForestClassifier
 from .impurity import Impurity, comparison_settings, resolve_theta
 from .measures import (
     asymmetric,
@@ -36,6 +37,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Association",
+    "ForestClassifier",
     "Impurity",
     "MEASURES",
     "MeasureInfo",
