@@ -1,0 +1,429 @@
+"""AppTest (streamlit.testing.v1) for the home, "Two classes" and "q classes" pages.
+
+Every widget path, the presets, the slider limits, the URL state and the figures' data checked
+against the package.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import offcenter as oc
+
+ROOT = Path(__file__).resolve().parents[1]
+HOME = str(ROOT / "app.py")
+TWO = str(ROOT / "pages" / "1_Two_classes.py")
+QC = str(ROOT / "pages" / "2_Q_classes.py")
+TIMEOUT = 60
+
+
+def run(path: str, query: dict | None = None) -> AppTest:
+    at = AppTest.from_file(path, default_timeout=TIMEOUT)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _array(v):
+    if isinstance(v, dict) and "bdata" in v:
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"])).astype(float)
+    try:
+        return np.asarray(v, dtype=float)
+    except ValueError:  # categories (bar charts)
+        return np.asarray(v, dtype=object)
+
+
+def figure(at: AppTest, key: str) -> dict:
+    """The figure JSON of the chart with this key: {name: (x, y)}, plus the layout."""
+    charts = [c for c in at.get("plotly_chart") if c.proto.id and key in c.proto.id]
+    assert charts, f"no chart {key}"
+    spec = json.loads(charts[0].proto.spec)
+    traces = {}
+    for t in spec["data"]:
+        if "x" in t and "y" in t and t.get("name"):
+            traces[t["name"]] = (_array(t["x"]), _array(t["y"]))
+    return {"traces": traces, "layout": spec["layout"], "data": spec["data"],
+            "config": json.loads(charts[0].proto.config)}
+
+
+def value_at(fig: dict, name: str, p: float) -> float:
+    x, y = fig["traces"][name]
+    idx = np.flatnonzero(np.isclose(x, p))
+    assert idx.size == 1, (name, p)
+    return float(y[idx[0]])
+
+
+def transform(at: AppTest):
+    """The transform table of the q-classes page."""
+    tables = [d.value for d in at.dataframe if "pi*" in d.value.columns]
+    assert len(tables) == 1
+    return tables[0]
+
+
+def all_finite(fig: dict) -> bool:
+    return all(np.isfinite(y).all() for _, y in fig["traces"].values())
+
+
+def texts(at: AppTest, kind: str) -> str:
+    return "\n".join(str(e.value) for e in getattr(at, kind))
+
+
+# ====================================================================== home
+def test_home_page():
+    at = run(HOME)
+    assert "How to read these curves" in texts(at, "subheader")
+    md = texts(at, "markdown")
+    for word in ("Uncertainty", "Purity", "uniform distribution", "Why move it"):
+        assert word in md
+    fig = figure(at, "home_fig1")
+    assert fig["layout"]["title"]["text"] == "Fig. 1. Off-centered, asymmetric and Shannon's entropies"
+    assert value_at(fig, "off-centered Shannon", 0.1) == pytest.approx(0.811278, abs=1e-6)
+    links = at.get("page_link")
+    existing = [p for p in ("pages/1_Two_classes.py", "pages/2_Q_classes.py", "pages/3_Tree.py",
+                            "pages/4_Compare_measures.py") if (ROOT / p).exists()]
+    assert len(links) == len(existing)
+    for title in ("Tree", "Compare measures"):
+        assert title in md or any(title == getattr(lk.proto, "label", "") for lk in links)
+
+
+# ====================================================================== two classes
+def test_two_classes_opens_on_figure_1_with_the_papers_values():
+    at = run(TWO)
+    fig = figure(at, "tc_chart")
+    assert fig["layout"]["title"]["text"] == "Fig. 1. Off-centered, asymmetric and Shannon's entropies"
+    assert list(fig["traces"]) == ["Shannon", "off-centered Shannon", "Asymmetric"]
+    assert value_at(fig, "off-centered Shannon", 0.1) == pytest.approx(0.811278, abs=1e-6)
+    assert value_at(fig, "off-centered Shannon", 0.6) == pytest.approx(0.811278, abs=1e-6)
+    assert value_at(fig, "off-centered Shannon", 0.2) == pytest.approx(1.0)
+    assert value_at(fig, "Asymmetric", 0.6) == pytest.approx(0.6)
+    assert value_at(fig, "Asymmetric", 0.2) == pytest.approx(1.0)
+    assert value_at(fig, "Shannon", 0.5) == pytest.approx(1.0)
+    assert "Fig. 1." in texts(at, "caption")
+    assert fig["config"]["toImageButtonOptions"]["filename"] == "offcenter_fig1_theta_0.2"
+    assert [b.label for b in at.get("download_button")] == ["Download the plotted values (CSV)"]
+    # theta marker and cursor as vertical lines
+    assert [s["x0"] for s in fig["layout"]["shapes"]] == [0.2, 0.1]
+    # formulas with references
+    assert len(at.get("latex")) == 3  # Shannon, asymmetric, off-centering
+    assert "Lallich" in texts(at, "caption")
+    assert at.query_params.to_dict() if hasattr(at.query_params, "to_dict") else True
+
+
+def test_figure_2_preset():
+    at = run(TWO)
+    at.slider(key="tc_theta").set_value(0.4).run()
+    at.button(key="tc_btn_fig2").click().run()
+    ok(at)
+    fig = figure(at, "tc_chart")
+    assert fig["layout"]["title"]["text"] == "Fig. 2. Off-centering of generalised entropies"
+    names = list(fig["traces"])
+    assert names == [f"off-centered Daroczy (beta={b})" for b in ("0", "0.5", "1", "2", "5")] + [
+        "off-centered Rank diversity (rho=0)", "Asymmetric"]
+    for name in names:
+        assert value_at(fig, name, 0.2) == pytest.approx(1.0), name
+        assert value_at(fig, name, 0.0) == pytest.approx(0.0, abs=1e-12), name
+        assert value_at(fig, name, 1.0) == pytest.approx(0.0, abs=1e-12), name
+    assert value_at(fig, "off-centered Daroczy (beta=0.5)", 0.6) == pytest.approx(
+        oc.off_centered([0.4, 0.6], 0.2, "daroczy", beta=0.5))
+    assert "Fig. 2." in texts(at, "caption")
+    assert at.query_params["version"] == "oc"
+    assert "reconstruction" not in texts(at, "info")  # rho = 0 is the paper's own
+    # back to Figure 1
+    at.button(key="tc_btn_fig1").click().run()
+    assert figure(ok(at), "tc_chart")["layout"]["title"]["text"].startswith("Fig. 1.")
+
+
+def test_moving_theta_moves_the_peak_and_the_url():
+    at = run(TWO)
+    at.slider(key="tc_theta").set_value(0.35).run()
+    fig = figure(ok(at), "tc_chart")
+    assert "title" not in fig["layout"] or not fig["layout"]["title"].get("text")
+    x, y = fig["traces"]["off-centered Shannon"]
+    assert x[np.argmax(y)] == pytest.approx(0.35)
+    assert at.query_params["theta"] == "0.35"
+    assert fig["config"]["toImageButtonOptions"]["filename"] == "offcenter_two_classes_theta_0.35"
+
+
+@pytest.mark.parametrize("theta", [0.01, 0.99])
+def test_theta_limits_draw_without_nan(theta):
+    at = run(TWO)
+    at.multiselect(key="tc_measures").set_value(list(oc.MEASURES)).run()
+    at.slider(key="tc_theta").set_value(theta).run()
+    fig = figure(ok(at), "tc_chart")
+    assert len(fig["traces"]) == 11
+    assert all_finite(fig)
+    x, y = fig["traces"]["off-centered Shannon"]
+    assert x[np.argmax(y)] == pytest.approx(theta)
+
+
+@pytest.mark.parametrize("beta", [0.0, 1.0, 10.0])
+def test_beta_limits(beta):
+    at = run(TWO)
+    at.multiselect(key="tc_measures").set_value(["daroczy"]).run()
+    at.slider(key="tc_beta").set_value(beta).run()
+    fig = figure(ok(at), "tc_chart")
+    assert list(fig["traces"]) == [f"Daroczy (beta={beta:g})", f"off-centered Daroczy (beta={beta:g})"]
+    assert all_finite(fig)
+    if beta == 1.0:
+        assert value_at(fig, "Daroczy (beta=1)", 0.3) == pytest.approx(oc.shannon([0.7, 0.3]))
+
+
+def test_several_betas_at_once():
+    at = run(TWO)
+    at.multiselect(key="tc_measures").set_value(["daroczy"]).run()
+    at.radio(key="tc_version").set_value("oc").run()
+    at.multiselect(key="tc_betas").set_value(["0.5", "10", "2"]).run()
+    fig = figure(ok(at), "tc_chart")
+    assert list(fig["traces"]) == [f"off-centered Daroczy (beta={b})" for b in ("0.5", "2", "10")]
+    assert at.query_params["betas"] == "0.5,10,2"
+
+
+def test_rho_zero_and_reconstructed_orders():
+    at = run(TWO)
+    at.multiselect(key="tc_measures").set_value(["rank_diversity"]).run()
+    fig = figure(ok(at), "tc_chart")
+    assert value_at(fig, "off-centered Rank diversity (rho=0)", 0.1) == pytest.approx(
+        oc.off_centered([0.9, 0.1], 0.2, "rank_diversity", rho=0))
+    assert "reconstruction" not in texts(at, "info")
+    at.slider(key="tc_rho").set_value(2.5).run()
+    fig = figure(ok(at), "tc_chart")
+    assert "off-centered Rank diversity (rho=2.5)" in fig["traces"]
+    assert all_finite(fig)
+    assert "reconstruction" in texts(at, "info")
+
+
+@pytest.mark.parametrize("version, n_charts", [("both", 1), ("oc", 1), ("raw", 1), ("side", 2)])
+def test_versions(version, n_charts):
+    at = run(TWO)
+    at.radio(key="tc_version").set_value(version).run()
+    ok(at)
+    assert len(at.get("plotly_chart")) == n_charts
+    if version == "side":
+        left, right = figure(at, "tc_chart_raw"), figure(at, "tc_chart_oc")
+        assert list(left["traces"]) == ["Shannon"]
+        assert list(right["traces"]) == ["off-centered Shannon", "Asymmetric"]
+    elif version == "raw":
+        assert list(figure(at, "tc_chart")["traces"]) == ["Shannon", "Asymmetric"]
+
+
+def test_consistent_asymmetric_and_n():
+    at = run(TWO)
+    assert at.slider(key="tc_n").disabled
+    at.checkbox(key="tc_consistent").check().run()
+    assert not at.slider(key="tc_n").disabled
+    at.slider(key="tc_n").set_value(1).run()
+    fig = figure(ok(at), "tc_chart")
+    assert value_at(fig, "Asymmetric, consistent (n=1)", 0.0) == pytest.approx(
+        oc.asymmetric([1.0, 0.0], 0.2, n=1))
+    at.slider(key="tc_n").set_value(500).run()
+    assert "Asymmetric, consistent (n=500)" in figure(ok(at), "tc_chart")["traces"]
+
+
+def test_cursor_readout_matches_the_package():
+    at = run(TWO)
+    at.slider(key="tc_cursor").set_value(0.73).run()
+    ok(at)
+    table = at.dataframe[0].value
+    assert table["curve"].tolist() == ["Shannon", "off-centered Shannon", "Asymmetric"]
+    assert table["value"].tolist() == pytest.approx([
+        oc.shannon([0.27, 0.73]), oc.off_centered([0.27, 0.73], 0.2),
+        oc.asymmetric([0.27, 0.73], 0.2)])
+    assert "Values at p = 0.73" in texts(at, "subheader")
+    for p in (0.0, 1.0):
+        at.slider(key="tc_cursor").set_value(p).run()
+        assert np.isfinite(ok(at).dataframe[0].value["value"]).all()
+
+
+def test_derivative_panel():
+    at = run(TWO)
+    assert at.radio(key="tc_order").disabled
+    at.checkbox(key="tc_deriv").check().run()
+    fig = figure(ok(at), "tc_chart_deriv")
+    x, y = fig["traces"]["off-centered Shannon"]
+    assert np.isfinite(y).all()
+    i = np.flatnonzero(np.isclose(x, 0.2))
+    assert len(i) == 2  # left and right derivative at theta
+    assert y[i] == pytest.approx([0.0, 0.0], abs=1e-5)
+    at.radio(key="tc_order").set_value(2).run()
+    fig = figure(ok(at), "tc_chart_deriv")
+    x, y = fig["traces"]["off-centered Shannon"]
+    i = np.flatnonzero(np.isclose(x, 0.2))
+    left, right = y[i]
+    assert left == pytest.approx(-1 / (4 * 0.04 * math.log(2) * 0.25), rel=1e-3)
+    assert right == pytest.approx(-1 / (4 * 0.64 * math.log(2) * 0.25), rel=1e-3)
+    assert "second derivative" in fig["layout"]["yaxis"]["title"]["text"]
+    assert len(at.get("download_button")) == 2
+
+
+def test_no_measure_shows_a_message():
+    at = run(TWO)
+    at.multiselect(key="tc_measures").set_value([]).run()
+    ok(at)
+    assert "Choose at least one measure" in texts(at, "info")
+    assert len(at.get("plotly_chart")) == 0
+
+
+def test_shared_link_and_reset():
+    at = run(TWO, {"theta": "0.35", "measures": "gini,daroczy", "version": "side",
+                   "betas": "0.5,5", "deriv": "1", "cursor": "0.4"})
+    assert at.slider(key="tc_theta").value == pytest.approx(0.35)
+    assert at.multiselect(key="tc_measures").value == ["gini", "daroczy"]
+    assert len(at.get("plotly_chart")) == 3
+    assert not at.warning
+    at.button(key="tc_btn_reset").click().run()
+    ok(at)
+    assert at.slider(key="tc_theta").value == pytest.approx(0.2)
+    assert dict(at.query_params) == {}
+    assert figure(at, "tc_chart")["layout"]["title"]["text"].startswith("Fig. 1.")
+
+
+def test_bad_link_values_are_fixed_with_a_warning():
+    at = run(TWO, {"theta": "abc", "beta": "99", "measures": "shannon,nope", "version": "x"})
+    assert at.slider(key="tc_theta").value == pytest.approx(0.2)
+    assert at.slider(key="tc_beta").value == pytest.approx(10.0)
+    assert at.multiselect(key="tc_measures").value == ["shannon"]
+    warnings = texts(at, "warning")
+    assert warnings.count("Link parameter fixed") == 4
+
+
+# ====================================================================== q classes
+def test_q_classes_default_view():
+    at = run(QC)
+    assert "theta = (0.6, 0.3, 0.1)" in texts(at, "markdown")
+    fig = figure(at, "qc_chart_slice")
+    assert list(fig["traces"]) == ["Shannon", "off-centered Shannon", "Asymmetric"]
+    assert value_at(fig, "off-centered Shannon", 0.6) == pytest.approx(math.log2(3))
+    x, y = fig["traces"]["off-centered Shannon"]
+    assert x[np.argmax(y)] == pytest.approx(0.6)
+    p = np.array([0.3, 0.7 * 0.3 / 0.4, 0.7 * 0.1 / 0.4])
+    assert value_at(fig, "off-centered Shannon", 0.3) == pytest.approx(
+        oc.off_centered(p, [0.6, 0.3, 0.1]))
+    assert all_finite(fig)
+    tern = figure(at, "qc_chart_ternary")
+    assert tern["layout"]["title"]["text"] == "off-centered Shannon over the simplex"
+    star = [t for t in tern["data"] if t.get("name") == "theta"][0]
+    assert [star["a"][0], star["b"][0], star["c"][0]] == pytest.approx([0.6, 0.3, 0.1])
+    best = [t for t in tern["data"] if t.get("name") == "maximum on the grid"][0]
+    assert [best["a"][0], best["b"][0], best["c"][0]] == pytest.approx([0.6, 0.3, 0.1])
+    assert len(at.get("plotly_chart")) == 4
+    assert len(at.get("download_button")) == 3
+
+
+def test_q_uniform_and_imbalanced_buttons():
+    at = run(QC)
+    at.button(key="qc_btn_uniform").click().run()
+    ok(at)
+    assert "theta = (0.333, 0.333, 0.333)" in texts(at, "markdown")
+    assert not at.info  # rounding in the URL gives no normalisation note
+    fig = figure(at, "qc_chart_slice")
+    assert value_at(fig, "Shannon", 1 / 3) == pytest.approx(math.log2(3))
+    at.button(key="qc_btn_imbalanced").click().run()
+    assert "theta = (0.6, 0.3, 0.1)" in texts(ok(at), "markdown")
+
+
+@pytest.mark.parametrize("q", [2, 4, 10])
+def test_q_slider(q):
+    at = run(QC)
+    at.multiselect(key="qc_measures").set_value(list(oc.MEASURES)).run()
+    at.slider(key="qc_q").set_value(q).run()
+    ok(at)
+    assert at.query_params["q"] == str(q)
+    fig = figure(at, "qc_chart_slice")
+    assert len(fig["traces"]) == 11 and all_finite(fig)
+    assert "set q = 3" in texts(at, "info")
+    table = transform(at)
+    assert len(table) == q
+    assert table["pi*"].sum() == pytest.approx(1.0)
+
+
+def test_ternary_measure_choice():
+    at = run(QC)
+    at.selectbox(key="qc_ternary").set_value("shannon").run()
+    tern = figure(ok(at), "qc_chart_ternary")
+    best = [t for t in tern["data"] if t.get("name") == "maximum on the grid"][0]
+    assert [best["a"][0], best["b"][0], best["c"][0]] == pytest.approx([1 / 3] * 3, abs=0.02)
+    assert at.query_params["ternary"] == "shannon"
+
+
+def test_transform_tab_custom_p():
+    at = run(QC)
+    table = transform(at)
+    # default: the slice point at the cursor p1 = 0.5
+    assert table["p"].tolist() == pytest.approx([0.5, 0.375, 0.125])
+    at.text_input(key="qc_p").input("0.5, 0.3, 0.2").run()
+    table = transform(ok(at))
+    assert table["pi*"].tolist() == pytest.approx([0.272727, 0.327273, 0.4], abs=1e-6)
+    bars = figure(at, "qc_chart_bars")
+    assert bars["traces"]["pi* (off-centered pseudo-frequencies)"][1].tolist() == pytest.approx(
+        oc.off_center([0.5, 0.3, 0.2], [0.6, 0.3, 0.1]).tolist())
+    at.text_input(key="qc_p").input("2, 1, 1").run()
+    assert "divided by its sum" in texts(ok(at), "info")
+    at.text_input(key="qc_p").input("1, x, 1").run()
+    assert "not a number" in texts(ok(at), "error")
+    at.text_input(key="qc_p").input("1, 1").run()
+    assert "give 3 numbers" in texts(ok(at), "error")
+
+
+def test_q_cursor_moves_the_transform_point():
+    at = run(QC)
+    at.slider(key="qc_cursor").set_value(1.0).run()
+    table = transform(ok(at))
+    assert table["p"].tolist() == pytest.approx([1.0, 0.0, 0.0])
+    assert table["pi*"].tolist() == pytest.approx([1.0, 0.0, 0.0])
+
+
+def test_q_link_normalises_theta_with_a_note():
+    at = run(QC, {"theta": "2,1,1"})
+    assert "theta = (0.5, 0.25, 0.25)" in texts(at, "markdown")
+    assert "Normalised" in texts(at, "info")
+    assert at.query_params["theta"] == "0.5,0.25,0.25"
+
+
+def test_q_link_with_a_zero_theta_shows_an_error():
+    at = run(QC, {"theta": "0,1,1"})
+    assert "every class needs a reference frequency > 0" in texts(at, "error")
+    assert len(at.get("plotly_chart")) == 0
+
+
+def test_q_link_with_a_mismatched_theta_uses_uniform():
+    at = run(QC, {"q": "4", "theta": "0.5,0.5"})
+    assert "using the uniform" in texts(at, "warning")
+    assert "theta = (0.25, 0.25, 0.25, 0.25)" in texts(at, "markdown")
+
+
+def test_q_reconstruction_note_and_reset():
+    at = run(QC)
+    at.multiselect(key="qc_measures").set_value(["rank_diversity"]).run()
+    at.slider(key="qc_rho").set_value(1.0).run()
+    assert "reconstruction" in texts(ok(at), "info")
+    at.checkbox(key="qc_consistent").check().run()
+    at.slider(key="qc_beta").set_value(0.0).run()
+    at.multiselect(key="qc_betas").set_value(["5"]).run()
+    at.radio(key="qc_version").set_value("side").run()
+    ok(at)
+    at.button(key="qc_btn_reset").click().run()
+    ok(at)
+    assert dict(at.query_params) == {}
+    assert at.multiselect(key="qc_measures").value == ["shannon", "asymmetric"]
+
+
+def test_q_no_measure():
+    at = run(QC)
+    at.multiselect(key="qc_measures").set_value([]).run()
+    ok(at)
+    assert "Choose at least one measure" in texts(at, "info")
+    assert len(at.get("plotly_chart")) == 2  # the transform figures remain
