@@ -1,0 +1,52 @@
+"""The Compare measures page in headless Chromium: a quick run to the end, and a long run
+cancelled while it computes (the real Streamlit interruption, which AppTest can only simulate)."""
+
+import re
+
+import pytest
+
+from .conftest import screenshot, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+
+def open_page(page, app_url, query):
+    page.set_viewport_size({"width": 1400, "height": 3000})
+    page.goto(f"{app_url}/Compare_measures?{query}")
+    wait_for_app(page)
+
+
+def click_button(page, label):
+    page.get_by_role("button", name=label, exact=True).click()
+
+
+def test_quick_run_shows_results(page, app_url):
+    open_page(page, app_url, "data=glass&settings=shannon,oc_shannon&folds=2&repeats=1&max_depth=2")
+    click_button(page, "Run")
+    page.get_by_text(re.compile(r"Done: 4/4 fits")).wait_for(timeout=120_000)
+    wait_for_app(page)
+    page.wait_for_selector("[data-testid='stPlotlyChart'] .js-plotly-plot", state="attached")
+    assert page.locator("[data-testid='stPlotlyChart']").count() == 3
+    assert page.get_by_text("Paired comparison with Shannon").count() == 1
+    screenshot(page, "compare_quick_run")
+
+
+def test_cancel_a_long_run_keeps_finished_folds(page, app_url):
+    open_page(page, app_url, "data=german_credit&model=forest&trees=30&folds=5&repeats=3"
+                             "&settings=shannon,oc_shannon,gini")
+    click_button(page, "Run")
+    # wait until at least one fold (3 fits) is finished, then cancel
+    page.wait_for_function(
+        "() => { const t = document.body.innerText.match(/(\\d+)\\/45 fits/);"
+        " return t && parseInt(t[1]) >= 4; }", timeout=240_000)
+    click_button(page, "Cancel")
+    page.get_by_text(re.compile(r"Cancelled after \d+ of 15 folds")).wait_for(timeout=120_000)
+    wait_for_app(page)
+    text = page.locator("[data-testid='stApp']").inner_text()
+    done = int(re.search(r"Cancelled after (\d+) of 15 folds", text).group(1))
+    assert 1 <= done < 15
+    assert "CANCELLED: partial results" in text
+    page.wait_for_selector("[data-testid='stPlotlyChart'] .js-plotly-plot", state="attached",
+                           timeout=60_000)
+    assert page.locator("[data-testid='stPlotlyChart']").count() == 3
+    screenshot(page, "compare_cancelled")
