@@ -465,9 +465,13 @@ if cands is not None and len(cands):
         gains = cached_thresholds(tree_key, node.id, feat, clf)
         chosen_thr = (node.split.threshold if node.split is not None
                       and node.split.feature == feat else None)
-        st.plotly_chart(threshold_figure(gains, labels, feat, chosen=chosen_thr,
-                                         keys=thr_keys or default_keys, normalise=norm),
-                        width="stretch", key="tr_thr_chart")
+        if len(gains) == 0:
+            st.info("This feature takes a single value at this node: there is no threshold to "
+                    "try.")
+        else:
+            st.plotly_chart(threshold_figure(gains, labels, feat, chosen=chosen_thr,
+                                             keys=thr_keys or default_keys, normalise=norm),
+                            width="stretch", key="tr_thr_chart")
 
 st.subheader("The worked calculation of this node's split")
 steps = node_split_steps(clf, node.id, alpha=alpha)
