@@ -33,9 +33,12 @@ from .evaluation import (
     DEFAULT_SETTINGS,
     METRICS,
     EvaluationResult,
+    corrected_resampled_ttest,
     evaluate,
+    holm,
     parse_settings,
     wilcoxon_signed_rank,
+    wins_ties_losses,
 )
 
 #: Metrics shown in the Markdown tables (all are in the CSV).
@@ -262,6 +265,57 @@ def markdown_tables(results: list[EvaluationResult], command: str = "") -> str:
     return "\n".join(lines)
 
 
+def leaf_rule_tables(results: list[EvaluationResult]) -> str:
+    """Prior-aware against majority leaf labelling, fold by fold, when both were run.
+
+    The two rules label the leaves of the *same* trees (same folds, same seeds), so the fold-wise
+    differences are paired; tested as the other comparisons (corrected resampled t-test, Holm over
+    the settings of one data set and metric).
+    """
+    by_key: dict[tuple, dict[str, EvaluationResult]] = {}
+    for r in results:
+        by_key.setdefault((r.config["model"], r.config.get("data")), {})[r.config["leaf_rule"]] = r
+    pairs = [(k, v["prior"], v["majority"]) for k, v in by_key.items()
+             if "prior" in v and "majority" in v]
+    if not pairs:
+        return ""
+    lines = []
+    models = list(dict.fromkeys(k[0] for k, _, _ in pairs))
+    for model in models:
+        mine = [(k, p, m) for k, p, m in pairs if k[0] == model]
+        settings = mine[0][1].settings
+        lines += [f"## {model}: prior-aware against majority leaf rule", "",
+                  "Cells: mean difference prior - majority over the folds (the same trees), "
+                  "wins/ties/losses of the prior-aware rule, `*` = corrected resampled t-test, "
+                  f"Holm-adjusted over the settings, p < {SIGNIFICANCE}.", ""]
+        for metric in ("minority_recall", "balanced_accuracy", "minority_f1", "accuracy"):
+            lines.append(f"### {METRICS[metric]}")
+            lines.append("")
+            header = ["data set"] + [s.label for s in settings]
+            lines.append("| " + " | ".join(header) + " |")
+            lines.append("|" + "---|" * len(header))
+            for (_, data), rp, rm in mine:
+                a = rp.folds.set_index(["setting", "repeat", "fold"])
+                b = rm.folds.set_index(["setting", "repeat", "fold"])
+                ratio = rp.config.get("test_train_ratio", 0.0)
+                cells, ps = [], []
+                for s in settings:
+                    idx = a.loc[s.key].index.intersection(b.loc[s.key].index)
+                    x = a.loc[s.key].loc[idx, metric].to_numpy(dtype=float)
+                    y = b.loc[s.key].loc[idx, metric].to_numpy(dtype=float)
+                    d = x - y
+                    d = d[~np.isnan(d)]
+                    w, t, lo = wins_ties_losses(x, y)
+                    ps.append(corrected_resampled_ttest(d, ratio).pvalue)
+                    cells.append(f"{d.mean():+.3f} ({w}/{t}/{lo})" if d.size else "n/a")
+                for j, ph in enumerate(holm(ps)):
+                    if ph < SIGNIFICANCE:
+                        cells[j] += " *"
+                lines.append("| " + " | ".join([str(data), *cells]) + " |")
+            lines.append("")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
@@ -324,6 +378,9 @@ def main(argv: list[str] | None = None) -> int:
         out = pd.concat(frames, ignore_index=True)
         command = "python -m offcenter.evaluate " + shlex.join(argv_list)
         text = markdown_tables(results, command)
+        extra = leaf_rule_tables(results)
+        if extra:
+            text += "\n" + extra
         if args.out is not None:
             _write(args.out, out.to_csv(index=False))
         if args.markdown is not None:

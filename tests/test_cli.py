@@ -46,6 +46,7 @@ def test_end_to_end_subprocess(tmp_path, small_csv):
     assert "### balanced accuracy" in text and "### minority recall" in text
     assert "| small glass |" in text
     assert "across data sets" in text
+    assert "## tree: prior-aware against majority leaf rule" in text
 
 
 def test_forest_and_stdout(capsys):
