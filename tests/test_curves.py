@@ -349,3 +349,23 @@ def test_derivative_and_other_figures_build():
     maps = transform_maps_figure(transform_maps([0.6, 0.3, 0.1]), [0.6, 0.3, 0.1])
     assert len(maps.data) == 7
     assert isinstance(pd.DataFrame(), pd.DataFrame)
+
+
+def test_every_builder_output_passes_plotly_validation():
+    """The builders skip Plotly's per-property validation for speed: validate here instead."""
+    import plotly.graph_objects as go
+
+    theta3 = [0.6, 0.3, 0.1]
+    figs = [
+        curves_figure(binary_curves(fig2_specs(), 0.2), theta=0.2, cursor=0.3, title="t"),
+        curves_figure(slice_curves(fig1_specs(), theta3), x="p1", theta=0.6),
+        derivative_figure(binary_derivatives(fig1_specs(), 0.2), theta=0.2),
+        ternary_figure(ternary_grid(CurveSpec("shannon", True), theta3, resolution=8)),
+        transform_bars_figure(transform_table([0.5, 0.3, 0.2], theta3)),
+        transform_maps_figure(transform_maps(theta3), theta3),
+    ]
+    for fig in figs:
+        d = fig.to_dict()
+        assert isinstance(d["layout"]["template"], dict)
+        go.Figure(d)  # raises ValueError on any invalid property
+        fig.to_json()
