@@ -420,7 +420,9 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
                 best_score[w] = res["score"][better]
                 best_gain[w] = res["gain"][better]
                 best_feat[w] = j
-                res["where"] = {int(i): k for k, i in enumerate(nodes)}
+                where = np.full(nn, -1, np.int64)
+                where[nodes] = np.arange(nodes.size)
+                res["where"] = where
                 results[j] = res
         # forced splits (edits) replace the search result at their root
         level_forced = {loc: forced[i] for loc, i in enumerate(open_ids) if i in forced}
@@ -442,7 +444,7 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
                 j = int(best_feat[loc])
                 if j < 0 or not best_gain[loc] > st.min_gain:
                     continue
-                sp = _split_dict(results[j], results[j]["where"][loc], j, features[j])
+                sp = _split_dict(results[j], int(results[j]["where"][loc]), j, features[j])
             rec.split = sp
             rec.n_missing = int(sp["n_missing"])
             j = sp["feature_index"]

@@ -115,7 +115,7 @@ class TreeClassifier:
     leaf_rule : "majority" or "prior"
     max_features : None, int, float in (0, 1], "sqrt" or "log2"
         Number of features drawn at random at each node (forests); None: all.
-    random_state : None, int or numpy Generator
+    random_state : None, int, numpy Generator or RandomState
         Seed of the feature draws (used only with max_features).
     """
 
@@ -257,7 +257,15 @@ class TreeClassifier:
         p = self.get_params() if params is None else params
         c = self._check_params(p, len(self.features_), len(self._y))
         rs = p["random_state"]
-        rng = rs if isinstance(rs, np.random.Generator) else np.random.default_rng(rs)
+        if isinstance(rs, np.random.Generator):
+            rng = rs
+        elif isinstance(rs, np.random.RandomState):
+            rng = np.random.default_rng(rs.randint(0, 2**31 - 1))
+        else:
+            if rs is not None and (isinstance(rs, bool) or not isinstance(rs, numbers.Integral)):
+                raise ValueError(f"random_state must be None, an int or a numpy Generator; "
+                                 f"got {rs!r}.")
+            rng = np.random.default_rng(rs)
         return Settings(imp, len(self.classes_), int(len(self._y)), c["alpha"], c["max_depth"],
                         c["min_samples_split"], c["min_samples_leaf"], c["min_gain"],
                         p["categorical"], c["max_features"], rng)
