@@ -385,3 +385,23 @@ def test_comparison_settings_resolve_on_the_training_prior():
     assert s["oc_shannon"] == pytest.approx(1.0)  # the root is at theta = prior
     assert s["asymmetric"] == pytest.approx(1.0)
     assert s["shannon"] == pytest.approx(float(Impurity("shannon")(prior)))
+
+
+@pytest.mark.parametrize("name", ["german_credit", "tic_tac_toe_endgame"])
+@pytest.mark.parametrize("categorical", ["multiway", "binary"])
+def test_real_categorical_data_sets(name, categorical):
+    from pathlib import Path
+
+    df = pd.read_csv(Path(__file__).resolve().parents[1] / "offcenter" / "data" / f"{name}.csv")
+    X, y = df.iloc[:, :-1], df.iloc[:, -1]
+    clf = TreeClassifier(theta="prior", categorical=categorical, max_depth=4,
+                         min_samples_leaf=5).fit(X, y)
+    assert clf.score(X, y) > 0.7
+    kinds = {nd.split.kind for nd in clf.tree_.nodes if nd.split is not None}
+    assert ("categorical" if categorical == "multiway" else "categorical_binary") in kinds
+    for nd in clf.tree_.nodes:
+        assert len(clf.node_indices(nd.id)) == nd.n >= 5
+    cand = clf.candidates(0)
+    assert cand.loc[cand["chosen"], f"rank:{clf.impurity_.key}"].iloc[0] == 1
+    back = TreeClassifier.from_json(clf.to_json())
+    np.testing.assert_array_equal(back.predict(X), clf.predict(X))
