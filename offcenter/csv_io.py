@@ -315,15 +315,20 @@ def read_csv_bytes(data: bytes, name: str = "uploaded file", *,
             "The file has a header but no data rows: add at least two rows of data."
         )
     _check_rows(lines, sep)
-    rows = list(csv.reader(lines, delimiter=sep, quotechar='"'))
-    if len(rows[0]) > MAX_COLUMNS:
+    header = next(csv.reader(lines[:1], delimiter=sep, quotechar='"'))
+    if len(header) > MAX_COLUMNS:
         raise DataProblem(
-            f"The file has {len(rows[0])} columns; at most {MAX_COLUMNS} are supported."
+            f"The file has {len(header)} columns; at most {MAX_COLUMNS} are supported."
         )
-    names, warnings = clean_names(rows[0])
-    body = rows[1:]
-    df = pd.DataFrame(body, columns=names, dtype=object)
-    df = df.apply(lambda s: s.str.strip())
+    names, warnings = clean_names(header)
+    try:
+        df = pd.read_csv(
+            io.StringIO("\n".join(lines[1:])), sep=sep, header=None, names=names,
+            dtype=str, keep_default_na=False, na_filter=False, quotechar='"',
+            skip_blank_lines=True, engine="c", low_memory=False,
+        )
+    except (ValueError, pd.errors.ParserError) as exc:  # the checks above should prevent it
+        raise DataProblem(f"The file could not be parsed as CSV: {exc}") from None
     for col in list(df.columns):
         df[col] = _convert(df[col], col, warnings)
     empty = [c for c in df.columns if df[c].isna().all()]
@@ -350,41 +355,50 @@ def read_csv_bytes(data: bytes, name: str = "uploaded file", *,
     return df, report
 
 
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+
+
 def _convert(s: pd.Series, name: str, warnings: list[str]) -> pd.Series:
-    """Strings to numbers when every present value is a number; missing markers to NaN."""
-    lower = s.str.lower()
-    missing = s.isna() | lower.isin(_MISSING)
+    """Strings to numbers when every present value is a number; missing markers to NaN.
+
+    Vectorised: numbers are parsed once by pandas; decimal commas ("2,5") are accepted when the
+    separator is not a comma; infinite values become missing with a warning.
+    """
+    s = s.str.strip()
+    missing = s.str.lower().isin(_MISSING)
     s = s.mask(missing)
     present = s.dropna()
     if present.empty:
         return pd.Series(np.nan, index=s.index, dtype=float)
-    num = pd.to_numeric(present.str.replace(" ", "", regex=False), errors="coerce")
-    if num.isna().any():
-        # decimal commas ("2,5") when the separator is not a comma
-        alt = pd.to_numeric(present.str.replace(",", ".", regex=False), errors="coerce")
-        if alt.notna().all() and present.str.contains(",", regex=False).any():
-            num = alt
-    if num.notna().all():
-        out = pd.Series(np.nan, index=s.index, dtype=float)
-        out.loc[num.index] = num.astype(float)
-        inf = np.isinf(out)
-        if inf.any():
-            warnings.append(
-                f"Column {_quote(name)} has {int(inf.sum())} infinite value(s): treated as missing."
-            )
-            out = out.mask(inf)
-        vals = out.dropna()
-        if len(vals) and np.all(vals == np.round(vals)) and vals.abs().max() < 2**53:
-            if not out.isna().any():
-                return out.astype("int64")
-        return out
-    if present.str.lower().isin(_INF).any() and pd.to_numeric(
-        present[~present.str.lower().isin(_INF)], errors="coerce"
-    ).notna().all():
-        out = pd.to_numeric(s.mask(s.str.lower().isin(_INF)), errors="coerce")
-        warnings.append(f"Column {_quote(name)} has infinite value(s): treated as missing.")
-        return out
-    return s.astype(object)
+    sample = present.iloc[:200]
+    lower_sample = sample.str.lower()
+    looks_numeric = sample.str.match(_NUMBER) | lower_sample.isin(_INF)
+    comma = False
+    if not looks_numeric.all():
+        comma_ok = sample.str.match(_DECIMAL_COMMA) | looks_numeric
+        if not comma_ok.all():
+            return s.astype(object)
+        comma = True
+    text = present.str.replace(",", ".", regex=False) if comma else present
+    lower = text.str.lower()
+    is_inf = lower.isin(_INF)
+    num = pd.to_numeric(text.mask(is_inf), errors="coerce")
+    if num[~is_inf].isna().any():
+        return s.astype(object)  # some value further down is not a number: a text column
+    out = pd.Series(np.nan, index=s.index, dtype=float)
+    out.loc[num.index] = num.astype(float)
+    n_inf = int(is_inf.sum()) + int(np.isinf(out).sum())
+    if n_inf:
+        warnings.append(
+            f"Column {_quote(name)} has {n_inf} infinite value(s): treated as missing."
+        )
+        out = out.mask(np.isinf(out))
+    vals = out.dropna()
+    if len(vals) and not out.isna().any() and np.all(vals == np.round(vals)) and (
+            vals.abs().max() < 2**53):
+        return out.astype("int64")
+    return out
 
 
 # ---------------------------------------------------------------------------------- kinds

@@ -6,6 +6,7 @@ and tables offcenter.explain. User text is only shown through st.dataframe / st.
 escaped with explain.md_escape.
 """
 
+import hashlib
 import json
 
 import numpy as np
@@ -23,7 +24,6 @@ from offcenter.csv_io import (
     prepare_xy,
     quick_sample_size,
     read_csv_bytes,
-    sample_rows,
     to_csv_bytes,
     too_large,
 )
@@ -86,6 +86,34 @@ def cached_dataset(name: str) -> pd.DataFrame:
     return load(name)
 
 
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):
+    """Column kinds after the user's overrides, ID-like columns and the types table."""
+    df, warnings = apply_kinds(_raw, json.loads(overrides_json))
+    kinds = infer_kinds(df)
+    ids = id_like_columns(df, kinds)
+    types = pd.DataFrame({
+        "column": [str(c) for c in df.columns],
+        "type": [kinds[c] for c in df.columns],
+        "missing": [int(df[c].isna().sum()) for c in df.columns],
+        "distinct": [int(df[c].nunique()) for c in df.columns],
+        "left out because": [ids.get(c, "") for c in df.columns],
+    })
+    return df, warnings, kinds, ids, types
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_xy(data_hash: str, overrides_json: str, target: str, features_json: str,
+              n_sample: int, _df: pd.DataFrame, _features: list):
+    """Features and labels (optionally a reproducible sample), with the class counts."""
+    X, y, warnings = prepare_xy(_df, target, list(_features))
+    if n_sample and n_sample < len(X):
+        keep = np.sort(np.random.default_rng(0).choice(len(X), n_sample, replace=False))
+        X, y = X.iloc[keep].reset_index(drop=True), y.iloc[keep].reset_index(drop=True)
+    counts = y.value_counts().sort_index()
+    return X, y, warnings, [str(c) for c in counts.index], counts.to_numpy()
+
+
 @st.cache_resource(max_entries=64, show_spinner=False)
 def cached_fit(key: str, _X: pd.DataFrame, _y: pd.Series, params_json: str) -> TreeClassifier:
     """Fit once per (data, settings): shared by reruns, page switches and every session."""
@@ -101,6 +129,11 @@ def cached_candidates(tree_key: str, node: int, _clf) -> pd.DataFrame:
 @st.cache_data(max_entries=256, show_spinner=False)
 def cached_thresholds(tree_key: str, node: int, feature: str, _clf) -> pd.DataFrame:
     return _clf.threshold_gains(node, feature)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_path(tree_key: str, row: int, _clf, _X: pd.DataFrame) -> list[int]:
+    return [int(i) for i in _clf.decision_path(_X.iloc[[row]])[0]]
 
 
 def receive_upload(name: str, data: bytes) -> None:
@@ -189,25 +222,18 @@ as_num = kc2.multiselect(
     help="Values that are not numbers become missing.",
 )
 overrides = {c: "categorical" for c in as_cat} | {c: "numeric" for c in as_num}
+overrides_json = json.dumps(overrides, sort_keys=True, default=str)
 try:
-    df, kind_warnings = apply_kinds(raw, overrides)
+    df, kind_warnings, kinds, ids, types = cached_profile(data_hash, overrides_json, raw)
 except DataProblem as exc:
     st.error(str(exc))
-    df, kind_warnings, overrides = raw, [], {}
+    overrides, overrides_json = {}, "{}"
+    df, kind_warnings, kinds, ids, types = cached_profile(data_hash, overrides_json, raw)
 for w in kind_warnings:
     st.warning(w)
-kinds = infer_kinds(df)
-ids = id_like_columns(df, kinds)
 
 with st.expander(f"Preview: {len(df):,} rows x {df.shape[1]} columns, with the detected types",
                  expanded=False):
-    types = pd.DataFrame({
-        "column": [str(c) for c in df.columns],
-        "type": [kinds[c] for c in df.columns],
-        "missing": [int(df[c].isna().sum()) for c in df.columns],
-        "distinct": [int(df[c].nunique()) for c in df.columns],
-        "left out because": [ids.get(c, "") for c in df.columns],
-    })
     st.dataframe(types, hide_index=True, width="stretch")
     st.dataframe(df.head(50), width="stretch")
 
@@ -230,26 +256,25 @@ if ids:
     st.dataframe(pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}),
                  hide_index=True)
 
+n_rows_all = int(df[target].notna().sum())
+slow = too_large(n_rows_all, len(features))
+n_sample = 0
+if slow:
+    st.warning(slow)
+    n_quick = quick_sample_size(n_rows_all, len(features))
+    if st.checkbox(f"Use a random sample of {n_quick:,} rows", value=True,
+                   key=f"tr_sample_{data_hash}"):
+        n_sample = n_quick
 try:
-    X, y, xy_warnings = prepare_xy(df, target, features)
+    X, y, xy_warnings, classes, class_counts = cached_xy(
+        data_hash, overrides_json, target, json.dumps([str(f) for f in features]), n_sample,
+        df, features)
 except DataProblem as exc:
     st.error(str(exc))
     st.stop()
 for w in xy_warnings:
     st.warning(w)
-
-slow = too_large(len(X), X.shape[1])
-sampled = False
-if slow:
-    st.warning(slow)
-    n_sample = quick_sample_size(len(X), X.shape[1])
-    if st.checkbox(f"Use a random sample of {n_sample:,} rows", value=True,
-                   key=f"tr_sample_{data_hash}"):
-        keep = sample_rows(pd.DataFrame({"i": np.arange(len(X))}), n_sample)["i"].to_numpy()
-        X, y = X.iloc[keep].reset_index(drop=True), y.iloc[keep].reset_index(drop=True)
-        sampled = True
-
-classes, class_counts = np.unique(y.astype(str).to_numpy(), return_counts=True)
+sampled = n_sample > 0
 prior = class_counts / class_counts.sum()
 st.caption("Class distribution (the prior): " + ", ".join(
     f"{md_escape(c, 30)}: {k} ({p:.1%})" for c, k, p in zip(classes, class_counts, prior)))
@@ -333,6 +358,7 @@ elif history and history[0][0] != fit_key:
 if not history:
     st.stop()
 tree_key = "|".join(h[0] if i == 0 else h[2] for i, h in enumerate(history))
+tree_tag = hashlib.sha1(tree_key.encode()).hexdigest()[:12]  # short id for widget keys
 clf = history[-1][1]
 tree = clf.tree_
 nodes = tree.nodes
@@ -362,7 +388,7 @@ shown_depth = tree.depth
 if tree.depth > auto_depth:
     shown_depth = st.slider(
         "Depth shown (the tree is too big to read whole; widen to see more)", 1, tree.depth,
-        value=auto_depth, key=f"tr_shown_{tree_key[-40:]}",
+        value=auto_depth, key=f"tr_shown_{tree_tag}",
     )
 trace_path: list[int] = []
 with st.expander("Trace a row through the tree"):
@@ -370,7 +396,7 @@ with st.expander("Trace a row through the tree"):
                               max(len(X) - 1, 0), value=None, key="tr_trace_row",
                               placeholder="type a row number")
     if row_pos is not None:
-        trace_path = [int(i) for i in clf.decision_path(X.iloc[[int(row_pos)]])[0]]
+        trace_path = cached_path(tree_key, int(row_pos), clf, X)
         st.dataframe(X.iloc[[int(row_pos)]].assign(**{"(target)": y.iloc[int(row_pos)]}),
                      width="stretch")
         st.text("Path: " + " → ".join(f"node {i}" for i in trace_path)
@@ -390,7 +416,7 @@ sel = st.selectbox(
     "Node", node_ids, index=node_ids.index(int(S.tr_node)),
     format_func=lambda i: f"node {i} (depth {nodes[i].depth}, n = {int(round(nodes[i].n))})"
     + (" - leaf" if nodes[i].split is None else f" - split on {nodes[i].split.feature}"),
-    key=f"tr_node_select_{tree_key[-40:]}_{S.tr_node}",
+    key=f"tr_node_select_{tree_tag}_{S.tr_node}",
 )
 if sel != S.tr_node:
     S.tr_node = sel
@@ -444,7 +470,7 @@ if cands is not None and len(cands):
     styled = table.style.apply(
         lambda row: ["background-color: #fff3cd" if flags[row.name] else "" for _ in row], axis=1)
     st.dataframe(styled, hide_index=True, width="stretch", key="tr_cand_table")
-    st.download_button("Download the candidate table (CSV)", to_csv_bytes(table),
+    st.download_button("Download the candidate table (CSV)", to_csv_bytes(table), on_click="ignore",
                        file_name=f"candidates_node{node.id}.csv", mime="text/csv",
                        key="tr_dl_cands")
 
@@ -512,16 +538,17 @@ rows = X.iloc[idx].assign(**{f"{target} (target)": y.iloc[idx].to_numpy()})
 st.dataframe(rows.head(5000), width="stretch", key="tr_rows")
 if len(rows) > 5000:
     st.caption(f"Showing 5,000 of {len(rows):,} rows; the download has them all.")
-st.download_button("Download these rows (CSV)", to_csv_bytes(rows),
+st.download_button("Download these rows (CSV)", lambda: to_csv_bytes(rows), on_click="ignore",
                    file_name=f"rows_node{node.id}.csv", mime="text/csv", key="tr_dl_rows")
 
 # ---------------------------------------------------------------- export
 st.header("5. Export")
 x1, x2, x3 = st.columns(3)
-x1.download_button("Tree as JSON", clf.to_json(), file_name="tree.json",
+x1.download_button("Tree as JSON", clf.to_json, file_name="tree.json", on_click="ignore",
                    mime="application/json", key="tr_dl_json")
 rules = clf.to_text()
 x2.download_button("Tree as text rules", rules, file_name="tree_rules.txt", mime="text/plain",
+                   on_click="ignore",
                    key="tr_dl_text")
 x3.caption("The settings are in the page's address: copy it to share them.")
 with st.expander("The rules"):

@@ -80,7 +80,9 @@ def test_tree_figure_nodes_carry_their_ids():
     nodes = fig.data[k]
     assert [c[0] for c in nodes.customdata] == [1, 2, 0]
     assert any("n=16" in t for t in nodes.text)
-    assert len(fig.layout.shapes) == 6  # two class bars per node
+    bars = [tr for tr in fig.data if tr.name.startswith("bar ")]
+    assert len(bars) == 2  # one trace per class, one segment per node
+    assert len([v for v in bars[0].x if v is None]) == 3
     path = [t for t in fig.data if t.name == "traced path"][0]
     assert len([v for v in path.x if v is not None]) == 4
 
