@@ -78,6 +78,20 @@ S.setdefault("tr_upload_error", None)
 S.setdefault("tr_history", [])        # [(key, TreeClassifier, description)], last = current
 S.setdefault("tr_node", 0)
 S.setdefault("tr_last_click", None)
+S.setdefault("tr_keep", {})           # values of the data widgets, kept across page switches
+
+
+def keep(key: str, default):
+    """A widget key whose value survives page switches (restored from tr_keep, else default)."""
+    if key not in S:
+        S[key] = S.tr_keep.get(key, default)
+    return key
+
+
+def remember_widgets() -> None:
+    S.tr_keep = {**S.tr_keep, **{
+        k: S[k] for k in list(S.keys()) if isinstance(k, str) and k.startswith(
+            ("tr_ascat_", "tr_asnum_", "tr_target_", "tr_features_", "tr_sample_"))}}
 
 
 # ------------------------------------------------------------------------------ cached work
@@ -213,12 +227,12 @@ kc1, kc2 = st.columns(2)
 numeric_cols = [c for c, k in detected.items() if k == "numeric"]
 text_cols = [c for c, k in detected.items() if k == "categorical"]
 as_cat = kc1.multiselect(
-    "Treat these numeric columns as categorical", numeric_cols, default=[],
-    key=f"tr_ascat_{data_hash}",
+    "Treat these numeric columns as categorical", numeric_cols,
+    key=keep(f"tr_ascat_{data_hash}", []),
     help="For numeric codes that are really categories (e.g. 1 = red, 2 = green).",
 )
 as_num = kc2.multiselect(
-    "Treat these text columns as numeric", text_cols, default=[], key=f"tr_asnum_{data_hash}",
+    "Treat these text columns as numeric", text_cols, key=keep(f"tr_asnum_{data_hash}", []),
     help="Values that are not numbers become missing.",
 )
 overrides = {c: "categorical" for c in as_cat} | {c: "numeric" for c in as_num}
@@ -241,15 +255,14 @@ columns = list(df.columns)
 tc1, tc2 = st.columns([1, 2])
 target = tc1.selectbox(
     "Target (the class)", columns,
-    index=columns.index(default_target) if default_target in columns else len(columns) - 1,
-    key=f"tr_target_{data_hash}",
+    key=keep(f"tr_target_{data_hash}",
+             default_target if default_target in columns else columns[-1]),
 )
 candidates_features = [c for c in columns if c != target]
 default_features = [c for c in candidates_features if c not in ids] or candidates_features
 features = tc2.multiselect(
     "Features", candidates_features,
-    default=default_features,
-    key=f"tr_features_{data_hash}_{target}",
+    key=keep(f"tr_features_{data_hash}_{target}", default_features),
 )
 if ids:
     st.caption("Left out by default (add them back above if you wish):")
@@ -262,8 +275,8 @@ n_sample = 0
 if slow:
     st.warning(slow)
     n_quick = quick_sample_size(n_rows_all, len(features))
-    if st.checkbox(f"Use a random sample of {n_quick:,} rows", value=True,
-                   key=f"tr_sample_{data_hash}"):
+    if st.checkbox(f"Use a random sample of {n_quick:,} rows",
+                   key=keep(f"tr_sample_{data_hash}", True)):
         n_sample = n_quick
 try:
     X, y, xy_warnings, classes, class_counts = cached_xy(
@@ -337,6 +350,7 @@ data_key = json.dumps([data_hash, target, [str(f) for f in features], overrides,
 fit_key = data_key + "|" + params_json
 
 S["tr_saved"] = urlstate.current_values(SCHEMA, S, PREFIX)
+remember_widgets()
 urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
 
 history = S.tr_history

@@ -266,3 +266,36 @@ def test_tree_survives_reruns():
     at = run(at)
     at = run(at)
     assert "split node 0 on mutation_1" in texts(at)
+
+
+def test_tree_edits_and_choices_survive_a_page_switch():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/3_Tree.py")
+    at = run(at)
+    at.selectbox(key="tr_data").set_value("mutation")
+    at = run(at)
+    target = [s for s in at.selectbox if s.key and s.key.startswith("tr_target_")][0]
+    feats = [m for m in at.multiselect if m.key and m.key.startswith("tr_features_")][0]
+    feats.set_value(["mutation_1", "mutation_2", "mutation_3"])
+    at = run(at)
+    at.selectbox(key="tr_measure").set_value("gini")
+    at = run(at)
+    at.button(key="tr_grow").click()
+    at = run(at)
+    at.selectbox(key="tr_force_feature").set_value("mutation_1")
+    at = run(at)
+    at.button(key="tr_force").click()
+    at = run(at)
+    assert "split node 0 on mutation_1" in texts(at)
+    at.switch_page("pages/1_Two_classes.py")
+    at = run(at)
+    at.switch_page("pages/3_Tree.py")
+    at = run(at)
+    assert at.selectbox(key="tr_data").value == "mutation"
+    assert at.selectbox(key="tr_measure").value == "gini"
+    feats = [m for m in at.multiselect if m.key and m.key.startswith("tr_features_")][0]
+    assert feats.value == ["mutation_1", "mutation_2", "mutation_3"]
+    assert target.value == "cancer"
+    assert "split node 0 on mutation_1" in texts(at)
+    assert not any("settings changed" in i.value for i in at.info)
