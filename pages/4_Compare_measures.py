@@ -175,11 +175,16 @@ else:
     st.caption(DATASETS[source].description)
 
 columns = list(raw.columns)
+target_key = f"cm_target_{data_hash}"
+saved_target = S.setdefault("cm_saved_targets", {}).get(target_key)
+if saved_target in columns:  # the widget's key is forgotten while another page is shown
+    S.setdefault(target_key, saved_target)
 target = st.selectbox(
     "Target (the class)", columns,
     index=columns.index(default_target) if default_target in columns else len(columns) - 1,
-    key=f"cm_target_{data_hash}",
+    key=target_key,
 )
+S.cm_saved_targets[target_key] = target
 ids = id_like_columns(raw)
 features = [c for c in columns if c != target and c not in ids] or [
     c for c in columns if c != target]

@@ -221,3 +221,27 @@ def test_upload_good_and_bad(steps):
         at = run(at)
         assert at.error, name
         assert at.selectbox(key="cm_data").value == "upload"  # the good upload is kept
+
+
+def test_choices_and_results_survive_a_page_switch(steps):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    at.switch_page("pages/4_Compare_measures.py")
+    at = small(run(at), data="mutation", settings=("shannon", "gini"), folds=2)
+    target = [s for s in at.selectbox if s.key and s.key.startswith("cm_target_")][0]
+    target.set_value("mutation_4")  # a 0/1 column with 2 and 5 examples: 2 folds fit
+    at = run(at)
+    at.button(key="cm_run").click()
+    at = run(at)
+    assert steps["n"] == 2 and len(at.get("plotly_chart")) == 3
+    at.switch_page("pages/1_Two_classes.py")
+    at = run(at)
+    at.switch_page("pages/4_Compare_measures.py")
+    at = run(at)
+    assert at.selectbox(key="cm_data").value == "mutation"
+    assert at.multiselect(key="cm_settings").value == ["shannon", "gini"]
+    target = [s for s in at.selectbox if s.key and s.key.startswith("cm_target_")][0]
+    assert target.value == "mutation_4"
+    assert len(at.get("plotly_chart")) == 3
+    assert steps["n"] == 2  # shown again, not recomputed
+    assert "Results from the cache" in texts(at)
