@@ -321,7 +321,8 @@ if len(result.folds) == 0:
 st.subheader("Mean ± standard deviation over the folds")
 st.dataframe(summary_frame(result), hide_index=True, width="stretch")
 
-st.subheader("Paired comparison with Shannon, fold by fold")
+ref_label = result.labels().get(result.reference, result.reference)
+st.subheader(f"Paired comparison with {ref_label}, fold by fold")
 st.caption(
     "Difference = setting - reference (positive is better). W/T/L = folds where the setting "
     "wins, ties or loses. Folds of a repeated cross-validation share training examples, so they "
@@ -351,7 +352,7 @@ if len(paired):
         st.caption("No difference with the reference is significant at 5% (Holm-adjusted "
                    "corrected t-test) on these metrics.")
 else:
-    st.caption("Add Shannon and another setting to see paired comparisons.")
+    st.caption("Choose at least two settings to see paired comparisons.")
 
 st.subheader("Plots")
 metric = st.selectbox("Metric", list(METRICS), format_func=METRICS.get, key=PREFIX + "metric")

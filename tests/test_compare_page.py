@@ -245,3 +245,12 @@ def test_choices_and_results_survive_a_page_switch(steps):
     assert len(at.get("plotly_chart")) == 3
     assert steps["n"] == 2  # shown again, not recomputed
     assert "Results from the cache" in texts(at)
+
+
+def test_without_shannon_the_first_setting_is_the_reference():
+    at = small(run(), settings=("gini", "oc_gini"))
+    at.button(key="cm_run").click()
+    at = run(at)
+    assert any(h.value == "Paired comparison with Gini, fold by fold" for h in at.subheader)
+    paired = [d.value for d in at.dataframe if "W/T/L" in d.value.columns][0]
+    assert set(paired["setting"]) == {"off-centered Gini"}
