@@ -77,7 +77,9 @@ def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -
     ref = result.reference
     ref_part = result.folds[result.folds["setting"] == ref]
     if len(ref_part) and metric in ref_part:
-        ref_mean = float(np.nanmean(ref_part[metric].to_numpy(dtype=float)))
+        ref_values = ref_part[metric].to_numpy(dtype=float)
+        ref_values = ref_values[~np.isnan(ref_values)]
+        ref_mean = float(ref_values.mean()) if ref_values.size else float("nan")
         if np.isfinite(ref_mean):
             fig.add_hline(y=ref_mean, line={"dash": "dot", "color": "grey"},
                           annotation_text="reference mean", annotation_position="top left")
