@@ -278,7 +278,7 @@ def clean_names(raw: list[str]) -> tuple[list[str], list[str]]:
 
 # ---------------------------------------------------------------------------------- reading
 def read_csv_bytes(data: bytes, name: str = "uploaded file", *,
-                   max_bytes: int = MAX_UPLOAD_BYTES) -> tuple[pd.DataFrame, CsvReport]:
+                   max_bytes: int | None = None) -> tuple[pd.DataFrame, CsvReport]:
     """Parse a CSV file's bytes into a DataFrame; raise :class:`DataProblem` on bad input.
 
     Numbers become float or int columns, everything else strings (object); the usual missing
@@ -293,6 +293,7 @@ def read_csv_bytes(data: bytes, name: str = "uploaded file", *,
     """
     if data is None:
         raise DataProblem("No file was received.")
+    max_bytes = MAX_UPLOAD_BYTES if max_bytes is None else max_bytes
     if len(data) > max_bytes:
         raise DataProblem(
             f"The file is too large: {len(data) / 1e6:.1f} MB, the limit is "

@@ -110,10 +110,10 @@ def short_branch(label: str, feature: str) -> str:
     return label
 
 
-def _node_label(node, classes) -> str:
+def _node_label(node, classes, limit: int = 20) -> str:
     if node.split is None:
-        return f"→ {plot_text(node.prediction, 18)}"
-    return plot_text(node.split.feature, 20)
+        return f"→ {plot_text(node.prediction, limit)}"
+    return plot_text(node.split.feature, limit)
 
 
 def _hover(node, classes, collapsed: bool) -> str:
@@ -151,6 +151,9 @@ def tree_figure(clf, *, max_depth: int | None = None, selected: int | None = Non
     pos = layout_positions(_children_map(tree), tree.root, max_depth)
     on_path = set(int(i) for i in path)
     n_slots = max(x for x, _ in pos.values()) + 1
+    # labels shortened so that neighbours do not overlap (about 900 px for the figure, 6.5 px
+    # per character); the hover text has them in full
+    label_limit = int(max(5, min(20, 900 / n_slots / 6.5)))
     depth = max(d for _, d in pos.values())
     traces: list[dict] = []
 
@@ -165,7 +168,8 @@ def tree_figure(clf, *, max_depth: int | None = None, selected: int | None = Non
                 continue
             px_, pd_ = pos[parent]
             ex += [px_, px_, x, x, None]
-            ey += [-pd_, -(pd_ + d) / 2, -(pd_ + d) / 2, -d, None]
+            # from under the parent's label and bar, so that no line crosses the text
+            ey += [-pd_ - 0.43, -pd_ - 0.56, -pd_ - 0.56, -d, None]
         traces.append(dict(type="scatter",
             x=ex, y=ey, mode="lines", hoverinfo="skip", showlegend=False,
             line={"color": "#D55E00" if highlight else "#9aa0a6", "width": 4 if highlight else 1.5},
@@ -183,8 +187,8 @@ def tree_figure(clf, *, max_depth: int | None = None, selected: int | None = Non
         labels = parent.split.branch_labels
         text = short_branch(labels[k], parent.split.feature) if k < len(labels) else ""
         bx.append(x + 0.03)
-        by.append(-d + 0.25)
-        btext.append(plot_text(text, 18))
+        by.append(-d + 0.24)
+        btext.append(plot_text(text, label_limit))
     traces.append(dict(type="scatter",
         x=bx, y=by, mode="text", text=btext, hoverinfo="skip", showlegend=False,
         textposition="middle right", textfont={"size": 10, "color": "#5f6368"}, name="branches",
@@ -236,7 +240,8 @@ def tree_figure(clf, *, max_depth: int | None = None, selected: int | None = Non
         sizes.append(26 if big else 18)
         lines.append(4 if big else 1.5)
     texts = [
-        f"{_node_label(nodes[i], classes)}{' +' if c else ''}<br>n={int(round(nodes[i].n))}"
+        f"{_node_label(nodes[i], classes, label_limit)}{' +' if c else ''}"
+        f"<br>n={int(round(nodes[i].n))}"
         for i, c in zip(ids, collapsed)
     ]
     traces.append(dict(type="scatter",

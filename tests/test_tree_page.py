@@ -299,3 +299,13 @@ def test_tree_edits_and_choices_survive_a_page_switch():
     assert target.value == "cancer"
     assert "split node 0 on mutation_1" in texts(at)
     assert not any("settings changed" in i.value for i in at.info)
+
+
+def test_file_over_the_upload_limit(monkeypatch):
+    import offcenter.csv_io as csv_io
+
+    monkeypatch.setattr(csv_io, "MAX_UPLOAD_BYTES", 100)
+    at = run()
+    at = upload(at, "big.csv", b"a,b\n" + b"1,x\n" * 100)
+    assert "too large" in at.error[0].value
+    assert at.selectbox(key="tr_data").value == "edible"
