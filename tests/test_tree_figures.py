@@ -180,3 +180,63 @@ def test_candidate_display_flags_disagreement():
     assert "score · Shannon" not in table.columns  # equal to the gain
     cands["rank:g"] = [1, 2, 3]
     assert disagreement(cands) == [False, False, False]
+
+
+# ---------------------------------------------------------------- with the real engine
+from offcenter.datasets import load  # noqa: E402
+from offcenter.tree import TreeClassifier  # noqa: E402
+
+
+def _fit(name, target, **params):
+    df = load(name)
+    return TreeClassifier(**params).fit(df.drop(columns=target), df[target])
+
+
+@pytest.mark.parametrize("measure, theta", [("shannon", "prior"), ("gini", None),
+                                            ("asymmetric", "prior"), ("daroczy", "prior")])
+@pytest.mark.parametrize("alpha", [None, 0.0, 0.5, 1.0])
+def test_worked_calculation_matches_the_engine(measure, theta, alpha):
+    extra = {"beta": 0.5} if measure == "daroczy" else {}
+    clf = _fit("german_credit", "bad_credit", measure=measure, theta=theta, alpha=alpha,
+               max_depth=2, **extra)
+    for node in clf.tree_.nodes:
+        steps = node_split_steps(clf, node.id, alpha=alpha)
+        if node.split is None:
+            assert steps is None
+            continue
+        values = {s.title: s.value for s in steps}
+        assert values["Parent impurity"] == pytest.approx(node.impurity, abs=1e-9)
+        assert values["Gain"] == pytest.approx(node.split.gain, abs=1e-9)
+        if alpha is not None:
+            assert steps[-1].value == pytest.approx(node.split.score, abs=1e-9)
+
+
+def test_edible_root_with_the_engine():
+    clf = _fit("edible", "edible", measure="shannon")
+    root = clf.tree_.nodes[0]
+    assert root.split.feature == "size"
+    steps = node_split_steps(clf, 0)
+    assert steps[-1].value == pytest.approx(0.105843, abs=1e-6)
+
+
+def test_real_tree_figure_and_candidates_table():
+    clf = _fit("iris", "species", measure="shannon", theta="prior")
+    fig = tree_figure(clf, selected=0, path=[n for n in clf.decision_path(
+        load("iris").drop(columns="species").iloc[[0]])[0]])
+    nodes = fig.data[node_trace_index(fig)]
+    assert sorted(c[0] for c in nodes.customdata) == list(range(len(clf.tree_)))
+    collapsed = tree_figure(clf, max_depth=1)
+    assert len(collapsed.data[node_trace_index(collapsed)].customdata) == 3
+    table, flags = candidate_display(clf.candidates(0))
+    assert len(table) == 4 and len(flags) == 4
+    gains = clf.threshold_gains(0, "petal length")
+    fig = threshold_figure(gains, dict(clf.candidates(0).attrs["settings"]), "petal length",
+                           chosen=clf.tree_.nodes[0].split.threshold)
+    assert len(fig.data) == len(clf.candidates(0).attrs["settings"])
+
+
+def test_disagreement_on_an_imbalanced_set():
+    # somewhere in a pima tree, the measures rank the candidate splits differently
+    clf = _fit("pima", "diabetes", measure="shannon", theta="prior", max_depth=3)
+    assert any(any(disagreement(clf.candidates(n.id))) for n in clf.tree_.nodes
+               if n.split is not None)

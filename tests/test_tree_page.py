@@ -1,5 +1,6 @@
 """AppTest of pages/3_Tree.py: data in (good and bad files), grow, select, edit, undo, export."""
 
+import json
 import re
 from pathlib import Path
 
@@ -247,6 +248,20 @@ def test_trace_a_row_and_rows_at_node():
     at.number_input(key="tr_trace_row").set_value(3)
     at = run(at)
     assert any("Path: node 0" in t.value for t in at.text)
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    path = [t for t in spec["data"] if t.get("name") == "traced path"][0]
+    assert len([v for v in path["x"] if v is not None]) >= 4  # at least one edge highlighted
+
+
+def test_binary_categorical_splits():
+    at = run(data="tic_tac_toe")
+    at.radio(key="tr_categorical").set_value("binary")
+    at.button(key="tr_grow").click()
+    at = run(at)
+    assert not at.error
+    frames = [d.value for d in at.dataframe]
+    cands = [f for f in frames if hasattr(f, "columns") and "best under" in f.columns][0]
+    assert all(len(str(c).split("|")) == 2 for c in cands["children counts"])
 
 
 def test_exports_are_offered():
