@@ -150,7 +150,7 @@ def cases(quick: bool) -> list[dict]:
             for depth in (4, 8):
                 if n >= 1_000_000:
                     measures = (["shannon", "oc_shannon", "asymmetric"]
-                                if (q, depth) == (2, 8) else ["shannon"])
+                                if depth == 8 else ["shannon"])
                 else:
                     measures = ["shannon", "oc_shannon", "asymmetric", "gini"]
                 out.append({"n": n, "q": q, "depth": depth, "mixed": False,

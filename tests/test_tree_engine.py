@@ -273,7 +273,7 @@ def test_missing_values_rule():
     larger = 0 if n_left >= n_right else 1
     assert s.missing_child == larger
     assert kids[larger].counts.sum() == max(n_left, n_right) + 20
-    assert s.branch_labels[larger].endswith("or missing")
+    assert s.branch_labels[larger].endswith(" (or missing)")
     # predicting: a missing value goes to the larger child
     leaf = clf.apply(pd.DataFrame({"x": [np.nan], "color": ["red"]}))[0]
     assert leaf == root.children[larger]

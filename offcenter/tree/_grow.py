@@ -515,7 +515,8 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
 
 
 def _fmt(x: float) -> str:
-    return repr(float(x))
+    """A threshold for reading (6 significant digits; the split keeps the exact value)."""
+    return f"{float(x):.6g}"
 
 
 def _cat_label(v) -> str:
@@ -527,7 +528,7 @@ def branch_labels(info, kind, threshold=None, groups=None, missing_child=None):
     if kind == "numeric":
         labels = [f"{name} <= {_fmt(threshold)}", f"{name} > {_fmt(threshold)}"]
         if info.has_missing and missing_child is not None:
-            labels[missing_child] += " or missing"
+            labels[missing_child] += " (or missing)"
         return tuple(labels)
     if kind == "categorical":
         return tuple(

@@ -48,12 +48,14 @@ class CountKernel:
             self._d = (1.0 - q * th) / (q * (1.0 - th))
             self._th = th
             self._la = np.log2(self._a)
-            if n_max <= TABLE_LIMIT and name == "shannon":
+            self._below = None
+            if n_max * q <= TABLE_LIMIT and name == "shannon":
+                # u log2 u for u = a_j k below theta_j, k = 0..n_max, one table per class
                 k = np.arange(n_max + 1, dtype=np.float64)
                 with np.errstate(divide="ignore", invalid="ignore"):
-                    tab = k * np.log2(k)
-                tab[0] = 0.0
-                self._table = tab
+                    klogk = k * np.log2(k)
+                klogk[0] = 0.0
+                self._below = [self._a[j] * (klogk + k * self._la[j]) for j in range(q)]
             self._fn = {"shannon": self._oc_shannon, "gini": self._oc_gini}.get(
                 name, self._oc_generic)
         elif imp.info.theta == "builtin":
@@ -119,30 +121,32 @@ class CountKernel:
         return u, u.sum(axis=1)
 
     def _oc_shannon(self, c, n):
-        # n H(pi*) with u_j = n pi_j, S = sum u_j: H = log2 S - sum u_j log2 u_j / S. Below
-        # theta_j, u_j = a_j c_j, so u_j log2 u_j = a_j (c_j log2 c_j + c_j log2 a_j) comes from
-        # the k log2 k table; a logarithm is taken only above theta_j.
-        t = self._table
+        # With u_j = n pi_j and S = sum u_j: H = log2 S - sum_j u_j log2 u_j / S. Below theta_j,
+        # u_j = a_j c_j and u_j log2 u_j = a_j (c_j log2 c_j + c_j log2 a_j) is read from a
+        # per-class table; a logarithm is taken only for the entries above theta_j.
         nf = np.asarray(n, dtype=np.float64)
         m = c.shape[0]
         S = np.zeros(m)
         acc = np.zeros(m)
-        lu = np.empty(m)
         for j in range(c.shape[1]):
-            ci = c[:, j]
-            cj = ci.astype(np.float64)
-            above = cj > self._th[j] * nf
-            u = np.where(above, cj * self._b[j] + self._d[j] * nf, cj * self._a[j])
-            S += u
-            if t is not None:
-                below_term = self._a[j] * (t[ci] + cj * self._la[j])
-                lu.fill(0.0)
-                np.log2(u, out=lu, where=above)
-                acc += np.where(above, u * lu, below_term)
+            ci = np.ascontiguousarray(c[:, j])
+            cf = ci.astype(np.float64)
+            mask = cf > self._th[j] * nf
+            u = cf * self._a[j]
+            n_above = int(np.count_nonzero(mask))
+            if self._below is None or 4 * n_above > m:
+                # dense: a logarithm everywhere is cheaper than fancy indexing
+                u = np.where(mask, cf * self._b[j] + self._d[j] * nf, u)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    acc += np.where(u > 0, u * np.log2(np.where(u > 0, u, 1.0)), 0.0)
             else:
-                lu.fill(0.0)
-                np.log2(u, out=lu, where=u > 0)
-                acc += u * lu
+                acc += self._below[j][ci]
+                if n_above:
+                    above = np.flatnonzero(mask)
+                    ua = cf[above] * self._b[j] + self._d[j] * nf[above]
+                    acc[above] += ua * np.log2(ua) - self._below[j][ci[above]]
+                    u[above] = ua
+            S += u
         ok = S > 0
         safe_s = np.where(ok, S, 1.0)
         h = np.log2(safe_s) - acc / safe_s
