@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from .impurity import Impurity
 from .offcentering import _off_center
@@ -227,7 +228,7 @@ def best_under(cands) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {str(f): [] for f in cands["feature"]}
     for key, _label in settings:
         col = f"rank:{key}"
-        if col not in cands.columns:
+        if col not in cands.columns or not _informative(cands, key):
             continue
         for feature, rank in zip(cands["feature"], cands[col]):
             if rank == 1:
@@ -235,13 +236,25 @@ def best_under(cands) -> dict[str, list[str]]:
     return out
 
 
+def _informative(cands, key: str) -> bool:
+    """False when every candidate has the same score under a setting (e.g. the misclassification
+    error is often 0 for every split): such a setting has no preferred split."""
+    col = f"score:{key}" if f"score:{key}" in cands.columns else f"gain:{key}"
+    if col not in cands.columns:
+        return False
+    values = pd.to_numeric(cands[col], errors="coerce").dropna().to_numpy(dtype=float)
+    return values.size > 0 and float(values.max() - values.min()) > 1e-12
+
+
 def disagreement(cands) -> list[bool]:
     """True for the rows ranked first by some measure settings but not by all of them.
 
     When every measure picks the same best split, no row is flagged; otherwise the rows that
-    some measure prefers are (the ones a teacher would point at).
+    some measure prefers are (the ones a teacher would point at). A setting under which every
+    candidate scores the same (no preference) is left out of the comparison.
     """
-    settings = [k for k, _ in cands.attrs.get("settings", []) if f"rank:{k}" in cands.columns]
+    settings = [k for k, _ in cands.attrs.get("settings", [])
+                if f"rank:{k}" in cands.columns and _informative(cands, k)]
     if not settings:
         return [False] * len(cands)
     firsts = best_under(cands)
@@ -255,8 +268,6 @@ def candidate_display(cands, keys: Sequence[str] | None = None, *, scores: bool 
     Returns (DataFrame, list of bool disagreement flags); column names contain user-independent
     labels only, cell values may contain user text (show with st.dataframe, never as HTML).
     """
-    import pandas as pd
-
     settings = list(cands.attrs.get("settings", []))
     labels = dict(settings)
     keys = [k for k, _ in settings] if keys is None else list(keys)
@@ -277,7 +288,7 @@ def candidate_display(cands, keys: Sequence[str] | None = None, *, scores: bool 
                 equal_nan=True):
             out[f"score · {label}"] = cands[f"score:{key}"].astype(float).round(5)
         if f"rank:{key}" in cands.columns:
-            out[f"rank · {label}"] = cands[f"rank:{key}"]
+            out[f"rank · {label}"] = pd.to_numeric(cands[f"rank:{key}"]).round().astype("Int64")
     out["best under"] = [", ".join(labels.get(k, k) for k in firsts[str(f)])
                          for f in cands["feature"]]
     out["measures disagree"] = flags

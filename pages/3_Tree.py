@@ -496,7 +496,8 @@ if cands is not None and len(cands):
                      and node.split.feature in numeric_feats else numeric_feats[0])
         g1, g2 = st.columns([2, 1])
         feat = g1.selectbox("Numeric feature", numeric_feats,
-                            index=numeric_feats.index(default_f), key="tr_thr_feature")
+                            index=numeric_feats.index(default_f),
+                            key=f"tr_thr_feature_{tree_tag}_{node.id}")
         norm = g2.checkbox("Divide each curve by its maximum", value=True, key="tr_thr_norm")
         default_keys = [k for k in keys_all if k == chosen_key] + [
             k for k in keys_all if k != chosen_key][:2]

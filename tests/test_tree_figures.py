@@ -182,6 +182,15 @@ def test_candidate_display_flags_disagreement():
     assert disagreement(cands) == [False, False, False]
 
 
+def test_a_measure_without_preference_is_left_out():
+    cands = _cands()
+    cands["gain:g"] = cands["score:g"] = [0.0, 0.0, 0.0]
+    cands["rank:g"] = [1, 1, 1]  # all tied: the misclassification error often does this
+    assert disagreement(cands) == [False, False, False]
+    table, _ = candidate_display(cands)
+    assert list(table["best under"]) == ["Shannon", "", ""]
+
+
 # ---------------------------------------------------------------- with the real engine
 from offcenter.datasets import load  # noqa: E402
 from offcenter.tree import TreeClassifier  # noqa: E402
