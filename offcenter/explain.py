@@ -292,4 +292,7 @@ def candidate_display(cands, keys: Sequence[str] | None = None, *, scores: bool 
     out["best under"] = [", ".join(labels.get(k, k) for k in firsts[str(f)])
                          for f in cands["feature"]]
     out["measures disagree"] = flags
+    # the verdicts first (after the split itself), then the numbers per measure
+    front = ["feature", "split", "chosen", "best under", "measures disagree", "children counts"]
+    out = out[front + [c for c in out.columns if c not in front]]
     return out.reset_index(drop=True), flags
