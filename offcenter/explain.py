@@ -246,6 +246,11 @@ def _informative(cands, key: str) -> bool:
     return values.size > 0 and float(values.max() - values.min()) > 1e-12
 
 
+def informative_settings(cands) -> list[str]:
+    """Keys of the measure settings that prefer some candidate split to another."""
+    return [k for k, _ in cands.attrs.get("settings", []) if _informative(cands, k)]
+
+
 def disagreement(cands) -> list[bool]:
     """True for the rows ranked first by some measure settings but not by all of them.
 

@@ -28,7 +28,13 @@ from offcenter.csv_io import (
     too_large,
 )
 from offcenter.datasets import DATASETS, DEFAULT, load
-from offcenter.explain import candidate_display, md_escape, node_split_steps, steps_markdown
+from offcenter.explain import (
+    candidate_display,
+    informative_settings,
+    md_escape,
+    node_split_steps,
+    steps_markdown,
+)
 from offcenter.registry import MEASURES
 from offcenter.tree import TreeClassifier
 from offcenter.tree_figures import (
@@ -476,7 +482,10 @@ if cands is not None and len(cands):
         key="tr_cand_keys",
     )
     table, flags = candidate_display(cands, shown_keys or keys_all)
-    if any(flags):
+    if not informative_settings(cands):
+        st.info("No measure prefers any split here: every candidate scores the same (the node "
+                "is pure, or the features take one value here).")
+    elif any(flags):
         st.warning("The measures disagree on the best split here: the highlighted rows are the "
                    "best under some measures but not under all.")
     else:

@@ -243,6 +243,14 @@ def test_candidate_table_and_disagreement():
     assert any(c.startswith("gain · ") for c in table.columns)
 
 
+def test_pure_node_says_no_measure_prefers_a_split():
+    at = run(data="mutation")
+    leaf = [i for i in node_select(at).options if "leaf" in str(i)]
+    node_select(at).select_index(node_select(at).options.index(leaf[0]))
+    at = run(at)
+    assert any("No measure prefers any split" in i.value for i in at.info)
+
+
 def test_trace_a_row_and_rows_at_node():
     at = run(data="edible")
     at.number_input(key="tr_trace_row").set_value(3)
