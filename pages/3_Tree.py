@@ -310,9 +310,12 @@ if S[PREFIX + "theta"] not in theta_options:
 prior_text = "(" + ", ".join(f"{p:.3f}" for p in prior) + ")"
 theta_choice = c1.radio(
     "Off-center on theta" if minfo.off_centerable else "Theta (where the asymmetric entropy peaks)",
-    theta_options, format_func=lambda t: THETAS[t] + (f" = {prior_text}" if t == "prior" else ""),
-    key=PREFIX + "theta", horizontal=False,
+    theta_options, format_func=THETAS.get, key=PREFIX + "theta", horizontal=False,
 )
+# (the prior is shown below the radio, not in its labels: labels that change with the data make
+# the browser lose the radio's selection)
+c1.caption(f"The prior here: theta = {prior_text}"
+           + ("" if theta_choice == "prior" else " (not used)"))
 params = {}
 for p in minfo.params:
     params[p.name] = c1.slider(

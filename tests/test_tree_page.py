@@ -193,8 +193,8 @@ def test_scores_and_parameters():
     assert "Normalised score" in texts(at)
     at.selectbox(key="tr_measure").set_value("asymmetric")
     at = run(at)
-    assert at.radio(key="tr_theta").options == ["prior (class distribution) = (0.562, 0.438)",
-                                                "uniform"]
+    assert at.radio(key="tr_theta").options == ["prior (class distribution)", "uniform"]
+    assert any("The prior here: theta = (0.562, 0.438)" in c.value for c in at.caption)
     at.checkbox(key="tr_consistent").check()
     at.button(key="tr_grow").click()
     at = run(at)

@@ -70,6 +70,8 @@ def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
     page.wait_for_selector("text=Read as: 12 rows x 4 columns", timeout=30_000)
     wait_for_tree(page)
     screenshot(page, "tree_uploaded")
+    # both radios (theta, categorical splits) still show their selection after the new data
+    assert page.locator("[data-testid='stRadio'] input:checked").count() == 2
     points = node_points(page)
     assert len(points) >= 3
     child = [p for p in points if p["id"] != 0][0]
