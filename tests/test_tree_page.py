@@ -332,3 +332,17 @@ def test_file_over_the_upload_limit(monkeypatch):
     at = upload(at, "big.csv", b"a,b\n" + b"1,x\n" * 100)
     assert "too large" in at.error[0].value
     assert at.selectbox(key="tr_data").value == "edible"
+
+
+def test_type_override_numeric_code_as_categorical():
+    at = run(data="mutation")
+    ascat = [m for m in at.multiselect if m.key and m.key.startswith("tr_ascat_")][0]
+    ascat.set_value(["mutation_3"])
+    at = run(at)
+    frames = [d.value for d in at.dataframe]
+    types = [f for f in frames if hasattr(f, "columns") and "left out because" in f.columns][0]
+    kinds = dict(zip(types["column"], types["type"]))
+    assert kinds["mutation_3"] == "categorical" and kinds["mutation_1"] == "numeric"
+    cands = [f for f in frames if hasattr(f, "columns") and "best under" in f.columns][0]
+    row = cands[cands["feature"] == "mutation_3"].iloc[0]
+    assert "= 0" in row["split"] or "= 1" in row["split"]  # a categorical split, not "<= 0.5"
