@@ -346,3 +346,15 @@ def test_type_override_numeric_code_as_categorical():
     cands = [f for f in frames if hasattr(f, "columns") and "best under" in f.columns][0]
     row = cands[cands["feature"] == "mutation_3"].iloc[0]
     assert "= 0" in row["split"] or "= 1" in row["split"]  # a categorical split, not "<= 0.5"
+
+
+def test_big_tree_is_collapsed_to_a_depth_the_user_can_widen():
+    at = run(data="german_credit", max_depth="0")
+    shown = [s for s in at.slider if s.key and s.key.startswith("tr_shown_")]
+    assert shown, "no depth control for a big tree"
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    n_drawn = len([t for t in spec["data"] if t.get("name") == "nodes"][0]["x"])
+    shown[0].set_value(shown[0].value + 1)
+    at = run(at)
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert len([t for t in spec["data"] if t.get("name") == "nodes"][0]["x"]) > n_drawn
