@@ -145,14 +145,16 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False):
         c1 = np.cumsum(yy, dtype=np.int64)
         base = np.where(starts > 0, c1[np.maximum(starts - 1, 0)], 0)
         l1 = c1[idx] - base[ndv]
-        L = np.stack([nl - l1, l1], axis=1)
+        Lt = np.stack([nl - l1, l1])
     else:
-        L = np.empty((idx.size, q), np.int64)
+        Lt = np.empty((q, idx.size), np.int64)
         for j in range(q):
             cj = np.cumsum(yy == j, dtype=np.int64)
             base = np.where(starts > 0, cj[np.maximum(starts - 1, 0)], 0)
-            L[:, j] = cj[idx] - base[ndv]
-    R = NT[ndv] - L
+            Lt[j] = cj[idx] - base[ndv]
+    # (m, q) views whose class columns are contiguous (the kernels loop over classes)
+    L = Lt.T
+    R = (NT.T[:, ndv] - Lt).T
     miss_child = None
     if M is not None:
         go_left = nl >= nr  # missing values go to the larger child (left on a tie)

@@ -137,8 +137,10 @@ class CountKernel:
             if self._below is None or 4 * n_above > m:
                 # dense: a logarithm everywhere is cheaper than fancy indexing
                 u = np.where(mask, cf * self._b[j] + self._d[j] * nf, u)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    acc += np.where(u > 0, u * np.log2(np.where(u > 0, u, 1.0)), 0.0)
+                # u = 0 gives 0 * log2(tiny) = 0: no mask needed
+                lu = np.log2(np.maximum(u, 1e-300))
+                lu *= u
+                acc += lu
             else:
                 acc += self._below[j][ci]
                 if n_above:
