@@ -30,7 +30,14 @@ with right:
     df = binary_curves(raw + oc, values["theta"])
     thumb = curves_figure(df, theta=values["theta"], title=fig1["title"],
                           y_title="uncertainty (Shannon in bits)")
-    thumb.update_layout(height=360, margin=dict(l=50, r=10, t=50, b=90), font=dict(size=12))
+    # A narrow column: wrap the paper's title, and give the legend its own rows below the
+    # x-axis title so that they do not overlap.
+    thumb.update_layout(
+        height=430, margin=dict(l=50, r=10, t=70, b=150), font=dict(size=12),
+        title=dict(text=fig1["title"].replace(", asymmetric", ",<br>asymmetric", 1),
+                   font=dict(size=14)),
+        legend=dict(orientation="h", yanchor="top", y=-0.3, xanchor="left", x=0.0),
+    )
     st.plotly_chart(thumb, config=png_config("offcenter_fig1_theta_0.2"), key="home_fig1")
     st.caption(
         "theta = 0.2: Shannon's entropy peaks at p = 0.5, the off-centered and the asymmetric "
