@@ -62,7 +62,9 @@ def test_home_has_figure_1_and_cards(page, app_url):
     _no_exception(page)
     page.wait_for_selector(".js-plotly-plot")
     assert page.get_by_text("How to read these curves").is_visible()
-    assert page.get_by_text("Fig. 1. Off-centered, asymmetric and Shannon's entropies").count() >= 1
+    # the thumbnail's title is wrapped in two lines (two SVG text spans)
+    assert page.get_by_text("Fig. 1. Off-centered,").count() >= 1
+    assert page.get_by_text("asymmetric and Shannon's entropies").count() >= 1
     for title in ("Two classes", "q classes", "Tree", "Compare measures"):
         assert page.get_by_text(title, exact=True).count() >= 1
     screenshot(page, "curves_home")
@@ -73,7 +75,9 @@ def test_two_classes_slider_rerenders(page, app_url):
     wait_for_app(page)
     _no_exception(page)
     page.wait_for_selector(".js-plotly-plot")
-    assert page.get_by_text("Fig. 1. Off-centered, asymmetric and Shannon's entropies").count() >= 1
+    # the thumbnail's title is wrapped in two lines (two SVG text spans)
+    assert page.get_by_text("Fig. 1. Off-centered,").count() >= 1
+    assert page.get_by_text("asymmetric and Shannon's entropies").count() >= 1
     before = _first_trace_y(page)
     screenshot(page, "curves_two_classes_fig1")
     # move theta from 0.20 to 0.30 with the keyboard
