@@ -595,3 +595,26 @@ def to_csv_bytes(df: pd.DataFrame) -> bytes:
     buf = io.StringIO()
     df.to_csv(buf, index=False)
     return buf.getvalue().encode("utf-8")
+
+
+def read_upload(data: bytes, name: str = "uploaded file") -> dict:
+    r"""Read an uploaded file for a page: every failure is a :class:`DataProblem`.
+
+    Returns ``{"name", "df", "report", "hash"}``. :func:`read_csv_bytes` already raises
+    ``DataProblem`` with a user-facing message for every bad input it knows; anything else it
+    could raise is turned into one too, so that a bad file never shows a traceback.
+
+    Examples
+    --------
+    >>> read_upload(b"a,b\n1,x\n2,y\n", "t.csv")["df"].shape
+    (2, 2)
+    """
+    try:
+        df, report = read_csv_bytes(data, name)
+    except DataProblem:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a bad file must never show a traceback
+        raise DataProblem(
+            f"The file could not be read ({type(exc).__name__}). Is it a CSV file?"
+        ) from exc
+    return {"name": name, "df": df, "report": report, "hash": frame_hash(df)}

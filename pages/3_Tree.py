@@ -18,12 +18,11 @@ from offcenter.csv_io import (
     MAX_UPLOAD_BYTES,
     DataProblem,
     apply_kinds,
-    frame_hash,
     id_like_columns,
     infer_kinds,
     prepare_xy,
     quick_sample_size,
-    read_csv_bytes,
+    read_upload,
     to_csv_bytes,
     too_large,
 )
@@ -159,15 +158,12 @@ def cached_path(tree_key: str, row: int, _clf, _X: pd.DataFrame) -> list[int]:
 def receive_upload(name: str, data: bytes) -> None:
     """Read an uploaded file; keep the previous data when it is bad (the error is shown)."""
     try:
-        df, report = read_csv_bytes(data, name)
+        upload = read_upload(data, name)
     except DataProblem as exc:
         S.tr_upload_error = str(exc)
         return
-    except Exception as exc:  # noqa: BLE001 - a bad file must never show a traceback
-        S.tr_upload_error = f"The file could not be read ({type(exc).__name__}). Is it a CSV file?"
-        return
     S.tr_upload_error = None
-    S.tr_upload = {"name": name, "df": df, "report": report, "hash": frame_hash(df)}
+    S.tr_upload = upload
     S[PREFIX + "data"] = "upload"
 
 

@@ -25,10 +25,9 @@ from offcenter import urlstate
 from offcenter.csv_io import (
     MAX_UPLOAD_BYTES,
     DataProblem,
-    frame_hash,
     id_like_columns,
     prepare_xy,
-    read_csv_bytes,
+    read_upload,
     to_csv_bytes,
 )
 from offcenter.datasets import DATASETS, load
@@ -112,15 +111,12 @@ def store_put(key: str, result) -> None:
 
 def receive_upload(name: str, data: bytes) -> None:
     try:
-        df, report = read_csv_bytes(data, name)
+        upload = read_upload(data, name)
     except DataProblem as exc:
         S.cm_upload_error = str(exc)
         return
-    except Exception as exc:  # noqa: BLE001 - a bad file must never show a traceback
-        S.cm_upload_error = f"The file could not be read ({type(exc).__name__}). Is it a CSV file?"
-        return
     S.cm_upload_error = None
-    S.cm_upload = {"name": name, "df": df, "report": report, "hash": frame_hash(df)}
+    S.cm_upload = upload
     S[PREFIX + "data"] = "upload"
 
 

@@ -4,6 +4,8 @@ import math
 
 import numpy as np
 import pytest
+import scipy.special as special  # noqa: E402  (dev dependency: requirements-dev.txt)
+import scipy.stats as st  # noqa: E402
 
 from offcenter.evaluation import (
     corrected_resampled_ttest,
@@ -14,9 +16,6 @@ from offcenter.evaluation import (
     wilcoxon_signed_rank,
     wins_ties_losses,
 )
-
-st = pytest.importorskip("scipy.stats")
-special = pytest.importorskip("scipy.special")
 
 
 def test_folds_are_stratified_disjoint_and_seeded():

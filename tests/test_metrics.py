@@ -4,11 +4,9 @@ import math
 
 import numpy as np
 import pytest
+import sklearn.metrics as sk  # noqa: E402  (dev dependency: requirements-dev.txt)
 
 from offcenter import metrics as m
-
-sk = pytest.importorskip("sklearn.metrics")
-
 
 # A 2-class table, minority = 1: TP = 3, FN = 2, FP = 1, TN = 14 (20 examples).
 Y_TRUE = [0] * 15 + [1] * 5
