@@ -52,13 +52,20 @@ class Settings:
                           and (not self.imp.off_centered or self.q == 2))
         self.pkernel = CountKernel(self.imp.for_predictor(2), 2, self.n_max)
 
-    def score(self, gain, i_parent, nl, nr):
+    def denominator(self, i_parent, nl, nr):
+        """alpha I(node) + (1 - alpha) I(X) of lambda_alpha; None when scoring by the gain."""
+        if self.alpha is None:
+            return None
+        sizes = np.stack([nl, nr], axis=1)
+        i_x = self.pkernel(sizes, nl + nr)
+        return self.alpha * i_parent + (1.0 - self.alpha) * i_x
+
+    def score(self, gain, i_parent, nl, nr, denom=None):
         """gain, or lambda_alpha with I(X) the uncentered measure of the branch sizes."""
         if self.alpha is None:
             return gain
-        sizes = np.stack([nl, nr], axis=1)
-        i_x = self.pkernel(sizes, nl + nr)
-        denom = self.alpha * i_parent + (1.0 - self.alpha) * i_x
+        if denom is None:
+            denom = self.denominator(i_parent, nl, nr)
         ok = denom > 1e-15
         return np.where(ok, gain / np.where(ok, denom, 1.0), 0.0)
 
@@ -179,7 +186,43 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False):
 
 
 def evaluate(pos, Ipar, n, st: Settings):
-    """Gain and score of candidate splits with left/right counts."""
+    """Gain and score of candidate splits with left/right counts (sorted by node).
+
+    When the kernel has a float32 version (``kernel.approx``, the off-centered Shannon entropy
+    with q > 2 classes), every candidate is first scored with it; its error is at most
+    ``kernel.approx_error`` on each child, so on the gain too, and on lambda_alpha that bound
+    divided by the (exact) denominator. A candidate whose approximate score plus its bound is
+    below the best approximate score minus its bound (minus the tie tolerance) is worse than
+    the best by more than TIE: it gets gain and score -inf. The others are evaluated exactly
+    in float64, so the chosen split, its gain and its score are those of a full exact search.
+    """
+    k = st.kernel
+    if k.approx is None or pos["nd"].size < SCREEN_MIN:
+        return _evaluate_exact(pos, Ipar, n, st)
+    ndv, L, R, nl, nr = pos["nd"], pos["L"], pos["R"], pos["nl"], pos["nr"]
+    gain = Ipar[ndv] - (nl * k.approx(L, nl) + nr * k.approx(R, nr)) / n[ndv]
+    den = st.denominator(Ipar[ndv], nl, nr)
+    score = st.score(gain, Ipar[ndv], nl, nr, den)
+    err = k.approx_error + 1e-12
+    if den is not None:
+        err = np.where(den > 1e-15, err / np.where(den > 1e-15, den, 1.0), 0.0)
+    seg = np.flatnonzero(np.concatenate(([True], ndv[1:] != ndv[:-1])))
+    floor = np.zeros(n.size)
+    floor[ndv[seg]] = np.maximum.reduceat(score - err, seg)
+    cand = np.flatnonzero(score + err >= floor[ndv] - TIE)
+    sub = {"nd": ndv[cand], "L": L.T[:, cand].T, "R": R.T[:, cand].T, "nl": nl[cand],
+           "nr": nr[cand]}
+    gain.fill(-np.inf)
+    score.fill(-np.inf)
+    gain[cand], score[cand] = _evaluate_exact(sub, Ipar, n, st)
+    return gain, score
+
+
+#: Below this many candidates the float32 screening is not worth its bookkeeping.
+SCREEN_MIN = 256
+
+
+def _evaluate_exact(pos, Ipar, n, st: Settings):
     ndv = pos["nd"]
     il = st.kernel(pos["L"], pos["nl"])
     ir = st.kernel(pos["R"], pos["nr"])
