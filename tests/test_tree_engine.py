@@ -121,6 +121,77 @@ def test_pruning_finds_the_same_split(msl):
                 np.argmax(gf >= gf.max() - 1e-12)]
 
 
+def _fit_with_kernel(X, y, screen, **kw):
+    """Fit with the float32 screening on (the default) or off (every candidate in float64)."""
+    init = Settings.__post_init__
+
+    def post_init(self):
+        init(self)
+        if not screen:
+            self.kernel.approx = None
+
+    Settings.__post_init__ = post_init
+    try:
+        return TreeClassifier(**kw).fit(X, y)
+    finally:
+        Settings.__post_init__ = init
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_float32_screening_gives_the_exact_tree(seed):
+    # the off-centered Shannon entropy with q > 2 classes screens candidates in float32:
+    # the tree must be the full float64 search's, split by split, to the last digit of gains
+    rng = np.random.default_rng(seed)
+    q = 3 + seed % 4
+    n = 400 + 700 * seed
+    y = rng.choice(q, size=n, p=rng.dirichlet(np.ones(q) * 2))
+    X = rng.normal(size=(n, 3)) + rng.normal(scale=0.7, size=(q, 3))[y]
+    X = np.round(X, 1 + seed % 2)  # ties
+    prior = np.bincount(y, minlength=q) / n
+    theta = [prior, rng.dirichlet(np.ones(q)), np.r_[0.9, np.full(q - 1, 0.1 / (q - 1))]][seed % 3]
+    assert Settings(Impurity("shannon", theta=theta), q, n).kernel.approx is not None
+    kw = {"measure": "shannon", "theta": theta, "max_depth": 6,
+          "alpha": [None, 0.5, 1.0][seed % 3], "min_samples_leaf": 1 + seed % 3}
+    screened = _fit_with_kernel(X, y, True, **kw)
+    exact = _fit_with_kernel(X, y, False, **kw)
+    a, b = screened.to_dict()["nodes"], exact.to_dict()["nodes"]
+    assert a == b
+    assert len(a) > 7
+
+
+def test_float32_kernel_error_is_within_its_bound():
+    rng = np.random.default_rng(11)
+    worst = 0.0
+    for _ in range(150):
+        q = int(rng.integers(3, 9))
+        theta = rng.dirichlet(np.ones(q) * rng.choice([0.05, 0.3, 1.0, 5.0]))
+        theta = np.clip(theta, 10 ** rng.uniform(-6, -1), None)
+        theta /= theta.sum()
+        n_max = int(10 ** rng.uniform(1, 6.5))
+        k = CountKernel(Impurity("shannon", theta=theta), q, n_max)
+        p = rng.dirichlet(np.ones(q) * rng.choice([0.1, 1.0, 10.0]), size=500)
+        c = (p * rng.integers(1, n_max, size=(500, 1))).astype(np.int64)
+        c[:3] = 0
+        c[3, 0] = n_max - 1
+        n = c.sum(axis=1)
+        err = np.abs(k.approx(c, n) - k(c, n)).max()
+        worst = max(worst, err / k.approx_error)
+    assert 0 < worst < 0.1  # the bound holds with a wide margin (about 2% used)
+
+
+def test_count_kernel_value_does_not_depend_on_the_batch():
+    rng = np.random.default_rng(2)
+    theta = np.array([0.1, 0.2, 0.3, 0.4])
+    k = CountKernel(Impurity("shannon", theta=theta), 4, 10_000)
+    c = rng.integers(0, 100, size=(5000, 4))
+    c[:2500, 3] *= 20  # many rows with class 3 above theta: the dense branch
+    n = c.sum(axis=1)
+    full = k(c, n)
+    for size in (1, 3, 17, 400, 4000):
+        rows = rng.choice(5000, size, replace=False)
+        assert np.array_equal(k(c[rows], n[rows]), full[rows])
+
+
 @pytest.mark.parametrize("measure", measure_names())
 @pytest.mark.parametrize("theta", [None, "prior", "uniform"])
 def test_every_measure_fits_and_predicts(measure, theta):
