@@ -185,20 +185,20 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False):
             "miss_child": miss_child, "M": M}
 
 
-def evaluate(pos, Ipar, n, st: Settings):
-    """Gain and score of candidate splits with left/right counts (sorted by node).
+def screen(pos, Ipar, n, st: Settings):
+    """Float32 screening of candidate splits: the ones that can still be the best.
 
-    When the kernel has a float32 version (``kernel.approx``, the off-centered Shannon entropy
-    with q > 2 classes), every candidate is first scored with it; its error is at most
-    ``kernel.approx_error`` on each child, so on the gain too, and on lambda_alpha that bound
-    divided by the (exact) denominator. A candidate whose approximate score plus its bound is
-    below the best approximate score minus its bound (minus the tie tolerance) is worse than
-    the best by more than TIE: it gets gain and score -inf. The others are evaluated exactly
-    in float64, so the chosen split, its gain and its score are those of a full exact search.
+    The kernel's float32 version (``kernel.approx``, the off-centered Shannon entropy with
+    q > 2 classes) is within ``kernel.approx_error`` of the exact impurity on each child, so
+    the approximate gain is within that bound of the exact gain, and lambda_alpha within the
+    bound divided by its (exact) denominator. Returns the approximate scores ``score`` and
+    their bounds ``err`` (arrays over the candidates) and ``floor`` (per node, the largest
+    ``score - err``: the exact best score of the node is at least this). A candidate with
+    ``score + err < floor - TIE`` is worse than the best by more than the tie tolerance and can
+    never be chosen; the others are evaluated exactly (:func:`evaluate`, or by ``grow`` for all
+    features of a level at once, against the floor over every feature).
     """
     k = st.kernel
-    if k.approx is None or pos["nd"].size < SCREEN_MIN:
-        return _evaluate_exact(pos, Ipar, n, st)
     ndv, L, R, nl, nr = pos["nd"], pos["L"], pos["R"], pos["nl"], pos["nr"]
     gain = Ipar[ndv] - (nl * k.approx(L, nl) + nr * k.approx(R, nr)) / n[ndv]
     den = st.denominator(Ipar[ndv], nl, nr)
@@ -207,14 +207,39 @@ def evaluate(pos, Ipar, n, st: Settings):
     if den is not None:
         err = np.where(den > 1e-15, err / np.where(den > 1e-15, den, 1.0), 0.0)
     seg = np.flatnonzero(np.concatenate(([True], ndv[1:] != ndv[:-1])))
-    floor = np.zeros(n.size)
+    floor = np.full(n.size, -np.inf)
     floor[ndv[seg]] = np.maximum.reduceat(score - err, seg)
-    cand = np.flatnonzero(score + err >= floor[ndv] - TIE)
-    sub = {"nd": ndv[cand], "L": L.T[:, cand].T, "R": R.T[:, cand].T, "nl": nl[cand],
-           "nr": nr[cand]}
-    gain.fill(-np.inf)
-    score.fill(-np.inf)
-    gain[cand], score[cand] = _evaluate_exact(sub, Ipar, n, st)
+    return {"score": score, "err": err, "floor": floor}
+
+
+def screened(pos) -> bool:
+    return pos["nd"].size >= SCREEN_MIN
+
+
+def subset(pos, rows) -> dict:
+    """The candidates ``rows`` of a positions dict (class columns kept contiguous)."""
+    out = {"nd": pos["nd"][rows], "L": pos["L"].T[:, rows].T, "R": pos["R"].T[:, rows].T,
+           "nl": pos["nl"][rows], "nr": pos["nr"][rows], "thr": pos["thr"][rows],
+           "M": pos["M"], "miss_child": None}
+    if pos["miss_child"] is not None:
+        out["miss_child"] = pos["miss_child"][rows]
+    return out
+
+
+def evaluate(pos, Ipar, n, st: Settings):
+    """Exact gain and score of candidate splits with left/right counts (sorted by node).
+
+    With a float32 kernel the candidates are screened first (:func:`screen`); those that
+    cannot be chosen get gain and score -inf, the others their exact float64 values, so the
+    chosen split, its gain and its score are those of a full exact search.
+    """
+    if st.kernel.approx is None or not screened(pos):
+        return _evaluate_exact(pos, Ipar, n, st)
+    sc = screen(pos, Ipar, n, st)
+    cand = np.flatnonzero(sc["score"] + sc["err"] >= sc["floor"][pos["nd"]] - TIE)
+    gain = np.full(pos["nd"].size, -np.inf)
+    score = np.full(pos["nd"].size, -np.inf)
+    gain[cand], score[cand] = _evaluate_exact(subset(pos, cand), Ipar, n, st)
     return gain, score
 
 
@@ -246,11 +271,30 @@ def best_per_segment(nd, score):
     return nd[seg], cand[first]
 
 
-def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None):
+def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=False):
+    """Best threshold of one numeric feature for every node.
+
+    ``lazy=True`` with a float32 kernel returns ``{"lazy": True, "pos": ..., "screen": ...}``
+    instead: the screened candidates, for ``grow`` to evaluate exactly with other features'.
+    """
     pos = numeric_positions(v, nd, yy, st.q, nn, T, st.min_samples_leaf, allowed, st.prune)
     if pos is None:
         return None
+    if lazy and st.kernel.approx is not None and screened(pos):
+        sc = screen(pos, Ipar, n, st)
+        # keep only what can win against this feature's own floor (small, so the large
+        # arrays of the level are freed feature by feature)
+        keep = np.flatnonzero(sc["score"] + sc["err"] >= sc["floor"][pos["nd"]] - TIE)
+        sc["score"] = sc["score"][keep]
+        if np.ndim(sc["err"]):
+            sc["err"] = sc["err"][keep]
+        return {"lazy": True, "pos": subset(pos, keep), "screen": sc}
     gain, score = evaluate(pos, Ipar, n, st)
+    return numeric_result(pos, gain, score)
+
+
+def numeric_result(pos, gain, score) -> dict:
+    """The best candidate per node of a positions dict with exact gains and scores."""
     nodes, b = best_per_segment(pos["nd"], score)
     M = pos["M"]
     return {
@@ -260,6 +304,44 @@ def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None):
                        else pos["miss_child"][b]),
         "n_missing": (np.zeros(b.size, np.int64) if M is None else M.sum(axis=1)[nodes]),
     }
+
+
+def resolve_lazy(found: dict, nn, Ipar, n, st: Settings) -> None:
+    """Replace the lazy (screened) numeric results of ``found`` by exact ones, in place.
+
+    A node's best exact score is at least the largest floor of its screened features and the
+    exact score of its other features; candidates below that by more than their bound and the
+    tie tolerance cannot win the node, under any feature. The rest, over all lazy features,
+    are evaluated exactly in one batch.
+    """
+    lazy = [j for j, r in found.items() if r.get("lazy")]
+    if not lazy:
+        return
+    floor = np.full(nn, -np.inf)
+    for r in found.values():
+        if r.get("lazy"):
+            np.maximum(floor, r["screen"]["floor"], out=floor)
+        else:
+            np.maximum.at(floor, r["nodes"], r["score"])
+    parts = []
+    for j in lazy:
+        pos, sc = found[j]["pos"], found[j]["screen"]
+        keep = np.flatnonzero(sc["score"] + sc["err"] >= floor[pos["nd"]] - TIE)
+        parts.append(subset(pos, keep))
+    sizes = [p["nd"].size for p in parts]
+    both = {"nd": np.concatenate([p["nd"] for p in parts]),
+            "nl": np.concatenate([p["nl"] for p in parts]),
+            "nr": np.concatenate([p["nr"] for p in parts]),
+            "L": np.concatenate([p["L"].T for p in parts], axis=1).T,
+            "R": np.concatenate([p["R"].T for p in parts], axis=1).T}
+    gain, score = _evaluate_exact(both, Ipar, n, st)
+    start = 0
+    for j, p, size in zip(lazy, parts, sizes):
+        if size == 0:
+            del found[j]
+        else:
+            found[j] = numeric_result(p, gain[start:start + size], score[start:start + size])
+        start += size
 
 
 # ----------------------------------------------------------------------------------------------
@@ -444,26 +526,33 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
         act = np.flatnonzero(node_of_row >= 0)
         nd_act = node_of_row[act]
         y_act = y[act]
+        found = {}
         for j, info in enumerate(features):
             al = None if allowed is None else allowed[:, j]
             if al is not None and not al.any():
                 continue
             if info.kind == "numeric":
                 o, vs, ys, nds = state[j]
-                res = search_numeric(vs, nds, ys, nn, T, n, Ipar, st, al)
+                res = search_numeric(vs, nds, ys, nn, T, n, Ipar, st, al, lazy=True)
             else:
                 K = len(info.categories)
                 tab = category_table(enc.cat[act, enc.slot[j]], nd_act, y_act, nn, K, q)
                 mc = K - 1 if info.has_missing else None
                 res = search_categorical(tab, nn, T, n, Ipar, st, al, mc)
-            if res is None:
-                continue
+            if res is not None:
+                found[j] = res
+        resolve_lazy(found, nn, Ipar, n, st)
+        # the best feature of a node: the highest score; within TIE of it, the first column
+        top = np.full(nn, -np.inf)
+        for res in found.values():
+            np.maximum.at(top, res["nodes"], res["score"])
+        for j, res in found.items():
             nodes = res["nodes"]
-            better = res["score"] > best_score[nodes] + TIE
-            if better.any():
-                w = nodes[better]
-                best_score[w] = res["score"][better]
-                best_gain[w] = res["gain"][better]
+            win = (best_feat[nodes] < 0) & (res["score"] >= top[nodes] - TIE)
+            if win.any():
+                w = nodes[win]
+                best_score[w] = res["score"][win]
+                best_gain[w] = res["gain"][win]
                 best_feat[w] = j
                 where = np.full(nn, -1, np.int64)
                 where[nodes] = np.arange(nodes.size)

@@ -181,7 +181,7 @@ class CountKernel:
         return np.where(ok, np.maximum(h, 0.0), 0.0)
 
     def _oc_shannon_f32(self, c, n):
-        """Off-centered Shannon entropy (bits) in float32, for screening (q > 2).
+        """Off-centered Shannon entropy (bits) in float32, for screening (q > 2 classes).
 
         With p = c / n and the unnormalised pseudo-frequencies w_j = p_j / (q theta_j) below
         theta_j and w_j = b_j p_j + d_j above, S = sum_j w_j lies in [1/q, q] and
