@@ -161,7 +161,7 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False):
             Lt[j] = cj[idx] - base[ndv]
     # (m, q) views whose class columns are contiguous (the kernels loop over classes)
     L = Lt.T
-    R = (NT.T[:, ndv] - Lt).T
+    R = (np.take(np.ascontiguousarray(NT.T), ndv, axis=1) - Lt).T  # take: fast on axis 1
     miss_child = None
     if M is not None:
         go_left = nl >= nr  # missing values go to the larger child (left on a tie)
@@ -218,7 +218,8 @@ def screened(pos) -> bool:
 
 def subset(pos, rows) -> dict:
     """The candidates ``rows`` of a positions dict (class columns kept contiguous)."""
-    out = {"nd": pos["nd"][rows], "L": pos["L"].T[:, rows].T, "R": pos["R"].T[:, rows].T,
+    out = {"nd": pos["nd"][rows], "L": np.take(pos["L"].T, rows, axis=1).T,
+           "R": np.take(pos["R"].T, rows, axis=1).T,
            "nl": pos["nl"][rows], "nr": pos["nr"][rows], "thr": pos["thr"][rows],
            "M": pos["M"], "miss_child": None}
     if pos["miss_child"] is not None:
