@@ -121,6 +121,31 @@ def test_pruning_finds_the_same_split(msl):
                 np.argmax(gf >= gf.max() - 1e-12)]
 
 
+def test_off_centered_many_classes_best_split_can_be_inside_a_pure_run():
+    # why Fayyad-Irani pruning is not used for off-centered measures with q > 2: here the best
+    # threshold lies strictly inside a run of 50 rows of class 1, better than both of its ends
+    theta = np.array([0.0459, 0.3759, 0.0126, 0.553, 0.0126])
+    theta /= theta.sum()
+    left, right = [0, 36, 38, 1, 75], [8, 165, 133, 41, 144]
+    y = np.concatenate([np.repeat(np.arange(5), left), np.ones(50, int),
+                        np.repeat(np.arange(5), right)])
+    x = np.concatenate([np.zeros(sum(left)), np.arange(1.0, 51.0), np.full(sum(right), 100.0)])
+    imp = Impurity("shannon", theta=theta)
+
+    def gain(t):  # t rows of the run on the left
+        L, R = np.array(left, float), np.array(right, float)
+        L[1] += t
+        R[1] += 50 - t
+        return imp.of_counts(L + R) - (L.sum() * imp.of_counts(L)
+                                       + R.sum() * imp.of_counts(R)) / (L + R).sum()
+
+    clf = TreeClassifier(measure="shannon", theta=theta, max_depth=1).fit(x[:, None], y)
+    split = clf.to_dict()["nodes"][0]["split"]
+    assert 1 < split["threshold"] < 50
+    assert split["gain"] == pytest.approx(max(gain(t) for t in range(51)), abs=1e-12)
+    assert split["gain"] > max(gain(0), gain(50)) + 5e-4
+
+
 def _fit_with_kernel(X, y, screen, **kw):
     """Fit with the float32 screening on (the default) or off (every candidate in float64)."""
     init = Settings.__post_init__
