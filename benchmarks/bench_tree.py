@@ -149,8 +149,7 @@ def cases(quick: bool) -> list[dict]:
         for q in (2, 5):
             for depth in (4, 8):
                 if n >= 1_000_000:
-                    measures = (["shannon", "oc_shannon", "asymmetric"]
-                                if depth == 8 else ["shannon"])
+                    measures = ["shannon", "oc_shannon", "asymmetric"]
                 else:
                     measures = ["shannon", "oc_shannon", "asymmetric", "gini"]
                 out.append({"n": n, "q": q, "depth": depth, "mixed": False,
