@@ -184,6 +184,25 @@ def test_float32_screening_gives_the_exact_tree(seed):
     assert len(a) > 7
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_float32_screening_with_missing_values_categories_and_feature_sampling(seed):
+    rng = np.random.default_rng(100 + seed)
+    n, q = 1500, 4
+    y = rng.choice(q, size=n, p=[0.55, 0.25, 0.12, 0.08])
+    df = pd.DataFrame(rng.normal(size=(n, 4)) + rng.normal(scale=0.8, size=(q, 4))[y],
+                      columns=["a", "b", "c", "d"]).round(2)
+    df.loc[rng.random(n) < 0.1, "b"] = np.nan  # missing numbers go to the larger child
+    df["cat"] = np.array(list("uvwxyz"))[(y + rng.integers(0, 3, n)) % 6]
+    kw = {"measure": "shannon", "theta": "prior", "max_depth": 5, "min_samples_leaf": 2,
+          "categorical": ["multiway", "binary", "multiway"][seed],
+          "max_features": [None, 3, 2][seed], "random_state": seed}
+    screened = _fit_with_kernel(df, y, True, **kw)
+    exact = _fit_with_kernel(df, y, False, **kw)
+    assert screened.to_dict()["nodes"] == exact.to_dict()["nodes"]
+    assert any(nd["split"] and nd["split"]["feature"] == "b"
+               for nd in screened.to_dict()["nodes"])
+
+
 def test_float32_kernel_error_is_within_its_bound():
     rng = np.random.default_rng(11)
     worst = 0.0
