@@ -495,8 +495,9 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
         if k in forced or _splittable(recs[-1], st):
             node_of_row[rows] = len(open_ids)
             open_ids.append(k)
-    # per numeric feature: rows of the open nodes sorted by (node, value), with their values,
-    # labels and node indices kept alongside (partitioned, never re-sorted)
+    # per numeric feature: rows of the open nodes sorted by (node, value), with their labels
+    # and node indices kept alongside (partitioned, never re-sorted); the values are gathered
+    # from the data when the feature is searched, so they are not stored once per feature
     state = {}
     if open_ids:
         act = np.flatnonzero(node_of_row >= 0)
@@ -513,7 +514,7 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
             if len(open_ids) > 1:
                 perm = np.argsort(key, kind="stable")
                 o, key = o[perm], key[perm]
-            state[j] = [o, col[o], y[o], key]
+            state[j] = [o, y[o], key]
     while open_ids:
         nn = len(open_ids)
         T = np.stack([recs[i].counts for i in open_ids])
@@ -533,7 +534,8 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
             if al is not None and not al.any():
                 continue
             if info.kind == "numeric":
-                o, vs, ys, nds = state[j]
+                o, ys, nds = state[j]
+                vs = np.take(enc.num[:, enc.slot[j]], o)  # values gathered when needed
                 res = search_numeric(vs, nds, ys, nn, T, n, Ipar, st, al, lazy=True)
             else:
                 K = len(info.categories)
@@ -637,15 +639,15 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
             break
         small = node_of_row.astype(np.int16) if len(open_ids) < 32767 else node_of_row
         key_dtype = np.uint16 if len(open_ids) < 32767 else np.int32
-        for j, (o, vs, ys, _nds) in state.items():
+        for j, (o, ys, _nds) in state.items():
             key = small[o]
             keep = key >= 0
             if not keep.all():
-                o, vs, ys, key = o[keep], vs[keep], ys[keep], key[keep]
+                o, ys, key = o[keep], ys[keep], key[keep]
             if len(open_ids) > 1:
                 perm = np.argsort(key.astype(key_dtype), kind="stable")
-                o, vs, ys, key = o[perm], vs[perm], ys[perm], key[perm]
-            state[j] = [o, vs, ys, key]
+                o, ys, key = o[perm], ys[perm], key[perm]
+            state[j] = [o, ys, key]
     return recs
 
 
