@@ -4,8 +4,8 @@ import math
 
 import numpy as np
 import pytest
-import scipy.special as special  # noqa: E402  (dev dependency: requirements-dev.txt)
-import scipy.stats as st  # noqa: E402
+import scipy.special as special  # dev dependency (requirements-dev.txt)
+import scipy.stats as st
 
 from offcenter.evaluation import (
     corrected_resampled_ttest,

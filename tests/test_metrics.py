@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-import sklearn.metrics as sk  # noqa: E402  (dev dependency: requirements-dev.txt)
+import sklearn.metrics as sk  # dev dependency (requirements-dev.txt)
 
 from offcenter import metrics as m
 

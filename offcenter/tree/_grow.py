@@ -216,6 +216,11 @@ def screened(pos) -> bool:
     return pos["nd"].size >= SCREEN_MIN
 
 
+def survivors(sc, nd, floor) -> np.ndarray:
+    """The candidates that can still be chosen: approximate score + bound >= floor - TIE."""
+    return np.flatnonzero(sc["score"] + sc["err"] >= floor[nd] - TIE)
+
+
 def subset(pos, rows) -> dict:
     """The candidates ``rows`` of a positions dict (class columns kept contiguous)."""
     out = {"nd": pos["nd"][rows], "L": np.take(pos["L"].T, rows, axis=1).T,
@@ -237,7 +242,7 @@ def evaluate(pos, Ipar, n, st: Settings):
     if st.kernel.approx is None or not screened(pos):
         return _evaluate_exact(pos, Ipar, n, st)
     sc = screen(pos, Ipar, n, st)
-    cand = np.flatnonzero(sc["score"] + sc["err"] >= sc["floor"][pos["nd"]] - TIE)
+    cand = survivors(sc, pos["nd"], sc["floor"])
     gain = np.full(pos["nd"].size, -np.inf)
     score = np.full(pos["nd"].size, -np.inf)
     gain[cand], score[cand] = _evaluate_exact(subset(pos, cand), Ipar, n, st)
@@ -285,7 +290,7 @@ def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=F
         sc = screen(pos, Ipar, n, st)
         # keep only what can win against this feature's own floor (small, so the large
         # arrays of the level are freed feature by feature)
-        keep = np.flatnonzero(sc["score"] + sc["err"] >= sc["floor"][pos["nd"]] - TIE)
+        keep = survivors(sc, pos["nd"], sc["floor"])
         sc["score"] = sc["score"][keep]
         if np.ndim(sc["err"]):
             sc["err"] = sc["err"][keep]
@@ -327,8 +332,7 @@ def resolve_lazy(found: dict, nn, Ipar, n, st: Settings) -> None:
     parts = []
     for j in lazy:
         pos, sc = found[j]["pos"], found[j]["screen"]
-        keep = np.flatnonzero(sc["score"] + sc["err"] >= floor[pos["nd"]] - TIE)
-        parts.append(subset(pos, keep))
+        parts.append(subset(pos, survivors(sc, pos["nd"], floor)))
     sizes = [p["nd"].size for p in parts]
     both = {"nd": np.concatenate([p["nd"] for p in parts]),
             "nl": np.concatenate([p["nl"] for p in parts]),

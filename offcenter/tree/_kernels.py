@@ -62,8 +62,8 @@ class CountKernel:
             self._b = (q - 1.0) / (q * (1.0 - th))
             self._d = (1.0 - q * th) / (q * (1.0 - th))
             self._th = th
-            self._a32, self._b32, self._d32, self._th32 = (
-                x.astype(np.float32) for x in (self._a, self._b, self._d, th))
+            self._a32, self._b32, self._d32 = (
+                x.astype(np.float32) for x in (self._a, self._b, self._d))
             self._pick = [np.minimum if t < 1.0 / q else np.maximum for t in th]
             self._la = np.log2(self._a)
             self._below = None
