@@ -428,3 +428,11 @@ def test_q_no_measure():
     ok(at)
     assert "Choose at least one measure" in texts(at, "info")
     assert len(at.get("plotly_chart")) == 2  # the transform figures remain
+
+
+def test_app_routes_through_the_pages_directory_only():
+    # st.navigation next to a pages/ directory makes Streamlit choose its routing mode from the
+    # first request after start: a cold link to /Tree then broke the sidebar for every visitor
+    root = Path(__file__).resolve().parents[1]
+    assert (root / "pages").is_dir()
+    assert "st.navigation" not in (root / "app.py").read_text(encoding="utf-8")
