@@ -147,13 +147,15 @@ def test_off_centered_many_classes_best_split_can_be_inside_a_pure_run():
 
 
 def _fit_with_kernel(X, y, screen, **kw):
-    """Fit with the float32 screening on (the default) or off (every candidate in float64)."""
+    """Fit with the screenings on (the default: block bound and float32) or off (every
+    candidate in float64)."""
     init = Settings.__post_init__
 
     def post_init(self):
         init(self)
         if not screen:
             self.kernel.approx = None
+            self.kernel.row_bound = None
 
     Settings.__post_init__ = post_init
     try:

@@ -212,6 +212,117 @@ def screen(pos, Ipar, n, st: Settings):
     return {"score": score, "err": err, "floor": floor}
 
 
+#: Strides of the block screening of one feature (against its own best anchor), then of what
+#: survives the best anchor over every feature of the level (``resolve_lazy``).
+FEATURE_STRIDES = (64,)
+LEVEL_STRIDES = (8,)
+
+
+def _weighted_children(pos, rows, st: Settings):
+    """n_L I(L) + n_R I(R) at the candidates ``rows`` (exact kernel)."""
+    L = np.take(pos["L"].T, rows, axis=1).T
+    R = np.take(pos["R"].T, rows, axis=1).T
+    nl, nr = pos["nl"][rows], pos["nr"][rows]
+    return nl * st.kernel(L, nl) + nr * st.kernel(R, nr)
+
+
+def _gain_score(F, nd, nl, nr, Ipar, n, st: Settings):
+    """Gain and score from the weighted child impurity F (same arithmetic as the full search)."""
+    gain = Ipar[nd] - F / n[nd]
+    return gain, st.score(gain, Ipar[nd], nl, nr)
+
+
+def block_screen(pos, Ipar, n, st: Settings, strides=FEATURE_STRIDES, floor=None):
+    """Exact screening of the thresholds of a numeric feature by blocks (no missing values).
+
+    Within a node, moving the cut one row to the right moves a row of some class k from the
+    right child to the left one, so F = n_L I(L) + n_R I(R) changes by at most
+    D_k = D^L_k + D^R_k, the kernel's ``row_bound`` over the box that the children's counts
+    span between two evaluated thresholds s < e (counts are monotone along the sorted
+    values). With V = sum_k (L_e - L_s)_k D_k, every threshold t between them has
+    F_t >= max(F_s - V_st, F_e - V_te) >= (F_s + F_e - V) / 2, so its gain is at most
+    I(node) - (F_s + F_e - V) / (2 n). With lambda_alpha, the denominator
+    alpha I(node) + (1 - alpha) I(X) is at least its smaller value at s and e (I(X), the
+    uncentered measure of the two branch sizes, is concave in n_L), so the score is at most
+    max(gain bound, 0) / that.
+
+    The search evaluates exactly every ``strides[0]``-th threshold of each node (anchors, and
+    the first and last) and bounds the blocks between them; the blocks that can still reach
+    the floor (the best anchor score of the node, or ``floor`` if higher) minus the tie
+    tolerance get anchors every ``strides[1]``, and so on. ``pos`` may be any subset of a
+    node's thresholds in order (counts stay monotone between two of them, so the bound holds
+    across a gap): ``resolve_lazy`` screens again what survives the floor over all features.
+    Returns ``{"score", "err", "floor"}`` as :func:`screen`: anchors carry their exact score,
+    thresholds inside a surviving block the block's bound, the others -inf. Nothing that can
+    win is dropped, so the split, gain and score are those of the full exact search.
+    """
+    nd, nl, nr = pos["nd"], pos["nl"], pos["nr"]
+    Lq, Rq = pos["L"].T, pos["R"].T  # (q, m), contiguous
+    m = nd.size
+    score = np.full(m, -np.inf)
+    F = np.zeros(m)
+    done = np.zeros(m, bool)
+    floor = np.full(n.size, -np.inf) if floor is None else floor.copy()
+    change = np.flatnonzero(nd[1:] != nd[:-1])
+    s = np.concatenate(([0], change + 1))  # blocks: the whole node first
+    e = np.concatenate((change, [m - 1]))
+    D = None
+    for stride in strides:
+        # anchors every `stride` thresholds inside each block: the points s, inner..., e of
+        # each block in order (blocks are disjoint and sorted, so the points are too)
+        cnt = np.maximum((e - s - 1) // stride, 0)
+        size = cnt + 2
+        first = np.cumsum(size) - size
+        pts = np.repeat(s, size)
+        pts += stride * (np.arange(pts.size) - np.repeat(first, size))
+        pts[first + size - 1] = e
+        owner = np.repeat(np.arange(s.size), size)
+        new = pts[~done[pts]]
+        if new.size:
+            new = new[np.concatenate(([True], new[1:] != new[:-1]))]
+            F[new] = _weighted_children(pos, new, st)
+            done[new] = True
+            _, score[new] = _gain_score(F[new], nd[new], nl[new], nr[new], Ipar, n, st)
+            np.maximum.at(floor, nd[new], score[new])
+        pair = (owner[:-1] == owner[1:]) & (pts[1:] - pts[:-1] > 1)
+        s, e = pts[:-1][pair], pts[1:][pair]
+        if s.size == 0:
+            break
+        node = nd[s]
+        # class-major (q, blocks) gathers: the class rows are contiguous
+        Ls, Le = np.take(Lq, s, axis=1), np.take(Lq, e, axis=1)
+        if D is None:
+            # the row bound over each first-level block also holds inside its sub-blocks
+            # (their count boxes are inside it), so it is computed once
+            D = (st.kernel.row_bound(Ls, Le, nl[s], nl[e])
+                 + st.kernel.row_bound(np.take(Rq, e, axis=1), np.take(Rq, s, axis=1),
+                                       nr[e], nr[s]))
+        else:
+            D = np.take(D, owner[:-1][pair], axis=1)
+        V = ((Le - Ls) * D).sum(axis=0) * (1.0 + 1e-9)
+        gain_ub = Ipar[node] - 0.5 * (F[s] + F[e] - V) / n[node] + TIE
+        if st.alpha is None:
+            ub = gain_ub
+        else:
+            den = np.minimum(st.denominator(Ipar[node], nl[s], nr[s]),
+                             st.denominator(Ipar[node], nl[e], nr[e]))
+            ok = den > 1e-15
+            ub = np.where(ok, np.maximum(gain_ub, 0.0) / np.where(ok, den, 1.0), np.inf)
+        live = ub >= floor[node] - TIE
+        s, e, ub, D = s[live], e[live], ub[live], D[:, live]
+    if s.size:
+        # thresholds strictly inside the surviving blocks carry their block's bound
+        cnt = e - s - 1
+        k = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + 1
+        score[np.repeat(s, cnt) + k] = np.repeat(ub, cnt)
+    return {"score": score, "err": 0.0, "floor": floor}
+
+
+def block_screened(pos, st: Settings) -> bool:
+    """Whether the block screening applies: a kernel with a row bound, no missing values."""
+    return st.kernel.row_bound is not None and pos["M"] is None and screened(pos)
+
+
 def screened(pos) -> bool:
     return pos["nd"].size >= SCREEN_MIN
 
@@ -277,24 +388,35 @@ def best_per_segment(nd, score):
     return nd[seg], cand[first]
 
 
-def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=False):
+def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=False,
+                   floor=None):
     """Best threshold of one numeric feature for every node.
 
-    ``lazy=True`` with a float32 kernel returns ``{"lazy": True, "pos": ..., "screen": ...}``
-    instead: the screened candidates, for ``grow`` to evaluate exactly with other features'.
+    ``floor`` (per node) is a score that some split of the level is known to reach (the best
+    exact score found so far): the block screening drops what cannot reach it.
+
+    ``lazy=True`` with a screening kernel (a row bound: :func:`block_screen`; a float32
+    version: :func:`screen`) returns ``{"lazy": True, "pos": ..., "screen": ...}`` instead:
+    the screened candidates, for ``grow`` to evaluate exactly with other features'.
     """
     pos = numeric_positions(v, nd, yy, st.q, nn, T, st.min_samples_leaf, allowed, st.prune)
     if pos is None:
         return None
-    if lazy and st.kernel.approx is not None and screened(pos):
+    blocks = lazy and block_screened(pos, st)
+    if blocks:
+        sc = block_screen(pos, Ipar, n, st, floor=floor)
+    elif lazy and st.kernel.approx is not None and screened(pos):
         sc = screen(pos, Ipar, n, st)
+    else:
+        sc = None
+    if sc is not None:
         # keep only what can win against this feature's own floor (small, so the large
         # arrays of the level are freed feature by feature)
         keep = survivors(sc, pos["nd"], sc["floor"])
         sc["score"] = sc["score"][keep]
         if np.ndim(sc["err"]):
             sc["err"] = sc["err"][keep]
-        return {"lazy": True, "pos": subset(pos, keep), "screen": sc}
+        return {"lazy": True, "pos": subset(pos, keep), "screen": sc, "blocks": blocks}
     gain, score = evaluate(pos, Ipar, n, st)
     return numeric_result(pos, gain, score)
 
@@ -332,7 +454,13 @@ def resolve_lazy(found: dict, nn, Ipar, n, st: Settings) -> None:
     parts = []
     for j in lazy:
         pos, sc = found[j]["pos"], found[j]["screen"]
-        parts.append(subset(pos, survivors(sc, pos["nd"], floor)))
+        part = subset(pos, survivors(sc, pos["nd"], floor))
+        if found[j].get("blocks") and block_screened(part, st):
+            # finer blocks against the floor over every feature
+            sc = block_screen(part, Ipar, n, st, LEVEL_STRIDES, floor)
+            np.maximum(floor, sc["floor"], out=floor)
+            part = subset(part, survivors(sc, part["nd"], floor))
+        parts.append(part)
     sizes = [p["nd"].size for p in parts]
     both = {"nd": np.concatenate([p["nd"] for p in parts]),
             "nl": np.concatenate([p["nl"] for p in parts]),
@@ -533,6 +661,7 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
         nd_act = node_of_row[act]
         y_act = y[act]
         found = {}
+        floor = np.full(nn, -np.inf)  # best exact score known so far, per node
         for j, info in enumerate(features):
             al = None if allowed is None else allowed[:, j]
             if al is not None and not al.any():
@@ -540,7 +669,8 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
             if info.kind == "numeric":
                 o, ys, nds = state[j]
                 vs = np.take(enc.num[:, enc.slot[j]], o)  # values gathered when needed
-                res = search_numeric(vs, nds, ys, nn, T, n, Ipar, st, al, lazy=True)
+                res = search_numeric(vs, nds, ys, nn, T, n, Ipar, st, al, lazy=True,
+                                     floor=floor)
             else:
                 K = len(info.categories)
                 tab = category_table(enc.cat[act, enc.slot[j]], nd_act, y_act, nn, K, q)
@@ -548,6 +678,11 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
                 res = search_categorical(tab, nn, T, n, Ipar, st, al, mc)
             if res is not None:
                 found[j] = res
+                if res.get("lazy"):
+                    if res.get("blocks"):  # a float32 floor is not an exact score
+                        np.maximum(floor, res["screen"]["floor"], out=floor)
+                else:
+                    np.maximum.at(floor, res["nodes"], res["score"])
         resolve_lazy(found, nn, Ipar, n, st)
         # the best feature of a node: the highest score; within TIE of it, the first column
         top = np.full(nn, -np.inf)
