@@ -185,7 +185,7 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False):
             "miss_child": miss_child, "M": M}
 
 
-def screen(pos, Ipar, n, st: Settings):
+def screen(pos, Ipar, n, st: Settings, sorted_by_node=True):
     """Float32 screening of candidate splits: the ones that can still be the best.
 
     The kernel's float32 version (``kernel.approx``, the off-centered Shannon entropy with
@@ -206,24 +206,31 @@ def screen(pos, Ipar, n, st: Settings):
     err = k.approx_error + 1e-12
     if den is not None:
         err = np.where(den > 1e-15, err / np.where(den > 1e-15, den, 1.0), 0.0)
-    seg = np.flatnonzero(np.concatenate(([True], ndv[1:] != ndv[:-1])))
     floor = np.full(n.size, -np.inf)
-    floor[ndv[seg]] = np.maximum.reduceat(score - err, seg)
+    if sorted_by_node:
+        seg = np.flatnonzero(np.concatenate(([True], ndv[1:] != ndv[:-1])))
+        floor[ndv[seg]] = np.maximum.reduceat(score - err, seg)
+    else:
+        np.maximum.at(floor, ndv, score - err)
     return {"score": score, "err": err, "floor": floor}
 
 
-#: Strides of the block screening of one feature (against its own best anchor), then of what
-#: survives the best anchor over every feature of the level (``resolve_lazy``).
-FEATURE_STRIDES = (64,)
-LEVEL_STRIDES = (8,)
+#: Stride of the block screening (anchors every STRIDE thresholds) for a node of STRIDE_REF
+#: rows; a node of n rows uses STRIDE * (n / STRIDE_REF) ** (1/3), at least STRIDE_MIN (the
+#: number of thresholds that survive grows like sqrt(stride * n) around the best, the number
+#: of anchors like n / stride; a block's bound costs about three exact evaluations).
+STRIDE = 64
+STRIDE_REF = 100_000
+STRIDE_MIN = 8
 
 
 def _weighted_children(pos, rows, st: Settings):
-    """n_L I(L) + n_R I(R) at the candidates ``rows`` (exact kernel)."""
-    L = np.take(pos["L"].T, rows, axis=1).T
-    R = np.take(pos["R"].T, rows, axis=1).T
-    nl, nr = pos["nl"][rows], pos["nr"][rows]
-    return nl * st.kernel(L, nl) + nr * st.kernel(R, nr)
+    """n_L I(L) + n_R I(R) at the candidates ``rows`` (exact kernel, one call)."""
+    both = np.concatenate((np.take(pos["L"].T, rows, axis=1),
+                           np.take(pos["R"].T, rows, axis=1)), axis=1).T
+    sizes = np.concatenate((pos["nl"][rows], pos["nr"][rows]))
+    w = sizes * st.kernel(both, sizes)
+    return w[:rows.size] + w[rows.size:]
 
 
 def _gain_score(F, nd, nl, nr, Ipar, n, st: Settings):
@@ -232,7 +239,7 @@ def _gain_score(F, nd, nl, nr, Ipar, n, st: Settings):
     return gain, st.score(gain, Ipar[nd], nl, nr)
 
 
-def block_screen(pos, Ipar, n, st: Settings, strides=FEATURE_STRIDES, floor=None):
+def block_screen(pos, Ipar, n, st: Settings, strides=(STRIDE,), floor=None, seg=None):
     """Exact screening of the thresholds of a numeric feature by blocks (no missing values).
 
     Within a node, moving the cut one row to the right moves a row of some class k from the
@@ -247,14 +254,16 @@ def block_screen(pos, Ipar, n, st: Settings, strides=FEATURE_STRIDES, floor=None
     max(gain bound, 0) / that.
 
     The search evaluates exactly every ``strides[0]``-th threshold of each node (anchors, and
-    the first and last) and bounds the blocks between them; the blocks that can still reach
-    the floor (the best anchor score of the node, or ``floor`` if higher) minus the tie
-    tolerance get anchors every ``strides[1]``, and so on. ``pos`` may be any subset of a
-    node's thresholds in order (counts stay monotone between two of them, so the bound holds
-    across a gap): ``resolve_lazy`` screens again what survives the floor over all features.
+    the first and last; scaled by node size, see ``STRIDE``) and bounds the blocks between
+    them; the blocks that can still reach the floor (the best anchor score of the node, or
+    ``floor`` if higher) minus the tie tolerance get anchors every ``strides[1]``, and so
+    on. ``pos`` may be any subset of a node's thresholds in order (counts stay monotone
+    between two of them, so the bound holds across a gap).
     Returns ``{"score", "err", "floor"}`` as :func:`screen`: anchors carry their exact score,
     thresholds inside a surviving block the block's bound, the others -inf. Nothing that can
-    win is dropped, so the split, gain and score are those of the full exact search.
+    win is dropped, so the split, gain and score are those of the full exact search. ``seg``
+    (default: the node) marks runs of thresholds that blocks must not cross (several
+    features' thresholds screened in one call).
     """
     nd, nl, nr = pos["nd"], pos["nl"], pos["nr"]
     Lq, Rq = pos["L"].T, pos["R"].T  # (q, m), contiguous
@@ -263,18 +272,21 @@ def block_screen(pos, Ipar, n, st: Settings, strides=FEATURE_STRIDES, floor=None
     F = np.zeros(m)
     done = np.zeros(m, bool)
     floor = np.full(n.size, -np.inf) if floor is None else floor.copy()
-    change = np.flatnonzero(nd[1:] != nd[:-1])
+    seg = nd if seg is None else seg
+    change = np.flatnonzero(seg[1:] != seg[:-1])
     s = np.concatenate(([0], change + 1))  # blocks: the whole node first
     e = np.concatenate((change, [m - 1]))
     D = None
-    for stride in strides:
+    scale = np.cbrt(n / STRIDE_REF)  # per node
+    for base in strides:
         # anchors every `stride` thresholds inside each block: the points s, inner..., e of
         # each block in order (blocks are disjoint and sorted, so the points are too)
+        stride = np.maximum(np.rint(base * scale[nd[s]]), STRIDE_MIN).astype(np.int64)
         cnt = np.maximum((e - s - 1) // stride, 0)
         size = cnt + 2
         first = np.cumsum(size) - size
         pts = np.repeat(s, size)
-        pts += stride * (np.arange(pts.size) - np.repeat(first, size))
+        pts += np.repeat(stride, size) * (np.arange(pts.size) - np.repeat(first, size))
         pts[first + size - 1] = e
         owner = np.repeat(np.arange(s.size), size)
         new = pts[~done[pts]]
@@ -293,10 +305,13 @@ def block_screen(pos, Ipar, n, st: Settings, strides=FEATURE_STRIDES, floor=None
         Ls, Le = np.take(Lq, s, axis=1), np.take(Lq, e, axis=1)
         if D is None:
             # the row bound over each first-level block also holds inside its sub-blocks
-            # (their count boxes are inside it), so it is computed once
-            D = (st.kernel.row_bound(Ls, Le, nl[s], nl[e])
-                 + st.kernel.row_bound(np.take(Rq, e, axis=1), np.take(Rq, s, axis=1),
-                                       nr[e], nr[s]))
+            # (their count boxes are inside it), so it is computed once; left and right
+            # children in one call
+            b = st.kernel.row_bound(
+                np.concatenate((Ls, np.take(Rq, e, axis=1)), axis=1),
+                np.concatenate((Le, np.take(Rq, s, axis=1)), axis=1),
+                np.concatenate((nl[s], nr[e])), np.concatenate((nl[e], nr[s])))
+            D = b[:, :s.size] + b[:, s.size:]
         else:
             D = np.take(D, owner[:-1][pair], axis=1)
         V = ((Le - Ls) * D).sum(axis=0) * (1.0 + 1e-9)
@@ -319,8 +334,19 @@ def block_screen(pos, Ipar, n, st: Settings, strides=FEATURE_STRIDES, floor=None
 
 
 def block_screened(pos, st: Settings) -> bool:
-    """Whether the block screening applies: a kernel with a row bound, no missing values."""
-    return st.kernel.row_bound is not None and pos["M"] is None and screened(pos)
+    """Whether the block screening applies: a kernel with a row bound, no missing values,
+    and enough thresholds (below ``BLOCK_MIN`` the float32 screening, one pass, is cheaper)."""
+    m = pos["nd"].size
+    if st.kernel.row_bound is None or pos["M"] is not None or m < BLOCK_MIN:
+        return False
+    nodes = 1 + int(np.count_nonzero(pos["nd"][1:] != pos["nd"][:-1]))
+    return m >= BLOCK_PER_NODE * nodes
+
+
+#: Fewest thresholds of a feature, and per node on average, for the block screening (with
+#: small nodes the float32 screening, one pass over every threshold, is cheaper).
+BLOCK_MIN = 4096
+BLOCK_PER_NODE = 3000
 
 
 def screened(pos) -> bool:
@@ -434,6 +460,33 @@ def numeric_result(pos, gain, score) -> dict:
     }
 
 
+def _rescreen_blocks(parts, blocky, floor, nn, Ipar, n, st: Settings) -> None:
+    """Screen in float32 the block-screened features' survivors, in place.
+
+    One :func:`screen` call for every such feature of the level, against ``floor`` (the best
+    exact score known over every feature), raised by the screening's own floor (a score
+    some survivor reaches exactly).
+    """
+    idx = [i for i, b in enumerate(blocky) if b and parts[i]["nd"].size]
+    if st.kernel.approx is None or not idx:
+        return
+    sizes = np.array([parts[i]["nd"].size for i in idx])
+    if sizes.sum() < SCREEN_MIN:
+        return
+    both = {"nd": np.concatenate([parts[i]["nd"] for i in idx]),
+            "nl": np.concatenate([parts[i]["nl"] for i in idx]),
+            "nr": np.concatenate([parts[i]["nr"] for i in idx]),
+            "L": np.concatenate([parts[i]["L"].T for i in idx], axis=1).T,
+            "R": np.concatenate([parts[i]["R"].T for i in idx], axis=1).T}
+    sc = screen(both, Ipar, n, st, sorted_by_node=False)
+    np.maximum(floor, sc["floor"], out=floor)
+    keep = survivors(sc, both["nd"], floor)
+    ends = np.cumsum(sizes)
+    lo, hi = np.searchsorted(keep, ends - sizes), np.searchsorted(keep, ends)
+    for k, i in enumerate(idx):
+        parts[i] = subset(parts[i], keep[lo[k]:hi[k]] - (ends[k] - sizes[k]))
+
+
 def resolve_lazy(found: dict, nn, Ipar, n, st: Settings) -> None:
     """Replace the lazy (screened) numeric results of ``found`` by exact ones, in place.
 
@@ -454,13 +507,8 @@ def resolve_lazy(found: dict, nn, Ipar, n, st: Settings) -> None:
     parts = []
     for j in lazy:
         pos, sc = found[j]["pos"], found[j]["screen"]
-        part = subset(pos, survivors(sc, pos["nd"], floor))
-        if found[j].get("blocks") and block_screened(part, st):
-            # finer blocks against the floor over every feature
-            sc = block_screen(part, Ipar, n, st, LEVEL_STRIDES, floor)
-            np.maximum(floor, sc["floor"], out=floor)
-            part = subset(part, survivors(sc, part["nd"], floor))
-        parts.append(part)
+        parts.append(subset(pos, survivors(sc, pos["nd"], floor)))
+    _rescreen_blocks(parts, [found[j].get("blocks") for j in lazy], floor, nn, Ipar, n, st)
     sizes = [p["nd"].size for p in parts]
     both = {"nd": np.concatenate([p["nd"] for p in parts]),
             "nl": np.concatenate([p["nl"] for p in parts]),

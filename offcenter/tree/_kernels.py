@@ -60,13 +60,11 @@ class CountKernel:
               and not np.allclose(imp.theta, 0.5)):
             self._t1 = float(imp.theta[1])
             self._fn = self._oc2_shannon if name == "shannon" else self._oc2_gini
+            if name == "shannon":
+                self._lines(imp.theta)
+                self.row_bound = self._oc_shannon_row_bound
         elif imp.off_centered:
-            th = np.asarray(imp.theta, np.float64)
-            # pi_j * n = c_j a_j below theta_j, c_j b_j + d_j n above (section 4 of the paper)
-            self._a = 1.0 / (q * th)
-            self._b = (q - 1.0) / (q * (1.0 - th))
-            self._d = (1.0 - q * th) / (q * (1.0 - th))
-            self._th = th
+            th = self._lines(imp.theta)
             self._a32, self._b32, self._d32 = (
                 x.astype(np.float32) for x in (self._a, self._b, self._d))
             self._pick = [np.minimum if t < 1.0 / q else np.maximum for t in th]
@@ -92,6 +90,17 @@ class CountKernel:
             self._fn = self._asymmetric
         else:
             self._fn = self._generic
+
+    def _lines(self, theta) -> np.ndarray:
+        """The off-centering's two lines per class (section 4 of the paper):
+        pi_j * n = a_j c_j below theta_j, b_j c_j + d_j n above."""
+        q = self.q
+        th = np.asarray(theta, np.float64)
+        self._a = 1.0 / (q * th)
+        self._b = (q - 1.0) / (q * (1.0 - th))
+        self._d = (1.0 - q * th) / (q * (1.0 - th))
+        self._th = th
+        return th
 
     def __call__(self, counts: np.ndarray, n: np.ndarray) -> np.ndarray:
         return self._fn(counts, n)
