@@ -27,7 +27,9 @@ def _random_theta(rng, q):
 
 def _bounded_settings(rng, q):
     """Impurity settings whose kernel has a row bound (random theta)."""
-    return [Impurity("shannon", theta=_random_theta(rng, q))]
+    theta = _random_theta(rng, q)
+    return [Impurity("shannon", theta=theta), Impurity("asymmetric", theta=theta),
+            Impurity("asymmetric", theta=theta, consistent=True)]
 
 
 def _path(rng, q, length, scale, remove):
@@ -157,8 +159,13 @@ def _fit(X, y, screen, monkeypatch=None, small_blocks=False, **kw):
             monkeypatch.undo()
 
 
+MEASURES = [{"measure": "shannon"}, {"measure": "asymmetric"},
+            {"measure": "asymmetric", "consistent": True}]
+
+
+@pytest.mark.parametrize("measure", range(len(MEASURES)))
 @pytest.mark.parametrize("seed", range(6))
-def test_block_screening_gives_the_exact_tree(seed, monkeypatch):
+def test_block_screening_gives_the_exact_tree(seed, measure, monkeypatch):
     rng = np.random.default_rng(50 + seed)
     q = 2 + seed % 5
     n = 2500 + 1500 * seed
@@ -167,7 +174,7 @@ def test_block_screening_gives_the_exact_tree(seed, monkeypatch):
     X = np.round(X, 2 + seed % 2)  # ties
     prior = np.bincount(y, minlength=q) / n
     theta = [prior, rng.dirichlet(np.ones(q)), np.r_[0.9, np.full(q - 1, 0.1 / (q - 1))]][seed % 3]
-    kw = {"measure": "shannon", "theta": theta, "max_depth": 7,
+    kw = {**MEASURES[measure], "theta": theta, "max_depth": 7,
           "alpha": [None, 0.5, 1.0][seed % 3], "min_samples_leaf": 1 + seed % 3}
     exact = _fit(X, y, False, **kw).to_dict()["nodes"]
     small = _fit(X, y, True, monkeypatch, small_blocks=True, **kw).to_dict()["nodes"]

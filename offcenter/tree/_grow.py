@@ -339,6 +339,8 @@ def block_screened(pos, st: Settings) -> bool:
     m = pos["nd"].size
     if st.kernel.row_bound is None or pos["M"] is not None or m < BLOCK_MIN:
         return False
+    if st.alpha is not None and not st.pkernel.imp.info.concave:
+        return False  # the bound on lambda_alpha's denominator needs a concave I(X)
     nodes = 1 + int(np.count_nonzero(pos["nd"][1:] != pos["nd"][:-1]))
     return m >= BLOCK_PER_NODE * nodes
 

@@ -87,7 +87,9 @@ class CountKernel:
             th = np.asarray(imp.theta, np.float64)
             self._A = 1.0 - 2.0 * th
             self._B = th * th
+            self._th = th
             self._fn = self._asymmetric
+            self.row_bound = self._asymmetric_row_bound
         else:
             self._fn = self._generic
 
@@ -334,6 +336,41 @@ class CountKernel:
             x *= inv
             h += x * (1.0 - x) / (self._A[j] * x + self._B[j])
         return np.where(nf > 0, np.maximum(h / q, 0.0), 0.0)
+
+    def _asymmetric_row_bound(self, c_lo, c_hi, n_lo, n_hi):
+        """Bound on how much one row changes n * h (asymmetric entropy), over a box of counts.
+
+        h = (1/q) sum_j g_j(x_j) with g_j(x) = x (1 - x) / (A_j x + B_j), A_j = 1 - 2 theta_j,
+        B_j = theta_j^2, and x_j = (c_j + e) / (n + q e) (e = 1 for the consistent form, with
+        the child's own n; e = 0 otherwise). Adding a row of class k along c + t e_k (n + t),
+        dx_j/dt = (delta_jk - x_j) / (n + q e), so
+
+            d(n h)/dt = h + n / (n + q e) * (1/q) [g'_k(x_k) - sum_j x_j g'_j(x_j)],
+
+        and |d(n h)/dt| <= h + (1/q) (|g'_k| + max_j |g'_j|) (sum_j x_j = 1). Over the box,
+        x_j lies in [(c_lo + e) / (n_hi + q e), (c_hi + e) / (n_lo + q e)]; g_j is at most 1
+        (its maximum, at theta_j) and at most its larger end value when theta_j is outside
+        the interval (g_j is unimodal); g'_j = (B - 2 B x - A x^2) / (A x + B)^2, whose
+        numerator is monotone on [0, 1] (its vertex -B/A is outside) and whose denominator is
+        positive and linear inside the square, so |g'_j| is at most the larger end value of
+        the numerator over the smaller end value of the denominator.
+        """
+        q = self.q
+        A, B, th = self._A[:, None], self._B[:, None], self._th[:, None]
+        e = 1.0 if self.imp.consistent else 0.0
+        x_lo = (c_lo + e) / (np.asarray(n_hi, np.float64) + q * e)
+        x_hi = np.minimum((c_hi + e) / np.maximum(np.asarray(n_lo, np.float64) + q * e, 1.0),
+                          1.0)
+
+        def g(x):
+            return x * (1.0 - x) / (A * x + B)
+
+        g_hi = np.where((x_lo <= th) & (th <= x_hi), 1.0, np.maximum(g(x_lo), g(x_hi)))
+        num = np.maximum(np.abs(B - 2.0 * B * x_lo - A * x_lo * x_lo),
+                         np.abs(B - 2.0 * B * x_hi - A * x_hi * x_hi))
+        den = np.minimum(A * x_lo + B, A * x_hi + B)
+        dg = num / (den * den)
+        return g_hi.sum(axis=0) / q + (dg + dg.max(axis=0)) / q
 
     def _generic(self, c, n):
         nf = np.asarray(n, dtype=np.float64)
