@@ -219,3 +219,21 @@ def test_block_screening_with_missing_values_and_categories(monkeypatch):
           "random_state": 0}
     exact = _fit(df, y, False, **kw).to_dict()["nodes"]
     assert _fit(df, y, True, monkeypatch, small_blocks=True, **kw).to_dict()["nodes"] == exact
+
+
+def test_float32_kernel_is_chunked_without_changing_values():
+    # the float32 kernel works in chunks of F32_CHUNK columns: a row's value must not depend
+    # on the batch or on where the chunk boundaries fall
+    from offcenter.tree._kernels import F32_CHUNK
+
+    rng = np.random.default_rng(4)
+    q = 5
+    k = CountKernel(Impurity("shannon", theta=[0.1, 0.2, 0.2, 0.25, 0.25]), q, 100_000)
+    m = 2 * F32_CHUNK + 17
+    c = np.ascontiguousarray(rng.integers(0, 3000, size=(q, m))).T  # class-major, as the engine
+    c[:5] = 0
+    n = c.sum(axis=1)
+    full = k.approx(c, n)
+    for rows in (np.arange(F32_CHUNK - 3, F32_CHUNK + 3), rng.choice(m, 999, replace=False)):
+        assert np.array_equal(k.approx(c[rows], n[rows]), full[rows])
+    assert np.abs(full - k(c, n)).max() <= k.approx_error

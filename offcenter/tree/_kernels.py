@@ -17,6 +17,9 @@ from ..impurity import Impurity
 TABLE_LIMIT = 1 << 24
 
 
+#: Columns per chunk of the float32 kernel (its temporaries stay in cache).
+F32_CHUNK = 1 << 15
+
 #: Counts below this are exact in float32 (2**24).
 F32_EXACT = 1 << 24
 _U32 = 2.0 ** -24  # unit roundoff of float32
@@ -205,25 +208,31 @@ class CountKernel:
         H = ln S - sum_j w_j ln w_j / S, with every w_j ln w_j in [-1/e, 0]: no cancellation
         of large logarithms, so float32 is accurate to about 1e-5 (see ``approx_error``).
         """
-        f32 = np.float32
         nf = np.asarray(n)
-        inv = (1.0 / np.where(nf > 0, nf, 1)).astype(f32)
-        m = c.shape[0]
-        S = np.zeros(m, f32)
-        A = np.zeros(m, f32)
-        for j in range(c.shape[1]):
-            p = c[:, j].astype(f32)
-            p *= inv
-            # the two lines meet at p = theta_j: w is the lower one if theta_j < 1/q (the
-            # steeper line a p is below there), the upper one otherwise
-            w = p * self._b32[j]
-            w += self._d32[j]
-            self._pick[j](w, p * self._a32[j], out=w)
-            S += w
-            t = np.log(w + f32(1e-30))  # w = 0 gives 0 * log(1e-30) = 0
-            t *= w
-            A += t
-        ok = nf > 0
+        inv = (1.0 / np.where(nf > 0, nf, 1)).astype(np.float32)
+        C = c.T  # class-major (q, m): one call per operation for all classes
+        out = np.empty(c.shape[0])
+        for i in range(0, c.shape[0], F32_CHUNK):  # chunks stay in cache
+            sl = slice(i, i + F32_CHUNK)
+            out[sl] = self._oc_shannon_f32_chunk(C[:, sl], inv[sl], nf[sl] > 0)
+        return out
+
+    def _oc_shannon_f32_chunk(self, C, inv, ok):
+        f32 = np.float32
+        P = C.astype(f32)
+        P *= inv
+        W = P * self._b32[:, None]
+        W += self._d32[:, None]
+        P *= self._a32[:, None]
+        # the two lines meet at p = theta_j: w is the lower one if theta_j < 1/q (the
+        # steeper line a p is below there), the upper one otherwise
+        for j, pick in enumerate(self._pick):
+            pick(W[j], P[j], out=W[j])
+        S = W.sum(axis=0)
+        np.add(W, f32(1e-30), out=P)  # w = 0 gives 0 * log(1e-30) = 0
+        np.log(P, out=P)
+        P *= W
+        A = P.sum(axis=0)
         S[~ok] = 1.0
         h = np.log(S) - A / S
         return np.where(ok, np.maximum(h.astype(np.float64) / np.log(2.0), 0.0), 0.0)
