@@ -175,16 +175,19 @@ def cases(quick: bool) -> list[dict]:
 
 
 def _table(results: list[dict]) -> str:
+    """The results as a Markdown table; ``vs shannon`` = our time / our Shannon time, same case."""
     head = ("| data | rows | classes | depth | measure | ours (s) | sklearn (s) | ratio "
-            "| ours peak (MiB) | sklearn peak (MiB) | nodes (ours / sklearn) |")
-    lines = [head, "|" + "---|" * 11]
+            "| vs shannon | ours peak (MiB) | sklearn peak (MiB) | nodes (ours / sklearn) |")
+    lines = [head, "|" + "---|" * 12]
     for res in results:
         c = res["case"]
         data = "mixed 10 num + 10 cat" if c["mixed"] else "20 numeric"
+        sh = {r["measure"]: r["ours"] for r in res["rows"]}.get("shannon")
         for r in res["rows"]:
+            vs = f"{r['ours'] / sh:.2f}" if sh else "-"
             lines.append(
                 f"| {data} | {c['n']:,} | {c['q']} | {c['depth']} | {r['measure']} "
-                f"| {r['ours']:.3f} | {r['sk']:.3f} | {r['ours'] / r['sk']:.2f} "
+                f"| {r['ours']:.3f} | {r['sk']:.3f} | {r['ours'] / r['sk']:.2f} | {vs} "
                 f"| {r['ours_mem']:.0f} | {r['sk_mem']:.0f} | {r['nodes']} / {r['sk_nodes']} |"
             )
     return "\n".join(lines)

@@ -9,6 +9,14 @@ vectorised call. The best threshold per node is reduced with ``np.maximum.reduce
 orders are then split into the children's orders with a stable radix sort on the child index
 (O(n)), never re-sorted. Categorical features use a (node, code, class) ``bincount``.
 
+Screening, exact result: with a kernel that has a per-row bound (off-centered Shannon, the
+asymmetric entropy), :func:`block_screen` evaluates every few thresholds exactly and skips the
+blocks between them that provably cannot reach the best score known at the level; with a
+float32 kernel (off-centered Shannon, 3+ classes), :func:`screen` drops the thresholds whose
+approximate score cannot come within the tie tolerance of the best. What survives, over every
+feature of the level, is evaluated exactly (:func:`resolve_lazy`), so the chosen split, gain
+and score are those of the full float64 search.
+
 Tie-breaking (deterministic): highest score; on a tie (within 1e-12) the feature that comes
 first in column order; within a feature the smallest threshold (numeric) or the first grouping
 enumerated (categorical binary).
@@ -227,6 +235,10 @@ def screen(pos, Ipar, n, st: Settings, sorted_by_node=True):
 STRIDE = 64
 STRIDE_REF = 100_000
 STRIDE_MIN = 8
+#: Consecutive blocks of a node that share one row bound (computed over their joint range
+#: of counts: looser than one bound per block, but a bound costs about 20 float32
+#: evaluations of a threshold).
+ROW_BOUND_GROUP = 8
 
 
 def _weighted_children(pos, rows, st: Settings):
@@ -309,14 +321,20 @@ def block_screen(pos, Ipar, n, st: Settings, strides=(STRIDE,), floor=None, seg=
         # class-major (q, blocks) gathers: the class rows are contiguous
         Ls, Le = np.take(Lq, s, axis=1), np.take(Lq, e, axis=1)
         if D is None:
-            # the row bound over each first-level block also holds inside its sub-blocks
-            # (their count boxes are inside it), so it is computed once; left and right
-            # children in one call
+            # one row bound per group of ROW_BOUND_GROUP consecutive blocks of a node, over
+            # the group's box (which holds each block's box: counts are monotone), reused
+            # for its blocks and their sub-blocks; left and right children in one call
+            first = np.concatenate(([True], node[1:] != node[:-1]))
+            starts = np.flatnonzero(first)
+            rank = np.arange(s.size) - np.repeat(starts, np.diff(np.append(starts, s.size)))
+            gfirst = first | (rank % ROW_BOUND_GROUP == 0)
+            gi = np.flatnonzero(gfirst)
+            gs, ge = s[gi], e[np.append(gi[1:] - 1, s.size - 1)]
             b = st.kernel.row_bound(
-                np.concatenate((Ls, np.take(Rq, e, axis=1)), axis=1),
-                np.concatenate((Le, np.take(Rq, s, axis=1)), axis=1),
-                np.concatenate((nl[s], nr[e])), np.concatenate((nl[e], nr[s])))
-            D = b[:, :s.size] + b[:, s.size:]
+                np.concatenate((np.take(Lq, gs, axis=1), np.take(Rq, ge, axis=1)), axis=1),
+                np.concatenate((np.take(Lq, ge, axis=1), np.take(Rq, gs, axis=1)), axis=1),
+                np.concatenate((nl[gs], nr[ge])), np.concatenate((nl[ge], nr[gs])))
+            D = np.take(b[:, :gi.size] + b[:, gi.size:], np.cumsum(gfirst) - 1, axis=1)
         else:
             D = np.take(D, owner[:-1][pair], axis=1)
         V = ((Le - Ls) * D).sum(axis=0) * (1.0 + 1e-9)
@@ -445,6 +463,14 @@ def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=F
         # keep only what can win against this feature's own floor (small, so the large
         # arrays of the level are freed feature by feature)
         keep = survivors(sc, pos["nd"], sc["floor"])
+        if blocks and st.kernel.approx is None:
+            # no float32 stage to batch over the level: evaluate the survivors now, so
+            # nothing of this feature is held until the level ends
+            if keep.size == 0:
+                return None
+            pos = subset(pos, keep)
+            gain, score = _evaluate_exact(pos, Ipar, n, st)
+            return numeric_result(pos, gain, score)
         sc["score"] = sc["score"][keep]
         if np.ndim(sc["err"]):
             sc["err"] = sc["err"][keep]
