@@ -241,12 +241,13 @@ STRIDE_MIN = 8
 ROW_BOUND_GROUP = 8
 
 
-def _weighted_children(pos, rows, st: Settings):
-    """n_L I(L) + n_R I(R) at the candidates ``rows`` (exact kernel, one call)."""
+def _weighted_children(pos, rows, st: Settings, approx=False):
+    """n_L I(L) + n_R I(R) at the candidates ``rows`` (one kernel call; ``approx``: the
+    float32 kernel, within ``approx_error * (n_L + n_R)``)."""
     both = np.concatenate((np.take(pos["L"].T, rows, axis=1),
                            np.take(pos["R"].T, rows, axis=1)), axis=1).T
     sizes = np.concatenate((pos["nl"][rows], pos["nr"][rows]))
-    w = sizes * st.kernel(both, sizes)
+    w = sizes * (st.kernel.approx if approx else st.kernel)(both, sizes)
     return w[:rows.size] + w[rows.size:]
 
 
@@ -256,7 +257,7 @@ def _gain_score(F, nd, nl, nr, Ipar, n, st: Settings):
     return gain, st.score(gain, Ipar[nd], nl, nr)
 
 
-def block_screen(pos, Ipar, n, st: Settings, strides=(STRIDE,), floor=None, seg=None):
+def block_screen(pos, Ipar, n, st: Settings, strides=(STRIDE,), floor=None):
     """Exact screening of the thresholds of a numeric feature by blocks (no missing values).
 
     Within a node, moving the cut one row to the right moves a row of some class k from the
@@ -276,21 +277,26 @@ def block_screen(pos, Ipar, n, st: Settings, strides=(STRIDE,), floor=None, seg=
     ``floor`` if higher) minus the tie tolerance get anchors every ``strides[1]``, and so
     on. ``pos`` may be any subset of a node's thresholds in order (counts stay monotone
     between two of them, so the bound holds across a gap).
-    Returns ``{"score", "err", "floor"}`` as :func:`screen`: anchors carry their exact score,
-    thresholds inside a surviving block the block's bound, the others -inf. Nothing that can
-    win is dropped, so the split, gain and score are those of the full exact search. ``seg``
-    (default: the node) marks runs of thresholds that blocks must not cross (several
-    features' thresholds screened in one call).
+    Returns ``{"score", "err", "floor"}`` as :func:`screen`: anchors carry their score
+    (exact, or float32 with its error bound in ``err`` when the kernel has a float32
+    version), thresholds inside a surviving block the block's bound, the others -inf.
+    Nothing that can win is dropped, so the split, gain and score are those of the full
+    exact search.
     """
     nd, nl, nr = pos["nd"], pos["nl"], pos["nr"]
     Lq, Rq = pos["L"].T, pos["R"].T  # (q, m), contiguous
     m = nd.size
     score = np.full(m, -np.inf)
+    # anchors in float32 where the kernel has it: each anchor's gain is then within eps of
+    # its exact value (eps / denominator for its score), the floor is the best score minus
+    # its error, and a block's bound on the gain grows by eps
+    approx = st.kernel.approx is not None
+    eps = st.kernel.approx_error + 1e-12 if approx else 0.0
+    err = np.zeros(m) if approx else 0.0
     F = np.zeros(m)
     done = np.zeros(m, bool)
     floor = np.full(n.size, -np.inf) if floor is None else floor.copy()
-    seg = nd if seg is None else seg
-    change = np.flatnonzero(seg[1:] != seg[:-1])
+    change = np.flatnonzero(nd[1:] != nd[:-1])
     s = np.concatenate(([0], change + 1))  # blocks: the whole node first
     e = np.concatenate((change, [m - 1]))
     D = None
@@ -309,10 +315,16 @@ def block_screen(pos, Ipar, n, st: Settings, strides=(STRIDE,), floor=None, seg=
         new = pts[~done[pts]]
         if new.size:
             new = new[np.concatenate(([True], new[1:] != new[:-1]))]
-            F[new] = _weighted_children(pos, new, st)
+            F[new] = _weighted_children(pos, new, st, approx)
             done[new] = True
             _, score[new] = _gain_score(F[new], nd[new], nl[new], nr[new], Ipar, n, st)
-            np.maximum.at(floor, nd[new], score[new])
+            if approx:
+                den = st.denominator(Ipar[nd[new]], nl[new], nr[new])
+                err[new] = eps if den is None else np.where(
+                    den > 1e-15, eps / np.where(den > 1e-15, den, 1.0), 0.0)
+                np.maximum.at(floor, nd[new], score[new] - err[new])
+            else:
+                np.maximum.at(floor, nd[new], score[new])
         pair = (owner[:-1] == owner[1:]) & (pts[1:] - pts[:-1] > 1)
         s, e = pts[:-1][pair], pts[1:][pair]
         if s.size == 0:
@@ -338,7 +350,7 @@ def block_screen(pos, Ipar, n, st: Settings, strides=(STRIDE,), floor=None, seg=
         else:
             D = np.take(D, owner[:-1][pair], axis=1)
         V = ((Le - Ls) * D).sum(axis=0) * (1.0 + 1e-9)
-        gain_ub = Ipar[node] - 0.5 * (F[s] + F[e] - V) / n[node] + TIE
+        gain_ub = Ipar[node] - 0.5 * (F[s] + F[e] - V) / n[node] + eps + TIE
         if st.alpha is None:
             ub = gain_ub
         else:
@@ -353,7 +365,7 @@ def block_screen(pos, Ipar, n, st: Settings, strides=(STRIDE,), floor=None, seg=
         cnt = e - s - 1
         k = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + 1
         score[np.repeat(s, cnt) + k] = np.repeat(ub, cnt)
-    return {"score": score, "err": 0.0, "floor": floor}
+    return {"score": score, "err": err, "floor": floor}
 
 
 def block_screened(pos, st: Settings) -> bool:
@@ -361,18 +373,18 @@ def block_screened(pos, st: Settings) -> bool:
     enough thresholds for its fixed cost, and enough per node on average (with small nodes
     the float32 screening, one pass over every threshold, is cheaper)."""
     m = pos["nd"].size
-    if st.kernel.row_bound is None or pos["M"] is not None or m < BLOCK_MIN:
+    need = st.kernel.block_node_min
+    if need is None or st.kernel.row_bound is None or pos["M"] is not None or m < BLOCK_MIN:
         return False
     if st.alpha is not None and not st.pkernel.imp.info.concave:
         return False  # the bound on lambda_alpha's denominator needs a concave I(X)
     nodes = 1 + int(np.count_nonzero(pos["nd"][1:] != pos["nd"][:-1]))
-    return m >= BLOCK_PER_NODE * nodes
+    return m >= need * nodes  # the kernel's measured crossover (CountKernel.block_node_min)
 
 
-#: Fewest thresholds of a feature for the block screening, and per node on average
-#: (measured crossovers against the float32 screening; see benchmarks/README.md).
+#: Fewest thresholds of a feature for the block screening (its fixed cost, about 150 numpy
+#: calls, is not worth it below).
 BLOCK_MIN = 5000
-BLOCK_PER_NODE = 5000
 def screened(pos) -> bool:
     return pos["nd"].size >= SCREEN_MIN
 

@@ -42,6 +42,10 @@ class CountKernel:
     #: |f(c + e_k) - f(c)|, where f(c) = n * impurity(c) and e_k is one row of class k (see
     #: ``_grow.block_screen``).
     row_bound = None
+    #: Fewest thresholds per node (on average over a feature) for which the block screening
+    #: is cheaper than evaluating every threshold (float32 or exact); None: never. Measured
+    #: per kernel (benchmarks/README.md): blocks cost a few exact evaluations per block.
+    block_node_min = None
 
     def __init__(self, imp: Impurity, q: int, n_max: int):
         self.imp = imp
@@ -66,6 +70,7 @@ class CountKernel:
             if name == "shannon":
                 self._lines(imp.theta)
                 self.row_bound = self._oc_shannon_row_bound
+                self.block_node_min = 50_000  # the two-class kernel is cheap
         elif imp.off_centered:
             th = self._lines(imp.theta)
             self._a32, self._b32, self._d32 = (
@@ -86,6 +91,7 @@ class CountKernel:
                 self.approx = self._oc_shannon_f32
                 self.approx_error = self._oc_shannon_f32_error()
                 self.row_bound = self._oc_shannon_row_bound
+                self.block_node_min = 3_000
         elif imp.info.theta == "builtin":
             th = np.asarray(imp.theta, np.float64)
             self._A = 1.0 - 2.0 * th
@@ -93,6 +99,8 @@ class CountKernel:
             self._th = th
             self._fn = self._asymmetric
             self.row_bound = self._asymmetric_row_bound
+            # with two classes the exact kernel (and pruning) is cheaper than blocks
+            self.block_node_min = 5_000 if q > 2 else None
         else:
             self._fn = self._generic
 
