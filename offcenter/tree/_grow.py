@@ -193,7 +193,7 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False):
             "miss_child": miss_child, "M": M}
 
 
-def screen(pos, Ipar, n, st: Settings, sorted_by_node=True):
+def screen(pos, Ipar, n, st: Settings):
     """Float32 screening of candidate splits: the ones that can still be the best.
 
     The kernel's float32 version (``kernel.approx``, the off-centered Shannon entropy with
@@ -219,12 +219,9 @@ def screen(pos, Ipar, n, st: Settings, sorted_by_node=True):
     err = k.approx_error + 1e-12
     if den is not None:
         err = np.where(den > 1e-15, err / np.where(den > 1e-15, den, 1.0), 0.0)
+    seg = np.flatnonzero(np.concatenate(([True], ndv[1:] != ndv[:-1])))
     floor = np.full(n.size, -np.inf)
-    if sorted_by_node:
-        seg = np.flatnonzero(np.concatenate(([True], ndv[1:] != ndv[:-1])))
-        floor[ndv[seg]] = np.maximum.reduceat(score - err, seg)
-    else:
-        np.maximum.at(floor, ndv, score - err)
+    floor[ndv[seg]] = np.maximum.reduceat(score - err, seg)
     return {"score": score, "err": err, "floor": floor}
 
 
@@ -455,40 +452,51 @@ def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=F
     """Best threshold of one numeric feature for every node.
 
     ``floor`` (per node) is a score that some split of the level is known to reach (the best
-    exact score found so far): the block screening drops what cannot reach it.
+    score found so far, or a proven lower bound of it): the screenings drop what cannot.
 
-    ``lazy=True`` with a screening kernel (a row bound: :func:`block_screen`; a float32
+    ``lazy=True`` with a screening kernel (a row bound: :func:`block_screen`, then a float32
     version: :func:`screen`) returns ``{"lazy": True, "pos": ..., "screen": ...}`` instead:
-    the screened candidates, for ``grow`` to evaluate exactly with other features'.
+    the few candidates that can still win, for ``grow`` to evaluate exactly with other
+    features'. Only these are held until the level ends.
     """
     pos = numeric_positions(v, nd, yy, st.q, nn, T, st.min_samples_leaf, allowed, st.prune)
     if pos is None:
         return None
     blocks = lazy and block_screened(pos, st)
+    sc = None
     if blocks:
         sc = block_screen(pos, Ipar, n, st, floor=floor)
-    elif lazy and st.kernel.approx is not None and screened(pos):
-        sc = screen(pos, Ipar, n, st)
-    else:
-        sc = None
-    if sc is not None:
-        # keep only what can win against this feature's own floor (small, so the large
-        # arrays of the level are freed feature by feature)
-        keep = survivors(sc, pos["nd"], sc["floor"])
-        if blocks and st.kernel.approx is None:
-            # no float32 stage to batch over the level: evaluate the survivors now, so
-            # nothing of this feature is held until the level ends
-            if keep.size == 0:
-                return None
-            pos = subset(pos, keep)
+        pos, sc = _keep(pos, sc, sc["floor"])
+        if pos is None:
+            return None
+        if st.kernel.approx is None:
+            # no float32 stage: evaluate the survivors now
             gain, score = _evaluate_exact(pos, Ipar, n, st)
             return numeric_result(pos, gain, score)
-        sc["score"] = sc["score"][keep]
-        if np.ndim(sc["err"]):
-            sc["err"] = sc["err"][keep]
-        return {"lazy": True, "pos": subset(pos, keep), "screen": sc, "blocks": blocks}
+    if lazy and st.kernel.approx is not None and screened(pos):
+        # float32 screening of every threshold (or of what the blocks kept)
+        fl = screen(pos, Ipar, n, st)
+        if sc is not None:
+            np.maximum(fl["floor"], sc["floor"], out=fl["floor"])
+        pos, sc = _keep(pos, fl, fl["floor"] if floor is None
+                        else np.maximum(fl["floor"], floor))
+        if pos is None:
+            return None
+    if sc is not None:
+        return {"lazy": True, "pos": pos, "screen": sc}
     gain, score = evaluate(pos, Ipar, n, st)
     return numeric_result(pos, gain, score)
+
+
+def _keep(pos, sc, floor):
+    """The candidates of ``pos`` that can still reach ``floor`` (and their screening)."""
+    keep = survivors(sc, pos["nd"], floor)
+    if keep.size == 0:
+        return None, None
+    sc["score"] = sc["score"][keep]
+    if np.ndim(sc["err"]):
+        sc["err"] = sc["err"][keep]
+    return subset(pos, keep), sc
 
 
 def numeric_result(pos, gain, score) -> dict:
@@ -502,33 +510,6 @@ def numeric_result(pos, gain, score) -> dict:
                        else pos["miss_child"][b]),
         "n_missing": (np.zeros(b.size, np.int64) if M is None else M.sum(axis=1)[nodes]),
     }
-
-
-def _rescreen_blocks(parts, blocky, floor, nn, Ipar, n, st: Settings) -> None:
-    """Screen in float32 the block-screened features' survivors, in place.
-
-    One :func:`screen` call for every such feature of the level, against ``floor`` (the best
-    exact score known over every feature), raised by the screening's own floor (a score
-    some survivor reaches exactly).
-    """
-    idx = [i for i, b in enumerate(blocky) if b and parts[i]["nd"].size]
-    if st.kernel.approx is None or not idx:
-        return
-    sizes = np.array([parts[i]["nd"].size for i in idx])
-    if sizes.sum() < SCREEN_MIN:
-        return
-    both = {"nd": np.concatenate([parts[i]["nd"] for i in idx]),
-            "nl": np.concatenate([parts[i]["nl"] for i in idx]),
-            "nr": np.concatenate([parts[i]["nr"] for i in idx]),
-            "L": np.concatenate([parts[i]["L"].T for i in idx], axis=1).T,
-            "R": np.concatenate([parts[i]["R"].T for i in idx], axis=1).T}
-    sc = screen(both, Ipar, n, st, sorted_by_node=False)
-    np.maximum(floor, sc["floor"], out=floor)
-    keep = survivors(sc, both["nd"], floor)
-    ends = np.cumsum(sizes)
-    lo, hi = np.searchsorted(keep, ends - sizes), np.searchsorted(keep, ends)
-    for k, i in enumerate(idx):
-        parts[i] = subset(parts[i], keep[lo[k]:hi[k]] - (ends[k] - sizes[k]))
 
 
 def resolve_lazy(found: dict, nn, Ipar, n, st: Settings) -> None:
@@ -552,7 +533,6 @@ def resolve_lazy(found: dict, nn, Ipar, n, st: Settings) -> None:
     for j in lazy:
         pos, sc = found[j]["pos"], found[j]["screen"]
         parts.append(subset(pos, survivors(sc, pos["nd"], floor)))
-    _rescreen_blocks(parts, [found[j].get("blocks") for j in lazy], floor, nn, Ipar, n, st)
     sizes = [p["nd"].size for p in parts]
     both = {"nd": np.concatenate([p["nd"] for p in parts]),
             "nl": np.concatenate([p["nl"] for p in parts]),
@@ -770,9 +750,8 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
                 res = search_categorical(tab, nn, T, n, Ipar, st, al, mc)
             if res is not None:
                 found[j] = res
-                if res.get("lazy"):
-                    if res.get("blocks"):  # a float32 floor is not an exact score
-                        np.maximum(floor, res["screen"]["floor"], out=floor)
+                if res.get("lazy"):  # a proven lower bound of a score some split reaches
+                    np.maximum(floor, res["screen"]["floor"], out=floor)
                 else:
                     np.maximum.at(floor, res["nodes"], res["score"])
         resolve_lazy(found, nn, Ipar, n, st)
