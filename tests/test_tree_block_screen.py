@@ -14,9 +14,10 @@ import pandas as pd
 import pytest
 
 import offcenter.tree._grow as grow_mod
-from offcenter import Impurity, TreeClassifier
+from offcenter import Impurity
 from offcenter.tree._grow import Settings, block_screen, numeric_positions
 from offcenter.tree._kernels import CountKernel
+from tests.tree_fitting import fit, random_tree_data
 
 
 def _random_theta(rng, q):
@@ -141,30 +142,6 @@ def test_block_screen_keeps_everything_that_can_win(alpha, ties, group, monkeypa
         assert skipped > 0
 
 
-def _fit(X, y, screen, monkeypatch=None, small_blocks=False, **kw):
-    """Fit with the screenings (default), or with every threshold evaluated in float64."""
-    init = Settings.__post_init__
-
-    def post_init(self):
-        init(self)
-        if not screen:
-            self.kernel.approx = None
-            self.kernel.row_bound = None
-        elif small_blocks and self.kernel.row_bound is not None:
-            self.kernel.block_node_min = 16  # every kernel with a bound, small nodes too
-
-    Settings.__post_init__ = post_init
-    try:
-        if small_blocks:  # block screening on small nodes too (deep levels, few rows)
-            monkeypatch.setattr(grow_mod, "BLOCK_MIN", 64)
-            monkeypatch.setattr(grow_mod, "STRIDE_MIN", 2)
-        return TreeClassifier(**kw).fit(X, y)
-    finally:
-        Settings.__post_init__ = init
-        if small_blocks:
-            monkeypatch.undo()
-
-
 MEASURES = [{"measure": "shannon"}, {"measure": "asymmetric"},
             {"measure": "asymmetric", "consistent": True}]
 
@@ -175,15 +152,11 @@ def test_block_screening_gives_the_exact_tree(seed, measure, monkeypatch):
     rng = np.random.default_rng(50 + seed)
     q = 2 + seed % 5
     n = 2500 + 1500 * seed
-    y = rng.choice(q, size=n, p=rng.dirichlet(np.ones(q) * 2))
-    X = rng.normal(size=(n, 4)) + rng.normal(scale=0.6, size=(q, 4))[y]
-    X = np.round(X, 2 + seed % 2)  # ties
-    prior = np.bincount(y, minlength=q) / n
-    theta = [prior, rng.dirichlet(np.ones(q)), np.r_[0.9, np.full(q - 1, 0.1 / (q - 1))]][seed % 3]
+    X, y, theta = random_tree_data(rng, q, n, 4, 0.6, 2 + seed % 2, seed % 3)
     kw = {**MEASURES[measure], "theta": theta, "max_depth": 7,
           "alpha": [None, 0.5, 1.0][seed % 3], "min_samples_leaf": 1 + seed % 3}
-    exact = _fit(X, y, False, **kw).to_dict()["nodes"]
-    small = _fit(X, y, True, monkeypatch, small_blocks=True, **kw).to_dict()["nodes"]
+    exact = fit(X, y, False, **kw).to_dict()["nodes"]
+    small = fit(X, y, True, monkeypatch, small_blocks=True, **kw).to_dict()["nodes"]
     assert small == exact
     assert len(exact) > 15
 
@@ -204,11 +177,11 @@ def test_block_screening_at_its_real_thresholds_gives_the_exact_tree():
 
     grow_mod.block_screen = counting
     try:
-        screened = _fit(X, y, True, **kw).to_dict()["nodes"]
+        screened = fit(X, y, True, **kw).to_dict()["nodes"]
     finally:
         grow_mod.block_screen = real
     assert calls  # it ran
-    assert screened == _fit(X, y, False, **kw).to_dict()["nodes"]
+    assert screened == fit(X, y, False, **kw).to_dict()["nodes"]
 
 
 def test_block_screening_with_missing_values_and_categories(monkeypatch):
@@ -223,8 +196,8 @@ def test_block_screening_with_missing_values_and_categories(monkeypatch):
     df["cat"] = np.array(list("uvwxyz"))[(y + rng.integers(0, 3, n)) % 6]
     kw = {"measure": "shannon", "theta": "prior", "max_depth": 6, "max_features": 3,
           "random_state": 0}
-    exact = _fit(df, y, False, **kw).to_dict()["nodes"]
-    assert _fit(df, y, True, monkeypatch, small_blocks=True, **kw).to_dict()["nodes"] == exact
+    exact = fit(df, y, False, **kw).to_dict()["nodes"]
+    assert fit(df, y, True, monkeypatch, small_blocks=True, **kw).to_dict()["nodes"] == exact
 
 
 def test_float32_kernel_is_chunked_without_changing_values():

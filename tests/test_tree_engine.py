@@ -11,6 +11,7 @@ import pytest
 from offcenter import Impurity, TreeClassifier, comparison_settings, measure_names
 from offcenter.tree._grow import Settings, numeric_positions
 from offcenter.tree._kernels import CountKernel
+from tests.tree_fitting import fit, random_tree_data
 
 
 def _settings_list(q):
@@ -146,24 +147,6 @@ def test_off_centered_many_classes_best_split_can_be_inside_a_pure_run():
     assert split["gain"] > max(gain(0), gain(50)) + 5e-4
 
 
-def _fit_with_kernel(X, y, screen, **kw):
-    """Fit with the screenings on (the default: block bound and float32) or off (every
-    candidate in float64)."""
-    init = Settings.__post_init__
-
-    def post_init(self):
-        init(self)
-        if not screen:
-            self.kernel.approx = None
-            self.kernel.row_bound = None
-
-    Settings.__post_init__ = post_init
-    try:
-        return TreeClassifier(**kw).fit(X, y)
-    finally:
-        Settings.__post_init__ = init
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_float32_screening_gives_the_exact_tree(seed):
     # the off-centered Shannon entropy with q > 2 classes screens candidates in float32:
@@ -171,16 +154,12 @@ def test_float32_screening_gives_the_exact_tree(seed):
     rng = np.random.default_rng(seed)
     q = 3 + seed % 4
     n = 400 + 700 * seed
-    y = rng.choice(q, size=n, p=rng.dirichlet(np.ones(q) * 2))
-    X = rng.normal(size=(n, 3)) + rng.normal(scale=0.7, size=(q, 3))[y]
-    X = np.round(X, 1 + seed % 2)  # ties
-    prior = np.bincount(y, minlength=q) / n
-    theta = [prior, rng.dirichlet(np.ones(q)), np.r_[0.9, np.full(q - 1, 0.1 / (q - 1))]][seed % 3]
+    X, y, theta = random_tree_data(rng, q, n, 3, 0.7, 1 + seed % 2, seed % 3)  # ties
     assert Settings(Impurity("shannon", theta=theta), q, n).kernel.approx is not None
     kw = {"measure": "shannon", "theta": theta, "max_depth": 6,
           "alpha": [None, 0.5, 1.0][seed % 3], "min_samples_leaf": 1 + seed % 3}
-    screened = _fit_with_kernel(X, y, True, **kw)
-    exact = _fit_with_kernel(X, y, False, **kw)
+    screened = fit(X, y, True, **kw)
+    exact = fit(X, y, False, **kw)
     a, b = screened.to_dict()["nodes"], exact.to_dict()["nodes"]
     assert a == b
     assert len(a) > 7
@@ -198,8 +177,8 @@ def test_float32_screening_with_missing_values_categories_and_feature_sampling(s
     kw = {"measure": "shannon", "theta": "prior", "max_depth": 5, "min_samples_leaf": 2,
           "categorical": ["multiway", "binary", "multiway"][seed],
           "max_features": [None, 3, 2][seed], "random_state": seed}
-    screened = _fit_with_kernel(df, y, True, **kw)
-    exact = _fit_with_kernel(df, y, False, **kw)
+    screened = fit(df, y, True, **kw)
+    exact = fit(df, y, False, **kw)
     assert screened.to_dict()["nodes"] == exact.to_dict()["nodes"]
     assert any(nd["split"] and nd["split"]["feature"] == "b"
                for nd in screened.to_dict()["nodes"])
