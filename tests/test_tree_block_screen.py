@@ -124,8 +124,8 @@ def test_block_screen_keeps_everything_that_can_win(alpha, ties, group, monkeypa
             ir = st.kernel(pos["R"], pos["nr"])
             gain = Ipar[pos["nd"]] - (pos["nl"] * il + pos["nr"] * ir) / n[pos["nd"]]
             exact = st.score(gain, Ipar[pos["nd"]], pos["nl"], pos["nr"])
-            for strides in [(grow_mod.STRIDE,), (16, 4), (2,)]:
-                sc = block_screen(pos, Ipar, n, st, strides)
+            for stride in [grow_mod.STRIDE, 16, 2]:
+                sc = block_screen(pos, Ipar, n, st, stride=stride)
                 # score + err bounds the exact score (err: float32 anchors' error bound)
                 score, floor = sc["score"] + sc["err"], sc["floor"]
                 best = np.full(nodes, -np.inf)

@@ -208,12 +208,7 @@ def screen(pos, Ipar, n, st: Settings):
     """
     k = st.kernel
     ndv, nl, nr = pos["nd"], pos["nl"], pos["nr"]
-    m = ndv.size
-    # left and right children in one call (class-major, contiguous class rows)
-    sizes = np.concatenate((nl, nr))
-    h = k.approx(np.concatenate((pos["L"].T, pos["R"].T), axis=1).T, sizes)
-    h *= sizes
-    gain = Ipar[ndv] - (h[:m] + h[m:]) / n[ndv]
+    gain = Ipar[ndv] - _children_sum(pos["L"], pos["R"], nl, nr, k.approx) / n[ndv]
     den = st.denominator(Ipar[ndv], nl, nr)
     score = st.score(gain, Ipar[ndv], nl, nr, den)
     err = k.approx_error + 1e-12
@@ -228,7 +223,7 @@ def screen(pos, Ipar, n, st: Settings):
 #: Stride of the block screening (anchors every STRIDE thresholds) for a node of STRIDE_REF
 #: rows; a node of n rows uses STRIDE * (n / STRIDE_REF) ** (1/3), at least STRIDE_MIN (the
 #: number of thresholds that survive grows like sqrt(stride * n) around the best, the number
-#: of anchors like n / stride; a block's bound costs about three exact evaluations).
+#: of anchors like n / stride).
 STRIDE = 64
 STRIDE_REF = 100_000
 STRIDE_MIN = 8
@@ -238,23 +233,19 @@ STRIDE_MIN = 8
 ROW_BOUND_GROUP = 8
 
 
-def _weighted_children(pos, rows, st: Settings, approx=False):
-    """n_L I(L) + n_R I(R) at the candidates ``rows`` (one kernel call; ``approx``: the
-    float32 kernel, within ``approx_error * (n_L + n_R)``)."""
-    both = np.concatenate((np.take(pos["L"].T, rows, axis=1),
-                           np.take(pos["R"].T, rows, axis=1)), axis=1).T
-    sizes = np.concatenate((pos["nl"][rows], pos["nr"][rows]))
-    w = sizes * (st.kernel.approx if approx else st.kernel)(both, sizes)
-    return w[:rows.size] + w[rows.size:]
+def _children_sum(L, R, nl, nr, kernel):
+    """n_L I(L) + n_R I(R) for (m, q) left and right counts with ``kernel`` (the exact kernel,
+    or its float32 version: then within ``approx_error * (n_L + n_R)``). Two calls: stacking
+    the children would copy every count."""
+    return nl * kernel(L, nl) + nr * kernel(R, nr)
 
 
-def _gain_score(F, nd, nl, nr, Ipar, n, st: Settings):
-    """Gain and score from the weighted child impurity F (same arithmetic as the full search)."""
-    gain = Ipar[nd] - F / n[nd]
-    return gain, st.score(gain, Ipar[nd], nl, nr)
+def _ramp(cnt):
+    """1, 2, ..., cnt[i] for each i, concatenated (positions inside runs of given lengths)."""
+    return np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + 1
 
 
-def block_screen(pos, Ipar, n, st: Settings, strides=(STRIDE,), floor=None):
+def block_screen(pos, Ipar, n, st: Settings, floor=None, stride=STRIDE):
     """Exact screening of the thresholds of a numeric feature by blocks (no missing values).
 
     Within a node, moving the cut one row to the right moves a row of some class k from the
@@ -268,100 +259,76 @@ def block_screen(pos, Ipar, n, st: Settings, strides=(STRIDE,), floor=None):
     uncentered measure of the two branch sizes, is concave in n_L), so the score is at most
     max(gain bound, 0) / that.
 
-    The search evaluates exactly every ``strides[0]``-th threshold of each node (anchors, and
-    the first and last; scaled by node size, see ``STRIDE``) and bounds the blocks between
-    them; the blocks that can still reach the floor (the best anchor score of the node, or
-    ``floor`` if higher) minus the tie tolerance get anchors every ``strides[1]``, and so
-    on. ``pos`` may be any subset of a node's thresholds in order (counts stay monotone
-    between two of them, so the bound holds across a gap).
-    Returns ``{"score", "err", "floor"}`` as :func:`screen`: anchors carry their score
-    (exact, or float32 with its error bound in ``err`` when the kernel has a float32
-    version), thresholds inside a surviving block the block's bound, the others -inf.
-    Nothing that can win is dropped, so the split, gain and score are those of the full
-    exact search.
+    The anchors, every ``stride`` thresholds of a node (scaled by node size, see ``STRIDE``)
+    and its first and last, are evaluated: exactly, or in float32 when the kernel has it
+    (each anchor's gain is then within eps of its exact value, eps / denominator for its
+    score, and a block's bound on the gain grows by eps). The blocks between them that cannot
+    reach the floor (the best anchor score of the node minus its error, or ``floor`` if
+    higher) minus the tie tolerance are skipped; ``ROW_BOUND_GROUP`` consecutive blocks share
+    one row bound, over their joint range of counts.
+
+    Returns ``{"score", "err", "floor"}`` as :func:`screen`: anchors carry their score (and
+    its error bound in ``err``), thresholds inside a surviving block the block's bound, the
+    others -inf. Nothing that can win is dropped, so the split, gain and score are those of
+    the full exact search.
     """
     nd, nl, nr = pos["nd"], pos["nl"], pos["nr"]
     Lq, Rq = pos["L"].T, pos["R"].T  # (q, m), contiguous
     m = nd.size
-    score = np.full(m, -np.inf)
-    # anchors in float32 where the kernel has it: each anchor's gain is then within eps of
-    # its exact value (eps / denominator for its score), the floor is the best score minus
-    # its error, and a block's bound on the gain grows by eps
+    # anchors: each node's first and last threshold and every `step`-th in between
+    change = np.flatnonzero(nd[1:] != nd[:-1])
+    first, last = np.concatenate(([0], change + 1)), np.concatenate((change, [m - 1]))
+    step = np.rint(stride * np.cbrt(n[nd[first]] / STRIDE_REF))
+    step = np.maximum(step, STRIDE_MIN).astype(np.int64)
+    cnt = np.maximum((last - first - 1) // step, 0)
+    inner = np.repeat(first, cnt) + np.repeat(step, cnt) * _ramp(cnt)
+    a = np.unique(np.concatenate((first, inner, last)))
+    na, la, ra = nd[a], nl[a], nr[a]
     approx = st.kernel.approx is not None
+    F = _children_sum(np.take(Lq, a, axis=1).T, np.take(Rq, a, axis=1).T, la, ra,
+                      st.kernel.approx if approx else st.kernel)
+    gain = Ipar[na] - F / n[na]
+    den = st.denominator(Ipar[na], la, ra)
+    score = np.full(m, -np.inf)
+    score[a] = st.score(gain, Ipar[na], la, ra, den)
     eps = st.kernel.approx_error + 1e-12 if approx else 0.0
     err = np.zeros(m) if approx else 0.0
-    F = np.zeros(m)
-    done = np.zeros(m, bool)
+    if approx and den is not None:
+        err[a] = np.where(den > 1e-15, eps / np.where(den > 1e-15, den, 1.0), 0.0)
+    elif approx:
+        err[a] = eps
     floor = np.full(n.size, -np.inf) if floor is None else floor.copy()
-    change = np.flatnonzero(nd[1:] != nd[:-1])
-    s = np.concatenate(([0], change + 1))  # blocks: the whole node first
-    e = np.concatenate((change, [m - 1]))
-    D = None
-    scale = np.cbrt(n / STRIDE_REF)  # per node
-    for base in strides:
-        # anchors every `stride` thresholds inside each block: the points s, inner..., e of
-        # each block in order (blocks are disjoint and sorted, so the points are too)
-        stride = np.maximum(np.rint(base * scale[nd[s]]), STRIDE_MIN).astype(np.int64)
-        cnt = np.maximum((e - s - 1) // stride, 0)
-        size = cnt + 2
-        first = np.cumsum(size) - size
-        pts = np.repeat(s, size)
-        pts += np.repeat(stride, size) * (np.arange(pts.size) - np.repeat(first, size))
-        pts[first + size - 1] = e
-        owner = np.repeat(np.arange(s.size), size)
-        new = pts[~done[pts]]
-        if new.size:
-            new = new[np.concatenate(([True], new[1:] != new[:-1]))]
-            F[new] = _weighted_children(pos, new, st, approx)
-            done[new] = True
-            _, score[new] = _gain_score(F[new], nd[new], nl[new], nr[new], Ipar, n, st)
-            if approx:
-                den = st.denominator(Ipar[nd[new]], nl[new], nr[new])
-                err[new] = eps if den is None else np.where(
-                    den > 1e-15, eps / np.where(den > 1e-15, den, 1.0), 0.0)
-                np.maximum.at(floor, nd[new], score[new] - err[new])
-            else:
-                np.maximum.at(floor, nd[new], score[new])
-        pair = (owner[:-1] == owner[1:]) & (pts[1:] - pts[:-1] > 1)
-        s, e = pts[:-1][pair], pts[1:][pair]
-        if s.size == 0:
-            break
-        node = nd[s]
-        # class-major (q, blocks) gathers: the class rows are contiguous
-        Ls, Le = np.take(Lq, s, axis=1), np.take(Lq, e, axis=1)
-        if D is None:
-            # one row bound per group of ROW_BOUND_GROUP consecutive blocks of a node, over
-            # the group's box (which holds each block's box: counts are monotone), reused
-            # for its blocks and their sub-blocks; left and right children in one call
-            first = np.concatenate(([True], node[1:] != node[:-1]))
-            starts = np.flatnonzero(first)
-            rank = np.arange(s.size) - np.repeat(starts, np.diff(np.append(starts, s.size)))
-            gfirst = first | (rank % ROW_BOUND_GROUP == 0)
-            gi = np.flatnonzero(gfirst)
-            gs, ge = s[gi], e[np.append(gi[1:] - 1, s.size - 1)]
-            b = st.kernel.row_bound(
-                np.concatenate((np.take(Lq, gs, axis=1), np.take(Rq, ge, axis=1)), axis=1),
-                np.concatenate((np.take(Lq, ge, axis=1), np.take(Rq, gs, axis=1)), axis=1),
-                np.concatenate((nl[gs], nr[ge])), np.concatenate((nl[ge], nr[gs])))
-            D = np.take(b[:, :gi.size] + b[:, gi.size:], np.cumsum(gfirst) - 1, axis=1)
-        else:
-            D = np.take(D, owner[:-1][pair], axis=1)
-        V = ((Le - Ls) * D).sum(axis=0) * (1.0 + 1e-9)
-        gain_ub = Ipar[node] - 0.5 * (F[s] + F[e] - V) / n[node] + eps + TIE
-        if st.alpha is None:
-            ub = gain_ub
-        else:
-            den = np.minimum(st.denominator(Ipar[node], nl[s], nr[s]),
-                             st.denominator(Ipar[node], nl[e], nr[e]))
-            ok = den > 1e-15
-            ub = np.where(ok, np.maximum(gain_ub, 0.0) / np.where(ok, den, 1.0), np.inf)
-        live = ub >= floor[node] - TIE
-        s, e, ub, D = s[live], e[live], ub[live], D[:, live]
-    if s.size:
-        # thresholds strictly inside the surviving blocks carry their block's bound
-        cnt = e - s - 1
-        k = np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + 1
-        score[np.repeat(s, cnt) + k] = np.repeat(ub, cnt)
+    np.maximum.at(floor, na, score[a] - (err[a] if approx else 0.0))
+    # blocks: consecutive anchors of a node with thresholds between them
+    blk = np.flatnonzero((na[:-1] == na[1:]) & (a[1:] - a[:-1] > 1))
+    if blk.size == 0:
+        return {"score": score, "err": err, "floor": floor}
+    s, e, node = a[blk], a[blk + 1], na[blk]
+    Ls, Le = np.take(Lq, s, axis=1), np.take(Lq, e, axis=1)
+    # one row bound per group of consecutive blocks of a node, over the group's box (which
+    # holds each block's box: counts are monotone); left and right children in one call
+    new_node = np.concatenate(([True], node[1:] != node[:-1]))
+    starts = np.flatnonzero(new_node)
+    rank = np.arange(s.size) - np.repeat(starts, np.diff(np.append(starts, s.size)))
+    gfirst = new_node | (rank % ROW_BOUND_GROUP == 0)
+    gi = np.flatnonzero(gfirst)
+    gs, ge = s[gi], e[np.append(gi[1:] - 1, s.size - 1)]
+    b = st.kernel.row_bound(
+        np.concatenate((np.take(Lq, gs, axis=1), np.take(Rq, ge, axis=1)), axis=1),
+        np.concatenate((np.take(Lq, ge, axis=1), np.take(Rq, gs, axis=1)), axis=1),
+        np.concatenate((nl[gs], nr[ge])), np.concatenate((nl[ge], nr[gs])))
+    D = np.take(b[:, :gi.size] + b[:, gi.size:], np.cumsum(gfirst) - 1, axis=1)
+    V = ((Le - Ls) * D).sum(axis=0) * (1.0 + 1e-9)
+    ub = Ipar[node] - 0.5 * (F[blk] + F[blk + 1] - V) / n[node] + eps + TIE
+    if den is not None:
+        d = np.minimum(den[blk], den[blk + 1])
+        ok = d > 1e-15
+        ub = np.where(ok, np.maximum(ub, 0.0) / np.where(ok, d, 1.0), np.inf)
+    live = ub >= floor[node] - TIE
+    s, e, ub = s[live], e[live], ub[live]
+    # thresholds strictly inside the surviving blocks carry their block's bound
+    cnt = e - s - 1
+    score[np.repeat(s, cnt) + _ramp(cnt)] = np.repeat(ub, cnt)
     return {"score": score, "err": err, "floor": floor}
 
 
@@ -382,6 +349,8 @@ def block_screened(pos, st: Settings) -> bool:
 #: Fewest thresholds of a feature for the block screening (its fixed cost, about 150 numpy
 #: calls, is not worth it below).
 BLOCK_MIN = 5000
+
+
 def screened(pos) -> bool:
     return pos["nd"].size >= SCREEN_MIN
 
@@ -424,13 +393,9 @@ SCREEN_MIN = 256
 
 
 def _evaluate_exact(pos, Ipar, n, st: Settings):
-    ndv = pos["nd"]
-    il = st.kernel(pos["L"], pos["nl"])
-    ir = st.kernel(pos["R"], pos["nr"])
-    w = (pos["nl"] * il + pos["nr"] * ir) / n[ndv]
-    gain = Ipar[ndv] - w
-    score = st.score(gain, Ipar[ndv], pos["nl"], pos["nr"])
-    return gain, score
+    ndv, nl, nr = pos["nd"], pos["nl"], pos["nr"]
+    gain = Ipar[ndv] - _children_sum(pos["L"], pos["R"], nl, nr, st.kernel) / n[ndv]
+    return gain, st.score(gain, Ipar[ndv], nl, nr)
 
 
 def best_per_segment(nd, score):
@@ -476,10 +441,10 @@ def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=F
     if lazy and st.kernel.approx is not None and screened(pos):
         # float32 screening of every threshold (or of what the blocks kept)
         fl = screen(pos, Ipar, n, st)
-        if sc is not None:
-            np.maximum(fl["floor"], sc["floor"], out=fl["floor"])
-        pos, sc = _keep(pos, fl, fl["floor"] if floor is None
-                        else np.maximum(fl["floor"], floor))
+        known = floor if sc is None else sc["floor"]  # the blocks' floor includes `floor`
+        if known is not None:
+            np.maximum(fl["floor"], known, out=fl["floor"])
+        pos, sc = _keep(pos, fl, fl["floor"])
         if pos is None:
             return None
     if sc is not None:
