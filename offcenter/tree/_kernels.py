@@ -121,12 +121,12 @@ class CountKernel:
     # -- kernels -------------------------------------------------------------------------
     def _shannon_table(self, c, n):
         t = self._table
-        s = t[c[:, 0]]
+        s = t.take(c[:, 0])  # take: faster than fancy indexing
         for j in range(1, c.shape[1]):
-            s = s + t[c[:, j]]
+            s += t.take(c[:, j])
         nn = np.asarray(n)
         safe = np.where(nn > 0, nn, 1)
-        return np.maximum((t[nn] - s) / safe, 0.0)
+        return np.maximum((t.take(nn) - s) / safe, 0.0)
 
     def _gini(self, c, n):
         cf = c.astype(np.float64)
