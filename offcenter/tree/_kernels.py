@@ -217,15 +217,18 @@ class CountKernel:
         of large logarithms, so float32 is accurate to about 1e-5 (see ``approx_error``).
         """
         nf = np.asarray(n)
-        inv = (1.0 / np.where(nf > 0, nf, 1)).astype(np.float32)
+        full = bool(nf.size) and nf.min() > 0  # no empty child (always so in the split search)
+        # 1 / n in float32 (n < 2**24 is exact in float32): within one rounding, as before
+        inv = np.reciprocal((nf if full else np.where(nf > 0, nf, 1)).astype(np.float32))
         C = c.T  # class-major (q, m): one call per operation for all classes
         out = np.empty(c.shape[0])
         for i in range(0, c.shape[0], F32_CHUNK):  # chunks stay in cache
             sl = slice(i, i + F32_CHUNK)
-            out[sl] = self._oc_shannon_f32_chunk(C[:, sl], inv[sl], nf[sl] > 0)
+            out[sl] = self._oc_shannon_f32_chunk(C[:, sl], inv[sl], None if full else nf[sl] > 0)
         return out
 
     def _oc_shannon_f32_chunk(self, C, inv, ok):
+        """One chunk of :meth:`_oc_shannon_f32`; ``ok`` is None when no total is 0."""
         f32 = np.float32
         P = C.astype(f32)
         P *= inv
@@ -241,9 +244,16 @@ class CountKernel:
         np.log(P, out=P)
         P *= W
         A = P.sum(axis=0)
-        S[~ok] = 1.0
-        h = np.log(S) - A / S
-        return np.where(ok, np.maximum(h.astype(np.float64) / np.log(2.0), 0.0), 0.0)
+        if ok is not None:
+            S[~ok] = 1.0
+        h = np.log(S)
+        h -= A / S
+        out = h.astype(np.float64)
+        out *= 1.0 / np.log(2.0)
+        np.maximum(out, 0.0, out=out)
+        if ok is not None:
+            out[~ok] = 0.0
+        return out
 
     def _oc_shannon_f32_error(self) -> float:
         """A bound (bits) on |_oc_shannon_f32 - exact| for any counts below 2**24.
