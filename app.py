@@ -4,8 +4,15 @@ from pathlib import Path
 
 import streamlit as st
 
-from offcenter.curve_figures import curves_figure, png_config
-from offcenter.curves import PRESETS, TWO_CLASS_SCHEMA, binary_curves, page_specs
+from offcenter.app.curve_pages import (
+    PRESETS,
+    TWO_CLASS_SCHEMA,
+    page_specs,
+)
+from offcenter.measures.curves import (
+    binary_curves,
+)
+from offcenter.viz.curves import curves_figure, png_config
 
 st.set_page_config(page_title="offcenter: entropies for imbalanced classes", layout="wide")
 

@@ -25,14 +25,9 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from offcenter.curve_figures import curves_figure  # noqa: E402
-from offcenter.curves import (  # noqa: E402
-    PRESETS,
-    TWO_CLASS_SCHEMA,
-    binary_curves,
-    binary_values_at,
-    page_specs,
-)
+from offcenter.app.curve_pages import PRESETS, TWO_CLASS_SCHEMA, page_specs  # noqa: E402
+from offcenter.measures.curves import binary_curves, binary_values_at  # noqa: E402
+from offcenter.viz.curves import curves_figure  # noqa: E402
 
 GOAL_MS = 100.0
 

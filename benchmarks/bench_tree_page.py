@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from offcenter import TreeClassifier  # noqa: E402
-from offcenter.tree_figures import tree_figure  # noqa: E402
+from offcenter.viz.tree import tree_figure  # noqa: E402
 
 
 def make_data(n: int, seed: int = 0) -> tuple[pd.DataFrame, pd.Series]:
@@ -52,7 +52,7 @@ def apptest_rerun(X, y):
     """Seconds for the page rerun after "Grow the tree" (cold fit) and a cached rerun."""
     from streamlit.testing.v1 import AppTest
 
-    from offcenter.csv_io import to_csv_bytes
+    from offcenter.data.csv_io import to_csv_bytes
 
     df = X.assign(y=y)
     data = to_csv_bytes(df)

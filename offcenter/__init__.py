@@ -6,7 +6,8 @@ Lallich, Lenca and Vaillant (2007) for imbalanced classes.
 0.811278
 """
 
-from .association import (
+from offcenter.ensemble.forest import ForestClassifier
+from offcenter.measures.association import (
     Association,
     association,
     gain,
@@ -18,9 +19,7 @@ from .association import (
     relative_gain,
     theil_u,
 )
-from .forest import ForestClassifier
-from .impurity import Impurity, comparison_settings, resolve_theta
-from .measures import (
+from offcenter.measures.entropies import (
     asymmetric,
     boolean_distribution,
     daroczy,
@@ -29,9 +28,10 @@ from .measures import (
     rank_diversity,
     shannon,
 )
-from .offcentering import off_center, off_centered
-from .registry import MEASURES, MeasureInfo, ParamInfo, get_measure, measure_names
-from .tree import TreeClassifier
+from offcenter.measures.impurity import Impurity, comparison_settings, resolve_theta
+from offcenter.measures.offcentering import off_center, off_centered
+from offcenter.measures.registry import MEASURES, MeasureInfo, ParamInfo, get_measure, measure_names
+from offcenter.tree import TreeClassifier
 
 __version__ = "0.1.0"
 

@@ -2,28 +2,30 @@
 
 import streamlit as st
 
-from offcenter import urlstate
-from offcenter.curve_figures import (
-    curves_figure,
-    derivative_figure,
-    file_stub,
-    png_config,
-)
-from offcenter.curves import (
+from offcenter.app import urlstate
+from offcenter.app.curve_pages import (
     BETA_CHOICES,
     PRESETS,
     TWO_CLASS_SCHEMA,
     VERSIONS,
+    matching_preset,
+    page_specs,
+)
+from offcenter.measures.curves import (
     binary_curves,
     binary_derivatives,
     binary_values_at,
     draws_reconstructed_rank,
     formulas,
-    matching_preset,
-    page_specs,
     y_axis_title,
 )
-from offcenter.registry import MEASURES
+from offcenter.measures.registry import MEASURES
+from offcenter.viz.curves import (
+    curves_figure,
+    derivative_figure,
+    file_stub,
+    png_config,
+)
 
 st.set_page_config(page_title="Two classes - offcenter", layout="wide")
 

@@ -4,24 +4,18 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from offcenter import urlstate
-from offcenter.curve_figures import (
-    curves_figure,
-    file_stub,
-    png_config,
-    ternary_figure,
-    transform_bars_figure,
-    transform_maps_figure,
-)
-from offcenter.curves import (
+from offcenter.app import urlstate
+from offcenter.app.curve_pages import (
     BETA_CHOICES,
     Q_CLASS_SCHEMA,
     VERSIONS,
+    page_specs,
+)
+from offcenter.measures.curves import (
     draws_reconstructed_rank,
     formulas,
     imbalanced_example,
     normalise_theta,
-    page_specs,
     parse_distribution,
     slice_curves,
     slice_distributions,
@@ -30,7 +24,15 @@ from offcenter.curves import (
     transform_table,
     y_axis_title,
 )
-from offcenter.registry import MEASURES
+from offcenter.measures.registry import MEASURES
+from offcenter.viz.curves import (
+    curves_figure,
+    file_stub,
+    png_config,
+    ternary_figure,
+    transform_bars_figure,
+    transform_maps_figure,
+)
 
 st.set_page_config(page_title="q classes - offcenter", layout="wide")
 

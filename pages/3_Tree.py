@@ -1,8 +1,8 @@
 """Tree: upload a data set, grow a tree, inspect every node's splits under every measure.
 
-Widgets and layout only: reading files is offcenter.csv_io, the bundled sets offcenter.datasets,
-the tree offcenter.TreeClassifier, the figures offcenter.tree_figures and the worked calculation
-and tables offcenter.explain. User text is only shown through st.dataframe / st.text / st.code or
+Widgets and layout only: reading files is offcenter.data.csv_io, the bundled sets offcenter.data.datasets,
+the tree offcenter.TreeClassifier, the figures offcenter.viz.tree and the worked calculation
+and tables offcenter.viz.explain. User text is only shown through st.dataframe / st.text / st.code or
 escaped with explain.md_escape.
 """
 
@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from offcenter import urlstate
-from offcenter.csv_io import (
+from offcenter.app import urlstate
+from offcenter.data.csv_io import (
     MAX_UPLOAD_BYTES,
     DataProblem,
     apply_kinds,
@@ -26,17 +26,17 @@ from offcenter.csv_io import (
     to_csv_bytes,
     too_large,
 )
-from offcenter.datasets import DATASETS, DEFAULT, load
-from offcenter.explain import (
+from offcenter.data.datasets import DATASETS, DEFAULT, load
+from offcenter.measures.registry import MEASURES
+from offcenter.tree import TreeClassifier
+from offcenter.viz.explain import (
     candidate_display,
     informative_settings,
     md_escape,
     node_split_steps,
     steps_markdown,
 )
-from offcenter.registry import MEASURES
-from offcenter.tree import TreeClassifier
-from offcenter.tree_figures import (
+from offcenter.viz.tree import (
     nodes_by_depth,
     selected_node,
     threshold_figure,

@@ -1,8 +1,8 @@
 """Compare measures: cross-validated trees (or forests) grown with several measures on one data set.
 
-Widgets and layout only: the cross-validation is offcenter.evaluation (CrossValidation), the
-figures offcenter.evaluation_figures, files offcenter.csv_io and the bundled sets
-offcenter.datasets. User text (file and column names, class labels) is shown only through
+Widgets and layout only: the cross-validation is offcenter.evaluation.runner (CrossValidation), the
+figures offcenter.viz.evaluation, files offcenter.data.csv_io and the bundled sets
+offcenter.data.datasets. User text (file and column names, class labels) is shown only through
 st.text, st.dataframe or widget labels, never as Markdown or HTML.
 
 Running and cancelling: a run is a CrossValidation kept in the session, computed fold by fold with
@@ -21,8 +21,8 @@ from collections import OrderedDict
 import pandas as pd
 import streamlit as st
 
-from offcenter import urlstate
-from offcenter.csv_io import (
+from offcenter.app import urlstate
+from offcenter.data.csv_io import (
     MAX_UPLOAD_BYTES,
     DataProblem,
     id_like_columns,
@@ -30,14 +30,14 @@ from offcenter.csv_io import (
     read_upload,
     to_csv_bytes,
 )
-from offcenter.datasets import DATASETS, load
-from offcenter.evaluation import (
+from offcenter.data.datasets import DATASETS, load
+from offcenter.evaluation.runner import (
     DEFAULT_SETTINGS,
     METRICS,
     CrossValidation,
     available_settings,
 )
-from offcenter.evaluation_figures import (
+from offcenter.viz.evaluation import (
     difference_figure,
     metric_figure,
     roc_figure,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from offcenter.datasets import DATASETS
+from offcenter.data.datasets import DATASETS
 from offcenter.evaluate import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,7 +6,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from offcenter.evaluation import CrossValidation
+from offcenter.evaluation.runner import CrossValidation
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "4_Compare_measures.py")
@@ -206,7 +206,7 @@ def test_url_settings_are_read_and_bad_values_fixed():
 
 def test_upload_good_and_bad(steps):
     at = run()
-    data = (ROOT / "offcenter" / "data" / "glass_binary.csv").read_bytes()
+    data = (ROOT / "offcenter" / "data" / "bundled" / "glass_binary.csv").read_bytes()
     at.file_uploader(key="cm_file").set_value(("my <b>glass</b>.csv", data, "text/csv"))
     at = run(at)
     assert at.selectbox(key="cm_data").value == "upload"

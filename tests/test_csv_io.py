@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from offcenter.csv_io import (
+from offcenter.data.csv_io import (
     MAX_CLASSES,
     DataProblem,
     apply_kinds,

@@ -7,7 +7,34 @@ import pandas as pd
 import pytest
 
 import offcenter as oc
-from offcenter.curve_figures import (
+from offcenter.app.curve_pages import (
+    PRESETS,
+    Q_CLASS_SCHEMA,
+    TWO_CLASS_SCHEMA,
+    chosen_betas,
+    matching_preset,
+    page_specs,
+)
+from offcenter.measures.curves import (
+    CurveSpec,
+    binary_curves,
+    binary_derivatives,
+    binary_grid,
+    binary_values_at,
+    draws_reconstructed_rank,
+    formulas,
+    imbalanced_example,
+    normalise_theta,
+    parse_distribution,
+    pi_unnormalised,
+    slice_curves,
+    slice_distributions,
+    ternary_grid,
+    transform_maps,
+    transform_table,
+    y_axis_title,
+)
+from offcenter.viz.curves import (
     DASHES,
     OKABE_ITO,
     curves_figure,
@@ -18,31 +45,6 @@ from offcenter.curve_figures import (
     ternary_figure,
     transform_bars_figure,
     transform_maps_figure,
-)
-from offcenter.curves import (
-    PRESETS,
-    Q_CLASS_SCHEMA,
-    TWO_CLASS_SCHEMA,
-    CurveSpec,
-    binary_curves,
-    binary_derivatives,
-    binary_grid,
-    binary_values_at,
-    chosen_betas,
-    draws_reconstructed_rank,
-    formulas,
-    imbalanced_example,
-    matching_preset,
-    normalise_theta,
-    page_specs,
-    parse_distribution,
-    pi_unnormalised,
-    slice_curves,
-    slice_distributions,
-    ternary_grid,
-    transform_maps,
-    transform_table,
-    y_axis_title,
 )
 
 FIG2_BETAS = (0.0, 0.5, 1.0, 2.0, 5.0)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from offcenter import Impurity
-from offcenter.csv_io import check_target, id_like_columns
-from offcenter.datasets import DATASETS, DEFAULT, get_dataset, load, load_bytes
+from offcenter.data.csv_io import check_target, id_like_columns
+from offcenter.data.datasets import DATASETS, DEFAULT, get_dataset, load, load_bytes
 
 
 @pytest.mark.parametrize("name", list(DATASETS))

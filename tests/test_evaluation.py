@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from offcenter.datasets import load
-from offcenter.evaluation import (
+from offcenter.data.datasets import load
+from offcenter.evaluation.runner import (
     DEFAULT_SETTINGS,
     METRICS,
     CrossValidation,

@@ -7,7 +7,7 @@ import pytest
 import scipy.special as special  # dev dependency (requirements-dev.txt)
 import scipy.stats as st
 
-from offcenter.evaluation import (
+from offcenter.evaluation.runner import (
     corrected_resampled_ttest,
     holm,
     regularized_incomplete_beta,

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from offcenter.datasets import load
-from offcenter.forest import ForestClassifier
+from offcenter.data.datasets import load
+from offcenter.ensemble.forest import ForestClassifier
 
 
 @pytest.fixture(scope="module")

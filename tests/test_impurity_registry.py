@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import offcenter as oc
-from offcenter.registry import MEASURES, OFF_CENTER_LATEX, get_measure
+from offcenter.measures.registry import MEASURES, OFF_CENTER_LATEX, get_measure
 
 
 def test_registry_entries_are_complete():
@@ -53,7 +53,7 @@ def test_consistent_asymmetric_uses_each_rows_n():
 
 
 def test_keys_and_labels_are_distinct_across_comparison_settings():
-    imps = oc.impurity.impurities(oc.comparison_settings(), [70, 30])
+    imps = oc.measures.impurity.impurities(oc.comparison_settings(), [70, 30])
     keys = [i.key for i in imps]
     labels = [i.label for i in imps]
     assert len(set(keys)) == len(keys) and len(set(labels)) == len(labels)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import offcenter as oc
-from offcenter.registry import MEASURES
+from offcenter.measures.registry import MEASURES
 
 settings.register_profile("offcenter", max_examples=150, deadline=None)
 settings.load_profile("offcenter")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import sklearn.metrics as sk  # dev dependency (requirements-dev.txt)
 
-from offcenter import metrics as m
+from offcenter.evaluation import metrics as m
 
 # A 2-class table, minority = 1: TP = 3, FN = 2, FP = 1, TN = 14 (20 examples).
 Y_TRUE = [0] * 15 + [1] * 5

@@ -1,6 +1,6 @@
 """Block screening of numeric thresholds: the per-row bound and the exactness of the search.
 
-The block screening (``offcenter.tree._grow.block_screen``) skips thresholds on a proven bound:
+The block screening (``offcenter.tree.search.block_screen``) skips thresholds on a proven bound:
 for a kernel with a ``row_bound``, moving one row of class k between the children changes
 n_L I(L) + n_R I(R) by at most the bound over the box of counts the block spans. These tests
 check the bound against exact differences, and that the screened search keeps everything that
@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import offcenter.tree._grow as grow_mod
+import offcenter.tree.search as grow_mod
 from offcenter import Impurity
-from offcenter.tree._grow import Settings, block_screen, numeric_positions
-from offcenter.tree._kernels import CountKernel
+from offcenter.tree.kernels import CountKernel
+from offcenter.tree.search import Settings, block_screen, numeric_positions
 from tests.tree_fitting import fit, random_tree_data
 
 
@@ -203,7 +203,7 @@ def test_block_screening_with_missing_values_and_categories(monkeypatch):
 def test_float32_kernel_is_chunked_without_changing_values():
     # the float32 kernel works in chunks of F32_CHUNK columns: a row's value must not depend
     # on the batch or on where the chunk boundaries fall
-    from offcenter.tree._kernels import F32_CHUNK
+    from offcenter.tree.kernels import F32_CHUNK
 
     rng = np.random.default_rng(4)
     q = 5

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from offcenter import Impurity, TreeClassifier, comparison_settings, measure_names
-from offcenter.tree._grow import Settings, numeric_positions
-from offcenter.tree._kernels import CountKernel
+from offcenter.tree.kernels import CountKernel
+from offcenter.tree.search import Settings, numeric_positions
 from tests.tree_fitting import fit, random_tree_data
 
 
@@ -312,7 +312,6 @@ def test_categorical_multiway():
     assert root.split.feature == "a" and len(root.children) == 6
     # the multiway gain of "a" equals the association gain of its contingency table
     from offcenter import association
-
     table = pd.crosstab(X["a"], y).to_numpy()
     assert root.split.gain == pytest.approx(association(table).gain, abs=1e-12)
     assert clf.predict(X.iloc[:5]).shape == (5,)
@@ -488,7 +487,7 @@ def test_comparison_settings_resolve_on_the_training_prior():
 def test_real_categorical_data_sets(name, categorical):
     from pathlib import Path
 
-    df = pd.read_csv(Path(__file__).resolve().parents[1] / "offcenter" / "data" / f"{name}.csv")
+    df = pd.read_csv(Path(__file__).resolve().parents[1] / "offcenter" / "data" / "bundled" / f"{name}.csv")
     X, y = df.iloc[:, :-1], df.iloc[:, -1]
     clf = TreeClassifier(theta="prior", categorical=categorical, max_depth=4,
                          min_samples_leaf=5).fit(X, y)

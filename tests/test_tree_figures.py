@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from offcenter import Impurity
-from offcenter.explain import (
+from offcenter.viz.explain import (
     candidate_display,
     disagreement,
     md_escape,
@@ -16,7 +16,7 @@ from offcenter.explain import (
     split_steps,
     steps_markdown,
 )
-from offcenter.tree_figures import (
+from offcenter.viz.tree import (
     layout_positions,
     node_trace_index,
     nodes_by_depth,
@@ -192,7 +192,7 @@ def test_a_measure_without_preference_is_left_out():
 
 
 # ---------------------------------------------------------------- with the real engine
-from offcenter.datasets import load  # noqa: E402
+from offcenter.data.datasets import load  # noqa: E402
 from offcenter.tree import TreeClassifier  # noqa: E402
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from offcenter.datasets import DATASETS
+from offcenter.data.datasets import DATASETS
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "3_Tree.py")
@@ -129,7 +129,7 @@ def test_repairs_are_reported_as_warnings(name, words):
 
 
 def test_too_large_for_quick_growth_offers_a_sample(monkeypatch):
-    import offcenter.csv_io as csv_io
+    import offcenter.data.csv_io as csv_io
 
     monkeypatch.setattr(csv_io, "QUICK_CELLS", 10)
     at = run(data="iris")
@@ -325,7 +325,7 @@ def test_tree_edits_and_choices_survive_a_page_switch():
 
 
 def test_file_over_the_upload_limit(monkeypatch):
-    import offcenter.csv_io as csv_io
+    import offcenter.data.csv_io as csv_io
 
     monkeypatch.setattr(csv_io, "MAX_UPLOAD_BYTES", 100)
     at = run()

@@ -12,7 +12,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from offcenter import TreeClassifier
 
-DATA = Path(__file__).resolve().parents[1] / "offcenter" / "data"
+DATA = Path(__file__).resolve().parents[1] / "offcenter" / "data" / "bundled"
 
 # seed 002: the gene-mutation data (C = cancer, NC = not)
 MUTATIONS = pd.DataFrame(

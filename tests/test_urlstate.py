@@ -2,7 +2,7 @@
 
 import pytest
 
-from offcenter.urlstate import Field, Schema, current_values, reset, sync_in, sync_out
+from offcenter.app.urlstate import Field, Schema, current_values, reset, sync_in, sync_out
 
 SCHEMA = Schema([
     Field("theta", "float", 0.2, low=0.01, high=0.99, step=0.01),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import offcenter.tree._grow as grow_mod
+import offcenter.tree.search as grow_mod
 from offcenter import TreeClassifier
-from offcenter.tree._grow import Settings
+from offcenter.tree.search import Settings
 
 
 def fit(X, y, screen=True, monkeypatch=None, small_blocks=False, **kw):

@@ -1,9 +1,9 @@
 """Decision trees on any measure of the package, with every candidate split inspectable.
 
-See :mod:`offcenter.tree.tree` for the rules (splits, missing values, stopping, ties).
+See :mod:`offcenter.tree.estimator` for the rules (splits, missing values, stopping, ties).
 """
 
-from ._nodes import Node, Split, Tree
-from .tree import TreeClassifier
+from offcenter.tree.estimator import TreeClassifier
+from offcenter.tree.nodes import Node, Split, Tree
 
 __all__ = ["Node", "Split", "Tree", "TreeClassifier"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..impurity import Impurity
-from ._encode import FeatureInfo, _python_value
-from ._nodes import Node, Tree
+from offcenter.measures.impurity import Impurity
+from offcenter.tree.encode import FeatureInfo, _python_value
+from offcenter.tree.nodes import Node, Tree
 
 FORMAT = "offcenter.tree/1"
 

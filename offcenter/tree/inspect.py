@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..association import _association_counts, _lambda
-from ..impurity import Impurity, comparison_settings, resolve_theta
-from ._grow import (
+from offcenter.measures.association import _association_counts, _lambda
+from offcenter.measures.impurity import Impurity, comparison_settings, resolve_theta
+from offcenter.tree.search import (
     _split_dict,
     branch_labels,
     categorical_split_dict,

@@ -504,7 +504,7 @@ def check_target(df: pd.DataFrame, target: str) -> pd.Series:
     >>> check_target(pd.DataFrame({"y": [1, 1, 1]}), "y")
     Traceback (most recent call last):
     ...
-    offcenter.csv_io.DataProblem: The target “y” has a single value (“1”): there is nothing to predict. Choose another target.
+    offcenter.data.csv_io.DataProblem: The target “y” has a single value (“1”): there is nothing to predict. Choose another target.
     """
     if target not in df.columns:
         raise DataProblem(f"There is no column {_quote(target)} to use as the target.")

@@ -1,4 +1,4 @@
-"""Plotly figures of an :class:`offcenter.evaluation.EvaluationResult` (for the app and notebooks).
+"""Plotly figures of an :class:`offcenter.evaluation.runner.EvaluationResult` (for the app and notebooks).
 
 Each builder takes a result and returns a ``plotly.graph_objects.Figure``; nothing here touches
 Streamlit. Labels are set as plain text (Plotly escapes them; no user HTML is rendered).
@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .evaluation import METRICS, SIZE_COLUMNS, EvaluationResult
+from offcenter.evaluation.runner import METRICS, SIZE_COLUMNS, EvaluationResult
 
 __all__ = ["metric_figure", "difference_figure", "roc_figure"]
 
@@ -40,7 +40,7 @@ def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -
 
     Examples
     --------
-    >>> from offcenter.evaluation import EvaluationResult, parse_settings
+    >>> from offcenter.evaluation.runner import EvaluationResult, parse_settings
     >>> folds = pd.DataFrame({"setting": ["shannon", "shannon", "gini", "gini"],
     ...     "label": ["Shannon", "Shannon", "Gini", "Gini"], "repeat": 0, "fold": [0, 1, 0, 1],
     ...     "balanced_accuracy": [0.7, 0.8, 0.75, 0.85]})
@@ -136,7 +136,7 @@ def roc_figure(result: EvaluationResult) -> go.Figure:
 
     Examples
     --------
-    >>> from offcenter.evaluation import EvaluationResult, parse_settings
+    >>> from offcenter.evaluation.runner import EvaluationResult, parse_settings
     >>> r = EvaluationResult(pd.DataFrame(), parse_settings("shannon"), {"minority": 1},
     ...     scores={"shannon": np.array([[0.9, 0.2, 0.6, 0.1]])},
     ...     y_minority=np.array([True, False, True, False]))

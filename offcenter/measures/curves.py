@@ -1,6 +1,6 @@
 r"""Curve data for the app's "Two classes" and "q classes" pages (pure functions, no Streamlit).
 
-Every value comes from the package: a curve is an :class:`offcenter.impurity.Impurity`
+Every value comes from the package: a curve is an :class:`offcenter.measures.impurity.Impurity`
 evaluated on a grid of distributions. The pages only lay the results out.
 
 Conventions
@@ -34,12 +34,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from . import urlstate as _us
-from ._validation import as_distribution, as_theta
-from .impurity import Impurity
-from .measures import boolean_distribution
-from .offcentering import _off_center
-from .registry import MEASURES, OFF_CENTER_LATEX, OFF_CENTER_REFERENCE, get_measure
+from offcenter.measures._validation import as_distribution, as_theta
+from offcenter.measures.entropies import boolean_distribution
+from offcenter.measures.impurity import Impurity
+from offcenter.measures.offcentering import _off_center
+from offcenter.measures.registry import (
+    OFF_CENTER_LATEX,
+    OFF_CENTER_REFERENCE,
+    get_measure,
+)
 
 __all__ = [
     "CurveSpec",
@@ -520,158 +523,6 @@ def formulas(specs: Sequence[CurveSpec]) -> list[dict]:
         out.append({"name": "off_center", "label": "off-centering on theta",
                     "latex": OFF_CENTER_LATEX, "reference": OFF_CENTER_REFERENCE, "notes": ""})
     return out
-
-
-# ----------------------------------------------------------------------------------------------
-# Page settings: URL schemas, presets, and the curves a page's settings ask for
-# ----------------------------------------------------------------------------------------------
-
-
-#: How uncentered and off-centered versions are drawn.
-VERSIONS = {
-    "both": "both, overlaid",
-    "oc": "off-centered only",
-    "raw": "uncentered only",
-    "side": "both, side by side",
-}
-#: Orders offered to draw several generalized entropies at once (strings: URL and widget values).
-BETA_CHOICES = ("0", "0.25", "0.5", "1", "1.5", "2", "3", "5", "10")
-
-_B = MEASURES["daroczy"].params[0]
-_R = MEASURES["rank_diversity"].params[0]
-
-
-def _common_fields(default_measures: tuple[str, ...]) -> list[_us.Field]:
-    return [
-        _us.Field("measures", "strs", default_measures, choices=tuple(MEASURES)),
-        _us.Field("version", "str", "both", choices=tuple(VERSIONS)),
-        _us.Field("beta", "float", 2.0, low=_B.ui_low, high=_B.ui_high, step=_B.ui_step),
-        _us.Field("betas", "strs", (), choices=BETA_CHOICES),
-        _us.Field("rho", "float", _R.default, low=_R.ui_low, high=_R.ui_high, step=_R.ui_step),
-        _us.Field("consistent", "bool", False),
-        _us.Field("n", "int", 20, low=1, high=500),
-    ]
-
-
-#: URL parameters of the "Two classes" page (defaults reproduce Figure 1).
-TWO_CLASS_SCHEMA = _us.Schema([
-    _us.Field("theta", "float", 0.2, low=0.01, high=0.99, step=0.01),
-    *_common_fields(("shannon", "asymmetric")),
-    _us.Field("cursor", "float", 0.1, low=0.0, high=1.0, step=0.01),
-    _us.Field("deriv", "bool", False),
-    _us.Field("order", "int", 1, low=1, high=2),
-])
-
-#: URL parameters of the "q classes" page.
-Q_CLASS_SCHEMA = _us.Schema([
-    _us.Field("q", "int", 3, low=2, high=10),
-    _us.Field("theta", "floats", (0.6, 0.3, 0.1), low=0.0, high=1e6, min_len=2, max_len=10),
-    *_common_fields(("shannon", "asymmetric")),
-    _us.Field("cursor", "float", 0.5, low=0.0, high=1.0, step=0.01),
-    _us.Field("ternary", "str", ""),
-    _us.Field("p", "str", ""),
-])
-
-#: The paper's figures as page settings (only the fields that matter for the figure).
-PRESETS = {
-    "fig1": {
-        "title": "Fig. 1. Off-centered, asymmetric and Shannon's entropies",
-        "caption": (
-            "Boolean case, theta = 0.2: Shannon's entropy peaks at p = 0.5; the off-centered "
-            "Shannon entropy eta_theta(p) = h(pi) and the asymmetric entropy of Marcellin, "
-            "Zighed and Ritschard both peak at p = theta = 0.2 (Lallich, Lenca and Vaillant, "
-            "ASMDA 2007, Fig. 1)."
-        ),
-        "values": {"theta": 0.2, "measures": ("shannon", "asymmetric"), "version": "both",
-                   "consistent": False},
-    },
-    "fig2": {
-        "title": "Fig. 2. Off-centering of generalised entropies",
-        "caption": (
-            "Off-centered generalized entropies of order beta = 0, 0.5, 1, 2, 5, off-centered "
-            "rank diversity of order rho = 0 and the asymmetric entropy, for the a priori "
-            "distribution (0.8, 0.2), i.e. theta = 0.2 (Lallich, Lenca and Vaillant, ASMDA 2007, "
-            "Fig. 2). beta = 0 is the flat line 1 on 0 < p < 1."
-        ),
-        "values": {"theta": 0.2, "measures": ("daroczy", "rank_diversity", "asymmetric"),
-                   "version": "oc", "beta": 0.0, "betas": ("0.5", "1", "2", "5"), "rho": 0.0,
-                   "consistent": False},
-    },
-}
-
-
-def chosen_betas(beta: float, betas: Sequence[str]) -> list[float]:
-    """The slider's beta and the extra ones, sorted, without duplicates.
-
-    >>> chosen_betas(2.0, ["0.5", "2", "0"])
-    [0.0, 0.5, 2.0]
-    """
-    vals = {round(float(beta), 10)} | {round(float(b), 10) for b in betas}
-    return sorted(vals)
-
-
-def matching_preset(values: dict) -> str | None:
-    """The preset (``"fig1"``/``"fig2"``) the current page values reproduce exactly, or None.
-
-    >>> matching_preset(TWO_CLASS_SCHEMA.defaults())
-    'fig1'
-    """
-    for name, preset in PRESETS.items():
-        ok = True
-        for k, v in preset["values"].items():
-            cur = values.get(k)
-            if k in ("measures",):
-                ok &= set(cur or ()) == set(v)
-            elif k in ("beta", "betas") and "betas" in preset["values"]:
-                continue  # compared below as the set of drawn orders
-            elif isinstance(v, float):
-                ok &= cur is not None and abs(float(cur) - v) < 1e-9
-            else:
-                ok &= cur == v
-        if "betas" in preset["values"]:
-            want = chosen_betas(preset["values"]["beta"], preset["values"]["betas"])
-            ok &= chosen_betas(values.get("beta", 2.0), values.get("betas", ())) == want
-        if ok:
-            return name
-    return None
-
-
-def page_specs(values: dict) -> tuple[list[CurveSpec], list[CurveSpec]]:
-    """The curves a page's settings ask for: ``(uncentered, off-centered)`` spec lists.
-
-    The asymmetric entropy (theta built in) goes with the off-centered ones; with the
-    consistent form on, both its plain and consistent versions are drawn. Measures come in the
-    registry's order; generalized entropies once per chosen beta.
-
-    >>> raw, oc = page_specs(TWO_CLASS_SCHEMA.defaults())
-    >>> [s.label() for s in raw], [s.label() for s in oc]
-    (['Shannon'], ['off-centered Shannon', 'Asymmetric'])
-    """
-    chosen = set(values.get("measures") or ())
-    version = values.get("version", "both")
-    raw: list[CurveSpec] = []
-    oc: list[CurveSpec] = []
-    for name, info in MEASURES.items():
-        if name not in chosen:
-            continue
-        if info.theta == "builtin":
-            oc.append(CurveSpec(name))
-            if values.get("consistent"):
-                oc.append(CurveSpec(name, n=float(values.get("n", 20))))
-            continue
-        if name == "daroczy":
-            variants = [{"beta": b} for b in chosen_betas(values.get("beta", 2.0),
-                                                          values.get("betas", ()))]
-        elif name == "rank_diversity":
-            variants = [{"rho": float(values.get("rho", 0.0))}]
-        else:
-            variants = [{}]
-        for params in variants:
-            if version in ("both", "oc", "side"):
-                oc.append(CurveSpec.make(name, True, **params))
-            if version in ("both", "raw", "side"):
-                raw.append(CurveSpec.make(name, False, **params))
-    return raw, oc
 
 
 def draws_reconstructed_rank(specs: Sequence[CurveSpec]) -> bool:

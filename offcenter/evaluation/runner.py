@@ -2,7 +2,7 @@ r"""Cross-validated comparison of measure settings, with paired statistics.
 
 Does off-centering help on imbalanced data? This module answers with repeated stratified k-fold
 cross-validation: every measure setting is grown on the *same* training folds with the *same*
-stopping rules, scored on the same test folds with the metrics of :mod:`offcenter.metrics`, and
+stopping rules, scored on the same test folds with the metrics of :mod:`offcenter.evaluation.metrics`, and
 compared with a reference setting (Shannon) fold by fold.
 
 Statistics
@@ -46,9 +46,9 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from . import metrics as _metrics
-from .impurity import comparison_settings
-from .registry import get_measure
+from offcenter.evaluation import metrics as _metrics
+from offcenter.measures.impurity import comparison_settings
+from offcenter.measures.registry import get_measure
 
 __all__ = [
     "DEFAULT_SETTINGS",
@@ -269,7 +269,7 @@ def parse_setting(spec) -> Setting:
 
 
 def _measure_list() -> list[str]:
-    from .registry import MEASURES
+    from offcenter.measures.registry import MEASURES
 
     return list(MEASURES)
 
@@ -733,13 +733,13 @@ class EvaluationResult:
 def _default_model_factory(model: str):
     if model == "tree":
         try:
-            from . import TreeClassifier
+            from offcenter import TreeClassifier
         except ImportError:  # the package __init__ may not re-export it
-            from .tree import TreeClassifier
+            from offcenter.tree import TreeClassifier
 
         return TreeClassifier
     if model == "forest":
-        from .forest import ForestClassifier
+        from offcenter.ensemble.forest import ForestClassifier
 
         return ForestClassifier
     raise ValueError(f"model must be 'tree' or 'forest'; got {model!r}.")
@@ -762,7 +762,7 @@ class CrossValidation:
 
     Examples
     --------
-    >>> from offcenter.datasets import load
+    >>> from offcenter.data.datasets import load
     >>> df = load("glass")
     >>> cv = CrossValidation(df.drop(columns="class"), df["class"], ["shannon", "oc_shannon"],
     ...                      n_splits=3, n_repeats=1, tree_params={"max_depth": 2})
@@ -973,7 +973,7 @@ def evaluate(
         completed folds with ``cancelled=True``.
     model_factory : callable, optional
         Builds an estimator from the keyword arguments (default :class:`offcenter.TreeClassifier`
-        or :class:`offcenter.forest.ForestClassifier`).
+        or :class:`offcenter.ensemble.forest.ForestClassifier`).
 
     Returns
     -------

@@ -12,9 +12,14 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ._validation import as_distribution, as_float_array, as_theta, scalar_or_array
-from .offcentering import _off_center
-from .registry import get_measure, uniform
+from offcenter.measures._validation import (
+    as_distribution,
+    as_float_array,
+    as_theta,
+    scalar_or_array,
+)
+from offcenter.measures.offcentering import _off_center
+from offcenter.measures.registry import get_measure, uniform
 
 THETA_CHOICES = ("prior", "uniform")
 
@@ -65,7 +70,7 @@ class Impurity:
     Parameters
     ----------
     measure : str
-        A name of :data:`offcenter.registry.MEASURES`.
+        A name of :data:`offcenter.measures.registry.MEASURES`.
     theta : array_like or None
         Reference distribution (already resolved; see :func:`resolve_theta`). Required for the
         asymmetric entropy.

@@ -33,7 +33,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .impurity import resolve_theta
+from offcenter.measures.impurity import resolve_theta
 
 __all__ = ["ForestClassifier"]
 
@@ -156,9 +156,9 @@ class ForestClassifier:
     def fit(self, X, y) -> ForestClassifier:
         """Grow the trees on bootstrap samples of (X, y)."""
         try:
-            from . import TreeClassifier
+            from offcenter import TreeClassifier
         except ImportError:  # the package __init__ may not re-export it
-            from .tree import TreeClassifier
+            from offcenter.tree import TreeClassifier
 
         if (isinstance(self.n_estimators, bool) or not isinstance(self.n_estimators, (int, np.integer))
                 or self.n_estimators < 1):

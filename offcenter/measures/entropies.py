@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import (
+from offcenter.measures._validation import (
     as_distribution,
     as_float_array,
     as_parameter,

@@ -1,6 +1,6 @@
 r"""TreeClassifier: a decision tree on any measure of the package, every split inspectable.
 
-The tree grows with a measure of :data:`offcenter.registry.MEASURES`, optionally off-centered
+The tree grows with a measure of :data:`offcenter.measures.registry.MEASURES`, optionally off-centered
 on theta (``"prior"``: the training set's class distribution, fixed for all nodes, as Lallich,
 Lenca and Vaillant (2007) recommend; ``"uniform"``; or a vector), or the asymmetric entropy
 (plain, or consistent with each node's own n). At a node with class counts :math:`n_{\cdot j}`
@@ -11,7 +11,7 @@ and children :math:`k`:
     \mathrm{score} = \mathrm{gain} \ \text{or}\
     \lambda_\alpha = \frac{\mathrm{gain}}{\alpha I(\text{node}) + (1-\alpha) I(X)}
 
-with I(X) the uncentered measure of the branch sizes (see :mod:`offcenter.association`).
+with I(X) the uncentered measure of the branch sizes (see :mod:`offcenter.measures.association`).
 
 Rules
 -----
@@ -77,11 +77,18 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..impurity import Impurity, resolve_theta
-from ..registry import get_measure
-from ._encode import Encoded, FeatureInfo, _python_value, encode, encode_labels, fit_encode
-from ._grow import Record, Settings, grow
-from ._nodes import Node, Split, Tree, renumber
+from offcenter.measures.impurity import Impurity, resolve_theta
+from offcenter.measures.registry import get_measure
+from offcenter.tree.encode import (
+    Encoded,
+    FeatureInfo,
+    _python_value,
+    encode,
+    encode_labels,
+    fit_encode,
+)
+from offcenter.tree.nodes import Node, Split, Tree, renumber
+from offcenter.tree.search import Record, Settings, grow
 
 _PARAMS = ("measure", "theta", "beta", "rho", "consistent", "alpha", "max_depth",
            "min_samples_split", "min_samples_leaf", "min_gain", "categorical", "leaf_rule",
@@ -454,19 +461,19 @@ class TreeClassifier:
     # ------------------------------------------------------------------ inspection
     def candidates(self, node_id: int, settings=None) -> pd.DataFrame:
         """The best split of every feature at a node, scored under every measure setting."""
-        from .inspect import candidates
+        from offcenter.tree.inspect import candidates
 
         return candidates(self, node_id, settings)
 
     def threshold_gains(self, node_id: int, feature, settings=None) -> pd.DataFrame:
         """Gain of every threshold of a numeric feature at a node, under every setting."""
-        from .inspect import threshold_gains
+        from offcenter.tree.inspect import threshold_gains
 
         return threshold_gains(self, node_id, feature, settings)
 
     def node_impurities(self, node_id: int, settings=None) -> pd.Series:
         """Impurity of a node under every measure setting."""
-        from .inspect import node_impurities
+        from offcenter.tree.inspect import node_impurities
 
         return node_impurities(self, node_id, settings)
 
@@ -531,7 +538,7 @@ class TreeClassifier:
         ``threshold`` (numeric) or ``groups`` (categorical: a list of lists of values, one per
         child) fixes the split; None takes the best split of that feature.
         """
-        from .inspect import forced_split
+        from offcenter.tree.inspect import forced_split
 
         self._require_data()
         self._check_node(node_id)
@@ -543,7 +550,7 @@ class TreeClassifier:
 
     # ------------------------------------------------------------------ export
     def to_dict(self) -> dict:
-        from .export import to_dict
+        from offcenter.tree.export import to_dict
 
         return to_dict(self)
 
@@ -553,7 +560,7 @@ class TreeClassifier:
 
     @classmethod
     def from_dict(cls, d: dict) -> TreeClassifier:
-        from .export import from_dict
+        from offcenter.tree.export import from_dict
 
         return from_dict(cls, d)
 
@@ -570,7 +577,7 @@ class TreeClassifier:
     def to_text(self, style="rules", precision=3) -> str:
         """Readable rules (``"rules"``: one IF ... THEN line per leaf) or an indented tree
         (``"tree"``)."""
-        from .export import to_text
+        from offcenter.tree.export import to_text
 
         return to_text(self, style, precision)
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import measures as _m
-from ._validation import as_parameter
+from offcenter.measures import entropies as _m
+from offcenter.measures._validation import as_parameter
 
 
 @dataclass(frozen=True)

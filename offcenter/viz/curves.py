@@ -11,7 +11,7 @@ builder's output with ``go.Figure(fig.to_dict())``.
 
 Examples
 --------
->>> from offcenter.curves import CurveSpec, binary_curves
+>>> from offcenter.measures.curves import CurveSpec, binary_curves
 >>> df = binary_curves([CurveSpec("shannon")], 0.2)
 >>> fig = curves_figure(df, theta=0.2, cursor=0.5)
 >>> [t.name for t in fig.data]
@@ -179,7 +179,7 @@ def curves_figure(df: pd.DataFrame, *, theta: float | None = None, cursor: float
 
 def derivative_figure(df: pd.DataFrame, *, theta: float, title: str | None = None,
                       order: int = 1, start: int = 0) -> go.Figure:
-    """Derivatives from :func:`offcenter.curves.binary_derivatives` (left/right rows at theta
+    """Derivatives from :func:`offcenter.measures.curves.binary_derivatives` (left/right rows at theta
     draw the jump as a vertical step)."""
     what = "first" if order == 1 else "second"
     sym = "d/dp" if order == 1 else "d²/dp²"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_distribution, as_theta, scalar_or_array
+from offcenter.measures._validation import as_distribution, as_theta, scalar_or_array
 
 
 def _off_center(p: np.ndarray, theta: np.ndarray) -> np.ndarray:
@@ -106,7 +106,7 @@ def off_centered(p, theta, measure="shannon", **params):
     >>> round(off_centered([0.8, 0.2], 0.2, "daroczy", beta=5), 6)
     1.0
     """
-    from .registry import get_measure
+    from offcenter.measures.registry import get_measure
 
     info = get_measure(measure)
     if not info.off_centerable:

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import as_float_array, as_parameter, scalar_or_array
-from .impurity import Impurity, resolve_theta
+from offcenter.measures._validation import as_float_array, as_parameter, scalar_or_array
+from offcenter.measures.impurity import Impurity, resolve_theta
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
         Counts: rows are the values of the predictor X, columns the classes of Y. Leading axes
         are batch axes (many candidate splits at once).
     measure : str or Impurity
-        A registered measure name, or a ready :class:`~offcenter.impurity.Impurity`.
+        A registered measure name, or a ready :class:`~offcenter.measures.impurity.Impurity`.
     theta : None, "prior", "uniform" or array_like
         Off-centering reference for the class. ``"prior"`` is the table's class margin.
         For the asymmetric entropy, None means ``"prior"``.
@@ -143,7 +143,7 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
     if isinstance(measure, Impurity):
         imp = measure
     else:
-        from .registry import get_measure
+        from offcenter.measures.registry import get_measure
 
         info = get_measure(measure)
         if theta is None and info.theta == "builtin":

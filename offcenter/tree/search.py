@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..impurity import Impurity
-from ._encode import Encoded
-from ._kernels import CountKernel
+from offcenter.measures.impurity import Impurity
+from offcenter.tree.encode import Encoded
+from offcenter.tree.kernels import CountKernel
 
 TIE = 1e-12
 

@@ -1,8 +1,8 @@
 """The data sets bundled with the package: the seeds' worked examples, iris and real imbalanced sets.
 
 Each entry of :data:`DATASETS` has a name, a title, a description, its provenance (with the citation
-to give), the target column and the CSV file in ``offcenter/data/``. :func:`load` returns a fresh
-copy of the table read through :func:`offcenter.csv_io.read_csv_bytes` (so a bundled set and an
+to give), the target column and the CSV file in ``offcenter/data/bundled/``. :func:`load` returns a fresh
+copy of the table read through :func:`offcenter.data.csv_io.read_csv_bytes` (so a bundled set and an
 upload go through the same code).
 
 Examples
@@ -22,13 +22,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from .csv_io import read_csv_bytes
+from offcenter.data.csv_io import read_csv_bytes
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = Path(__file__).resolve().parent / "bundled"
 
 _UCI = (
     "UCI Machine Learning Repository (CC BY 4.0), https://archive.ics.uci.edu; binary version "
-    "shipped with offcenter (see offcenter/data/README.md)"
+    "shipped with offcenter (see offcenter/data/bundled/README.md)"
 )
 
 

@@ -1,6 +1,6 @@
 """Fast impurity of class counts, for the split search.
 
-:meth:`offcenter.impurity.Impurity.of_counts` is the reference; these kernels take integer
+:meth:`offcenter.measures.impurity.Impurity.of_counts` is the reference; these kernels take integer
 counts (m, q) and their totals (m,) without checks and agree with it to 1e-12 (tested for every
 measure). Shannon uses a table of k log2 k (no logarithm in the loop), Gini sums of squares, and
 two-class off-centered measures a direct formula on the pseudo-frequency of class 1; the other
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..impurity import Impurity
+from offcenter.measures.impurity import Impurity
 
 #: Largest count for which the k log2 k table is built (memory 8 bytes per entry).
 TABLE_LIMIT = 1 << 24

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .impurity import Impurity
-from .offcentering import _off_center
+from offcenter.measures.impurity import Impurity
+from offcenter.measures.offcentering import _off_center
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&=:\"'])")
 
