@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-import scipy.special as special  # dev dependency (requirements-dev.txt)
+import scipy.special as special
 import scipy.stats as st
 
 from offcenter.evaluation.runner import (

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-import sklearn.metrics as sk  # dev dependency (requirements-dev.txt)
+import sklearn.metrics as sk
 
 from offcenter.evaluation import metrics as m
 
