@@ -28,9 +28,10 @@ from offcenter.measures.entropies import (
     rank_diversity,
     shannon,
 )
-from offcenter.measures.impurity import Impurity, comparison_settings, resolve_theta
+from offcenter.measures.impurity import Impurity, resolve_theta
 from offcenter.measures.offcentering import off_center, off_centered
 from offcenter.measures.registry import MEASURES, MeasureInfo, ParamInfo, get_measure, measure_names
+from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree import TreeClassifier
 
 __version__ = "0.1.0"
@@ -41,6 +42,7 @@ __all__ = [
     "Impurity",
     "MEASURES",
     "MeasureInfo",
+    "MeasureSetting",
     "ParamInfo",
     "association",
     "asymmetric",

@@ -47,8 +47,8 @@ import numpy as np
 import pandas as pd
 
 from offcenter.evaluation import metrics as _metrics
-from offcenter.measures.impurity import comparison_settings
 from offcenter.measures.registry import get_measure
+from offcenter.measures.settings import MeasureSetting, comparison_settings
 
 __all__ = [
     "DEFAULT_SETTINGS",
@@ -218,6 +218,8 @@ def parse_setting(spec) -> Setting:
     """
     if isinstance(spec, Setting):
         return _validated(spec)
+    if isinstance(spec, MeasureSetting):
+        spec = spec.key
     if isinstance(spec, dict):
         unknown = set(spec) - {"measure", "theta", "beta", "rho", "consistent", "label", "name"}
         if unknown:

@@ -230,35 +230,20 @@ class Impurity:
         return Impurity(self.name, **self.params)
 
 
-def impurities(settings: Iterable[dict], class_counts) -> list[Impurity]:
-    """Build several :class:`Impurity` objects from settings dicts, resolving theta.
+def impurities(settings: Iterable, class_counts) -> list[Impurity]:
+    """Build several :class:`Impurity` objects from measure settings, resolving theta.
 
-    Each dict has ``measure`` and optionally ``theta`` (``"prior"``, ``"uniform"``, a vector or
-    None), ``consistent``, ``beta``, ``rho``.
+    Each item is a :class:`offcenter.MeasureSetting`, its key (``"oc_shannon"``) or a dict with
+    ``measure`` and optionally ``theta`` (``"prior"``, ``"uniform"``, a vector or None),
+    ``consistent``, ``beta``, ``rho`` (see :meth:`offcenter.MeasureSetting.parse`).
     """
-    out = []
-    for s in settings:
-        s = dict(s)
-        theta = resolve_theta(s.pop("theta", None), class_counts)
-        out.append(Impurity(s.pop("measure"), theta=theta, **s))
-    return out
+    from offcenter.measures.settings import MeasureSetting
+
+    return [MeasureSetting.parse(s).impurity(class_counts) for s in settings]
 
 
-def comparison_settings() -> list[dict]:
-    """The standard set of measure settings shown side by side in the app and the tree tables.
+def comparison_settings():
+    """The standard comparison settings (:func:`offcenter.measures.settings.comparison_settings`)."""
+    from offcenter.measures.settings import comparison_settings as _comparison
 
-    Uncentered Shannon, Gini and misclassification; off-centered Shannon and Gini and the
-    asymmetric entropy (plain and consistent) on the prior; Daroczy of order 0.5 and rank
-    diversity of order 0 off-centered on the prior.
-    """
-    return [
-        {"measure": "shannon"},
-        {"measure": "gini"},
-        {"measure": "misclassification"},
-        {"measure": "shannon", "theta": "prior"},
-        {"measure": "gini", "theta": "prior"},
-        {"measure": "daroczy", "beta": 0.5, "theta": "prior"},
-        {"measure": "rank_diversity", "rho": 0.0, "theta": "prior"},
-        {"measure": "asymmetric", "theta": "prior"},
-        {"measure": "asymmetric", "theta": "prior", "consistent": True},
-    ]
+    return _comparison()

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from offcenter.measures.association import _association_counts, _lambda
-from offcenter.measures.impurity import Impurity, comparison_settings, resolve_theta
+from offcenter.measures.impurity import Impurity
+from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.search import (
     _split_dict,
     branch_labels,
@@ -30,14 +31,7 @@ def resolve_settings(clf, settings=None) -> list[tuple[str, str, Impurity]]:
     out = [(clf.impurity_.key, clf.impurity_.label, clf.impurity_)]
     items = comparison_settings() if settings is None else list(settings)
     for s in items:
-        if isinstance(s, Impurity):
-            imp = s
-        else:
-            s = dict(s)
-            theta = s.pop("theta", None)
-            if theta is None and s.get("measure") == "asymmetric":
-                theta = "prior"
-            imp = Impurity(s.pop("measure"), theta=resolve_theta(theta, counts), **s)
+        imp = s if isinstance(s, Impurity) else MeasureSetting.parse(s).impurity(counts)
         if any(k == imp.key for k, _, _ in out):
             continue
         out.append((imp.key, imp.label, imp))

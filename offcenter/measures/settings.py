@@ -1,0 +1,473 @@
+r"""One measure setting: which measure, on which theta, with which parameters and score.
+
+A :class:`MeasureSetting` is the one description of "how a node is scored" shared by the tree
+(:attr:`offcenter.TreeClassifier.setting_`), the comparison tables
+(:func:`offcenter.comparison_settings`, :mod:`offcenter.tree.inspect`), the cross-validation
+(:mod:`offcenter.evaluation.runner`, ``python -m offcenter.evaluate --settings``) and the curve
+pages (:mod:`offcenter.measures.curves`). It is frozen and hashable; equal settings compare equal
+(registry defaults are filled in and names canonicalised at construction).
+
+Keys
+----
+``key`` is a short, stable, URL- and CSV-safe name (characters ``a-z 0-9 _ . -``), and
+``str(setting) == setting.key``; :meth:`MeasureSetting.parse` reads it back exactly::
+
+    [oc_ | ocuniform_ | octheta<t1>-<t2>-..._] <measure> [_b<beta>] [_r<rho>]
+        [_uniform | _theta<t1>-<t2>-...] [_consistent [_n<n>]] [_a<alpha>]
+
+The ``oc`` prefix is for measures where off-centering is a choice (``oc_`` = on the prior); the
+asymmetric entropy always has a theta, the prior unless a ``_uniform`` / ``_theta...`` suffix
+says otherwise. Numbers are written in the shortest positional form that reads back to the same
+float (``0.5``, ``2``, ``0.00001``). Examples: ``shannon``, ``oc_shannon``,
+``ocuniform_shannon``, ``oc_daroczy_b0.5``, ``oc_rank_diversity_r0``, ``asymmetric``,
+``asymmetric_consistent``, ``asymmetric_consistent_n20``, ``octheta0.8-0.2_gini_a0.5``.
+
+Labels
+------
+``label`` is readable and exact: ``Shannon``, ``off-centered Shannon, θ = prior``,
+``off-centered Shannon, θ = uniform``, ``off-centered Daroczy (β = 0.5), θ = prior``,
+``Asymmetric, θ = prior, consistent``, ``off-centered Gini, θ = (0.8, 0.2), λ_α (α = 0.5)``.
+:meth:`MeasureSetting.label_for` adds the resolved theta for a class prior
+(``off-centered Shannon, θ = prior (0.56, 0.44)``); :attr:`MeasureSetting.measure_label` leaves
+theta out (for the curve pages, where the reference theta is the page's).
+
+Distinct settings have distinct keys and distinct labels (tested with hypothesis).
+
+Examples
+--------
+>>> s = MeasureSetting.parse("oc_daroczy_b0.5")
+>>> s.measure, s.theta, s.beta, s.key, s.label
+('daroczy', 'prior', 0.5, 'oc_daroczy_b0.5', 'off-centered Daroczy (β = 0.5), θ = prior')
+>>> MeasureSetting("shannon", theta="uniform").key
+'ocuniform_shannon'
+>>> MeasureSetting("shannon", theta="prior").label_for([56, 44])
+'off-centered Shannon, θ = prior (0.56, 0.44)'
+>>> round(float(MeasureSetting("shannon", "prior").impurity([8, 2]).of_counts([8, 2])), 6)
+1.0
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+
+from offcenter.measures._validation import as_float_array, as_parameter, as_theta
+from offcenter.measures.impurity import Impurity, resolve_theta
+from offcenter.measures.registry import MEASURES, get_measure
+
+__all__ = ["MeasureSetting", "comparison_settings", "format_number"]
+
+_THETA_WORDS = ("prior", "uniform")
+_NUMBER = r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+"
+_THETA_VALUES = rf"(?:{_NUMBER})(?:-(?:{_NUMBER}))+"
+_RE_PREFIX_THETA = re.compile(rf"^octheta({_THETA_VALUES})$")
+_RE_SUFFIX_THETA = re.compile(rf"^theta({_THETA_VALUES})$")
+# a one-letter parameter token: b<beta>, r<rho>, n<n>, a<alpha>; signs and exponents are read
+# here so that "b-1" gives the clear "beta out of range" error, not "unknown measure"
+_RE_PARAM = re.compile(r"^([abrn])([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]+)?)$")
+_DICT_KEYS = ("measure", "theta", "beta", "rho", "consistent", "alpha", "n")
+_SYNTAX = (
+    "[oc_|ocuniform_|octheta<t1>-<t2>_]<measure>[_b<beta>][_r<rho>][_uniform|_theta<t1>-<t2>]"
+    "[_consistent[_n<n>]][_a<alpha>]"
+)
+
+
+def format_number(value: float) -> str:
+    """The shortest positional decimal that reads back to the same float (``0.5``, ``2``).
+
+    Used in keys and labels so that they are exact: ``float(format_number(x)) == x``.
+
+    >>> format_number(2.0), format_number(0.1 + 0.2), format_number(1e-5)
+    ('2', '0.30000000000000004', '0.00001')
+    """
+    return np.format_float_positional(float(value) + 0.0, trim="-")
+
+
+def _positive_number(value, name: str) -> float:
+    return as_parameter(value, name, low=0.0, low_open=True) + 0.0
+
+
+def _normalise_theta(theta, info) -> None | str | tuple[float, ...]:
+    if theta is None:
+        return "prior" if info.theta == "builtin" else None
+    if isinstance(theta, str):
+        word = theta.strip().lower()
+        if word not in _THETA_WORDS:
+            raise ValueError(
+                f"theta must be None, 'prior', 'uniform' or a distribution such as (0.8, 0.2); "
+                f"got {theta!r}."
+            )
+        return word
+    arr = as_float_array(theta, "theta")
+    if arr.ndim > 1:
+        raise ValueError(f"theta must be one distribution (a flat list of numbers); got shape "
+                         f"{arr.shape}.")
+    q = 2 if arr.ndim == 0 else arr.shape[0]
+    if arr.ndim == 1 and q < 2:
+        raise ValueError(f"theta needs one reference frequency per class (at least 2); got "
+                         f"{arr.tolist()}.")
+    as_theta(arr, q)  # for its error messages; the values kept are the given ones (exact keys)
+    values = arr if arr.ndim == 1 else np.array([1.0 - arr.item(), arr.item()])
+    return tuple(float(v) + 0.0 for v in values)
+
+
+def _as_bool(value, name: str) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Integral) and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False; got {value!r}.")
+
+
+@dataclass(frozen=True)
+class MeasureSetting:
+    r"""A measure setting: a registered measure, its parameters, theta, consistency and score.
+
+    Parameters
+    ----------
+    measure : str
+        A name (or alias) of :data:`offcenter.measures.registry.MEASURES`; stored canonical.
+    theta : None, "prior", "uniform" or sequence of float
+        The off-centering reference. ``"prior"``: the class distribution of the training set
+        (resolved by :meth:`impurity`; on the curve pages the page's reference theta plays the
+        prior), ``"uniform"``: (1/q, ..., 1/q), a sequence: that distribution (a single number t
+        means (1 - t, t)). None: not off-centered. The asymmetric entropy always has one (None
+        becomes ``"prior"``).
+    beta, rho : float or None
+        The measure's parameters (Daroczy's beta, the rank diversity's rho): the registry default
+        when None for a measure that takes it; must be None for one that does not.
+    consistent : bool
+        Asymmetric entropy only: the consistent (Laplace) form, with each node's own n.
+    alpha : float or None
+        The split score: None scores a split by its gain; a number in [0, 1] by
+        :math:`\lambda_\alpha = \text{gain} / (\alpha I(Y) + (1 - \alpha) I(X))`
+        (see :func:`offcenter.lambda_alpha`).
+    n : float or None
+        A fixed sample size for the consistent form (the curve pages draw the consistent
+        asymmetric entropy at one n); None: each distribution's own n.
+
+    Raises
+    ------
+    ValueError, TypeError
+        With a message naming the argument, for an unknown measure, a parameter the measure does
+        not take or out of its range, a bad theta, ``consistent`` for a measure other than the
+        asymmetric entropy, ``n`` without ``consistent``, alpha outside [0, 1].
+    """
+
+    measure: str = "shannon"
+    theta: None | str | tuple[float, ...] = None
+    beta: float | None = None
+    rho: float | None = None
+    consistent: bool = False
+    alpha: float | None = None
+    n: float | None = None
+
+    def __post_init__(self) -> None:
+        info = get_measure(self.measure)
+        given = {"beta": self.beta, "rho": self.rho}
+        for name, value in given.items():
+            if value is not None and name not in info.param_names:
+                raise ValueError(
+                    f"the {info.label} does not take {name}; leave {name}=None "
+                    f"(it takes {', '.join(info.param_names) or 'no parameters'})."
+                )
+        params = info.validate_params(
+            {k: v for k, v in given.items() if k in info.param_names}, fill_defaults=True
+        )
+        consistent = _as_bool(self.consistent, "consistent")
+        if consistent and not info.uses_sample_size:
+            raise ValueError(
+                f"consistent=True applies only to the asymmetric entropy, not the {info.label}."
+            )
+        n = None if self.n is None else _positive_number(self.n, "n")
+        if n is not None and not consistent:
+            raise ValueError("n (a fixed sample size) applies only to the consistent form: "
+                             "set consistent=True, or leave n=None.")
+        alpha = None if self.alpha is None else as_parameter(
+            self.alpha, "alpha", low=0.0, high=1.0, what="the score lambda_alpha") + 0.0
+        values = {
+            "measure": info.name,
+            "theta": _normalise_theta(self.theta, info),
+            "beta": None if "beta" not in params else params["beta"] + 0.0,
+            "rho": None if "rho" not in params else params["rho"] + 0.0,
+            "consistent": consistent,
+            "alpha": alpha,
+            "n": n,
+        }
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def parse(cls, spec) -> MeasureSetting:
+        """A setting from its key (or any syntax the CLI accepts), a dict, or a setting.
+
+        Strings: see the module docs (case, spaces around, ``-`` for ``_`` between words and
+        measure aliases are accepted, so ``OC-Shannon`` and ``oc_rank_r0`` work); parameters
+        left out take the registry defaults. Dicts take the keys ``measure``, ``theta``,
+        ``beta``, ``rho``, ``consistent``, ``alpha`` and ``n``.
+
+        Examples
+        --------
+        >>> MeasureSetting.parse("asymmetric_consistent").key
+        'asymmetric_consistent'
+        >>> MeasureSetting.parse({"measure": "gini", "theta": "prior"}).label
+        'off-centered Gini, θ = prior'
+        >>> MeasureSetting.parse("oc_rank_r0").key
+        'oc_rank_diversity_r0'
+        """
+        if isinstance(spec, MeasureSetting):
+            return spec
+        if isinstance(spec, dict):
+            unknown = set(spec) - set(_DICT_KEYS)
+            if unknown:
+                raise ValueError(
+                    f"unknown keys in a setting: {', '.join(sorted(map(str, unknown)))}; a "
+                    f"setting takes {', '.join(_DICT_KEYS)}."
+                )
+            if "measure" not in spec:
+                raise ValueError("a setting needs a 'measure'.")
+            return cls(**spec)
+        if not isinstance(spec, str) or not spec.strip():
+            raise ValueError(
+                f"a setting is a name such as 'oc_shannon' (syntax {_SYNTAX}) or a dict; "
+                f"got {spec!r}."
+            )
+        return cls._parse_text(spec)
+
+    @classmethod
+    def _parse_text(cls, spec: str) -> MeasureSetting:
+        tokens: list[str] = []
+        for raw in re.split(r"[_\s]+", spec.strip().lower()):
+            if not raw:
+                continue
+            if _RE_PARAM.match(raw) or _RE_PREFIX_THETA.match(raw) or _RE_SUFFIX_THETA.match(raw):
+                tokens.append(raw)
+            else:
+                tokens.extend(t for t in raw.split("-") if t)
+        theta = None
+        if tokens:
+            head = tokens[0]
+            m = _RE_PREFIX_THETA.match(head)
+            if head == "oc":
+                theta, tokens = "prior", tokens[1:]
+            elif head == "ocuniform":
+                theta, tokens = "uniform", tokens[1:]
+            elif head == "ocprior":
+                theta, tokens = "prior", tokens[1:]
+            elif m:
+                theta, tokens = _theta_values(m.group(1)), tokens[1:]
+        found: dict = {}
+
+        def put(name, value, token):
+            if name in found:
+                raise ValueError(f"{spec!r} gives {name} twice (at {token!r}).")
+            found[name] = value
+
+        while len(tokens) > 1:
+            tok = tokens[-1]
+            m = _RE_PARAM.match(tok)
+            if m:
+                letter, number = m.groups()
+                put({"a": "alpha", "b": "beta", "r": "rho", "n": "n"}[letter], float(number), tok)
+            elif tok == "consistent":
+                put("consistent", True, tok)
+            elif tok in _THETA_WORDS:
+                put("theta", tok, tok)
+            elif _RE_SUFFIX_THETA.match(tok):
+                put("theta", _theta_values(_RE_SUFFIX_THETA.match(tok).group(1)), tok)
+            else:
+                break
+            tokens = tokens[:-1]
+        name = "_".join(tokens)
+        try:
+            info = get_measure(name)
+        except (ValueError, TypeError):
+            raise ValueError(
+                f"unknown setting {spec!r}: expected {_SYNTAX} with a measure among "
+                f"{', '.join(MEASURES)}, e.g. shannon, oc_shannon, ocuniform_shannon, "
+                "oc_daroczy_b0.5, asymmetric_consistent."
+            ) from None
+        if "theta" in found:
+            if theta is not None:
+                raise ValueError(f"{spec!r} gives theta twice (an oc prefix and a suffix).")
+            theta = found.pop("theta")
+        return cls(info.name, theta=theta, **found)
+
+    # ------------------------------------------------------------------ descriptions
+    @property
+    def info(self):
+        """The registry entry of the measure (:class:`offcenter.MeasureInfo`)."""
+        return get_measure(self.measure)
+
+    @property
+    def off_centered(self) -> bool:
+        """True when a measure that can be off-centered is (the asymmetric entropy: False)."""
+        return self.theta is not None and self.info.theta == "optional"
+
+    def _theta_key(self) -> str:
+        if self.theta == "prior":
+            return ""
+        if self.theta == "uniform":
+            return "uniform"
+        return "theta" + "-".join(format_number(v) for v in self.theta)
+
+    @property
+    def key(self) -> str:
+        """Short, stable, URL/CSV-safe identifier; :meth:`parse` reads it back exactly."""
+        info = self.info
+        parts = []
+        if self.off_centered:
+            parts.append("oc" + self._theta_key())
+        parts.append(info.name)
+        if self.beta is not None:
+            parts.append(f"b{format_number(self.beta)}")
+        if self.rho is not None:
+            parts.append(f"r{format_number(self.rho)}")
+        if info.theta == "builtin" and self.theta != "prior":
+            parts.append(self._theta_key())
+        if self.consistent:
+            parts.append("consistent")
+        if self.n is not None:
+            parts.append(f"n{format_number(self.n)}")
+        if self.alpha is not None:
+            parts.append(f"a{format_number(self.alpha)}")
+        return "_".join(parts)
+
+    def __str__(self) -> str:
+        return self.key
+
+    def _theta_text(self, resolved=None, digits: int = 2) -> str:
+        if isinstance(self.theta, tuple):
+            return "θ = (" + ", ".join(format_number(v) for v in self.theta) + ")"
+        text = f"θ = {self.theta}"
+        if resolved is not None:
+            text += " (" + ", ".join(f"{v:.{digits}f}" for v in resolved) + ")"
+        return text
+
+    def _compose(self, theta_text: str | None) -> str:
+        info = self.info
+        text = info.short
+        params = []
+        for p in info.params:
+            value = getattr(self, p.name)
+            params.append(f"{_GREEK.get(p.name, p.name)} = {format_number(value)}")
+        if params:
+            text += " (" + ", ".join(params) + ")"
+        if self.off_centered:
+            text = "off-centered " + text
+        if theta_text:
+            text += ", " + theta_text
+        if self.consistent:
+            text += ", consistent"
+            if self.n is not None:
+                text += f" (n = {format_number(self.n)})"
+        if self.alpha is not None:
+            text += f", λ_α (α = {format_number(self.alpha)})"
+        return text
+
+    @property
+    def label(self) -> str:
+        """Readable and exact, e.g. ``off-centered Daroczy (β = 0.5), θ = prior``."""
+        return self._compose(None if self.theta is None else self._theta_text())
+
+    @property
+    def measure_label(self) -> str:
+        """The label without theta (``off-centered Shannon``, ``Asymmetric, consistent``).
+
+        For places where the reference theta is given by the context (the curve pages); not
+        unique across settings that differ only in theta.
+        """
+        return self._compose(None)
+
+    def label_for(self, class_counts, digits: int = 2) -> str:
+        """The label with the theta values resolved for a class prior (counts or frequencies).
+
+        >>> MeasureSetting("asymmetric").label_for([3, 1])
+        'Asymmetric, θ = prior (0.75, 0.25)'
+        """
+        if self.theta is None or isinstance(self.theta, tuple):
+            return self.label
+        resolved = resolve_theta(self.theta, class_counts)
+        return self._compose(self._theta_text(resolved, digits))
+
+    def __repr__(self) -> str:
+        return f"MeasureSetting.parse({self.key!r})"
+
+    # ------------------------------------------------------------------ use
+    def resolve_theta(self, class_counts) -> np.ndarray | None:
+        """The reference distribution for these class counts (see :func:`resolve_theta`)."""
+        theta = np.asarray(self.theta) if isinstance(self.theta, tuple) else self.theta
+        return resolve_theta(theta, class_counts)
+
+    def impurity(self, class_counts) -> Impurity:
+        """The :class:`Impurity` of this setting for a training set with these class counts.
+
+        ``"prior"`` resolves to the class distribution of ``class_counts`` (counts or
+        frequencies), ``"uniform"`` to (1/q, ..., 1/q). ``alpha`` and ``n`` are not part of an
+        impurity (they are the score and the curve pages' sample size).
+        """
+        params = {p: getattr(self, p) for p in self.info.param_names}
+        return Impurity(self.measure, theta=self.resolve_theta(class_counts),
+                        consistent=self.consistent, **params)
+
+    def tree_params(self) -> dict:
+        """The :class:`offcenter.TreeClassifier` keyword arguments of this setting.
+
+        ``alpha`` is included only when set, so that a caller's default score is kept.
+        """
+        if self.n is not None:
+            raise ValueError("a tree uses each node's own n: a setting with a fixed n is for "
+                             "curves only.")
+        out = {"measure": self.measure,
+               "theta": list(self.theta) if isinstance(self.theta, tuple) else self.theta,
+               "beta": self.beta, "rho": self.rho, "consistent": self.consistent}
+        if self.alpha is not None:
+            out["alpha"] = self.alpha
+        return out
+
+    def to_dict(self) -> dict:
+        """Fields plus ``key`` and ``label`` (theta as a list), e.g. for JSON."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        if isinstance(self.theta, tuple):
+            out["theta"] = list(self.theta)
+        out["key"] = self.key
+        out["label"] = self.label
+        return out
+
+    def replace(self, **changes) -> MeasureSetting:
+        """A copy with some fields changed (validated again)."""
+        return replace(self, **changes)
+
+
+_GREEK = {"beta": "β", "rho": "ρ"}
+
+
+def _theta_values(text: str) -> tuple[float, ...]:
+    return tuple(float(v) for v in text.split("-"))
+
+
+def comparison_settings() -> list[MeasureSetting]:
+    """The standard set of measure settings shown side by side in the app and the tree tables.
+
+    Uncentered Shannon, Gini and misclassification; off-centered Shannon and Gini and the
+    asymmetric entropy (plain and consistent) on the prior; Daroczy of order 0.5 and rank
+    diversity of order 0 off-centered on the prior.
+
+    >>> [s.key for s in comparison_settings()][:4]
+    ['shannon', 'gini', 'misclassification', 'oc_shannon']
+    """
+    return [
+        MeasureSetting("shannon"),
+        MeasureSetting("gini"),
+        MeasureSetting("misclassification"),
+        MeasureSetting("shannon", theta="prior"),
+        MeasureSetting("gini", theta="prior"),
+        MeasureSetting("daroczy", theta="prior", beta=0.5),
+        MeasureSetting("rank_diversity", theta="prior", rho=0.0),
+        MeasureSetting("asymmetric", theta="prior"),
+        MeasureSetting("asymmetric", theta="prior", consistent=True),
+    ]
