@@ -18,7 +18,7 @@ Synthetic data: 20 numeric features, normal with class-dependent means (overlapp
 one class of 10% and the others sharing the rest. The mixed set has 10 numeric and 10
 categorical columns (3 to 30 levels); our tree splits the categories multiway, scikit-learn gets
 them one-hot encoded (encoding not timed). Results: a table on stdout and
-``benchmarks/results/tree.md``.
+``benchmarks/results/tree.md`` (the run it replaces moves to the file's history section).
 """
 
 from __future__ import annotations
@@ -193,6 +193,33 @@ def _table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+HISTORY = "## History"
+
+
+def write_keeping_history(out: Path, text: str) -> None:
+    """Write ``text`` (a results page) to ``out``, keeping the runs it replaces below it.
+
+    The page ``out`` held before (its title dropped, its headings demoted) becomes the first
+    entry of its ``## History`` section, newest first, so a results file is the latest run
+    followed by every earlier one.
+    """
+    old = out.read_text() if out.exists() else ""
+    previous, _, history = old.partition(HISTORY + "\n")
+    lines = previous.strip().splitlines()
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    entries = []
+    if any(line.strip() for line in lines):
+        body = "\n".join(("##" + line) if line.startswith("#") else line for line in lines)
+        entries.append("### Earlier run\n" + body.rstrip() + "\n")
+    if history.strip():
+        entries.append(history.strip() + "\n")
+    if entries:
+        text = text.rstrip() + "\n\n" + HISTORY + "\n\n" + "\n".join(entries)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip the 1M-row cases")
@@ -231,8 +258,7 @@ def main(argv=None) -> int:
         f"{'Quick run (no 1M rows). ' if args.quick else ''}\n\n{table}\n"
     )
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text)
+    write_keeping_history(out, text)
     print(f"\n{info}\nwritten to {out}")
     return 0
 
