@@ -84,7 +84,7 @@ def test_run_shows_progress_tables_plots_downloads(steps):
     assert "2-fold stratified CV x 1 repeat(s)" in t and "leaf rule: majority" in t
     assert len(at.dataframe) >= 3  # classes, summary, paired
     summary = [d.value for d in at.dataframe if "balanced accuracy" in d.value.columns][0]
-    assert list(summary["setting"]) == ["Shannon", "off-centered Shannon"]
+    assert list(summary["setting"]) == ["Shannon", "off-centered Shannon, θ = prior"]
     assert len(at.get("plotly_chart")) == 3
     assert len(at.get("download_button")) == 3
 
@@ -253,4 +253,4 @@ def test_without_shannon_the_first_setting_is_the_reference():
     at = run(at)
     assert any(h.value == "Paired comparison with Gini, fold by fold" for h in at.subheader)
     paired = [d.value for d in at.dataframe if "W/T/L" in d.value.columns][0]
-    assert set(paired["setting"]) == {"off-centered Gini"}
+    assert set(paired["setting"]) == {"off-centered Gini, θ = prior"}

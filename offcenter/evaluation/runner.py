@@ -47,7 +47,6 @@ import numpy as np
 import pandas as pd
 
 from offcenter.evaluation import metrics as _metrics
-from offcenter.measures.registry import get_measure
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 
 __all__ = [
@@ -56,7 +55,6 @@ __all__ = [
     "EvaluationResult",
     "CrossValidation",
     "Fold",
-    "Setting",
     "corrected_resampled_ttest",
     "evaluate",
     "holm",
@@ -97,186 +95,26 @@ TIE_TOLERANCE = 1e-12
 
 
 # ====================================================================== settings
-@dataclass(frozen=True)
-class Setting:
-    """One measure setting of the trees: a registered measure, its parameters, theta.
+def parse_setting(spec) -> MeasureSetting:
+    """A :class:`~offcenter.MeasureSetting` from a key (``"oc_gini"``), a dict or a setting.
 
-    ``theta`` is ``"prior"`` (off-centered on each training fold's class distribution; required for
-    the asymmetric entropy), ``"uniform"`` or None. ``key`` is a stable short name in the style of
-    :attr:`offcenter.Impurity.key` (``shannon``, ``oc_shannon``, ``oc_daroczy_b0.5``,
-    ``asymmetric_consistent``), which is also what :func:`parse_setting` reads.
-
-    Examples
-    --------
-    >>> s = parse_setting("oc_daroczy_b0.5")
-    >>> s.measure, s.theta, s.beta, s.key, s.label
-    ('daroczy', 'prior', 0.5, 'oc_daroczy_b0.5', 'off-centered Daroczy (beta=0.5)')
-    """
-
-    measure: str
-    theta: str | None = None
-    beta: float | None = None
-    rho: float | None = None
-    consistent: bool = False
-    name: str = ""
-
-    @property
-    def info(self):
-        return get_measure(self.measure)
-
-    @property
-    def key(self) -> str:
-        info = self.info
-        parts = []
-        if self.theta is not None and info.theta == "optional":
-            parts.append("oc" if self.theta == "prior" else f"oc{self.theta}")
-        parts.append(info.name)
-        if self.beta is not None:
-            parts.append(f"b{self.beta:g}")
-        if self.rho is not None:
-            parts.append(f"r{self.rho:g}")
-        if self.theta == "uniform" and info.theta == "builtin":
-            parts.append("uniform")
-        if self.consistent:
-            parts.append("consistent")
-        return "_".join(parts)
-
-    @property
-    def label(self) -> str:
-        if self.name:
-            return self.name
-        info = self.info
-        text = info.short
-        params = [f"beta={self.beta:g}"] if self.beta is not None else []
-        params += [f"rho={self.rho:g}"] if self.rho is not None else []
-        if params:
-            text += " (" + ", ".join(params) + ")"
-        if self.theta is not None and info.theta == "optional":
-            text = ("off-centered " if self.theta == "prior" else "off-centered (uniform) ") + text
-        if info.theta == "builtin" and self.theta == "uniform":
-            text += " (uniform theta)"
-        if self.consistent:
-            text += ", consistent"
-        return text
-
-    def tree_params(self) -> dict:
-        """The TreeClassifier keyword arguments of this setting."""
-        return {
-            "measure": self.info.name,
-            "theta": self.theta,
-            "beta": self.beta,
-            "rho": self.rho,
-            "consistent": self.consistent,
-        }
-
-    def to_dict(self) -> dict:
-        return {
-            "measure": self.info.name, "theta": self.theta, "beta": self.beta,
-            "rho": self.rho, "consistent": self.consistent, "label": self.label,
-        }
-
-
-def _validated(setting: Setting) -> Setting:
-    info = setting.info
-    if setting.theta not in (None, "prior", "uniform"):
-        raise ValueError(
-            f"theta must be 'prior', 'uniform' or None in a setting; got {setting.theta!r}."
-        )
-    params = {}
-    if setting.beta is not None:
-        params["beta"] = setting.beta
-    if setting.rho is not None:
-        params["rho"] = setting.rho
-    filled = info.validate_params(params, fill_defaults=True)
-    theta = setting.theta
-    if info.theta == "builtin" and theta is None:
-        theta = "prior"
-    if setting.consistent and not info.uses_sample_size:
-        raise ValueError(f"'consistent' applies only to the asymmetric entropy, not {info.label}.")
-    return Setting(
-        measure=info.name, theta=theta, beta=filled.get("beta"), rho=filled.get("rho"),
-        consistent=bool(setting.consistent), name=setting.name,
-    )
-
-
-def parse_setting(spec) -> Setting:
-    """A :class:`Setting` from a key string (``"oc_gini"``) or a dict.
-
-    Strings: an optional ``oc_`` prefix (off-centered on the prior), a measure name or alias,
-    then ``_b<beta>`` / ``_r<rho>`` for the parameters (registry defaults otherwise) and an optional
-    ``_consistent`` suffix; the asymmetric entropy always uses theta = prior. Dicts take the keys
-    ``measure``, ``theta``, ``beta``, ``rho``, ``consistent`` and ``label``.
+    A thin wrapper of :meth:`offcenter.MeasureSetting.parse` (see it for the syntax: an optional
+    ``oc_`` prefix, a measure name or alias, ``_b<beta>`` / ``_r<rho>``, ``_consistent``; the
+    asymmetric entropy always uses theta = prior unless told otherwise).
 
     Examples
     --------
     >>> parse_setting("asymmetric_consistent").key
     'asymmetric_consistent'
     >>> parse_setting({"measure": "gini", "theta": "prior"}).label
-    'off-centered Gini'
+    'off-centered Gini, θ = prior'
     >>> parse_setting("oc_rank_r0").key
     'oc_rank_diversity_r0'
     """
-    if isinstance(spec, Setting):
-        return _validated(spec)
-    if isinstance(spec, MeasureSetting):
-        spec = spec.key
-    if isinstance(spec, dict):
-        unknown = set(spec) - {"measure", "theta", "beta", "rho", "consistent", "label", "name"}
-        if unknown:
-            raise ValueError(f"unknown keys in a setting: {', '.join(sorted(unknown))}.")
-        if "measure" not in spec:
-            raise ValueError("a setting needs a 'measure'.")
-        return _validated(Setting(
-            measure=spec["measure"], theta=spec.get("theta"),
-            beta=None if spec.get("beta") is None else float(spec["beta"]),
-            rho=None if spec.get("rho") is None else float(spec["rho"]),
-            consistent=bool(spec.get("consistent", False)),
-            name=str(spec.get("label") or spec.get("name") or ""),
-        ))
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"a setting is a name such as 'oc_shannon' or a dict; got {spec!r}.")
-    text = spec.strip().lower().replace("-", "_")
-    theta = None
-    if text.startswith("oc_"):
-        theta, text = "prior", text[3:]
-    tokens = text.split("_")
-    consistent = False
-    if tokens and tokens[-1] == "consistent":
-        consistent, tokens = True, tokens[:-1]
-    beta = rho = None
-    while len(tokens) > 1 and len(tokens[-1]) > 1 and tokens[-1][0] in "br":
-        head, value = tokens[-1][0], tokens[-1][1:]
-        try:
-            number = float(value)
-        except ValueError:
-            break
-        if head == "b":
-            beta = number
-        else:
-            rho = number
-        tokens = tokens[:-1]
-    measure = "_".join(tokens)
-    try:
-        info = get_measure(measure)
-    except ValueError:
-        raise ValueError(
-            f"unknown setting {spec!r}: expected [oc_]<measure>[_b<beta>|_r<rho>][_consistent] "
-            f"with a measure among {', '.join(_measure_list())}, e.g. "
-            f"{', '.join(DEFAULT_SETTINGS)}."
-        ) from None
-    if info.theta == "builtin":
-        theta = "prior"
-    return _validated(Setting(measure=info.name, theta=theta, beta=beta, rho=rho,
-                              consistent=consistent))
+    return MeasureSetting.parse(spec)
 
 
-def _measure_list() -> list[str]:
-    from offcenter.measures.registry import MEASURES
-
-    return list(MEASURES)
-
-
-def parse_settings(specs: Iterable) -> list[Setting]:
+def parse_settings(specs: Iterable) -> list[MeasureSetting]:
     """Several settings (a comma-separated string or an iterable); duplicates are an error."""
     if isinstance(specs, str):
         specs = [s for s in specs.split(",") if s.strip()]
@@ -290,9 +128,9 @@ def parse_settings(specs: Iterable) -> list[Setting]:
     return out
 
 
-def available_settings() -> list[Setting]:
+def available_settings() -> list[MeasureSetting]:
     """The settings the app offers: the standard comparison settings plus the defaults."""
-    out: list[Setting] = []
+    out: list[MeasureSetting] = []
     for spec in [*comparison_settings(), *DEFAULT_SETTINGS]:
         s = parse_setting(spec)
         if s.key not in {o.key for o in out}:
@@ -584,7 +422,7 @@ class EvaluationResult:
         One row per (setting, repeat, fold): ``setting`` (key), ``label``, ``repeat``, ``fold``,
         ``n_train``, ``n_test``, the :data:`METRICS`, ``leaves``, ``depth`` (means over the trees
         for a forest), ``seconds`` and ``error`` (empty, or why that fit failed).
-    settings : list of Setting
+    settings : list of MeasureSetting
     config : dict
         The data name, the model, the leaf rule, folds, repeats, seed, the stopping rules, the
         minority class, class counts: everything needed to say what a number means.
