@@ -14,19 +14,18 @@ import pandas as pd
 import streamlit as st
 
 from offcenter.app import urlstate
+from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.data.csv_io import (
-    MAX_UPLOAD_BYTES,
     DataProblem,
     apply_kinds,
     id_like_columns,
     infer_kinds,
     prepare_xy,
     quick_sample_size,
-    read_upload,
     to_csv_bytes,
     too_large,
 )
-from offcenter.data.datasets import DATASETS, DEFAULT, load
+from offcenter.data.datasets import DATASETS, DEFAULT
 from offcenter.measures.registry import MEASURES
 from offcenter.tree import TreeClassifier
 from offcenter.viz.explain import (
@@ -77,34 +76,12 @@ SCHEMA = urlstate.Schema([
 for _name, _value in S.get("tr_saved", {}).items():
     S.setdefault(PREFIX + _name, _value)
 url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
-S.setdefault("tr_upload", None)      # {"name", "df", "report", "hash"} of the last good upload
-S.setdefault("tr_upload_seen", None)  # id of the last file processed (good or bad)
-S.setdefault("tr_upload_error", None)
 S.setdefault("tr_history", [])        # [(key, TreeClassifier, description)], last = current
 S.setdefault("tr_node", 0)
 S.setdefault("tr_last_click", None)
-S.setdefault("tr_keep", {})           # values of the data widgets, kept across page switches
-
-
-def keep(key: str, default):
-    """A widget key whose value survives page switches (restored from tr_keep, else default)."""
-    if key not in S:
-        S[key] = S.tr_keep.get(key, default)
-    return key
-
-
-def remember_widgets() -> None:
-    S.tr_keep = {**S.tr_keep, **{
-        k: S[k] for k in list(S.keys()) if isinstance(k, str) and k.startswith(
-            ("tr_ascat_", "tr_asnum_", "tr_target_", "tr_features_", "tr_sample_"))}}
 
 
 # ------------------------------------------------------------------------------ cached work
-@st.cache_data(max_entries=16, show_spinner=False)
-def cached_dataset(name: str) -> pd.DataFrame:
-    return load(name)
-
-
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):
     """Column kinds after the user's overrides, ID-like columns and the types table."""
@@ -127,8 +104,8 @@ def cached_xy(data_hash: str, overrides_json: str, target: str, features_json: s
     """Features and labels (optionally a reproducible sample), with the class counts."""
     X, y, warnings = prepare_xy(_df, target, list(_features))
     if n_sample and n_sample < len(X):
-        keep = np.sort(np.random.default_rng(0).choice(len(X), n_sample, replace=False))
-        X, y = X.iloc[keep].reset_index(drop=True), y.iloc[keep].reset_index(drop=True)
+        rows = np.sort(np.random.default_rng(0).choice(len(X), n_sample, replace=False))
+        X, y = X.iloc[rows].reset_index(drop=True), y.iloc[rows].reset_index(drop=True)
     counts = y.value_counts().sort_index()
     return X, y, warnings, [str(c) for c in counts.index], counts.to_numpy()
 
@@ -155,18 +132,6 @@ def cached_path(tree_key: str, row: int, _clf, _X: pd.DataFrame) -> list[int]:
     return [int(i) for i in _clf.decision_path(_X.iloc[[row]])[0]]
 
 
-def receive_upload(name: str, data: bytes) -> None:
-    """Read an uploaded file; keep the previous data when it is bad (the error is shown)."""
-    try:
-        upload = read_upload(data, name)
-    except DataProblem as exc:
-        S.tr_upload_error = str(exc)
-        return
-    S.tr_upload_error = None
-    S.tr_upload = upload
-    S[PREFIX + "data"] = "upload"
-
-
 # ------------------------------------------------------------------------------ page
 st.title("Tree: grow it, then inspect every split under every measure")
 st.write(
@@ -179,49 +144,8 @@ for w in url_warnings:
 
 # ---------------------------------------------------------------- data
 st.header("1. Data")
-with st.expander("Upload your own CSV", expanded=S.tr_upload is None):
-    uploaded = st.file_uploader(
-        "CSV file (comma, semicolon or tab separated; UTF-8, UTF-16 or Latin-1)",
-        type=None, key="tr_file",
-        help=f"At most {MAX_UPLOAD_BYTES // 2**20} MB. The first row holds the column names.",
-    )
-    if uploaded is not None:
-        file_id = (getattr(uploaded, "file_id", None), uploaded.name, uploaded.size)
-        if file_id != S.tr_upload_seen:
-            S.tr_upload_seen = file_id
-            with st.spinner("Reading the file..."):
-                receive_upload(uploaded.name, uploaded.getvalue())
-    if S.tr_upload_error:
-        st.error(S.tr_upload_error)
-        if S.tr_upload is not None or True:
-            st.caption("The data shown below is unchanged.")
-
-options = list(DATASETS) + (["upload"] if S.tr_upload is not None else [])
-if S[PREFIX + "data"] not in options:
-    if S[PREFIX + "data"] == "upload":
-        st.info("The link refers to an uploaded file, which is not shared: upload it again.")
-    S[PREFIX + "data"] = DEFAULT
-
-
-data_labels = {name: d.title for name, d in DATASETS.items()}
-if S.tr_upload is not None:
-    data_labels["upload"] = f"Uploaded: {S.tr_upload['name']}"
-source = st.selectbox("Data set", options, format_func=data_labels.get, key=PREFIX + "data")
-if source == "upload":
-    raw = S.tr_upload["df"]
-    data_hash = S.tr_upload["hash"]
-    report = S.tr_upload["report"]
-    st.caption("Read as: " + report.summary())
-    for w in report.warnings:
-        st.warning(w)
-    default_target = raw.columns[-1]
-else:
-    info = DATASETS[source]
-    raw = cached_dataset(source)
-    data_hash = f"{source}"
-    st.caption(info.description)
-    st.caption("Source: " + info.source)
-    default_target = info.target
+picked = pick_data(PREFIX, DEFAULT, detailed=True)
+raw, data_hash = picked.raw, picked.data_hash
 
 # column kinds, with overrides
 detected = infer_kinds(raw)
@@ -230,11 +154,12 @@ numeric_cols = [c for c, k in detected.items() if k == "numeric"]
 text_cols = [c for c, k in detected.items() if k == "categorical"]
 as_cat = kc1.multiselect(
     "Treat these numeric columns as categorical", numeric_cols,
-    key=keep(f"tr_ascat_{data_hash}", []),
+    key=keep(PREFIX, f"tr_ascat_{data_hash}", []),
     help="For numeric codes that are really categories (e.g. 1 = red, 2 = green).",
 )
 as_num = kc2.multiselect(
-    "Treat these text columns as numeric", text_cols, key=keep(f"tr_asnum_{data_hash}", []),
+    "Treat these text columns as numeric", text_cols,
+    key=keep(PREFIX, f"tr_asnum_{data_hash}", []),
     help="Values that are not numbers become missing.",
 )
 overrides = {c: "categorical" for c in as_cat} | {c: "numeric" for c in as_num}
@@ -255,16 +180,12 @@ with st.expander(f"Preview: {len(df):,} rows x {df.shape[1]} columns, with the d
 
 columns = list(df.columns)
 tc1, tc2 = st.columns([1, 2])
-target = tc1.selectbox(
-    "Target (the class)", columns,
-    key=keep(f"tr_target_{data_hash}",
-             default_target if default_target in columns else columns[-1]),
-)
+target = pick_target(PREFIX, picked, columns, container=tc1)
 candidates_features = [c for c in columns if c != target]
 default_features = [c for c in candidates_features if c not in ids] or candidates_features
 features = tc2.multiselect(
     "Features", candidates_features,
-    key=keep(f"tr_features_{data_hash}_{target}", default_features),
+    key=keep(PREFIX, f"tr_features_{data_hash}_{target}", default_features),
 )
 if ids:
     st.caption("Left out by default (add them back above if you wish):")
@@ -278,7 +199,7 @@ if slow:
     st.warning(slow)
     n_quick = quick_sample_size(n_rows_all, len(features))
     if st.checkbox(f"Use a random sample of {n_quick:,} rows",
-                   key=keep(f"tr_sample_{data_hash}", True)):
+                   key=keep(PREFIX, f"tr_sample_{data_hash}", True)):
         n_sample = n_quick
 try:
     X, y, xy_warnings, classes, class_counts = cached_xy(
@@ -352,12 +273,13 @@ tree_params.update(params)
 params_json = json.dumps(tree_params, sort_keys=True)
 data_key = json.dumps([data_hash, target, [str(f) for f in features], overrides, sampled],
                       sort_keys=True, default=str)
-fit_key = data_key + "|" + params_json
 
 S["tr_saved"] = urlstate.current_values(SCHEMA, S, PREFIX)
-remember_widgets()
+remember(PREFIX, f"tr_ascat_{data_hash}", f"tr_asnum_{data_hash}",
+         f"tr_features_{data_hash}_{target}", f"tr_sample_{data_hash}")
 urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
 
+fit_key = data_key + "|" + params_json
 history = S.tr_history
 current_data_key = history[0][0].split("|", 1)[0] if history else None
 grow = st.button("Grow the tree", type="primary", key="tr_grow")

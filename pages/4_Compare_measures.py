@@ -22,15 +22,9 @@ import pandas as pd
 import streamlit as st
 
 from offcenter.app import urlstate
-from offcenter.data.csv_io import (
-    MAX_UPLOAD_BYTES,
-    DataProblem,
-    id_like_columns,
-    prepare_xy,
-    read_upload,
-    to_csv_bytes,
-)
-from offcenter.data.datasets import DATASETS, load
+from offcenter.app.data_picker import pick_data, pick_target
+from offcenter.data.csv_io import DataProblem, id_like_columns, prepare_xy, to_csv_bytes
+from offcenter.data.datasets import DATASETS
 from offcenter.evaluation.runner import (
     DEFAULT_SETTINGS,
     METRICS,
@@ -73,18 +67,10 @@ SCHEMA = urlstate.Schema([
 for _name, _value in S.get("cm_saved", {}).items():
     S.setdefault(PREFIX + _name, _value)
 url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
-S.setdefault("cm_upload", None)        # {"name", "df", "report", "hash"}
-S.setdefault("cm_upload_seen", None)
-S.setdefault("cm_upload_error", None)
 S.setdefault("cm_job", None)           # {"key": str, "cv": CrossValidation}
 
 
 # ------------------------------------------------------------------------------ cached work
-@st.cache_data(max_entries=16, show_spinner=False)
-def cached_dataset(name: str) -> pd.DataFrame:
-    return load(name)
-
-
 @st.cache_resource(show_spinner=False)
 def result_store() -> tuple[OrderedDict, threading.Lock]:
     """Finished results by key (data hash + every setting), the 32 most recent; all sessions."""
@@ -109,17 +95,6 @@ def store_put(key: str, result) -> None:
             store.popitem(last=False)
 
 
-def receive_upload(name: str, data: bytes) -> None:
-    try:
-        upload = read_upload(data, name)
-    except DataProblem as exc:
-        S.cm_upload_error = str(exc)
-        return
-    S.cm_upload_error = None
-    S.cm_upload = upload
-    S[PREFIX + "data"] = "upload"
-
-
 # ------------------------------------------------------------------------------ page
 st.title("Compare measures: does off-centering help on imbalanced data?")
 st.write(
@@ -134,53 +109,10 @@ for w in url_warnings:
 
 # ---------------------------------------------------------------- data
 st.header("1. Data")
-with st.expander("Upload your own CSV", expanded=False):
-    uploaded = st.file_uploader(
-        "CSV file (comma, semicolon or tab separated)", type=None, key="cm_file",
-        help=f"At most {MAX_UPLOAD_BYTES // 2**20} MB. The first row holds the column names.",
-    )
-    if uploaded is not None:
-        file_id = (getattr(uploaded, "file_id", None), uploaded.name, uploaded.size)
-        if file_id != S.cm_upload_seen:
-            S.cm_upload_seen = file_id
-            receive_upload(uploaded.name, uploaded.getvalue())
-    if S.cm_upload_error:
-        st.error(S.cm_upload_error)
-
-options = list(DATASETS) + (["upload"] if S.cm_upload is not None else [])
-if S[PREFIX + "data"] not in options:
-    if S[PREFIX + "data"] == "upload":
-        st.info("The link refers to an uploaded file, which is not shared: upload it again.")
-    S[PREFIX + "data"] = DATA_DEFAULT
-labels = {name: d.title for name, d in DATASETS.items()}
-if S.cm_upload is not None:
-    labels["upload"] = "Uploaded: " + S.cm_upload["name"]
-source = st.selectbox("Data set", options, format_func=labels.get, key=PREFIX + "data")
-if source == "upload":
-    raw = S.cm_upload["df"]
-    data_hash = S.cm_upload["hash"]
-    data_name = S.cm_upload["name"]
-    default_target = raw.columns[-1]
-    for w in S.cm_upload["report"].warnings:
-        st.warning(w)
-else:
-    raw = cached_dataset(source)
-    data_hash = source
-    data_name = source
-    default_target = DATASETS[source].target
-    st.caption(DATASETS[source].description)
-
+picked = pick_data(PREFIX, DATA_DEFAULT)
+raw, data_hash, data_name = picked.raw, picked.data_hash, picked.name
 columns = list(raw.columns)
-target_key = f"cm_target_{data_hash}"
-saved_target = S.setdefault("cm_saved_targets", {}).get(target_key)
-if saved_target in columns:  # the widget's key is forgotten while another page is shown
-    S.setdefault(target_key, saved_target)
-target = st.selectbox(
-    "Target (the class)", columns,
-    index=columns.index(default_target) if default_target in columns else len(columns) - 1,
-    key=target_key,
-)
-S.cm_saved_targets[target_key] = target
+target = pick_target(PREFIX, picked, columns)
 ids = id_like_columns(raw)
 features = [c for c in columns if c != target and c not in ids] or [
     c for c in columns if c != target]
