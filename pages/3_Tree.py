@@ -6,7 +6,6 @@ and tables offcenter.viz.explain. User text is only shown through st.dataframe /
 escaped with explain.md_escape.
 """
 
-import hashlib
 import json
 
 import numpy as np
@@ -15,6 +14,7 @@ import streamlit as st
 
 from offcenter.app import urlstate
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
+from offcenter.app.tree_session import Grow, MakeLeaf, Split, TreeSession
 from offcenter.data.csv_io import (
     DataProblem,
     apply_kinds,
@@ -76,9 +76,7 @@ SCHEMA = urlstate.Schema([
 for _name, _value in S.get("tr_saved", {}).items():
     S.setdefault(PREFIX + _name, _value)
 url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
-S.setdefault("tr_history", [])        # [(key, TreeClassifier, description)], last = current
-S.setdefault("tr_node", 0)
-S.setdefault("tr_last_click", None)
+S.setdefault("tr_session", TreeSession())  # the grown tree, its edits, the selected node
 
 
 # ------------------------------------------------------------------------------ cached work
@@ -111,7 +109,7 @@ def cached_xy(data_hash: str, overrides_json: str, target: str, features_json: s
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def cached_fit(key: str, _X: pd.DataFrame, _y: pd.Series, params_json: str) -> TreeClassifier:
+def cached_fit(data_key: str, params_json: str, _X: pd.DataFrame, _y: pd.Series) -> TreeClassifier:
     """Fit once per (data, settings): shared by reruns, page switches and every session."""
     return TreeClassifier(**json.loads(params_json)).fit(_X, _y)
 
@@ -279,49 +277,39 @@ remember(PREFIX, f"tr_ascat_{data_hash}", f"tr_asnum_{data_hash}",
          f"tr_features_{data_hash}_{target}", f"tr_sample_{data_hash}")
 urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
 
-fit_key = data_key + "|" + params_json
-history = S.tr_history
-current_data_key = history[0][0].split("|", 1)[0] if history else None
+tree_state = S.tr_session
 grow = st.button("Grow the tree", type="primary", key="tr_grow")
-if grow or current_data_key != data_key:
+if grow or tree_state.data_changed(data_key):
     # a new data selection grows at once; new settings wait for the button
     try:
         with st.spinner("Growing the tree..."):
-            clf = cached_fit(fit_key, X, y, params_json)
+            clf = cached_fit(data_key, params_json, X, y)
     except (ValueError, TypeError) as exc:
         st.error(f"The tree could not be grown: {exc}")
         st.stop()
-    S.tr_history = history = [(fit_key, clf, "grown")]
-    S.tr_node = 0
-elif history and history[0][0] != fit_key:
+    tree_state.start(Grow(data_key, params_json), clf)
+elif tree_state.settings_changed(params_json):
     st.info("The settings changed: press **Grow the tree** to grow it again with them.")
 
-if not history:
+if tree_state.current is None:
     st.stop()
-tree_key = "|".join(h[0] if i == 0 else h[2] for i, h in enumerate(history))
-tree_tag = hashlib.sha1(tree_key.encode()).hexdigest()[:12]  # short id for widget keys
-clf = history[-1][1]
+tree_key = tree_state.key  # identifies the tree (growth and edits) in the caches
+tree_tag = tree_state.tag  # short id for widget keys
+clf = tree_state.current
 tree = clf.tree_
 nodes = tree.nodes
-if not (0 <= int(S.tr_node) < len(nodes)):
-    S.tr_node = 0
+tree_state.check_node(len(nodes))
 
 # ---------------------------------------------------------------- the tree
 st.header("3. The tree")
 st.caption(
     f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}; measure: "
     f"{md_escape(clf.impurity_.label)}; score: {SCORES[score][0]}"
-    + ("; edited by hand" if len(history) > 1 else "")
+    + ("; edited by hand" if tree_state.edited else "")
 )
 # a click on a node (read before drawing so that the figure shows it selected)
 event_state = S.get("tr_chart")
-clicked = selected_node(event_state) if event_state is not None else None
-if clicked is not None and clicked != S.tr_last_click:
-    S.tr_last_click = clicked
-    if 0 <= clicked < len(nodes):
-        S.tr_node = clicked
-elif clicked is None:
-    S.tr_last_click = None
+tree_state.click(selected_node(event_state) if event_state is not None else None, len(nodes))
 
 per_depth = nodes_by_depth(tree)
 auto_depth = visible_depth(per_depth)
@@ -344,7 +332,7 @@ with st.expander("Trace a row through the tree"):
                 + f"; predicted {nodes[trace_path[-1]].prediction}")
 
 fig = tree_figure(clf, max_depth=shown_depth if shown_depth < tree.depth else None,
-                  selected=int(S.tr_node), path=trace_path)
+                  selected=tree_state.node, path=trace_path)
 st.plotly_chart(fig, key="tr_chart", on_select="rerun", selection_mode="points",
                 width="stretch", config={"displaylogo": False, "scrollZoom": True})
 st.caption("Click a node to select it (white circles: splits; squares: leaves, coloured by "
@@ -354,15 +342,15 @@ st.caption("Click a node to select it (white circles: splits; squares: leaves, c
 st.header("4. The selected node")
 node_ids = [n.id for n in nodes]
 sel = st.selectbox(
-    "Node", node_ids, index=node_ids.index(int(S.tr_node)),
+    "Node", node_ids, index=node_ids.index(tree_state.node),
     format_func=lambda i: f"node {i} (depth {nodes[i].depth}, n = {int(round(nodes[i].n))})"
     + (" - leaf" if nodes[i].split is None else f" - split on {nodes[i].split.feature}"),
-    key=f"tr_node_select_{tree_tag}_{S.tr_node}",
+    key=f"tr_node_select_{tree_tag}_{tree_state.node}",
 )
-if sel != S.tr_node:
-    S.tr_node = sel
+if sel != tree_state.node:
+    tree_state.node = sel
     st.rerun()
-node = nodes[int(S.tr_node)]
+node = nodes[tree_state.node]
 
 left, right = st.columns([1, 1])
 with left:
@@ -460,21 +448,18 @@ force = e1.selectbox("Split on", feature_choices, index=None, key="tr_force_feat
                      placeholder="choose a feature", format_func=str)
 if e1.button("Use this split", key="tr_force", disabled=force is None):
     try:
-        new = clf.with_split(node.id, force)
-        S.tr_history = history + [(None, new, f"split node {node.id} on {force}")]
+        tree_state.apply(Split(node.id, force))
         st.rerun()
     except (ValueError, KeyError) as exc:
         st.error(f"Cannot split node {node.id} on that feature: {exc}")
 if e2.button("Make it a leaf", key="tr_leaf", disabled=node.split is None):
-    S.tr_history = history + [(None, clf.make_leaf(node.id), f"leaf at node {node.id}")]
+    tree_state.apply(MakeLeaf(node.id))
     st.rerun()
-if e3.button("Undo", key="tr_undo", disabled=len(history) <= 1):
-    S.tr_history = history[:-1]
-    if S.tr_node >= len(S.tr_history[-1][1].tree_.nodes):
-        S.tr_node = 0
+if e3.button("Undo", key="tr_undo", disabled=not tree_state.edited):
+    tree_state.undo()
     st.rerun()
-if len(history) > 1:
-    st.text("Edits: " + "; ".join(h[2] for h in history[1:]))
+if tree_state.edited:
+    st.text("Edits: " + tree_state.edits_text())
 
 # ---------------------------------------------------------------- rows
 st.subheader("Rows reaching this node")
