@@ -15,14 +15,13 @@ and sessions, keyed by the data's hash and every setting, so they are not recomp
 
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 
 import pandas as pd
 import streamlit as st
 
 from offcenter.app import urlstate
 from offcenter.app.data_picker import pick_data, pick_target
+from offcenter.app.result_store import shared_result_store
 from offcenter.data.csv_io import DataProblem, id_like_columns, prepare_xy, to_csv_bytes
 from offcenter.data.datasets import DATASETS
 from offcenter.evaluation.runner import (
@@ -68,31 +67,7 @@ for _name, _value in S.get("cm_saved", {}).items():
     S.setdefault(PREFIX + _name, _value)
 url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
 S.setdefault("cm_job", None)           # {"key": str, "cv": CrossValidation}
-
-
-# ------------------------------------------------------------------------------ cached work
-@st.cache_resource(show_spinner=False)
-def result_store() -> tuple[OrderedDict, threading.Lock]:
-    """Finished results by key (data hash + every setting), the 32 most recent; all sessions."""
-    return OrderedDict(), threading.Lock()
-
-
-def store_get(key: str):
-    store, lock = result_store()
-    with lock:
-        if key in store:
-            store.move_to_end(key)
-            return store[key]
-    return None
-
-
-def store_put(key: str, result) -> None:
-    store, lock = result_store()
-    with lock:
-        store[key] = result
-        store.move_to_end(key)
-        while len(store) > 32:
-            store.popitem(last=False)
+store = shared_result_store()  # finished results of every session, by data and settings
 
 
 # ------------------------------------------------------------------------------ page
@@ -184,7 +159,7 @@ job = S.cm_job
 if cancel_clicked and job is not None and not job["cv"].done:
     job["cv"].cancel()
 if run_clicked and chosen:
-    if store_get(key) is None and (job is None or job["key"] != key or job["cv"].cancelled):
+    if store.get(key) is None and (job is None or job["key"] != key or job["cv"].cancelled):
         try:
             cv = CrossValidation(
                 X, y.to_numpy(dtype=object), chosen, n_splits=int(folds), n_repeats=int(repeats),
@@ -214,14 +189,14 @@ if job is not None and job["key"] == key and not job["cv"].done:
         cv.run_step(progress=show)
     computed_now = True
     if not cv.cancelled:
-        store_put(key, cv.result())
+        store.put(key, cv.result())
         bar.progress(1.0, text=f"Done: {n_fits}/{n_fits} fits.")
 elif job is not None and job["key"] != key and not job["cv"].done:
     st.info(f"A run for other settings is paused at {job['cv'].steps_done}/{job['cv'].n_steps} "
             "folds; it resumes if you set them back. Press Run to start these settings.")
 
 # ---------------------------------------------------------------- results
-result = store_get(key)
+result = store.get(key)
 if result is None and job is not None and job["key"] == key and job["cv"].cancelled:
     result = job["cv"].result()
     st.warning(
