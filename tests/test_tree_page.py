@@ -358,3 +358,17 @@ def test_big_tree_is_collapsed_to_a_depth_the_user_can_widen():
     at = run(at)
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert len([t for t in spec["data"] if t.get("name") == "nodes"][0]["x"]) > n_drawn
+
+
+def test_edits_survive_reruns_with_a_bar_in_a_column_name():
+    """The history used to be keyed by strings joined with "|": a column name holding one made
+    the page regrow the tree, dropping the edits, at every rerun."""
+    rows = "".join(f"{i % 3},{(i * 7) % 5},{'yes' if i % 4 else 'no'}\n" for i in range(40))
+    at = upload(run(), "bar.csv", ("a|b,c,label\n" + rows).encode())
+    at.selectbox(key="tr_force_feature").set_value("c")
+    at = run(at)
+    at.button(key="tr_force").click()
+    at = run(at)
+    at = run(at)
+    assert "split node 0 on c" in texts(at)
+    assert not at.button(key="tr_undo").disabled
