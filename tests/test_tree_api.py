@@ -260,7 +260,7 @@ def test_sklearn_compatibility(iris):
                              scoring="balanced_accuracy")
     assert scores.mean() > 0.8
     assert clf.set_params(max_depth=5) is clf and clf.max_depth == 5
-    with pytest.raises(ValueError, match="no parameter"):
+    with pytest.raises(ValueError, match="Invalid parameter 'depth'"):
         clf.set_params(depth=3)
     assert "max_depth=5" in repr(clf)
 

@@ -116,29 +116,42 @@ def _sk_gain(t, a):
     return t.impurity[a] - (w[left] * t.impurity[left] + w[right] * t.impurity[right]) / w[a]
 
 
-def _match_sklearn(X, y, criterion, max_depth):
+def _sk_subtree_size(t, a):
+    if t.children_left[a] == -1:
+        return 1
+    return 1 + _sk_subtree_size(t, t.children_left[a]) + _sk_subtree_size(t, t.children_right[a])
+
+
+def _match_sklearn(X, y, criterion, max_depth, class_weight=None, sample_weight=None,
+                   min_gain=0.0):
     """Walk both trees; assert equal impurity decreases at every node. Where the two choose
     different but equally good splits (a tie), force sklearn's split on ours with with_split
-    and continue, so that the whole trees and the predictions can be compared.
+    and continue, so that the whole trees and the predictions can be compared. Class and
+    sample weights are given to both.
 
     Returns (nodes compared, ties resolved).
     """
     X = np.asarray(X, dtype=np.float32).astype(np.float64)  # sklearn reads float32
-    sk = DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, random_state=0).fit(X, y)
+    sk = DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, random_state=0,
+                                class_weight=class_weight).fit(X, y, sample_weight=sample_weight)
     measure = "shannon" if criterion == "entropy" else "gini"
-    ours = TreeClassifier(measure=measure, max_depth=max_depth).fit(X, y)
+    ours = TreeClassifier(measure=measure, max_depth=max_depth, class_weight=class_weight,
+                          min_gain=min_gain).fit(X, y, sample_weight=sample_weight)
     t = sk.tree_
     ties = 0
     while True:
         queue = [(0, 0)]
         compared = 0
+        extra = 0  # sklearn's nodes below its splits of gain ~0 (where ours is a leaf)
         forced = False
         while queue and not forced:
             a, b = queue.pop(0)
             node = ours.tree_.nodes[b]
             assert node.counts.tolist() == t.value[a][0].round(6).tolist() or np.allclose(
-                node.counts / node.n, t.value[a][0]
+                node.counts / node.weighted_n, t.value[a][0], rtol=0, atol=1e-12
             )
+            assert node.weighted_n == pytest.approx(t.weighted_n_node_samples[a], rel=1e-12)
+            assert node.n == t.n_node_samples[a]
             assert node.impurity == pytest.approx(t.impurity[a], abs=1e-9)
             sk_leaf = t.children_left[a] == -1
             if sk_leaf:
@@ -146,7 +159,9 @@ def _match_sklearn(X, y, criterion, max_depth):
                 continue
             if node.is_leaf:
                 # sklearn also splits when the best gain is 0; we make a leaf (documented)
-                assert _sk_gain(t, a) <= 1e-12
+                # (or splits a pure node whose float impurity is a rounding error above 0)
+                assert min_gain >= 0 and _sk_gain(t, a) <= 1e-12
+                extra += _sk_subtree_size(t, a) - 1
                 continue
             compared += 1
             assert node.split.gain == pytest.approx(_sk_gain(t, a), abs=1e-9)
@@ -162,7 +177,7 @@ def _match_sklearn(X, y, criterion, max_depth):
                       (t.children_right[a], node.children[1])]
         if not forced:
             break
-    assert len(ours.tree_) == t.node_count or ties == 0 and len(ours.tree_) <= t.node_count
+    assert len(ours.tree_) == t.node_count - extra
     np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
     np.testing.assert_allclose(ours.predict_proba(X), sk.predict_proba(X), atol=1e-12)
     return compared, ties
@@ -186,6 +201,59 @@ def test_matches_sklearn(name, X, y, criterion, max_depth):
     compared, ties = _match_sklearn(X, y, criterion, max_depth)
     assert compared >= 1
     assert ties <= compared
+
+
+def _weights(kind, y, seed=0):
+    if kind == "balanced":
+        return "balanced", None
+    rng = np.random.default_rng(seed)
+    w = rng.uniform(0.0, 3.0, size=len(y))
+    w[rng.random(len(y)) < 0.1] = 0.0  # some rows left out, as by sklearn
+    return None, w
+
+
+@pytest.mark.parametrize("weights", ["balanced", "random"])
+@pytest.mark.parametrize("criterion", ["entropy", "gini"])
+@pytest.mark.parametrize("max_depth", [4, None])
+@pytest.mark.parametrize("name,X,y", _real_sets(), ids=[s[0] for s in _real_sets()])
+def test_matches_sklearn_weighted(name, X, y, criterion, max_depth, weights):
+    """class_weight="balanced" and random sample weights (some 0): same weighted counts,
+    impurities and impurity decreases at every node, same predictions and probabilities."""
+    cw, sw = _weights(weights, y)
+    compared, ties = _match_sklearn(X, y, criterion, max_depth, cw, sw)
+    assert compared >= 1
+    assert ties <= compared
+
+
+def test_matches_sklearn_weighted_both():
+    d = datasets.load_wine()
+    cw = {0: 2.0, 1: 0.5}  # class 2 weighs 1
+    _, sw = _weights("random", d.target, seed=3)
+    compared, _ = _match_sklearn(d.data, d.target, "entropy", None, cw, sw)
+    assert compared >= 5
+
+
+XOR_X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3, dtype=float)
+XOR_Y = np.array([0, 1, 1, 0] * 3)
+
+
+def test_zero_gain_rule():
+    """A split is made only when its gain is > min_gain: on XOR data the root's best gain is
+    exactly 0, so with min_gain=0 the root is a leaf, while scikit-learn splits it (and then
+    separates the classes). With min_gain=-inf the trees are the same at every node."""
+    clf = TreeClassifier().fit(XOR_X, XOR_Y)
+    assert len(clf.tree_) == 1 and clf.tree_.nodes[0].is_leaf
+    sk = DecisionTreeClassifier(criterion="entropy", random_state=0).fit(XOR_X, XOR_Y)
+    assert sk.tree_.node_count == 7 and _sk_gain(sk.tree_, 0) == 0.0
+    deep = TreeClassifier(min_gain=-np.inf).fit(XOR_X, XOR_Y)
+    assert deep.tree_.nodes[0].split.gain == 0.0
+    assert deep.score(XOR_X, XOR_Y) == 1.0 and len(deep.tree_) == 7
+    compared, _ = _match_sklearn(XOR_X, XOR_Y, "entropy", None, min_gain=-np.inf)
+    assert compared == 3
+    # a small positive gain is still a split with min_gain=0
+    X = np.r_[XOR_X, [[0.0, 0.0]]]
+    y = np.r_[XOR_Y, 0]
+    assert not TreeClassifier().fit(X, y).tree_.nodes[0].is_leaf
 
 
 def test_matches_sklearn_without_ties_digits_depth_3():

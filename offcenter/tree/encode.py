@@ -109,6 +109,26 @@ def _as_frame(X, feature_names=None) -> tuple[pd.DataFrame, bool]:
     return frame, False
 
 
+def _hashable(series: pd.Series) -> pd.Series:
+    """An object column whose unhashable values (a dict, a list) are replaced by their text
+    (they can then be categories); other columns unchanged."""
+    if series.dtype != object:
+        return series
+    try:
+        hash(tuple(series.tolist()))
+    except TypeError:
+        return series.map(lambda v: v if _hashes(v) else str(v))
+    return series
+
+
+def _hashes(v) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
 def _is_numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(
         series.dtype
@@ -146,6 +166,7 @@ def fit_encode(X) -> tuple[Encoded, bool]:
             slot.append(len(nums))
             nums.append(values)
         else:
+            s = _hashable(s)
             missing = s.isna().to_numpy()
             if isinstance(s.dtype, pd.CategoricalDtype):
                 present = set(s[~missing].unique().tolist())
@@ -175,6 +196,7 @@ def _stack(cols, dtype, n) -> np.ndarray:
 def _codes(series: pd.Series, info: FeatureInfo) -> np.ndarray:
     """Codes of a column under a fitted category list (unseen -> -1, missing -> its code)."""
     known = [c for c in info.categories if c is not None]
+    series = _hashable(series)
     values = pd.Index(series.to_numpy(dtype=object), dtype=object)
     out = pd.Index(known, dtype=object).get_indexer(values).astype(np.int32)
     if info.has_missing:
@@ -247,8 +269,8 @@ def encode_labels(y, n: int) -> tuple[np.ndarray, np.ndarray]:
         classes_arr, codes = np.unique(arr, return_inverse=True)
     if len(classes_arr) < 2:
         raise ValueError(
-            f"y has a single class ({_python_value(classes_arr[0])!r}); a classification tree "
-            "needs at least two classes."
+            f"y has a single class ({_python_value(classes_arr[0])!r}): a classification tree "
+            "needs at least two classes, not one class."
         )
     dtype = np.int8 if len(classes_arr) < 127 else np.int32
     return classes_arr, codes.astype(dtype)

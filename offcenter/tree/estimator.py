@@ -76,6 +76,18 @@ import numbers
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.class_weight import compute_sample_weight
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    _check_feature_names,
+    _check_n_features,
+    _check_sample_weight,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
 
 from offcenter.measures.impurity import Impurity, resolve_theta
 from offcenter.measures.registry import get_measure
@@ -92,10 +104,10 @@ from offcenter.tree.search import Record, Settings, grow
 
 _PARAMS = ("measure", "theta", "beta", "rho", "consistent", "alpha", "max_depth",
            "min_samples_split", "min_samples_leaf", "min_gain", "categorical", "leaf_rule",
-           "max_features", "random_state")
+           "max_features", "random_state", "class_weight", "min_weight_fraction_leaf")
 
 
-class TreeClassifier:
+class TreeClassifier(ClassifierMixin, BaseEstimator):
     """Decision tree classifier on any measure of the package (see the module docs for the rules).
 
     Parameters
@@ -115,6 +127,7 @@ class TreeClassifier:
     max_depth : int or None
     min_samples_split : int >= 2
     min_samples_leaf : int >= 1
+        Rows (not weight) a child must have, as in scikit-learn.
     min_gain : float
         A split is made only if its gain is > min_gain (``-inf``: whatever its gain; gains can
         be negative with an off-centered measure).
@@ -124,14 +137,58 @@ class TreeClassifier:
         Number of features drawn at random at each node (forests); None: all.
     random_state : None, int, numpy Generator or RandomState
         Seed of the feature draws (used only with max_features).
-    """
+    min_weight_fraction_leaf : float in [0, 0.5]
+        Fewest share of the total training weight a child must have (scikit-learn's
+        parameter: with weights, what ``min_samples_leaf`` is to rows).
+    class_weight : None, "balanced" or dict
+        Weights of the classes, multiplied into the rows' ``sample_weight`` (as in
+        scikit-learn): a dict ``{class: weight}`` (classes not in it weigh 1), or
+        ``"balanced"``: ``n_samples / (n_classes * np.bincount(y))`` (unweighted class counts).
 
-    _estimator_type = "classifier"
+    Attributes
+    ----------
+    classes_, n_classes_ : the class labels (sorted) and their number.
+    n_features_in_ : number of features seen in fit.
+    feature_names_in_ : the column names, only when X was a DataFrame with string names.
+    features_ : list of FeatureInfo, how each column is encoded (numeric or categorical).
+    prior_ : class distribution of the (weighted) training set.
+    impurity_, theta_ : the Impurity the tree grew with and its resolved theta.
+    tree_ : Tree, the fitted nodes.
+
+    Notes
+    -----
+    Input. ``X`` is a DataFrame (numeric columns as numbers; object, string, category and bool
+    columns as categorical features, see :mod:`offcenter.tree.encode`) or a dense 2-D array
+    (an object array is typed column by column like a DataFrame). Missing values (NaN, None)
+    are allowed and handled by the rules of the module docs; infinite values are an error.
+    **Sparse input is not supported**: a sparse matrix or array raises a TypeError (convert it
+    with ``X.toarray()``). A DataFrame given to predict is matched to the training columns by
+    name (any order). A value that cannot be hashed (a dict, a list) in a categorical column
+    is read as its text.
+
+    Weights. ``fit(X, y, sample_weight)`` and ``class_weight`` make every class count a sum of
+    row weights (``sample_weight * class_weight[y]``), as scikit-learn's trees do: node
+    counts, impurities, gains and scores, the candidates of :meth:`candidates`, the leaves'
+    predictions and ``predict_proba``, the prior (``theta="prior"``) and the missing-value
+    rule (the heavier child). Rows of weight 0 are left out of the training (scikit-learn
+    does the same). ``min_samples_split`` and ``min_samples_leaf`` count rows, not weight, as
+    in scikit-learn; ``Node.n`` is the number of training rows of a node and
+    ``Node.weighted_n`` the sum of their weights. Integer weights give the tree of the data
+    with each row repeated that many times; weights all equal to 1 give exactly the
+    unweighted tree (the fast integer-count path is used).
+
+    Zero-gain splits. A node is split only if its best gain is ``> min_gain``; with the
+    default ``min_gain=0`` a split of gain exactly 0 is *not* made (XOR-like data: no single
+    split reduces the impurity), whereas scikit-learn's DecisionTreeClassifier makes it
+    (its only rule is impurity decrease >= ``min_impurity_decrease``, 0 by default) and may
+    then find useful splits below. ``min_gain=-inf`` (any gain) or a small negative value
+    makes such splits as scikit-learn does; the trees then agree at every node (tested).
+    """
 
     def __init__(self, measure="shannon", theta=None, beta=None, rho=None, consistent=False,
                  alpha=None, max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_gain=0.0, categorical="multiway", leaf_rule="majority", max_features=None,
-                 random_state=None):
+                 random_state=None, class_weight=None, min_weight_fraction_leaf=0.0):
         self.measure = measure
         self.theta = theta
         self.beta = beta
@@ -146,37 +203,88 @@ class TreeClassifier:
         self.leaf_rule = leaf_rule
         self.max_features = max_features
         self.random_state = random_state
+        self.class_weight = class_weight
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
 
     # ------------------------------------------------------------------ sklearn conventions
-    def get_params(self, deep=True) -> dict:
-        return {k: getattr(self, k) for k in _PARAMS}
-
-    def set_params(self, **params):
-        for k, v in params.items():
-            if k not in _PARAMS:
-                raise ValueError(
-                    f"TreeClassifier has no parameter {k!r}; valid ones: {', '.join(_PARAMS)}."
-                )
-            setattr(self, k, v)
-        return self
-
-    def __repr__(self) -> str:
-        defaults = TreeClassifier()
-        args = []
-        for k in _PARAMS:
-            v = getattr(self, k)
-            d = getattr(defaults, k)
-            same = v is d or (not isinstance(v, np.ndarray) and not isinstance(d, np.ndarray)
-                              and v == d)
-            if not same:
-                args.append(f"{k}={v!r}")
-        return f"TreeClassifier({', '.join(args)})"
-
     def __sklearn_tags__(self):
-        from sklearn.utils import ClassifierTags, Tags, TargetTags
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # missing values are handled (module docs)
+        tags.input_tags.categorical = True  # non-numeric DataFrame columns
+        tags.input_tags.string = True  # strings are categories
+        tags.input_tags.sparse = False  # a clear TypeError
+        return tags
 
-        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
-                    classifier_tags=ClassifierTags())
+    # ------------------------------------------------------------------ input validation
+    def _validate_X(self, X, reset: bool):
+        """X checked with scikit-learn's conventions, as a DataFrame or a dense 2-D array.
+
+        A DataFrame is kept as it is (its columns typed one by one by the encoding); anything
+        else goes through ``validate_data`` (sparse input: TypeError; complex numbers,
+        fewer than one feature: ValueError), without dtype conversion (strings stay
+        categories) and with NaN allowed (infinite values are refused by the encoding).
+        """
+        if isinstance(X, pd.DataFrame):
+            if reset:
+                _check_feature_names(self, X, reset=True)
+            _check_n_features(self, X, reset=reset)
+            return X
+        if X is None:
+            raise ValueError("X is None; give a DataFrame or a 2-D array.")
+        if isinstance(X, pd.Series):
+            raise ValueError("X must be 2-D (a DataFrame or a 2-D array); got a Series. "
+                             "Use X.to_frame() for a single feature.")
+        if not sp.issparse(X):
+            if not hasattr(X, "shape"):
+                X = np.asarray(X)
+            shape = X.shape
+            if len(shape) != 2:
+                raise ValueError(
+                    f"X must be 2-D (rows x features); got an array of shape {shape}. "
+                    "Reshape your data: X.reshape(-1, 1) for a single feature."
+                )
+            if shape[0] == 0:
+                raise ValueError("X has no rows: a tree needs at least one example.")
+        return validate_data(self, X, reset=reset, accept_sparse=False, dtype=None,
+                             ensure_all_finite=False, ensure_min_features=1)
+
+    @staticmethod
+    def _validate_y(y, n: int) -> np.ndarray:
+        if y is None:
+            raise ValueError("TreeClassifier requires y to be passed, but the target y is None.")
+        if isinstance(y, pd.DataFrame) and y.shape[1] != 1:
+            raise ValueError(f"y must be one column of labels; got {y.shape[1]} columns.")
+        arr = y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else np.asarray(y)
+        if arr.ndim == 2 and arr.shape[1] != 1 or arr.ndim > 2:
+            raise ValueError(f"y must be 1-D (one label per row); got shape {arr.shape}.")
+        arr = column_or_1d(arr, warn=True)
+        if len(arr) != n:
+            raise ValueError(f"X has {n} rows but y has {len(arr)} labels; they must match.")
+        if pd.isna(pd.Series(arr, dtype=object if arr.dtype == object else None)).any():
+            raise ValueError("y contains missing labels (NaN or None); drop those rows first.")
+        check_classification_targets(arr)
+        return arr
+
+    def _row_weights(self, sample_weight, y: np.ndarray, n: int):
+        """sample_weight * class_weight[y], or None when every row weighs 1."""
+        cw = self.class_weight
+        if sample_weight is None and cw is None:
+            return None
+        if not (cw is None or isinstance(cw, dict)
+                or (isinstance(cw, str) and cw == "balanced")):
+            raise ValueError(f"class_weight must be None, 'balanced' or a dict; got {cw!r}.")
+        w = _check_sample_weight(sample_weight, np.empty((n, 0)), dtype=np.float64,
+                                 ensure_non_negative=True)
+        if cw is not None:
+            w = w * compute_sample_weight(cw, y)
+        if not np.all(np.isfinite(w)):
+            raise ValueError("sample_weight must be finite.")
+        if not (w > 0).any():
+            raise ValueError("every row has weight 0 (sample_weight * class_weight): nothing "
+                             "to fit.")
+        if np.all(w == 1.0):
+            return None
+        return w
 
     # ------------------------------------------------------------------ settings
     def _make_impurity(self, class_counts, params=None) -> tuple[Impurity, np.ndarray | None]:
@@ -222,6 +330,10 @@ class TreeClassifier:
             raise ValueError(f"min_gain must be a number (-inf allowed: split even when every "
                              f"gain is negative); got {mg!r}.")
         out["min_gain"] = float(mg)
+        f = p.get("min_weight_fraction_leaf", 0.0)
+        if (isinstance(f, bool) or not isinstance(f, numbers.Real) or not 0 <= f <= 0.5):
+            raise ValueError(f"min_weight_fraction_leaf must be a number in [0, 0.5]; got {f!r}.")
+        out["min_weight_fraction_leaf"] = float(f)
         a = p["alpha"]
         if a is not None:
             if isinstance(a, bool) or not isinstance(a, numbers.Real) or not 0 <= a <= 1:
@@ -275,28 +387,45 @@ class TreeClassifier:
             rng = np.random.default_rng(rs)
         return Settings(imp, len(self.classes_), int(len(self._y)), c["alpha"], c["max_depth"],
                         c["min_samples_split"], c["min_samples_leaf"], c["min_gain"],
-                        p["categorical"], c["max_features"], rng)
+                        p["categorical"], c["max_features"], rng,
+                        weighted=getattr(self, "_w", None) is not None,
+                        min_weight_leaf=c["min_weight_fraction_leaf"] * self._total_weight())
 
     # ------------------------------------------------------------------ fit / predict
-    def fit(self, X, y):
-        """Grow the tree on X (DataFrame or 2-D array) and labels y."""
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on X (DataFrame or dense 2-D array) and labels y.
+
+        Parameters
+        ----------
+        X : DataFrame or array_like of shape (n_samples, n_features)
+            Numeric and categorical features; NaN/None are missing values. Sparse input
+            raises a TypeError.
+        y : array_like of shape (n_samples,)
+            Class labels (at least two classes).
+        sample_weight : None or array_like of shape (n_samples,)
+            Non-negative row weights (None: 1 each), multiplied by ``class_weight``; see the
+            class docs (Weights) for what they change.
+        """
         self._check_params(self.get_params(), 1, 1)
-        enc, named = fit_encode(X)
-        classes, codes = encode_labels(y, enc.n)
+        Xv = self._validate_X(X, reset=True)
+        enc, named = fit_encode(Xv)
+        yv = self._validate_y(y, enc.n)
+        classes, codes = encode_labels(yv, enc.n)
+        w = self._row_weights(sample_weight, yv, enc.n)
         q = len(classes)
-        counts = np.bincount(codes, minlength=q).astype(np.float64)
+        counts = np.bincount(codes, weights=w, minlength=q).astype(np.float64)
         self.classes_ = classes
         self.n_classes_ = q
         self.features_ = enc.features
         self._named = named
-        self.feature_names_in_ = np.asarray([f.name for f in enc.features], dtype=object)
-        self.n_features_in_ = len(enc.features)
         self.prior_ = counts / counts.sum()
         self.impurity_, self.theta_ = self._make_impurity(counts)
         self._enc = enc
         self._y = codes
+        self._w = w
         st = self._settings(self.impurity_)
-        recs = grow(enc, codes, st, [(np.arange(enc.n), 0, ())])
+        rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
+        recs = grow(enc, codes, st, [(rows, 0, ())], w=w)
         self.tree_ = Tree(self._records_to_nodes(recs, 0, self.impurity_))
         self._train_leaf = None
         self.edits_ = []
@@ -310,7 +439,9 @@ class TreeClassifier:
         n = counts.sum(axis=1)
         proba = counts / np.where(n > 0, n, 1.0)[:, None]
         if self.leaf_rule == "prior":
-            pred = np.argmax(proba / self.prior_, axis=1)
+            ratio = np.divide(proba, self.prior_, out=np.zeros_like(proba),
+                              where=self.prior_ > 0)
+            pred = np.argmax(ratio, axis=1)
         else:
             pred = np.argmax(counts, axis=1)
 
@@ -337,16 +468,22 @@ class TreeClassifier:
                 children=tuple(nid(c) for c in r.children),
                 prediction=_python_value(self.classes_[pred[k]]), proba=proba[k],
                 conditions=tuple(r.conditions), n_missing=r.n_missing, criterion=imp.key,
+                n_samples=r.n_rows,
             ))
         return nodes
 
+    def _total_weight(self) -> float:
+        """Sum of the training rows' weights (their number without weights)."""
+        w = getattr(self, "_w", None)
+        return float(len(self._y)) if w is None else float(w.sum())
+
     def _check_fitted(self):
-        if not hasattr(self, "tree_"):
-            raise ValueError("this TreeClassifier is not fitted yet; call fit(X, y) first.")
+        """NotFittedError (a ValueError) before fit."""
+        check_is_fitted(self, "tree_")
 
     def _encode(self, X) -> Encoded:
         self._check_fitted()
-        return encode(X, self.features_, self._named)
+        return encode(self._validate_X(X, reset=False), self.features_, self._named)
 
     def apply(self, X) -> np.ndarray:
         """The leaf id reached by each row of X."""
@@ -396,15 +533,6 @@ class TreeClassifier:
         pred = np.asarray([index[nd.prediction] for nd in self.tree_.nodes])
         return self.classes_[pred[leaves]]
 
-    def score(self, X, y) -> float:
-        """Accuracy on (X, y)."""
-        pred = self.predict(X)
-        yy = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
-        yy = yy.reshape(-1)
-        if len(yy) != len(pred):
-            raise ValueError(f"X has {len(pred)} rows but y has {len(yy)} labels.")
-        return float(np.mean(pred == yy))
-
     def decision_path(self, X) -> list[list[int]]:
         """The node ids each row goes through, from the root to its leaf."""
         leaves = self.apply(X)
@@ -425,10 +553,12 @@ class TreeClassifier:
                 "need the training rows: refit it, or call attach_data(X, y)."
             )
 
-    def attach_data(self, X, y):
-        """Attach training data to a tree loaded from JSON (enables inspection and edits)."""
+    def attach_data(self, X, y, sample_weight=None):
+        """Attach training data to a tree loaded from JSON (enables inspection and edits).
+
+        ``sample_weight`` (and the tree's ``class_weight``) as in :meth:`fit`."""
         self._check_fitted()
-        enc = encode(X, self.features_, self._named)
+        enc = self._encode(X)
         index = {_python_value(c): i for i, c in enumerate(self.classes_)}
         yy = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y).reshape(-1)
         if len(yy) != enc.n:
@@ -439,17 +569,23 @@ class TreeClassifier:
             raise ValueError(f"y holds a class the tree does not know: {exc.args[0]!r}.") from None
         self._enc = enc
         self._y = codes.astype(np.int8 if len(self.classes_) < 127 else np.int32)
+        self._w = self._row_weights(sample_weight, yy, enc.n)
         self._train_leaf = None
         return self
 
     def node_indices(self, node_id: int) -> np.ndarray:
-        """Positions of the training rows that reach ``node_id``."""
+        """Positions of the training rows that reach ``node_id`` (rows of weight 0, left out
+        of the training, are not included)."""
         self._require_data()
         self._check_node(node_id)
         if getattr(self, "_train_leaf", None) is None:
             self._train_leaf = self._route(self._enc)
         leaves = [i for i in self.tree_.subtree(node_id) if self.tree_.nodes[i].is_leaf]
-        return np.flatnonzero(np.isin(self._train_leaf, leaves))
+        reach = np.isin(self._train_leaf, leaves)
+        w = getattr(self, "_w", None)
+        if w is not None:
+            reach &= w > 0
+        return np.flatnonzero(reach)
 
     def _check_node(self, node_id):
         if isinstance(node_id, bool) or not isinstance(node_id, numbers.Integral) or not (
@@ -496,7 +632,7 @@ class TreeClassifier:
         self._check_node(node_id)
         old = self.tree_.nodes[node_id]
         leaf = Node(old.id, old.parent, old.depth, old.counts, old.impurity, None, (),
-                    old.prediction, old.proba, old.conditions, 0, old.criterion)
+                    old.prediction, old.proba, old.conditions, 0, old.criterion, old.n_samples)
         new = self._copy()
         new.tree_ = self._splice(node_id, [leaf])
         new.edits_.append(("make_leaf", node_id))
@@ -508,7 +644,8 @@ class TreeClassifier:
         imp, _ = self._make_impurity(self.prior_ * len(self._y), params)
         st = self._settings(imp, params)
         forced = {0: forced_split} if forced_split is not None else None
-        recs = grow(self._enc, self._y, st, [(rows, old.depth, old.conditions)], forced)
+        recs = grow(self._enc, self._y, st, [(rows, old.depth, old.conditions)], forced,
+                    w=getattr(self, "_w", None))
         base = len(self.tree_) + 1
         nodes = self._records_to_nodes(recs, base, imp, parent=old.parent, root_id=node_id)
         return self._splice(node_id, nodes)

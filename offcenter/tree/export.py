@@ -12,6 +12,8 @@ FORMAT = "offcenter.tree/1"
 
 
 def _jsonable(v):
+    if isinstance(v, dict):  # class_weight: pairs, so that the class keeps its type
+        return {"__pairs__": [[_jsonable(k), _jsonable(x)] for k, x in v.items()]}
     if isinstance(v, np.ndarray):
         return [_jsonable(x) for x in v.tolist()]
     if isinstance(v, (list, tuple)):
@@ -49,7 +51,11 @@ def from_dict(cls, d: dict):
     """Rebuild a fitted estimator from :func:`to_dict` output (without training data)."""
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise ValueError(f"not a tree exported by offcenter (expected format {FORMAT!r}).")
-    clf = cls(**d["params"])
+    params = dict(d["params"])
+    for k, v in params.items():
+        if isinstance(v, dict) and "__pairs__" in v:
+            params[k] = {(tuple(a) if isinstance(a, list) else a): b for a, b in v["__pairs__"]}
+    clf = cls(**params)
     dtype = d.get("classes_dtype", "object")
     classes = d["classes"]
     if dtype == "object":
@@ -61,7 +67,8 @@ def from_dict(cls, d: dict):
     clf.n_classes_ = len(arr)
     clf.features_ = [FeatureInfo.from_dict(f) for f in d["features"]]
     clf._named = bool(d["named"])
-    clf.feature_names_in_ = np.asarray([f.name for f in clf.features_], dtype=object)
+    if clf._named:
+        clf.feature_names_in_ = np.asarray([f.name for f in clf.features_], dtype=object)
     clf.n_features_in_ = len(clf.features_)
     clf.prior_ = np.asarray(d["prior"], float)
     im = d["impurity"]
@@ -72,6 +79,7 @@ def from_dict(cls, d: dict):
     clf.tree_ = Tree([Node.from_dict(nd, lambda v: v) for nd in d["nodes"]])
     clf._enc = None
     clf._y = None
+    clf._w = None
     clf._train_leaf = None
     return clf
 

@@ -18,6 +18,7 @@ from offcenter.tree.search import (
     _split_dict,
     branch_labels,
     categorical_split_dict,
+    category_rows,
     category_table,
     numeric_positions,
     search_categorical,
@@ -49,30 +50,40 @@ def _feature_index(clf, feature) -> int:
 
 
 def _node_data(clf, node_id):
+    """The node's training rows, their classes and weights (None: unweighted), the class
+    counts T (1, q) (sums of weights), their total, the search settings and I(node)."""
     rows = clf.node_indices(node_id)
     y = clf._y[rows]
     q = len(clf.classes_)
-    T = np.bincount(y, minlength=q).astype(np.int64)[None, :]
+    w = getattr(clf, "_w", None)
+    w = None if w is None else w[rows]
+    if w is None:
+        T = np.bincount(y, minlength=q).astype(np.int64)[None, :]
+    else:
+        T = np.bincount(y, weights=w, minlength=q)[None, :]
     n = T.sum(axis=1)
     st = clf._settings(clf.impurity_)
     st.max_features = None
     Ipar = st.kernel(T, n)
-    return rows, y, T, n, st, Ipar
+    return rows, y, w, T, n, st, Ipar
 
 
-def _best_split_of_feature(clf, j, rows, y, T, n, st, Ipar):
+def _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar):
     info = clf.features_[j]
     enc = clf._enc
     if info.kind == "numeric":
         col = enc.num[rows, enc.slot[j]]
         o = np.argsort(col, kind="stable")
-        res = search_numeric(col[o], np.zeros(o.size, np.int32), y[o], 1, T, n, Ipar, st)
+        res = search_numeric(col[o], np.zeros(o.size, np.int32), y[o], 1, T, n, Ipar, st,
+                             w=None if w is None else w[o])
     else:
         K = len(info.categories)
-        tab = category_table(enc.cat[rows, enc.slot[j]], np.zeros(rows.size, np.int64), y, 1, K,
-                             st.q)
+        codes = enc.cat[rows, enc.slot[j]]
+        zeros = np.zeros(rows.size, np.int64)
+        tab = category_table(codes, zeros, y, 1, K, st.q, w)
+        rws = None if w is None else category_rows(codes, zeros, 1, K)
         res = search_categorical(tab, 1, T, n, Ipar, st, None,
-                                 K - 1 if info.has_missing else None)
+                                 K - 1 if info.has_missing else None, rws)
     if res is None:
         return None
     return _split_dict(res, 0, j, info)
@@ -89,7 +100,11 @@ def _score_tables(tables: np.ndarray, imps, alpha):
 
 
 def _counts_text(counts) -> str:
-    return " | ".join("[" + ", ".join(f"{int(c)}" for c in row) + "]" for row in counts)
+    def one(c):
+        c = float(c)
+        return f"{int(c)}" if c.is_integer() else f"{c:.4g}"
+
+    return " | ".join("[" + ", ".join(one(c) for c in row) + "]" for row in counts)
 
 
 def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
@@ -103,12 +118,12 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
     """
     clf._require_data()
     clf._check_node(node_id)
-    rows, y, T, n, st, Ipar = _node_data(clf, node_id)
+    rows, y, w, T, n, st, Ipar = _node_data(clf, node_id)
     sets = resolve_settings(clf, settings)
     node = clf.tree_.nodes[node_id]
     records = []
     for j, info in enumerate(clf.features_):
-        sp = _best_split_of_feature(clf, j, rows, y, T, n, st, Ipar)
+        sp = _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar)
         rec = {"feature": info.name, "kind": info.kind, "split": "", "children_counts": "",
                "chosen": bool(node.split is not None and node.split.feature == info.name),
                "n_missing": 0, "threshold": np.nan, "groups": None}
@@ -158,11 +173,12 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
         raise ValueError(
             f"{info.name!r} is categorical: it has no thresholds; see candidates() for its split."
         )
-    rows, y, T, n, st, Ipar = _node_data(clf, node_id)
+    rows, y, w, T, n, st, Ipar = _node_data(clf, node_id)
     sets = resolve_settings(clf, settings)
     col = clf._enc.num[rows, clf._enc.slot[j]]
     o = np.argsort(col, kind="stable")
-    pos = numeric_positions(col[o], np.zeros(o.size, np.int32), y[o], st.q, 1, T, 1)
+    pos = numeric_positions(col[o], np.zeros(o.size, np.int32), y[o], st.q, 1, T, 1,
+                            w=None if w is None else w[o])
     cols = {"threshold": [], "n_left": [], "n_right": [], "valid": []}
     if pos is None:
         df = pd.DataFrame(cols)
@@ -171,8 +187,10 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
     else:
         tables = np.stack([pos["L"], pos["R"]], axis=1)
         msl = st.min_samples_leaf
-        df = pd.DataFrame({"threshold": pos["thr"], "n_left": pos["nl"], "n_right": pos["nr"],
-                           "valid": (pos["nl"] >= msl) & (pos["nr"] >= msl)})
+        df = pd.DataFrame({"threshold": pos["thr"], "n_left": pos["rl"], "n_right": pos["rr"],
+                           "valid": (pos["rl"] >= msl) & (pos["rr"] >= msl)})
+        if w is not None:
+            df["weight_left"], df["weight_right"] = pos["nl"], pos["nr"]
         for (key, _, _), (g, s) in zip(sets, _score_tables(tables, [i for _, _, i in sets],
                                                            st.alpha)):
             df[f"gain:{key}"] = g
@@ -200,14 +218,14 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> dict:
     """A split description for :meth:`TreeClassifier.with_split`."""
     j = _feature_index(clf, feature)
     info = clf.features_[j]
-    rows, y, T, n, st, Ipar = _node_data(clf, node_id)
+    rows, y, w, T, n, st, Ipar = _node_data(clf, node_id)
     q = st.q
     imp = clf.impurity_
     if info.kind == "numeric":
         if groups is not None:
             raise ValueError(f"{info.name!r} is numeric: give a threshold, not groups.")
         if threshold is None:
-            sp = _best_split_of_feature(clf, j, rows, y, T, n, st, Ipar)
+            sp = _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar)
             if sp is None:
                 raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
             return sp
@@ -217,11 +235,12 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> dict:
         v = clf._enc.num[rows, clf._enc.slot[j]]
         nan = np.isnan(v)
         left = v <= thr
-        nl, nr = int(left[~nan].sum()), int((~left & ~nan).sum())
-        mc = 0 if nl >= nr else 1
+        ww = np.ones(rows.size) if w is None else w
+        nl, nr = ww[left & ~nan].sum(), ww[~left & ~nan].sum()
+        mc = 0 if nl >= nr else 1  # missing values go to the heavier child (left on a tie)
         goes = np.where(nan, mc == 0, left)
-        L = np.bincount(y[goes], minlength=q)
-        R = np.bincount(y[~goes], minlength=q)
+        L = np.bincount(y[goes], weights=None if w is None else w[goes], minlength=q)
+        R = np.bincount(y[~goes], weights=None if w is None else w[~goes], minlength=q)
         if L.sum() == 0 or R.sum() == 0:
             raise ValueError(
                 f"threshold {thr:g} leaves a child empty at node {node_id}; pick one between "
@@ -238,7 +257,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> dict:
     if threshold is not None:
         raise ValueError(f"{info.name!r} is categorical: give groups, not a threshold.")
     if groups is None:
-        sp = _best_split_of_feature(clf, j, rows, y, T, n, st, Ipar)
+        sp = _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar)
         if sp is None:
             raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
         return sp
@@ -279,10 +298,10 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> dict:
     if not singletons and len(code_groups) != 2:
         raise ValueError("groups must be either one value per child (multiway) or two groups.")
     K = len(info.categories)
-    tab = category_table(codes_at, np.zeros(rows.size, np.int64), y, 1, K, q)[0]
+    tab = category_table(codes_at, np.zeros(rows.size, np.int64), y, 1, K, q, w)[0]
     counts = [tab[list(g)].sum(axis=0) for g in code_groups]
     table = np.stack(counts)
     (g, s), = _score_tables(table, [imp], st.alpha)
-    nmiss = int(tab[K - 1].sum()) if info.has_missing else 0
+    nmiss = int(np.count_nonzero(codes_at == K - 1)) if info.has_missing else 0
     return categorical_split_dict(j, info, code_groups, counts, float(g), float(s), nmiss,
                                   binary=not singletons)

@@ -47,13 +47,20 @@ class CountKernel:
     #: per kernel (benchmarks/README.md): blocks cost a few exact evaluations per block.
     block_node_min = None
 
-    def __init__(self, imp: Impurity, q: int, n_max: int):
+    def __init__(self, imp: Impurity, q: int, n_max: int, weighted: bool = False):
         self.imp = imp
         self.q = q
+        self.weighted = weighted
         self._table = None
         name = imp.name
         plain = imp.theta is None or (imp.off_centered and np.allclose(imp.theta, 1.0 / q))
         plain = plain and imp.info.theta == "optional"
+        if weighted:
+            # weighted (float) counts: no table indexed by integer counts, no float32
+            # screening and no row bound (their error bounds assume integer counts and
+            # moves of one unit row): the exact float64 kernels only
+            self._init_weighted(name, plain)
+            return
         if name == "shannon" and plain and n_max <= TABLE_LIMIT:
             k = np.arange(n_max + 1, dtype=np.float64)
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -104,6 +111,30 @@ class CountKernel:
         else:
             self._fn = self._generic
 
+    def _init_weighted(self, name, plain):
+        imp, q = self.imp, self.q
+        if name == "shannon" and plain:
+            self._fn = self._shannon_float
+        elif name == "gini" and plain:
+            self._fn = self._gini
+        elif (q == 2 and imp.off_centered and name in ("shannon", "gini")
+              and not np.allclose(imp.theta, 0.5)):
+            self._t1 = float(imp.theta[1])
+            self._fn = self._oc2_shannon if name == "shannon" else self._oc2_gini
+        elif imp.off_centered:
+            self._lines(imp.theta)
+            self._below = None
+            self._fn = {"shannon": self._oc_shannon, "gini": self._oc_gini}.get(
+                name, self._oc_generic)
+        elif imp.info.theta == "builtin":
+            th = np.asarray(imp.theta, np.float64)
+            self._A = 1.0 - 2.0 * th
+            self._B = th * th
+            self._th = th
+            self._fn = self._asymmetric
+        else:
+            self._fn = self._generic
+
     def _lines(self, theta) -> np.ndarray:
         """The off-centering's two lines per class (section 4 of the paper):
         pi_j * n = a_j c_j below theta_j, b_j c_j + d_j n above."""
@@ -127,6 +158,22 @@ class CountKernel:
         nn = np.asarray(n)
         safe = np.where(nn > 0, nn, 1)
         return np.maximum((t.take(nn) - s) / safe, 0.0)
+
+    def _shannon_float(self, c, n):
+        """Shannon entropy (bits) of float (weighted) counts: (n log2 n - sum c log2 c) / n,
+        evaluated as the table kernel does (same value for integer-valued counts)."""
+        cf = np.asarray(c, np.float64)
+
+        def xlogx(x):
+            pos = x > 0
+            return np.where(pos, x * np.log2(np.where(pos, x, 1.0)), 0.0)
+
+        s = xlogx(cf[:, 0])
+        for j in range(1, cf.shape[1]):
+            s += xlogx(cf[:, j])
+        nf = np.asarray(n, np.float64)
+        safe = np.where(nf > 0, nf, 1.0)
+        return np.where(nf > 0, np.maximum((xlogx(nf) - s) / safe, 0.0), 0.0)
 
     def _gini(self, c, n):
         cf = c.astype(np.float64)

@@ -75,10 +75,20 @@ class Node:
     conditions: tuple
     n_missing: int = 0
     criterion: str = ""  # key of the Impurity the node's split was chosen with
+    n_samples: int = -1  # training rows of the node (-1: unknown, from an old JSON file)
 
     @property
     def n(self) -> int:
+        """Number of training rows reaching the node (scikit-learn's n_node_samples)."""
+        if self.n_samples >= 0:
+            return self.n_samples
         return int(round(float(self.counts.sum())))
+
+    @property
+    def weighted_n(self) -> float:
+        """Sum of the weights of the node's training rows (``counts.sum()``; equal to ``n``
+        without weights)."""
+        return float(self.counts.sum())
 
     @property
     def is_leaf(self) -> bool:
@@ -92,6 +102,7 @@ class Node:
             "children": list(self.children), "prediction": class_to_json(self.prediction),
             "proba": [float(p) for p in self.proba], "conditions": list(self.conditions),
             "n_missing": self.n_missing, "criterion": self.criterion,
+            "n_samples": self.n_samples,
         }
 
     @classmethod
@@ -100,7 +111,7 @@ class Node:
                    float(d["impurity"]), None if d["split"] is None else Split.from_dict(d["split"]),
                    tuple(d["children"]), class_from_json(d["prediction"]),
                    np.asarray(d["proba"], float), tuple(d["conditions"]), int(d["n_missing"]),
-                   d.get("criterion", ""))
+                   d.get("criterion", ""), int(d.get("n_samples", -1)))
 
 
 @dataclass
@@ -194,9 +205,6 @@ class Tree:
             "catmap": np.concatenate(catmap) if catmap else np.zeros(1, np.int64),
         }
         return self._compiled
-
-    def copy_with(self, nodes) -> Tree:
-        return Tree(list(nodes))
 
 
 def renumber(nodes: list) -> list:

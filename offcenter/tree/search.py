@@ -48,17 +48,21 @@ class Settings:
     categorical: str = "multiway"
     max_features: int | None = None
     rng: np.random.Generator | None = None
+    #: weighted rows (float class counts): the exact kernels only, see CountKernel
+    weighted: bool = False
+    #: fewest weight per child (min_weight_fraction_leaf times the total weight); 0: none
+    min_weight_leaf: float = 0.0
     kernel: CountKernel = field(init=False)
     pkernel: CountKernel = field(init=False)
 
     prune: bool = field(init=False)
 
     def __post_init__(self):
-        self.kernel = CountKernel(self.imp, self.q, self.n_max)
+        self.kernel = CountKernel(self.imp, self.q, self.n_max, self.weighted)
         info = self.imp.info
         self.prune = bool(info.concave and not self.imp.consistent
                           and (not self.imp.off_centered or self.q == 2))
-        self.pkernel = CountKernel(self.imp.for_predictor(2), 2, self.n_max)
+        self.pkernel = CountKernel(self.imp.for_predictor(2), 2, self.n_max, self.weighted)
 
     def denominator(self, i_parent, nl, nr):
         """alpha I(node) + (1 - alpha) I(X) of lambda_alpha; None when scoring by the gain."""
@@ -89,6 +93,7 @@ class Record:
     split: dict | None = None
     children: list = field(default_factory=list)
     n_missing: int = 0
+    n_rows: int = 0  # training rows (counts are weighted when the rows are)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -96,7 +101,7 @@ class Record:
 # ----------------------------------------------------------------------------------------------
 
 
-def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False):
+def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False, w=None, mwl=0.0):
     """Every valid threshold of every node in a (node, value)-sorted column.
 
     Returns None or a dict with the position ``idx`` (split after it), node ``nd``, left and right
@@ -108,10 +113,17 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False):
     first and last valid threshold of every node: along such a run the weighted child impurity
     is concave in the cut position, so its minimum over the run is at one of its ends (Fayyad
     and Irani 1992; Breiman et al. 1984). The result is the same split, found faster.
+
+    ``w`` (the rows' weights, aligned with ``v``) makes every count a sum of weights
+    (:func:`_weighted_positions`); ``nl``, ``nr`` are then the children's weights and ``rl``,
+    ``rr`` their rows (``min_samples_leaf`` counts rows, as in scikit-learn). ``mwl``: the
+    fewest weight (rows when unweighted) a child may have (``min_weight_fraction_leaf``).
     """
     m = v.shape[0]
     if m < 2:
         return None
+    if w is not None:
+        return _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl)
     isnan = np.isnan(v)
     if isnan.any():
         M = np.bincount(nd[isnan].astype(np.int64) * q + yy[isnan], minlength=nn * q)
@@ -143,19 +155,7 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False):
             if idx.size == 0:
                 return None
     if prune and idx.size > 2:
-        same = yy[:-1] == yy[1:]
-        inner = same_node & ~increasing & ~same  # class change between equal values
-        if inner.any():
-            block = np.concatenate(([0], np.cumsum(~(same_node & ~increasing))))
-            impure = np.zeros(int(block[-1]) + 1, bool)
-            impure[block[1:][inner]] = True
-            skip = same[idx] & ~impure[block[idx]] & ~impure[block[idx + 1]]
-        else:
-            skip = same[idx]
-        edge = np.flatnonzero(ndv[1:] != ndv[:-1])
-        skip[0] = skip[-1] = False
-        skip[edge] = False
-        skip[edge + 1] = False
+        skip = _prune_mask(same_node, increasing, yy, idx, ndv)
         if skip.any():
             keep = ~skip
             idx, ndv, nl, nr, first = idx[keep], ndv[keep], nl[keep], nr[keep], first[keep]
@@ -190,12 +190,129 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False):
             miss_child = miss_child[keep]
             if idx.size == 0:
                 return None
+    if mwl > 0:
+        keep = (nl >= mwl) & (nr >= mwl)
+        if not keep.all():
+            idx, ndv, L, R, nl, nr = idx[keep], ndv[keep], L[keep], R[keep], nl[keep], nr[keep]
+            miss_child = None if miss_child is None else miss_child[keep]
+            if idx.size == 0:
+                return None
     thr = 0.5 * (v[idx] + v[idx + 1])
     bad = (thr >= v[idx + 1]) | ~np.isfinite(thr)
     if bad.any():
         thr = np.where(bad, v[idx], thr)
     return {"idx": idx, "nd": ndv, "L": L, "R": R, "nl": nl, "nr": nr, "thr": thr,
-            "miss_child": miss_child, "M": M}
+            "miss_child": miss_child, "M": M, "rl": nl, "rr": nr}
+
+
+def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
+    """:func:`numeric_positions` for weighted rows (float counts).
+
+    Both children's class counts are differences of one cumulative sum of the class's
+    weights (left: from the node's first row to the cut, right: from the cut to the node's
+    last non-missing row), so a class absent from a child has a count of exactly 0. The
+    pruning of pure runs holds for any positive weights (the weighted child impurity is
+    concave along a run as well: the cut moves the counts along a line).
+    """
+    m = v.shape[0]
+    nd = nd.astype(np.intp)
+    isnan = np.isnan(v)
+    rows_node = np.bincount(nd, minlength=nn)
+    if isnan.any():
+        key = nd[isnan] * q + yy[isnan]
+        M = np.bincount(key, weights=w[isnan], minlength=nn * q).reshape(nn, q)
+        Mrows = np.bincount(nd[isnan], minlength=nn)
+        prune = False
+    else:
+        M = None
+        Mrows = np.zeros(nn, np.int64)
+    same_node = nd[:-1] == nd[1:]
+    increasing = v[:-1] < v[1:]
+    valid = same_node & increasing
+    if allowed is not None:
+        valid &= allowed[nd[:-1]]
+    idx = np.flatnonzero(valid)
+    if idx.size == 0:
+        return None
+    ndv = nd.take(idx)
+    starts = np.searchsorted(nd, np.arange(nn)).astype(np.intp)
+    first = starts.take(ndv)
+    end = first + (rows_node - Mrows).take(ndv)  # one past the node's last non-missing row
+    rl = idx - first + 1
+    rr = end - idx - 1
+    if M is None and msl > 1:
+        keep = (rl >= msl) & (rr >= msl)
+        if not keep.all():
+            idx, ndv, rl, rr, first, end = (a[keep] for a in (idx, ndv, rl, rr, first, end))
+            if idx.size == 0:
+                return None
+    if prune and idx.size > 2:
+        skip = _prune_mask(same_node, increasing, yy, idx, ndv)
+        if skip.any():
+            keep = ~skip
+            idx, ndv, rl, rr, first, end = (a[keep] for a in (idx, ndv, rl, rr, first, end))
+    cum = np.zeros(m + 1, np.float64)
+    after = idx + 1
+    Lt = np.empty((q, idx.size))
+    Rt = np.empty((q, idx.size))
+    for j in range(q):
+        np.cumsum(np.where(yy == j, w, 0.0), out=cum[1:])
+        ca = cum.take(after)
+        np.subtract(ca, cum.take(first), out=Lt[j])
+        np.subtract(cum.take(end), ca, out=Rt[j])
+    L, R = Lt.T, Rt.T
+    nl, nr = Lt.sum(axis=0), Rt.sum(axis=0)
+    miss_child = None
+    if M is not None:
+        go_left = nl >= nr  # missing values go to the heavier child (left on a tie)
+        Mv = M[ndv]
+        L = L + np.where(go_left[:, None], Mv, 0.0)
+        R = R + np.where(go_left[:, None], 0.0, Mv)
+        miss_child = np.where(go_left, 0, 1)
+        nl = L.sum(axis=1)
+        nr = R.sum(axis=1)
+        mr = Mrows.take(ndv)
+        rl = rl + np.where(go_left, mr, 0)
+        rr = rr + np.where(go_left, 0, mr)
+        keep = (rl >= msl) & (rr >= msl)
+        if not keep.all():
+            idx, ndv, L, R, nl, nr, rl, rr = (a[keep] for a in (idx, ndv, L, R, nl, nr, rl, rr))
+            miss_child = miss_child[keep]
+            if idx.size == 0:
+                return None
+    if mwl > 0:
+        keep = (nl >= mwl) & (nr >= mwl)
+        if not keep.all():
+            idx, ndv, L, R, nl, nr = idx[keep], ndv[keep], L[keep], R[keep], nl[keep], nr[keep]
+            rl, rr = rl[keep], rr[keep]
+            miss_child = None if miss_child is None else miss_child[keep]
+            if idx.size == 0:
+                return None
+    thr = 0.5 * (v[idx] + v[idx + 1])
+    bad = (thr >= v[idx + 1]) | ~np.isfinite(thr)
+    if bad.any():
+        thr = np.where(bad, v[idx], thr)
+    return {"idx": idx, "nd": ndv, "L": L, "R": R, "nl": nl, "nr": nr, "thr": thr,
+            "miss_child": miss_child, "M": M, "Mrows": Mrows, "rl": rl, "rr": rr}
+
+
+def _prune_mask(same_node, increasing, yy, idx, ndv):
+    """Thresholds strictly inside runs of value blocks pure of one class (numeric_positions's
+    ``prune``): True where the threshold can be skipped."""
+    same = yy[:-1] == yy[1:]
+    inner = same_node & ~increasing & ~same  # class change between equal values
+    if inner.any():
+        block = np.concatenate(([0], np.cumsum(~(same_node & ~increasing))))
+        impure = np.zeros(int(block[-1]) + 1, bool)
+        impure[block[1:][inner]] = True
+        skip = same[idx] & ~impure[block[idx]] & ~impure[block[idx + 1]]
+    else:
+        skip = same[idx]
+    edge = np.flatnonzero(ndv[1:] != ndv[:-1])
+    skip[0] = skip[-1] = False
+    skip[edge] = False
+    skip[edge + 1] = False
+    return skip
 
 
 def screen(pos, Ipar, n, st: Settings):
@@ -373,7 +490,7 @@ def subset(pos, rows) -> dict:
     out = {"nd": pos["nd"][rows], "L": np.take(pos["L"].T, rows, axis=1).T,
            "R": np.take(pos["R"].T, rows, axis=1).T,
            "nl": pos["nl"][rows], "nr": pos["nr"][rows], "thr": pos["thr"][rows],
-           "M": pos["M"], "miss_child": None}
+           "M": pos["M"], "Mrows": pos.get("Mrows"), "miss_child": None}
     if pos["miss_child"] is not None:
         out["miss_child"] = pos["miss_child"][rows]
     return out
@@ -422,7 +539,7 @@ def best_per_segment(nd, score):
 
 
 def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=False,
-                   floor=None):
+                   floor=None, w=None):
     """Best threshold of one numeric feature for every node.
 
     ``floor`` (per node) is a score that some split of the level is known to reach (the best
@@ -433,7 +550,8 @@ def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=F
     the few candidates that can still win, for ``grow`` to evaluate exactly with other
     features'. Only these are held until the level ends.
     """
-    pos = numeric_positions(v, nd, yy, st.q, nn, T, st.min_samples_leaf, allowed, st.prune)
+    pos = numeric_positions(v, nd, yy, st.q, nn, T, st.min_samples_leaf, allowed, st.prune, w,
+                            st.min_weight_leaf)
     if pos is None:
         return None
     blocks = lazy and block_screened(pos, st)
@@ -482,7 +600,9 @@ def numeric_result(pos, gain, score) -> dict:
         "L": pos["L"][b], "R": pos["R"][b],
         "miss_child": (np.zeros(b.size, np.int64) if pos["miss_child"] is None
                        else pos["miss_child"][b]),
-        "n_missing": (np.zeros(b.size, np.int64) if M is None else M.sum(axis=1)[nodes]),
+        "n_missing": (pos["Mrows"][nodes] if pos.get("Mrows") is not None
+                      else np.zeros(b.size, np.int64) if M is None
+                      else M.sum(axis=1)[nodes]),
     }
 
 
@@ -541,20 +661,27 @@ def _predictor_impurity(imp: Impurity, sizes: np.ndarray, n_max: int) -> np.ndar
     return out
 
 
-def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_code=None):
+def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_code=None,
+                       rows=None):
     """Best multiway or binary split of one categorical feature for every node.
 
-    ``tab`` is the (nn, K, q) count table of (node, code, class).
+    ``tab`` is the (nn, K, q) count table of (node, code, class). With weighted rows, ``tab``
+    holds sums of weights and ``rows`` (nn, K) the number of rows of each (node, code)
+    (``min_samples_leaf`` and ``n_missing`` count rows).
     """
     q = st.q
     K = tab.shape[1]
     sizes = tab.sum(axis=2)
-    present = sizes > 0
-    n_missing = sizes[:, missing_code] if missing_code is not None else np.zeros(nn, np.int64)
+    rsizes = sizes if rows is None else rows
+    present = rsizes > 0
+    n_missing = (rsizes[:, missing_code] if missing_code is not None
+                 else np.zeros(nn, np.int64))
     if st.categorical == "multiway":
         kp = present.sum(axis=1)
-        smallest = np.where(present, sizes, np.iinfo(np.int64).max).min(axis=1)
+        smallest = np.where(present, rsizes, np.iinfo(np.int64).max).min(axis=1)
         ok = (kp >= 2) & (smallest >= st.min_samples_leaf)
+        if st.min_weight_leaf > 0:
+            ok &= np.where(present, sizes, np.inf).min(axis=1) >= st.min_weight_leaf
         if allowed is not None:
             ok &= allowed
         nodes = np.flatnonzero(ok)
@@ -583,9 +710,14 @@ def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_
             return None
         bits = (np.arange(1, G + 1)[:, None] >> np.arange(K)[None, :]) & 1  # (G, K)
         member = np.broadcast_to(bits.astype(bool)[None], (nn, G, K))
-        left = np.einsum("gk,nkq->ngq", bits.astype(np.int64), tab)
+        left = np.einsum("gk,nkq->ngq", bits.astype(tab.dtype), tab)
+        if rows is None:
+            right = T[:, None, :] - left
+        else:  # sums over the other group: a class absent from it counts exactly 0
+            right = np.einsum("gk,nkq->ngq", (1 - bits).astype(tab.dtype), tab)
+            rl = np.einsum("gk,nk->ng", bits, rows)
     else:
-        members, lefts = [], []
+        members, lefts, rights, rls = [], [], [], []
         order_classes = [1] if q == 2 else range(q)
         safe = np.where(sizes > 0, sizes, 1)
         for j in order_classes:
@@ -594,15 +726,28 @@ def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_
             st_tab = np.take_along_axis(tab, order[:, :, None], axis=1)
             cum = np.cumsum(st_tab, axis=1)[:, :-1, :]  # prefixes of length 1..K-1
             lefts.append(cum)
+            if rows is not None:
+                rights.append(np.cumsum(st_tab[:, ::-1], axis=1)[:, ::-1][:, 1:, :])
+                rls.append(np.cumsum(np.take_along_axis(rows, order, axis=1), axis=1)[:, :-1])
             rank = np.argsort(order, axis=1)  # position of each code in the order
             mem = rank[:, None, :] < np.arange(1, K)[None, :, None]  # (nn, K-1, K)
             members.append(mem)
         left = np.concatenate(lefts, axis=1)
         member = np.concatenate(members, axis=1)
-    right = T[:, None, :] - left
+        if rows is None:
+            right = T[:, None, :] - left
+        else:
+            right = np.concatenate(rights, axis=1)
+            rl = np.concatenate(rls, axis=1)
     nl = left.sum(axis=2)
     nr = right.sum(axis=2)
-    ok = (nl >= st.min_samples_leaf) & (nr >= st.min_samples_leaf)
+    if rows is None:
+        rl, rr = nl, nr
+    else:
+        rr = rows.sum(axis=1)[:, None] - rl
+    ok = (rl >= st.min_samples_leaf) & (rr >= st.min_samples_leaf)
+    if st.min_weight_leaf > 0:
+        ok &= (nl >= st.min_weight_leaf) & (nr >= st.min_weight_leaf)
     ok &= (member & present[:, None, :]).any(axis=2) & (~member & present[:, None, :]).any(axis=2)
     if allowed is not None:
         ok &= allowed[:, None]
@@ -624,9 +769,15 @@ def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_
             "child_counts": counts, "n_missing": n_missing[nodes], "binary": True}
 
 
-def category_table(codes, nd, yy, nn, K, q):
+def category_table(codes, nd, yy, nn, K, q, w=None):
+    """(node, code, class) counts, or sums of the rows' weights ``w``."""
     key = (nd.astype(np.int64) * K + codes) * q + yy
-    return np.bincount(key, minlength=nn * K * q).reshape(nn, K, q)
+    return np.bincount(key, weights=w, minlength=nn * K * q).reshape(nn, K, q)
+
+
+def category_rows(codes, nd, nn, K):
+    """(node, code) row counts (for weighted rows, next to :func:`category_table`)."""
+    return np.bincount(nd.astype(np.int64) * K + codes, minlength=nn * K).reshape(nn, K)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -635,10 +786,12 @@ def category_table(codes, nd, yy, nn, K, q):
 
 
 def _splittable(rec: Record, st: Settings) -> bool:
-    n = int(rec.counts.sum())
+    n = rec.n_rows
     if st.max_depth is not None and rec.depth >= st.max_depth:
         return False
     if n < st.min_samples_split or n < 2 * st.min_samples_leaf:
+        return False
+    if st.min_weight_leaf > 0 and float(rec.counts.sum()) < 2 * st.min_weight_leaf:
         return False
     return int((rec.counts > 0).sum()) > 1
 
@@ -653,11 +806,14 @@ def _allowed_mask(nn, F, st: Settings):
     return mask
 
 
-def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) -> list:
+def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None,
+         w: np.ndarray | None = None) -> list:
     """Grow subtrees from ``roots`` (list of (rows, depth, conditions)); returns Records.
 
     The first ``len(roots)`` records are the roots, with parent None; the others follow in
     breadth-first order. ``forced`` maps a root index to a ready split dict (edits).
+    ``w`` (one weight per row of ``enc``, positive on the roots' rows, with
+    ``st.weighted``) makes every class count a sum of weights; None: every row counts 1.
     """
     N = y.shape[0]
     q = st.q
@@ -668,8 +824,11 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
     open_ids: list[int] = []
     forced = forced or {}
     for k, (rows, depth, cond) in enumerate(roots):
-        counts = np.bincount(y[rows], minlength=q).astype(np.int64)
-        recs.append(Record(None, depth, counts, tuple(cond)))
+        if w is None:
+            counts = np.bincount(y[rows], minlength=q).astype(np.int64)
+        else:
+            counts = np.bincount(y[rows], weights=w[rows], minlength=q)
+        recs.append(Record(None, depth, counts, tuple(cond), n_rows=int(np.size(rows))))
         if k in forced or _splittable(recs[-1], st):
             node_of_row[rows] = len(open_ids)
             open_ids.append(k)
@@ -692,7 +851,7 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
             if len(open_ids) > 1:
                 perm = np.argsort(key, kind="stable")
                 o, key = o[perm], key[perm]
-            state[j] = [o, y[o], key]
+            state[j] = [o, y[o], key, None if w is None else w[o]]
     while open_ids:
         nn = len(open_ids)
         T = np.stack([recs[i].counts for i in open_ids])
@@ -706,6 +865,7 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
         act = np.flatnonzero(node_of_row >= 0)
         nd_act = node_of_row[act]
         y_act = y[act]
+        w_act = None if w is None else w[act]
         found = {}
         floor = np.full(nn, -np.inf)  # best exact score known so far, per node
         for j, info in enumerate(features):
@@ -713,15 +873,17 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
             if al is not None and not al.any():
                 continue
             if info.kind == "numeric":
-                o, ys, nds = state[j]
+                o, ys, nds, ws = state[j]
                 vs = np.take(enc.num[:, enc.slot[j]], o)  # values gathered when needed
                 res = search_numeric(vs, nds, ys, nn, T, n, Ipar, st, al, lazy=True,
-                                     floor=floor)
+                                     floor=floor, w=ws)
             else:
                 K = len(info.categories)
-                tab = category_table(enc.cat[act, enc.slot[j]], nd_act, y_act, nn, K, q)
+                codes = enc.cat[act, enc.slot[j]]
+                tab = category_table(codes, nd_act, y_act, nn, K, q, w_act)
+                rws = None if w is None else category_rows(codes, nd_act, nn, K)
                 mc = K - 1 if info.has_missing else None
-                res = search_categorical(tab, nn, T, n, Ipar, st, al, mc)
+                res = search_categorical(tab, nn, T, n, Ipar, st, al, mc, rws)
             if res is not None:
                 found[j] = res
                 if res.get("lazy"):  # a proven lower bound of a score some split reaches
@@ -737,10 +899,10 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
             nodes = res["nodes"]
             win = (best_feat[nodes] < 0) & (res["score"] >= top[nodes] - TIE)
             if win.any():
-                w = nodes[win]
-                best_score[w] = res["score"][win]
-                best_gain[w] = res["gain"][win]
-                best_feat[w] = j
+                won = nodes[win]
+                best_score[won] = res["score"][win]
+                best_gain[won] = res["gain"][win]
+                best_feat[won] = j
                 where = np.full(nn, -1, np.int64)
                 where[nodes] = np.arange(nodes.size)
                 res["where"] = where
@@ -757,6 +919,7 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
         catmaps = []
         cat_pos = 0
         next_open: list[int] = []
+        level_base = len(recs)  # the children of this level get ids from here on
         for loc, rid in enumerate(open_ids):
             rec = recs[rid]
             if loc in level_forced:
@@ -771,7 +934,8 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
             j = sp["feature_index"]
             first_child[loc] = len(recs)
             for k, cc in enumerate(sp["child_counts"]):
-                child = Record(rid, rec.depth + 1, np.asarray(cc, np.int64),
+                child = Record(rid, rec.depth + 1,
+                               np.asarray(cc, np.int64 if w is None else np.float64),
                                rec.conditions + (sp["labels"][k],))
                 rec.children.append(len(recs))
                 recs.append(child)
@@ -790,12 +954,6 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
                 catmaps.append(table)
                 cat_pos += K + 1
         # route the rows of the level to their children
-        new_local = np.full(len(recs), -1, np.int64)
-        child_ids = [c for rid in open_ids for c in recs[rid].children]
-        for c in child_ids:
-            if _splittable(recs[c], st):
-                new_local[c] = len(next_open)
-                next_open.append(c)
         split_nodes = kind[nd_act] > 0
         rows = act[split_nodes]
         nds = nd_act[split_nodes]
@@ -815,6 +973,24 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
             r, d = rows[iscat], nds[iscat]
             ck[iscat] = cm[offset[d] + enc.cat[r, fslot[d]] + 1]
         child_rec = first_child[nds] + ck
+        # the children's rows, and with weights their class counts summed from the rows (the
+        # search's counts are differences of cumulative sums: equal up to rounding)
+        n_new = len(recs) - level_base
+        local = child_rec - level_base
+        n_rows = np.bincount(local, minlength=n_new)
+        if w is not None and n_new:
+            wc = np.bincount(local * q + y[rows], weights=w[rows],
+                             minlength=n_new * q).reshape(n_new, q)
+        for k in range(n_new):
+            recs[level_base + k].n_rows = int(n_rows[k])
+            if w is not None:
+                recs[level_base + k].counts = wc[k]
+        new_local = np.full(len(recs), -1, np.int64)
+        child_ids = [c for rid in open_ids for c in recs[rid].children]
+        for c in child_ids:
+            if _splittable(recs[c], st):
+                new_local[c] = len(next_open)
+                next_open.append(c)
         node_of_row[act] = -1
         nl_rows = new_local[child_rec]
         node_of_row[rows] = nl_rows
@@ -823,15 +999,17 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None) ->
             break
         small = node_of_row.astype(np.int16) if len(open_ids) < 32767 else node_of_row
         key_dtype = np.uint16 if len(open_ids) < 32767 else np.int32
-        for j, (o, ys, _nds) in state.items():
+        for j, (o, ys, _nds, ws) in state.items():
             key = small[o]
             keep = key >= 0
             if not keep.all():
                 o, ys, key = o[keep], ys[keep], key[keep]
+                ws = None if ws is None else ws[keep]
             if len(open_ids) > 1:
                 perm = np.argsort(key.astype(key_dtype), kind="stable")
                 o, ys, key = o[perm], ys[perm], key[perm]
-            state[j] = [o, ys, key]
+                ws = None if ws is None else ws[perm]
+            state[j] = [o, ys, key, ws]
     return recs
 
 
@@ -880,7 +1058,7 @@ def _split_dict(res, k, j, info) -> dict:
 
 
 def categorical_split_dict(j, info, codes, counts, gain, score, n_missing, binary) -> dict:
-    sizes = [int(np.asarray(c).sum()) for c in counts]
+    sizes = [float(np.asarray(c).sum()) for c in counts]
     default = int(np.argmax(sizes))
     missing_code = len(info.categories) - 1 if info.has_missing else None
     mc = default
