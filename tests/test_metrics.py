@@ -1,4 +1,4 @@
-"""Metrics against hand-computed confusion tables and against scikit-learn (dev only)."""
+"""Metrics against hand-computed confusion tables and against scikit-learn called directly."""
 
 import math
 

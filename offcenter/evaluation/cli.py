@@ -11,8 +11,8 @@ Every combination of ``--model`` and ``--leaf-rule`` is run on every file. The C
 per (data set, model, leaf rule, setting, repeat, fold); the Markdown file holds, per model and
 leaf rule, a table per metric (rows: data sets; columns: settings; cells: mean +- std over the folds
 and wins/ties/losses against Shannon, with a star when Holm-adjusted corrected t-test p < 0.05),
-then a line across data sets (wins/losses of the means and the exact Wilcoxon p over data sets,
-as Demsar (2006) recommends for two classifiers over several data sets).
+then a line across data sets (wins/losses of the means and the Wilcoxon p over data sets, as
+Demsar (2006) recommends for two classifiers over several data sets; exact for so few data sets).
 
 Bad arguments print the usage and exit with code 2; a missing or unreadable file, or data that
 cannot be evaluated, print one line on stderr and exit with code 1.
@@ -33,10 +33,12 @@ from offcenter.evaluation.runner import (
     DEFAULT_SETTINGS,
     METRICS,
     EvaluationResult,
-    corrected_resampled_ttest,
     evaluate,
-    holm,
     parse_settings,
+)
+from offcenter.evaluation.statistics import (
+    corrected_resampled_ttest,
+    holm,
     wilcoxon_signed_rank,
     wins_ties_losses,
 )

@@ -1,8 +1,9 @@
-r"""Classification metrics for imbalanced classes, in plain numpy.
+r"""Classification metrics for imbalanced classes, computed by scikit-learn.
 
 Everything the evaluation reports is computed here, from the true labels, the predicted labels
-and the class scores (``predict_proba``), so the numbers do not depend on scikit-learn (which the
-tests use only as a cross-check).
+and the class scores (``predict_proba``). The labels are first coded 0..q-1 in a fixed class order
+(so that any hashable labels work, mixed types included), then :mod:`sklearn.metrics` computes the
+numbers; this module fixes the conventions below and gives clear errors.
 
 Conventions
 -----------
@@ -36,9 +37,12 @@ K. H. Brodersen et al., The balanced accuracy and its posterior distribution, IC
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
+from sklearn import metrics as skm
+from sklearn.exceptions import UndefinedMetricWarning
 
 __all__ = [
     "accuracy",
@@ -96,8 +100,15 @@ def _codes(values: np.ndarray, labels: Sequence) -> np.ndarray:
         raise ValueError(f"label {err.args[0]!r} is not among the labels {list(labels)!r}.") from None
 
 
+def _coded(t: np.ndarray, p: np.ndarray, labels) -> tuple[list, np.ndarray, np.ndarray]:
+    labels = _sorted_labels(t, p) if labels is None else list(labels)
+    return labels, _codes(t, labels), _codes(p, labels)
+
+
 def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
     """Confusion matrix ``C[i, j]``: examples of true class i predicted as class j.
+
+    :func:`sklearn.metrics.confusion_matrix` on the coded labels.
 
     Parameters
     ----------
@@ -112,14 +123,12 @@ def confusion_matrix(y_true, y_pred, labels=None) -> np.ndarray:
     [[1, 1], [1, 2]]
     """
     t, p = _pair(y_true, y_pred)
-    labels = _sorted_labels(t, p) if labels is None else list(labels)
-    q = len(labels)
-    ti, pi = _codes(t, labels), _codes(p, labels)
-    return np.bincount(ti * q + pi, minlength=q * q).reshape(q, q)
+    labels, ti, pi = _coded(t, p, labels)
+    return skm.confusion_matrix(ti, pi, labels=np.arange(len(labels)))
 
 
 def accuracy(y_true, y_pred) -> float:
-    """Share of correct predictions.
+    """Share of correct predictions (:func:`sklearn.metrics.accuracy_score`).
 
     Examples
     --------
@@ -127,7 +136,8 @@ def accuracy(y_true, y_pred) -> float:
     0.75
     """
     t, p = _pair(y_true, y_pred)
-    return float(np.mean(t == p))
+    _, ti, pi = _coded(t, p, None)
+    return float(skm.accuracy_score(ti, pi))
 
 
 def balanced_accuracy(y_true, y_pred, labels=None) -> float:
@@ -135,8 +145,9 @@ def balanced_accuracy(y_true, y_pred, labels=None) -> float:
 
     .. math:: \mathrm{BA} = \frac{1}{|K|} \sum_{k \in K} \frac{C_{kk}}{\sum_j C_{kj}}
 
-    with K the classes that occur in ``y_true``. A classifier that always predicts the majority
-    class scores 1/|K| whatever the imbalance, where its accuracy is the majority share.
+    with K the classes that occur in ``y_true`` (:func:`sklearn.metrics.balanced_accuracy_score`).
+    A classifier that always predicts the majority class scores 1/|K| whatever the imbalance, where
+    its accuracy is the majority share.
 
     Examples
     --------
@@ -145,10 +156,11 @@ def balanced_accuracy(y_true, y_pred, labels=None) -> float:
     >>> balanced_accuracy([0, 0, 1, 1], [0, 1, 1, 1])
     0.75
     """
-    c = confusion_matrix(y_true, y_pred, labels)
-    support = c.sum(axis=1)
-    present = support > 0
-    return float(np.mean(np.diag(c)[present] / support[present]))
+    t, p = _pair(y_true, y_pred)
+    _, ti, pi = _coded(t, p, labels)
+    with warnings.catch_warnings():  # "y_pred contains classes not in y_true": ignored by design
+        warnings.simplefilter("ignore", UserWarning)
+        return float(skm.balanced_accuracy_score(ti, pi))
 
 
 def precision_recall_f1(y_true, y_pred, positive, labels=None) -> tuple[float, float, float]:
@@ -158,7 +170,7 @@ def precision_recall_f1(y_true, y_pred, positive, labels=None) -> tuple[float, f
         P = \frac{TP}{TP + FP},\quad R = \frac{TP}{TP + FN},\quad F_1 = \frac{2PR}{P + R}
 
     each set to 0 when its denominator is 0 (no predicted positive, no true positive example,
-    P = R = 0), as scikit-learn's ``zero_division=0``.
+    P = R = 0): :func:`sklearn.metrics.precision_recall_fscore_support` with ``zero_division=0``.
 
     Examples
     --------
@@ -172,13 +184,9 @@ def precision_recall_f1(y_true, y_pred, positive, labels=None) -> tuple[float, f
         raise ValueError(f"the positive class {positive!r} is not among the labels.")
     is_t = t == positive
     is_p = p == positive
-    tp = float(np.sum(is_t & is_p))
-    n_pred = float(np.sum(is_p))
-    n_true = float(np.sum(is_t))
-    precision = tp / n_pred if n_pred > 0 else 0.0
-    recall = tp / n_true if n_true > 0 else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-    return precision, recall, f1
+    prec, rec, f1, _ = skm.precision_recall_fscore_support(
+        is_t, is_p, labels=[True], average=None, zero_division=0)
+    return float(prec[0]), float(rec[0]), float(f1[0])
 
 
 def minority_class(y, labels=None):
@@ -201,20 +209,7 @@ def minority_class(y, labels=None):
     return labels[int(np.argmin(counts))]
 
 
-def roc_curve(y_true, scores, positive=1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """ROC curve points from scores: false positive rates, true positive rates, thresholds.
-
-    An example is predicted positive when its score is >= the threshold. There is one point per
-    distinct score (tied examples enter together), preceded by (0, 0) at threshold +inf; this is
-    scikit-learn's ``roc_curve(..., drop_intermediate=False)``. The rates are NaN when the truth has
-    no negative (fpr) or no positive (tpr) example.
-
-    Examples
-    --------
-    >>> fpr, tpr, thr = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-    >>> fpr.tolist(), tpr.tolist()
-    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
-    """
+def _scored(y_true, scores, positive) -> tuple[np.ndarray, np.ndarray]:
     t = _labels_array(y_true)
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim != 1 or s.shape[0] != t.shape[0]:
@@ -223,30 +218,36 @@ def roc_curve(y_true, scores, positive=1) -> tuple[np.ndarray, np.ndarray, np.nd
         raise ValueError("a ROC curve needs at least one example.")
     if not np.all(np.isfinite(s)):
         raise ValueError("scores must be finite numbers.")
-    pos = (t == positive).astype(np.float64)
-    order = np.argsort(-s, kind="mergesort")
-    s_sorted = s[order]
-    pos_sorted = pos[order]
-    # last index of each run of equal scores
-    distinct = np.nonzero(np.diff(s_sorted))[0]
-    ends = np.r_[distinct, s_sorted.shape[0] - 1]
-    tps = np.cumsum(pos_sorted)[ends]
-    fps = (ends + 1) - tps
-    tps = np.r_[0.0, tps]
-    fps = np.r_[0.0, fps]
-    thresholds = np.r_[np.inf, s_sorted[ends]]
-    n_pos, n_neg = tps[-1], fps[-1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tpr = tps / n_pos if n_pos > 0 else np.full_like(tps, np.nan)
-        fpr = fps / n_neg if n_neg > 0 else np.full_like(fps, np.nan)
-    return fpr, tpr, thresholds
+    return t == positive, s
+
+
+def roc_curve(y_true, scores, positive=1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """ROC curve points from scores: false positive rates, true positive rates, thresholds.
+
+    An example is predicted positive when its score is >= the threshold. There is one point per
+    distinct score (tied examples enter together), preceded by (0, 0) at threshold +inf: this is
+    :func:`sklearn.metrics.roc_curve` with ``drop_intermediate=False``. The rates are NaN when the
+    truth has no negative (fpr) or no positive (tpr) example.
+
+    Examples
+    --------
+    >>> fpr, tpr, thr = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr.tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+    is_pos, s = _scored(y_true, scores, positive)
+    with warnings.catch_warnings():  # no positive / no negative example: NaN rates, documented
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        fpr, tpr, thresholds = skm.roc_curve(is_pos, s, pos_label=True, drop_intermediate=False)
+    return fpr.astype(np.float64), tpr.astype(np.float64), thresholds.astype(np.float64)
 
 
 def roc_auc_ovr(y_true, scores, positive=1) -> float:
-    """Area under the ROC curve of one class against the rest (trapezoid rule); NaN if undefined.
+    """Area under the ROC curve of one class against the rest; NaN if undefined.
 
-    Equals the probability that a random positive example scores higher than a random negative
-    one, ties counting one half (the Mann-Whitney U statistic divided by n_pos n_neg).
+    :func:`sklearn.metrics.roc_auc_score` (trapezoid rule). Equals the probability that a random
+    positive example scores higher than a random negative one, ties counting one half (the
+    Mann-Whitney U statistic divided by n_pos n_neg). NaN when the truth holds a single class.
 
     Examples
     --------
@@ -257,10 +258,10 @@ def roc_auc_ovr(y_true, scores, positive=1) -> float:
     >>> import math; math.isnan(roc_auc_ovr([1, 1], [0.2, 0.3]))
     True
     """
-    fpr, tpr, _ = roc_curve(y_true, scores, positive=positive)
-    if np.isnan(fpr[-1]) or np.isnan(tpr[-1]):
+    is_pos, s = _scored(y_true, scores, positive)
+    if is_pos.all() or not is_pos.any():
         return float("nan")
-    return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
+    return float(skm.roc_auc_score(is_pos, s))
 
 
 def roc_auc(y_true, proba, classes) -> float:
@@ -268,7 +269,8 @@ def roc_auc(y_true, proba, classes) -> float:
 
     Two classes: the AUC of the second class's score (the same as the first's when rows sum to
     1). More classes: the macro average of the one-vs-rest AUCs of the classes present in the truth
-    (NaN if fewer than two are present).
+    (NaN if fewer than two are present); when every class is present, this is
+    ``roc_auc_score(y, proba, multi_class="ovr", average="macro")``.
 
     Examples
     --------

@@ -5,39 +5,12 @@ cross-validation: every measure setting is grown on the *same* training folds wi
 stopping rules, scored on the same test folds with the metrics of :mod:`offcenter.evaluation.metrics`, and
 compared with a reference setting (Shannon) fold by fold.
 
-Statistics
-----------
-- **Wins / ties / losses** across folds (a tie is an absolute difference <= 1e-12).
-- **Wilcoxon signed-rank test** on the fold-wise differences (zero differences dropped, average
-  ranks for ties). The p-value is *exact* (the permutation distribution of the signs given the
-  ranks, computed by dynamic programming; exact with tied ranks too) for up to 50 non-zero
-  differences, and otherwise the normal approximation with the tie correction of the variance and
-  no continuity correction (scipy's defaults).
-- **Corrected resampled t-test** of Nadeau and Bengio (2003). In repeated k-fold CV the training
-  sets overlap, so fold-wise differences are *not* independent and the Wilcoxon test (like the
-  plain paired t-test) is too optimistic. The corrected test inflates the variance:
-
-  .. math:: t = \frac{\bar d}{\sqrt{\left(\frac{1}{J} + \frac{n_2}{n_1}\right) s_d^2}},
-     \qquad J = k r \text{ folds},\ n_2/n_1 = \text{test/train sizes},\ \nu = J - 1
-
-  and its p-value comes from the Student t distribution, computed here via the regularized
-  incomplete beta function (Lentz's continued fraction) so that scipy is not needed. This is the
-  test to read; the Wilcoxon p-value is shown for completeness.
-- **Holm's step-down adjustment** of the corrected t-test p-values over the settings compared with
-  the reference, for each metric (several settings are tested at once).
-
-References
-----------
-C. Nadeau, Y. Bengio, Inference for the generalization error, Machine Learning 52 (2003) 239-281.
-R. R. Bouckaert, E. Frank, Evaluating the replicability of significance tests for comparing
-learning algorithms, PAKDD 2004.
-J. Demsar, Statistical comparisons of classifiers over multiple data sets, JMLR 7 (2006) 1-30.
-S. Holm, A simple sequentially rejective multiple test procedure, Scand. J. Statist. 6 (1979).
+The paired statistics (wins/ties/losses, Wilcoxon signed-rank test, Nadeau and Bengio's corrected
+resampled t-test, Holm's adjustment) are in :mod:`offcenter.evaluation.statistics`.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -47,6 +20,12 @@ import numpy as np
 import pandas as pd
 
 from offcenter.evaluation import metrics as _metrics
+from offcenter.evaluation.statistics import (
+    corrected_resampled_ttest,
+    holm,
+    wilcoxon_signed_rank,
+    wins_ties_losses,
+)
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 
 __all__ = [
@@ -55,16 +34,10 @@ __all__ = [
     "EvaluationResult",
     "CrossValidation",
     "Fold",
-    "corrected_resampled_ttest",
     "evaluate",
-    "holm",
     "parse_setting",
     "parse_settings",
-    "regularized_incomplete_beta",
     "stratified_folds",
-    "student_t_cdf",
-    "wilcoxon_signed_rank",
-    "wins_ties_losses",
 ]
 
 #: The metrics reported, with their readable names; all are "higher is better".
@@ -80,7 +53,7 @@ METRICS: dict[str, str] = {
 #: Tree size columns (not compared as better/worse).
 SIZE_COLUMNS: dict[str, str] = {"leaves": "leaves", "depth": "depth"}
 
-#: The settings compared by default: the issue's list.
+#: The settings compared by default (the study of docs/evaluation.md).
 DEFAULT_SETTINGS = (
     "shannon",
     "gini",
@@ -90,8 +63,6 @@ DEFAULT_SETTINGS = (
     "asymmetric",
     "asymmetric_consistent",
 )
-
-TIE_TOLERANCE = 1e-12
 
 
 # ====================================================================== settings
@@ -198,219 +169,6 @@ def stratified_folds(y, n_splits: int = 5, n_repeats: int = 1, seed: int = 0) ->
     return out
 
 
-# ====================================================================== statistics
-def wins_ties_losses(a, b, tol: float = TIE_TOLERANCE) -> tuple[int, int, int]:
-    """Counts of pairs where ``a`` beats, ties with, and loses to ``b`` (NaN pairs dropped).
-
-    Examples
-    --------
-    >>> wins_ties_losses([0.8, 0.7, 0.6, 0.5], [0.7, 0.7, 0.65, float("nan")])
-    (1, 1, 1)
-    """
-    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-    d = d[~np.isnan(d)]
-    return int(np.sum(d > tol)), int(np.sum(np.abs(d) <= tol)), int(np.sum(d < -tol))
-
-
-class WilcoxonResult(NamedTuple):
-    statistic: float  # min(W+, W-), as scipy's two-sided statistic
-    pvalue: float
-    n: int  # number of non-zero differences
-    method: str  # "exact" or "normal"
-
-
-def _average_ranks(x: np.ndarray) -> np.ndarray:
-    order = np.argsort(x, kind="mergesort")
-    xs = x[order]
-    ranks = np.empty(x.shape[0], dtype=float)
-    i = 0
-    while i < xs.shape[0]:
-        j = i
-        while j + 1 < xs.shape[0] and xs[j + 1] == xs[i]:
-            j += 1
-        ranks[order[i:j + 1]] = (i + j) / 2.0 + 1.0
-        i = j + 1
-    return ranks
-
-
-def wilcoxon_signed_rank(d, exact_max: int = 50, tol: float = TIE_TOLERANCE) -> WilcoxonResult:
-    """Two-sided Wilcoxon signed-rank test of paired differences ``d`` (median 0 under H0).
-
-    Differences with ``|d| <= tol`` are dropped (Wilcoxon's zero method); the absolute differences
-    get average ranks. Up to ``exact_max`` non-zero differences the p-value is exact: the
-    distribution of W+ over the 2^n equally likely sign patterns, given the (possibly tied) ranks,
-    by dynamic programming on twice the ranks. Beyond, the normal approximation with the tie
-    correction of the variance, without continuity correction. NaN differences are dropped; with no
-    non-zero difference the p-value is 1.
-
-    Examples
-    --------
-    >>> r = wilcoxon_signed_rank([1.0, 2.0, 3.0, 4.0, 5.0])
-    >>> r.statistic, r.pvalue, r.method
-    (0.0, 0.0625, 'exact')
-    """
-    d = np.asarray(d, dtype=float).ravel()
-    d = d[~np.isnan(d)]
-    d = d[np.abs(d) > tol]
-    n = int(d.shape[0])
-    if n == 0:
-        return WilcoxonResult(0.0, 1.0, 0, "exact")
-    ranks = _average_ranks(np.abs(d))
-    w_plus = float(ranks[d > 0].sum())
-    total = n * (n + 1) / 2.0
-    stat = min(w_plus, total - w_plus)
-    if n <= exact_max:
-        twice = np.rint(2 * ranks).astype(np.int64)
-        size = int(twice.sum())
-        dist = np.zeros(size + 1)
-        dist[0] = 1.0
-        for r in twice:  # each rank enters W+ with probability 1/2
-            shifted = np.zeros_like(dist)
-            shifted[r:] = dist[: size + 1 - r]
-            dist = 0.5 * (dist + shifted)
-        k = int(round(2 * w_plus))
-        lower = dist[: k + 1].sum()
-        upper = dist[k:].sum()
-        p = min(1.0, 2.0 * min(lower, upper))
-        return WilcoxonResult(stat, float(p), n, "exact")
-    mean = total / 2.0
-    _, tie_counts = np.unique(ranks, return_counts=True)
-    var = n * (n + 1) * (2 * n + 1) / 24.0 - np.sum(tie_counts ** 3 - tie_counts) / 48.0
-    if var <= 0:
-        return WilcoxonResult(stat, 1.0, n, "normal")
-    z = (w_plus - mean) / math.sqrt(var)
-    p = math.erfc(abs(z) / math.sqrt(2.0))
-    return WilcoxonResult(stat, float(min(1.0, p)), n, "normal")
-
-
-def regularized_incomplete_beta(a: float, b: float, x: float) -> float:
-    """I_x(a, b), by the continued fraction of Numerical Recipes (modified Lentz), a, b > 0.
-
-    Examples
-    --------
-    >>> round(regularized_incomplete_beta(2.0, 3.0, 0.4), 10)  # 1 - (0.6^4 + 4*0.4*0.6^3)
-    0.5248
-    """
-    if not (a > 0 and b > 0):
-        raise ValueError("the incomplete beta function needs a > 0 and b > 0.")
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return math.exp(log_front) * _beta_cf(a, b, x) / a
-    return 1.0 - math.exp(log_front) * _beta_cf(b, a, 1.0 - x) / b
-
-
-def _beta_cf(a: float, b: float, x: float, max_iter: int = 500, eps: float = 1e-15) -> float:
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c = 1.0
-    d = 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, max_iter + 1):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < eps:
-            break
-    return h
-
-
-def student_t_cdf(t: float, df: float) -> float:
-    """CDF of Student's t distribution with ``df`` > 0 degrees of freedom.
-
-    P(T <= t) = 1 - I_{df/(df+t^2)}(df/2, 1/2) / 2 for t >= 0, symmetric otherwise.
-
-    Examples
-    --------
-    >>> round(student_t_cdf(2.0, 4), 6)
-    0.941942
-    >>> student_t_cdf(0.0, 3)
-    0.5
-    """
-    if not df > 0:
-        raise ValueError("Student's t needs df > 0.")
-    if math.isnan(t):
-        return float("nan")
-    if math.isinf(t):
-        return 1.0 if t > 0 else 0.0
-    tail = 0.5 * regularized_incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
-    return 1.0 - tail if t >= 0 else tail
-
-
-class TTestResult(NamedTuple):
-    statistic: float
-    pvalue: float
-    df: int
-
-
-def corrected_resampled_ttest(d, test_train_ratio: float) -> TTestResult:
-    r"""Nadeau and Bengio's corrected resampled t-test of fold-wise differences ``d``.
-
-    .. math:: t = \bar d \Big/ \sqrt{(1/J + n_2/n_1)\, s^2},\quad \nu = J - 1
-
-    with J the number of (repeat, fold) pairs, s^2 the sample variance of d (ddof = 1) and
-    ``test_train_ratio`` = n_2 / n_1 (1 / (k - 1) for k-fold CV). Two-sided p-value from Student's
-    t. With zero variance: p = 1 if the mean difference is 0, else 0 (t = +-inf). NaN differences
-    are dropped; fewer than 2 differences give NaN.
-
-    Examples
-    --------
-    >>> r = corrected_resampled_ttest([0.02, 0.01, 0.03, 0.0, 0.02], 0.25)
-    >>> round(r.statistic, 4), round(r.pvalue, 4), r.df
-    (2.0919, 0.1046, 4)
-    """
-    d = np.asarray(d, dtype=float).ravel()
-    d = d[~np.isnan(d)]
-    j = d.shape[0]
-    if j < 2:
-        return TTestResult(float("nan"), float("nan"), max(j - 1, 0))
-    mean = float(d.mean())
-    var = float(d.var(ddof=1))
-    if var <= 1e-300:
-        if abs(mean) <= TIE_TOLERANCE:
-            return TTestResult(0.0, 1.0, j - 1)
-        return TTestResult(math.copysign(math.inf, mean), 0.0, j - 1)
-    t = mean / math.sqrt((1.0 / j + float(test_train_ratio)) * var)
-    p = 2.0 * (1.0 - student_t_cdf(abs(t), j - 1))
-    return TTestResult(t, float(min(1.0, max(0.0, p))), j - 1)
-
-
-def holm(pvalues) -> np.ndarray:
-    """Holm's step-down adjusted p-values (NaN entries are ignored and stay NaN).
-
-    Examples
-    --------
-    >>> holm([0.01, 0.04, 0.03]).tolist()
-    [0.03, 0.06, 0.06]
-    """
-    p = np.asarray(pvalues, dtype=float)
-    out = np.full_like(p, np.nan)
-    ok = np.nonzero(~np.isnan(p))[0]
-    m = ok.shape[0]
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="mergesort")]
-    adjusted = np.maximum.accumulate((m - np.arange(m)) * p[order])
-    out[order] = np.minimum(1.0, adjusted)
-    return out
-
-
 # ====================================================================== the runner
 @dataclass
 class EvaluationResult:
@@ -475,8 +233,8 @@ class EvaluationResult:
         """Each setting against the reference (Shannon by default), fold by fold.
 
         One row per (setting, metric): ``mean_diff`` (setting - reference), ``wins``, ``ties``,
-        ``losses`` (of the setting), ``wilcoxon_p`` (exact or normal, see
-        :func:`wilcoxon_signed_rank`), ``t`` and ``t_p`` (the corrected resampled t-test),
+        ``losses`` (of the setting), ``wilcoxon_p`` (scipy's, see
+        :func:`~offcenter.evaluation.statistics.wilcoxon_signed_rank`), ``t`` and ``t_p`` (the corrected resampled t-test),
         ``t_p_holm`` (Holm-adjusted over the settings, per metric) and ``n_pairs``.
         """
         reference = reference or self.reference
