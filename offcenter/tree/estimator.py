@@ -260,6 +260,8 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         arr = column_or_1d(arr, warn=True)
         if len(arr) != n:
             raise ValueError(f"X has {n} rows but y has {len(arr)} labels; they must match.")
+        if arr.dtype.kind in "iub":
+            return arr  # 1-D integers or booleans: always class labels, never missing
         if pd.isna(pd.Series(arr, dtype=object if arr.dtype == object else None)).any():
             raise ValueError("y contains missing labels (NaN or None); drop those rows first.")
         check_classification_targets(arr)
