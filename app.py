@@ -1,7 +1,5 @@
 """offcenter: home page of the app (streamlit run app.py)."""
 
-from pathlib import Path
-
 import streamlit as st
 
 from offcenter.app.curve_pages import (
@@ -15,8 +13,6 @@ from offcenter.measures.curves import (
 from offcenter.viz.curves import curves_figure, png_config
 
 st.set_page_config(page_title="offcenter: entropies for imbalanced classes", layout="wide")
-
-ROOT = Path(__file__).resolve().parent
 
 st.title("offcenter")
 st.write(
@@ -97,11 +93,7 @@ CARDS = [
 cols = st.columns(len(CARDS))
 for col, (path, title, text) in zip(cols, CARDS):
     with col, st.container(border=True):
-        if (ROOT / path).exists():
-            st.page_link(path, label=title, icon=":material/arrow_forward:")
-        else:
-            st.markdown(f"**{title}**")
-            st.caption("(page not available in this installation yet)")
+        st.page_link(path, label=title, icon=":material/arrow_forward:")
         st.write(text)
 
 st.caption(

@@ -1,4 +1,4 @@
-"""Plotly figures for the tree page: the tree itself, the gain against a threshold, class bars.
+"""Plotly figures for the tree page: the tree itself and the gain against a threshold.
 
 :func:`layout_positions` is a pure function placing the visible nodes of a tree (leaves on
 consecutive slots, a parent centred over its children, depth downwards). :func:`tree_figure`
@@ -343,19 +343,4 @@ def threshold_figure(gains, labels: Mapping[str, str], feature: str, *,
         height=360, margin={"l": 10, "r": 10, "t": 30, "b": 10},
         legend={"orientation": "h", "y": -0.25},
     )
-    return fig
-
-
-def class_bar_figure(counts, classes) -> go.Figure:
-    """A horizontal bar of one node's class counts."""
-    counts = np.asarray(counts, dtype=float)
-    fig = go.Figure()
-    for j, (cls, c) in enumerate(zip(classes, counts)):
-        fig.add_trace(go.Bar(
-            x=[c], y=["n"], orientation="h", name=plot_text(cls, 24),
-            marker_color=CLASS_COLORS[j % len(CLASS_COLORS)],
-            hovertext=f"{plot_text(cls, 30)}: {int(round(c))}", hoverinfo="text",
-        ))
-    fig.update_layout(barmode="stack", height=110, margin={"l": 10, "r": 10, "t": 5, "b": 5},
-                      yaxis={"visible": False}, legend={"orientation": "h", "y": -0.6})
     return fig
