@@ -244,6 +244,8 @@ def test_normalise_theta_messages():
             normalise_theta(bad)
     with pytest.raises(ValueError, match="3 values"):
         normalise_theta([0.5, 0.5], q=3)
+    with pytest.raises(ValueError, match="class 1 is 1e-13 after normalising.*at least 1e-12"):
+        normalise_theta([1e-13, 1])
 
 
 def test_parse_distribution():

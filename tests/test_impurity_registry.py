@@ -21,6 +21,29 @@ def test_registry_entries_are_complete():
     assert "pi" in OFF_CENTER_LATEX
 
 
+@pytest.mark.parametrize(
+    "name, param", [(n, p.name) for n, info in MEASURES.items() for p in info.params]
+)
+def test_parameter_ranges_are_coherent(name, param):
+    """The slider's range lies inside the valid range, and the measure is finite over the whole
+    valid range a user can type (for an unbounded order: up to 1e6 for beta)."""
+    info = MEASURES[name]
+    p = next(x for x in info.params if x.name == param)
+    assert p.low is None or p.low <= p.ui_low
+    assert p.high is None or p.ui_high <= p.high
+    assert p.ui_low < p.ui_high and p.ui_step > 0
+    steps = (p.ui_high - p.ui_low) / p.ui_step
+    assert abs(steps - round(steps)) < 1e-9
+    orders = [p.ui_low, p.default, p.ui_high]
+    if name == "daroczy":
+        assert p.high is None  # every beta >= 0 is valid, and evaluated without overflow
+        orders += [1024.5, 1025.0, 1e6]
+    dist = np.array([[0.5, 0.3, 0.2], [1.0, 0.0, 0.0], [1 / 3, 1 / 3, 1 / 3]])
+    for v in orders:
+        values = oc.off_centered(dist, [0.6, 0.3, 0.1], name, **{param: v})
+        assert np.all(np.isfinite(values)), (param, v)
+
+
 def test_aliases_and_normalisation():
     assert get_measure("Entropy").name == "shannon"
     assert get_measure("rank-diversity").name == "rank_diversity"

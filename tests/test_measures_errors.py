@@ -1,5 +1,7 @@
 """Every kind of bad input raises ValueError or TypeError with a message a student understands."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -111,3 +113,54 @@ def test_impurity_errors():
         oc.resolve_theta("prior", [5, 0])
     with pytest.raises(ValueError, match="'prior', 'uniform'"):
         oc.resolve_theta("priors", [5, 3])
+
+
+# A reference frequency below 1e-12 (here subnormal: 5e-324) would make off-centering divide by
+# q theta_j and overflow; every entry point refuses it with the rule, no warning on the way.
+TINY_THETAS = [
+    [5e-324, 1 - 5e-324],  # 1 - 5e-324 == 1.0: the tiny value is the one named
+    [1e-320, 0.5, 0.5],
+    [1e-13, 0.3, 0.7 - 1e-13],
+]
+
+
+def _no_warning(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return call()
+
+
+@pytest.mark.parametrize("theta", TINY_THETAS)
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda th: oc.off_center(np.full(len(th), 1 / len(th)), th),
+        lambda th: oc.off_centered(np.full(len(th), 1 / len(th)), th),
+        lambda th: oc.off_centered(np.full(len(th), 1 / len(th)), th, "daroczy", beta=2),
+        lambda th: oc.asymmetric(np.full(len(th), 1 / len(th)), th),
+        lambda th: oc.Impurity("shannon", theta=th),
+        lambda th: oc.Impurity("asymmetric", theta=th, consistent=True),
+        lambda th: oc.TreeClassifier(measure="shannon", theta=th).fit(
+            np.arange(12.0).reshape(-1, 1), np.arange(12) % len(th)),
+        lambda th: oc.TreeClassifier(measure="asymmetric", theta=th).fit(
+            np.arange(12.0).reshape(-1, 1), np.arange(12) % len(th)),
+    ],
+    ids=["off_center", "off_centered", "off_centered_daroczy", "asymmetric", "Impurity",
+         "Impurity_consistent", "tree", "tree_asymmetric"],
+)
+def test_subnormal_theta_is_refused_with_the_rule(call, theta):
+    with pytest.raises(ValueError, match=r"every value of theta must be at least 1e-12.*got [0-9.e-]+"):
+        _no_warning(lambda: call(theta))
+
+
+def test_smallest_allowed_theta_works_everywhere():
+    th = [1e-12, 0.5, 0.5 - 1e-12]
+    p = [0.2, 0.3, 0.5]
+    values = _no_warning(lambda: [oc.off_centered(p, th), oc.asymmetric(p, th),
+                                  oc.Impurity("gini", theta=th).of_counts([2, 3, 5])])
+    assert np.all(np.isfinite(values))
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(300, 3)), rng.integers(0, 3, 300)
+    for measure in ("shannon", "gini", "asymmetric"):
+        clf = _no_warning(lambda m=measure: oc.TreeClassifier(measure=m, theta=th, max_depth=3).fit(X, y))
+        assert all(np.isfinite(n.impurity) for n in clf.tree_.nodes)

@@ -1,5 +1,8 @@
 """Property tests (hypothesis) for the invariants of the measures and the off-centering."""
 
+import warnings
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -250,3 +253,101 @@ def test_stable_near_sure_p():
         for b in (0.0, 0.5, 1 - 1e-9, 1.0, 2.0, 5.0):
             v = oc.daroczy(p, b)
             assert np.isfinite(v) and v >= 0
+
+
+# ---------------------------------------------------------------- Daroczy for large beta
+def _daroczy_exact(counts, beta: int) -> Fraction:
+    """H_beta(counts / total) in exact rational arithmetic, for an integer beta >= 2."""
+    total = sum(counts)
+    f = Fraction(2) ** (beta - 1)
+    return f / (f - 1) * (1 - sum(Fraction(c, total) ** beta for c in counts))
+
+
+@given(p=distributions(), beta=st.floats(0.0, 1e6))
+def test_daroczy_is_finite_for_every_beta(p, beta):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow, divide or invalid warning either
+        value = oc.daroczy(p, beta)
+        oc.off_centered(p, np.full(len(p), 1 / len(p)), "daroczy", beta=beta)
+    assert np.isfinite(value) and value >= 0.0
+    # the maximum over distributions of q classes is reached at the uniform distribution
+    assert value <= oc.daroczy(np.full(len(p), 1 / len(p)), beta) + 1e-9
+
+
+@given(counts=st.lists(st.integers(0, 50), min_size=2, max_size=6).filter(lambda c: sum(c) > 0),
+       beta=st.integers(2, 1500))
+def test_daroczy_matches_exact_rational_arithmetic(counts, beta):
+    # up to 1500, past beta = 1025 where 2^(beta-1) overflows a float
+    p = np.array(counts) / sum(counts)
+    exact = float(_daroczy_exact(counts, beta))
+    assert oc.daroczy(p, beta) == pytest.approx(exact, rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("p", [[0.3, 0.7], [0.5, 0.3, 0.2], [0.999, 0.001], [1 - 1e-9, 1e-9]])
+def test_daroczy_is_continuous_in_beta_from_moderate_to_huge(p):
+    # 1025 is where 2^(beta - 1) overflows a float: no jump there
+    betas = np.sort(np.r_[np.geomspace(1.5, 1e6, 2000), 1024.5, 1025.0, 1025.5])
+    h = 1e-6
+    values = np.array([oc.daroczy(p, b) for b in betas])
+    moved = np.array([oc.daroczy(p, b + h) for b in betas])
+    assert np.all(np.isfinite(values))
+    assert np.max(np.abs(moved - values)) < 10 * h  # |dH/dbeta| < 10 here
+    # as beta grows, H_beta = (1 - sum p^beta) / (1 - 2^(1 - beta)) -> 1 - sum p^beta
+    assert values[-1] == pytest.approx(1 - sum(x**1e6 for x in p), abs=1e-12)
+
+
+@given(theta=st.floats(0.01, 0.99), p=st.floats(0, 1), beta=st.floats(50, 1e6))
+def test_off_centered_daroczy_large_beta(theta, p, beta):
+    value = oc.off_centered([1 - p, p], theta, "daroczy", beta=beta)
+    assert np.isfinite(value) and 0.0 <= value <= 1.0 + 1e-12
+    assert oc.off_centered([1 - theta, theta], theta, "daroczy", beta=beta) == pytest.approx(1.0)
+
+
+def test_daroczy_large_beta_in_impurity_and_tree():
+    imp = oc.Impurity("daroczy", theta=[0.8, 0.2], beta=2000)
+    assert imp.of_counts([[9, 1], [8, 2], [0, 5]]).tolist() == pytest.approx([1.0, 1.0, 0.0])
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(200, 3)), rng.integers(0, 3, 200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clf = oc.TreeClassifier(measure="daroczy", beta=1e6, theta="prior", max_depth=2).fit(X, y)
+    assert all(np.isfinite(n.impurity) for n in clf.tree_.nodes)
+
+
+# ---------------------------------------------------------------- consistent asymmetric vs n
+NS = np.r_[0.0, np.geomspace(1e-3, 1e6, 300)]
+
+
+@given(p=distributions(min_q=2, max_q=6))
+def test_consistent_asymmetric_decreases_with_n_when_theta_is_uniform(p):
+    q = len(p)
+    values = oc.asymmetric(np.tile(p, (len(NS), 1)), np.full(q, 1 / q), n=NS)
+    assert values[0] == pytest.approx(1.0)  # n = 0: the uniform Laplace estimate
+    assert np.all(np.diff(values) <= 1e-12)
+
+
+@given(p=st.floats(0, 1), theta=st.floats(0.01, 0.99))
+def test_consistent_asymmetric_in_n_two_classes(p, theta):
+    """The docstring's statement: with p and theta the frequencies of class 1, the value rises
+    to 1 at n* = (1 - 2 theta)/(theta - p) and falls when theta is strictly between 1/2 and p;
+    rises for every n when p is strictly between 1/2 and theta; otherwise never rises."""
+    assume(abs(p - 0.5) > 1e-6 and abs(theta - 0.5) > 1e-6 and abs(p - theta) > 1e-6)
+    values = oc.asymmetric(np.tile([1 - p, p], (len(NS), 1)), theta, n=NS)
+    steps = np.diff(values)
+    tol = 1e-12
+    if min(p, 0.5) < theta < max(p, 0.5):
+        n_star = (1 - 2 * theta) / (theta - p)
+        assert oc.asymmetric([1 - p, p], theta, n=n_star) == pytest.approx(1.0, abs=1e-9)
+        assert np.all(steps[NS[1:] <= n_star] >= -tol)
+        assert np.all(steps[NS[:-1] >= n_star] <= tol)
+    elif min(theta, 0.5) < p < max(theta, 0.5):
+        assert np.all(steps >= -tol)
+    else:  # p and theta on opposite sides of 1/2
+        assert np.all(steps <= tol)
+
+
+def test_consistent_asymmetric_rises_then_falls_example():
+    values = [oc.asymmetric([1, 0], 0.2, n=n) for n in (0, 1, 2, 3, 10, 50)]
+    assert values == sorted(values[:4]) + sorted(values[3:], reverse=True)[1:]
+    assert values[3] == pytest.approx(1.0)  # n* = (1 - 0.4) / 0.2 = 3
+    assert [round(v, 3) for v in values] == [0.735, 0.926, 0.987, 1.0, 0.849, 0.366]

@@ -161,3 +161,29 @@ def test_seed003_iris_first_split():
     a = oc.association(table)
     assert a.i_y_given_x == pytest.approx(0.666667, abs=TOL)
     assert a.gain == pytest.approx(0.918296, abs=TOL)
+
+
+@pytest.mark.parametrize(
+    "p, beta, value",
+    [
+        # 1 - 0.7^1025 - 0.3^1025 over 1 - 2^-1024: 1 to the last digit (was inf)
+        ([0.3, 0.7], 1025, 1.0),
+        # 2^59 / (2^59 - 1) (1 - 2^-60 - 2 * 4^-60), worked with fractions
+        ([0.5, 0.25, 0.25], 60, 1.0),
+        ([0.5, 0.5], 1e6, 1.0),
+        (P3, 1e6, 1.0),
+        ([1.0, 0.0], 1e6, 0.0),
+        # beta = 20: 2^19 / (2^19 - 1) (1 - 0.5^20 - 0.3^20 - 0.2^20), worked with fractions
+        (P3, 20, 1.000000953641257),
+    ],
+)
+def test_daroczy_large_beta_reference(p, beta, value):
+    assert oc.daroczy(p, beta) == pytest.approx(value, rel=1e-14)
+
+
+def test_off_centered_daroczy_large_beta_reference():
+    # pi* = (0.75, 0.25) for p = (0.9, 0.1), theta = (0.8, 0.2); 1 - 0.75^2000 - 0.25^2000 = 1
+    assert oc.off_centered([0.9, 0.1], 0.2, "daroczy", beta=2000) == 1.0
+    assert oc.off_centered([0.9, 0.1], 0.2, "daroczy", beta=20) == pytest.approx(
+        (1 - 0.75**20 - 0.25**20) / (1 - 2.0**-19), rel=1e-14
+    )

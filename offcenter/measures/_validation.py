@@ -16,6 +16,10 @@ import numpy as np
 SUM_TOLERANCE = 1e-9
 #: Negative frequencies down to ``-NEG_TOLERANCE`` are treated as round-off and clipped to 0.
 NEG_TOLERANCE = 1e-12
+#: Smallest reference frequency a theta may give a class. Off-centering divides by q theta_j:
+#: below about 1e-308 (subnormal numbers) that overflows float64, below about 1e-38 the tree's
+#: float32 screening, and a class prior is at least 1/n anyway, far above 1e-12.
+THETA_MIN = 1e-12
 
 
 def _short(value: object) -> str:
@@ -98,6 +102,8 @@ def as_theta(theta: object, q: int, name: str = "theta") -> np.ndarray:
     ``theta`` is a vector (or a batch broadcastable against the distributions) of q values,
     each strictly between 0 and 1, summing to 1. As a convenience for the boolean case, a single
     number t with ``q == 2`` means ``(1 - t, t)`` (t is the reference frequency of class 1).
+    Every value must be at least :data:`THETA_MIN` (1e-12), so that the off-centering's
+    divisions by q theta_j stay finite.
     """
     arr = as_float_array(theta, name)
     if arr.ndim == 0:
@@ -115,6 +121,12 @@ def as_theta(theta: object, q: int, name: str = "theta") -> np.ndarray:
         )
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinite values: {_short(arr)}.")
+    tiny = (arr > 0.0) & (arr < THETA_MIN)
+    if np.any(tiny):
+        raise ValueError(
+            f"every value of {name} must be at least {THETA_MIN:g} (off-centering divides by "
+            f"q {name}_j, which would overflow); got {arr[tiny].flat[0]:.6g}."
+        )
     if np.any((arr <= 0.0) | (arr >= 1.0)):
         bad = arr[(arr <= 0.0) | (arr >= 1.0)].flat[0]
         raise ValueError(

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from offcenter.measures._validation import as_distribution, as_theta
+from offcenter.measures._validation import THETA_MIN, as_distribution, as_theta
 from offcenter.measures.entropies import boolean_distribution
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.offcentering import _off_center
@@ -340,6 +340,12 @@ def normalise_theta(values, q: int | None = None) -> tuple[np.ndarray, list[str]
     th = arr / total
     if np.any(th >= 1.0):
         raise ValueError("theta must give every class a frequency strictly below 1.")
+    if np.any(th < THETA_MIN):
+        j = int(np.argmax(th < THETA_MIN)) + 1
+        raise ValueError(
+            f"theta of class {j} is {th[j - 1]:.3g} after normalising; every class needs a "
+            f"reference frequency of at least {THETA_MIN:g} (off-centering divides by it)."
+        )
     return th, notes
 
 

@@ -62,16 +62,18 @@ def _daroczy(p: np.ndarray, beta: float) -> np.ndarray:
     if d == 0.0:
         return _shannon(p)
     present = p > 0.0
-    safe = np.where(present, p, 1.0)
+    # frequencies above 1 by round-off are capped: p^beta then stays <= 1 for every beta
+    safe = np.where(present, np.minimum(p, 1.0), 1.0)
     if abs(d) <= 0.5:
         # p^beta - p = p * expm1(d ln p): no cancellation when beta is close to 1.
-        with np.errstate(divide="ignore"):
-            diff = safe * np.expm1(d * np.log(safe))
+        diff = safe * np.expm1(d * np.log(safe))
     else:
-        diff = np.power(safe, beta) - safe
+        diff = np.power(safe, beta) - safe  # in [-1, 0]: cannot overflow, underflows to -p
     diff = np.where(present, diff, 0.0)
-    # (1 - sum p^beta) = -sum (p^beta - p) because sum p = 1; 2^d - 1 = expm1(d ln 2).
-    factor = np.exp2(d) / np.expm1(d * _LN2)
+    # (1 - sum p^beta) = -sum (p^beta - p) because sum p = 1. The factor
+    # 2^d / (2^d - 1) = 1 / (1 - 2^-d) = -1 / expm1(-d ln 2) is finite for every d != 0
+    # (2^d itself overflows from beta = 1025 on); it tends to 1 as beta grows.
+    factor = -1.0 / np.expm1(-d * _LN2)
     return np.maximum(-factor * diff.sum(axis=-1), 0.0)
 
 
@@ -209,10 +211,13 @@ def daroczy(p, beta):
     diversity (classes of frequency 0 are not counted, i.e. :math:`0^0 = 0` here); beta = 1 is
     Shannon; beta = 2 is twice the Gini index.
 
-    Numerics: the formula is evaluated as
-    :math:`-\frac{2^{d}}{\mathrm{expm1}(d\ln 2)} \sum_j p_j\,\mathrm{expm1}(d \ln p_j)` with
-    :math:`d = \beta - 1`, so it is continuous and accurate for beta within 1e-9 of 1 (no
-    cancellation), and exactly Shannon at beta = 1.
+    Numerics: with :math:`d = \beta - 1`, the factor is evaluated as
+    :math:`2^d/(2^d - 1) = -1/\mathrm{expm1}(-d \ln 2)`, finite for every beta (:math:`2^d`
+    alone overflows from beta = 1025), and the bracket as
+    :math:`-\sum_j (p_j^\beta - p_j)`, with :math:`p_j^\beta - p_j = p_j\,\mathrm{expm1}(d \ln
+    p_j)` when :math:`|d| \le 1/2`. So every finite beta >= 0 gives a finite value, the measure is
+    continuous and accurate for beta within 1e-9 of 1 (no cancellation), exactly Shannon at
+    beta = 1, and as beta grows it tends to 1 on every distribution that is not sure.
 
     Parameters
     ----------
@@ -235,6 +240,8 @@ def daroczy(p, beta):
     1.24
     >>> round(daroczy([0.5, 0.3, 0.2], 1 + 1e-9), 6) == round(shannon([0.5, 0.3, 0.2]), 6)
     True
+    >>> daroczy([0.3, 0.7], 1025)
+    1.0
     """
     beta = as_parameter(beta, "beta", low=0.0, what="the order of the generalized entropy")
     return scalar_or_array(_daroczy(as_distribution(p), beta))
@@ -301,9 +308,31 @@ def asymmetric(p, theta, n=None):
     is exactly Marcellin et al.'s :math:`h_\theta(p) = p(1-p)/((1-2\theta)p + \theta^2)` with p
     the frequency of class 1. For theta uniform and q = 2 it equals twice the Gini index.
 
-    With ``n`` given the measure is **not** 0 on a sure distribution ("asymptotic minimality":
-    it tends to 0 as n grows), and it decreases as n grows for the same frequencies
-    ("consistency").
+    With ``n`` given the measure is **not** 0 on a sure distribution; as n grows it tends to the
+    plain :math:`h_\theta(p)`, so to 0 on a sure distribution ("asymptotic minimality").
+
+    How it moves with n, for fixed frequencies p: :math:`\hat p = \lambda p + (1-\lambda) u`
+    with :math:`\lambda = n/(n+q)`, so :math:`\hat p` runs along the segment from the uniform
+    distribution u (n = 0) to p (n -> infinity), each :math:`\hat p_j` monotonically from 1/q to
+    :math:`p_j`. The j-th term :math:`g_j(x) = x(1-x)/((1-2\theta_j)x + \theta_j^2)` has
+
+    .. math:: g_j'(x) = \frac{(\theta_j - x)\,(\theta_j(1-x) + x(1-\theta_j))}
+                             {((1-2\theta_j)x + \theta_j^2)^2},
+
+    the sign of :math:`\theta_j - x`: it rises while :math:`\hat p_j` approaches
+    :math:`\theta_j` and falls once it moves away. Hence:
+
+    - theta **uniform**: every :math:`\hat p_j` leaves :math:`\theta_j = 1/q` at once, so the
+      measure decreases as n grows (strictly unless p is uniform): Zighed et al.'s
+      "consistency" holds in this case.
+    - theta **not uniform**: it need not decrease. For q = 2, with p and theta the frequencies
+      of class 1: if theta lies strictly between 1/2 and p, the measure rises with n up to its
+      maximum 1, reached when :math:`\hat p = \theta`, i.e. at
+      :math:`n^* = (1 - 2\theta)/(\theta - p)`, and falls after it; if p lies strictly between
+      1/2 and theta (or p = theta), it rises for every n; otherwise (theta = 1/2, or p and theta
+      on opposite sides of 1/2, or p = 1/2) it decreases or stays constant. For example
+      p = (1, 0), theta = (0.8, 0.2): n* = (1 - 0.4)/0.2 = 3 (example below). For q >= 3 the terms can move in opposite directions,
+      and the sum can rise, fall, or both.
 
     Parameters
     ----------
@@ -330,6 +359,8 @@ def asymmetric(p, theta, n=None):
     0.6
     >>> round(asymmetric([0.8, 0.2], [0.8, 0.2]), 6)
     1.0
+    >>> [round(asymmetric([1, 0], 0.2, n=n), 3) for n in (0, 1, 2, 3, 10, 50)]
+    [0.735, 0.926, 0.987, 1.0, 0.849, 0.366]
     """
     p = as_distribution(p)
     th = as_theta(theta, p.shape[-1])

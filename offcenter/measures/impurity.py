@@ -21,8 +21,6 @@ from offcenter.measures._validation import (
 from offcenter.measures.offcentering import _off_center
 from offcenter.measures.registry import get_measure, uniform
 
-THETA_CHOICES = ("prior", "uniform")
-
 
 def resolve_theta(theta, class_counts) -> np.ndarray | None:
     """Turn a theta setting into a reference distribution (or None).

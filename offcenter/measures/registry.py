@@ -200,7 +200,10 @@ MEASURES: dict[str, MeasureInfo] = {
                 r"\frac{\hat p_j (1-\hat p_j)}{(1-2\theta_j)\hat p_j + \theta_j^2},"
                 r"\quad \hat p_j = \frac{n p_j + 1}{n + q}\ \text{(consistent)}"
             ),
-            description="Peaks at theta by construction; its consistent form shrinks with n.",
+            description=(
+                "Peaks at theta by construction; its consistent form moves from the uniform "
+                "estimate (n = 0) to p as n grows."
+            ),
             reference=(
                 "S. Marcellin, D. A. Zighed, G. Ritschard, An asymmetric entropy measure for "
                 "decision trees, IPMU 2006; Zighed, Marcellin, Ritschard, EGC 2007"
