@@ -1,4 +1,4 @@
-"""Bundled data sets: the seeds' tables as printed, iris, the real imbalanced sets."""
+"""Bundled data sets: the sources' tables as printed, iris, the real imbalanced sets."""
 
 import numpy as np
 import pytest
@@ -17,6 +17,18 @@ def test_every_dataset_loads_with_its_target(name):
     check_target(df, d.target)
     assert d.description and d.source and d.title
     assert load_bytes(name).startswith(df.columns[0].encode())
+
+
+def test_sources_name_the_real_documents():
+    """What the app shows (title, description, source) names documents, not internal ids."""
+    for d in DATASETS.values():
+        text = " ".join([d.title, d.description, d.source]).lower()
+        assert "seed" not in text, d.name
+    assert DATASETS["edible"].title == "Edible (16 rows, lecture slides)"
+    assert DATASETS["edible"].source == "Lecture slides 'Entropy and Information Gain'"
+    assert DATASETS["mutation"].source == (
+        "Wikipedia, 'Information gain (decision tree)', CC BY-SA 4.0"
+    )
 
 
 def test_default_and_unknown():
@@ -39,7 +51,7 @@ def _gain(df, feature, target):
     return parent - sum(t.sum() / n * imp.of_counts(t) for t in table)
 
 
-def test_edible_matches_seed_001():
+def test_edible_matches_the_lecture_slides():
     df = load("edible")
     assert df.shape == (16, 4)
     assert df["edible"].value_counts().to_dict() == {"+": 9, "-": 7}
@@ -48,7 +60,7 @@ def test_edible_matches_seed_001():
     assert _gain(df, "shape", "edible") == pytest.approx(0.035880, abs=1e-6)
 
 
-def test_mutation_matches_seed_002():
+def test_mutation_matches_the_wikipedia_article():
     df = load("mutation")
     assert df.shape == (7, 6)
     gains = {m: _gain(df, f"mutation_{m}", "cancer") for m in (1, 2, 3, 4)}

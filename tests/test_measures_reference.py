@@ -1,4 +1,4 @@
-"""Every reference value of ../shared/spec/measures.md, to 1e-6 (and the seeds' known slips)."""
+"""Every reference value of ../shared/spec/measures.md, to 1e-6 (and the sources' known slips)."""
 
 import numpy as np
 import pytest
@@ -74,7 +74,7 @@ def test_q3_rank_diversity(rho, value):
 
 
 # ---------------------------------------------------------------- worked examples
-# seed 001, "edible": rows (Color, Size, Shape, Edible?)
+# lecture slides "Entropy and Information Gain", "edible": rows (Color, Size, Shape, Edible?)
 EDIBLE = [
     ("Yellow", "Small", "Round", "+"), ("Yellow", "Small", "Round", "-"),
     ("Green", "Small", "Irregular", "+"), ("Green", "Large", "Irregular", "-"),
@@ -93,7 +93,7 @@ def _table(rows, column):
                      for v in values], dtype=float)
 
 
-def test_seed001_edible():
+def test_lecture_slides_edible():
     assert len(EDIBLE) == 16
     assert sum(r[3] == "+" for r in EDIBLE) == 9
     assert oc.shannon([9 / 16, 7 / 16]) == pytest.approx(0.988699, abs=TOL)
@@ -107,13 +107,13 @@ def test_seed001_edible():
     assert oc.gain(_table(EDIBLE, 2)) == pytest.approx(0.035880, abs=TOL)
 
 
-def test_seed001_known_slip_is_not_reproduced():
+def test_lecture_slides_known_slip_is_not_reproduced():
     # The slides say I(all) = 0.9836 and G(size) = 0.1008; both are slips.
     assert abs(oc.shannon([9 / 16, 7 / 16]) - 0.9836) > 1e-3
     assert abs(oc.gain(_table(EDIBLE, 1)) - 0.1008) > 1e-3
 
 
-# seed 002: samples x mutations, class C / NC
+# Wikipedia, "Information gain (decision tree)": samples x mutations, class C / NC
 MUTATIONS = np.array([
     [1, 1, 1, 0], [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 0],  # C1..C4
     [0, 0, 0, 0], [0, 1, 0, 0], [1, 1, 0, 0],  # NC1..NC3
@@ -127,13 +127,13 @@ def _mutation_table(rows, m):
     return np.array([[np.sum((x == v) & (y == c)) for c in (1, 0)] for v in (1, 0)], float)
 
 
-def test_seed002_root_gains():
+def test_wikipedia_mutations_root_gains():
     rows = np.arange(7)
     gains = [oc.gain(_mutation_table(rows, m)) for m in range(4)]
     np.testing.assert_allclose(gains, [0.128, 0.006, 0.522, 0.292], atol=5e-4)
 
 
-def test_seed002_second_level_gains():
+def test_wikipedia_mutations_second_level_gains():
     rows = np.flatnonzero(MUTATIONS[:, 2] == 0)  # mutation 3 absent: C2, NC1, NC2, NC3
     assert list(CANCER[rows]) == [1, 0, 0, 0]
     gains = {m + 1: oc.gain(_mutation_table(rows, m)) for m in (0, 1, 3)}
@@ -142,20 +142,20 @@ def test_seed002_second_level_gains():
     assert gains[2] == pytest.approx(0.123, abs=5e-4)
 
 
-# seed 004: (+, -) counts
+# NPFL054 lecture 5 (Hladká and Holub, Charles University): (+, -) counts
 @pytest.mark.parametrize(
     "counts, g, h, e",
     [((0, 6), 0, 0, 0), ((1, 5), 0.278, 0.65, 0.167), ((2, 4), 0.444, 0.918, 0.333),
      ((3, 3), 0.5, 1.0, 0.5)],
 )
-def test_seed004_table(counts, g, h, e):
+def test_npfl054_table(counts, g, h, e):
     p = np.array(counts, float) / 6
     assert oc.gini(p) == pytest.approx(g, abs=5e-4)
     assert oc.shannon(p) == pytest.approx(h, abs=5e-3)
     assert oc.misclassification(p) == pytest.approx(e, abs=5e-4)
 
 
-def test_seed003_iris_first_split():
+def test_iris_blog_post_first_split():
     # Iris: 50 setosa | 100 others on "petal width <= 0.8" (or petal length <= 2.45).
     table = np.array([[50, 0, 0], [0, 50, 50]], float)
     a = oc.association(table)

@@ -1,4 +1,4 @@
-"""The data sets bundled with the package: the seeds' worked examples, iris and real imbalanced sets.
+"""The data sets bundled with the package: worked examples of the sources, iris, real imbalanced sets.
 
 Each entry of :data:`DATASETS` has a name, a title, a description, its provenance (with the citation
 to give), the target column and the CSV file in ``offcenter/data/bundled/``. :func:`load` returns a fresh
@@ -53,19 +53,19 @@ DATASETS: dict[str, Dataset] = {
     d.name: d
     for d in (
         Dataset(
-            "edible", "Edible (16 rows, seed 001)",
+            "edible", "Edible (16 rows, lecture slides)",
             "The worked example of entropy and information gain: colour, size and shape of 16 "
             "fruits, 9 edible (+) and 7 not (-). Gain(size) = 0.1058 bits (the slides print "
             "0.1008 from a rounding slip in I(all) = 0.9887).",
-            "Lecture slides 'Entropy and Information Gain' (project seed 001)",
+            "Lecture slides 'Entropy and Information Gain'",
             "edible", "edible.csv",
         ),
         Dataset(
-            "mutation", "Gene mutations (7 samples, seed 002)",
+            "mutation", "Gene mutations (7 samples, Wikipedia)",
             "Seven samples, four gene mutations (1 = present), cancerous (C) or not (NC). At the "
             "root mutation 3 has the largest gain (0.522), then 4 (0.292), 1 (0.128), 2 (0.006). "
             "The sample column is an identifier.",
-            "Wikipedia, 'Information gain (decision tree)' (project seed 002), CC BY-SA 4.0",
+            "Wikipedia, 'Information gain (decision tree)', CC BY-SA 4.0",
             "cancer", "mutation.csv",
         ),
         Dataset(

@@ -133,7 +133,7 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
 
     Examples
     --------
-    >>> a = association([[3, 1], [1, 2]])  # mutation 1 of seed 002: rows = has / lacks it
+    >>> a = association([[3, 1], [1, 2]])  # Wikipedia's mutation 1: has / lacks it
     >>> round(a.gain, 3)
     0.128
     >>> round(association([[2, 2], [0, 4]], "gini").relative_gain, 4)

@@ -146,8 +146,9 @@ def gini(p):
 
     .. math:: G(p) = 1 - \sum_{j=1}^{q} p_j^2.
 
-    Kept raw, as in rpart, scikit-learn and seed 004: its maximum is :math:`(q-1)/q`, so 1/2 for
-    two classes. Daroczy's entropy of order 2 is twice it.
+    Kept raw, as in rpart, scikit-learn and the NPFL054 lecture 5 (Hladká and Holub, Charles
+    University): its maximum is :math:`(q-1)/q`, so 1/2 for two classes. Daroczy's entropy of
+    order 2 is twice it.
 
     Parameters
     ----------
