@@ -14,6 +14,7 @@ import streamlit as st
 
 from offcenter.app import urlstate
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
+from offcenter.app.downloads import csv_button
 from offcenter.app.tree_session import Grow, MakeLeaf, Split, TreeSession
 from offcenter.data.csv_io import (
     DataProblem,
@@ -22,7 +23,6 @@ from offcenter.data.csv_io import (
     infer_kinds,
     prepare_xy,
     quick_sample_size,
-    to_csv_bytes,
     too_large,
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
@@ -402,9 +402,8 @@ if cands is not None and len(cands):
     styled = table.style.apply(
         lambda row: ["background-color: #fff3cd" if flags[row.name] else "" for _ in row], axis=1)
     st.dataframe(styled, hide_index=True, width="stretch", key="tr_cand_table")
-    st.download_button("Download the candidate table (CSV)", to_csv_bytes(table), on_click="ignore",
-                       file_name=f"candidates_node{node.id}.csv", mime="text/csv",
-                       key="tr_dl_cands")
+    csv_button("Download the candidate table (CSV)", table, f"candidates_node{node.id}.csv",
+               "tr_dl_cands", rerun=False)
 
     # gain against threshold for numeric features
     numeric_feats = [f for f, k in zip(cands["feature"], cands["kind"]) if k == "numeric"]
@@ -468,8 +467,8 @@ rows = X.iloc[idx].assign(**{f"{target} (target)": y.iloc[idx].to_numpy()})
 st.dataframe(rows.head(5000), width="stretch", key="tr_rows")
 if len(rows) > 5000:
     st.caption(f"Showing 5,000 of {len(rows):,} rows; the download has them all.")
-st.download_button("Download these rows (CSV)", lambda: to_csv_bytes(rows), on_click="ignore",
-                   file_name=f"rows_node{node.id}.csv", mime="text/csv", key="tr_dl_rows")
+csv_button("Download these rows (CSV)", lambda: rows, f"rows_node{node.id}.csv", "tr_dl_rows",
+           rerun=False)  # the CSV is made only when the file is downloaded
 
 # ---------------------------------------------------------------- export
 st.header("5. Export")

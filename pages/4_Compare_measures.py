@@ -21,8 +21,9 @@ import streamlit as st
 
 from offcenter.app import urlstate
 from offcenter.app.data_picker import pick_data, pick_target
+from offcenter.app.downloads import csv_button
 from offcenter.app.result_store import shared_result_store
-from offcenter.data.csv_io import DataProblem, id_like_columns, prepare_xy, to_csv_bytes
+from offcenter.data.csv_io import DataProblem, id_like_columns, prepare_xy
 from offcenter.data.datasets import DATASETS
 from offcenter.evaluation.runner import (
     DEFAULT_SETTINGS,
@@ -271,7 +272,7 @@ st.subheader("Download")
 d1, d2, d3 = st.columns(3)
 d1.download_button("Per-fold results (CSV)", result.to_csv().encode("utf-8"),
                    file_name=f"compare_{key}_folds.csv", mime="text/csv", key="cm_dl_folds")
-d2.download_button("Summary (CSV)", to_csv_bytes(result.summary()),
-                   file_name=f"compare_{key}_summary.csv", mime="text/csv", key="cm_dl_summary")
-d3.download_button("Paired comparisons (CSV)", to_csv_bytes(paired),
-                   file_name=f"compare_{key}_paired.csv", mime="text/csv", key="cm_dl_paired")
+csv_button("Summary (CSV)", result.summary(), f"compare_{key}_summary.csv", "cm_dl_summary",
+           container=d2)
+csv_button("Paired comparisons (CSV)", paired, f"compare_{key}_paired.csv", "cm_dl_paired",
+           container=d3)
