@@ -304,7 +304,8 @@ tree_state.check_node(len(nodes))
 st.header("3. The tree")
 st.caption(
     f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}; measure: "
-    f"{md_escape(clf.impurity_.label)}; score: {SCORES[score][0]}"
+    f"{md_escape(clf.setting_.replace(alpha=None).label_for(clf.prior_))}; "
+    f"score: {SCORES[score][0]}"
     + ("; edited by hand" if tree_state.edited else "")
 )
 # a click on a node (read before drawing so that the figure shows it selected)

@@ -285,3 +285,95 @@ def test_format_number_is_exact():
     for v in (0.1, 1 / 3, 2.0, 1e-7, 123456.789, 0.1 + 0.2, -0.0):
         assert float(format_number(v)) == v
         assert "e" not in format_number(v) and "-" not in format_number(v)
+
+
+# ---------------------------------------------------------------- the tree's setting
+def _imbalanced(seed=3):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(120, 3))
+    y = (X[:, 0] + 0.5 * rng.normal(size=120) > 0.9).astype(int)  # about 20 % positives
+    return X, y
+
+
+def test_tree_setting_and_the_uniform_column():
+    """TreeClassifier(theta='uniform') gets its own column next to the off-centered one."""
+    X, y = _imbalanced()
+    clf = oc.TreeClassifier(theta="uniform", max_depth=2).fit(X, y)
+    assert clf.setting_ == MeasureSetting("shannon", "uniform")
+    assert clf.tree_.nodes[0].criterion == "ocuniform_shannon"
+    cands = clf.candidates(0)
+    keys = [k for k, _ in cands.attrs["settings"]]
+    labels = [label for _, label in cands.attrs["settings"]]
+    assert keys[0] == cands.attrs["chosen_key"] == "ocuniform_shannon"
+    assert "oc_shannon" in keys and len(set(keys)) == len(keys) == len(set(labels))
+    assert labels[0] == "off-centered Shannon, θ = uniform"
+    # the two columns differ (the prior is not uniform here), and each matches its Impurity
+    assert not np.allclose(cands["gain:oc_shannon"], cands["gain:ocuniform_shannon"])
+    imps = clf.node_impurities(0)
+    prior = np.bincount(y) / len(y)
+    assert imps["oc_shannon"] == pytest.approx(1.0)
+    assert imps["ocuniform_shannon"] == pytest.approx(float(oc.shannon(prior)))
+    tg = clf.threshold_gains(0, 0)
+    assert {"gain:oc_shannon", "gain:ocuniform_shannon"} <= set(tg.columns)
+
+
+def test_tree_setting_with_alpha_and_vector_theta():
+    X, y = _imbalanced()
+    clf = oc.TreeClassifier("gini", theta=np.array([0.7, 0.3]), alpha=0.5, max_depth=2).fit(X, y)
+    assert clf.setting_ == MeasureSetting("gini", (0.7, 0.3), alpha=0.5)
+    assert clf.setting_.key == "octheta0.7-0.3_gini_a0.5"
+    assert clf.tree_.nodes[0].criterion == clf.setting_.key
+    cands = clf.candidates(0)
+    # columns are keyed without the tree's alpha, and every score uses the tree's alpha
+    assert cands.attrs["chosen_key"] == "octheta0.7-0.3_gini" and cands.attrs["alpha"] == 0.5
+    chosen = cands[cands["chosen"]].iloc[0]
+    assert chosen["score:octheta0.7-0.3_gini"] == pytest.approx(clf.tree_.nodes[0].split.score)
+    # a compared setting with its own alpha is scored with it
+    c2 = clf.candidates(0, settings=["oc_gini", "oc_gini_a1"])
+    assert [k for k, _ in c2.attrs["settings"]][1:] == ["oc_gini", "oc_gini_a1"]
+    assert not np.allclose(c2["score:oc_gini"], c2["score:oc_gini_a1"], equal_nan=True)
+    np.testing.assert_allclose(c2["gain:oc_gini"], c2["gain:oc_gini_a1"])
+    # the tree read back from JSON keeps its setting
+    back = oc.TreeClassifier.from_json(clf.to_json())
+    assert back.setting_ == clf.setting_
+    assert back.node_impurities(0).index[0] == "octheta0.7-0.3_gini"
+    assert clf.setting_.label_for(clf.prior_) == (
+        "off-centered Gini, θ = (0.7, 0.3), λ_α (α = 0.5)")
+
+
+def test_tree_parameter_errors_come_from_the_setting():
+    X, y = _imbalanced()
+    with pytest.raises(ValueError, match="theta must be None, 'prior', 'uniform'"):
+        oc.TreeClassifier(theta="middle").fit(X, y)
+    with pytest.raises(ValueError, match="does not take beta"):
+        oc.TreeClassifier(beta=2).fit(X, y)
+    with pytest.raises(ValueError, match="3 values but the distribution has 2"):
+        oc.TreeClassifier(theta=[0.5, 0.3, 0.2]).fit(X, y)
+
+
+def test_regrown_nodes_record_their_setting_key():
+    X, y = _imbalanced()
+    clf = oc.TreeClassifier(max_depth=3).fit(X, y)
+    node = clf.tree_.nodes[0].children[0]
+    re = clf.regrow(node, measure="shannon", theta="uniform")
+    assert re.tree_.nodes[node].criterion == "ocuniform_shannon"
+    assert re.tree_.nodes[0].criterion == "shannon"
+
+
+def test_worked_calculation_names_the_setting_and_follows_a_regrown_node():
+    from offcenter.viz.explain import md_escape, node_split_steps
+
+    X, y = _imbalanced()
+    clf = oc.TreeClassifier(theta="prior", max_depth=2).fit(X, y)
+    steps = node_split_steps(clf, 0)
+    text = {s.title: s.text for s in steps}["Parent impurity"]
+    assert text.startswith(md_escape(clf.setting_.label_for(clf.prior_)))
+    assert r"θ \= prior \(0\." in text
+    node = clf.tree_.nodes[0].children[1]
+    re = clf.regrow(node, measure="gini", theta=None)
+    assert re.tree_.nodes[node].split is not None
+    steps = node_split_steps(re, node)
+    values = {s.title: s.value for s in steps}
+    counts = re.tree_.nodes[node].counts
+    assert values["Parent impurity"] == pytest.approx(float(oc.Impurity("gini").of_counts(counts)))
+    assert {s.title: s.text for s in steps}["Parent impurity"].startswith("Gini of")

@@ -98,7 +98,7 @@ def test_candidates_table(iris):
     # custom settings
     df2 = clf.candidates(0, settings=[{"measure": "gini"}, {"measure": "shannon",
                                                           "theta": "uniform"}])
-    assert [k for k, _ in df2.attrs["settings"]] == ["shannon", "gini", "oc_shannon"]
+    assert [k for k, _ in df2.attrs["settings"]] == ["shannon", "gini", "ocuniform_shannon"]
     # a leaf still has its candidate table (splits it could have had)
     leaf = next(nd.id for nd in clf.tree_.nodes if nd.is_leaf and nd.n > 5)
     assert len(clf.candidates(leaf)) == 4

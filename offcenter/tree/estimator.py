@@ -89,8 +89,8 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from offcenter.measures.impurity import Impurity, resolve_theta
-from offcenter.measures.registry import get_measure
+from offcenter.measures.impurity import Impurity
+from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.encode import (
     Encoded,
     FeatureInfo,
@@ -152,6 +152,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : the column names, only when X was a DataFrame with string names.
     features_ : list of FeatureInfo, how each column is encoded (numeric or categorical).
     prior_ : class distribution of the (weighted) training set.
+    setting_ : MeasureSetting, the measure setting of the fit (measure, theta, beta, rho,
+        consistent, alpha) with its key and label; ``setting_.label_for(prior_)`` shows the
+        resolved theta.
     impurity_, theta_ : the Impurity the tree grew with and its resolved theta.
     tree_ : Tree, the fitted nodes.
 
@@ -289,26 +292,15 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         return w
 
     # ------------------------------------------------------------------ settings
-    def _make_impurity(self, class_counts, params=None) -> tuple[Impurity, np.ndarray | None]:
+    def _make_setting(self, params=None) -> MeasureSetting:
+        """The :class:`~offcenter.MeasureSetting` of these parameters (validated)."""
         p = self.get_params() if params is None else params
-        info = get_measure(p["measure"])
-        theta = p["theta"]
-        if isinstance(theta, str) and theta.strip().lower() not in ("prior", "uniform"):
-            raise ValueError(
-                f"theta must be None, 'prior', 'uniform' or a distribution; got {theta!r}."
-            )
-        if theta is None and info.theta == "builtin":
-            theta = "prior"
-        theta_ = resolve_theta(theta, class_counts) if theta is not None else None
-        extra = {}
-        for name in info.param_names:
-            value = p.get(name)
-            extra[name] = info.defaults()[name] if value is None else value
-        for name in ("beta", "rho"):
-            if name not in info.param_names and p.get(name) is not None:
-                raise ValueError(f"the {info.label} does not take {name}; leave {name}=None.")
-        imp = Impurity(info.name, theta=theta_, consistent=bool(p["consistent"]), **extra)
-        return imp, theta_
+        return MeasureSetting(p["measure"], theta=p["theta"], beta=p["beta"], rho=p["rho"],
+                              consistent=p["consistent"], alpha=p["alpha"])
+
+    def _make_impurity(self, class_counts, params=None) -> tuple[Impurity, np.ndarray | None]:
+        setting = self._make_setting(params)
+        return setting.impurity(class_counts), setting.resolve_theta(class_counts)
 
     @staticmethod
     def _check_params(p: dict, n_features: int, n: int) -> dict:
@@ -421,6 +413,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.features_ = enc.features
         self._named = named
         self.prior_ = counts / counts.sum()
+        self.setting_ = self._make_setting()
         self.impurity_, self.theta_ = self._make_impurity(counts)
         self._enc = enc
         self._y = codes
@@ -428,13 +421,13 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         st = self._settings(self.impurity_)
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
         recs = grow(enc, codes, st, [(rows, 0, ())], w=w)
-        self.tree_ = Tree(self._records_to_nodes(recs, 0, self.impurity_))
+        self.tree_ = Tree(self._records_to_nodes(recs, 0, self.impurity_, key=self.setting_.key))
         self._train_leaf = None
         self.edits_ = []
         return self
 
     def _records_to_nodes(self, recs: list[Record], base: int, imp: Impurity, parent=None,
-                          root_id=None) -> list[Node]:
+                          root_id=None, key: str = "") -> list[Node]:
         """Frozen nodes from growth records; record k gets id base + k (record 0: root_id)."""
         counts = np.stack([r.counts for r in recs]).astype(np.float64)
         impurities = imp.of_counts(counts)
@@ -469,7 +462,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
                 impurity=float(impurities[k]), split=split,
                 children=tuple(nid(c) for c in r.children),
                 prediction=_python_value(self.classes_[pred[k]]), proba=proba[k],
-                conditions=tuple(r.conditions), n_missing=r.n_missing, criterion=imp.key,
+                conditions=tuple(r.conditions), n_missing=r.n_missing, criterion=key,
                 n_samples=r.n_rows,
             ))
         return nodes
@@ -649,7 +642,8 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         recs = grow(self._enc, self._y, st, [(rows, old.depth, old.conditions)], forced,
                     w=getattr(self, "_w", None))
         base = len(self.tree_) + 1
-        nodes = self._records_to_nodes(recs, base, imp, parent=old.parent, root_id=node_id)
+        nodes = self._records_to_nodes(recs, base, imp, parent=old.parent, root_id=node_id,
+                                       key=self._make_setting(params).key)
         return self._splice(node_id, nodes)
 
     def regrow(self, node_id: int, **params) -> TreeClassifier:

@@ -71,6 +71,7 @@ def from_dict(cls, d: dict):
         clf.feature_names_in_ = np.asarray([f.name for f in clf.features_], dtype=object)
     clf.n_features_in_ = len(clf.features_)
     clf.prior_ = np.asarray(d["prior"], float)
+    clf.setting_ = clf._make_setting()
     im = d["impurity"]
     clf.impurity_ = Impurity(im["measure"], theta=im["theta"], consistent=im["consistent"],
                              **im["params"])

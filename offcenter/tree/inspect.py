@@ -26,16 +26,32 @@ from offcenter.tree.search import (
 )
 
 
-def resolve_settings(clf, settings=None) -> list[tuple[str, str, Impurity]]:
-    """(key, label, Impurity) of the tree's measure followed by the comparison settings."""
+def resolve_settings(clf, settings=None) -> list[tuple[str, str, Impurity, float | None]]:
+    """(key, label, Impurity, alpha) of the tree's setting followed by the comparison settings.
+
+    Settings are :class:`~offcenter.MeasureSetting` objects, their keys or dicts (see
+    :meth:`~offcenter.MeasureSetting.parse`), resolved on the tree's training prior; default
+    :func:`offcenter.comparison_settings`. A setting without an alpha is scored like the tree
+    (the tree's alpha) and keyed without it, so the tree's own column has the key of its setting
+    without alpha (``clf.setting_.replace(alpha=None).key``); a setting given with an alpha is
+    scored with it. A setting equal to one already listed is skipped. (A bare
+    :class:`~offcenter.Impurity` is still accepted, keyed by :attr:`Impurity.key`.)
+    """
     counts = clf.prior_ * len(clf.classes_)  # proportional counts: the prior is what matters
-    out = [(clf.impurity_.key, clf.impurity_.label, clf.impurity_)]
+    alpha = clf.setting_.alpha
+    own = clf.setting_.replace(alpha=None)
+    out = [(own.key, own.label, clf.impurity_, alpha)]
     items = comparison_settings() if settings is None else list(settings)
     for s in items:
-        imp = s if isinstance(s, Impurity) else MeasureSetting.parse(s).impurity(counts)
-        if any(k == imp.key for k, _, _ in out):
+        if isinstance(s, Impurity):
+            entry = (s.key, s.label, s, alpha)
+        else:
+            ms = MeasureSetting.parse(s)
+            entry = (ms.key, ms.label, ms.impurity(counts),
+                     alpha if ms.alpha is None else ms.alpha)
+        if any(e[0] == entry[0] for e in out):
             continue
-        out.append((imp.key, imp.label, imp))
+        out.append(entry)
     return out
 
 
@@ -89,10 +105,10 @@ def _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar):
     return _split_dict(res, 0, j, info)
 
 
-def _score_tables(tables: np.ndarray, imps, alpha):
-    """gain and score of count tables (..., k, q) under each Impurity."""
+def _score_tables(tables: np.ndarray, imps, alphas):
+    """gain and score of count tables (..., k, q) under each Impurity (and its alpha)."""
     out = []
-    for imp in imps:
+    for imp, alpha in zip(imps, alphas):
         i_y, _, i_x, gain = _association_counts(tables.astype(np.float64), imp)
         score = gain if alpha is None else _lambda(gain, i_y, i_x, alpha)
         out.append((np.asarray(gain, float), np.asarray(score, float)))
@@ -128,7 +144,7 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
                "chosen": bool(node.split is not None and node.split.feature == info.name),
                "n_missing": 0, "threshold": np.nan, "groups": None}
         if sp is None:
-            for key, _, _ in sets:
+            for key, *_ in sets:
                 rec[f"gain:{key}"] = np.nan
                 rec[f"score:{key}"] = np.nan
             records.append(rec)
@@ -140,21 +156,22 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
             "threshold": np.nan if sp["threshold"] is None else sp["threshold"],
             "groups": sp.get("groups"),
         })
-        for (key, _, _), (g, s) in zip(sets, _score_tables(table, [i for _, _, i in sets],
-                                                           st.alpha)):
+        for (key, *_), (g, s) in zip(sets, _score_tables(table, [e[2] for e in sets],
+                                                         [e[3] for e in sets])):
             rec[f"gain:{key}"] = float(g)
             rec[f"score:{key}"] = float(s)
         records.append(rec)
     df = pd.DataFrame.from_records(records)
-    for key, _, _ in sets:
+    for key, *_ in sets:
         df[f"rank:{key}"] = df[f"score:{key}"].round(12).rank(ascending=False, method="min")
     order = ["feature", "kind", "split", "children_counts", "chosen", "n_missing", "threshold",
              "groups"]
-    for key, _, _ in sets:
+    for key, *_ in sets:
         order += [f"gain:{key}", f"score:{key}", f"rank:{key}"]
     df = df[order]
-    df.attrs["settings"] = [(k, label) for k, label, _ in sets]
-    df.attrs["chosen_key"] = clf.impurity_.key
+    df.attrs["settings"] = [(e[0], e[1]) for e in sets]
+    df.attrs["chosen_key"] = sets[0][0]
+    df.attrs["alpha"] = clf.setting_.alpha
     return df
 
 
@@ -182,7 +199,7 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
     cols = {"threshold": [], "n_left": [], "n_right": [], "valid": []}
     if pos is None:
         df = pd.DataFrame(cols)
-        for key, _, _ in sets:
+        for key, *_ in sets:
             df[f"gain:{key}"] = pd.Series(dtype=float)
     else:
         tables = np.stack([pos["L"], pos["R"]], axis=1)
@@ -191,13 +208,14 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
                            "valid": (pos["rl"] >= msl) & (pos["rr"] >= msl)})
         if w is not None:
             df["weight_left"], df["weight_right"] = pos["nl"], pos["nr"]
-        for (key, _, _), (g, s) in zip(sets, _score_tables(tables, [i for _, _, i in sets],
-                                                           st.alpha)):
+        for (key, *_, alpha), (g, s) in zip(sets, _score_tables(
+                tables, [e[2] for e in sets], [e[3] for e in sets])):
             df[f"gain:{key}"] = g
-            if st.alpha is not None:
+            if alpha is not None:
                 df[f"score:{key}"] = s
-    df.attrs["settings"] = [(k, label) for k, label, _ in sets]
-    df.attrs["chosen_key"] = clf.impurity_.key
+    df.attrs["settings"] = [(e[0], e[1]) for e in sets]
+    df.attrs["chosen_key"] = sets[0][0]
+    df.attrs["alpha"] = clf.setting_.alpha
     df.attrs["feature"] = info.name
     return df
 
@@ -208,9 +226,9 @@ def node_impurities(clf, node_id: int, settings=None) -> pd.Series:
     clf._check_node(node_id)
     sets = resolve_settings(clf, settings)
     counts = clf.tree_.nodes[node_id].counts
-    s = pd.Series({key: float(imp.of_counts(counts)) for key, _, imp in sets}, name="impurity")
-    s.attrs["labels"] = {key: label for key, label, _ in sets}
-    s.attrs["chosen_key"] = clf.impurity_.key
+    s = pd.Series({e[0]: float(e[2].of_counts(counts)) for e in sets}, name="impurity")
+    s.attrs["labels"] = {e[0]: e[1] for e in sets}
+    s.attrs["chosen_key"] = sets[0][0]
     return s
 
 
@@ -247,7 +265,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> dict:
                 f"{np.nanmin(v):g} and {np.nanmax(v):g}."
             )
         table = np.stack([L, R])
-        (g, s), = _score_tables(table, [imp], st.alpha)
+        (g, s), = _score_tables(table, [imp], [st.alpha])
         return {
             "feature_index": j, "kind": "numeric", "threshold": thr, "group_codes": None,
             "child_counts": [L, R], "missing_child": mc, "default_child": mc,
@@ -301,7 +319,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> dict:
     tab = category_table(codes_at, np.zeros(rows.size, np.int64), y, 1, K, q, w)[0]
     counts = [tab[list(g)].sum(axis=0) for g in code_groups]
     table = np.stack(counts)
-    (g, s), = _score_tables(table, [imp], st.alpha)
+    (g, s), = _score_tables(table, [imp], [st.alpha])
     nmiss = int(np.count_nonzero(codes_at == K - 1)) if info.has_missing else 0
     return categorical_split_dict(j, info, code_groups, counts, float(g), float(s), nmiss,
                                   binary=not singletons)

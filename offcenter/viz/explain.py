@@ -32,6 +32,7 @@ import pandas as pd
 
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.offcentering import _off_center
+from offcenter.measures.settings import MeasureSetting
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&=:\"'])")
 
@@ -112,7 +113,8 @@ def _counts_text(counts: np.ndarray, classes: Sequence[str]) -> str:
 
 
 def split_steps(parent_counts, children_counts, classes: Sequence[object], impurity: Impurity,
-                branch_labels: Sequence[str], *, alpha: float | None = None) -> list[Step]:
+                branch_labels: Sequence[str], *, alpha: float | None = None,
+                label: str | None = None) -> list[Step]:
     """The worked calculation of a split from its counts.
 
     Parameters
@@ -130,6 +132,9 @@ def split_steps(parent_counts, children_counts, classes: Sequence[object], impur
         One label per child (user text: escaped).
     alpha : float, optional
         With alpha, add I(X) and lambda_alpha (1: relative gain, 0: gain ratio, 0.5: Kvalseth).
+    label : str, optional
+        The measure's name in the text (default ``impurity.label``); a tree passes its
+        :meth:`MeasureSetting.label_for` the training prior.
     """
     parent = np.asarray(parent_counts, dtype=float)
     kids = np.asarray(children_counts, dtype=float)
@@ -154,7 +159,8 @@ def split_steps(parent_counts, children_counts, classes: Sequence[object], impur
                     else "."))
     steps.append(Step("Parent node", text, latex, None))
     i_parent = float(impurity.of_counts(parent))
-    steps.append(Step("Parent impurity", f"{md_escape(impurity.label)} of the parent node.",
+    name = impurity.label if label is None else label
+    steps.append(Step("Parent impurity", f"{md_escape(name)} of the parent node.",
                       _impurity_latex(impurity, parent, i_parent), i_parent))
     child_values = []
     for k, (row, label) in enumerate(zip(kids, branch_labels)):
@@ -218,8 +224,29 @@ def node_split_steps(clf, node_id: int, *, alpha: float | None = None) -> list[S
     if node.split is None:
         return None
     kids = np.array([nodes[c].counts for c in node.children], dtype=float)
-    return split_steps(node.counts, kids, list(clf.classes_), clf.impurity_,
-                       list(node.split.branch_labels), alpha=alpha)
+    imp, label = _node_measure(clf, node)
+    return split_steps(node.counts, kids, list(clf.classes_), imp,
+                       list(node.split.branch_labels), alpha=alpha, label=label)
+
+
+def _node_measure(clf, node) -> tuple[Impurity, str | None]:
+    """The impurity a node's split was chosen with, and its label with theta resolved.
+
+    ``node.criterion`` is the key of the node's :class:`MeasureSetting` (a regrown subtree may
+    use another measure than the tree); a tree without one falls back to ``clf.impurity_``.
+    """
+    setting = getattr(clf, "setting_", None)
+    prior = getattr(clf, "prior_", None)
+    if setting is None or prior is None:
+        return clf.impurity_, None
+    criterion = getattr(node, "criterion", "")
+    if criterion and criterion != setting.key:
+        try:
+            own = MeasureSetting.parse(criterion)
+            return own.impurity(prior), own.label_for(prior)
+        except ValueError:
+            pass
+    return clf.impurity_, setting.label_for(prior)
 
 
 def best_under(cands) -> dict[str, list[str]]:
