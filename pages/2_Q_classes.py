@@ -12,6 +12,7 @@ from offcenter.app.curve_pages import (
     page_specs,
 )
 from offcenter.measures.curves import (
+    curve_label,
     draws_reconstructed_rank,
     formulas,
     imbalanced_example,
@@ -192,15 +193,15 @@ with tab_ternary:
     elif not specs:
         st.info("Choose at least one measure in the sidebar.")
     else:
-        labels = {s.key(theta): s for s in specs}
+        labels = {s.key: s for s in specs}
         keys = list(labels)
         if S.get("qc_ternary") not in keys:
             S["qc_ternary"] = keys[len(raw_specs)] if len(keys) > len(raw_specs) else keys[0]
         st.selectbox("Measure shown over the simplex", keys,
-                     format_func=lambda k: labels[k].label(theta), key="qc_ternary")
+                     format_func=lambda k: curve_label(labels[k]), key="qc_ternary")
         spec = labels[S["qc_ternary"]]
         tdf = ternary_grid(spec, theta, resolution=40)
-        tfig = ternary_figure(tdf, title=f"{spec.label(theta)} over the simplex")
+        tfig = ternary_figure(tdf, title=f"{curve_label(spec)} over the simplex")
         st.plotly_chart(tfig, config=png_config(stub + "_ternary"), key="qc_chart_ternary")
         am = tdf.attrs["argmax"]
         st.caption(

@@ -132,13 +132,13 @@ def test_figure_2_preset():
     fig = figure(at, "tc_chart")
     assert fig["layout"]["title"]["text"] == "Fig. 2. Off-centering of generalised entropies"
     names = list(fig["traces"])
-    assert names == [f"off-centered Daroczy (beta={b})" for b in ("0", "0.5", "1", "2", "5")] + [
-        "off-centered Rank diversity (rho=0)", "Asymmetric"]
+    assert names == [f"off-centered Daroczy (β = {b})" for b in ("0", "0.5", "1", "2", "5")] + [
+        "off-centered Rank diversity (ρ = 0)", "Asymmetric"]
     for name in names:
         assert value_at(fig, name, 0.2) == pytest.approx(1.0), name
         assert value_at(fig, name, 0.0) == pytest.approx(0.0, abs=1e-12), name
         assert value_at(fig, name, 1.0) == pytest.approx(0.0, abs=1e-12), name
-    assert value_at(fig, "off-centered Daroczy (beta=0.5)", 0.6) == pytest.approx(
+    assert value_at(fig, "off-centered Daroczy (β = 0.5)", 0.6) == pytest.approx(
         oc.off_centered([0.4, 0.6], 0.2, "daroczy", beta=0.5))
     assert "Fig. 2." in texts(at, "caption")
     assert at.query_params["version"] == "oc"
@@ -177,10 +177,10 @@ def test_beta_limits(beta):
     at.multiselect(key="tc_measures").set_value(["daroczy"]).run()
     at.slider(key="tc_beta").set_value(beta).run()
     fig = figure(ok(at), "tc_chart")
-    assert list(fig["traces"]) == [f"Daroczy (beta={beta:g})", f"off-centered Daroczy (beta={beta:g})"]
+    assert list(fig["traces"]) == [f"Daroczy (β = {beta:g})", f"off-centered Daroczy (β = {beta:g})"]
     assert all_finite(fig)
     if beta == 1.0:
-        assert value_at(fig, "Daroczy (beta=1)", 0.3) == pytest.approx(oc.shannon([0.7, 0.3]))
+        assert value_at(fig, "Daroczy (β = 1)", 0.3) == pytest.approx(oc.shannon([0.7, 0.3]))
 
 
 def test_several_betas_at_once():
@@ -189,7 +189,7 @@ def test_several_betas_at_once():
     at.radio(key="tc_version").set_value("oc").run()
     at.multiselect(key="tc_betas").set_value(["0.5", "10", "2"]).run()
     fig = figure(ok(at), "tc_chart")
-    assert list(fig["traces"]) == [f"off-centered Daroczy (beta={b})" for b in ("0.5", "2", "10")]
+    assert list(fig["traces"]) == [f"off-centered Daroczy (β = {b})" for b in ("0.5", "2", "10")]
     assert at.query_params["betas"] == "0.5,10,2"
 
 
@@ -197,12 +197,12 @@ def test_rho_zero_and_reconstructed_orders():
     at = run(TWO)
     at.multiselect(key="tc_measures").set_value(["rank_diversity"]).run()
     fig = figure(ok(at), "tc_chart")
-    assert value_at(fig, "off-centered Rank diversity (rho=0)", 0.1) == pytest.approx(
+    assert value_at(fig, "off-centered Rank diversity (ρ = 0)", 0.1) == pytest.approx(
         oc.off_centered([0.9, 0.1], 0.2, "rank_diversity", rho=0))
     assert "reconstruction" not in texts(at, "info")
     at.slider(key="tc_rho").set_value(2.5).run()
     fig = figure(ok(at), "tc_chart")
-    assert "off-centered Rank diversity (rho=2.5)" in fig["traces"]
+    assert "off-centered Rank diversity (ρ = 2.5)" in fig["traces"]
     assert all_finite(fig)
     assert "reconstruction" in texts(at, "info")
 
@@ -228,10 +228,10 @@ def test_consistent_asymmetric_and_n():
     assert not at.slider(key="tc_n").disabled
     at.slider(key="tc_n").set_value(1).run()
     fig = figure(ok(at), "tc_chart")
-    assert value_at(fig, "Asymmetric, consistent (n=1)", 0.0) == pytest.approx(
+    assert value_at(fig, "Asymmetric, consistent (n = 1)", 0.0) == pytest.approx(
         oc.asymmetric([1.0, 0.0], 0.2, n=1))
     at.slider(key="tc_n").set_value(500).run()
-    assert "Asymmetric, consistent (n=500)" in figure(ok(at), "tc_chart")["traces"]
+    assert "Asymmetric, consistent (n = 500)" in figure(ok(at), "tc_chart")["traces"]
 
 
 def test_cursor_readout_matches_the_package():

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 import offcenter as oc
+from offcenter import MeasureSetting
 from offcenter.app.curve_pages import (
     PRESETS,
     Q_CLASS_SCHEMA,
@@ -16,11 +17,11 @@ from offcenter.app.curve_pages import (
     page_specs,
 )
 from offcenter.measures.curves import (
-    CurveSpec,
     binary_curves,
     binary_derivatives,
     binary_grid,
     binary_values_at,
+    curve_label,
     draws_reconstructed_rank,
     formulas,
     imbalanced_example,
@@ -79,7 +80,7 @@ def test_grid_has_ends_and_theta_exactly(theta):
 # ------------------------------------------------------------------ Figure 1 and 2
 def test_figure_1_curves_are_the_papers():
     specs = fig1_specs()
-    assert [s.label() for s in specs] == ["Shannon", "off-centered Shannon", "Asymmetric"]
+    assert [curve_label(s) for s in specs] == ["Shannon", "off-centered Shannon", "Asymmetric"]
     df = binary_curves(specs, 0.2)
     assert at(df, 0.1, "oc_shannon") == pytest.approx(0.811278, abs=1e-6)
     assert at(df, 0.6, "oc_shannon") == pytest.approx(0.811278, abs=1e-6)
@@ -96,9 +97,9 @@ def test_figure_1_curves_are_the_papers():
 
 def test_figure_2_curves_peak_at_theta_and_vanish_at_the_ends():
     specs = fig2_specs()
-    labels = [s.label() for s in specs]
-    assert labels == [f"off-centered Daroczy (beta={b:g})" for b in FIG2_BETAS] + [
-        "off-centered Rank diversity (rho=0)", "Asymmetric"]
+    labels = [curve_label(s) for s in specs]
+    assert labels == [f"off-centered Daroczy (β = {b:g})" for b in FIG2_BETAS] + [
+        "off-centered Rank diversity (ρ = 0)", "Asymmetric"]
     df = binary_curves(specs, 0.2)
     for col in df.columns[1:]:
         assert at(df, 0.2, col) == pytest.approx(1.0), col
@@ -118,20 +119,20 @@ def test_figure_2_curves_peak_at_theta_and_vanish_at_the_ends():
 @pytest.mark.parametrize("theta", [0.01, 0.99, 0.5])
 @pytest.mark.parametrize("beta", [0.0, 1.0, 1.0 + 1e-9, 10.0])
 def test_limits_draw_without_nan(theta, beta):
-    specs = [CurveSpec.make("daroczy", True, beta=beta), CurveSpec.make("daroczy", False, beta=beta),
-             CurveSpec.make("rank_diversity", True, rho=0.0),
-             CurveSpec.make("rank_diversity", True, rho=5.0), CurveSpec("asymmetric"),
-             CurveSpec("asymmetric", n=1.0), CurveSpec("gini", True),
-             CurveSpec("misclassification", True)]
+    specs = [MeasureSetting("daroczy", "prior", beta=beta), MeasureSetting("daroczy", beta=beta),
+             MeasureSetting("rank_diversity", "prior", rho=0.0),
+             MeasureSetting("rank_diversity", "prior", rho=5.0), MeasureSetting("asymmetric"),
+             MeasureSetting("asymmetric", consistent=True, n=1.0), MeasureSetting("gini", "prior"),
+             MeasureSetting("misclassification", "prior")]
     df = binary_curves(specs, theta)
     assert np.isfinite(df.to_numpy()).all()
-    assert at(df, theta, specs[0].key(theta)) == pytest.approx(1.0)
+    assert at(df, theta, specs[0].key) == pytest.approx(1.0)
 
 
 def test_consistent_asymmetric_shrinks_with_n():
-    df = binary_curves([CurveSpec("asymmetric", n=5), CurveSpec("asymmetric", n=500)], 0.2)
+    df = binary_curves([MeasureSetting("asymmetric", consistent=True, n=5), MeasureSetting("asymmetric", consistent=True, n=500)], 0.2)
     assert at(df, 0.0, "asymmetric_consistent_n5") > at(df, 0.0, "asymmetric_consistent_n500") > 0
-    assert df.attrs["labels"]["asymmetric_consistent_n5"] == "Asymmetric, consistent (n=5)"
+    assert df.attrs["labels"]["asymmetric_consistent_n5"] == "Asymmetric, consistent (n = 5)"
 
 
 def test_values_at_cursor_match_the_package():
@@ -144,7 +145,7 @@ def test_values_at_cursor_match_the_package():
 # ------------------------------------------------------------------ derivatives
 def test_first_derivative_matches_the_papers_formula():
     theta = 0.2
-    d = binary_derivatives([CurveSpec("shannon", True)], theta, binary_grid(theta, 201), order=1)
+    d = binary_derivatives([MeasureSetting("shannon", "prior")], theta, binary_grid(theta, 201), order=1)
     for p in (0.05, 0.1, 0.15, 0.4, 0.7, 0.9):
         if p <= theta:
             pi, a = p / (2 * theta), 1 / (2 * theta)
@@ -159,7 +160,7 @@ def test_first_derivative_matches_the_papers_formula():
 
 def test_second_derivative_jumps_at_theta():
     theta = 0.2
-    d = binary_derivatives([CurveSpec("shannon", True)], theta, order=2)
+    d = binary_derivatives([MeasureSetting("shannon", "prior")], theta, order=2)
     left = float(d.loc[d.side == "left", "oc_shannon"].iloc[0])
     right = float(d.loc[d.side == "right", "oc_shannon"].iloc[0])
     ln2 = math.log(2)
@@ -168,7 +169,7 @@ def test_second_derivative_jumps_at_theta():
 
 
 def test_rank_diversity_derivative_jumps_at_theta():
-    d = binary_derivatives([CurveSpec.make("rank_diversity", True, rho=0)], 0.2, order=1)
+    d = binary_derivatives([MeasureSetting("rank_diversity", "prior", rho=0)], 0.2, order=1)
     col = "oc_rank_diversity_r0"
     assert float(d.loc[d.side == "left", col].iloc[0]) == pytest.approx(5.0, rel=1e-6)
     assert float(d.loc[d.side == "right", col].iloc[0]) == pytest.approx(-1.25, rel=1e-6)
@@ -189,7 +190,7 @@ def test_slice_passes_through_theta_and_peaks_there():
     p = slice_distributions(theta, [0.0, 0.6, 1.0])
     assert p[1].tolist() == pytest.approx(theta)
     assert p.sum(axis=-1) == pytest.approx([1, 1, 1])
-    df = slice_curves([CurveSpec("shannon", True), CurveSpec("shannon")], theta)
+    df = slice_curves([MeasureSetting("shannon", "prior"), MeasureSetting("shannon")], theta)
     assert df.loc[df["oc_shannon"].idxmax(), "p1"] == pytest.approx(0.6)
     assert df["oc_shannon"].max() == pytest.approx(math.log2(3))
     assert not df.isna().any().any()
@@ -206,11 +207,11 @@ def test_slice_for_any_q_and_examples(q):
 
 def test_ternary_peak_follows_theta():
     theta = [0.6, 0.3, 0.1]
-    t = ternary_grid(CurveSpec("shannon", True), theta, resolution=30)
+    t = ternary_grid(MeasureSetting("shannon", "prior"), theta, resolution=30)
     assert t.attrs["argmax"] == pytest.approx(theta)
     assert t.attrs["max"] == pytest.approx(math.log2(3))
     assert np.allclose(t[["p1", "p2", "p3"]].sum(axis=1), 1.0)
-    u = ternary_grid(CurveSpec("shannon"), theta, resolution=30)
+    u = ternary_grid(MeasureSetting("shannon"), theta, resolution=30)
     assert u.attrs["argmax"] == pytest.approx([1 / 3] * 3)
     # values are the package's
     row = t.iloc[5]
@@ -284,8 +285,8 @@ def test_page_specs_consistent_and_reconstruction_flag():
     values = {**TWO_CLASS_SCHEMA.defaults(), "measures": ("asymmetric", "rank_diversity"),
               "consistent": True, "n": 30, "rho": 1.0}
     raw, ocs = page_specs(values)
-    assert [s.label() for s in ocs] == ["off-centered Rank diversity (rho=1)", "Asymmetric",
-                                        "Asymmetric, consistent (n=30)"]
+    assert [curve_label(s) for s in ocs] == ["off-centered Rank diversity (ρ = 1)", "Asymmetric",
+                                             "Asymmetric, consistent (n = 30)"]
     assert draws_reconstructed_rank(raw + ocs)
     assert not draws_reconstructed_rank(fig2_specs())
     assert page_specs({**values, "measures": ()}) == ([], [])
@@ -301,12 +302,12 @@ def test_formulas_and_units():
     items = formulas(fig1_specs())
     assert [i["name"] for i in items] == ["shannon", "asymmetric", "off_center"]
     assert all(i["latex"] and i["reference"] for i in items)
-    assert "off_center" not in [i["name"] for i in formulas([CurveSpec("shannon")])]
-    rank = formulas([CurveSpec.make("rank_diversity", True, rho=1)])[0]
+    assert "off_center" not in [i["name"] for i in formulas([MeasureSetting("shannon")])]
+    rank = formulas([MeasureSetting("rank_diversity", "prior", rho=1)])[0]
     assert "reconstruction" in rank["notes"]
-    assert y_axis_title([CurveSpec("shannon", True)]) == "entropy (bits)"
+    assert y_axis_title([MeasureSetting("shannon", "prior")]) == "entropy (bits)"
     assert "bits" in y_axis_title(fig1_specs())
-    assert y_axis_title([CurveSpec("gini")]) == "uncertainty (unitless)"
+    assert y_axis_title([MeasureSetting("gini")]) == "uncertainty (unitless)"
 
 
 # ------------------------------------------------------------------ figures
@@ -345,7 +346,7 @@ def test_derivative_and_other_figures_build():
     assert "second derivative" in fig.layout.yaxis.title.text
     lo, hi = fig.layout.yaxis.range
     assert lo < 0 < hi and np.isfinite([lo, hi]).all()
-    t = ternary_grid(CurveSpec("gini", True), [0.5, 0.3, 0.2], resolution=10)
+    t = ternary_grid(MeasureSetting("gini", "prior"), [0.5, 0.3, 0.2], resolution=10)
     tf = ternary_figure(t)
     assert [tr.name for tr in tf.data][1:] == ["theta", "maximum on the grid"]
     bars = transform_bars_figure(transform_table([0.5, 0.3, 0.2], [0.6, 0.3, 0.1]))
@@ -364,7 +365,7 @@ def test_every_builder_output_passes_plotly_validation():
         curves_figure(binary_curves(fig2_specs(), 0.2), theta=0.2, cursor=0.3, title="t"),
         curves_figure(slice_curves(fig1_specs(), theta3), x="p1", theta=0.6),
         derivative_figure(binary_derivatives(fig1_specs(), 0.2), theta=0.2),
-        ternary_figure(ternary_grid(CurveSpec("shannon", True), theta3, resolution=8)),
+        ternary_figure(ternary_grid(MeasureSetting("shannon", "prior"), theta3, resolution=8)),
         transform_bars_figure(transform_table([0.5, 0.3, 0.2], theta3)),
         transform_maps_figure(transform_maps(theta3), theta3),
     ]

@@ -377,3 +377,32 @@ def test_worked_calculation_names_the_setting_and_follows_a_regrown_node():
     counts = re.tree_.nodes[node].counts
     assert values["Parent impurity"] == pytest.approx(float(oc.Impurity("gini").of_counts(counts)))
     assert {s.title: s.text for s in steps}["Parent impurity"].startswith("Gini of")
+
+
+def test_impurity_needs_one_count_per_class():
+    with pytest.raises(ValueError, match="class_counts must be one count"):
+        MeasureSetting("shannon", "prior").impurity(0.2)
+    with pytest.raises(ValueError, match="class_counts must be one count"):
+        MeasureSetting("shannon").impurity([[1, 2], [3, 4]])
+
+
+def test_curves_take_measure_settings():
+    from offcenter.measures.curves import binary_curves, curve_label
+
+    df = binary_curves([MeasureSetting("shannon", "prior"), MeasureSetting("shannon", "uniform"),
+                        MeasureSetting("shannon", (0.5, 0.5))], 0.2, grid=[0.2, 0.5])
+    # "prior" is the page's theta; "uniform" and a vector keep their own (so the same values)
+    assert list(df.columns) == ["p", "oc_shannon", "ocuniform_shannon", "octheta0.5-0.5_shannon"]
+    assert df["oc_shannon"].tolist() == pytest.approx([1.0, float(oc.off_centered([0.5, 0.5],
+                                                                                    0.2))])
+    np.testing.assert_allclose(df["ocuniform_shannon"], df["octheta0.5-0.5_shannon"])
+    assert df.attrs["labels"]["oc_shannon"] == "off-centered Shannon"
+    assert df.attrs["labels"]["ocuniform_shannon"] == "off-centered Shannon, θ = uniform"
+    assert curve_label(MeasureSetting("asymmetric", consistent=True, n=20)) == (
+        "Asymmetric, consistent (n = 20)")
+    with pytest.raises(ValueError, match="fixed sample"):
+        binary_curves([MeasureSetting("asymmetric", consistent=True)], 0.2)
+    with pytest.raises(ValueError, match="alpha"):
+        binary_curves([MeasureSetting("gini", alpha=0.5)], 0.2)
+    with pytest.raises(TypeError, match="MeasureSetting"):
+        binary_curves(["oc_shannon"], 0.2)

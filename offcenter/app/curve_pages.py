@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from offcenter.app import urlstate as _us
-from offcenter.measures.curves import CurveSpec
 from offcenter.measures.registry import MEASURES
+from offcenter.measures.settings import MeasureSetting
 
 # ----------------------------------------------------------------------------------------------
 # Page settings: URL schemas, presets, and the curves a page's settings ask for
@@ -127,28 +127,30 @@ def matching_preset(values: dict) -> str | None:
     return None
 
 
-def page_specs(values: dict) -> tuple[list[CurveSpec], list[CurveSpec]]:
-    """The curves a page's settings ask for: ``(uncentered, off-centered)`` spec lists.
+def page_specs(values: dict) -> tuple[list[MeasureSetting], list[MeasureSetting]]:
+    """The curves a page's settings ask for: ``(uncentered, off-centered)`` setting lists.
 
     The asymmetric entropy (theta built in) goes with the off-centered ones; with the
     consistent form on, both its plain and consistent versions are drawn. Measures come in the
-    registry's order; generalized entropies once per chosen beta.
+    registry's order; generalized entropies once per chosen beta. Off-centered curves have
+    ``theta="prior"``: the page's theta.
 
     >>> raw, oc = page_specs(TWO_CLASS_SCHEMA.defaults())
-    >>> [s.label() for s in raw], [s.label() for s in oc]
+    >>> from offcenter.measures.curves import curve_label
+    >>> [curve_label(s) for s in raw], [curve_label(s) for s in oc]
     (['Shannon'], ['off-centered Shannon', 'Asymmetric'])
     """
     chosen = set(values.get("measures") or ())
     version = values.get("version", "both")
-    raw: list[CurveSpec] = []
-    oc: list[CurveSpec] = []
+    raw: list[MeasureSetting] = []
+    oc: list[MeasureSetting] = []
     for name, info in MEASURES.items():
         if name not in chosen:
             continue
         if info.theta == "builtin":
-            oc.append(CurveSpec(name))
+            oc.append(MeasureSetting(name))
             if values.get("consistent"):
-                oc.append(CurveSpec(name, n=float(values.get("n", 20))))
+                oc.append(MeasureSetting(name, consistent=True, n=float(values.get("n", 20))))
             continue
         if name == "daroczy":
             variants = [{"beta": b} for b in chosen_betas(values.get("beta", 2.0),
@@ -159,7 +161,7 @@ def page_specs(values: dict) -> tuple[list[CurveSpec], list[CurveSpec]]:
             variants = [{}]
         for params in variants:
             if version in ("both", "oc", "side"):
-                oc.append(CurveSpec.make(name, True, **params))
+                oc.append(MeasureSetting(name, theta="prior", **params))
             if version in ("both", "raw", "side"):
-                raw.append(CurveSpec.make(name, False, **params))
+                raw.append(MeasureSetting(name, **params))
     return raw, oc

@@ -1,10 +1,15 @@
 r"""Curve data for the app's "Two classes" and "q classes" pages (pure functions, no Streamlit).
 
-Every value comes from the package: a curve is an :class:`offcenter.measures.impurity.Impurity`
-evaluated on a grid of distributions. The pages only lay the results out.
+Every value comes from the package: a curve is a :class:`offcenter.MeasureSetting` whose
+:class:`offcenter.Impurity` is evaluated on a grid of distributions. The pages only lay the
+results out.
 
 Conventions
 -----------
+- A curve's ``theta="prior"`` is the page's reference theta (the curves are drawn for a
+  reference distribution, as if it were the class prior); its key (``oc_shannon``) names the
+  DataFrame column and :func:`curve_label` its legend entry. The consistent asymmetric entropy
+  is drawn at the setting's fixed sample size ``n``.
 - Two classes follow the paper's boolean case: ``p`` is the frequency of class 1, the
   distribution is ``(1 - p, p)`` and the reference is ``(1 - theta, theta)``.
 - Grids are evenly spaced **and** contain 0, 1 and theta exactly, so the peak at theta and the
@@ -20,7 +25,7 @@ learning*, ASMDA 2007 (hal-02121319), Figures 1 and 2, sections 3.2 and 4.
 
 Examples
 --------
->>> specs = [CurveSpec("shannon", off_centered=True), CurveSpec("asymmetric")]
+>>> specs = [MeasureSetting("shannon", theta="prior"), MeasureSetting("asymmetric")]
 >>> df = binary_curves(specs, theta=0.2, grid=[0.1, 0.2, 0.6])
 >>> df.round(6).to_dict("list")
 {'p': [0.1, 0.2, 0.6], 'oc_shannon': [0.811278, 1.0, 0.811278], 'asymmetric': [0.9, 1.0, 0.6]}
@@ -29,23 +34,19 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from offcenter.measures._validation import THETA_MIN, as_distribution, as_theta
 from offcenter.measures.entropies import boolean_distribution
-from offcenter.measures.impurity import Impurity
 from offcenter.measures.offcentering import _off_center
-from offcenter.measures.registry import (
-    OFF_CENTER_LATEX,
-    OFF_CENTER_REFERENCE,
-    get_measure,
-)
+from offcenter.measures.registry import OFF_CENTER_LATEX, OFF_CENTER_REFERENCE
+from offcenter.measures.settings import MeasureSetting
 
 __all__ = [
-    "CurveSpec",
+    "curve_label",
+    "curve_values",
     "binary_grid",
     "binary_curves",
     "binary_values_at",
@@ -64,72 +65,51 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------------------------
-# Curve specifications
+# Curves of measure settings
 # ----------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CurveSpec:
-    """One curve to draw: a registered measure, its parameters, and whether it is off-centered.
+def curve_label(setting: MeasureSetting) -> str:
+    """The legend label of a curve: the setting's label without theta when theta is the page's.
 
-    ``off_centered`` is ignored for the asymmetric entropy (theta is built in); ``n`` (sample
-    size) turns the asymmetric entropy into its consistent (Laplace) form.
+    On the curve pages the reference theta is the page's own (a setting's ``"prior"``), so the
+    legend reads ``off-centered Shannon``, ``Asymmetric, consistent (n = 20)``; a setting with
+    another theta (``"uniform"``, a vector) says which.
+
+    >>> curve_label(MeasureSetting("daroczy", "prior", beta=0.5))
+    'off-centered Daroczy (β = 0.5)'
+    >>> curve_label(MeasureSetting("shannon", "uniform"))
+    'off-centered Shannon, θ = uniform'
     """
-
-    measure: str
-    off_centered: bool = False
-    params: tuple[tuple[str, float], ...] = field(default_factory=tuple)
-    n: float | None = None
-
-    @classmethod
-    def make(cls, measure: str, off_centered: bool = False, n: float | None = None,
-             **params: float) -> CurveSpec:
-        """Build a spec with keyword parameters, e.g. ``CurveSpec.make("daroczy", True, beta=2)``."""
-        return cls(measure, off_centered, tuple(sorted((k, float(v)) for k, v in params.items())),
-                   None if n is None else float(n))
-
-    @property
-    def info(self):
-        return get_measure(self.measure)
-
-    @property
-    def builtin_theta(self) -> bool:
-        return self.info.theta == "builtin"
-
-    def impurity(self, theta) -> Impurity:
-        """The package's :class:`Impurity` for this curve with reference ``theta``."""
-        info = self.info
-        params = dict(self.params)
-        for p in info.params:
-            params.setdefault(p.name, p.default)
-        if info.theta == "builtin":
-            return Impurity(info.name, theta=theta, consistent=self.n is not None)
-        return Impurity(info.name, theta=theta if self.off_centered else None, **params)
-
-    def key(self, theta=0.5) -> str:
-        """A stable column name such as ``oc_daroczy_b0.5`` (from :attr:`Impurity.key`)."""
-        return self.impurity(theta).key + (f"_n{self.n:g}" if self.n is not None else "")
-
-    def label(self, theta=0.5) -> str:
-        """A readable legend label such as ``off-centered Shannon``."""
-        text = self.impurity(theta).label
-        if self.n is not None:
-            text += f" (n={self.n:g})"
-        return text
-
-    def evaluate(self, p: np.ndarray, theta) -> np.ndarray:
-        """Values on distributions ``p`` (..., q)."""
-        imp = self.impurity(theta)
-        if self.n is not None:
-            return np.asarray(imp(p, n=self.n), dtype=float)
-        return np.asarray(imp(p), dtype=float)
+    if setting.theta in (None, "prior"):
+        return setting.measure_label
+    return setting.label
 
 
-def _check_specs(specs: Sequence[CurveSpec]) -> list[CurveSpec]:
-    out: list[CurveSpec] = []
+def curve_values(setting: MeasureSetting, p: np.ndarray, theta) -> np.ndarray:
+    """Values of a setting's measure on distributions ``p`` (..., q), the page's theta as prior.
+
+    ``"prior"`` resolves to ``theta``; the consistent asymmetric entropy uses the setting's
+    fixed sample size ``n``.
+    """
+    th = np.asarray(theta, dtype=float)
+    imp = setting.impurity(as_theta(th, 2) if th.ndim == 0 else th)
+    if setting.consistent:
+        return np.asarray(imp(p, n=setting.n), dtype=float)
+    return np.asarray(imp(p), dtype=float)
+
+
+def _check_specs(specs: Sequence[MeasureSetting]) -> list[MeasureSetting]:
+    out: list[MeasureSetting] = []
     for s in specs:
-        if not isinstance(s, CurveSpec):
-            raise TypeError(f"curve specs must be CurveSpec objects; got {s!r}.")
+        if not isinstance(s, MeasureSetting):
+            raise TypeError(f"curves are given as MeasureSetting objects; got {s!r}.")
+        if s.alpha is not None:
+            raise ValueError(f"a curve draws a measure, not a split score: {s.key} has alpha; "
+                             "leave alpha=None.")
+        if s.consistent and s.n is None:
+            raise ValueError(f"{s.key}: a curve of the consistent form needs a fixed sample "
+                             "size n (e.g. MeasureSetting('asymmetric', consistent=True, n=20)).")
         if s not in out:
             out.append(s)
     return out
@@ -168,12 +148,13 @@ def binary_grid(theta: float | None = None, n: int = 401, extra: Sequence[float]
     return g
 
 
-def binary_curves(specs: Sequence[CurveSpec], theta, grid=None) -> pd.DataFrame:
+def binary_curves(specs: Sequence[MeasureSetting], theta, grid=None) -> pd.DataFrame:
     """Values of each curve on the two-class grid.
 
     Parameters
     ----------
-    specs : sequence of CurveSpec
+    specs : sequence of MeasureSetting
+        The curves; ``theta="prior"`` means off-centered on this page's ``theta``.
     theta : float
         Reference frequency of class 1, 0 < theta < 1.
     grid : array_like, optional
@@ -182,7 +163,7 @@ def binary_curves(specs: Sequence[CurveSpec], theta, grid=None) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        Column ``"p"`` then one column per curve (named by :meth:`CurveSpec.key`);
+        Column ``"p"`` then one column per curve (named by :attr:`MeasureSetting.key`);
         ``df.attrs["labels"]`` maps column -> legend label, ``df.attrs["theta"]`` is theta.
     """
     t = _theta_binary(theta)
@@ -191,35 +172,35 @@ def binary_curves(specs: Sequence[CurveSpec], theta, grid=None) -> pd.DataFrame:
     data = {"p": g}
     labels = {}
     for s in _check_specs(specs):
-        k = s.key(t)
-        data[k] = s.evaluate(dist, t)
-        labels[k] = s.label(t)
+        k = s.key
+        data[k] = curve_values(s, dist, t)
+        labels[k] = curve_label(s)
     df = pd.DataFrame(data)
     df.attrs["labels"] = labels
     df.attrs["theta"] = t
     return df
 
 
-def binary_values_at(specs: Sequence[CurveSpec], theta, p: float) -> pd.DataFrame:
+def binary_values_at(specs: Sequence[MeasureSetting], theta, p: float) -> pd.DataFrame:
     """A readout table: every curve's value at one frequency p of class 1.
 
     Columns ``"curve"`` (label), ``"key"``, ``"value"``.
 
     Examples
     --------
-    >>> binary_values_at([CurveSpec("shannon")], 0.2, 0.5)["value"].tolist()
+    >>> binary_values_at([MeasureSetting("shannon")], 0.2, 0.5)["value"].tolist()
     [1.0]
     """
     t = _theta_binary(theta)
     dist = boolean_distribution(float(p))
     rows = [
-        {"curve": s.label(t), "key": s.key(t), "value": float(s.evaluate(dist, t))}
+        {"curve": curve_label(s), "key": s.key, "value": float(curve_values(s, dist, t))}
         for s in _check_specs(specs)
     ]
     return pd.DataFrame(rows, columns=["curve", "key", "value"])
 
 
-def binary_derivatives(specs: Sequence[CurveSpec], theta, grid=None, order: int = 1,
+def binary_derivatives(specs: Sequence[MeasureSetting], theta, grid=None, order: int = 1,
                        margin: float = 0.01) -> pd.DataFrame:
     r"""First or second derivative in p of each curve (the paper's section 3.2).
 
@@ -241,7 +222,7 @@ def binary_derivatives(specs: Sequence[CurveSpec], theta, grid=None, order: int 
 
     Examples
     --------
-    >>> d = binary_derivatives([CurveSpec("shannon", True)], 0.2, grid=[0.1, 0.2], order=2)
+    >>> d = binary_derivatives([MeasureSetting("shannon", "prior")], 0.2, grid=[0.1, 0.2], order=2)
     >>> [round(v, 3) for v in d["oc_shannon"]]
     [-48.09, -36.067, -2.254]
     """
@@ -290,10 +271,10 @@ def binary_derivatives(specs: Sequence[CurveSpec], theta, grid=None, order: int 
     dist = boolean_distribution(points.reshape(-1))
     labels = {}
     for s in _check_specs(specs):
-        f = s.evaluate(dist, t).reshape(points.shape)
-        k = s.key(t)
+        f = curve_values(s, dist, t).reshape(points.shape)
+        k = s.key
         data[k] = (f * weights).sum(axis=1) * scale
-        labels[k] = s.label(t)
+        labels[k] = curve_label(s)
     df = pd.DataFrame(data)
     df.attrs.update(labels=labels, theta=t, order=order)
     return df
@@ -386,7 +367,7 @@ def slice_distributions(theta, t) -> np.ndarray:
     return p
 
 
-def slice_curves(specs: Sequence[CurveSpec], theta, grid=None) -> pd.DataFrame:
+def slice_curves(specs: Sequence[MeasureSetting], theta, grid=None) -> pd.DataFrame:
     """Values of each curve along the slice through theta.
 
     Returns
@@ -396,7 +377,7 @@ def slice_curves(specs: Sequence[CurveSpec], theta, grid=None) -> pd.DataFrame:
 
     Examples
     --------
-    >>> df = slice_curves([CurveSpec("shannon", True)], [0.6, 0.3, 0.1], grid=[0.0, 0.6, 1.0])
+    >>> df = slice_curves([MeasureSetting("shannon", "prior")], [0.6, 0.3, 0.1], grid=[0.0, 0.6, 1.0])
     >>> df["oc_shannon"].round(6).tolist()
     [0.949452, 1.584963, 0.0]
     """
@@ -406,15 +387,15 @@ def slice_curves(specs: Sequence[CurveSpec], theta, grid=None) -> pd.DataFrame:
     data = {"p1": g}
     labels = {}
     for s in _check_specs(specs):
-        k = s.key(th)
-        data[k] = s.evaluate(dist, th)
-        labels[k] = s.label(th)
+        k = s.key
+        data[k] = curve_values(s, dist, th)
+        labels[k] = curve_label(s)
     df = pd.DataFrame(data)
     df.attrs.update(labels=labels, theta=th.tolist())
     return df
 
 
-def ternary_grid(spec: CurveSpec, theta, resolution: int = 40) -> pd.DataFrame:
+def ternary_grid(spec: MeasureSetting, theta, resolution: int = 40) -> pd.DataFrame:
     """A measure over the whole 3-class simplex: a triangular grid plus theta itself.
 
     Returns
@@ -425,7 +406,7 @@ def ternary_grid(spec: CurveSpec, theta, resolution: int = 40) -> pd.DataFrame:
 
     Examples
     --------
-    >>> df = ternary_grid(CurveSpec("shannon", True), [0.6, 0.3, 0.1], resolution=10)
+    >>> df = ternary_grid(MeasureSetting("shannon", "prior"), [0.6, 0.3, 0.1], resolution=10)
     >>> [round(x, 6) for x in df.attrs["argmax"]]
     [0.6, 0.3, 0.1]
     """
@@ -439,10 +420,11 @@ def ternary_grid(spec: CurveSpec, theta, resolution: int = 40) -> pd.DataFrame:
     pts = np.stack([a, b, c], axis=-1)
     pts = np.vstack([pts, th[None, :]])
     pts = pts / pts.sum(axis=-1, keepdims=True)
-    vals = spec.evaluate(pts, th)
+    (spec,) = _check_specs([spec])
+    vals = curve_values(spec, pts, th)
     df = pd.DataFrame({"p1": pts[:, 0], "p2": pts[:, 1], "p3": pts[:, 2], "value": vals})
     best = int(np.argmax(vals))
-    df.attrs.update(argmax=pts[best].tolist(), max=float(vals[best]), label=spec.label(th),
+    df.attrs.update(argmax=pts[best].tolist(), max=float(vals[best]), label=curve_label(spec),
                     theta=th.tolist())
     return df
 
@@ -508,7 +490,7 @@ def transform_maps(theta, n: int = 101) -> pd.DataFrame:
 # ----------------------------------------------------------------------------------------------
 
 
-def formulas(specs: Sequence[CurveSpec]) -> list[dict]:
+def formulas(specs: Sequence[MeasureSetting]) -> list[dict]:
     """The LaTeX formula, label and reference of each distinct measure drawn (registry data),
     then the off-centering transform when any curve is off-centered.
 
@@ -519,7 +501,7 @@ def formulas(specs: Sequence[CurveSpec]) -> list[dict]:
     any_oc = False
     for s in _check_specs(specs):
         info = s.info
-        any_oc = any_oc or (s.off_centered and not s.builtin_theta)
+        any_oc = any_oc or s.off_centered
         if info.name in seen:
             continue
         seen.add(info.name)
@@ -531,21 +513,19 @@ def formulas(specs: Sequence[CurveSpec]) -> list[dict]:
     return out
 
 
-def draws_reconstructed_rank(specs: Sequence[CurveSpec]) -> bool:
+def draws_reconstructed_rank(specs: Sequence[MeasureSetting]) -> bool:
     """True when a rank diversity of order rho != 0 (the reconstructed general order) is drawn."""
-    return any(s.measure == "rank_diversity" and dict(s.params).get("rho", 0.0) != 0.0
-               for s in specs)
+    return any(s.measure == "rank_diversity" and s.rho != 0.0 for s in specs)
 
 
-def y_axis_title(specs: Sequence[CurveSpec]) -> str:
+def y_axis_title(specs: Sequence[MeasureSetting]) -> str:
     """Axis title with units: bits when every curve is a Shannon entropy.
 
-    >>> y_axis_title([CurveSpec("shannon"), CurveSpec("shannon", True)])
+    >>> y_axis_title([MeasureSetting("shannon"), MeasureSetting("shannon", "prior")])
     'entropy (bits)'
     """
-    def in_bits(s: CurveSpec) -> bool:
-        return s.measure == "shannon" or (s.measure == "daroczy"
-                                          and dict(s.params).get("beta") == 1.0)
+    def in_bits(s: MeasureSetting) -> bool:
+        return s.measure == "shannon" or (s.measure == "daroczy" and s.beta == 1.0)
 
     specs = list(specs)
     if specs and all(in_bits(s) for s in specs):

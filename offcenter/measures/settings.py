@@ -400,8 +400,14 @@ class MeasureSetting:
     # ------------------------------------------------------------------ use
     def resolve_theta(self, class_counts) -> np.ndarray | None:
         """The reference distribution for these class counts (see :func:`resolve_theta`)."""
+        counts = as_float_array(class_counts, "class_counts")
+        if counts.ndim != 1 or counts.size < 2:
+            raise ValueError(
+                "class_counts must be one count (or frequency) per class, at least 2 classes; "
+                f"got shape {counts.shape}."
+            )
         theta = np.asarray(self.theta) if isinstance(self.theta, tuple) else self.theta
-        return resolve_theta(theta, class_counts)
+        return resolve_theta(theta, counts)
 
     def impurity(self, class_counts) -> Impurity:
         """The :class:`Impurity` of this setting for a training set with these class counts.

@@ -11,8 +11,9 @@ builder's output with ``go.Figure(fig.to_dict())``.
 
 Examples
 --------
->>> from offcenter.measures.curves import CurveSpec, binary_curves
->>> df = binary_curves([CurveSpec("shannon")], 0.2)
+>>> from offcenter import MeasureSetting
+>>> from offcenter.measures.curves import binary_curves
+>>> df = binary_curves([MeasureSetting("shannon")], 0.2)
 >>> fig = curves_figure(df, theta=0.2, cursor=0.5)
 >>> [t.name for t in fig.data]
 ['Shannon']
