@@ -42,7 +42,7 @@ def test_count_kernels_agree_with_reference(q, scale):
     for imp in _settings_list(q):
         k = CountKernel(imp, q, int(n.max()))
         np.testing.assert_allclose(k(c, n), imp.of_counts(c), rtol=0, atol=1e-12,
-                                   err_msg=f"{imp!r} via {k._fn.__name__}")
+                                   err_msg=f"{imp!r} via {type(k).__name__}")
 
 
 def _blobs(n=300, q=2, F=4, seed=0, ties=False):

@@ -449,12 +449,12 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             if r.split is not None:
                 sp = r.split
                 split = Split(
-                    feature=self.features_[sp["feature_index"]].name, kind=sp["kind"],
-                    threshold=sp["threshold"], groups=sp.get("groups"),
-                    branch_labels=tuple(sp["labels"]), gain=float(sp["gain"]),
-                    score=float(sp["score"]), missing_child=sp["missing_child"],
-                    default_child=int(sp["default_child"]), n_missing=int(sp["n_missing"]),
-                    feature_index=int(sp["feature_index"]),
+                    feature=self.features_[sp.feature_index].name, kind=sp.kind,
+                    threshold=sp.threshold, groups=sp.groups,
+                    branch_labels=tuple(sp.labels), gain=float(sp.gain),
+                    score=float(sp.score), missing_child=sp.missing_child,
+                    default_child=int(sp.default_child), n_missing=int(sp.n_missing),
+                    feature_index=int(sp.feature_index),
                 )
             par = parent if (k == 0) else nid(r.parent)
             nodes.append(Node(
@@ -678,7 +678,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         sp = forced_split(self, node_id, feature, threshold, groups)
         new = self._copy()
         new.tree_ = self._regrow_at(node_id, self.get_params(), sp)
-        new.edits_.append(("with_split", node_id, sp["labels"]))
+        new.edits_.append(("with_split", node_id, sp.labels))
         return new
 
     # ------------------------------------------------------------------ export
@@ -706,6 +706,40 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         except (TypeError, json.JSONDecodeError) as exc:
             raise ValueError(f"not a tree in JSON: {exc}") from None
         return cls.from_dict(d)
+
+    def export_graphviz(self, out_file=None, **kwargs) -> str | None:
+        """The tree in Graphviz DOT (the style of :func:`sklearn.tree.export_graphviz`); see
+        :func:`offcenter.tree.export.export_graphviz` for the options."""
+        from offcenter.tree.export import export_graphviz
+
+        return export_graphviz(self, out_file, **kwargs)
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        r"""Impurity-based importance of each feature (mean decrease in impurity), as
+        scikit-learn's trees compute it, under the tree's own measure.
+
+        For feature f, the sum over the nodes that split on f of
+        :math:`W_t I(t) - \sum_k W_{t_k} I(t_k)` (W: the node's weight, its number of rows
+        without weights; I: the node's impurity under the measure it was grown with, see
+        ``Node.criterion``), divided by the sum over all features so that the importances
+        add up to 1. A tree without splits, or whose splits sum to a non-positive decrease
+        (possible with an off-centered measure and ``min_gain < 0``), gets the raw sums
+        (zeros for a single leaf). Shape ``(n_features_in_,)``.
+        """
+        self._check_fitted()
+        names = [f.name for f in self.features_]
+        out = np.zeros(len(names))
+        nodes = self.tree_.nodes
+        for nd in nodes:
+            sp = nd.split
+            if sp is None:
+                continue
+            j = sp.feature_index if sp.feature_index >= 0 else names.index(sp.feature)
+            kids = sum(nodes[c].weighted_n * nodes[c].impurity for c in nd.children)
+            out[j] += nd.weighted_n * nd.impurity - kids
+        total = out.sum()
+        return out / total if total > 0 else out
 
     def to_text(self, style="rules", precision=3) -> str:
         """Readable rules (``"rules"``: one IF ... THEN line per leaf) or an indented tree

@@ -15,14 +15,15 @@ from offcenter.measures.association import _association_counts, _lambda
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.search import (
-    _split_dict,
-    branch_labels,
-    categorical_split_dict,
+    SplitChoice,
+    categorical_split,
     category_rows,
     category_table,
     numeric_positions,
+    numeric_split,
     search_categorical,
     search_numeric,
+    split_choice,
 )
 
 
@@ -102,7 +103,7 @@ def _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar):
                                  K - 1 if info.has_missing else None, rws)
     if res is None:
         return None
-    return _split_dict(res, 0, j, info)
+    return split_choice(res, 0, j, info)
 
 
 def _score_tables(tables: np.ndarray, imps, alphas):
@@ -149,12 +150,12 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
                 rec[f"score:{key}"] = np.nan
             records.append(rec)
             continue
-        table = np.stack([np.asarray(c) for c in sp["child_counts"]])
+        table = np.stack([np.asarray(c) for c in sp.child_counts])
         rec.update({
-            "kind": sp["kind"], "split": " / ".join(sp["labels"]),
-            "children_counts": _counts_text(table), "n_missing": sp["n_missing"],
-            "threshold": np.nan if sp["threshold"] is None else sp["threshold"],
-            "groups": sp.get("groups"),
+            "kind": sp.kind, "split": " / ".join(sp.labels),
+            "children_counts": _counts_text(table), "n_missing": sp.n_missing,
+            "threshold": np.nan if sp.threshold is None else sp.threshold,
+            "groups": sp.groups,
         })
         for (key, *_), (g, s) in zip(sets, _score_tables(table, [e[2] for e in sets],
                                                          [e[3] for e in sets])):
@@ -232,7 +233,7 @@ def node_impurities(clf, node_id: int, settings=None) -> pd.Series:
     return s
 
 
-def forced_split(clf, node_id, feature, threshold=None, groups=None) -> dict:
+def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitChoice:
     """A split description for :meth:`TreeClassifier.with_split`."""
     j = _feature_index(clf, feature)
     info = clf.features_[j]
@@ -266,12 +267,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> dict:
             )
         table = np.stack([L, R])
         (g, s), = _score_tables(table, [imp], [st.alpha])
-        return {
-            "feature_index": j, "kind": "numeric", "threshold": thr, "group_codes": None,
-            "child_counts": [L, R], "missing_child": mc, "default_child": mc,
-            "gain": float(g), "score": float(s), "n_missing": int(nan.sum()),
-            "labels": branch_labels(info, "numeric", thr, None, mc),
-        }
+        return numeric_split(j, info, thr, L, R, mc, float(g), float(s), int(nan.sum()))
     if threshold is not None:
         raise ValueError(f"{info.name!r} is categorical: give groups, not a threshold.")
     if groups is None:
@@ -321,5 +317,5 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> dict:
     table = np.stack(counts)
     (g, s), = _score_tables(table, [imp], [st.alpha])
     nmiss = int(np.count_nonzero(codes_at == K - 1)) if info.has_missing else 0
-    return categorical_split_dict(j, info, code_groups, counts, float(g), float(s), nmiss,
-                                  binary=not singletons)
+    return categorical_split(j, info, code_groups, counts, float(g), float(s), nmiss,
+                             binary=not singletons)

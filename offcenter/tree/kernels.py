@@ -1,10 +1,15 @@
 """Fast impurity of class counts, for the split search.
 
-:meth:`offcenter.measures.impurity.Impurity.of_counts` is the reference; these kernels take integer
-counts (m, q) and their totals (m,) without checks and agree with it to 1e-12 (tested for every
-measure). Shannon uses a table of k log2 k (no logarithm in the loop), Gini sums of squares, and
-two-class off-centered measures a direct formula on the pseudo-frequency of class 1; the other
-settings go through the registry kernel on frequencies.
+:meth:`offcenter.measures.impurity.Impurity.of_counts` is the reference; these kernels take
+counts (m, q) (integers, or sums of row weights) and their totals (m,) without checks and agree
+with it to 1e-12 (tested for every measure). One class per strategy, chosen by
+``CountKernel(imp, q, n_max, weighted)`` (:func:`kernel_class`): Shannon uses a table of
+k log2 k (no logarithm in the loop), Gini sums of squares, two-class off-centered measures a
+direct formula on the pseudo-frequency of class 1, off-centered ones the paper's two lines per
+class, the asymmetric entropy its closed form; the other settings go through the registry
+kernel on frequencies. With weighted rows (float counts) no table indexed by integer counts,
+no float32 screening and no row bound is used (their error bounds assume integer counts and
+moves of one unit row): the exact float64 kernels only.
 """
 
 from __future__ import annotations
@@ -49,9 +54,13 @@ def daroczy_stable(p: np.ndarray, beta: float) -> np.ndarray:
 class CountKernel:
     """``kernel(counts, n) -> impurity`` for an :class:`Impurity` on q classes.
 
+    ``CountKernel(imp, q, n_max, weighted=False)`` builds the subclass that fits the setting
+    (:func:`kernel_class`); ``n_max`` is the largest total (for the tables), ``weighted``
+    says that counts are sums of weights (floats).
+
     ``approx`` is None, or a faster float32 version of the kernel whose error is at most
     ``approx_error`` (absolute, same units) on every row: the split search screens candidates
-    with it and evaluates exactly only those that can still win (see ``_grow.evaluate``).
+    with it and evaluates exactly only those that can still win (see ``search.evaluate``).
     """
 
     approx = None
@@ -59,116 +68,62 @@ class CountKernel:
     #: None, or ``row_bound(c_lo, c_hi, n_lo, n_hi) -> (q, m)``: for counts anywhere in the box
     #: [c_lo, c_hi] (class-major, (q, m)) with totals in [n_lo, n_hi], a bound on
     #: |f(c + e_k) - f(c)|, where f(c) = n * impurity(c) and e_k is one row of class k (see
-    #: ``_grow.block_screen``).
+    #: ``search.block_screen``).
     row_bound = None
     #: Fewest thresholds per node (on average over a feature) for which the block screening
     #: is cheaper than evaluating every threshold (float32 or exact); None: never. Measured
     #: per kernel (benchmarks/README.md): blocks cost a few exact evaluations per block.
     block_node_min = None
 
+    def __new__(cls, imp: Impurity, q: int, n_max: int, weighted: bool = False):
+        if cls is CountKernel:
+            cls = kernel_class(imp, q, n_max, weighted)
+        return super().__new__(cls)
+
     def __init__(self, imp: Impurity, q: int, n_max: int, weighted: bool = False):
         self.imp = imp
         self.q = q
+        self.n_max = n_max
         self.weighted = weighted
-        self._table = None
-        name = imp.name
-        plain = imp.theta is None or (imp.off_centered and np.allclose(imp.theta, 1.0 / q))
-        plain = plain and imp.info.theta == "optional"
-        if weighted:
-            # weighted (float) counts: no table indexed by integer counts, no float32
-            # screening and no row bound (their error bounds assume integer counts and
-            # moves of one unit row): the exact float64 kernels only
-            self._init_weighted(name, plain)
-            return
-        if name == "shannon" and plain and n_max <= TABLE_LIMIT:
-            k = np.arange(n_max + 1, dtype=np.float64)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                t = k * np.log2(k)
-            t[0] = 0.0
-            self._table = t
-            self._fn = self._shannon_table
-        elif name == "gini" and plain:
-            self._fn = self._gini
-        elif (q == 2 and imp.off_centered and name in ("shannon", "gini")
-              and not np.allclose(imp.theta, 0.5)):
-            self._t1 = float(imp.theta[1])
-            self._fn = self._oc2_shannon if name == "shannon" else self._oc2_gini
-            if name == "shannon":
-                self._lines(imp.theta)
-                self.row_bound = self._oc_shannon_row_bound
-                self.block_node_min = 50_000  # the two-class kernel is cheap
-        elif imp.off_centered:
-            th = self._lines(imp.theta)
-            self._a32, self._b32, self._d32 = (
-                x.astype(np.float32) for x in (self._a, self._b, self._d))
-            self._pick = [np.minimum if t < 1.0 / q else np.maximum for t in th]
-            self._la = np.log2(self._a)
-            self._below = None
-            if n_max * q <= TABLE_LIMIT and name == "shannon":
-                # u log2 u for u = a_j k below theta_j, k = 0..n_max, one table per class
-                k = np.arange(n_max + 1, dtype=np.float64)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    klogk = k * np.log2(k)
-                klogk[0] = 0.0
-                self._below = [self._a[j] * (klogk + k * self._la[j]) for j in range(q)]
-            self._fn = {"shannon": self._oc_shannon, "gini": self._oc_gini}.get(
-                name, self._oc_generic)
-            if name == "shannon" and q > 2 and n_max < F32_EXACT:
-                self.approx = self._oc_shannon_f32
-                self.approx_error = self._oc_shannon_f32_error()
-                self.row_bound = self._oc_shannon_row_bound
-                self.block_node_min = 3_000
-        elif imp.info.theta == "builtin":
-            th = np.asarray(imp.theta, np.float64)
-            self._A = 1.0 - 2.0 * th
-            self._B = th * th
-            self._th = th
-            self._fn = self._asymmetric
-            self.row_bound = self._asymmetric_row_bound
-            # with two classes the exact kernel (and pruning) is cheaper than blocks
-            self.block_node_min = 5_000 if q > 2 else None
-        else:
-            self._fn = self._generic
-
-    def _init_weighted(self, name, plain):
-        imp, q = self.imp, self.q
-        if name == "shannon" and plain:
-            self._fn = self._shannon_float
-        elif name == "gini" and plain:
-            self._fn = self._gini
-        elif (q == 2 and imp.off_centered and name in ("shannon", "gini")
-              and not np.allclose(imp.theta, 0.5)):
-            self._t1 = float(imp.theta[1])
-            self._fn = self._oc2_shannon if name == "shannon" else self._oc2_gini
-        elif imp.off_centered:
-            self._lines(imp.theta)
-            self._below = None
-            self._fn = {"shannon": self._oc_shannon, "gini": self._oc_gini}.get(
-                name, self._oc_generic)
-        elif imp.info.theta == "builtin":
-            th = np.asarray(imp.theta, np.float64)
-            self._A = 1.0 - 2.0 * th
-            self._B = th * th
-            self._th = th
-            self._fn = self._asymmetric
-        else:
-            self._fn = self._generic
-
-    def _lines(self, theta) -> np.ndarray:
-        """The off-centering's two lines per class (section 4 of the paper):
-        pi_j * n = a_j c_j below theta_j, b_j c_j + d_j n above."""
-        q = self.q
-        th = np.asarray(theta, np.float64)
-        self._a = 1.0 / (q * th)
-        self._b = (q - 1.0) / (q * (1.0 - th))
-        self._d = (1.0 - q * th) / (q * (1.0 - th))
-        self._th = th
-        return th
 
     def __call__(self, counts: np.ndarray, n: np.ndarray) -> np.ndarray:
-        return self._fn(counts, n)
+        raise NotImplementedError
 
-    # -- kernels -------------------------------------------------------------------------
+
+def kernel_class(imp: Impurity, q: int, n_max: int, weighted: bool = False) -> type:
+    """The kernel class of an Impurity on q classes (integer counts up to n_max, or weighted)."""
+    name = imp.name
+    plain = imp.theta is None or (imp.off_centered and np.allclose(imp.theta, 1.0 / q))
+    plain = plain and imp.info.theta == "optional"
+    if name == "shannon" and plain:
+        return ShannonFloatKernel if weighted or n_max > TABLE_LIMIT else ShannonTableKernel
+    if name == "gini" and plain:
+        return GiniKernel
+    if (q == 2 and imp.off_centered and name in ("shannon", "gini")
+            and not np.allclose(imp.theta, 0.5)):
+        return TwoClassOffCenteredShannonKernel if name == "shannon" else \
+            TwoClassOffCenteredGiniKernel
+    if imp.off_centered:
+        return {"shannon": OffCenteredShannonKernel, "gini": OffCenteredGiniKernel}.get(
+            name, OffCenteredKernel)
+    if imp.info.theta == "builtin":
+        return AsymmetricKernel
+    if name == "daroczy":
+        return DaroczyKernel
+    return GenericKernel
+
+
+class ShannonTableKernel(CountKernel):
+    """Shannon entropy of integer counts from a table of k log2 k, k <= n_max."""
+
+    def __init__(self, imp, q, n_max, weighted=False):
+        super().__init__(imp, q, n_max, weighted)
+        k = np.arange(n_max + 1, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = k * np.log2(k)
+        t[0] = 0.0
+        self._table = t
+
     def _shannon_table(self, c, n):
         t = self._table
         s = t.take(c[:, 0])  # take: faster than fancy indexing
@@ -177,6 +132,12 @@ class CountKernel:
         nn = np.asarray(n)
         safe = np.where(nn > 0, nn, 1)
         return np.maximum((t.take(nn) - s) / safe, 0.0)
+
+    __call__ = _shannon_table
+
+
+class ShannonFloatKernel(CountKernel):
+    """Shannon entropy of float (weighted) counts."""
 
     def _shannon_float(self, c, n):
         """Shannon entropy (bits) of float (weighted) counts: (n log2 n - sum c log2 c) / n,
@@ -194,6 +155,12 @@ class CountKernel:
         safe = np.where(nf > 0, nf, 1.0)
         return np.where(nf > 0, np.maximum((xlogx(nf) - s) / safe, 0.0), 0.0)
 
+    __call__ = _shannon_float
+
+
+class GiniKernel(CountKernel):
+    """Gini index: 1 - sum_j (c_j / n)^2."""
+
     def _gini(self, c, n):
         cf = c.astype(np.float64)
         nf = np.asarray(n, dtype=np.float64)
@@ -201,24 +168,26 @@ class CountKernel:
         safe = np.where(nf > 0, nf, 1.0)
         return np.where(nf > 0, np.maximum(1.0 - sq / (safe * safe), 0.0), 0.0)
 
-    def _pi1(self, c, n):
-        """Pseudo-frequency of class 1 (two classes): the paper's boolean transform."""
-        nf = np.asarray(n, dtype=np.float64)
-        safe = np.where(nf > 0, nf, 1.0)
-        p = c[:, 1] / safe
-        t = self._t1
-        return np.where(p <= t, p / (2.0 * t), (p + 1.0 - 2.0 * t) / (2.0 * (1.0 - t))), nf
+    __call__ = _gini
 
-    def _oc2_shannon(self, c, n):
-        pi, nf = self._pi1(c, n)
-        a = np.where(pi > 0.0, pi, 1.0)
-        b = np.where(pi < 1.0, 1.0 - pi, 1.0)
-        h = -(pi * np.log2(a) + (1.0 - pi) * np.log2(b))
-        return np.where(nf > 0, np.maximum(h, 0.0), 0.0)
 
-    def _oc2_gini(self, c, n):
-        pi, nf = self._pi1(c, n)
-        return np.where(nf > 0, np.maximum(2.0 * pi * (1.0 - pi), 0.0), 0.0)
+class _OffCenteredBase(CountKernel):
+    """The off-centering's two lines per class (section 4 of the paper)."""
+
+    def __init__(self, imp, q, n_max, weighted=False):
+        super().__init__(imp, q, n_max, weighted)
+        self._lines(imp.theta)
+
+    def _lines(self, theta) -> np.ndarray:
+        """The off-centering's two lines per class (section 4 of the paper):
+        pi_j * n = a_j c_j below theta_j, b_j c_j + d_j n above."""
+        q = self.q
+        th = np.asarray(theta, np.float64)
+        self._a = 1.0 / (q * th)
+        self._b = (q - 1.0) / (q * (1.0 - th))
+        self._d = (1.0 - q * th) / (q * (1.0 - th))
+        self._th = th
+        return th
 
     def _oc_cols(self, c, n):
         """Yield u_j = n pi_j for each class j (1-D, contiguous) and n as float."""
@@ -234,6 +203,129 @@ class CountKernel:
         for j, uj in self._oc_cols(c, n):
             u[:, j] = uj
         return u, u.sum(axis=1)
+
+    def _oc_shannon_row_bound(self, c_lo, c_hi, n_lo, n_hi):
+        """Bound (bits) on how much one row changes n * H(pi*), over a box of counts.
+
+        Let f(c) = n H(pi*(c / n)) in nats, with U_j = n w_j the unnormalised pseudo-counts
+        (U_j = a_j c_j below theta_j, b_j c_j + d_j n above, d_j = 1 - b_j), S = sum_j w_j and
+        rho = 1 / S. Adding a row of class k along c + t e_k (n + t), t in [0, 1]:
+
+            df/dt = H (1 - rho S') + rho sum_j U'_j (-ln pi*_j),
+
+        with U'_k = a_k below theta_k and 1 above, U'_j = 0 below and d_j above for j != k,
+        and S' = sum_j U'_j. f is continuous and piecewise smooth, so |f(c + e_k) - f(c)| is
+        at most the integral of |df/dt| over t. Over the box, p_j = c_j / n lies in
+        [c_lo / n_hi, c_hi / n_lo] and w_j in [w(p_lo), w(p_hi)] (w is increasing), so S and
+        rho have bounds; H <= ln q; a class above theta has w_j >= 1/q, so
+        -ln pi*_j <= ln(S_hi / max(w_lo_j, 1/q)). The moved class below theta has
+        -ln pi*_k = ln(n S / (a_k (c_k + t))), whose integral over t is at most
+        ln(n_hi S_hi / a_k) + 1 - ln max(c_lo_k, 1) (the integral of -ln t is 1). A class
+        that can be on both sides of theta in the box gets both cases' terms. The derivation
+        is checked numerically against the exact difference in the tests.
+        """
+        q = self.q
+        th, a, b, d = (x[:, None] for x in (self._th, self._a, self._b, self._d))
+        nh = np.asarray(n_hi, np.float64)
+        p_lo = c_lo / nh
+        p_hi = np.minimum(c_hi / np.maximum(np.asarray(n_lo, np.float64), 1.0), 1.0)
+        below = p_lo <= th
+        above = p_hi >= th
+        w_lo = np.where(below, a * p_lo, b * p_lo + d)
+        w_hi = np.where(p_hi <= th, a * p_hi, b * p_hi + d)
+        s_lo = np.maximum(w_lo.sum(axis=0), 1.0 / q)
+        s_hi = np.minimum(w_hi.sum(axis=0), float(q))
+        r_lo, r_hi = 1.0 / s_hi, 1.0 / s_lo
+        # S' = U'_k + sum_{j != k} U'_j: its range for each moved class k
+        o_lo = np.where(above, np.where(below, np.minimum(d, 0.0), d), 0.0)
+        o_hi = np.where(above, np.where(below, np.maximum(d, 0.0), d), 0.0)
+        k_lo = np.where(below, np.where(above, np.minimum(a, 1.0), a), 1.0)
+        k_hi = np.where(below, np.where(above, np.maximum(a, 1.0), a), 1.0)
+        sp_lo = k_lo + (o_lo.sum(axis=0) - o_lo)
+        sp_hi = k_hi + (o_hi.sum(axis=0) - o_hi)
+        x_lo = np.minimum(r_lo * sp_lo, r_hi * sp_lo)
+        x_hi = np.maximum(r_lo * sp_hi, r_hi * sp_hi)
+        t1 = np.log(q) * np.maximum(np.abs(1.0 - x_lo), np.abs(1.0 - x_hi))
+        lam = np.log(s_hi / np.maximum(w_lo, 1.0 / q))  # -ln pi*_j above theta_j
+        t2j = np.where(above, np.abs(d) * lam, 0.0)
+        t2 = r_hi * (t2j.sum(axis=0) - t2j)
+        t3 = np.where(above, r_hi * lam, 0.0)
+        lb = np.log(nh * s_hi / a) + 1.0 - np.log(np.maximum(c_lo, 1.0))
+        t3 += np.where(below, r_hi * a * np.maximum(lb, 0.0), 0.0)
+        return (t1 + t2 + t3) / np.log(2.0)
+
+
+class _TwoClassOffCentered(_OffCenteredBase):
+    """Two classes: a direct formula on the pseudo-frequency of class 1."""
+
+    def __init__(self, imp, q, n_max, weighted=False):
+        super().__init__(imp, q, n_max, weighted)
+        self._t1 = float(imp.theta[1])
+
+    def _pi1(self, c, n):
+        """Pseudo-frequency of class 1 (two classes): the paper's boolean transform."""
+        nf = np.asarray(n, dtype=np.float64)
+        safe = np.where(nf > 0, nf, 1.0)
+        p = c[:, 1] / safe
+        t = self._t1
+        return np.where(p <= t, p / (2.0 * t), (p + 1.0 - 2.0 * t) / (2.0 * (1.0 - t))), nf
+
+
+class TwoClassOffCenteredShannonKernel(_TwoClassOffCentered):
+    """Off-centered Shannon entropy, two classes (with a row bound on integer counts)."""
+
+    def __init__(self, imp, q, n_max, weighted=False):
+        super().__init__(imp, q, n_max, weighted)
+        if not weighted:
+            self.row_bound = self._oc_shannon_row_bound
+            self.block_node_min = 50_000  # the two-class kernel is cheap
+
+    def _oc2_shannon(self, c, n):
+        pi, nf = self._pi1(c, n)
+        a = np.where(pi > 0.0, pi, 1.0)
+        b = np.where(pi < 1.0, 1.0 - pi, 1.0)
+        h = -(pi * np.log2(a) + (1.0 - pi) * np.log2(b))
+        return np.where(nf > 0, np.maximum(h, 0.0), 0.0)
+
+    __call__ = _oc2_shannon
+
+
+class TwoClassOffCenteredGiniKernel(_TwoClassOffCentered):
+    """Off-centered Gini index, two classes."""
+
+    def _oc2_gini(self, c, n):
+        pi, nf = self._pi1(c, n)
+        return np.where(nf > 0, np.maximum(2.0 * pi * (1.0 - pi), 0.0), 0.0)
+
+    __call__ = _oc2_gini
+
+
+class OffCenteredShannonKernel(_OffCenteredBase):
+    """Off-centered Shannon entropy: per-class tables below theta_j, a float32 version and a
+    row bound (q > 2, integer counts) for the screenings."""
+
+    def __init__(self, imp, q, n_max, weighted=False):
+        super().__init__(imp, q, n_max, weighted)
+        th = self._th
+        self._a32, self._b32, self._d32 = (
+            x.astype(np.float32) for x in (self._a, self._b, self._d))
+        self._pick = [np.minimum if t < 1.0 / q else np.maximum for t in th]
+        self._la = np.log2(self._a)
+        self._below = None
+        if weighted:
+            return
+        if n_max * q <= TABLE_LIMIT:
+            # u log2 u for u = a_j k below theta_j, k = 0..n_max, one table per class
+            k = np.arange(n_max + 1, dtype=np.float64)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                klogk = k * np.log2(k)
+            klogk[0] = 0.0
+            self._below = [self._a[j] * (klogk + k * self._la[j]) for j in range(q)]
+        if q > 2 and n_max < F32_EXACT:
+            self.approx = self._oc_shannon_f32
+            self.approx_error = self._oc_shannon_f32_error()
+            self.row_bound = self._oc_shannon_row_bound
+            self.block_node_min = 3_000
 
     def _oc_shannon(self, c, n):
         # With u_j = n pi_j and S = sum u_j: H = log2 S - sum_j u_j log2 u_j / S. Below theta_j,
@@ -273,6 +365,8 @@ class CountKernel:
         safe_s = np.where(ok, S, 1.0)
         h = np.log2(safe_s) - acc / safe_s
         return np.where(ok, np.maximum(h, 0.0), 0.0)
+
+    __call__ = _oc_shannon
 
     def _oc_shannon_f32(self, c, n):
         """Off-centered Shannon entropy (bits) in float32, for screening (q > 2 classes).
@@ -345,55 +439,9 @@ class CountKernel:
         e_sub = u * (lq + q * q / np.e)
         return float(2.0 * (e_in + e_logs + e_div + e_sub) / np.log(2.0))
 
-    def _oc_shannon_row_bound(self, c_lo, c_hi, n_lo, n_hi):
-        """Bound (bits) on how much one row changes n * H(pi*), over a box of counts.
 
-        Let f(c) = n H(pi*(c / n)) in nats, with U_j = n w_j the unnormalised pseudo-counts
-        (U_j = a_j c_j below theta_j, b_j c_j + d_j n above, d_j = 1 - b_j), S = sum_j w_j and
-        rho = 1 / S. Adding a row of class k along c + t e_k (n + t), t in [0, 1]:
-
-            df/dt = H (1 - rho S') + rho sum_j U'_j (-ln pi*_j),
-
-        with U'_k = a_k below theta_k and 1 above, U'_j = 0 below and d_j above for j != k,
-        and S' = sum_j U'_j. f is continuous and piecewise smooth, so |f(c + e_k) - f(c)| is
-        at most the integral of |df/dt| over t. Over the box, p_j = c_j / n lies in
-        [c_lo / n_hi, c_hi / n_lo] and w_j in [w(p_lo), w(p_hi)] (w is increasing), so S and
-        rho have bounds; H <= ln q; a class above theta has w_j >= 1/q, so
-        -ln pi*_j <= ln(S_hi / max(w_lo_j, 1/q)). The moved class below theta has
-        -ln pi*_k = ln(n S / (a_k (c_k + t))), whose integral over t is at most
-        ln(n_hi S_hi / a_k) + 1 - ln max(c_lo_k, 1) (the integral of -ln t is 1). A class
-        that can be on both sides of theta in the box gets both cases' terms. The derivation
-        is checked numerically against the exact difference in the tests.
-        """
-        q = self.q
-        th, a, b, d = (x[:, None] for x in (self._th, self._a, self._b, self._d))
-        nh = np.asarray(n_hi, np.float64)
-        p_lo = c_lo / nh
-        p_hi = np.minimum(c_hi / np.maximum(np.asarray(n_lo, np.float64), 1.0), 1.0)
-        below = p_lo <= th
-        above = p_hi >= th
-        w_lo = np.where(below, a * p_lo, b * p_lo + d)
-        w_hi = np.where(p_hi <= th, a * p_hi, b * p_hi + d)
-        s_lo = np.maximum(w_lo.sum(axis=0), 1.0 / q)
-        s_hi = np.minimum(w_hi.sum(axis=0), float(q))
-        r_lo, r_hi = 1.0 / s_hi, 1.0 / s_lo
-        # S' = U'_k + sum_{j != k} U'_j: its range for each moved class k
-        o_lo = np.where(above, np.where(below, np.minimum(d, 0.0), d), 0.0)
-        o_hi = np.where(above, np.where(below, np.maximum(d, 0.0), d), 0.0)
-        k_lo = np.where(below, np.where(above, np.minimum(a, 1.0), a), 1.0)
-        k_hi = np.where(below, np.where(above, np.maximum(a, 1.0), a), 1.0)
-        sp_lo = k_lo + (o_lo.sum(axis=0) - o_lo)
-        sp_hi = k_hi + (o_hi.sum(axis=0) - o_hi)
-        x_lo = np.minimum(r_lo * sp_lo, r_hi * sp_lo)
-        x_hi = np.maximum(r_lo * sp_hi, r_hi * sp_hi)
-        t1 = np.log(q) * np.maximum(np.abs(1.0 - x_lo), np.abs(1.0 - x_hi))
-        lam = np.log(s_hi / np.maximum(w_lo, 1.0 / q))  # -ln pi*_j above theta_j
-        t2j = np.where(above, np.abs(d) * lam, 0.0)
-        t2 = r_hi * (t2j.sum(axis=0) - t2j)
-        t3 = np.where(above, r_hi * lam, 0.0)
-        lb = np.log(nh * s_hi / a) + 1.0 - np.log(np.maximum(c_lo, 1.0))
-        t3 += np.where(below, r_hi * a * np.maximum(lb, 0.0), 0.0)
-        return (t1 + t2 + t3) / np.log(2.0)
+class OffCenteredGiniKernel(_OffCenteredBase):
+    """Off-centered Gini index."""
 
     def _oc_gini(self, c, n):
         S = np.zeros(c.shape[0])
@@ -404,6 +452,12 @@ class CountKernel:
         ok = S > 0
         safe_s = np.where(ok, S, 1.0)
         return np.where(ok, np.maximum(1.0 - sq / (safe_s * safe_s), 0.0), 0.0)
+
+    __call__ = _oc_gini
+
+
+class OffCenteredKernel(_OffCenteredBase):
+    """Any other off-centered measure: the registry kernel on the pseudo-frequencies."""
 
     def _oc_generic(self, c, n):
         u, S = self._oc_u(c, n)
@@ -416,6 +470,23 @@ class CountKernel:
             else:
                 values = self.imp.info.kernel(pi, **self.imp.params)
         return np.where(ok, values, 0.0)
+
+    __call__ = _oc_generic
+
+
+class AsymmetricKernel(CountKernel):
+    """The asymmetric entropy (plain or consistent), with a row bound on integer counts."""
+
+    def __init__(self, imp, q, n_max, weighted=False):
+        super().__init__(imp, q, n_max, weighted)
+        th = np.asarray(imp.theta, np.float64)
+        self._A = 1.0 - 2.0 * th
+        self._B = th * th
+        self._th = th
+        if not weighted:
+            self.row_bound = self._asymmetric_row_bound
+            # with two classes the exact kernel (and pruning) is cheaper than blocks
+            self.block_node_min = 5_000 if q > 2 else None
 
     def _asymmetric(self, c, n):
         nf = np.asarray(n, dtype=np.float64)
@@ -432,6 +503,8 @@ class CountKernel:
             x *= inv
             h += x * (1.0 - x) / (self._A[j] * x + self._B[j])
         return np.where(nf > 0, np.maximum(h / q, 0.0), 0.0)
+
+    __call__ = _asymmetric
 
     def _asymmetric_row_bound(self, c_lo, c_hi, n_lo, n_hi):
         """Bound on how much one row changes n * h (asymmetric entropy), over a box of counts.
@@ -468,18 +541,33 @@ class CountKernel:
         dg = num / (den * den)
         return g_hi.sum(axis=0) / q + (dg + dg.max(axis=0)) / q
 
-    def _generic(self, c, n):
+
+class GenericKernel(CountKernel):
+    """Any other measure: the registry kernel on the frequencies c / n."""
+
+    def _freq(self, c, n):
         nf = np.asarray(n, dtype=np.float64)
         empty = nf <= 0
         safe = np.where(empty, 1.0, nf)
         p = c / safe[:, None]
         if empty.any():
             p = np.where(empty[:, None], 1.0 / c.shape[1], p)
+        return p, nf, empty
+
+    def __call__(self, c, n):
+        p, nf, empty = self._freq(c, n)
         with np.errstate(divide="ignore", invalid="ignore"):
-            if self.imp.name == "daroczy":  # plain (an off-centered one is _oc_generic)
-                values = daroczy_stable(p, self.imp.params["beta"])
-            else:
-                values = self.imp._eval(p, nf)
+            values = self.imp._eval(p, nf)
+        return np.where(empty, 0.0, values)
+
+
+class DaroczyKernel(GenericKernel):
+    """The Daroczy entropy, finite for every beta >= 0 (:func:`daroczy_stable`)."""
+
+    def __call__(self, c, n):
+        p, _, empty = self._freq(c, n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            values = daroczy_stable(p, self.imp.params["beta"])
         return np.where(empty, 0.0, values)
 
 

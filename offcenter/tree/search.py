@@ -83,6 +83,31 @@ class Settings:
 
 
 @dataclass
+class SplitChoice:
+    """The split made at a node while the tree grows (found by the search, or forced by an
+    edit); it becomes a frozen :class:`offcenter.tree.nodes.Split`."""
+
+    feature_index: int
+    kind: str  # "numeric", "categorical" (one child per value) or "categorical_binary"
+    threshold: float | None  # numeric: x <= threshold goes to child 0
+    group_codes: list | None  # categorical: the category codes of each child
+    groups: tuple | None  # categorical: the category values of each child
+    child_counts: list  # class counts (sums of weights) of each child
+    missing_child: int
+    default_child: int
+    gain: float
+    score: float
+    n_missing: int  # rows of the node whose value of the feature is missing
+    labels: tuple  # readable condition of each child
+
+
+def numeric_split(j, info, thr, L, R, mc, gain, score, n_missing) -> SplitChoice:
+    """A numeric split ``x <= thr`` (missing values to child ``mc``)."""
+    return SplitChoice(j, "numeric", thr, None, None, [L, R], mc, mc, gain, score, n_missing,
+                       branch_labels(info, "numeric", thr, None, mc))
+
+
+@dataclass
 class Record:
     """A node while the tree grows (turned into a frozen Node at the end)."""
 
@@ -90,7 +115,7 @@ class Record:
     depth: int
     counts: np.ndarray
     conditions: tuple
-    split: dict | None = None
+    split: SplitChoice | None = None
     children: list = field(default_factory=list)
     n_missing: int = 0
     n_rows: int = 0  # training rows (counts are weighted when the rows are)
@@ -648,7 +673,7 @@ def resolve_lazy(found: dict, nn, Ipar, n, st: Settings) -> None:
 # ----------------------------------------------------------------------------------------------
 
 
-def _predictor_impurity(imp: Impurity, sizes: np.ndarray, n_max: int) -> np.ndarray:
+def _predictor_impurity(imp: Impurity, sizes: np.ndarray) -> np.ndarray:
     """I(X) of branch sizes (nn, K) with zeros for absent branches: k = present branches."""
     out = np.zeros(sizes.shape[0])
     kp = (sizes > 0).sum(axis=1)
@@ -695,7 +720,7 @@ def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_
         if st.alpha is None:
             score = gain
         else:
-            i_x = _predictor_impurity(st.imp, s, st.n_max)
+            i_x = _predictor_impurity(st.imp, s)
             denom = st.alpha * Ipar[nodes] + (1 - st.alpha) * i_x
             okd = denom > 1e-15
             score = np.where(okd, gain / np.where(okd, denom, 1.0), 0.0)
@@ -928,27 +953,27 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None,
                 j = int(best_feat[loc])
                 if j < 0 or not best_gain[loc] > st.min_gain:
                     continue
-                sp = _split_dict(results[j], int(results[j]["where"][loc]), j, features[j])
+                sp = split_choice(results[j], int(results[j]["where"][loc]), j, features[j])
             rec.split = sp
-            rec.n_missing = int(sp["n_missing"])
-            j = sp["feature_index"]
+            rec.n_missing = int(sp.n_missing)
+            j = sp.feature_index
             first_child[loc] = len(recs)
-            for k, cc in enumerate(sp["child_counts"]):
+            for k, cc in enumerate(sp.child_counts):
                 child = Record(rid, rec.depth + 1,
                                np.asarray(cc, np.int64 if w is None else np.float64),
-                               rec.conditions + (sp["labels"][k],))
+                               rec.conditions + (sp.labels[k],))
                 rec.children.append(len(recs))
                 recs.append(child)
             fslot[loc] = enc.slot[j]
-            if sp["kind"] == "numeric":
+            if sp.kind == "numeric":
                 kind[loc] = 1
-                thr[loc] = sp["threshold"]
-                mchild[loc] = sp["missing_child"]
+                thr[loc] = sp.threshold
+                mchild[loc] = sp.missing_child
             else:
                 kind[loc] = 2
                 K = len(features[j].categories)
-                table = np.full(K + 1, sp["default_child"], np.int64)
-                for k, g in enumerate(sp["group_codes"]):
+                table = np.full(K + 1, sp.default_child, np.int64)
+                for k, g in enumerate(sp.group_codes):
                     table[np.asarray(g, np.int64) + 1] = k
                 offset[loc] = cat_pos
                 catmaps.append(table)
@@ -1037,27 +1062,21 @@ def branch_labels(info, kind, threshold=None, groups=None, missing_child=None):
     return tuple(f"{name} in {{{', '.join(_cat_label(v) for v in g)}}}" for g in groups)
 
 
-def _split_dict(res, k, j, info) -> dict:
-    """A split description (plain dict) from a search result row."""
+def split_choice(res, k, j, info) -> SplitChoice:
+    """The split of row ``k`` of a search result for feature ``j``."""
     if info.kind == "numeric":
-        L, R = res["L"][k], res["R"][k]
-        mc = int(res["miss_child"][k])
-        thr = float(res["thr"][k])
-        return {
-            "feature_index": j, "kind": "numeric", "threshold": thr, "group_codes": None,
-            "child_counts": [L, R], "missing_child": mc,
-            "default_child": mc, "gain": float(res["gain"][k]), "score": float(res["score"][k]),
-            "n_missing": int(res["n_missing"][k]),
-            "labels": branch_labels(info, "numeric", thr, None, mc),
-        }
+        return numeric_split(j, info, float(res["thr"][k]), res["L"][k], res["R"][k],
+                             int(res["miss_child"][k]), float(res["gain"][k]),
+                             float(res["score"][k]), int(res["n_missing"][k]))
     codes = [tuple(int(c) for c in g) for g in res["groups"][k]]
     counts = list(res["child_counts"][k])
-    return categorical_split_dict(j, info, codes, counts, float(res["gain"][k]),
-                                  float(res["score"][k]), int(res["n_missing"][k]),
-                                  binary=bool(res.get("binary", False)))
+    return categorical_split(j, info, codes, counts, float(res["gain"][k]),
+                             float(res["score"][k]), int(res["n_missing"][k]),
+                             binary=bool(res.get("binary", False)))
 
 
-def categorical_split_dict(j, info, codes, counts, gain, score, n_missing, binary) -> dict:
+def categorical_split(j, info, codes, counts, gain, score, n_missing, binary) -> SplitChoice:
+    """A categorical split with the category codes ``codes`` of each child."""
     sizes = [float(np.asarray(c).sum()) for c in counts]
     default = int(np.argmax(sizes))
     missing_code = len(info.categories) - 1 if info.has_missing else None
@@ -1067,9 +1086,5 @@ def categorical_split_dict(j, info, codes, counts, gain, score, n_missing, binar
             mc = k
     kind = "categorical_binary" if binary else "categorical"
     groups = tuple(tuple(info.categories[c] for c in g) for g in codes)
-    return {
-        "feature_index": j, "kind": kind, "threshold": None, "group_codes": codes,
-        "groups": groups, "child_counts": counts, "missing_child": mc, "default_child": default,
-        "gain": gain, "score": score, "n_missing": n_missing,
-        "labels": branch_labels(info, kind, None, groups, mc),
-    }
+    return SplitChoice(j, kind, None, codes, groups, counts, mc, default, gain, score, n_missing,
+                       branch_labels(info, kind, None, groups, mc))
