@@ -27,6 +27,7 @@ from offcenter.data.csv_io import (
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
 from offcenter.measures.registry import MEASURES
+from offcenter.measures.settings import MeasureSetting
 from offcenter.tree import TreeClassifier
 from offcenter.viz.explain import (
     candidate_display,
@@ -256,10 +257,10 @@ min_leaf = c3.number_input("Minimum examples in a leaf", 1, 10_000, key=PREFIX +
 min_gain = c3.number_input("Minimum gain to split", 0.0, 1.0, step=0.001, format="%.4f",
                            key=PREFIX + "min_gain")
 
+setting = MeasureSetting(measure, theta=None if theta_choice == "none" else theta_choice,
+                         consistent=bool(consistent), alpha=alpha, **params)
 tree_params = {
-    "measure": measure,
-    "theta": None if theta_choice == "none" else theta_choice,
-    "consistent": bool(consistent),
+    **setting.tree_params(),
     "alpha": alpha,
     "max_depth": int(max_depth) or None,
     "min_samples_split": int(min_split),
@@ -267,7 +268,6 @@ tree_params = {
     "min_gain": float(min_gain),
     "categorical": categorical,
 }
-tree_params.update(params)
 params_json = json.dumps(tree_params, sort_keys=True)
 data_key = json.dumps([data_hash, target, [str(f) for f in features], overrides, sampled],
                       sort_keys=True, default=str)

@@ -406,3 +406,29 @@ def test_curves_take_measure_settings():
         binary_curves([MeasureSetting("gini", alpha=0.5)], 0.2)
     with pytest.raises(TypeError, match="MeasureSetting"):
         binary_curves(["oc_shannon"], 0.2)
+
+
+def test_forest_setting_resolves_theta_once():
+    X, y = _imbalanced()
+    f = oc.ForestClassifier(n_estimators=3, measure="asymmetric", stratified=False,
+                            max_features=None, random_state=0).fit(X, y)
+    assert f.setting_ == MeasureSetting("asymmetric", "prior")
+    prior = np.bincount(y) / len(y)
+    np.testing.assert_allclose(f.theta_, prior)
+    for t in f.estimators_:  # every tree peaks at the forest's prior, not its bootstrap's
+        np.testing.assert_allclose(t.impurity_.theta, prior)
+
+
+def test_cross_validation_takes_every_setting_syntax():
+    from offcenter.evaluation.runner import evaluate, parse_settings
+
+    settings = parse_settings("oc_shannon, ocuniform_shannon,oc_gini_a0.5")
+    assert [s.key for s in settings] == ["oc_shannon", "ocuniform_shannon", "oc_gini_a0.5"]
+    X, y = _imbalanced()
+    res = evaluate(X, y, settings, n_splits=2, n_repeats=1, seed=0,
+                   tree_params={"max_depth": 2})
+    summary = res.summary()
+    assert list(summary["setting"]) == ["oc_shannon", "ocuniform_shannon", "oc_gini_a0.5"]
+    assert list(summary["label"]) == [
+        "off-centered Shannon, θ = prior", "off-centered Shannon, θ = uniform",
+        "off-centered Gini, θ = prior, λ_α (α = 0.5)"]

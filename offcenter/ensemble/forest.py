@@ -33,7 +33,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from offcenter.measures.impurity import resolve_theta
+from offcenter.measures.settings import MeasureSetting
 
 __all__ = ["ForestClassifier"]
 
@@ -61,6 +61,12 @@ class ForestClassifier:
     measure, theta, beta, rho, consistent, alpha, max_depth, min_samples_split, min_samples_leaf,
     min_gain, categorical, leaf_rule :
         Passed to every :class:`offcenter.TreeClassifier`.
+
+    Attributes
+    ----------
+    setting_ : MeasureSetting
+        The forest's measure setting; its theta is resolved once on the training set
+        (``theta_``) and given to every tree as a vector.
 
     Examples
     --------
@@ -174,10 +180,12 @@ class ForestClassifier:
         classes, codes = np.unique(y_arr, return_inverse=True)
         self.classes_ = classes
         counts = np.bincount(codes, minlength=len(classes)).astype(float)
-        theta = self.theta
-        if isinstance(theta, str):
-            theta = resolve_theta(theta, counts).tolist()
-        self.theta_ = None if theta is None else np.asarray(theta, dtype=float)
+        # one setting for the forest; its theta ("prior" too, and the asymmetric entropy's
+        # default) is resolved once, on the forest's training set, and given to every tree
+        self.setting_ = MeasureSetting(self.measure, theta=self.theta, beta=self.beta,
+                                       rho=self.rho, consistent=self.consistent, alpha=self.alpha)
+        self.theta_ = self.setting_.resolve_theta(counts)
+        theta = None if self.theta_ is None else self.theta_.tolist()
         self.n_features_in_ = Xa.shape[1]
         if is_df:
             self.feature_names_in_ = np.asarray(X.columns, dtype=object)

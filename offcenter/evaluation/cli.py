@@ -111,9 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
             "entropy measures, on one or more CSV files."
         ),
         epilog=(
-            "Settings: [oc_]<measure>[_b<beta>|_r<rho>][_consistent], e.g. shannon, gini, "
-            "oc_shannon (off-centered on the training prior), oc_daroczy_b0.5, oc_rank_diversity_r0, "
-            "asymmetric, asymmetric_consistent. Default: " + ",".join(DEFAULT_SETTINGS) + "."
+            "Settings (offcenter.MeasureSetting keys): [oc_|ocuniform_]<measure>[_b<beta>|_r<rho>]"
+            "[_uniform][_consistent][_a<alpha>], e.g. shannon, gini, oc_shannon (off-centered on "
+            "the training prior), ocuniform_shannon (on the uniform distribution), "
+            "oc_daroczy_b0.5, oc_rank_diversity_r0, asymmetric, asymmetric_consistent, "
+            "oc_gini_a0.5 (scored by lambda_alpha, alpha = 0.5). Default: "
+            + ",".join(DEFAULT_SETTINGS) + "."
         ),
     )
     p.add_argument("files", nargs="+", metavar="data.csv", help="CSV files (header row)")
