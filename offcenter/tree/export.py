@@ -226,7 +226,7 @@ def export_graphviz(clf, out_file=None, *, class_names=None, label="all", filled
             else:
                 parts.append(f"{sp.feature}")
         if impurity:
-            crit = nd.criterion or clf.impurity_.key
+            crit = nd.criterion or clf.setting_.key
             parts.append(f"{crit} = {round(float(nd.impurity), precision)}" if show else
                          f"{round(float(nd.impurity), precision)}")
         if proportion:
