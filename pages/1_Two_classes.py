@@ -4,13 +4,13 @@ import streamlit as st
 
 from offcenter.app import urlstate
 from offcenter.app.curve_pages import (
-    BETA_CHOICES,
     PRESETS,
     TWO_CLASS_SCHEMA,
-    VERSIONS,
     matching_preset,
     page_specs,
 )
+from offcenter.app.downloads import csv_button
+from offcenter.app.measure_sidebar import measure_controls
 from offcenter.measures.curves import (
     binary_curves,
     binary_derivatives,
@@ -19,7 +19,6 @@ from offcenter.measures.curves import (
     formulas,
     y_axis_title,
 )
-from offcenter.measures.registry import MEASURES
 from offcenter.viz.curves import (
     curves_figure,
     derivative_figure,
@@ -73,22 +72,7 @@ with st.sidebar:
     st.header("Parameters")
     st.slider("theta: the off-centering point (where the maximum sits)", 0.01, 0.99, step=0.01,
               key="tc_theta")
-    st.multiselect("Measures", list(MEASURES), format_func=lambda n: MEASURES[n].label,
-                   key="tc_measures")
-    st.radio("Uncentered and off-centered versions", list(VERSIONS),
-             format_func=VERSIONS.get, key="tc_version")
-    b = MEASURES["daroczy"].params[0]
-    st.slider("beta: order of the generalized entropy", b.ui_low, b.ui_high, step=b.ui_step,
-              key="tc_beta", help=b.description)
-    st.multiselect("More orders beta to draw at once", list(BETA_CHOICES), key="tc_betas",
-                   format_func=lambda v: f"beta = {v}")
-    r = MEASURES["rank_diversity"].params[0]
-    st.slider("rho: order of the rank diversity", r.ui_low, r.ui_high, step=r.ui_step,
-              key="tc_rho", help=r.description)
-    st.checkbox("Also draw the consistent asymmetric entropy (sample size n)",
-                key="tc_consistent")
-    st.slider("n: sample size of the consistent asymmetric entropy", 1, 500, step=1, key="tc_n",
-              disabled=not S["tc_consistent"])
+    measure_controls(PREFIX)  # measures, versions, beta, rho, consistent form
     st.header("Readout and derivatives")
     st.slider("p cursor (frequency of class 1)", 0.0, 1.0, step=0.01, key="tc_cursor")
     st.checkbox("Show derivatives (paper, section 3.2)", key="tc_deriv")
@@ -152,9 +136,7 @@ readout = binary_values_at(specs, theta, values["cursor"])
 st.dataframe(readout[["curve", "value"]], hide_index=True,
              column_config={"value": st.column_config.NumberColumn(format="%.6f")})
 
-csv_df = df.rename(columns={k: v for k, v in df.attrs["labels"].items()})
-st.download_button("Download the plotted values (CSV)", csv_df.to_csv(index=False),
-                   file_name=f"{stub}.csv", mime="text/csv", key="tc_csv")
+csv_button("Download the plotted values (CSV)", df, f"{stub}.csv", "tc_csv", relabel=True)
 
 # ------------------------------------------------------------------ derivatives
 if values["deriv"]:
@@ -172,10 +154,8 @@ if values["deriv"]:
         "theta (choose 'second' to see the jump). Derivatives are infinite at p = 0 and 1, so the "
         "panel shows 0.01 <= p <= 0.99."
     )
-    st.download_button("Download the derivatives (CSV)",
-                       dd.rename(columns=dd.attrs["labels"]).to_csv(index=False),
-                       file_name=f"{stub}_derivative{order}.csv", mime="text/csv",
-                       key="tc_csv_deriv")
+    csv_button("Download the derivatives (CSV)", dd, f"{stub}_derivative{order}.csv",
+               "tc_csv_deriv", relabel=True)
 
 # ------------------------------------------------------------------ formulas
 st.subheader("Formulas and references")

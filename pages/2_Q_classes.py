@@ -6,11 +6,11 @@ import streamlit as st
 
 from offcenter.app import urlstate
 from offcenter.app.curve_pages import (
-    BETA_CHOICES,
     Q_CLASS_SCHEMA,
-    VERSIONS,
     page_specs,
 )
+from offcenter.app.downloads import csv_button
+from offcenter.app.measure_sidebar import measure_controls
 from offcenter.measures.curves import (
     curve_label,
     draws_reconstructed_rank,
@@ -25,7 +25,6 @@ from offcenter.measures.curves import (
     transform_table,
     y_axis_title,
 )
-from offcenter.measures.registry import MEASURES
 from offcenter.viz.curves import (
     curves_figure,
     file_stub,
@@ -120,22 +119,7 @@ with st.sidebar:
         st.info(f"Normalised: {n_} Used: ({', '.join(f'{t:.4f}' for t in theta)}).")
 
     st.header("Curves")
-    st.multiselect("Measures", list(MEASURES), format_func=lambda n: MEASURES[n].label,
-                   key="qc_measures")
-    st.radio("Uncentered and off-centered versions", list(VERSIONS),
-             format_func=VERSIONS.get, key="qc_version")
-    b = MEASURES["daroczy"].params[0]
-    st.slider("beta: order of the generalized entropy", b.ui_low, b.ui_high, step=b.ui_step,
-              key="qc_beta", help=b.description)
-    st.multiselect("More orders beta to draw at once", list(BETA_CHOICES), key="qc_betas",
-                   format_func=lambda v: f"beta = {v}")
-    r = MEASURES["rank_diversity"].params[0]
-    st.slider("rho: order of the rank diversity", r.ui_low, r.ui_high, step=r.ui_step,
-              key="qc_rho", help=r.description)
-    st.checkbox("Also draw the consistent asymmetric entropy (sample size n)",
-                key="qc_consistent")
-    st.slider("n: sample size of the consistent asymmetric entropy", 1, 500, step=1, key="qc_n",
-              disabled=not S["qc_consistent"])
+    measure_controls(PREFIX)  # measures, versions, beta, rho, consistent form
     st.slider("p1 cursor on the slice", 0.0, 1.0, step=0.01, key="qc_cursor")
 
 if theta is None:
@@ -182,9 +166,8 @@ with tab_slice:
             "Dotted line: theta_1; dashed line: the p1 cursor. PNG: camera button of the "
             f"figure's toolbar (file `{stub}_slice.png`)."
         )
-        st.download_button("Download the slice values (CSV)",
-                           sdf.rename(columns=sdf.attrs["labels"]).to_csv(index=False),
-                           file_name=f"{stub}_slice.csv", mime="text/csv", key="qc_csv_slice")
+        csv_button("Download the slice values (CSV)", sdf, f"{stub}_slice.csv", "qc_csv_slice",
+                   relabel=True)
 
 # ------------------------------------------------------------------ ternary
 with tab_ternary:
@@ -210,9 +193,8 @@ with tab_ternary:
             "sidebar to see the peak follow it; an uncentered measure keeps its peak at the "
             "uniform distribution. Colour: Cividis scale (readable in grayscale)."
         )
-        st.download_button("Download the ternary grid (CSV)", tdf.to_csv(index=False),
-                           file_name=f"{stub}_ternary.csv", mime="text/csv",
-                           key="qc_csv_ternary")
+        csv_button("Download the ternary grid (CSV)", tdf, f"{stub}_ternary.csv",
+                   "qc_csv_ternary")
 
 # ------------------------------------------------------------------ transform
 with tab_transform:
@@ -243,9 +225,8 @@ with tab_transform:
     st.dataframe(table, hide_index=True, column_config={
         c: st.column_config.NumberColumn(format="%.4f")
         for c in ("p", "theta", "pi", "pi*", "uniform 1/q")})
-    st.download_button("Download the transform table (CSV)", table.to_csv(index=False),
-                       file_name=f"{stub}_transform.csv", mime="text/csv",
-                       key="qc_csv_transform")
+    csv_button("Download the transform table (CSV)", table, f"{stub}_transform.csv",
+               "qc_csv_transform")
 
 # ------------------------------------------------------------------ formulas
 with tab_formulas:
