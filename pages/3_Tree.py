@@ -19,10 +19,12 @@ from offcenter.app.tree_session import Grow, MakeLeaf, Split, TreeSession
 from offcenter.data.csv_io import (
     DataProblem,
     apply_kinds,
+    column_table,
     id_like_columns,
     infer_kinds,
     prepare_xy,
     quick_sample_size,
+    sample_xy,
     too_large,
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
@@ -87,14 +89,7 @@ def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):
     df, warnings = apply_kinds(_raw, json.loads(overrides_json))
     kinds = infer_kinds(df)
     ids = id_like_columns(df, kinds)
-    types = pd.DataFrame({
-        "column": [str(c) for c in df.columns],
-        "type": [kinds[c] for c in df.columns],
-        "missing": [int(df[c].isna().sum()) for c in df.columns],
-        "distinct": [int(df[c].nunique()) for c in df.columns],
-        "left out because": [ids.get(c, "") for c in df.columns],
-    })
-    return df, warnings, kinds, ids, types
+    return df, warnings, kinds, ids, column_table(df, kinds, ids)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -102,9 +97,7 @@ def cached_xy(data_hash: str, overrides_json: str, target: str, features_json: s
               n_sample: int, _df: pd.DataFrame, _features: list):
     """Features and labels (optionally a reproducible sample), with the class counts."""
     X, y, warnings = prepare_xy(_df, target, list(_features))
-    if n_sample and n_sample < len(X):
-        rows = np.sort(np.random.default_rng(0).choice(len(X), n_sample, replace=False))
-        X, y = X.iloc[rows].reset_index(drop=True), y.iloc[rows].reset_index(drop=True)
+    X, y = sample_xy(X, y, n_sample, seed=0)
     counts = y.value_counts().sort_index()
     return X, y, warnings, [str(c) for c in counts.index], counts.to_numpy()
 

@@ -11,12 +11,14 @@ from offcenter.data.csv_io import (
     DataProblem,
     apply_kinds,
     check_target,
+    column_table,
     frame_hash,
     id_like_columns,
     infer_kinds,
     prepare_xy,
     read_csv_bytes,
     sample_rows,
+    sample_xy,
     too_large,
 )
 
@@ -177,3 +179,30 @@ def test_too_large_sample_and_hash():
     s = sample_rows(df, 10)
     assert len(s) == 10 and sample_rows(df, 10).equals(s)
     assert frame_hash(df) == frame_hash(df.copy()) != frame_hash(s)
+
+
+def test_sample_xy_is_reproducible_and_keeps_rows_paired():
+    X = pd.DataFrame({"a": range(100), "b": [f"v{i}" for i in range(100)]})
+    y = pd.Series([f"c{i % 3}" for i in range(100)])
+    Xs, ys = sample_xy(X, y, 10, seed=0)
+    rows = np.sort(np.random.default_rng(0).choice(100, 10, replace=False))
+    assert Xs["a"].tolist() == rows.tolist()  # the Tree page's sample, unchanged
+    assert ys.tolist() == [f"c{i % 3}" for i in rows]
+    assert list(Xs.index) == list(range(10)) and list(ys.index) == list(range(10))
+    for n in (0, 100, 500):
+        assert sample_xy(X, y, n)[0] is X
+    with pytest.raises(ValueError, match="n:"):
+        sample_xy(X, y, -1)
+    with pytest.raises(ValueError, match="y:"):
+        sample_xy(X, y[:5], 3)
+
+
+def test_column_table_lists_kinds_missing_distinct_and_reasons():
+    df = pd.DataFrame({"id": range(12), "x": [1.5, None] * 6, "y": list("ab") * 6})
+    kinds = infer_kinds(df)
+    table = column_table(df, kinds, id_like_columns(df, kinds))
+    assert table["column"].tolist() == ["id", "x", "y"]
+    assert table["type"].tolist() == ["numeric", "numeric", "categorical"]
+    assert table["missing"].tolist() == [0, 6, 0]
+    assert table["distinct"].tolist() == [12, 1, 2]
+    assert "row number" in table["left out because"][0] and table["left out because"][1] == ""

@@ -582,6 +582,45 @@ def sample_rows(df: pd.DataFrame, n: int, seed: int = 0) -> pd.DataFrame:
     return df.sample(n=n, random_state=seed).reset_index(drop=True)
 
 
+def sample_xy(X: pd.DataFrame, y: pd.Series, n: int, seed: int = 0
+              ) -> tuple[pd.DataFrame, pd.Series]:
+    """The same reproducible random sample of ``n`` rows of X and y, in their original order.
+
+    Positions are ``sort(default_rng(seed).choice(len(X), n, replace=False))``; all rows when
+    ``n`` is 0 or at least ``len(X)``. The index is reset.
+
+    >>> X = pd.DataFrame({"a": range(10)}); y = pd.Series(list("ab") * 5)
+    >>> Xs, ys = sample_xy(X, y, 3)
+    >>> len(Xs), (ys == y[Xs["a"]].to_numpy()).all()
+    (3, np.True_)
+    """
+    if len(X) != len(y):
+        raise ValueError(f"y: {len(y)} labels for {len(X)} rows of X")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n: expected a row count >= 0, got {n!r}")
+    if not n or n >= len(X):
+        return X, y
+    rows = np.sort(np.random.default_rng(seed).choice(len(X), n, replace=False))
+    return X.iloc[rows].reset_index(drop=True), y.iloc[rows].reset_index(drop=True)
+
+
+def column_table(df: pd.DataFrame, kinds: dict[str, str], ids: dict[str, str]) -> pd.DataFrame:
+    """One row per column: its name, kind, missing values, distinct values, and why it is left
+    out of the features by default (``ids``, see :func:`id_like_columns`), for display.
+
+    >>> df = pd.DataFrame({"x": [1.0, None, 1.0], "y": list("aba")})
+    >>> column_table(df, infer_kinds(df), {}).to_dict("list")["missing"]
+    [1, 0]
+    """
+    return pd.DataFrame({
+        "column": [str(c) for c in df.columns],
+        "type": [kinds[c] for c in df.columns],
+        "missing": [int(df[c].isna().sum()) for c in df.columns],
+        "distinct": [int(df[c].nunique()) for c in df.columns],
+        "left out because": [ids.get(c, "") for c in df.columns],
+    })
+
+
 def frame_hash(df: pd.DataFrame) -> str:
     """A stable short hash of a frame's content (for caches and URLs)."""
     h = hashlib.sha1()
