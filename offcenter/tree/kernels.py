@@ -32,25 +32,6 @@ _U32 = 2.0 ** -24  # unit roundoff of float32
 _LOG32_REL = 8 * 2.0 ** -23
 
 
-def daroczy_stable(p: np.ndarray, beta: float) -> np.ndarray:
-    r"""The Daroczy entropy of frequencies p (..., q), finite for every beta >= 0.
-
-    With d = beta - 1, :math:`H_\beta = \frac{1 - \sum_j p_j^\beta}{1 - 2^{-d}}`; the factor
-    is evaluated as :math:`-1/\mathrm{expm1}(-d \ln 2)` (at most 2 for d > 0, and
-    :math:`2^d / (2^d - 1)` without overflow for large beta) and :math:`\sum_j p_j^\beta - 1
-    = \sum_j p_j\,\mathrm{expm1}(d \ln p_j)` (no cancellation near beta = 1). beta = 1 is
-    the Shannon entropy; classes of frequency 0 do not count (0^0 = 0).
-    """
-    d = float(beta) - 1.0
-    present = p > 0.0
-    safe = np.where(present, p, 1.0)
-    if d == 0.0:
-        return np.maximum(-(np.where(present, safe * np.log2(safe), 0.0)).sum(axis=-1), 0.0)
-    diff = np.where(present, safe * np.expm1(d * np.log(safe)), 0.0)
-    factor = -1.0 / np.expm1(-d * np.log(2.0))
-    return np.maximum(-factor * diff.sum(axis=-1), 0.0)
-
-
 class CountKernel:
     """``kernel(counts, n) -> impurity`` for an :class:`Impurity` on q classes.
 
@@ -108,8 +89,6 @@ def kernel_class(imp: Impurity, q: int, n_max: int, weighted: bool = False) -> t
             name, OffCenteredKernel)
     if imp.info.theta == "builtin":
         return AsymmetricKernel
-    if name == "daroczy":
-        return DaroczyKernel
     return GenericKernel
 
 
@@ -465,10 +444,7 @@ class OffCenteredKernel(_OffCenteredBase):
         pi = u / np.where(ok, S, 1.0)[:, None]
         pi = np.where(ok[:, None], pi, 1.0 / c.shape[1])
         with np.errstate(divide="ignore", invalid="ignore"):
-            if self.imp.name == "daroczy":
-                values = daroczy_stable(pi, self.imp.params["beta"])
-            else:
-                values = self.imp.info.kernel(pi, **self.imp.params)
+            values = self.imp.info.kernel(pi, **self.imp.params)
         return np.where(ok, values, 0.0)
 
     __call__ = _oc_generic
@@ -558,16 +534,6 @@ class GenericKernel(CountKernel):
         p, nf, empty = self._freq(c, n)
         with np.errstate(divide="ignore", invalid="ignore"):
             values = self.imp._eval(p, nf)
-        return np.where(empty, 0.0, values)
-
-
-class DaroczyKernel(GenericKernel):
-    """The Daroczy entropy, finite for every beta >= 0 (:func:`daroczy_stable`)."""
-
-    def __call__(self, c, n):
-        p, _, empty = self._freq(c, n)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            values = daroczy_stable(p, self.imp.params["beta"])
         return np.where(empty, 0.0, values)
 
 
