@@ -26,6 +26,7 @@ ESTIMATORS = [
     TreeClassifier(),  # plain Shannon
     TreeClassifier(theta="prior"),  # off-centered on the training prior
     TreeClassifier(measure="asymmetric", theta="prior", consistent=True),
+    TreeClassifier(measure="gini", ccp_alpha=0.01),  # cost-complexity pruning
 ]
 
 ARRAY_API_CHECK = "check_array_api_input"

@@ -100,11 +100,13 @@ from offcenter.tree.encode import (
     fit_encode,
 )
 from offcenter.tree.nodes import Node, Split, Tree, renumber
+from offcenter.tree.prune import check_ccp_alpha, prune_nodes, prune_tree
 from offcenter.tree.search import Record, Settings, grow
 
 _PARAMS = ("measure", "theta", "beta", "rho", "consistent", "alpha", "max_depth",
            "min_samples_split", "min_samples_leaf", "min_gain", "categorical", "leaf_rule",
-           "max_features", "random_state", "class_weight", "min_weight_fraction_leaf")
+           "max_features", "random_state", "class_weight", "min_weight_fraction_leaf",
+           "ccp_alpha")
 
 
 class TreeClassifier(ClassifierMixin, BaseEstimator):
@@ -144,6 +146,13 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         Weights of the classes, multiplied into the rows' ``sample_weight`` (as in
         scikit-learn): a dict ``{class: weight}`` (classes not in it weigh 1), or
         ``"balanced"``: ``n_samples / (n_classes * np.bincount(y))`` (unweighted class counts).
+    ccp_alpha : float >= 0
+        Minimal cost-complexity pruning at the end of fit (0: none), as scikit-learn's: every
+        weakest link of effective alpha ``<= ccp_alpha`` is collapsed, with costs
+        R(t) = (weighted n_t / weighted N) I(t) under the tree's own measure (see
+        :mod:`offcenter.tree.prune`). Edits: :meth:`regrow` and :meth:`with_split` prune the
+        branch they grow at their ``ccp_alpha`` (the edited node keeps its split);
+        :meth:`make_leaf` does not prune; :meth:`prune` prunes the current tree.
 
     Attributes
     ----------
@@ -191,7 +200,8 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, measure="shannon", theta=None, beta=None, rho=None, consistent=False,
                  alpha=None, max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  min_gain=0.0, categorical="multiway", leaf_rule="majority", max_features=None,
-                 random_state=None, class_weight=None, min_weight_fraction_leaf=0.0):
+                 random_state=None, class_weight=None, min_weight_fraction_leaf=0.0,
+                 ccp_alpha=0.0):
         self.measure = measure
         self.theta = theta
         self.beta = beta
@@ -208,6 +218,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.class_weight = class_weight
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.ccp_alpha = ccp_alpha
 
     # ------------------------------------------------------------------ sklearn conventions
     def __sklearn_tags__(self):
@@ -328,6 +339,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         if (isinstance(f, bool) or not isinstance(f, numbers.Real) or not 0 <= f <= 0.5):
             raise ValueError(f"min_weight_fraction_leaf must be a number in [0, 0.5]; got {f!r}.")
         out["min_weight_fraction_leaf"] = float(f)
+        out["ccp_alpha"] = check_ccp_alpha(p.get("ccp_alpha", 0.0))
         a = p["alpha"]
         if a is not None:
             if isinstance(a, bool) or not isinstance(a, numbers.Real) or not 0 <= a <= 1:
@@ -421,7 +433,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         st = self._settings(self.impurity_)
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
         recs = grow(enc, codes, st, [(rows, 0, ())], w=w)
-        self.tree_ = Tree(self._records_to_nodes(recs, 0, self.impurity_, key=self.setting_.key))
+        self.tree_ = prune_tree(
+            Tree(self._records_to_nodes(recs, 0, self.impurity_, key=self.setting_.key)),
+            self.ccp_alpha)  # unchanged when ccp_alpha == 0
         self._train_leaf = None
         self.edits_ = []
         return self
@@ -644,6 +658,8 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         base = len(self.tree_) + 1
         nodes = self._records_to_nodes(recs, base, imp, parent=old.parent, root_id=node_id,
                                        key=self._make_setting(params).key)
+        nodes = prune_nodes(nodes, params.get("ccp_alpha", 0.0), None,
+                            self.tree_.nodes[0].weighted_n, protect=(node_id,))
         return self._splice(node_id, nodes)
 
     def regrow(self, node_id: int, **params) -> TreeClassifier:
@@ -679,6 +695,57 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         new = self._copy()
         new.tree_ = self._regrow_at(node_id, self.get_params(), sp)
         new.edits_.append(("with_split", node_id, sp.labels))
+        return new
+
+    # ------------------------------------------------------------------ pruning
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        r"""The minimal cost-complexity pruning path, as scikit-learn's method.
+
+        A clone with ``ccp_alpha=0`` is fitted on ``(X, y, sample_weight)`` and pruned link
+        by link (weakest first) down to its root, with
+        :math:`R(t) = \frac{w_t}{W} I(t)` (I: the tree's measure) and effective alphas
+        :math:`g(t) = (R(t) - R(T_t)) / (|T_t| - 1)`; see :mod:`offcenter.tree.prune`
+        (Breiman et al. 1984, ch. 3; scikit-learn's user guide, "Minimal Cost-Complexity
+        Pruning").
+
+        Returns
+        -------
+        sklearn.utils.Bunch
+            ``ccp_alphas``: the effective alphas, non-decreasing (the first, 0, for the
+            unpruned tree; the last prunes to the root); ``impurities``: the total leaf cost
+            :math:`R(T)` of the subtree for each alpha.
+        """
+        from offcenter.tree.prune import cost_complexity_pruning_path
+
+        return cost_complexity_pruning_path(self, X, y, sample_weight)
+
+    def cp_table(self) -> pd.DataFrame:
+        """The pruning sequence of the current tree, like rpart's ``printcp`` (no
+        cross-validation): one row per subtree, from this tree to the root alone.
+
+        Columns: ``alpha`` (the smallest ``ccp_alpha`` giving that subtree; the first row
+        is the current tree), ``n_leaves``, ``n_splits`` (internal nodes), ``impurity`` (total
+        leaf cost R(T), the ``impurities`` of :meth:`cost_complexity_pruning_path`),
+        ``rel_impurity`` = R(T) / R(root) (rpart's "rel error"), ``cp`` = alpha / R(root)
+        (rpart's CP), ``pruned_node`` (id, in the current tree, of the node collapsed at that
+        step). Costs are under ``impurity_`` for every node, also for a branch regrown
+        with another measure.
+        """
+        from offcenter.tree.prune import cp_table
+
+        return cp_table(self)
+
+    def prune(self, ccp_alpha) -> TreeClassifier:
+        """A new tree: the current one pruned at ``ccp_alpha`` (weakest links of effective
+        alpha ``<= ccp_alpha`` collapsed, costs under ``impurity_``). Works without training
+        data (JSON-loaded trees); ``ccp_alpha`` (the parameter) is left as it is."""
+        from offcenter.tree.prune import check_ccp_alpha, prune_tree
+
+        self._check_fitted()
+        a = check_ccp_alpha(ccp_alpha)
+        new = self._copy()
+        new.tree_ = prune_tree(self.tree_, a, self.impurity_)
+        new.edits_.append(("prune", a))
         return new
 
     # ------------------------------------------------------------------ export

@@ -1,0 +1,241 @@
+r"""Minimal cost-complexity (weakest-link) pruning of a fitted tree, under any measure setting.
+
+The cost of a node t is its share of the training weight times its impurity under the tree's
+own measure (the measure setting the tree was grown with, off-centered or not):
+
+.. math::
+    R(t) = \frac{w_t}{W} I(t), \qquad
+    R(T) = \sum_{\ell \in \mathrm{leaves}(T)} R(\ell), \qquad
+    R_\alpha(T) = R(T) + \alpha\,|\mathrm{leaves}(T)|
+
+with :math:`w_t` the weighted number of training rows of t (``Node.weighted_n``), W the root's
+and I the tree's impurity (``TreeClassifier.impurity_``). The *effective alpha* of an internal
+node t, whose branch :math:`T_t` has :math:`|T_t|` leaves, is the alpha at which the branch and
+the node alone cost the same:
+
+.. math::
+    g(t) = \frac{R(t) - R(T_t)}{|T_t| - 1}.
+
+Weakest-link pruning (Breiman, Friedman, Olshen and Stone 1984, *Classification and Regression
+Trees*, ch. 3.3; scikit-learn's "Minimal Cost-Complexity Pruning",
+https://scikit-learn.org/stable/modules/tree.html#minimal-cost-complexity-pruning) repeatedly
+collapses the internal node of smallest g (the first in depth-first, left-to-right order on a
+tie, as scikit-learn does), updating g above it, until the root is a leaf. The sequence of
+those g values is the *pruning path*; it never decreases (if :math:`g(p) \ge a` for an
+ancestor p of the pruned node t, :math:`g(t) = a`, then after pruning
+:math:`(R(p) - R(T_p) - a(|T_t| - 1)) / (|T_p| - |T_t|) \ge a`), whatever the measure.
+Pruning with ``ccp_alpha = a`` collapses every weakest link of effective alpha ``<= a``: the
+subtree of the path whose alpha is the largest one ``<= a``. This is scikit-learn's algorithm,
+step for step, with the tree's measure as I; on the same tree with Shannon ("entropy") or Gini
+it gives scikit-learn's path and pruned trees (tested).
+
+Binary and multiway splits are pruned alike (the complexity is the number of leaves).
+With an off-centered measure and ``min_gain < 0`` a split can raise the cost
+(:math:`R(t) < R(T_t)`): its g is negative and any ``ccp_alpha > 0`` prunes it. As in
+scikit-learn the first alpha of the path (the unpruned tree) is reported as 0, or as the first
+effective alpha when that one is negative, so that the path stays monotone.
+
+rpart's ``printcp`` table (Therneau and Atkinson, *An Introduction to Recursive Partitioning
+Using the RPART Routines*, section 4) lists the same sequence with ``CP = alpha / R(root)`` and
+``rel error = R(T) / R(root)``; :func:`cp_table` gives both scalings, without cross-validation.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from offcenter.tree.nodes import Node, Tree, renumber
+
+
+def check_ccp_alpha(value) -> float:
+    """``ccp_alpha`` as a float >= 0 (``inf`` allowed: the root alone), or a ValueError."""
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value)
+            or value < 0):
+        raise ValueError(f"ccp_alpha must be a number >= 0 (0: no pruning); got {value!r}.")
+    return float(value)
+
+
+def as_leaf(nd: Node) -> Node:
+    """The node with its split and children removed (its counts, prediction and proba kept)."""
+    return Node(nd.id, nd.parent, nd.depth, nd.counts, nd.impurity, None, (), nd.prediction,
+                nd.proba, nd.conditions, 0, nd.criterion, nd.n_samples)
+
+
+def _costs(nodes: list[Node], impurity, total_weight: float) -> dict[int, float]:
+    """R(t) = w_t / W * I(t) per node id (I: ``impurity`` of the counts, or ``Node.impurity``)."""
+    if impurity is None:
+        imp = np.asarray([nd.impurity for nd in nodes], np.float64)
+    else:
+        imp = np.asarray(impurity.of_counts(np.stack([nd.counts for nd in nodes])), np.float64)
+    return {nd.id: float(nd.weighted_n) * float(i) / total_weight for nd, i in zip(nodes, imp)}
+
+
+def _preorder(by_id: dict, root: int) -> list[int]:
+    """Depth-first, children left to right (scikit-learn's node order)."""
+    out, stack = [], [root]
+    while stack:
+        i = stack.pop()
+        out.append(i)
+        stack.extend(reversed(by_id[i].children))
+    return out
+
+
+def weakest_link(nodes: list[Node], impurity=None, total_weight: float | None = None,
+                 ccp_alpha: float | None = None, protect=()) -> dict:
+    """Run weakest-link pruning on a node list forming one tree or branch.
+
+    Parameters
+    ----------
+    nodes : list of Node
+        A tree, or a branch (its root is the node whose parent is not in the list).
+    impurity : Impurity or None
+        I of the costs, evaluated on each node's counts; None: each ``Node.impurity``.
+    total_weight : float or None
+        W of the costs (None: the weighted n of the list's root).
+    ccp_alpha : float or None
+        Stop before the first weakest link of effective alpha ``> ccp_alpha``; None: prune
+        down to the root (the whole path).
+    protect : iterable of node ids
+        Nodes that are never collapsed (their branches below still are).
+
+    Returns
+    -------
+    dict with ``alphas``, ``impurities`` (R of the subtree after each step, the first entry
+    for the unpruned tree), ``n_leaves``, ``pruned`` (id of the node collapsed at each step,
+    None for the first entry) and ``collapsed`` (ids of the nodes that are leaves of the final
+    subtree and were internal).
+    """
+    by_id = {nd.id: nd for nd in nodes}
+    root = next(nd.id for nd in nodes if nd.parent not in by_id)
+    if total_weight is None:
+        total_weight = by_id[root].weighted_n
+    if not total_weight > 0:
+        raise ValueError("the tree's root has no training weight: nothing to prune.")
+    r_node = _costs(nodes, impurity, total_weight)
+    order = _preorder(by_id, root)
+    parent = {i: (by_id[i].parent if by_id[i].parent in by_id else None) for i in order}
+    leaf = {i: by_id[i].is_leaf for i in order}
+    r_branch = dict.fromkeys(order, 0.0)
+    n_leaves = dict.fromkeys(order, 0)
+    for i in order:  # leaves in node order, each bubbled up to its ancestors (as sklearn)
+        if not leaf[i]:
+            continue
+        r_branch[i] = r_node[i]
+        j = parent[i]
+        while j is not None:
+            r_branch[j] += r_node[i]
+            n_leaves[j] += 1
+            j = parent[j]
+    protect = set(protect)
+    candidates = [i for i in order if not leaf[i] and i not in protect]
+    alive = set(order)
+    alphas, costs, sizes, pruned = [0.0], [r_branch[root]], [n_leaves[root] or 1], [None]
+    collapsed = []
+    while candidates:
+        best, best_alpha = None, math.inf
+        for i in candidates:
+            a = (r_node[i] - r_branch[i]) / max(n_leaves[i] - 1, 1)
+            if a < best_alpha or best is None:
+                best, best_alpha = i, a
+        if ccp_alpha is not None and ccp_alpha < best_alpha:
+            break
+        below = set(_preorder(by_id, best)) - {best}
+        alive -= below
+        candidates = [i for i in candidates if i != best and i not in below]
+        collapsed = [i for i in collapsed if i not in below] + [best]
+        n_pruned = n_leaves[best] - 1
+        n_leaves[best] = 0
+        r_diff = r_node[best] - r_branch[best]
+        r_branch[best] = r_node[best]
+        j = parent[best]
+        while j is not None:
+            n_leaves[j] -= n_pruned
+            r_branch[j] += r_diff
+            j = parent[j]
+        alphas.append(best_alpha)
+        costs.append(r_branch[root])
+        sizes.append(n_leaves[root] or 1)
+        pruned.append(best)
+    if len(alphas) > 1 and alphas[1] < 0:
+        alphas[0] = alphas[1]
+    return {"alphas": np.asarray(alphas, np.float64), "impurities": np.asarray(costs, np.float64),
+            "n_leaves": np.asarray(sizes, np.int64), "pruned": pruned,
+            "collapsed": sorted(collapsed)}
+
+
+def prune_nodes(nodes: list[Node], ccp_alpha: float, impurity=None,
+                total_weight: float | None = None, protect=()) -> list[Node]:
+    """The node list pruned at ``ccp_alpha`` (ids kept, removed nodes left out; see
+    :func:`weakest_link` for the arguments). ``ccp_alpha == 0`` returns the list unchanged
+    (no pruning, as scikit-learn's default)."""
+    ccp_alpha = check_ccp_alpha(ccp_alpha)
+    if ccp_alpha == 0.0 or all(nd.is_leaf for nd in nodes):
+        return list(nodes)
+    res = weakest_link(nodes, impurity, total_weight, ccp_alpha, protect)
+    if not res["collapsed"]:
+        return list(nodes)
+    by_id = {nd.id: nd for nd in nodes}
+    drop: set[int] = set()
+    for i in res["collapsed"]:
+        drop.update(j for j in _preorder(by_id, i) if j != i)
+    keep = set(res["collapsed"])
+    return [as_leaf(nd) if nd.id in keep else nd for nd in nodes if nd.id not in drop]
+
+
+def prune_tree(tree: Tree, ccp_alpha: float, impurity=None) -> Tree:
+    """A new Tree pruned at ``ccp_alpha`` (nodes renumbered breadth-first)."""
+    nodes = prune_nodes(tree.nodes, ccp_alpha, impurity)
+    if len(nodes) == len(tree.nodes):
+        return tree
+    return Tree(renumber(nodes))
+
+
+# ---------------------------------------------------------------------------------- estimator
+def pruning_path(clf) -> dict:
+    """The weakest-link path of a fitted estimator's current tree, under ``clf.impurity_``."""
+    clf._check_fitted()
+    return weakest_link(clf.tree_.nodes, clf.impurity_)
+
+
+def cost_complexity_pruning_path(clf, X, y, sample_weight=None):
+    """scikit-learn's ``cost_complexity_pruning_path``: fit a clone without pruning and return
+    ``Bunch(ccp_alphas, impurities)`` of its weakest-link path."""
+    from sklearn.base import clone
+    from sklearn.utils import Bunch
+
+    est = clone(clf).set_params(ccp_alpha=0.0)
+    est.fit(X, y, sample_weight=sample_weight)
+    path = pruning_path(est)
+    return Bunch(ccp_alphas=path["alphas"], impurities=path["impurities"])
+
+
+def cp_table(clf) -> pd.DataFrame:
+    """The pruning sequence of the fitted tree as a table (rpart's ``printcp`` without
+    cross-validation); see :meth:`offcenter.TreeClassifier.cp_table`."""
+    path = pruning_path(clf)
+    nodes = clf.tree_.nodes
+    r_root = float(path["impurities"][-1])
+    n_inner = [sum(1 for nd in nodes if not nd.is_leaf)]
+    by_id = {nd.id: nd for nd in nodes}
+    removed: set[int] = set()
+    for i in path["pruned"][1:]:
+        removed.update(j for j in _preorder(by_id, i) if j != i and j not in removed)
+        removed.add(i)
+        n_inner.append(sum(1 for nd in nodes if not nd.is_leaf and nd.id not in removed))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.float64(r_root)
+        cp = path["alphas"] / scale if r_root > 0 else np.full(len(path["alphas"]), np.nan)
+        rel = path["impurities"] / scale if r_root > 0 else np.full(len(path["alphas"]), np.nan)
+    return pd.DataFrame({
+        "alpha": path["alphas"],
+        "n_leaves": path["n_leaves"],
+        "n_splits": np.asarray(n_inner, np.int64),
+        "impurity": path["impurities"],
+        "rel_impurity": rel,
+        "cp": cp,
+        "pruned_node": pd.array(path["pruned"], dtype="Int64"),
+    })
