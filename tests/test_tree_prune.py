@@ -94,6 +94,8 @@ def _same_tree(ours, sk, X):
     assert ours.tree_.n_leaves == sk.get_n_leaves()
     np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
     np.testing.assert_allclose(ours.predict_proba(X), sk.predict_proba(X), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ours.feature_importances_, sk.feature_importances_, rtol=0,
+                               atol=1e-12)
 
 
 @pytest.mark.parametrize("criterion", ["entropy", "gini"])
@@ -101,7 +103,7 @@ def _same_tree(ours, sk, X):
 def test_path_and_pruned_trees_equal_sklearn(name, X, y, criterion):
     """On our tree equal to scikit-learn's: the same pruning path (alphas and impurities to
     1e-12), and pruning at any alpha between path values gives sklearn's ccp_alpha tree (node
-    count, leaves, predictions, probabilities)."""
+    count, leaves, predictions, probabilities, feature importances)."""
     sk, ours = _twins(X, y, criterion)
     a = sk.cost_complexity_pruning_path(X, y)
     table = ours.cp_table()
