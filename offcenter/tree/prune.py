@@ -105,9 +105,15 @@ def weakest_link(nodes: list[Node], impurity=None, total_weight: float | None = 
     Returns
     -------
     dict with ``alphas``, ``impurities`` (R of the subtree after each step, the first entry
-    for the unpruned tree), ``n_leaves``, ``pruned`` (id of the node collapsed at each step,
-    None for the first entry) and ``collapsed`` (ids of the nodes that are leaves of the final
-    subtree and were internal).
+    for the unpruned tree), ``n_leaves``, ``n_splits`` (internal nodes), ``pruned`` (id of
+    the node collapsed at each step, None for the first entry) and ``collapsed`` (ids of the
+    nodes that are leaves of the final subtree and were internal).
+
+    Notes
+    -----
+    Each step scans the effective alphas of all remaining internal nodes (vectorised; one
+    step per pruned node, as scikit-learn), and the branch of a node is a contiguous range
+    of the depth-first order.
     """
     by_id = {nd.id: nd for nd in nodes}
     root = next(nd.id for nd in nodes if nd.parent not in by_id)
@@ -115,56 +121,72 @@ def weakest_link(nodes: list[Node], impurity=None, total_weight: float | None = 
         total_weight = by_id[root].weighted_n
     if not total_weight > 0:
         raise ValueError("the tree's root has no training weight: nothing to prune.")
-    r_node = _costs(nodes, impurity, total_weight)
+    cost = _costs(nodes, impurity, total_weight)
     order = _preorder(by_id, root)
-    parent = {i: (by_id[i].parent if by_id[i].parent in by_id else None) for i in order}
-    leaf = {i: by_id[i].is_leaf for i in order}
-    r_branch = dict.fromkeys(order, 0.0)
-    n_leaves = dict.fromkeys(order, 0)
-    for i in order:  # leaves in node order, each bubbled up to its ancestors (as sklearn)
-        if not leaf[i]:
-            continue
-        r_branch[i] = r_node[i]
-        j = parent[i]
-        while j is not None:
-            r_branch[j] += r_node[i]
+    m = len(order)
+    pos = {i: k for k, i in enumerate(order)}
+    parent = np.full(m, -1, np.int64)
+    for k, i in enumerate(order):
+        p = by_id[i].parent
+        if p in pos:
+            parent[k] = pos[p]
+    leaf = np.asarray([by_id[i].is_leaf for i in order])
+    r_node = np.asarray([cost[i] for i in order], np.float64)
+    size = np.ones(m, np.int64)  # nodes in each branch: branch k is order[k : k + size[k]]
+    for k in range(m - 1, 0, -1):
+        size[parent[k]] += size[k]
+    r_branch = np.zeros(m, np.float64)
+    n_leaves = np.zeros(m, np.int64)
+    par = parent.tolist()
+    for k in np.flatnonzero(leaf).tolist():  # each leaf bubbled up in node order (as sklearn)
+        r_branch[k] = r_node[k]
+        j = par[k]
+        while j >= 0:
+            r_branch[j] += r_node[k]
             n_leaves[j] += 1
-            j = parent[j]
-    protect = set(protect)
-    candidates = [i for i in order if not leaf[i] and i not in protect]
-    alive = set(order)
-    alphas, costs, sizes, pruned = [0.0], [r_branch[root]], [n_leaves[root] or 1], [None]
-    collapsed = []
-    while candidates:
-        best, best_alpha = None, math.inf
-        for i in candidates:
-            a = (r_node[i] - r_branch[i]) / max(n_leaves[i] - 1, 1)
-            if a < best_alpha or best is None:
-                best, best_alpha = i, a
+            j = par[j]
+    cand = ~leaf
+    inner = ~leaf
+    for i in protect:
+        if i in pos:
+            cand[pos[i]] = False
+    collapsed = np.zeros(m, bool)
+    n_splits = int(inner.sum())
+    alphas, costs, sizes, splits, pruned = [0.0], [float(r_branch[0])], \
+        [max(int(n_leaves[0]), 1)], [n_splits], [None]
+    while cand.any():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g = (r_node - r_branch) / np.maximum(n_leaves - 1, 1)
+        g = np.where(cand, g, np.inf)
+        k = int(np.argmin(g))  # the first smallest in depth-first order
+        best_alpha = float(g[k])
         if ccp_alpha is not None and ccp_alpha < best_alpha:
             break
-        below = set(_preorder(by_id, best)) - {best}
-        alive -= below
-        candidates = [i for i in candidates if i != best and i not in below]
-        collapsed = [i for i in collapsed if i not in below] + [best]
-        n_pruned = n_leaves[best] - 1
-        n_leaves[best] = 0
-        r_diff = r_node[best] - r_branch[best]
-        r_branch[best] = r_node[best]
-        j = parent[best]
-        while j is not None:
+        end = k + size[k]
+        cand[k:end] = False
+        n_splits -= int(inner[k:end].sum())
+        inner[k:end] = False
+        collapsed[k:end] = False
+        collapsed[k] = True
+        n_pruned = int(n_leaves[k]) - 1
+        n_leaves[k] = 0
+        r_diff = r_node[k] - r_branch[k]
+        r_branch[k] = r_node[k]
+        j = par[k]
+        while j >= 0:
             n_leaves[j] -= n_pruned
             r_branch[j] += r_diff
-            j = parent[j]
+            j = par[j]
         alphas.append(best_alpha)
-        costs.append(r_branch[root])
-        sizes.append(n_leaves[root] or 1)
-        pruned.append(best)
+        costs.append(float(r_branch[0]))
+        sizes.append(max(int(n_leaves[0]), 1))
+        splits.append(n_splits)
+        pruned.append(order[k])
     if len(alphas) > 1 and alphas[1] < 0:
         alphas[0] = alphas[1]
     return {"alphas": np.asarray(alphas, np.float64), "impurities": np.asarray(costs, np.float64),
-            "n_leaves": np.asarray(sizes, np.int64), "pruned": pruned,
-            "collapsed": sorted(collapsed)}
+            "n_leaves": np.asarray(sizes, np.int64), "n_splits": np.asarray(splits, np.int64),
+            "pruned": pruned, "collapsed": sorted(order[k] for k in np.flatnonzero(collapsed))}
 
 
 def prune_nodes(nodes: list[Node], ccp_alpha: float, impurity=None,
@@ -217,25 +239,14 @@ def cp_table(clf) -> pd.DataFrame:
     """The pruning sequence of the fitted tree as a table (rpart's ``printcp`` without
     cross-validation); see :meth:`offcenter.TreeClassifier.cp_table`."""
     path = pruning_path(clf)
-    nodes = clf.tree_.nodes
     r_root = float(path["impurities"][-1])
-    n_inner = [sum(1 for nd in nodes if not nd.is_leaf)]
-    by_id = {nd.id: nd for nd in nodes}
-    removed: set[int] = set()
-    for i in path["pruned"][1:]:
-        removed.update(j for j in _preorder(by_id, i) if j != i and j not in removed)
-        removed.add(i)
-        n_inner.append(sum(1 for nd in nodes if not nd.is_leaf and nd.id not in removed))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scale = np.float64(r_root)
-        cp = path["alphas"] / scale if r_root > 0 else np.full(len(path["alphas"]), np.nan)
-        rel = path["impurities"] / scale if r_root > 0 else np.full(len(path["alphas"]), np.nan)
+    nan = np.full(len(path["alphas"]), np.nan)
     return pd.DataFrame({
         "alpha": path["alphas"],
         "n_leaves": path["n_leaves"],
-        "n_splits": np.asarray(n_inner, np.int64),
+        "n_splits": path["n_splits"],
         "impurity": path["impurities"],
-        "rel_impurity": rel,
-        "cp": cp,
+        "rel_impurity": path["impurities"] / r_root if r_root > 0 else nan,
+        "cp": path["alphas"] / r_root if r_root > 0 else nan,
         "pruned_node": pd.array(path["pruned"], dtype="Int64"),
     })
