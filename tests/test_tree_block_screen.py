@@ -120,24 +120,24 @@ def test_block_screen_keeps_everything_that_can_win(alpha, ties, group, monkeypa
         for imp in _bounded_settings(rng, q):
             st = Settings(imp, q, int(n.max()), alpha=alpha)
             Ipar = st.kernel(T, n)
-            il = st.kernel(pos["L"], pos["nl"])
-            ir = st.kernel(pos["R"], pos["nr"])
-            gain = Ipar[pos["nd"]] - (pos["nl"] * il + pos["nr"] * ir) / n[pos["nd"]]
-            exact = st.score(gain, Ipar[pos["nd"]], pos["nl"], pos["nr"])
+            il = st.kernel(pos.L, pos.nl)
+            ir = st.kernel(pos.R, pos.nr)
+            gain = Ipar[pos.nd] - (pos.nl * il + pos.nr * ir) / n[pos.nd]
+            exact = st.score(gain, Ipar[pos.nd], pos.nl, pos.nr)
             for stride in [grow_mod.STRIDE, 16, 2]:
                 sc = block_screen(pos, Ipar, n, st, stride=stride)
                 # score + err bounds the exact score (err: float32 anchors' error bound)
-                score, floor = sc["score"] + sc["err"], sc["floor"]
+                score, floor = sc.score + sc.err, sc.floor
                 best = np.full(nodes, -np.inf)
-                np.maximum.at(best, pos["nd"], exact)
+                np.maximum.at(best, pos.nd, exact)
                 # the floor is reached by some threshold; every threshold that can win keeps
                 # a bound at least its exact score
                 assert np.all(floor <= best + 1e-12)
-                can_win = exact >= best[pos["nd"]] - grow_mod.TIE
+                can_win = exact >= best[pos.nd] - grow_mod.TIE
                 assert np.all(score[can_win] >= exact[can_win] - 1e-12)
                 kept = np.isfinite(score)
                 assert np.all(score[kept] >= exact[kept] - 1e-12)
-                skipped += pos["nd"].size - kept.sum()
+                skipped += pos.nd.size - kept.sum()
     if group == 1 or alpha != 0.0:  # the gain ratio's bound is loose on these small sets
         assert skipped > 0
 

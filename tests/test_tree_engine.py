@@ -113,12 +113,12 @@ def test_pruning_finds_the_same_split(msl):
             args = (X[o, j], np.zeros(len(y), np.int32), y[o].astype(np.int8), 2, 1, T, msl)
             full = numeric_positions(*args, prune=False)
             fast = numeric_positions(*args, prune=True)
-            gf = ipar[0] - (full["nl"] * st.kernel(full["L"], full["nl"])
-                            + full["nr"] * st.kernel(full["R"], full["nr"])) / n[0]
-            gp = ipar[0] - (fast["nl"] * st.kernel(fast["L"], fast["nl"])
-                            + fast["nr"] * st.kernel(fast["R"], fast["nr"])) / n[0]
+            gf = ipar[0] - (full.nl * st.kernel(full.L, full.nl)
+                            + full.nr * st.kernel(full.R, full.nr)) / n[0]
+            gp = ipar[0] - (fast.nl * st.kernel(fast.L, fast.nl)
+                            + fast.nr * st.kernel(fast.R, fast.nr)) / n[0]
             assert gp.max() == pytest.approx(gf.max(), abs=1e-12), imp
-            assert fast["thr"][np.argmax(gp >= gp.max() - 1e-12)] == full["thr"][
+            assert fast.thr[np.argmax(gp >= gp.max() - 1e-12)] == full.thr[
                 np.argmax(gf >= gf.max() - 1e-12)]
 
 

@@ -203,12 +203,12 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
         for key, *_ in sets:
             df[f"gain:{key}"] = pd.Series(dtype=float)
     else:
-        tables = np.stack([pos["L"], pos["R"]], axis=1)
+        tables = np.stack([pos.L, pos.R], axis=1)
         msl = st.min_samples_leaf
-        df = pd.DataFrame({"threshold": pos["thr"], "n_left": pos["rl"], "n_right": pos["rr"],
-                           "valid": (pos["rl"] >= msl) & (pos["rr"] >= msl)})
+        df = pd.DataFrame({"threshold": pos.thr, "n_left": pos.rl, "n_right": pos.rr,
+                           "valid": (pos.rl >= msl) & (pos.rr >= msl)})
         if w is not None:
-            df["weight_left"], df["weight_right"] = pos["nl"], pos["nr"]
+            df["weight_left"], df["weight_right"] = pos.nl, pos.nr
         for (key, *_, alpha), (g, s) in zip(sets, _score_tables(
                 tables, [e[2] for e in sets], [e[3] for e in sets])):
             df[f"gain:{key}"] = g

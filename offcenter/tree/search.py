@@ -108,6 +108,77 @@ def numeric_split(j, info, thr, L, R, mc, gain, score, n_missing) -> SplitChoice
 
 
 @dataclass
+class Candidates:
+    """Candidate splits of a feature at the open nodes of a level, sorted by node.
+
+    ``nd`` the node of each candidate, ``L`` and ``R`` the class counts (m, q) of its left
+    and right children (sums of weights with weighted rows; missing values in the child
+    they go to), ``nl`` and ``nr`` their totals. Numeric features also have the threshold
+    ``thr``, the position ``idx`` of the cut in the sorted column (split after it), the
+    child of the missing values ``miss_child`` (None: no missing value), the per-node missing
+    counts ``M`` (nn, q) and rows ``Mrows`` (weighted rows only), and the children's rows
+    ``rl``, ``rr``.
+    """
+
+    nd: np.ndarray
+    L: np.ndarray
+    R: np.ndarray
+    nl: np.ndarray
+    nr: np.ndarray
+    thr: np.ndarray | None = None
+    idx: np.ndarray | None = None
+    miss_child: np.ndarray | None = None
+    M: np.ndarray | None = None
+    Mrows: np.ndarray | None = None
+    rl: np.ndarray | None = None
+    rr: np.ndarray | None = None
+
+
+@dataclass
+class Screen:
+    """Screening of candidates: an upper ``score`` (approximate or a block bound) with its
+    error ``err`` (array or 0) per candidate, and per node a ``floor`` that the best exact
+    score is known to reach (see :func:`screen`, :func:`block_screen`)."""
+
+    score: np.ndarray
+    err: np.ndarray | float
+    floor: np.ndarray
+
+
+@dataclass
+class Screened:
+    """A numeric feature's candidates that survived the screening, held until the level's
+    exact evaluation (:func:`resolve_lazy`)."""
+
+    pos: Candidates
+    screen: Screen
+
+
+@dataclass
+class BestSplits:
+    """The best split of a feature at each node of ``nodes`` (exact ``score`` and ``gain``).
+
+    Numeric: ``thr``, the children's counts ``L``, ``R``, ``miss_child``; categorical: the
+    category codes of each child ``groups`` and their counts ``child_counts``, ``binary``
+    for a two-group split. ``n_missing``: rows of the node with the value missing. ``where``
+    (set by ``grow``): the row of each node in these arrays, -1 where absent.
+    """
+
+    nodes: np.ndarray
+    score: np.ndarray
+    gain: np.ndarray
+    thr: np.ndarray | None = None
+    L: np.ndarray | None = None
+    R: np.ndarray | None = None
+    miss_child: np.ndarray | None = None
+    n_missing: np.ndarray | None = None
+    groups: list | None = None
+    child_counts: list | None = None
+    binary: bool = False
+    where: np.ndarray | None = None
+
+
+@dataclass
 class Record:
     """A node while the tree grows (turned into a frozen Node at the end)."""
 
@@ -129,9 +200,9 @@ class Record:
 def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False, w=None, mwl=0.0):
     """Every valid threshold of every node in a (node, value)-sorted column.
 
-    Returns None or a dict with the position ``idx`` (split after it), node ``nd``, left and right
-    class counts ``L``, ``R`` (missing values added to the larger child), sizes ``nl``, ``nr``,
-    the missing child (0/1), and per-node missing counts ``M`` (nn, q).
+    Returns None or the :class:`Candidates`: the position ``idx`` (split after it), node
+    ``nd``, left and right class counts ``L``, ``R`` (missing values added to the larger
+    child), sizes ``nl``, ``nr``, the missing child (0/1), and per-node missing counts ``M``.
 
     ``prune=True`` (only for a concave impurity that depends on the frequencies alone) skips the
     thresholds inside a run of value blocks that are all pure of the same class, keeping the
@@ -226,8 +297,7 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False, w=Non
     bad = (thr >= v[idx + 1]) | ~np.isfinite(thr)
     if bad.any():
         thr = np.where(bad, v[idx], thr)
-    return {"idx": idx, "nd": ndv, "L": L, "R": R, "nl": nl, "nr": nr, "thr": thr,
-            "miss_child": miss_child, "M": M, "rl": nl, "rr": nr}
+    return Candidates(ndv, L, R, nl, nr, thr, idx, miss_child, M, None, nl, nr)
 
 
 def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
@@ -317,8 +387,7 @@ def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
     bad = (thr >= v[idx + 1]) | ~np.isfinite(thr)
     if bad.any():
         thr = np.where(bad, v[idx], thr)
-    return {"idx": idx, "nd": ndv, "L": L, "R": R, "nl": nl, "nr": nr, "thr": thr,
-            "miss_child": miss_child, "M": M, "Mrows": Mrows, "rl": rl, "rr": rr}
+    return Candidates(ndv, L, R, nl, nr, thr, idx, miss_child, M, Mrows, rl, rr)
 
 
 def _prune_mask(same_node, increasing, yy, idx, ndv):
@@ -354,9 +423,9 @@ def screen(pos, Ipar, n, st: Settings):
     features of a level at once, against the floor over every feature).
     """
     k = st.kernel
-    ndv, nl, nr = pos["nd"], pos["nl"], pos["nr"]
+    ndv, nl, nr = pos.nd, pos.nl, pos.nr
     ip = Ipar.take(ndv)
-    gain = ip - _children_sum(pos["L"], pos["R"], nl, nr, k.approx) / n.take(ndv)
+    gain = ip - _children_sum(pos.L, pos.R, nl, nr, k.approx) / n.take(ndv)
     den = st.denominator(ip, nl, nr)
     score = st.score(gain, ip, nl, nr, den)
     err = k.approx_error + 1e-12
@@ -365,7 +434,7 @@ def screen(pos, Ipar, n, st: Settings):
     seg = np.flatnonzero(np.concatenate(([True], ndv[1:] != ndv[:-1])))
     floor = np.full(n.size, -np.inf)
     floor[ndv[seg]] = np.maximum.reduceat(score - err, seg)
-    return {"score": score, "err": err, "floor": floor}
+    return Screen(score, err, floor)
 
 
 #: Stride of the block screening (anchors every STRIDE thresholds) for a node of STRIDE_REF
@@ -415,13 +484,13 @@ def block_screen(pos, Ipar, n, st: Settings, floor=None, stride=STRIDE):
     higher) minus the tie tolerance are skipped; ``ROW_BOUND_GROUP`` consecutive blocks share
     one row bound, over their joint range of counts.
 
-    Returns ``{"score", "err", "floor"}`` as :func:`screen`: anchors carry their score (and
+    Returns a :class:`Screen` as :func:`screen`: anchors carry their score (and
     its error bound in ``err``), thresholds inside a surviving block the block's bound, the
     others -inf. Nothing that can win is dropped, so the split, gain and score are those of
     the full exact search.
     """
-    nd, nl, nr = pos["nd"], pos["nl"], pos["nr"]
-    Lq, Rq = pos["L"].T, pos["R"].T  # (q, m), contiguous
+    nd, nl, nr = pos.nd, pos.nl, pos.nr
+    Lq, Rq = pos.L.T, pos.R.T  # (q, m), contiguous
     m = nd.size
     # anchors: each node's first and last threshold and every `step`-th in between
     change = np.flatnonzero(nd[1:] != nd[:-1])
@@ -450,7 +519,7 @@ def block_screen(pos, Ipar, n, st: Settings, floor=None, stride=STRIDE):
     # blocks: consecutive anchors of a node with thresholds between them
     blk = np.flatnonzero((na[:-1] == na[1:]) & (a[1:] - a[:-1] > 1))
     if blk.size == 0:
-        return {"score": score, "err": err, "floor": floor}
+        return Screen(score, err, floor)
     s, e, node = a[blk], a[blk + 1], na[blk]
     Ls, Le = np.take(Lq, s, axis=1), np.take(Lq, e, axis=1)
     # one row bound per group of consecutive blocks of a node, over the group's box (which
@@ -477,20 +546,20 @@ def block_screen(pos, Ipar, n, st: Settings, floor=None, stride=STRIDE):
     # thresholds strictly inside the surviving blocks carry their block's bound
     cnt = e - s - 1
     score[np.repeat(s, cnt) + _ramp(cnt)] = np.repeat(ub, cnt)
-    return {"score": score, "err": err, "floor": floor}
+    return Screen(score, err, floor)
 
 
 def block_screened(pos, st: Settings) -> bool:
     """Whether the block screening applies: a kernel with a row bound, no missing values,
     enough thresholds for its fixed cost, and enough per node on average (with small nodes
     the float32 screening, one pass over every threshold, is cheaper)."""
-    m = pos["nd"].size
+    m = pos.nd.size
     need = st.kernel.block_node_min
-    if need is None or st.kernel.row_bound is None or pos["M"] is not None or m < BLOCK_MIN:
+    if need is None or st.kernel.row_bound is None or pos.M is not None or m < BLOCK_MIN:
         return False
     if st.alpha is not None and not st.pkernel.imp.info.concave:
         return False  # the bound on lambda_alpha's denominator needs a concave I(X)
-    nodes = 1 + int(np.count_nonzero(pos["nd"][1:] != pos["nd"][:-1]))
+    nodes = 1 + int(np.count_nonzero(pos.nd[1:] != pos.nd[:-1]))
     return m >= need * nodes  # the kernel's measured crossover (CountKernel.block_node_min)
 
 
@@ -502,23 +571,21 @@ BLOCK_MIN = 15_000
 
 
 def screened(pos) -> bool:
-    return pos["nd"].size >= SCREEN_MIN
+    return pos.nd.size >= SCREEN_MIN
 
 
 def survivors(sc, nd, floor) -> np.ndarray:
     """The candidates that can still be chosen: approximate score + bound >= floor - TIE."""
-    return np.flatnonzero(sc["score"] + sc["err"] >= floor.take(nd) - TIE)
+    return np.flatnonzero(sc.score + sc.err >= floor.take(nd) - TIE)
 
 
 def subset(pos, rows) -> dict:
     """The candidates ``rows`` of a positions dict (class columns kept contiguous)."""
-    out = {"nd": pos["nd"][rows], "L": np.take(pos["L"].T, rows, axis=1).T,
-           "R": np.take(pos["R"].T, rows, axis=1).T,
-           "nl": pos["nl"][rows], "nr": pos["nr"][rows], "thr": pos["thr"][rows],
-           "M": pos["M"], "Mrows": pos.get("Mrows"), "miss_child": None}
-    if pos["miss_child"] is not None:
-        out["miss_child"] = pos["miss_child"][rows]
-    return out
+    return Candidates(pos.nd[rows], np.take(pos.L.T, rows, axis=1).T,
+                      np.take(pos.R.T, rows, axis=1).T, pos.nl[rows], pos.nr[rows],
+                      pos.thr[rows], None,
+                      None if pos.miss_child is None else pos.miss_child[rows],
+                      pos.M, pos.Mrows)
 
 
 def evaluate(pos, Ipar, n, st: Settings):
@@ -531,9 +598,9 @@ def evaluate(pos, Ipar, n, st: Settings):
     if st.kernel.approx is None or not screened(pos):
         return _evaluate_exact(pos, Ipar, n, st)
     sc = screen(pos, Ipar, n, st)
-    cand = survivors(sc, pos["nd"], sc["floor"])
-    gain = np.full(pos["nd"].size, -np.inf)
-    score = np.full(pos["nd"].size, -np.inf)
+    cand = survivors(sc, pos.nd, sc.floor)
+    gain = np.full(pos.nd.size, -np.inf)
+    score = np.full(pos.nd.size, -np.inf)
     gain[cand], score[cand] = _evaluate_exact(subset(pos, cand), Ipar, n, st)
     return gain, score
 
@@ -543,9 +610,9 @@ SCREEN_MIN = 256
 
 
 def _evaluate_exact(pos, Ipar, n, st: Settings):
-    ndv, nl, nr = pos["nd"], pos["nl"], pos["nr"]
+    ndv, nl, nr = pos.nd, pos.nl, pos.nr
     ip = Ipar.take(ndv)
-    gain = ip - _children_sum(pos["L"], pos["R"], nl, nr, st.kernel) / n.take(ndv)
+    gain = ip - _children_sum(pos.L, pos.R, nl, nr, st.kernel) / n.take(ndv)
     return gain, st.score(gain, ip, nl, nr)
 
 
@@ -571,7 +638,7 @@ def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=F
     score found so far, or a proven lower bound of it): the screenings drop what cannot.
 
     ``lazy=True`` with a screening kernel (a row bound: :func:`block_screen`, then a float32
-    version: :func:`screen`) returns ``{"lazy": True, "pos": ..., "screen": ...}`` instead:
+    version: :func:`screen`) returns a :class:`Screened` (candidates and screening) instead:
     the few candidates that can still win, for ``grow`` to evaluate exactly with other
     features'. Only these are held until the level ends.
     """
@@ -583,7 +650,7 @@ def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=F
     sc = None
     if blocks:
         sc = block_screen(pos, Ipar, n, st, floor=floor)
-        pos, sc = _keep(pos, sc, sc["floor"])
+        pos, sc = _keep(pos, sc, sc.floor)
         if pos is None:
             return None
         if st.kernel.approx is None:
@@ -593,42 +660,41 @@ def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=F
     if lazy and st.kernel.approx is not None and screened(pos):
         # float32 screening of every threshold (or of what the blocks kept)
         fl = screen(pos, Ipar, n, st)
-        known = floor if sc is None else sc["floor"]  # the blocks' floor includes `floor`
+        known = floor if sc is None else sc.floor  # the blocks' floor includes `floor`
         if known is not None:
-            np.maximum(fl["floor"], known, out=fl["floor"])
-        pos, sc = _keep(pos, fl, fl["floor"])
+            np.maximum(fl.floor, known, out=fl.floor)
+        pos, sc = _keep(pos, fl, fl.floor)
         if pos is None:
             return None
     if sc is not None:
-        return {"lazy": True, "pos": pos, "screen": sc}
+        return Screened(pos, sc)
     gain, score = evaluate(pos, Ipar, n, st)
     return numeric_result(pos, gain, score)
 
 
 def _keep(pos, sc, floor):
     """The candidates of ``pos`` that can still reach ``floor`` (and their screening)."""
-    keep = survivors(sc, pos["nd"], floor)
+    keep = survivors(sc, pos.nd, floor)
     if keep.size == 0:
         return None, None
-    sc["score"] = sc["score"][keep]
-    if np.ndim(sc["err"]):
-        sc["err"] = sc["err"][keep]
+    sc.score = sc.score[keep]
+    if np.ndim(sc.err):
+        sc.err = sc.err[keep]
     return subset(pos, keep), sc
 
 
 def numeric_result(pos, gain, score) -> dict:
     """The best candidate per node of a positions dict with exact gains and scores."""
-    nodes, b = best_per_segment(pos["nd"], score)
-    M = pos["M"]
-    return {
-        "nodes": nodes, "score": score[b], "gain": gain[b], "thr": pos["thr"][b],
-        "L": pos["L"][b], "R": pos["R"][b],
-        "miss_child": (np.zeros(b.size, np.int64) if pos["miss_child"] is None
-                       else pos["miss_child"][b]),
-        "n_missing": (pos["Mrows"][nodes] if pos.get("Mrows") is not None
-                      else np.zeros(b.size, np.int64) if M is None
-                      else M.sum(axis=1)[nodes]),
-    }
+    nodes, b = best_per_segment(pos.nd, score)
+    M = pos.M
+    return BestSplits(
+        nodes, score[b], gain[b], thr=pos.thr[b], L=pos.L[b], R=pos.R[b],
+        miss_child=(np.zeros(b.size, np.int64) if pos.miss_child is None
+                    else pos.miss_child[b]),
+        n_missing=(pos.Mrows[nodes] if pos.Mrows is not None
+                   else np.zeros(b.size, np.int64) if M is None
+                   else M.sum(axis=1)[nodes]),
+    )
 
 
 def resolve_lazy(found: dict, nn, Ipar, n, st: Settings) -> None:
@@ -639,25 +705,25 @@ def resolve_lazy(found: dict, nn, Ipar, n, st: Settings) -> None:
     tie tolerance cannot win the node, under any feature. The rest, over all lazy features,
     are evaluated exactly in one batch.
     """
-    lazy = [j for j, r in found.items() if r.get("lazy")]
+    lazy = [j for j, r in found.items() if isinstance(r, Screened)]
     if not lazy:
         return
     floor = np.full(nn, -np.inf)
     for r in found.values():
-        if r.get("lazy"):
-            np.maximum(floor, r["screen"]["floor"], out=floor)
+        if isinstance(r, Screened):
+            np.maximum(floor, r.screen.floor, out=floor)
         else:
-            np.maximum.at(floor, r["nodes"], r["score"])
+            np.maximum.at(floor, r.nodes, r.score)
     parts = []
     for j in lazy:
-        pos, sc = found[j]["pos"], found[j]["screen"]
-        parts.append(subset(pos, survivors(sc, pos["nd"], floor)))
-    sizes = [p["nd"].size for p in parts]
-    both = {"nd": np.concatenate([p["nd"] for p in parts]),
-            "nl": np.concatenate([p["nl"] for p in parts]),
-            "nr": np.concatenate([p["nr"] for p in parts]),
-            "L": np.concatenate([p["L"].T for p in parts], axis=1).T,
-            "R": np.concatenate([p["R"].T for p in parts], axis=1).T}
+        pos, sc = found[j].pos, found[j].screen
+        parts.append(subset(pos, survivors(sc, pos.nd, floor)))
+    sizes = [p.nd.size for p in parts]
+    both = Candidates(np.concatenate([p.nd for p in parts]),
+                      np.concatenate([p.L.T for p in parts], axis=1).T,
+                      np.concatenate([p.R.T for p in parts], axis=1).T,
+                      np.concatenate([p.nl for p in parts]),
+                      np.concatenate([p.nr for p in parts]))
     gain, score = _evaluate_exact(both, Ipar, n, st)
     start = 0
     for j, p, size in zip(lazy, parts, sizes):
@@ -726,8 +792,8 @@ def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_
             score = np.where(okd, gain / np.where(okd, denom, 1.0), 0.0)
         groups = [tuple((c,) for c in np.flatnonzero(present[i])) for i in nodes]
         counts = [tab[i][present[i]] for i in nodes]
-        return {"nodes": nodes, "score": score, "gain": gain, "groups": groups,
-                "child_counts": counts, "n_missing": n_missing[nodes]}
+        return BestSplits(nodes, score, gain, groups=groups, child_counts=counts,
+                          n_missing=n_missing[nodes])
     # binary groupings
     if K <= 10:
         G = (1 << (K - 1)) - 1
@@ -781,7 +847,7 @@ def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_
     nd_idx, g_idx = np.nonzero(ok)
     L = left[nd_idx, g_idx]
     R = right[nd_idx, g_idx]
-    pos = {"nd": nd_idx, "L": L, "R": R, "nl": nl[nd_idx, g_idx], "nr": nr[nd_idx, g_idx]}
+    pos = Candidates(nd_idx, L, R, nl[nd_idx, g_idx], nr[nd_idx, g_idx])
     gain, score = evaluate(pos, Ipar, n, st)
     nodes, b = best_per_segment(nd_idx, score)
     groups, counts = [], []
@@ -790,8 +856,8 @@ def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_
         pres = present[i]
         groups.append((tuple(np.flatnonzero(mem & pres)), tuple(np.flatnonzero(~mem & pres))))
         counts.append(np.stack([L[bb], R[bb]]))
-    return {"nodes": nodes, "score": score[b], "gain": gain[b], "groups": groups,
-            "child_counts": counts, "n_missing": n_missing[nodes], "binary": True}
+    return BestSplits(nodes, score[b], gain[b], groups=groups, child_counts=counts,
+                      n_missing=n_missing[nodes], binary=True)
 
 
 def category_table(codes, nd, yy, nn, K, q, w=None):
@@ -911,26 +977,26 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None,
                 res = search_categorical(tab, nn, T, n, Ipar, st, al, mc, rws)
             if res is not None:
                 found[j] = res
-                if res.get("lazy"):  # a proven lower bound of a score some split reaches
-                    np.maximum(floor, res["screen"]["floor"], out=floor)
+                if isinstance(res, Screened):  # a proven lower bound of a score reached
+                    np.maximum(floor, res.screen.floor, out=floor)
                 else:
-                    np.maximum.at(floor, res["nodes"], res["score"])
+                    np.maximum.at(floor, res.nodes, res.score)
         resolve_lazy(found, nn, Ipar, n, st)
         # the best feature of a node: the highest score; within TIE of it, the first column
         top = np.full(nn, -np.inf)
         for res in found.values():
-            np.maximum.at(top, res["nodes"], res["score"])
+            np.maximum.at(top, res.nodes, res.score)
         for j, res in found.items():
-            nodes = res["nodes"]
-            win = (best_feat[nodes] < 0) & (res["score"] >= top[nodes] - TIE)
+            nodes = res.nodes
+            win = (best_feat[nodes] < 0) & (res.score >= top[nodes] - TIE)
             if win.any():
                 won = nodes[win]
-                best_score[won] = res["score"][win]
-                best_gain[won] = res["gain"][win]
+                best_score[won] = res.score[win]
+                best_gain[won] = res.gain[win]
                 best_feat[won] = j
                 where = np.full(nn, -1, np.int64)
                 where[nodes] = np.arange(nodes.size)
-                res["where"] = where
+                res.where = where
                 results[j] = res
         # forced splits (edits) replace the search result at their root
         level_forced = {loc: forced[i] for loc, i in enumerate(open_ids) if i in forced}
@@ -953,7 +1019,7 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None,
                 j = int(best_feat[loc])
                 if j < 0 or not best_gain[loc] > st.min_gain:
                     continue
-                sp = split_choice(results[j], int(results[j]["where"][loc]), j, features[j])
+                sp = split_choice(results[j], int(results[j].where[loc]), j, features[j])
             rec.split = sp
             rec.n_missing = int(sp.n_missing)
             j = sp.feature_index
@@ -1065,14 +1131,14 @@ def branch_labels(info, kind, threshold=None, groups=None, missing_child=None):
 def split_choice(res, k, j, info) -> SplitChoice:
     """The split of row ``k`` of a search result for feature ``j``."""
     if info.kind == "numeric":
-        return numeric_split(j, info, float(res["thr"][k]), res["L"][k], res["R"][k],
-                             int(res["miss_child"][k]), float(res["gain"][k]),
-                             float(res["score"][k]), int(res["n_missing"][k]))
-    codes = [tuple(int(c) for c in g) for g in res["groups"][k]]
-    counts = list(res["child_counts"][k])
-    return categorical_split(j, info, codes, counts, float(res["gain"][k]),
-                             float(res["score"][k]), int(res["n_missing"][k]),
-                             binary=bool(res.get("binary", False)))
+        return numeric_split(j, info, float(res.thr[k]), res.L[k], res.R[k],
+                             int(res.miss_child[k]), float(res.gain[k]),
+                             float(res.score[k]), int(res.n_missing[k]))
+    codes = [tuple(int(c) for c in g) for g in res.groups[k]]
+    counts = list(res.child_counts[k])
+    return categorical_split(j, info, codes, counts, float(res.gain[k]),
+                             float(res.score[k]), int(res.n_missing[k]),
+                             binary=bool(res.binary))
 
 
 def categorical_split(j, info, codes, counts, gain, score, n_missing, binary) -> SplitChoice:
