@@ -70,6 +70,8 @@ def test_forest_and_stdout(capsys):
     (["x.csv", "y.csv", "--target", "a", "--target", "b", "--target", "c"], "--target is given 3"),
     (["x.csv", "--settings", "gini", "--reference", "shannon"], "--reference"),
     (["x.csv", "--colour", "red"], "unrecognized arguments"),
+    (["x.csv", "--n-jobs", "0"], "must not be 0"),
+    (["x.csv", "--n-jobs", "all"], "expected a whole number"),
 ])
 def test_bad_arguments_usage_exit_2(args, message, capsys):
     with pytest.raises(SystemExit) as exc:

@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 
 from offcenter.data.datasets import load
 from offcenter.ensemble.forest import ForestClassifier
@@ -81,10 +82,34 @@ def test_params_and_unfitted():
     f = ForestClassifier(n_estimators=3, measure="gini")
     assert f.get_params()["measure"] == "gini"
     assert f.set_params(max_depth=2).max_depth == 2
-    with pytest.raises(ValueError, match="unknown parameter"):
+    with pytest.raises(ValueError, match="Invalid parameter 'colour'"):
         f.set_params(colour=1)
     with pytest.raises(ValueError, match="not fitted"):
         f.predict(pd.DataFrame({"a": [1]}))
+    assert repr(f) == "ForestClassifier(max_depth=2, measure='gini', n_estimators=3)"
+    assert clone(f).get_params() == f.get_params()
+
+
+def test_class_weight_is_passed_to_the_trees(ecoli):
+    X, y = ecoli
+    f = ForestClassifier(n_estimators=3, max_depth=2, class_weight="balanced", random_state=0,
+                         n_jobs=1).fit(X, y)
+    assert all(t.class_weight == "balanced" for t in f.estimators_)
+    plain = ForestClassifier(n_estimators=3, max_depth=2, random_state=0, n_jobs=1).fit(X, y)
+    minority = y.value_counts().idxmin()
+    # weighting the minority class up makes the forest predict it at least as often
+    assert np.sum(f.predict(X) == minority) >= np.sum(plain.predict(X) == minority)
+
+
+def test_random_state_instances_and_single_class(ecoli):
+    X, y = ecoli
+    a = ForestClassifier(n_estimators=2, max_depth=2, n_jobs=1,
+                         random_state=np.random.RandomState(5)).fit(X, y)
+    b = ForestClassifier(n_estimators=2, max_depth=2, n_jobs=1,
+                         random_state=np.random.RandomState(5)).fit(X, y)
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+    with pytest.raises(ValueError, match="single class"):
+        ForestClassifier(n_estimators=2).fit(X, ["a"] * len(X))
 
 
 def test_classes_missing_from_a_plain_bootstrap_are_aligned():

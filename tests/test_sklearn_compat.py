@@ -20,13 +20,18 @@ import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.estimator_checks import estimator_checks_generator
 
-from offcenter import TreeClassifier
+from offcenter import ForestClassifier, TreeClassifier
 
 ESTIMATORS = [
     TreeClassifier(),  # plain Shannon
     TreeClassifier(theta="prior"),  # off-centered on the training prior
     TreeClassifier(measure="asymmetric", theta="prior", consistent=True),
     TreeClassifier(measure="gini", ccp_alpha=0.01),  # cost-complexity pruning
+    # forests: few trees to keep the checks short; one grows its trees in two processes
+    # (the default ForestClassifier(), 25 trees on every core, passes them too, in about 75 s)
+    ForestClassifier(n_estimators=5, n_jobs=1),
+    ForestClassifier(n_estimators=4, measure="asymmetric", theta="prior", consistent=True,
+                     n_jobs=2),
 ]
 
 ARRAY_API_CHECK = "check_array_api_input"

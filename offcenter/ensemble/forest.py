@@ -1,10 +1,11 @@
 r"""A bagged forest of :class:`offcenter.TreeClassifier` trees (random forests with any measure).
 
-Breiman's random forests, as in the lecture notes of seed 004: each tree is grown on a bootstrap
-sample of the training set (n examples drawn with replacement), choosing its split at each node
-among a random subset of the features (``max_features``, by default sqrt of their number); the
-forest predicts by the majority vote of its trees, and its class scores are the average of the
-trees' leaf frequencies. It lets one see whether the measure still matters once trees are averaged.
+Breiman's random forests, as presented in the lecture "Learning Decision Trees and Random Forests"
+(NPFL054 Introduction to Machine Learning, lecture 5, B. Hladká and M. Holub, Charles University):
+each tree is grown on a bootstrap sample of the training set (n examples drawn with replacement),
+choosing its split at each node among a random subset of the features (``max_features``, by
+default sqrt of their number); the forest predicts by the majority vote of its trees, and its class
+scores are the average of the trees' leaf frequencies. It lets one see whether the measure still matters once trees are averaged.
 
 Choices
 -------
@@ -16,14 +17,21 @@ Choices
   only the classes it saw; its scores for the others are 0).
 - **Votes** are counted per class; ties go to the class with the larger averaged score, then to the
   first class in order.
-- **Determinism**: given an integer ``random_state`` the forest is reproducible: tree i draws its
-  sample from a generator seeded with ``(random_state, i)`` and gets its own seed for the feature
-  subsets.
+- **Determinism and parallelism**: given an integer ``random_state`` the forest is reproducible:
+  tree i draws its sample from a generator seeded with ``(random_state, i)`` and gets its own seed
+  for the feature subsets. These seeds are drawn up front, not from a generator shared by the
+  trees, so the trees are the same whether they are grown one after the other or by ``n_jobs``
+  joblib workers (processes by default; any ``joblib.parallel_config`` backend, dask included).
+  A ``numpy.random.RandomState`` or ``Generator`` as ``random_state`` gives the integer first.
+- **scikit-learn**: the forest is a scikit-learn classifier (``get_params``/``set_params``,
+  ``clone``, pipelines, ``check_estimator``); its input is checked with scikit-learn's validation
+  and it accepts what its trees accept (its input tags are theirs).
 
 References
 ----------
 L. Breiman, Random forests, Machine Learning 45 (2001) 5-32. L. Breiman, Bagging predictors,
-Machine Learning 24 (1996) 123-140.
+Machine Learning 24 (1996) 123-140. B. Hladká, M. Holub, Learning Decision Trees and Random
+Forests, NPFL054 Introduction to Machine Learning, lecture 5, Charles University, Prague.
 """
 
 from __future__ import annotations
@@ -32,18 +40,31 @@ import math
 
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from offcenter.measures.settings import MeasureSetting
+from offcenter.tree.estimator import TreeClassifier
 
 __all__ = ["ForestClassifier"]
 
 _TREE_PARAMS = (
     "measure", "theta", "beta", "rho", "consistent", "alpha", "max_depth",
     "min_samples_split", "min_samples_leaf", "min_gain", "categorical", "leaf_rule",
+    "class_weight", "min_weight_fraction_leaf",
 )
 
 
-class ForestClassifier:
+def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray) -> TreeClassifier:
+    """One tree on the rows ``idx`` (run by a joblib worker: everything comes as arguments)."""
+    Xi = X.iloc[idx] if isinstance(X, pd.DataFrame) else X[idx]
+    return TreeClassifier(**params).fit(Xi, y[idx])
+
+
+class ForestClassifier(ClassifierMixin, BaseEstimator):
     """A bagged forest of off-centered (or not) decision trees.
 
     Parameters
@@ -57,24 +78,44 @@ class ForestClassifier:
         Class-stratified bootstrap (see the module notes).
     max_features : "sqrt", "log2", int, float in (0, 1] or None
         Features considered at each node: sqrt or log2 of their number, a count, a share, or all.
-    random_state : int or None
+    random_state : None, int, numpy.random.RandomState or Generator
+    n_jobs : int or None
+        Trees grown at once by joblib workers: -1 (default) every core, 1 one after the other,
+        None joblib's default (1 unless a ``joblib.parallel_config`` context says otherwise).
+        The forest is the same whatever ``n_jobs``.
     measure, theta, beta, rho, consistent, alpha, max_depth, min_samples_split, min_samples_leaf,
     min_gain, categorical, leaf_rule :
         Passed to every :class:`offcenter.TreeClassifier`.
+    class_weight : None, "balanced" or dict
+        Passed to every tree, which weighs its rows by it (``"balanced"``: n / (q n_c), computed on
+        the tree's sample; with the stratified bootstrap the class counts, hence the weights, are
+        those of the training set).
+    min_weight_fraction_leaf : float
+        Passed to every tree: the least share of the (class-weighted) total weight of its sample
+        that a leaf must hold.
 
     Attributes
     ----------
+    classes_ : numpy.ndarray
+    estimators_ : list of TreeClassifier
+    samples_ : list of numpy.ndarray
+        The rows (indices into the training set) each tree was grown on.
     setting_ : MeasureSetting
         The forest's measure setting; its theta is resolved once on the training set
         (``theta_``) and given to every tree as a vector.
+    theta_ : numpy.ndarray or None
+        The resolved theta, the same for every tree.
+    max_features_ : int or None
+    n_features_in_, feature_names_in_ :
+        As in scikit-learn.
 
     Examples
     --------
     >>> import pandas as pd
     >>> X = pd.DataFrame({"a": [0, 1, 2, 3, 4, 5, 6, 7], "b": [1, 0, 1, 0, 1, 0, 1, 0]})
     >>> y = [0, 0, 0, 0, 1, 1, 1, 1]
-    >>> forest = ForestClassifier(n_estimators=5, max_features=None, random_state=0).fit(X, y)
-    >>> forest.predict(X).tolist()
+    >>> forest = ForestClassifier(n_estimators=5, max_features=None, random_state=0, n_jobs=1)
+    >>> forest.fit(X, y).predict(X).tolist()
     [0, 0, 0, 0, 1, 1, 1, 1]
     """
 
@@ -86,6 +127,7 @@ class ForestClassifier:
         stratified: bool = True,
         max_features="sqrt",
         random_state=None,
+        n_jobs: int | None = -1,
         measure: str = "shannon",
         theta=None,
         beta=None,
@@ -98,12 +140,15 @@ class ForestClassifier:
         min_gain: float = 0.0,
         categorical: str = "multiway",
         leaf_rule: str = "majority",
+        class_weight=None,
+        min_weight_fraction_leaf: float = 0.0,
     ):
         self.n_estimators = n_estimators
         self.bootstrap = bootstrap
         self.stratified = stratified
         self.max_features = max_features
         self.random_state = random_state
+        self.n_jobs = n_jobs
         self.measure = measure
         self.theta = theta
         self.beta = beta
@@ -116,27 +161,40 @@ class ForestClassifier:
         self.min_gain = min_gain
         self.categorical = categorical
         self.leaf_rule = leaf_rule
+        self.class_weight = class_weight
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
 
-    # ------------------------------------------------------------------ params
-    def get_params(self, deep: bool = True) -> dict:
-        names = ("n_estimators", "bootstrap", "stratified", "max_features", "random_state",
-                 *_TREE_PARAMS)
-        return {k: getattr(self, k) for k in names}
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # the forest accepts what its trees accept (missing values, categories...)
+        tags.input_tags = TreeClassifier().__sklearn_tags__().input_tags
+        return tags
 
-    def set_params(self, **params) -> ForestClassifier:
-        valid = self.get_params()
-        for k, v in params.items():
-            if k not in valid:
-                raise ValueError(f"unknown parameter {k!r} of ForestClassifier.")
-            setattr(self, k, v)
-        return self
+    # ------------------------------------------------------------------ validation
+    def _validate_X(self, X, reset: bool):
+        """X checked by scikit-learn's ``validate_data``; a DataFrame is kept as it is.
 
-    def __repr__(self) -> str:
-        return (f"ForestClassifier(n_estimators={self.n_estimators}, measure={self.measure!r}, "
-                f"theta={self.theta!r}, max_features={self.max_features!r}, "
-                f"random_state={self.random_state!r})")
+        A DataFrame's columns are typed one by one by the trees, so only its feature names and
+        count are checked (``skip_check_array``); anything else is checked as a dense 2-D array
+        (sparse input: TypeError; 1-D, empty, complex: ValueError) without dtype conversion and
+        with NaN left to the trees.
+        """
+        if isinstance(X, pd.DataFrame):
+            return validate_data(self, X, reset=reset, skip_check_array=True)
+        X = validate_data(self, X, reset=reset, accept_sparse=False, dtype=None,
+                          ensure_all_finite=False, ensure_min_features=1)
+        return X
 
-    # ------------------------------------------------------------------ fitting
+    def _for_trees(self, X):
+        """X as the trees were fitted: a DataFrame with the training columns, or an array."""
+        X = self._validate_X(X, reset=False)
+        names = getattr(self, "feature_names_in_", None)
+        if names is not None and not isinstance(X, pd.DataFrame):
+            return pd.DataFrame(X, columns=names)
+        if names is None and isinstance(X, pd.DataFrame):
+            return X.to_numpy()
+        return X
+
     def _n_features(self, n_features: int) -> int | None:
         mf = self.max_features
         if mf is None:
@@ -159,50 +217,61 @@ class ForestClassifier:
             return max(1, int(mf * n_features))
         raise ValueError(f"max_features must be 'sqrt', 'log2', a number or None; got {mf!r}.")
 
-    def fit(self, X, y) -> ForestClassifier:
-        """Grow the trees on bootstrap samples of (X, y)."""
-        try:
-            from offcenter import TreeClassifier
-        except ImportError:  # the package __init__ may not re-export it
-            from offcenter.tree import TreeClassifier
+    def _base_seed(self) -> int:
+        rs = self.random_state
+        if rs is None:
+            return int(np.random.SeedSequence().generate_state(1)[0])
+        if isinstance(rs, (int, np.integer)) and not isinstance(rs, bool):
+            return int(rs)
+        if isinstance(rs, np.random.Generator):
+            return int(rs.integers(2**31 - 1))
+        return int(check_random_state(rs).randint(2**31 - 1))
 
-        if (isinstance(self.n_estimators, bool) or not isinstance(self.n_estimators, (int, np.integer))
-                or self.n_estimators < 1):
+    # ------------------------------------------------------------------ fitting
+    def fit(self, X, y) -> ForestClassifier:
+        """Grow the trees on bootstrap samples of (X, y).
+
+        Parameters
+        ----------
+        X : DataFrame or array_like of shape (n_samples, n_features)
+            Numeric and categorical features, as :class:`offcenter.TreeClassifier` takes them.
+        y : array_like of shape (n_samples,)
+            Class labels.
+        """
+        if (isinstance(self.n_estimators, bool)
+                or not isinstance(self.n_estimators, (int, np.integer)) or self.n_estimators < 1):
             raise ValueError(f"n_estimators must be an integer >= 1; got {self.n_estimators!r}.")
-        is_df = isinstance(X, pd.DataFrame)
-        Xa = X if is_df else np.asarray(X)
-        if not is_df and Xa.ndim != 2:
-            raise ValueError(f"X must be 2-D (examples x features); got shape {Xa.shape}.")
-        y_arr = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y)
+        if y is None:
+            raise ValueError("ForestClassifier requires y to be passed, but the target y is None.")
+        Xa = self._validate_X(X, reset=True)
+        y_arr = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
+        y_arr = column_or_1d(y_arr, warn=True)
         n = Xa.shape[0]
-        if y_arr.ndim != 1 or y_arr.shape[0] != n:
-            raise ValueError(f"y must have one label per row of X ({n} rows).")
+        if y_arr.shape[0] != n:
+            raise ValueError(f"y must have one label per row of X: {n} rows but {y_arr.shape[0]} "
+                             "labels.")
+        if pd.isna(pd.Series(y_arr, dtype=object)).any():
+            raise ValueError("y contains missing labels (NaN or None); drop those rows first.")
+        check_classification_targets(y_arr)
         classes, codes = np.unique(y_arr, return_inverse=True)
-        self.classes_ = classes
+        if len(classes) < 2:
+            raise ValueError(f"y has a single class ({classes[0]!r}): a forest needs at least two "
+                             "classes, not one class.")
         counts = np.bincount(codes, minlength=len(classes)).astype(float)
         # one setting for the forest; its theta ("prior" too, and the asymmetric entropy's
         # default) is resolved once, on the forest's training set, and given to every tree
-        self.setting_ = MeasureSetting(self.measure, theta=self.theta, beta=self.beta,
-                                       rho=self.rho, consistent=self.consistent, alpha=self.alpha)
-        self.theta_ = self.setting_.resolve_theta(counts)
-        theta = None if self.theta_ is None else self.theta_.tolist()
-        self.n_features_in_ = Xa.shape[1]
-        if is_df:
-            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
-        mf = self._n_features(self.n_features_in_)
-        self.max_features_ = mf
+        setting = MeasureSetting(self.measure, theta=self.theta, beta=self.beta, rho=self.rho,
+                                 consistent=self.consistent, alpha=self.alpha)
+        theta_ = setting.resolve_theta(counts)
+        theta = None if theta_ is None else theta_.tolist()
+        mf = self._n_features(Xa.shape[1])
 
-        if self.random_state is None:
-            root = np.random.SeedSequence()
-            base = int(root.generate_state(1)[0])
-        else:
-            base = int(self.random_state)
+        base = self._base_seed()
         by_class = [np.nonzero(codes == c)[0] for c in range(len(classes))]
         tree_params = {k: getattr(self, k) for k in _TREE_PARAMS}
         tree_params["theta"] = theta
-        self.estimators_ = []
-        self.samples_ = []
-        for i in range(int(self.n_estimators)):
+        samples, seeds = [], []
+        for i in range(int(self.n_estimators)):  # every random draw up front, tree by tree
             rng = np.random.default_rng([base, i])
             if not self.bootstrap:
                 idx = np.arange(n)
@@ -211,54 +280,56 @@ class ForestClassifier:
                                               for ix in by_class]))
             else:
                 idx = np.sort(rng.integers(0, n, n))
-            seed_i = int(rng.integers(2**31 - 1))
-            tree = TreeClassifier(**tree_params, max_features=mf, random_state=seed_i)
-            Xi = Xa.iloc[idx] if is_df else Xa[idx]
-            tree.fit(Xi, y_arr[idx])
-            self.estimators_.append(tree)
-            self.samples_.append(idx)
+            samples.append(idx)
+            seeds.append(int(rng.integers(2**31 - 1)))
+        trees = Parallel(n_jobs=self.n_jobs)(
+            delayed(_grow_tree)({**tree_params, "max_features": mf, "random_state": seed},
+                                Xa, y_arr, idx)
+            for idx, seed in zip(samples, seeds)
+        )
+        self.classes_ = classes
+        self.setting_ = setting
+        self.theta_ = theta_
+        self.max_features_ = mf
+        self.estimators_ = list(trees)
+        self.samples_ = samples
         return self
 
     # ------------------------------------------------------------------ prediction
-    def _check_fitted(self):
-        if not hasattr(self, "estimators_"):
-            raise ValueError("this ForestClassifier is not fitted yet: call fit(X, y) first.")
-
     def _column_map(self, tree) -> np.ndarray:
         index = {c: j for j, c in enumerate(self.classes_.tolist())}
         return np.array([index[c] for c in np.asarray(tree.classes_).tolist()], dtype=np.intp)
 
+    def _proba(self, X) -> np.ndarray:
+        total = np.zeros((X.shape[0], len(self.classes_)))
+        for tree in self.estimators_:
+            total[:, self._column_map(tree)] += np.asarray(tree.predict_proba(X), dtype=float)
+        return total / len(self.estimators_)
+
+    def _votes(self, X) -> np.ndarray:
+        index = {c: j for j, c in enumerate(self.classes_.tolist())}
+        votes = np.zeros((X.shape[0], len(self.classes_)))
+        rows = np.arange(X.shape[0])
+        for tree in self.estimators_:
+            pred = np.asarray(tree.predict(X)).tolist()
+            votes[rows, [index[c] for c in pred]] += 1
+        return votes
+
     def predict_proba(self, X) -> np.ndarray:
         """The average of the trees' class frequencies, columns in ``classes_`` order."""
-        self._check_fitted()
-        total = None
-        for tree in self.estimators_:
-            p = np.asarray(tree.predict_proba(X), dtype=float)
-            if total is None:
-                total = np.zeros((p.shape[0], len(self.classes_)))
-            total[:, self._column_map(tree)] += p
-        return total / len(self.estimators_)
+        check_is_fitted(self)
+        return self._proba(self._for_trees(X))
 
     def vote_counts(self, X) -> np.ndarray:
         """Number of trees voting for each class (n, q)."""
-        self._check_fitted()
-        index = {c: j for j, c in enumerate(self.classes_.tolist())}
-        votes = None
-        for tree in self.estimators_:
-            pred = np.asarray(tree.predict(X)).tolist()
-            if votes is None:
-                votes = np.zeros((len(pred), len(self.classes_)))
-            votes[np.arange(len(pred)), [index[c] for c in pred]] += 1
-        return votes
+        check_is_fitted(self)
+        return self._votes(self._for_trees(X))
 
     def predict(self, X) -> np.ndarray:
         """Majority vote of the trees (ties: larger averaged score, then class order)."""
-        votes = self.vote_counts(X)
-        proba = self.predict_proba(X)
+        check_is_fitted(self)
+        X = self._for_trees(X)
+        votes, proba = self._votes(X), self._proba(X)
         best = votes.max(axis=1, keepdims=True)
         key = np.where(votes == best, proba, -np.inf)
         return self.classes_[np.argmax(key, axis=1)]
-
-    def score(self, X, y) -> float:
-        """Accuracy on (X, y)."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))

@@ -12,12 +12,16 @@ resampled t-test, Holm's adjustment) are in :mod:`offcenter.evaluation.statistic
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed, parallel_config
+from sklearn.model_selection import RepeatedStratifiedKFold
 
 from offcenter.evaluation import metrics as _metrics
 from offcenter.evaluation.statistics import (
@@ -118,15 +122,14 @@ class Fold(NamedTuple):
 
 
 def stratified_folds(y, n_splits: int = 5, n_repeats: int = 1, seed: int = 0) -> list[Fold]:
-    """Repeated stratified k-fold splits, deterministic given ``seed``.
+    """Repeated stratified k-fold splits: :class:`sklearn.model_selection.RepeatedStratifiedKFold`.
 
-    In each repeat the examples of every class are shuffled (generator seeded with
-    ``(seed, repeat)``) and dealt to the folds in turn, continuing from class to class, so each
-    fold holds within one example the same share of every class, and fold sizes differ by at most
-    one. Every example is in exactly one test fold per repeat.
-
-    Raises ValueError when the smallest class has fewer examples than folds (a test fold would then
-    have no example of it and its recall would be undefined).
+    ``RepeatedStratifiedKFold(n_splits, n_repeats, random_state=seed)`` on the class labels (coded
+    0..q-1 in sorted label order, so any hashable labels work), returned as :class:`Fold` tuples
+    in its order (repeat by repeat, fold by fold). Each test fold holds about the same share of
+    every class, and every example is in exactly one test fold per repeat; deterministic given
+    ``seed``. Unlike scikit-learn (a warning), a class with fewer examples than folds is a
+    ValueError here: a test fold would have no example of it and its recall would be undefined.
 
     Examples
     --------
@@ -153,20 +156,95 @@ def stratified_folds(y, n_splits: int = 5, n_repeats: int = 1, seed: int = 0) ->
             f"the class {small!r} has only {int(counts.min())} example(s), fewer than the "
             f"{n_splits} folds; use at most {int(counts.min())} folds or more data."
         )
-    out = []
-    for r in range(n_repeats):
-        rng = np.random.default_rng([int(seed), r])
-        fold_of = np.empty(n, dtype=np.intp)
-        start = 0
-        for c in range(len(labels)):
-            idx = rng.permutation(np.nonzero(codes == c)[0])
-            fold_of[idx] = (start + np.arange(idx.shape[0])) % n_splits
-            start = (start + idx.shape[0]) % n_splits
-        for f in range(n_splits):
-            test = np.nonzero(fold_of == f)[0]
-            train = np.nonzero(fold_of != f)[0]
-            out.append(Fold(r, f, train, test))
-    return out
+    splitter = RepeatedStratifiedKFold(n_splits=int(n_splits), n_repeats=int(n_repeats),
+                                       random_state=int(seed))
+    return [Fold(i // n_splits, i % n_splits, train, test)
+            for i, (train, test) in enumerate(splitter.split(np.zeros((n, 1)), codes))]
+
+
+# ====================================================================== parallel fits
+def _check_n_jobs(n_jobs):
+    if n_jobs is None:
+        return None
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise ValueError(
+            f"n_jobs must be None, a positive number of workers or a negative one (-1: all "
+            f"cores, -2: all but one...); got {n_jobs!r}."
+        )
+    return int(n_jobs)
+
+
+def _check_backend(backend):
+    """The joblib backend; for "dask", dask.distributed imported here, only when asked for."""
+    if backend is None:
+        return None
+    if not isinstance(backend, str) or backend not in ("loky", "multiprocessing", "threading",
+                                                       "sequential", "dask"):
+        raise ValueError(
+            f"backend must be None (joblib's default, worker processes), 'loky', "
+            f"'multiprocessing', 'threading', 'sequential' or 'dask'; got {backend!r}."
+        )
+    if backend == "dask":
+        try:
+            import distributed
+        except ImportError:
+            raise ImportError(
+                "backend='dask' needs dask.distributed, an optional dependency: "
+                "pip install 'offcenter[distributed]'."
+            ) from None
+        try:
+            distributed.get_client()
+        except ValueError:
+            raise ValueError(
+                "backend='dask' runs the fits on a dask.distributed cluster: connect to one "
+                "first, e.g. distributed.Client('tcp://scheduler:8786') (or, on the command "
+                "line, --scheduler ADDRESS)."
+            ) from None
+    return backend
+
+
+@contextmanager
+def parallel_fits(n_jobs=None, backend=None):
+    """A joblib :class:`~joblib.Parallel` that runs fits, results in submission order.
+
+    ``backend`` goes through ``joblib.parallel_config`` (which knows ``"dask"``); with a backend
+    and ``n_jobs`` None, every worker of that backend is used.
+    """
+    config = {"n_jobs": n_jobs}
+    if backend is not None:
+        config.update(backend=backend, n_jobs=-1 if n_jobs is None else n_jobs)
+    with parallel_config(**config):
+        with Parallel(return_as="generator") as parallel:
+            yield parallel
+
+
+def _fit_and_score(factory, params, X_tr, y_tr, X_te, y_te, classes, minority):
+    """One fit and its test-fold metrics: (row fields, minority-class scores or None).
+
+    Runs in a worker (process, thread or dask task): it gets everything it needs as arguments and
+    never raises (a failing fit is recorded in ``error``).
+    """
+    row = {}
+    scores = None
+    t0 = time.perf_counter()
+    try:
+        est = factory(**params)
+        est.fit(X_tr, y_tr)
+        pred = np.asarray(est.predict(X_te))
+        proba = np.asarray(est.predict_proba(X_te), dtype=float)
+        full = np.zeros((len(y_te), len(classes)))
+        for j, c in enumerate(list(est.classes_)):
+            full[:, classes.index(c)] = proba[:, j]
+        row.update(_metrics.classification_metrics(
+            y_te, pred, full, classes=classes, minority=minority))
+        row["leaves"], row["depth"] = _tree_size(est)
+        scores = full[:, classes.index(minority)]
+        row["error"] = ""
+    except Exception as err:  # one failing fit must not lose the whole study
+        row.update({m: np.nan for m in [*METRICS, *SIZE_COLUMNS]})
+        row["error"] = f"{type(err).__name__}: {err}"
+    row["seconds"] = time.perf_counter() - t0
+    return row, scores
 
 
 # ====================================================================== the runner
@@ -330,10 +408,7 @@ class EvaluationResult:
 
 def _default_model_factory(model: str):
     if model == "tree":
-        try:
-            from offcenter import TreeClassifier
-        except ImportError:  # the package __init__ may not re-export it
-            from offcenter.tree import TreeClassifier
+        from offcenter.tree.estimator import TreeClassifier
 
         return TreeClassifier
     if model == "forest":
@@ -376,7 +451,10 @@ class CrossValidation:
                  seed: int = 0, model: str = "tree", leaf_rule: str = "majority",
                  tree_params: dict | None = None, n_estimators: int = 25, max_features="sqrt",
                  reference: str | None = None, data_name: str = "",
-                 model_factory: Callable | None = None):
+                 model_factory: Callable | None = None, n_jobs: int | None = None,
+                 backend: str | None = None):
+        self.n_jobs = _check_n_jobs(n_jobs)
+        self.backend = _check_backend(backend)
         self.settings = parse_settings(settings)
         keys = [s.key for s in self.settings]
         if reference is None:
@@ -456,55 +534,106 @@ class CrossValidation:
         return (f"repeat {f.repeat + 1}/{self.config['n_repeats']}, fold "
                 f"{f.fold + 1}/{self.config['n_splits']}")
 
-    def run_step(self, progress: Callable[[float, str], None] | None = None,
-                 should_cancel: Callable[[], bool] | None = None) -> bool:
-        """Fit every setting on the next fold. Returns False (and cancels) if ``should_cancel``
-        says so before a fit, in which case that fold's fits are dropped."""
-        if self.done:
-            return False
-        f = self.folds[self.steps_done]
+    def _tasks(self, i: int) -> list[tuple]:
+        """The arguments of :func:`_fit_and_score` for every setting on fold ``i``.
+
+        The forest seed comes from ``(seed, repeat, fold)`` alone, drawn here before any fit, so
+        the results do not depend on which worker runs which fit, nor in what order.
+        """
+        f = self.folds[i]
         X_tr, X_te = self.X.iloc[f.train], self.X.iloc[f.test]
         y_tr, y_te = self.y[f.train], self.y[f.test]
         fold_seed = int(np.random.default_rng([self.seed, f.repeat, f.fold, 7]).integers(2**31))
-        classes = self.classes
-        rows, fold_scores = [], {}
-        for i, s in enumerate(self.settings):
-            if should_cancel is not None and should_cancel():
-                self.cancel()
-                return False
+        out = []
+        for s in self.settings:
             params = {**self.tree_params, **s.tree_params(), "leaf_rule": self.leaf_rule}
             if self.model == "forest":
+                # one core per forest: the evaluation parallelizes over the fits
                 params.update(n_estimators=self.n_estimators, max_features=self.max_features,
-                              random_state=fold_seed)
-            row = {"setting": s.key, "label": s.label, "repeat": f.repeat, "fold": f.fold,
-                   "n_train": len(f.train), "n_test": len(f.test)}
-            t0 = time.perf_counter()
-            try:
-                est = self.factory(**params)
-                est.fit(X_tr, y_tr)
-                pred = np.asarray(est.predict(X_te))
-                proba = np.asarray(est.predict_proba(X_te), dtype=float)
-                full = np.zeros((len(f.test), len(classes)))
-                for j, c in enumerate(list(est.classes_)):
-                    full[:, classes.index(c)] = proba[:, j]
-                row.update(_metrics.classification_metrics(
-                    y_te, pred, full, classes=classes, minority=self.minority))
-                row["leaves"], row["depth"] = _tree_size(est)
-                fold_scores[s.key] = full[:, classes.index(self.minority)]
-                row["error"] = ""
-            except Exception as err:  # one failing fit must not lose the whole study
-                row.update({m: np.nan for m in [*METRICS, *SIZE_COLUMNS]})
-                row["error"] = f"{type(err).__name__}: {err}"
-            row["seconds"] = time.perf_counter() - t0
-            rows.append(row)
-            if progress is not None:
-                total = self.n_steps * len(self.settings)
-                done = self.steps_done * len(self.settings) + i + 1
-                progress(done / total, f"{self.step_label()}: {s.label}")
-        for key, sc in fold_scores.items():
-            self.scores[key][f.repeat, f.test] = sc
-        self.rows.extend(rows)
+                              random_state=fold_seed, n_jobs=1)
+            out.append((self.factory, params, X_tr, y_tr, X_te, y_te, self.classes,
+                        self.minority))
+        return out
+
+    def _row(self, i: int, s, fields: dict) -> dict:
+        f = self.folds[i]
+        return {"setting": s.key, "label": s.label, "repeat": f.repeat, "fold": f.fold,
+                "n_train": len(f.train), "n_test": len(f.test), **fields}
+
+    def _commit(self, i: int, results: list[tuple]) -> None:
+        f = self.folds[i]
+        for s, (fields, scores) in zip(self.settings, results):
+            self.rows.append(self._row(i, s, fields))
+            if scores is not None:
+                self.scores[s.key][f.repeat, f.test] = scores
         self.steps_done += 1
+
+    def _report(self, progress, n_fits_done: int, i: int, s) -> None:
+        if progress is not None:
+            total = self.n_steps * len(self.settings)
+            progress(n_fits_done / total, f"{self.step_label(i)}: {s.label}")
+
+    @property
+    def _sequential(self) -> bool:
+        return self.backend is None and self.n_jobs in (None, 1)
+
+    def run_step(self, progress: Callable[[float, str], None] | None = None,
+                 should_cancel: Callable[[], bool] | None = None) -> bool:
+        """Fit every setting on the next fold (in parallel with ``n_jobs``/``backend``).
+
+        Returns False (and cancels) if ``should_cancel`` says so before a fit (sequential) or
+        before the fold starts and as its fits end (parallel), in which case that fold's fits are
+        dropped.
+        """
+        return self.run(progress, should_cancel, max_steps=1)
+
+    def run(self, progress: Callable[[float, str], None] | None = None,
+            should_cancel: Callable[[], bool] | None = None, max_steps: int | None = None) -> bool:
+        """Fit every setting on the remaining folds (at most ``max_steps`` of them).
+
+        Sequentially (``n_jobs`` 1 or None and no backend) ``should_cancel`` is checked before each
+        fit; in parallel every fit of those folds is submitted at once to joblib (worker processes,
+        or the dask cluster with ``backend="dask"``) and ``should_cancel`` is checked before and
+        then as each fit ends (in submission order). ``progress`` is called after each fit in
+        both cases. Only whole folds are kept. Returns False if cancelled.
+        """
+        if self.done:
+            return False
+        stop = self.n_steps if max_steps is None else min(self.n_steps,
+                                                          self.steps_done + max_steps)
+        steps = range(self.steps_done, stop)
+        k = len(self.settings)
+        if self._sequential:
+            for i in steps:
+                results = []
+                for j, task in enumerate(self._tasks(i)):
+                    if should_cancel is not None and should_cancel():
+                        self.cancel()
+                        return False
+                    results.append(_fit_and_score(*task))
+                    self._report(progress, i * k + j + 1, i, self.settings[j])
+                self._commit(i, results)
+            return True
+        if should_cancel is not None and should_cancel():
+            self.cancel()
+            return False
+        tasks = [task for i in steps for task in self._tasks(i)]
+        with parallel_fits(self.n_jobs, self.backend) as parallel:
+            outputs = parallel(delayed(_fit_and_score)(*task) for task in tasks)
+            results: list[tuple] = []
+            for n, out in enumerate(outputs):
+                i = steps[n // k]
+                results.append(out)
+                self._report(progress, i * k + n % k + 1, i, self.settings[n % k])
+                if len(results) == k:
+                    self._commit(i, results)
+                    results = []
+                if should_cancel is not None and n + 1 < len(tasks) and should_cancel():
+                    with warnings.catch_warnings():  # "tasks executed but not used": wanted
+                        warnings.simplefilter("ignore", UserWarning)
+                        outputs.close()  # joblib cancels the fits not yet run
+                    self.cancel()
+                    return False
         return True
 
     def result(self) -> EvaluationResult:
@@ -539,6 +668,8 @@ def evaluate(
     progress: Callable[[float, str], None] | None = None,
     should_cancel: Callable[[], bool] | None = None,
     model_factory: Callable | None = None,
+    n_jobs: int | None = None,
+    backend: str | None = None,
 ) -> EvaluationResult:
     """Cross-validate trees (or forests) grown with several measure settings on one data set.
 
@@ -565,24 +696,44 @@ def evaluate(
         Forest only. Each forest is seeded from ``(seed, repeat, fold)``, the same for every
         setting.
     progress : callable(fraction, message), optional
-        Called after each fit.
+        Called after each fit (in submission order when the fits run in parallel).
     should_cancel : callable() -> bool, optional
-        Checked before each fit; when it returns True the run stops and the result holds the
-        completed folds with ``cancelled=True``.
+        Checked before each fit (in parallel: before the start and as each fit ends); when it
+        returns True the run stops and the result holds the completed folds with
+        ``cancelled=True``.
     model_factory : callable, optional
         Builds an estimator from the keyword arguments (default :class:`offcenter.TreeClassifier`
         or :class:`offcenter.ensemble.forest.ForestClassifier`).
+    n_jobs : int or None
+        Fits run at once, through joblib: None or 1 runs them one after the other in this process
+        (unless a ``joblib.parallel_config`` context says otherwise), -1 on every core, -2 on
+        all but one... The results are identical whatever ``n_jobs`` (each fit depends only on its
+        fold and setting; the forest seeds are drawn up front); only ``seconds`` changes.
+    backend : None or str
+        The joblib backend: None (worker processes, loky), or ``"dask"`` to run the fits on a
+        dask.distributed cluster when one machine is not enough (connect a
+        ``distributed.Client`` first; needs the optional extra ``offcenter[distributed]``;
+        ``n_jobs`` then defaults to every worker thread of the cluster).
 
     Returns
     -------
     EvaluationResult
+
+    Examples
+    --------
+    >>> from offcenter.data.datasets import load
+    >>> df = load("glass")
+    >>> kw = dict(n_splits=3, n_repeats=1, tree_params={"max_depth": 2})
+    >>> one = evaluate(df.drop(columns="class"), df["class"], ["shannon", "gini"], **kw)
+    >>> two = evaluate(df.drop(columns="class"), df["class"], ["shannon", "gini"], n_jobs=2, **kw)
+    >>> one.folds.drop(columns="seconds").equals(two.folds.drop(columns="seconds"))
+    True
     """
     cv = CrossValidation(
         X, y, settings, n_splits=n_splits, n_repeats=n_repeats, seed=seed, model=model,
         leaf_rule=leaf_rule, tree_params=tree_params, n_estimators=n_estimators,
         max_features=max_features, reference=reference, data_name=data_name,
-        model_factory=model_factory,
+        model_factory=model_factory, n_jobs=n_jobs, backend=backend,
     )
-    while not cv.done:
-        cv.run_step(progress=progress, should_cancel=should_cancel)
+    cv.run(progress=progress, should_cancel=should_cancel)
     return cv.result()
