@@ -31,14 +31,18 @@ with right:
     values = {**TWO_CLASS_SCHEMA.defaults(), **fig1["values"]}
     raw, oc = page_specs(values)
     df = binary_curves(raw + oc, values["theta"])
-    thumb = curves_figure(df, theta=values["theta"], title=fig1["title"],
-                          y_title="uncertainty (Shannon in bits)")
+    thumb = curves_figure(
+        df, theta=values["theta"], title=fig1["title"], y_title="uncertainty (Shannon in bits)"
+    )
     # A narrow column: wrap the paper's title, and give the legend its own rows below the
     # x-axis title so that they do not overlap.
     thumb.update_layout(
-        height=430, margin=dict(l=50, r=10, t=70, b=150), font=dict(size=12),
-        title=dict(text=fig1["title"].replace(", asymmetric", ",<br>asymmetric", 1),
-                   font=dict(size=14)),
+        height=430,
+        margin=dict(l=50, r=10, t=70, b=150),
+        font=dict(size=12),
+        title=dict(
+            text=fig1["title"].replace(", asymmetric", ",<br>asymmetric", 1), font=dict(size=14)
+        ),
         legend=dict(orientation="h", yanchor="top", y=-0.3, xanchor="left", x=0.0),
     )
     st.plotly_chart(thumb, config=png_config("offcenter_fig1_theta_0.2"), key="home_fig1")
@@ -75,20 +79,32 @@ with left:
 
 st.subheader("Pages")
 CARDS = [
-    ("pages/1_Two_classes.py", "Two classes",
-     "The paper's boolean case. Move theta, beta and rho; reproduce Figures 1 and 2 exactly; "
-     "read every curve's value at a cursor; see the derivatives and the kink at theta. You "
-     "learn what off-centering does to Shannon, Gini, generalized and rank entropies."),
-    ("pages/2_Q_classes.py", "q classes",
-     "Any number of classes: edit the reference distribution theta, follow the curves along "
-     "a slice through theta, see the peak move over the triangle of 3-class distributions, "
-     "and watch the transform p -> pi -> pi* class by class."),
-    ("pages/3_Tree.py", "Tree",
-     "Grow a decision tree on a bundled or uploaded CSV and compare every measure's splits "
-     "node by node: you learn when off-centering changes the chosen split."),
-    ("pages/4_Compare_measures.py", "Compare measures",
-     "Cross-validated evaluation of the measures on imbalanced data sets: you learn whether "
-     "off-centering helps the minority class, and by how much."),
+    (
+        "pages/1_Two_classes.py",
+        "Two classes",
+        "The paper's boolean case. Move theta, beta and rho; reproduce Figures 1 and 2 exactly; "
+        "read every curve's value at a cursor; see the derivatives and the kink at theta. You "
+        "learn what off-centering does to Shannon, Gini, generalized and rank entropies.",
+    ),
+    (
+        "pages/2_Q_classes.py",
+        "q classes",
+        "Any number of classes: edit the reference distribution theta, follow the curves along "
+        "a slice through theta, see the peak move over the triangle of 3-class distributions, "
+        "and watch the transform p -> pi -> pi* class by class.",
+    ),
+    (
+        "pages/3_Tree.py",
+        "Tree",
+        "Grow a decision tree on a bundled or uploaded CSV and compare every measure's splits "
+        "node by node: you learn when off-centering changes the chosen split.",
+    ),
+    (
+        "pages/4_Compare_measures.py",
+        "Compare measures",
+        "Cross-validated evaluation of the measures on imbalanced data sets: you learn whether "
+        "off-centering helps the minority class, and by how much.",
+    ),
 ]
 cols = st.columns(len(CARDS))
 for col, (path, title, text) in zip(cols, CARDS):

@@ -34,16 +34,46 @@ GOAL_MS = 100.0
 # (label, page, widget kind, key, two values, setup: list of (kind, key, value) before timing)
 CASES = [
     ("Home (Figure 1 thumbnail): full rerun", "app.py", None, None, None, []),
-    ("Two classes, Figure 1: theta slider", "pages/1_Two_classes.py", "slider", "tc_theta",
-     (0.2, 0.3), []),
-    ("Two classes, Figure 2 (7 curves): theta slider", "pages/1_Two_classes.py", "slider",
-     "tc_theta", (0.2, 0.3), [("button", "tc_btn_fig2", None)]),
-    ("Two classes, Figure 2 + derivative panel: theta slider", "pages/1_Two_classes.py", "slider",
-     "tc_theta", (0.2, 0.3), [("button", "tc_btn_fig2", None), ("checkbox", "tc_deriv", True)]),
-    ("Two classes, p cursor slider", "pages/1_Two_classes.py", "slider", "tc_cursor",
-     (0.1, 0.5), []),
-    ("q classes (q = 3, slice + ternary + transform): p1 cursor", "pages/2_Q_classes.py",
-     "slider", "qc_cursor", (0.5, 0.3), []),
+    (
+        "Two classes, Figure 1: theta slider",
+        "pages/1_Two_classes.py",
+        "slider",
+        "tc_theta",
+        (0.2, 0.3),
+        [],
+    ),
+    (
+        "Two classes, Figure 2 (7 curves): theta slider",
+        "pages/1_Two_classes.py",
+        "slider",
+        "tc_theta",
+        (0.2, 0.3),
+        [("button", "tc_btn_fig2", None)],
+    ),
+    (
+        "Two classes, Figure 2 + derivative panel: theta slider",
+        "pages/1_Two_classes.py",
+        "slider",
+        "tc_theta",
+        (0.2, 0.3),
+        [("button", "tc_btn_fig2", None), ("checkbox", "tc_deriv", True)],
+    ),
+    (
+        "Two classes, p cursor slider",
+        "pages/1_Two_classes.py",
+        "slider",
+        "tc_cursor",
+        (0.1, 0.5),
+        [],
+    ),
+    (
+        "q classes (q = 3, slice + ternary + transform): p1 cursor",
+        "pages/2_Q_classes.py",
+        "slider",
+        "qc_cursor",
+        (0.5, 0.3),
+        [],
+    ),
     ("q classes: q slider 3 <-> 4", "pages/2_Q_classes.py", "slider", "qc_q", (4, 3), []),
 ]
 
@@ -108,11 +138,20 @@ def main(argv=None) -> None:
     for label, page, kind, key, values, setup in CASES:
         times = time_case(page, kind, key, values, setup, args.repeat)
         rows.append((label, statistics.median(times), min(times), max(times)))
-        print(f"{label:64s} median {rows[-1][1]:7.1f} ms  (min {rows[-1][2]:.1f}, "
-              f"max {rows[-1][3]:.1f})", flush=True)
+        print(
+            f"{label:64s} median {rows[-1][1]:7.1f} ms  (min {rows[-1][2]:.1f}, "
+            f"max {rows[-1][3]:.1f})",
+            flush=True,
+        )
     pk = time_package_only(args.repeat)
-    rows.append(("Package only: Figure 2 curves + readout + figure JSON",
-                 statistics.median(pk), min(pk), max(pk)))
+    rows.append(
+        (
+            "Package only: Figure 2 curves + readout + figure JSON",
+            statistics.median(pk),
+            min(pk),
+            max(pk),
+        )
+    )
     print(f"{rows[-1][0]:64s} median {rows[-1][1]:7.1f} ms")
 
     import numpy
@@ -120,10 +159,12 @@ def main(argv=None) -> None:
     import streamlit
 
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    machine = (f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs "
-               f"(load average {load} during the run), "
-               f"Python {platform.python_version()}, streamlit {streamlit.__version__}, "
-               f"plotly {plotly.__version__}, numpy {numpy.__version__}")
+    machine = (
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs "
+        f"(load average {load} during the run), "
+        f"Python {platform.python_version()}, streamlit {streamlit.__version__}, "
+        f"plotly {plotly.__version__}, numpy {numpy.__version__}"
+    )
     lines = [
         "# Curve pages: server-side rerun time after a slider move",
         "",
@@ -138,8 +179,9 @@ def main(argv=None) -> None:
         "| --- | ---: | ---: | ---: | :---: |",
     ]
     for label, med, lo, hi in rows:
-        lines.append(f"| {label} | {med:.1f} | {lo:.1f} | {hi:.1f} | "
-                     f"{'yes' if med < GOAL_MS else 'no'} |")
+        lines.append(
+            f"| {label} | {med:.1f} | {lo:.1f} | {hi:.1f} | {'yes' if med < GOAL_MS else 'no'} |"
+        )
     out = ROOT / "benchmarks" / "results" / "curves.md"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n")

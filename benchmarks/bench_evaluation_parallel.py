@@ -32,8 +32,17 @@ from offcenter.evaluation.runner import evaluate  # noqa: E402
 
 def run(X, y, model: str, n_jobs: int):
     t0 = time.perf_counter()
-    res = evaluate(X, y, n_splits=5, n_repeats=3, seed=0, model=model, n_estimators=10,
-                   tree_params={"max_depth": 5}, n_jobs=n_jobs)
+    res = evaluate(
+        X,
+        y,
+        n_splits=5,
+        n_repeats=3,
+        seed=0,
+        model=model,
+        n_estimators=10,
+        tree_params={"max_depth": 5},
+        n_jobs=n_jobs,
+    )
     return time.perf_counter() - t0, res.folds.drop(columns="seconds")
 
 
@@ -65,9 +74,11 @@ def main() -> None:
         for w in workers:
             med = statistics.median(times[w])
             runs = ", ".join(f"{t:.1f}" for t in times[w])
-            print(f"{model:6s} n_jobs={w}: median {med:6.1f} s, best {min(times[w]):6.1f} s "
-                  f"(runs: {runs}); speed-up {base / med:.2f}x (median), "
-                  f"{best / min(times[w]):.2f}x (best)")
+            print(
+                f"{model:6s} n_jobs={w}: median {med:6.1f} s, best {min(times[w]):6.1f} s "
+                f"(runs: {runs}); speed-up {base / med:.2f}x (median), "
+                f"{best / min(times[w]):.2f}x (best)"
+            )
         print(f"{model:6s} identical per-fold results for every n_jobs: yes")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

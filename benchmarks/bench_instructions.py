@@ -60,9 +60,16 @@ def count(rows: int, classes: int, depth: int) -> dict[str, int]:
     """Instructions of one fit per criterion (a valgrind run)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.%p")
-        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
-               f"--callgrind-out-file={out}", os.path.realpath(sys.executable), __file__,
-               "--worker", f"{rows},{classes},{depth}"]
+        cmd = [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={out}",
+            os.path.realpath(sys.executable),
+            __file__,
+            "--worker",
+            f"{rows},{classes},{depth}",
+        ]
         subprocess.run(cmd, capture_output=True, check=True)
         counts = {}
         for f in Path(tmp).iterdir():
@@ -85,15 +92,19 @@ def main(argv=None) -> int:
         rows, classes, depth = (int(x) for x in args.worker.split(","))
         worker(rows, classes, depth, list(CRITERIA))
         return 0
-    print(f"| rows | classes | depth | {' | '.join(CRITERIA)} | oc_shannon / shannon "
-          "| asymmetric / shannon |")
+    print(
+        f"| rows | classes | depth | {' | '.join(CRITERIA)} | oc_shannon / shannon "
+        "| asymmetric / shannon |"
+    )
     print("|---" * (5 + len(CRITERIA)) + "|")
     for depth in (int(d) for d in args.depths.split(",")):
         c = count(args.rows, args.classes, depth)
         cells = " | ".join(f"{c[k] / 1e9:.3f} G" for k in CRITERIA)
-        print(f"| {args.rows:,} | {args.classes} | {depth} | {cells} | "
-              f"{c['oc_shannon'] / c['shannon']:.2f} | {c['asymmetric'] / c['shannon']:.2f} |",
-              flush=True)
+        print(
+            f"| {args.rows:,} | {args.classes} | {depth} | {cells} | "
+            f"{c['oc_shannon'] / c['shannon']:.2f} | {c['asymmetric'] / c['shannon']:.2f} |",
+            flush=True,
+        )
     return 0
 
 

@@ -114,19 +114,30 @@ def worker(job: dict) -> dict:
     repeats = 3 if job["n"] < 100_000 else 1
     if job["estimator"] == "sklearn":
         t, mem, nodes = _timed_fit(
-            lambda: DecisionTreeClassifier(criterion="entropy", max_depth=job["depth"],
-                                           random_state=0),
-            onehot if onehot is not None else X, y, repeats)
+            lambda: DecisionTreeClassifier(
+                criterion="entropy", max_depth=job["depth"], random_state=0
+            ),
+            onehot if onehot is not None else X,
+            y,
+            repeats,
+        )
     else:
         t, mem, nodes = _timed_fit(
             lambda: TreeClassifier(max_depth=job["depth"], **MEASURES[job["estimator"]]),
-            X, y, repeats)
+            X,
+            y,
+            repeats,
+        )
     return {"time": t, "mem": mem, "nodes": nodes}
 
 
 def _run(job: dict) -> dict:
-    proc = subprocess.run([sys.executable, __file__, "--worker", json.dumps(job)],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, __file__, "--worker", json.dumps(job)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr)
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -151,9 +162,17 @@ def run_case(case: dict) -> dict:
     rows = []
     for name in case["measures"]:
         ours = best[name]
-        rows.append({"measure": name, "ours": ours["time"], "ours_mem": ours["mem"],
-                     "nodes": ours["nodes"], "sk": sk["time"], "sk_mem": sk["mem"],
-                     "sk_nodes": sk["nodes"]})
+        rows.append(
+            {
+                "measure": name,
+                "ours": ours["time"],
+                "ours_mem": ours["mem"],
+                "nodes": ours["nodes"],
+                "sk": sk["time"],
+                "sk_mem": sk["mem"],
+                "sk_nodes": sk["nodes"],
+            }
+        )
     return {"case": case, "rows": rows}
 
 
@@ -167,17 +186,25 @@ def cases(quick: bool) -> list[dict]:
                     measures = ["shannon", "oc_shannon", "asymmetric"]
                 else:
                     measures = ["shannon", "oc_shannon", "asymmetric", "gini"]
-                out.append({"n": n, "q": q, "depth": depth, "mixed": False,
-                            "measures": measures})
-    out.append({"n": 100_000, "q": 2, "depth": 8, "mixed": True,
-                "measures": ["shannon", "oc_shannon", "asymmetric"]})
+                out.append({"n": n, "q": q, "depth": depth, "mixed": False, "measures": measures})
+    out.append(
+        {
+            "n": 100_000,
+            "q": 2,
+            "depth": 8,
+            "mixed": True,
+            "measures": ["shannon", "oc_shannon", "asymmetric"],
+        }
+    )
     return out
 
 
 def _table(results: list[dict]) -> str:
     """The results as a Markdown table; ``vs shannon`` = our time / our Shannon time, same case."""
-    head = ("| data | rows | classes | depth | measure | ours (s) | sklearn (s) | ratio "
-            "| vs shannon | ours peak (MiB) | sklearn peak (MiB) | nodes (ours / sklearn) |")
+    head = (
+        "| data | rows | classes | depth | measure | ours (s) | sklearn (s) | ratio "
+        "| vs shannon | ours peak (MiB) | sklearn peak (MiB) | nodes (ours / sklearn) |"
+    )
     lines = [head, "|" + "---|" * 12]
     for res in results:
         c = res["case"]
@@ -245,10 +272,12 @@ def main(argv=None) -> int:
     import numpy
     import sklearn
 
-    info = (f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
-            f"{platform.python_version()}, numpy {numpy.__version__}, scikit-learn "
-            f"{sklearn.__version__}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-            f"total {time.time() - start:.0f} s.")
+    info = (
+        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}, numpy {numpy.__version__}, scikit-learn "
+        f"{sklearn.__version__}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+        f"total {time.time() - start:.0f} s."
+    )
     text = (
         "# Tree fit benchmark: offcenter.TreeClassifier vs scikit-learn\n\n"
         f"{info}\n\n"

@@ -93,8 +93,10 @@ def time_rows(n: int, repeat: int, with_apptest: bool) -> str:
     t_up = t_grow = t_cached = float("nan")
     if with_apptest:
         t_up, t_grow, t_cached = apptest_rerun(X, y)
-    return (f"| {n:,} | {t_fit:.3f} | {t_fig:.3f} | {t_cand:.3f} | {t_fit + t_fig:.3f} | "
-            f"{t_grow:.3f} | {t_cached:.3f} | {t_up:.3f} |")
+    return (
+        f"| {n:,} | {t_fit:.3f} | {t_fig:.3f} | {t_cand:.3f} | {t_fit + t_fig:.3f} | "
+        f"{t_grow:.3f} | {t_cached:.3f} | {t_up:.3f} |"
+    )
 
 
 def main() -> None:

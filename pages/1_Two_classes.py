@@ -62,23 +62,45 @@ for w in url_warnings:
 with st.sidebar:
     st.header("Presets")
     c1, c2 = st.columns(2)
-    c1.button("Figure 1", on_click=_preset, args=("fig1",), key="tc_btn_fig1",
-              help="theta = 0.2: off-centered, asymmetric and Shannon entropies", width="stretch")
-    c2.button("Figure 2", on_click=_preset, args=("fig2",), key="tc_btn_fig2",
-              help="theta = 0.2: off-centered generalized entropies, beta = 0, 0.5, 1, 2, 5, "
-                   "rho = 0, and the asymmetric entropy", width="stretch")
+    c1.button(
+        "Figure 1",
+        on_click=_preset,
+        args=("fig1",),
+        key="tc_btn_fig1",
+        help="theta = 0.2: off-centered, asymmetric and Shannon entropies",
+        width="stretch",
+    )
+    c2.button(
+        "Figure 2",
+        on_click=_preset,
+        args=("fig2",),
+        key="tc_btn_fig2",
+        help="theta = 0.2: off-centered generalized entropies, beta = 0, 0.5, 1, 2, 5, "
+        "rho = 0, and the asymmetric entropy",
+        width="stretch",
+    )
     st.button("Reset to defaults", on_click=_reset, key="tc_btn_reset", width="stretch")
 
     st.header("Parameters")
-    st.slider("theta: the off-centering point (where the maximum sits)", 0.01, 0.99, step=0.01,
-              key="tc_theta")
+    st.slider(
+        "theta: the off-centering point (where the maximum sits)",
+        0.01,
+        0.99,
+        step=0.01,
+        key="tc_theta",
+    )
     measure_controls(PREFIX)  # measures, versions, beta, rho, consistent form
     st.header("Readout and derivatives")
     st.slider("p cursor (frequency of class 1)", 0.0, 1.0, step=0.01, key="tc_cursor")
     st.checkbox("Show derivatives (paper, section 3.2)", key="tc_deriv")
-    st.radio("Derivative order", [1, 2], key="tc_order", horizontal=True,
-             format_func=lambda o: "first" if o == 1 else "second",
-             disabled=not S["tc_deriv"])
+    st.radio(
+        "Derivative order",
+        [1, 2],
+        key="tc_order",
+        horizontal=True,
+        format_func=lambda o: "first" if o == 1 else "second",
+        disabled=not S["tc_deriv"],
+    )
 
 values = urlstate.current_values(SCHEMA, S, PREFIX)
 urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
@@ -108,14 +130,24 @@ if values["version"] == "side":
     left, right = st.columns(2)
     with left:
         d_raw = binary_curves(raw_specs, theta)
-        fig = curves_figure(d_raw, theta=theta, cursor=values["cursor"], title="Uncentered",
-                            y_title=y_axis_title(raw_specs))
+        fig = curves_figure(
+            d_raw,
+            theta=theta,
+            cursor=values["cursor"],
+            title="Uncentered",
+            y_title=y_axis_title(raw_specs),
+        )
         st.plotly_chart(fig, config=png_config(stub + "_uncentered"), key="tc_chart_raw")
     with right:
         d_oc = binary_curves(oc_specs, theta)
-        fig = curves_figure(d_oc, theta=theta, cursor=values["cursor"],
-                            title="Off-centered on theta", y_title=y_axis_title(oc_specs),
-                            start=len(raw_specs))
+        fig = curves_figure(
+            d_oc,
+            theta=theta,
+            cursor=values["cursor"],
+            title="Off-centered on theta",
+            y_title=y_axis_title(oc_specs),
+            start=len(raw_specs),
+        )
         st.plotly_chart(fig, config=png_config(stub + "_off_centered"), key="tc_chart_oc")
 else:
     df = binary_curves(specs, theta)
@@ -133,8 +165,11 @@ st.caption(
 # ------------------------------------------------------------------ readout
 st.subheader(f"Values at p = {values['cursor']:.2f}")
 readout = binary_values_at(specs, theta, values["cursor"])
-st.dataframe(readout[["curve", "value"]], hide_index=True,
-             column_config={"value": st.column_config.NumberColumn(format="%.6f")})
+st.dataframe(
+    readout[["curve", "value"]],
+    hide_index=True,
+    column_config={"value": st.column_config.NumberColumn(format="%.6f")},
+)
 
 csv_button("Download the plotted values (CSV)", df, f"{stub}.csv", "tc_csv", relabel=True)
 
@@ -154,8 +189,13 @@ if values["deriv"]:
         "theta (choose 'second' to see the jump). Derivatives are infinite at p = 0 and 1, so the "
         "panel shows 0.01 <= p <= 0.99."
     )
-    csv_button("Download the derivatives (CSV)", dd, f"{stub}_derivative{order}.csv",
-               "tc_csv_deriv", relabel=True)
+    csv_button(
+        "Download the derivatives (CSV)",
+        dd,
+        f"{stub}_derivative{order}.csv",
+        "tc_csv_deriv",
+        relabel=True,
+    )
 
 # ------------------------------------------------------------------ formulas
 st.subheader("Formulas and references")

@@ -86,22 +86,32 @@ with st.sidebar:
     q = int(S["qc_q"])
     c1, c2 = st.columns(2)
     c1.button("Use uniform", on_click=_uniform, key="qc_btn_uniform", width="stretch")
-    c2.button("Use an imbalanced example", on_click=_imbalanced, key="qc_btn_imbalanced",
-              width="stretch")
+    c2.button(
+        "Use an imbalanced example", on_click=_imbalanced, key="qc_btn_imbalanced", width="stretch"
+    )
 
     base = list(S["qc_theta"])
     if len(base) != q:
-        st.warning(f"theta had {len(base)} values for q = {q} classes; using the uniform "
-                   "distribution.")
+        st.warning(
+            f"theta had {len(base)} values for q = {q} classes; using the uniform distribution."
+        )
         base = [1.0 / q] * q
         S["qc_theta"] = base
-    editor_df = pd.DataFrame({"class": [f"class {j + 1}" for j in range(q)],
-                              "theta": [float(v) for v in base]})
+    editor_df = pd.DataFrame(
+        {"class": [f"class {j + 1}" for j in range(q)], "theta": [float(v) for v in base]}
+    )
     edited = st.data_editor(
-        editor_df, key=f"qc_theta_editor_{S['qc_editor_version']}_{q}", hide_index=True,
-        disabled=["class"], num_rows="fixed", width="stretch",
-        column_config={"theta": st.column_config.NumberColumn(
-            "theta (reference frequency)", min_value=0.0, step=0.01, format="%.4f")},
+        editor_df,
+        key=f"qc_theta_editor_{S['qc_editor_version']}_{q}",
+        hide_index=True,
+        disabled=["class"],
+        num_rows="fixed",
+        width="stretch",
+        column_config={
+            "theta": st.column_config.NumberColumn(
+                "theta (reference frequency)", min_value=0.0, step=0.01, format="%.4f"
+            )
+        },
     )
 
 theta = None
@@ -145,7 +155,8 @@ if draws_reconstructed_rank(specs):
     )
 
 tab_slice, tab_ternary, tab_transform, tab_formulas = st.tabs(
-    ["Slice through theta", "Ternary view (q = 3)", "The transform", "Formulas"])
+    ["Slice through theta", "Ternary view (q = 3)", "The transform", "Formulas"]
+)
 
 # ------------------------------------------------------------------ slice
 with tab_slice:
@@ -158,16 +169,27 @@ with tab_slice:
         st.info("Choose at least one measure in the sidebar.")
     else:
         sdf = slice_curves(specs, theta)
-        fig = curves_figure(sdf, x="p1", theta=float(theta[0]), cursor=values["cursor"],
-                            theta_label="theta_1", y_title=y_axis_title(specs),
-                            x_title="p_1 = frequency of class 1 on the slice (proportion)")
+        fig = curves_figure(
+            sdf,
+            x="p1",
+            theta=float(theta[0]),
+            cursor=values["cursor"],
+            theta_label="theta_1",
+            y_title=y_axis_title(specs),
+            x_title="p_1 = frequency of class 1 on the slice (proportion)",
+        )
         st.plotly_chart(fig, config=png_config(stub + "_slice"), key="qc_chart_slice")
         st.caption(
             "Dotted line: theta_1; dashed line: the p1 cursor. PNG: camera button of the "
             f"figure's toolbar (file `{stub}_slice.png`)."
         )
-        csv_button("Download the slice values (CSV)", sdf, f"{stub}_slice.csv", "qc_csv_slice",
-                   relabel=True)
+        csv_button(
+            "Download the slice values (CSV)",
+            sdf,
+            f"{stub}_slice.csv",
+            "qc_csv_slice",
+            relabel=True,
+        )
 
 # ------------------------------------------------------------------ ternary
 with tab_ternary:
@@ -180,8 +202,12 @@ with tab_ternary:
         keys = list(labels)
         if S.get("qc_ternary") not in keys:
             S["qc_ternary"] = keys[len(raw_specs)] if len(keys) > len(raw_specs) else keys[0]
-        st.selectbox("Measure shown over the simplex", keys,
-                     format_func=lambda k: curve_label(labels[k]), key="qc_ternary")
+        st.selectbox(
+            "Measure shown over the simplex",
+            keys,
+            format_func=lambda k: curve_label(labels[k]),
+            key="qc_ternary",
+        )
         spec = labels[S["qc_ternary"]]
         tdf = ternary_grid(spec, theta, resolution=40)
         tfig = ternary_figure(tdf, title=f"{curve_label(spec)} over the simplex")
@@ -193,8 +219,7 @@ with tab_ternary:
             "sidebar to see the peak follow it; an uncentered measure keeps its peak at the "
             "uniform distribution. Colour: Cividis scale (readable in grayscale)."
         )
-        csv_button("Download the ternary grid (CSV)", tdf, f"{stub}_ternary.csv",
-                   "qc_csv_ternary")
+        csv_button("Download the ternary grid (CSV)", tdf, f"{stub}_ternary.csv", "qc_csv_ternary")
 
 # ------------------------------------------------------------------ transform
 with tab_transform:
@@ -204,8 +229,11 @@ with tab_transform:
         "pi*, the distribution the base measure is applied to. At p = theta every pi_j is 1/q, "
         "so pi* is uniform and the measure is at its maximum."
     )
-    st.text_input("Distribution p (comma-separated; empty = the point of the slice at the "
-                  "p1 cursor)", key="qc_p", placeholder="e.g. " + ", ".join(["%.2g" % (1 / q)] * q))
+    st.text_input(
+        "Distribution p (comma-separated; empty = the point of the slice at the p1 cursor)",
+        key="qc_p",
+        placeholder="e.g. " + ", ".join(["%.2g" % (1 / q)] * q),
+    )
     p_vec = None
     if S["qc_p"].strip():
         p_vec, msgs = parse_distribution(S["qc_p"], q)
@@ -216,17 +244,28 @@ with tab_transform:
     table = transform_table(p_vec, theta)
     c1, c2 = st.columns(2)
     with c1:
-        st.plotly_chart(transform_bars_figure(table, title="p, pi and pi* per class"),
-                        config=png_config(stub + "_transform_bars"), key="qc_chart_bars")
+        st.plotly_chart(
+            transform_bars_figure(table, title="p, pi and pi* per class"),
+            config=png_config(stub + "_transform_bars"),
+            key="qc_chart_bars",
+        )
     with c2:
-        st.plotly_chart(transform_maps_figure(transform_maps(theta), theta,
-                                              title="The maps p_j -> pi_j"),
-                        config=png_config(stub + "_transform_maps"), key="qc_chart_maps")
-    st.dataframe(table, hide_index=True, column_config={
-        c: st.column_config.NumberColumn(format="%.4f")
-        for c in ("p", "theta", "pi", "pi*", "uniform 1/q")})
-    csv_button("Download the transform table (CSV)", table, f"{stub}_transform.csv",
-               "qc_csv_transform")
+        st.plotly_chart(
+            transform_maps_figure(transform_maps(theta), theta, title="The maps p_j -> pi_j"),
+            config=png_config(stub + "_transform_maps"),
+            key="qc_chart_maps",
+        )
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={
+            c: st.column_config.NumberColumn(format="%.4f")
+            for c in ("p", "theta", "pi", "pi*", "uniform 1/q")
+        },
+    )
+    csv_button(
+        "Download the transform table (CSV)", table, f"{stub}_transform.csv", "qc_csv_transform"
+    )
 
 # ------------------------------------------------------------------ formulas
 with tab_formulas:

@@ -58,21 +58,23 @@ SCORES = {
     "alpha": ("lambda_alpha, choose alpha", None),
 }
 THETAS = {"prior": "prior (class distribution)", "uniform": "uniform", "none": "none (uncentered)"}
-SCHEMA = urlstate.Schema([
-    urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
-    urlstate.Field("measure", "str", "shannon", choices=tuple(MEASURES)),
-    urlstate.Field("theta", "str", "prior", choices=tuple(THETAS)),
-    urlstate.Field("beta", "float", 2.0, low=0.0, high=10.0),
-    urlstate.Field("rho", "float", 0.0, low=0.0, high=5.0),
-    urlstate.Field("consistent", "bool", False),
-    urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
-    urlstate.Field("alpha", "float", 0.5, low=0.0, high=1.0),
-    urlstate.Field("max_depth", "int", 5, low=0, high=30),
-    urlstate.Field("min_split", "int", 2, low=2, high=10_000),
-    urlstate.Field("min_leaf", "int", 1, low=1, high=10_000),
-    urlstate.Field("min_gain", "float", 0.0, low=0.0, high=1.0),
-    urlstate.Field("categorical", "str", "multiway", choices=("multiway", "binary")),
-])
+SCHEMA = urlstate.Schema(
+    [
+        urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
+        urlstate.Field("measure", "str", "shannon", choices=tuple(MEASURES)),
+        urlstate.Field("theta", "str", "prior", choices=tuple(THETAS)),
+        urlstate.Field("beta", "float", 2.0, low=0.0, high=10.0),
+        urlstate.Field("rho", "float", 0.0, low=0.0, high=5.0),
+        urlstate.Field("consistent", "bool", False),
+        urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
+        urlstate.Field("alpha", "float", 0.5, low=0.0, high=1.0),
+        urlstate.Field("max_depth", "int", 5, low=0, high=30),
+        urlstate.Field("min_split", "int", 2, low=2, high=10_000),
+        urlstate.Field("min_leaf", "int", 1, low=1, high=10_000),
+        urlstate.Field("min_gain", "float", 0.0, low=0.0, high=1.0),
+        urlstate.Field("categorical", "str", "multiway", choices=("multiway", "binary")),
+    ]
+)
 
 # Widget values survive page switches: Streamlit forgets the keys of widgets not drawn, so a
 # copy is kept under a plain key and restored before the URL is read.
@@ -93,8 +95,15 @@ def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def cached_xy(data_hash: str, overrides_json: str, target: str, features_json: str,
-              n_sample: int, _df: pd.DataFrame, _features: list):
+def cached_xy(
+    data_hash: str,
+    overrides_json: str,
+    target: str,
+    features_json: str,
+    n_sample: int,
+    _df: pd.DataFrame,
+    _features: list,
+):
     """Features and labels (optionally a reproducible sample), with the class counts."""
     X, y, warnings = prepare_xy(_df, target, list(_features))
     X, y = sample_xy(X, y, n_sample, seed=0)
@@ -145,12 +154,14 @@ kc1, kc2 = st.columns(2)
 numeric_cols = [c for c, k in detected.items() if k == "numeric"]
 text_cols = [c for c, k in detected.items() if k == "categorical"]
 as_cat = kc1.multiselect(
-    "Treat these numeric columns as categorical", numeric_cols,
+    "Treat these numeric columns as categorical",
+    numeric_cols,
     key=keep(PREFIX, f"tr_ascat_{data_hash}", []),
     help="For numeric codes that are really categories (e.g. 1 = red, 2 = green).",
 )
 as_num = kc2.multiselect(
-    "Treat these text columns as numeric", text_cols,
+    "Treat these text columns as numeric",
+    text_cols,
     key=keep(PREFIX, f"tr_asnum_{data_hash}", []),
     help="Values that are not numbers become missing.",
 )
@@ -165,8 +176,9 @@ except DataProblem as exc:
 for w in kind_warnings:
     st.warning(w)
 
-with st.expander(f"Preview: {len(df):,} rows x {df.shape[1]} columns, with the detected types",
-                 expanded=False):
+with st.expander(
+    f"Preview: {len(df):,} rows x {df.shape[1]} columns, with the detected types", expanded=False
+):
     st.dataframe(types, hide_index=True, width="stretch")
     st.dataframe(df.head(50), width="stretch")
 
@@ -176,13 +188,16 @@ target = pick_target(PREFIX, picked, columns, container=tc1)
 candidates_features = [c for c in columns if c != target]
 default_features = [c for c in candidates_features if c not in ids] or candidates_features
 features = tc2.multiselect(
-    "Features", candidates_features,
+    "Features",
+    candidates_features,
     key=keep(PREFIX, f"tr_features_{data_hash}_{target}", default_features),
 )
 if ids:
     st.caption("Left out by default (add them back above if you wish):")
-    st.dataframe(pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}),
-                 hide_index=True)
+    st.dataframe(
+        pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}),
+        hide_index=True,
+    )
 
 n_rows_all = int(df[target].notna().sum())
 slow = too_large(n_rows_all, len(features))
@@ -190,13 +205,20 @@ n_sample = 0
 if slow:
     st.warning(slow)
     n_quick = quick_sample_size(n_rows_all, len(features))
-    if st.checkbox(f"Use a random sample of {n_quick:,} rows",
-                   key=keep(PREFIX, f"tr_sample_{data_hash}", True)):
+    if st.checkbox(
+        f"Use a random sample of {n_quick:,} rows", key=keep(PREFIX, f"tr_sample_{data_hash}", True)
+    ):
         n_sample = n_quick
 try:
     X, y, xy_warnings, classes, class_counts = cached_xy(
-        data_hash, overrides_json, target, json.dumps([str(f) for f in features]), n_sample,
-        df, features)
+        data_hash,
+        overrides_json,
+        target,
+        json.dumps([str(f) for f in features]),
+        n_sample,
+        df,
+        features,
+    )
 except DataProblem as exc:
     st.error(str(exc))
     st.stop()
@@ -204,14 +226,19 @@ for w in xy_warnings:
     st.warning(w)
 sampled = n_sample > 0
 prior = class_counts / class_counts.sum()
-st.caption("Class distribution (the prior): " + ", ".join(
-    f"{md_escape(c, 30)}: {k} ({p:.1%})" for c, k, p in zip(classes, class_counts, prior)))
+st.caption(
+    "Class distribution (the prior): "
+    + ", ".join(
+        f"{md_escape(c, 30)}: {k} ({p:.1%})" for c, k, p in zip(classes, class_counts, prior)
+    )
+)
 
 # ---------------------------------------------------------------- settings
 st.header("2. Measure and stopping rules")
 c1, c2, c3 = st.columns(3)
-measure = c1.selectbox("Measure", list(MEASURES), format_func=lambda m: MEASURES[m].label,
-                       key=PREFIX + "measure")
+measure = c1.selectbox(
+    "Measure", list(MEASURES), format_func=lambda m: MEASURES[m].label, key=PREFIX + "measure"
+)
 minfo = MEASURES[measure]
 theta_options = list(THETAS) if minfo.off_centerable else ["prior", "uniform"]
 if S[PREFIX + "theta"] not in theta_options:
@@ -219,39 +246,56 @@ if S[PREFIX + "theta"] not in theta_options:
 prior_text = "(" + ", ".join(f"{p:.3f}" for p in prior) + ")"
 theta_choice = c1.radio(
     "Off-center on theta" if minfo.off_centerable else "Theta (where the asymmetric entropy peaks)",
-    theta_options, format_func=THETAS.get, key=PREFIX + "theta", horizontal=False,
+    theta_options,
+    format_func=THETAS.get,
+    key=PREFIX + "theta",
+    horizontal=False,
 )
 # (the prior is shown below the radio, not in its labels: labels that change with the data make
 # the browser lose the radio's selection)
-c1.caption(f"The prior here: theta = {prior_text}"
-           + ("" if theta_choice == "prior" else " (not used)"))
+c1.caption(
+    f"The prior here: theta = {prior_text}" + ("" if theta_choice == "prior" else " (not used)")
+)
 params = {}
 for p in minfo.params:
     params[p.name] = c1.slider(
-        f"{p.name} ({p.description.split(',')[0]})", float(p.ui_low), float(p.ui_high),
-        step=float(p.ui_step), key=PREFIX + p.name,
+        f"{p.name} ({p.description.split(',')[0]})",
+        float(p.ui_low),
+        float(p.ui_high),
+        step=float(p.ui_step),
+        key=PREFIX + p.name,
     )
 consistent = False
 if minfo.uses_sample_size:
-    consistent = c1.checkbox("Consistent form (Laplace estimate with each node's n)",
-                             key=PREFIX + "consistent")
-score = c2.selectbox("Split score", list(SCORES), format_func=lambda s: SCORES[s][0],
-                     key=PREFIX + "score")
+    consistent = c1.checkbox(
+        "Consistent form (Laplace estimate with each node's n)", key=PREFIX + "consistent"
+    )
+score = c2.selectbox(
+    "Split score", list(SCORES), format_func=lambda s: SCORES[s][0], key=PREFIX + "score"
+)
 alpha = SCORES[score][1]
 if score == "alpha":
     alpha = c2.slider("alpha", 0.0, 1.0, step=0.05, key=PREFIX + "alpha")
-categorical = c2.radio("Categorical features", ["multiway", "binary"], key=PREFIX + "categorical",
-                       format_func=lambda c: {"multiway": "one branch per value",
-                                              "binary": "two groups of values"}[c])
+categorical = c2.radio(
+    "Categorical features",
+    ["multiway", "binary"],
+    key=PREFIX + "categorical",
+    format_func=lambda c: {"multiway": "one branch per value", "binary": "two groups of values"}[c],
+)
 max_depth = c3.slider("Maximum depth (0 = no limit)", 0, 30, key=PREFIX + "max_depth")
-min_split = c3.number_input("Minimum examples to split a node", 2, 10_000,
-                            key=PREFIX + "min_split")
+min_split = c3.number_input("Minimum examples to split a node", 2, 10_000, key=PREFIX + "min_split")
 min_leaf = c3.number_input("Minimum examples in a leaf", 1, 10_000, key=PREFIX + "min_leaf")
-min_gain = c3.number_input("Minimum gain to split", 0.0, 1.0, step=0.001, format="%.4f",
-                           key=PREFIX + "min_gain")
+min_gain = c3.number_input(
+    "Minimum gain to split", 0.0, 1.0, step=0.001, format="%.4f", key=PREFIX + "min_gain"
+)
 
-setting = MeasureSetting(measure, theta=None if theta_choice == "none" else theta_choice,
-                         consistent=bool(consistent), alpha=alpha, **params)
+setting = MeasureSetting(
+    measure,
+    theta=None if theta_choice == "none" else theta_choice,
+    consistent=bool(consistent),
+    alpha=alpha,
+    **params,
+)
 tree_params = {
     **setting.tree_params(),
     "alpha": alpha,
@@ -262,12 +306,18 @@ tree_params = {
     "categorical": categorical,
 }
 params_json = json.dumps(tree_params, sort_keys=True)
-data_key = json.dumps([data_hash, target, [str(f) for f in features], overrides, sampled],
-                      sort_keys=True, default=str)
+data_key = json.dumps(
+    [data_hash, target, [str(f) for f in features], overrides, sampled], sort_keys=True, default=str
+)
 
 S["tr_saved"] = urlstate.current_values(SCHEMA, S, PREFIX)
-remember(PREFIX, f"tr_ascat_{data_hash}", f"tr_asnum_{data_hash}",
-         f"tr_features_{data_hash}_{target}", f"tr_sample_{data_hash}")
+remember(
+    PREFIX,
+    f"tr_ascat_{data_hash}",
+    f"tr_asnum_{data_hash}",
+    f"tr_features_{data_hash}_{target}",
+    f"tr_sample_{data_hash}",
+)
 urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
 
 tree_state = S.tr_session
@@ -298,8 +348,7 @@ st.header("3. The tree")
 st.caption(
     f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}; measure: "
     f"{md_escape(clf.setting_.replace(alpha=None).label_for(clf.prior_))}; "
-    f"score: {SCORES[score][0]}"
-    + ("; edited by hand" if tree_state.edited else "")
+    f"score: {SCORES[score][0]}" + ("; edited by hand" if tree_state.edited else "")
 )
 # a click on a node (read before drawing so that the figure shows it selected)
 event_state = S.get("tr_chart")
@@ -310,35 +359,63 @@ auto_depth = visible_depth(per_depth)
 shown_depth = tree.depth
 if tree.depth > auto_depth:
     shown_depth = st.slider(
-        "Depth shown (the tree is too big to read whole; widen to see more)", 1, tree.depth,
-        value=auto_depth, key=f"tr_shown_{tree_tag}",
+        "Depth shown (the tree is too big to read whole; widen to see more)",
+        1,
+        tree.depth,
+        value=auto_depth,
+        key=f"tr_shown_{tree_tag}",
     )
 trace_path: list[int] = []
 with st.expander("Trace a row through the tree"):
-    row_pos = st.number_input(f"Row number (0 to {len(X) - 1}) of the data used", 0,
-                              max(len(X) - 1, 0), value=None, key="tr_trace_row",
-                              placeholder="type a row number")
+    row_pos = st.number_input(
+        f"Row number (0 to {len(X) - 1}) of the data used",
+        0,
+        max(len(X) - 1, 0),
+        value=None,
+        key="tr_trace_row",
+        placeholder="type a row number",
+    )
     if row_pos is not None:
         trace_path = cached_path(tree_key, int(row_pos), clf, X)
-        st.dataframe(X.iloc[[int(row_pos)]].assign(**{"(target)": y.iloc[int(row_pos)]}),
-                     width="stretch")
-        st.text("Path: " + " → ".join(f"node {i}" for i in trace_path)
-                + f"; predicted {nodes[trace_path[-1]].prediction}")
+        st.dataframe(
+            X.iloc[[int(row_pos)]].assign(**{"(target)": y.iloc[int(row_pos)]}), width="stretch"
+        )
+        st.text(
+            "Path: "
+            + " → ".join(f"node {i}" for i in trace_path)
+            + f"; predicted {nodes[trace_path[-1]].prediction}"
+        )
 
-fig = tree_figure(clf, max_depth=shown_depth if shown_depth < tree.depth else None,
-                  selected=tree_state.node, path=trace_path)
-st.plotly_chart(fig, key="tr_chart", on_select="rerun", selection_mode="points",
-                width="stretch", config={"displaylogo": False, "scrollZoom": True})
-st.caption("Click a node to select it (white circles: splits; squares: leaves, coloured by "
-           "their predicted class; bars: class distribution; ⊕: subtree hidden).")
+fig = tree_figure(
+    clf,
+    max_depth=shown_depth if shown_depth < tree.depth else None,
+    selected=tree_state.node,
+    path=trace_path,
+)
+st.plotly_chart(
+    fig,
+    key="tr_chart",
+    on_select="rerun",
+    selection_mode="points",
+    width="stretch",
+    config={"displaylogo": False, "scrollZoom": True},
+)
+st.caption(
+    "Click a node to select it (white circles: splits; squares: leaves, coloured by "
+    "their predicted class; bars: class distribution; ⊕: subtree hidden)."
+)
 
 # ---------------------------------------------------------------- the selected node
 st.header("4. The selected node")
 node_ids = [n.id for n in nodes]
 sel = st.selectbox(
-    "Node", node_ids, index=node_ids.index(tree_state.node),
-    format_func=lambda i: f"node {i} (depth {nodes[i].depth}, n = {int(round(nodes[i].n))})"
-    + (" - leaf" if nodes[i].split is None else f" - split on {nodes[i].split.feature}"),
+    "Node",
+    node_ids,
+    index=node_ids.index(tree_state.node),
+    format_func=lambda i: (
+        f"node {i} (depth {nodes[i].depth}, n = {int(round(nodes[i].n))})"
+        + (" - leaf" if nodes[i].split is None else f" - split on {nodes[i].split.feature}")
+    ),
     key=f"tr_node_select_{tree_tag}_{tree_state.node}",
 )
 if sel != tree_state.node:
@@ -349,25 +426,39 @@ node = nodes[tree_state.node]
 left, right = st.columns([1, 1])
 with left:
     st.subheader("Path from the root")
-    st.code("\n".join(node.conditions) if node.conditions else "(the root: all rows)",
-            language=None)
+    st.code(
+        "\n".join(node.conditions) if node.conditions else "(the root: all rows)", language=None
+    )
     st.subheader("Class counts")
     total = max(float(np.sum(node.counts)), 1.0)
-    st.dataframe(pd.DataFrame({
-        "class": [str(c) for c in clf.classes_],
-        "count": [int(round(c)) for c in node.counts],
-        "share": [f"{c / total:.1%}" for c in node.counts],
-    }), hide_index=True)
-    st.text(f"n = {int(round(node.n))}; prediction: {node.prediction}"
-            + (f"; {node.n_missing} with missing values" if getattr(node, "n_missing", 0) else ""))
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "class": [str(c) for c in clf.classes_],
+                "count": [int(round(c)) for c in node.counts],
+                "share": [f"{c / total:.1%}" for c in node.counts],
+            }
+        ),
+        hide_index=True,
+    )
+    st.text(
+        f"n = {int(round(node.n))}; prediction: {node.prediction}"
+        + (f"; {node.n_missing} with missing values" if getattr(node, "n_missing", 0) else "")
+    )
 with right:
     st.subheader("Impurity under each measure")
     imps = clf.node_impurities(node.id)
     labels = imps.attrs.get("labels", {})
-    st.dataframe(pd.DataFrame({
-        "measure": [labels.get(k, k) for k in imps.index],
-        "impurity": np.round(imps.to_numpy(dtype=float), 5),
-    }), hide_index=True, width="stretch")
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "measure": [labels.get(k, k) for k in imps.index],
+                "impurity": np.round(imps.to_numpy(dtype=float), 5),
+            }
+        ),
+        hide_index=True,
+        width="stretch",
+    )
 
 st.subheader("Candidate splits under every measure")
 try:
@@ -381,55 +472,90 @@ if cands is not None and len(cands):
     labels = dict(settings)
     chosen_key = cands.attrs.get("chosen_key", keys_all[0] if keys_all else None)
     shown_keys = st.multiselect(
-        "Measures in the table", keys_all, default=keys_all, format_func=lambda k: labels.get(k, k),
+        "Measures in the table",
+        keys_all,
+        default=keys_all,
+        format_func=lambda k: labels.get(k, k),
         key="tr_cand_keys",
     )
     table, flags = candidate_display(cands, shown_keys or keys_all)
     if not informative_settings(cands):
-        st.info("No measure prefers any split here: every candidate scores the same (the node "
-                "is pure, or the features take one value here).")
+        st.info(
+            "No measure prefers any split here: every candidate scores the same (the node "
+            "is pure, or the features take one value here)."
+        )
     elif any(flags):
-        st.warning("The measures disagree on the best split here: the highlighted rows are the "
-                   "best under some measures but not under all.")
+        st.warning(
+            "The measures disagree on the best split here: the highlighted rows are the "
+            "best under some measures but not under all."
+        )
     else:
         st.success("Every measure picks the same best split here.")
     styled = table.style.apply(
-        lambda row: ["background-color: #fff3cd" if flags[row.name] else "" for _ in row], axis=1)
+        lambda row: ["background-color: #fff3cd" if flags[row.name] else "" for _ in row], axis=1
+    )
     st.dataframe(styled, hide_index=True, width="stretch", key="tr_cand_table")
-    csv_button("Download the candidate table (CSV)", table, f"candidates_node{node.id}.csv",
-               "tr_dl_cands", rerun=False)
+    csv_button(
+        "Download the candidate table (CSV)",
+        table,
+        f"candidates_node{node.id}.csv",
+        "tr_dl_cands",
+        rerun=False,
+    )
 
     # gain against threshold for numeric features
     numeric_feats = [f for f, k in zip(cands["feature"], cands["kind"]) if k == "numeric"]
     if numeric_feats:
         st.subheader("Gain against the threshold")
-        default_f = (node.split.feature if node.split is not None
-                     and node.split.feature in numeric_feats else numeric_feats[0])
+        default_f = (
+            node.split.feature
+            if node.split is not None and node.split.feature in numeric_feats
+            else numeric_feats[0]
+        )
         g1, g2 = st.columns([2, 1])
-        feat = g1.selectbox("Numeric feature", numeric_feats,
-                            index=numeric_feats.index(default_f),
-                            key=f"tr_thr_feature_{tree_tag}_{node.id}")
+        feat = g1.selectbox(
+            "Numeric feature",
+            numeric_feats,
+            index=numeric_feats.index(default_f),
+            key=f"tr_thr_feature_{tree_tag}_{node.id}",
+        )
         norm = g2.checkbox("Divide each curve by its maximum", value=True, key="tr_thr_norm")
         default_keys = [k for k in keys_all if k == chosen_key] + [
-            k for k in keys_all if k != chosen_key][:2]
-        thr_keys = st.multiselect("Measures", keys_all, default=default_keys,
-                                  format_func=lambda k: labels.get(k, k), key="tr_thr_keys")
+            k for k in keys_all if k != chosen_key
+        ][:2]
+        thr_keys = st.multiselect(
+            "Measures",
+            keys_all,
+            default=default_keys,
+            format_func=lambda k: labels.get(k, k),
+            key="tr_thr_keys",
+        )
         gains = cached_thresholds(tree_key, node.id, feat, clf)
-        chosen_thr = (node.split.threshold if node.split is not None
-                      and node.split.feature == feat else None)
+        chosen_thr = (
+            node.split.threshold if node.split is not None and node.split.feature == feat else None
+        )
         if len(gains) == 0:
-            st.info("This feature takes a single value at this node: there is no threshold to "
-                    "try.")
+            st.info("This feature takes a single value at this node: there is no threshold to try.")
         else:
-            st.plotly_chart(threshold_figure(gains, labels, feat, chosen=chosen_thr,
-                                             keys=thr_keys or default_keys, normalise=norm),
-                            width="stretch", key="tr_thr_chart")
+            st.plotly_chart(
+                threshold_figure(
+                    gains,
+                    labels,
+                    feat,
+                    chosen=chosen_thr,
+                    keys=thr_keys or default_keys,
+                    normalise=norm,
+                ),
+                width="stretch",
+                key="tr_thr_chart",
+            )
 
 st.subheader("The worked calculation of this node's split")
 steps = node_split_steps(clf, node.id, alpha=alpha)
 if steps is None:
-    st.info("This node is a leaf: it predicts its majority class. Choose a candidate below to "
-            "split it.")
+    st.info(
+        "This node is a leaf: it predicts its majority class. Choose a candidate below to split it."
+    )
 else:
     st.markdown(steps_markdown(steps))
 
@@ -437,8 +563,14 @@ else:
 st.subheader("Edit the tree at this node")
 e1, e2, e3 = st.columns([2, 1, 1])
 feature_choices = list(cands["feature"]) if cands is not None and len(cands) else []
-force = e1.selectbox("Split on", feature_choices, index=None, key="tr_force_feature",
-                     placeholder="choose a feature", format_func=str)
+force = e1.selectbox(
+    "Split on",
+    feature_choices,
+    index=None,
+    key="tr_force_feature",
+    placeholder="choose a feature",
+    format_func=str,
+)
 if e1.button("Use this split", key="tr_force", disabled=force is None):
     try:
         tree_state.apply(Split(node.id, force))
@@ -461,18 +593,30 @@ rows = X.iloc[idx].assign(**{f"{target} (target)": y.iloc[idx].to_numpy()})
 st.dataframe(rows.head(5000), width="stretch", key="tr_rows")
 if len(rows) > 5000:
     st.caption(f"Showing 5,000 of {len(rows):,} rows; the download has them all.")
-csv_button("Download these rows (CSV)", lambda: rows, f"rows_node{node.id}.csv", "tr_dl_rows",
-           rerun=False)  # the CSV is made only when the file is downloaded
+csv_button(
+    "Download these rows (CSV)", lambda: rows, f"rows_node{node.id}.csv", "tr_dl_rows", rerun=False
+)  # the CSV is made only when the file is downloaded
 
 # ---------------------------------------------------------------- export
 st.header("5. Export")
 x1, x2, x3 = st.columns(3)
-x1.download_button("Tree as JSON", clf.to_json, file_name="tree.json", on_click="ignore",
-                   mime="application/json", key="tr_dl_json")
+x1.download_button(
+    "Tree as JSON",
+    clf.to_json,
+    file_name="tree.json",
+    on_click="ignore",
+    mime="application/json",
+    key="tr_dl_json",
+)
 rules = clf.to_text()
-x2.download_button("Tree as text rules", rules, file_name="tree_rules.txt", mime="text/plain",
-                   on_click="ignore",
-                   key="tr_dl_text")
+x2.download_button(
+    "Tree as text rules",
+    rules,
+    file_name="tree_rules.txt",
+    mime="text/plain",
+    on_click="ignore",
+    key="tr_dl_text",
+)
 x3.caption("The settings are in the page's address: copy it to share them.")
 with st.expander("The rules"):
     st.code(rules, language=None)

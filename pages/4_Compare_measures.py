@@ -49,25 +49,27 @@ LEAF_RULES = {
     "prior": "prior-aware: the class whose leaf frequency most exceeds its prior",
 }
 MODELS = {"tree": "one tree", "forest": "bagged forest (random forest)"}
-SCHEMA = urlstate.Schema([
-    urlstate.Field("data", "str", DATA_DEFAULT, choices=(*DATASETS, "upload")),
-    urlstate.Field("settings", "strs", DEFAULT_SETTINGS, choices=tuple(SETTINGS), min_len=1),
-    urlstate.Field("folds", "int", 5, low=2, high=10),
-    urlstate.Field("repeats", "int", 3, low=1, high=10),
-    urlstate.Field("seed", "int", 0, low=0, high=1_000_000),
-    urlstate.Field("max_depth", "int", 5, low=0, high=20),
-    urlstate.Field("min_leaf", "int", 1, low=1, high=1000),
-    urlstate.Field("leaf_rule", "str", "majority", choices=tuple(LEAF_RULES)),
-    urlstate.Field("model", "str", "tree", choices=tuple(MODELS)),
-    urlstate.Field("trees", "int", 25, low=2, high=200),
-    urlstate.Field("metric", "str", "balanced_accuracy", choices=tuple(METRICS)),
-])
+SCHEMA = urlstate.Schema(
+    [
+        urlstate.Field("data", "str", DATA_DEFAULT, choices=(*DATASETS, "upload")),
+        urlstate.Field("settings", "strs", DEFAULT_SETTINGS, choices=tuple(SETTINGS), min_len=1),
+        urlstate.Field("folds", "int", 5, low=2, high=10),
+        urlstate.Field("repeats", "int", 3, low=1, high=10),
+        urlstate.Field("seed", "int", 0, low=0, high=1_000_000),
+        urlstate.Field("max_depth", "int", 5, low=0, high=20),
+        urlstate.Field("min_leaf", "int", 1, low=1, high=1000),
+        urlstate.Field("leaf_rule", "str", "majority", choices=tuple(LEAF_RULES)),
+        urlstate.Field("model", "str", "tree", choices=tuple(MODELS)),
+        urlstate.Field("trees", "int", 25, low=2, high=200),
+        urlstate.Field("metric", "str", "balanced_accuracy", choices=tuple(METRICS)),
+    ]
+)
 
 # Widget values survive page switches (Streamlit forgets the keys of widgets not drawn).
 for _name, _value in S.get("cm_saved", {}).items():
     S.setdefault(PREFIX + _name, _value)
 url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
-S.setdefault("cm_job", None)           # {"key": str, "cv": CrossValidation}
+S.setdefault("cm_job", None)  # {"key": str, "cv": CrossValidation}
 store = shared_result_store()  # finished results of every session, by data and settings
 
 
@@ -91,11 +93,14 @@ columns = list(raw.columns)
 target = pick_target(PREFIX, picked, columns)
 ids = id_like_columns(raw)
 features = [c for c in columns if c != target and c not in ids] or [
-    c for c in columns if c != target]
+    c for c in columns if c != target
+]
 if ids:
     st.caption("Identifier-like columns left out of the features:")
-    st.dataframe(pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}),
-                 hide_index=True)
+    st.dataframe(
+        pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}),
+        hide_index=True,
+    )
 try:
     X, y, prep_warnings = prepare_xy(raw, target, features)
 except DataProblem as exc:
@@ -105,54 +110,89 @@ for w in prep_warnings:
     st.warning(w)
 counts = y.value_counts()
 st.dataframe(
-    pd.DataFrame({"class": [str(c) for c in counts.index], "examples": counts.to_numpy(),
-                  "share": (counts / counts.sum()).round(3).to_numpy()}),
+    pd.DataFrame(
+        {
+            "class": [str(c) for c in counts.index],
+            "examples": counts.to_numpy(),
+            "share": (counts / counts.sum()).round(3).to_numpy(),
+        }
+    ),
     hide_index=True,
 )
-st.caption(f"{len(X):,} rows, {X.shape[1]} features. The minority class (the least frequent) "
-           "is the one whose recall, precision, F1 and ROC curve are reported.")
+st.caption(
+    f"{len(X):,} rows, {X.shape[1]} features. The minority class (the least frequent) "
+    "is the one whose recall, precision, F1 and ROC curve are reported."
+)
 
 # ---------------------------------------------------------------- settings
 st.header("2. Measures and protocol")
 chosen = st.multiselect(
     "Measure settings (off-centered ones use the training fold's class distribution as theta)",
-    list(SETTINGS), format_func=lambda k: SETTINGS[k].label, key=PREFIX + "settings",
+    list(SETTINGS),
+    format_func=lambda k: SETTINGS[k].label,
+    key=PREFIX + "settings",
 )
 c1, c2, c3, c4 = st.columns(4)
 folds = c1.number_input("Folds (k)", 2, 10, step=1, key=PREFIX + "folds")
-repeats = c2.number_input("Repeats", 1, 10, step=1, key=PREFIX + "repeats",
-                          help="The k-fold split is repeated with different shuffles.")
+repeats = c2.number_input(
+    "Repeats",
+    1,
+    10,
+    step=1,
+    key=PREFIX + "repeats",
+    help="The k-fold split is repeated with different shuffles.",
+)
 seed = c3.number_input("Seed", 0, 1_000_000, step=1, key=PREFIX + "seed")
 max_depth = c4.number_input("Maximum depth (0 = none)", 0, 20, step=1, key=PREFIX + "max_depth")
 c5, c6, c7 = st.columns([1, 2, 2])
 min_leaf = c5.number_input("Minimum examples per leaf", 1, 1000, step=1, key=PREFIX + "min_leaf")
-leaf_rule = c6.radio("Leaf labelling rule", list(LEAF_RULES), format_func=LEAF_RULES.get,
-                     key=PREFIX + "leaf_rule",
-                     help="The prior-aware rule predicts the minority class in a leaf where it "
-                          "is more frequent than in the whole training set.")
-model = c7.radio("Model", list(MODELS), format_func=MODELS.get, key=PREFIX + "model",
-                 help="A forest: bootstrap samples (stratified by class), a random subset of "
-                      "sqrt(#features) features at each node, majority vote.")
+leaf_rule = c6.radio(
+    "Leaf labelling rule",
+    list(LEAF_RULES),
+    format_func=LEAF_RULES.get,
+    key=PREFIX + "leaf_rule",
+    help="The prior-aware rule predicts the minority class in a leaf where it "
+    "is more frequent than in the whole training set.",
+)
+model = c7.radio(
+    "Model",
+    list(MODELS),
+    format_func=MODELS.get,
+    key=PREFIX + "model",
+    help="A forest: bootstrap samples (stratified by class), a random subset of "
+    "sqrt(#features) features at each node, majority vote.",
+)
 n_trees = int(S.get(PREFIX + "trees", 25))
 if model == "forest":
     n_trees = st.slider("Trees per forest", 2, 200, step=1, key=PREFIX + "trees")
 
-S.cm_saved = {k: list(v) if isinstance(v, tuple) else v
-              for k, v in urlstate.current_values(SCHEMA, S, PREFIX).items()}
+S.cm_saved = {
+    k: list(v) if isinstance(v, tuple) else v
+    for k, v in urlstate.current_values(SCHEMA, S, PREFIX).items()
+}
 urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
 
 params = {
-    "data": data_hash, "target": str(target), "features": [str(f) for f in features],
-    "settings": list(chosen), "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
-    "max_depth": int(max_depth), "min_leaf": int(min_leaf), "leaf_rule": leaf_rule,
-    "model": model, "trees": int(n_trees) if model == "forest" else None,
+    "data": data_hash,
+    "target": str(target),
+    "features": [str(f) for f in features],
+    "settings": list(chosen),
+    "folds": int(folds),
+    "repeats": int(repeats),
+    "seed": int(seed),
+    "max_depth": int(max_depth),
+    "min_leaf": int(min_leaf),
+    "leaf_rule": leaf_rule,
+    "model": model,
+    "trees": int(n_trees) if model == "forest" else None,
 }
 key = hashlib.sha1(json.dumps(params, sort_keys=True).encode()).hexdigest()[:16]
 
 b1, b2, b3 = st.columns([1, 1, 4])
 run_clicked = b1.button("Run", type="primary", key="cm_run", disabled=not chosen)
-cancel_clicked = b2.button("Cancel", key="cm_cancel",
-                           help="Stop after the fit in progress; finished folds are kept.")
+cancel_clicked = b2.button(
+    "Cancel", key="cm_cancel", help="Stop after the fit in progress; finished folds are kept."
+)
 if not chosen:
     st.info("Choose at least one measure setting.")
 
@@ -163,11 +203,20 @@ if run_clicked and chosen:
     if store.get(key) is None and (job is None or job["key"] != key or job["cv"].cancelled):
         try:
             cv = CrossValidation(
-                X, y.to_numpy(dtype=object), chosen, n_splits=int(folds), n_repeats=int(repeats),
-                seed=int(seed), model=model, leaf_rule=leaf_rule,
-                tree_params={"max_depth": int(max_depth) or None,
-                             "min_samples_leaf": int(min_leaf)},
-                n_estimators=int(n_trees), data_name=data_name,
+                X,
+                y.to_numpy(dtype=object),
+                chosen,
+                n_splits=int(folds),
+                n_repeats=int(repeats),
+                seed=int(seed),
+                model=model,
+                leaf_rule=leaf_rule,
+                tree_params={
+                    "max_depth": int(max_depth) or None,
+                    "min_samples_leaf": int(min_leaf),
+                },
+                n_estimators=int(n_trees),
+                data_name=data_name,
             )
         except ValueError as exc:
             st.error(str(exc))
@@ -179,12 +228,15 @@ computed_now = False
 if job is not None and job["key"] == key and not job["cv"].done:
     cv = job["cv"]
     n_fits = cv.n_steps * len(cv.settings)
-    bar = st.progress(cv.fraction, text=f"Starting: {cv.n_steps} folds x "
-                                        f"{len(cv.settings)} settings = {n_fits} fits")
+    bar = st.progress(
+        cv.fraction,
+        text=f"Starting: {cv.n_steps} folds x {len(cv.settings)} settings = {n_fits} fits",
+    )
 
     def show(fraction: float, message: str) -> None:
-        bar.progress(min(1.0, fraction), text=f"{round(fraction * n_fits)}/{n_fits} fits. "
-                                              f"{message}")
+        bar.progress(
+            min(1.0, fraction), text=f"{round(fraction * n_fits)}/{n_fits} fits. {message}"
+        )
 
     while not cv.done:
         cv.run_step(progress=show)
@@ -193,8 +245,10 @@ if job is not None and job["key"] == key and not job["cv"].done:
         store.put(key, cv.result())
         bar.progress(1.0, text=f"Done: {n_fits}/{n_fits} fits.")
 elif job is not None and job["key"] != key and not job["cv"].done:
-    st.info(f"A run for other settings is paused at {job['cv'].steps_done}/{job['cv'].n_steps} "
-            "folds; it resumes if you set them back. Press Run to start these settings.")
+    st.info(
+        f"A run for other settings is paused at {job['cv'].steps_done}/{job['cv'].n_steps} "
+        "folds; it resumes if you set them back. Press Run to start these settings."
+    )
 
 # ---------------------------------------------------------------- results
 result = store.get(key)
@@ -205,8 +259,10 @@ if result is None and job is not None and job["key"] == key and job["cv"].cancel
         "are partial (complete folds only). Press Run to start again."
     )
 elif result is not None and not computed_now:
-    st.caption("Results from the cache: computed earlier with these exact data and settings, "
-               "nothing was recomputed.")
+    st.caption(
+        "Results from the cache: computed earlier with these exact data and settings, "
+        "nothing was recomputed."
+    )
 
 if result is None:
     st.info("Press Run to cross-validate the chosen measures.")
@@ -237,24 +293,34 @@ st.caption(
 )
 paired = result.paired()
 if len(paired):
-    table = pd.DataFrame({
-        "setting": paired["label"],
-        "metric": paired["metric"].map(METRICS),
-        "mean difference": paired["mean_diff"].round(4),
-        "W/T/L": [f"{w}/{t}/{lo}" for w, t, lo in
-                  zip(paired["wins"], paired["ties"], paired["losses"])],
-        "corrected t p": paired["t_p"].round(4),
-        "Holm-adjusted p": paired["t_p_holm"].round(4),
-        "Wilcoxon p": paired["wilcoxon_p"].round(4),
-    })
-    shown = st.multiselect("Metrics in the table", list(METRICS), format_func=METRICS.get,
-                           default=["balanced_accuracy", "minority_recall", "auc"],
-                           key="cm_paired_metrics")
+    table = pd.DataFrame(
+        {
+            "setting": paired["label"],
+            "metric": paired["metric"].map(METRICS),
+            "mean difference": paired["mean_diff"].round(4),
+            "W/T/L": [
+                f"{w}/{t}/{lo}"
+                for w, t, lo in zip(paired["wins"], paired["ties"], paired["losses"])
+            ],
+            "corrected t p": paired["t_p"].round(4),
+            "Holm-adjusted p": paired["t_p_holm"].round(4),
+            "Wilcoxon p": paired["wilcoxon_p"].round(4),
+        }
+    )
+    shown = st.multiselect(
+        "Metrics in the table",
+        list(METRICS),
+        format_func=METRICS.get,
+        default=["balanced_accuracy", "minority_recall", "auc"],
+        key="cm_paired_metrics",
+    )
     st.dataframe(table[paired["metric"].isin(shown)], hide_index=True, width="stretch")
     significant = paired[(paired["t_p_holm"] < 0.05) & paired["metric"].isin(shown)]
     if significant.empty:
-        st.caption("No difference with the reference is significant at 5% (Holm-adjusted "
-                   "corrected t-test) on these metrics.")
+        st.caption(
+            "No difference with the reference is significant at 5% (Holm-adjusted "
+            "corrected t-test) on these metrics."
+        )
 else:
     st.caption("Choose at least two settings to see paired comparisons.")
 
@@ -270,9 +336,16 @@ st.plotly_chart(roc_figure(result), key="cm_fig_roc")
 
 st.subheader("Download")
 d1, d2, d3 = st.columns(3)
-d1.download_button("Per-fold results (CSV)", result.to_csv().encode("utf-8"),
-                   file_name=f"compare_{key}_folds.csv", mime="text/csv", key="cm_dl_folds")
-csv_button("Summary (CSV)", result.summary(), f"compare_{key}_summary.csv", "cm_dl_summary",
-           container=d2)
-csv_button("Paired comparisons (CSV)", paired, f"compare_{key}_paired.csv", "cm_dl_paired",
-           container=d3)
+d1.download_button(
+    "Per-fold results (CSV)",
+    result.to_csv().encode("utf-8"),
+    file_name=f"compare_{key}_folds.csv",
+    mime="text/csv",
+    key="cm_dl_folds",
+)
+csv_button(
+    "Summary (CSV)", result.summary(), f"compare_{key}_summary.csv", "cm_dl_summary", container=d2
+)
+csv_button(
+    "Paired comparisons (CSV)", paired, f"compare_{key}_paired.csv", "cm_dl_paired", container=d3
+)

@@ -14,4 +14,5 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
 fi
 python3 -m pip install -q -r requirements-dev.txt -e .
 python3 -m ruff check .
+python3 -m ruff format --check .
 python3 -m pytest "$@"

@@ -56,8 +56,12 @@ def figure(at: AppTest, key: str) -> dict:
     for t in spec["data"]:
         if "x" in t and "y" in t and t.get("name"):
             traces[t["name"]] = (_array(t["x"]), _array(t["y"]))
-    return {"traces": traces, "layout": spec["layout"], "data": spec["data"],
-            "config": json.loads(charts[0].proto.config)}
+    return {
+        "traces": traces,
+        "layout": spec["layout"],
+        "data": spec["data"],
+        "config": json.loads(charts[0].proto.config),
+    }
 
 
 def value_at(fig: dict, name: str, p: float) -> float:
@@ -94,8 +98,16 @@ def test_home_page():
     assert title == "Fig. 1. Off-centered, asymmetric and Shannon's entropies"
     assert value_at(fig, "off-centered Shannon", 0.1) == pytest.approx(0.811278, abs=1e-6)
     links = at.get("page_link")
-    existing = [p for p in ("pages/1_Two_classes.py", "pages/2_Q_classes.py", "pages/3_Tree.py",
-                            "pages/4_Compare_measures.py") if (ROOT / p).exists()]
+    existing = [
+        p
+        for p in (
+            "pages/1_Two_classes.py",
+            "pages/2_Q_classes.py",
+            "pages/3_Tree.py",
+            "pages/4_Compare_measures.py",
+        )
+        if (ROOT / p).exists()
+    ]
     assert len(links) == len(existing)
     for title in ("Tree", "Compare measures"):
         assert title in md or any(title == getattr(lk.proto, "label", "") for lk in links)
@@ -105,7 +117,9 @@ def test_home_page():
 def test_two_classes_opens_on_figure_1_with_the_papers_values():
     at = run(TWO)
     fig = figure(at, "tc_chart")
-    assert fig["layout"]["title"]["text"] == "Fig. 1. Off-centered, asymmetric and Shannon's entropies"
+    assert (
+        fig["layout"]["title"]["text"] == "Fig. 1. Off-centered, asymmetric and Shannon's entropies"
+    )
     assert list(fig["traces"]) == ["Shannon", "off-centered Shannon", "Asymmetric"]
     assert value_at(fig, "off-centered Shannon", 0.1) == pytest.approx(0.811278, abs=1e-6)
     assert value_at(fig, "off-centered Shannon", 0.6) == pytest.approx(0.811278, abs=1e-6)
@@ -133,13 +147,16 @@ def test_figure_2_preset():
     assert fig["layout"]["title"]["text"] == "Fig. 2. Off-centering of generalised entropies"
     names = list(fig["traces"])
     assert names == [f"off-centered Daroczy (β = {b})" for b in ("0", "0.5", "1", "2", "5")] + [
-        "off-centered Rank diversity (ρ = 0)", "Asymmetric"]
+        "off-centered Rank diversity (ρ = 0)",
+        "Asymmetric",
+    ]
     for name in names:
         assert value_at(fig, name, 0.2) == pytest.approx(1.0), name
         assert value_at(fig, name, 0.0) == pytest.approx(0.0, abs=1e-12), name
         assert value_at(fig, name, 1.0) == pytest.approx(0.0, abs=1e-12), name
     assert value_at(fig, "off-centered Daroczy (β = 0.5)", 0.6) == pytest.approx(
-        oc.off_centered([0.4, 0.6], 0.2, "daroczy", beta=0.5))
+        oc.off_centered([0.4, 0.6], 0.2, "daroczy", beta=0.5)
+    )
     assert "Fig. 2." in texts(at, "caption")
     assert at.query_params["version"] == "oc"
     assert "reconstruction" not in texts(at, "info")  # rho = 0 is the paper's own
@@ -177,7 +194,10 @@ def test_beta_limits(beta):
     at.multiselect(key="tc_measures").set_value(["daroczy"]).run()
     at.slider(key="tc_beta").set_value(beta).run()
     fig = figure(ok(at), "tc_chart")
-    assert list(fig["traces"]) == [f"Daroczy (β = {beta:g})", f"off-centered Daroczy (β = {beta:g})"]
+    assert list(fig["traces"]) == [
+        f"Daroczy (β = {beta:g})",
+        f"off-centered Daroczy (β = {beta:g})",
+    ]
     assert all_finite(fig)
     if beta == 1.0:
         assert value_at(fig, "Daroczy (β = 1)", 0.3) == pytest.approx(oc.shannon([0.7, 0.3]))
@@ -198,7 +218,8 @@ def test_rho_zero_and_reconstructed_orders():
     at.multiselect(key="tc_measures").set_value(["rank_diversity"]).run()
     fig = figure(ok(at), "tc_chart")
     assert value_at(fig, "off-centered Rank diversity (ρ = 0)", 0.1) == pytest.approx(
-        oc.off_centered([0.9, 0.1], 0.2, "rank_diversity", rho=0))
+        oc.off_centered([0.9, 0.1], 0.2, "rank_diversity", rho=0)
+    )
     assert "reconstruction" not in texts(at, "info")
     at.slider(key="tc_rho").set_value(2.5).run()
     fig = figure(ok(at), "tc_chart")
@@ -229,7 +250,8 @@ def test_consistent_asymmetric_and_n():
     at.slider(key="tc_n").set_value(1).run()
     fig = figure(ok(at), "tc_chart")
     assert value_at(fig, "Asymmetric, consistent (n = 1)", 0.0) == pytest.approx(
-        oc.asymmetric([1.0, 0.0], 0.2, n=1))
+        oc.asymmetric([1.0, 0.0], 0.2, n=1)
+    )
     at.slider(key="tc_n").set_value(500).run()
     assert "Asymmetric, consistent (n = 500)" in figure(ok(at), "tc_chart")["traces"]
 
@@ -240,9 +262,13 @@ def test_cursor_readout_matches_the_package():
     ok(at)
     table = at.dataframe[0].value
     assert table["curve"].tolist() == ["Shannon", "off-centered Shannon", "Asymmetric"]
-    assert table["value"].tolist() == pytest.approx([
-        oc.shannon([0.27, 0.73]), oc.off_centered([0.27, 0.73], 0.2),
-        oc.asymmetric([0.27, 0.73], 0.2)])
+    assert table["value"].tolist() == pytest.approx(
+        [
+            oc.shannon([0.27, 0.73]),
+            oc.off_centered([0.27, 0.73], 0.2),
+            oc.asymmetric([0.27, 0.73], 0.2),
+        ]
+    )
     assert "Values at p = 0.73" in texts(at, "subheader")
     for p in (0.0, 1.0):
         at.slider(key="tc_cursor").set_value(p).run()
@@ -279,8 +305,17 @@ def test_no_measure_shows_a_message():
 
 
 def test_shared_link_and_reset():
-    at = run(TWO, {"theta": "0.35", "measures": "gini,daroczy", "version": "side",
-                   "betas": "0.5,5", "deriv": "1", "cursor": "0.4"})
+    at = run(
+        TWO,
+        {
+            "theta": "0.35",
+            "measures": "gini,daroczy",
+            "version": "side",
+            "betas": "0.5,5",
+            "deriv": "1",
+            "cursor": "0.4",
+        },
+    )
     assert at.slider(key="tc_theta").value == pytest.approx(0.35)
     assert at.multiselect(key="tc_measures").value == ["gini", "daroczy"]
     assert len(at.get("plotly_chart")) == 3
@@ -312,7 +347,8 @@ def test_q_classes_default_view():
     assert x[np.argmax(y)] == pytest.approx(0.6)
     p = np.array([0.3, 0.7 * 0.3 / 0.4, 0.7 * 0.1 / 0.4])
     assert value_at(fig, "off-centered Shannon", 0.3) == pytest.approx(
-        oc.off_centered(p, [0.6, 0.3, 0.1]))
+        oc.off_centered(p, [0.6, 0.3, 0.1])
+    )
     assert all_finite(fig)
     tern = figure(at, "qc_chart_ternary")
     assert tern["layout"]["title"]["text"] == "off-centered Shannon over the simplex"
@@ -370,7 +406,8 @@ def test_transform_tab_custom_p():
     assert table["pi*"].tolist() == pytest.approx([0.272727, 0.327273, 0.4], abs=1e-6)
     bars = figure(at, "qc_chart_bars")
     assert bars["traces"]["pi* (off-centered pseudo-frequencies)"][1].tolist() == pytest.approx(
-        oc.off_center([0.5, 0.3, 0.2], [0.6, 0.3, 0.1]).tolist())
+        oc.off_center([0.5, 0.3, 0.2], [0.6, 0.3, 0.1]).tolist()
+    )
     at.text_input(key="qc_p").input("2, 1, 1").run()
     assert "divided by its sum" in texts(ok(at), "info")
     at.text_input(key="qc_p").input("1, x, 1").run()

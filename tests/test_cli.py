@@ -26,10 +26,29 @@ def small_csv(tmp_path):
 
 def test_end_to_end_subprocess(tmp_path, small_csv):
     out, md = tmp_path / "r.csv", tmp_path / "r.md"
-    cmd = [sys.executable, "-m", "offcenter.evaluate", str(small_csv), str(GLASS),
-           "--target", "class", "--settings", "shannon,oc_shannon,asymmetric_consistent",
-           "--folds", "3", "--repeats", "1", "--max-depth", "2", "--leaf-rule", "majority,prior",
-           "--out", str(out), "--markdown", str(md)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "offcenter.evaluate",
+        str(small_csv),
+        str(GLASS),
+        "--target",
+        "class",
+        "--settings",
+        "shannon,oc_shannon,asymmetric_consistent",
+        "--folds",
+        "3",
+        "--repeats",
+        "1",
+        "--max-depth",
+        "2",
+        "--leaf-rule",
+        "majority,prior",
+        "--out",
+        str(out),
+        "--markdown",
+        str(md),
+    ]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
@@ -50,8 +69,24 @@ def test_end_to_end_subprocess(tmp_path, small_csv):
 
 
 def test_forest_and_stdout(capsys):
-    code = main([str(GLASS), "--settings", "shannon,gini", "--folds", "2", "--repeats", "1",
-                 "--model", "forest", "--n-estimators", "3", "--max-depth", "2", "--quiet"])
+    code = main(
+        [
+            str(GLASS),
+            "--settings",
+            "shannon,gini",
+            "--folds",
+            "2",
+            "--repeats",
+            "1",
+            "--model",
+            "forest",
+            "--n-estimators",
+            "3",
+            "--max-depth",
+            "2",
+            "--quiet",
+        ]
+    )
     assert code == 0
     out = capsys.readouterr()
     assert "## forest, leaf rule: majority" in out.out
@@ -59,20 +94,26 @@ def test_forest_and_stdout(capsys):
     assert out.err == ""
 
 
-@pytest.mark.parametrize("args, message", [
-    ([], "the following arguments are required"),
-    (["x.csv", "--folds", "1"], "must be >= 2"),
-    (["x.csv", "--folds", "five"], "expected a whole number"),
-    (["x.csv", "--settings", "shannon,bogus"], "unknown setting"),
-    (["x.csv", "--leaf-rule", "minority"], "expected a comma-separated list"),
-    (["x.csv", "--model", "svm"], "expected a comma-separated list"),
-    (["x.csv", "--max-features", "many"], "expected sqrt"),
-    (["x.csv", "y.csv", "--target", "a", "--target", "b", "--target", "c"], "--target is given 3"),
-    (["x.csv", "--settings", "gini", "--reference", "shannon"], "--reference"),
-    (["x.csv", "--colour", "red"], "unrecognized arguments"),
-    (["x.csv", "--n-jobs", "0"], "must not be 0"),
-    (["x.csv", "--n-jobs", "all"], "expected a whole number"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ([], "the following arguments are required"),
+        (["x.csv", "--folds", "1"], "must be >= 2"),
+        (["x.csv", "--folds", "five"], "expected a whole number"),
+        (["x.csv", "--settings", "shannon,bogus"], "unknown setting"),
+        (["x.csv", "--leaf-rule", "minority"], "expected a comma-separated list"),
+        (["x.csv", "--model", "svm"], "expected a comma-separated list"),
+        (["x.csv", "--max-features", "many"], "expected sqrt"),
+        (
+            ["x.csv", "y.csv", "--target", "a", "--target", "b", "--target", "c"],
+            "--target is given 3",
+        ),
+        (["x.csv", "--settings", "gini", "--reference", "shannon"], "--reference"),
+        (["x.csv", "--colour", "red"], "unrecognized arguments"),
+        (["x.csv", "--n-jobs", "0"], "must not be 0"),
+        (["x.csv", "--n-jobs", "all"], "expected a whole number"),
+    ],
+)
 def test_bad_arguments_usage_exit_2(args, message, capsys):
     with pytest.raises(SystemExit) as exc:
         main(args)
@@ -98,9 +139,24 @@ def test_bad_files_one_line_exit_1(tmp_path, capsys):
     tiny = tmp_path / "tiny.csv"
     tiny.write_text("a,b\n1,x\n2,x\n3,y\n4,x\n")
     cases.append(([str(tiny), "--folds", "3"], "fewer than the 3 folds"))
-    cases.append(([str(GLASS), "--folds", "2", "--repeats", "1", "--max-depth", "1",
-                   "--settings", "shannon", "--out", str(tmp_path / "no" / "dir.csv")],
-                  "does not exist"))
+    cases.append(
+        (
+            [
+                str(GLASS),
+                "--folds",
+                "2",
+                "--repeats",
+                "1",
+                "--max-depth",
+                "1",
+                "--settings",
+                "shannon",
+                "--out",
+                str(tmp_path / "no" / "dir.csv"),
+            ],
+            "does not exist",
+        )
+    )
     for args, message in cases:
         code = main(args + ["--quiet"])
         err = capsys.readouterr().err

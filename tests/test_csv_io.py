@@ -30,12 +30,15 @@ def read(name):
     return read_csv_bytes((BAD / name).read_bytes(), name)
 
 
-@pytest.mark.parametrize("name, encoding, sep", [
-    ("semicolon_latin1.csv", "Latin-1", ";"),
-    ("semicolon_utf8_bom.csv", "UTF-8 (BOM)", ";"),
-    ("tab_utf16.csv", "UTF-16", "\t"),
-    ("comma_utf8.csv", "UTF-8", ","),
-])
+@pytest.mark.parametrize(
+    "name, encoding, sep",
+    [
+        ("semicolon_latin1.csv", "Latin-1", ";"),
+        ("semicolon_utf8_bom.csv", "UTF-8 (BOM)", ";"),
+        ("tab_utf16.csv", "UTF-16", "\t"),
+        ("comma_utf8.csv", "UTF-8", ","),
+    ],
+)
 def test_good_encodings_and_separators(name, encoding, sep):
     df, rep = read_csv_bytes((GOOD / name).read_bytes(), name)
     assert rep.encoding == encoding
@@ -46,18 +49,21 @@ def test_good_encodings_and_separators(name, encoding, sep):
     assert "5 rows x 3 columns" in rep.summary()
 
 
-@pytest.mark.parametrize("name, words", [
-    ("empty.csv", "empty"),
-    ("whitespace_only.csv", "empty"),
-    ("header_only.csv", "no data rows"),
-    ("one_column.csv", "only one column"),
-    ("binary_png.csv", "PNG"),
-    ("binary_zip_xlsx.csv", "ZIP"),
-    ("binary_nul.csv", "binary"),
-    ("mixed_separators.csv", "Mixed separators"),
-    ("ragged_rows.csv", "Ragged rows"),
-    ("undecodable.csv", "cannot be decoded"),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("empty.csv", "empty"),
+        ("whitespace_only.csv", "empty"),
+        ("header_only.csv", "no data rows"),
+        ("one_column.csv", "only one column"),
+        ("binary_png.csv", "PNG"),
+        ("binary_zip_xlsx.csv", "ZIP"),
+        ("binary_nul.csv", "binary"),
+        ("mixed_separators.csv", "Mixed separators"),
+        ("ragged_rows.csv", "Ragged rows"),
+        ("undecodable.csv", "cannot be decoded"),
+    ],
+)
 def test_bad_files_raise_a_clear_data_problem(name, words):
     with pytest.raises(DataProblem) as info:
         read(name)
@@ -148,10 +154,15 @@ def test_missing_markers():
 
 
 def test_id_like_columns_with_reasons():
-    df = pd.DataFrame({
-        "row": range(1, 21), "patient_id": np.arange(20) * 7 + 3, "name": [f"n{i}" for i in range(20)],
-        "x": np.linspace(0, 1, 20), "y": ["a", "b"] * 10,
-    })
+    df = pd.DataFrame(
+        {
+            "row": range(1, 21),
+            "patient_id": np.arange(20) * 7 + 3,
+            "name": [f"n{i}" for i in range(20)],
+            "x": np.linspace(0, 1, 20),
+            "y": ["a", "b"] * 10,
+        }
+    )
     ids = id_like_columns(df)
     assert set(ids) == {"row", "patient_id", "name"}
     assert "row number" in ids["row"]

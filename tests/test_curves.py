@@ -99,7 +99,9 @@ def test_figure_2_curves_peak_at_theta_and_vanish_at_the_ends():
     specs = fig2_specs()
     labels = [curve_label(s) for s in specs]
     assert labels == [f"off-centered Daroczy (β = {b:g})" for b in FIG2_BETAS] + [
-        "off-centered Rank diversity (ρ = 0)", "Asymmetric"]
+        "off-centered Rank diversity (ρ = 0)",
+        "Asymmetric",
+    ]
     df = binary_curves(specs, 0.2)
     for col in df.columns[1:]:
         assert at(df, 0.2, col) == pytest.approx(1.0), col
@@ -111,26 +113,39 @@ def test_figure_2_curves_peak_at_theta_and_vanish_at_the_ends():
     # same values as the package's public functions
     for b in FIG2_BETAS:
         assert at(df, 0.6, f"oc_daroczy_b{b:g}") == pytest.approx(
-            oc.off_centered([0.4, 0.6], 0.2, "daroczy", beta=b))
+            oc.off_centered([0.4, 0.6], 0.2, "daroczy", beta=b)
+        )
     assert at(df, 0.6, "oc_rank_diversity_r0") == pytest.approx(
-        oc.off_centered([0.4, 0.6], 0.2, "rank_diversity", rho=0))
+        oc.off_centered([0.4, 0.6], 0.2, "rank_diversity", rho=0)
+    )
 
 
 @pytest.mark.parametrize("theta", [0.01, 0.99, 0.5])
 @pytest.mark.parametrize("beta", [0.0, 1.0, 1.0 + 1e-9, 10.0])
 def test_limits_draw_without_nan(theta, beta):
-    specs = [MeasureSetting("daroczy", "prior", beta=beta), MeasureSetting("daroczy", beta=beta),
-             MeasureSetting("rank_diversity", "prior", rho=0.0),
-             MeasureSetting("rank_diversity", "prior", rho=5.0), MeasureSetting("asymmetric"),
-             MeasureSetting("asymmetric", consistent=True, n=1.0), MeasureSetting("gini", "prior"),
-             MeasureSetting("misclassification", "prior")]
+    specs = [
+        MeasureSetting("daroczy", "prior", beta=beta),
+        MeasureSetting("daroczy", beta=beta),
+        MeasureSetting("rank_diversity", "prior", rho=0.0),
+        MeasureSetting("rank_diversity", "prior", rho=5.0),
+        MeasureSetting("asymmetric"),
+        MeasureSetting("asymmetric", consistent=True, n=1.0),
+        MeasureSetting("gini", "prior"),
+        MeasureSetting("misclassification", "prior"),
+    ]
     df = binary_curves(specs, theta)
     assert np.isfinite(df.to_numpy()).all()
     assert at(df, theta, specs[0].key) == pytest.approx(1.0)
 
 
 def test_consistent_asymmetric_shrinks_with_n():
-    df = binary_curves([MeasureSetting("asymmetric", consistent=True, n=5), MeasureSetting("asymmetric", consistent=True, n=500)], 0.2)
+    df = binary_curves(
+        [
+            MeasureSetting("asymmetric", consistent=True, n=5),
+            MeasureSetting("asymmetric", consistent=True, n=500),
+        ],
+        0.2,
+    )
     assert at(df, 0.0, "asymmetric_consistent_n5") > at(df, 0.0, "asymmetric_consistent_n500") > 0
     assert df.attrs["labels"]["asymmetric_consistent_n5"] == "Asymmetric, consistent (n = 5)"
 
@@ -139,13 +154,16 @@ def test_values_at_cursor_match_the_package():
     specs = fig1_specs()
     table = binary_values_at(specs, 0.2, 0.1)
     assert table["value"].tolist() == pytest.approx(
-        [oc.shannon([0.9, 0.1]), oc.off_centered([0.9, 0.1], 0.2), oc.asymmetric([0.9, 0.1], 0.2)])
+        [oc.shannon([0.9, 0.1]), oc.off_centered([0.9, 0.1], 0.2), oc.asymmetric([0.9, 0.1], 0.2)]
+    )
 
 
 # ------------------------------------------------------------------ derivatives
 def test_first_derivative_matches_the_papers_formula():
     theta = 0.2
-    d = binary_derivatives([MeasureSetting("shannon", "prior")], theta, binary_grid(theta, 201), order=1)
+    d = binary_derivatives(
+        [MeasureSetting("shannon", "prior")], theta, binary_grid(theta, 201), order=1
+    )
     for p in (0.05, 0.1, 0.15, 0.4, 0.7, 0.9):
         if p <= theta:
             pi, a = p / (2 * theta), 1 / (2 * theta)
@@ -201,8 +219,9 @@ def test_slice_for_any_q_and_examples(q):
     for theta in (np.full(q, 1 / q), imbalanced_example(q)):
         df = slice_curves(fig2_specs(), theta)
         assert np.isfinite(df.to_numpy()).all()
-        assert at(df, theta[0], "oc_shannon" if "oc_shannon" in df else df.columns[1], "p1") \
-            == pytest.approx(df[df.columns[1]].max())
+        assert at(
+            df, theta[0], "oc_shannon" if "oc_shannon" in df else df.columns[1], "p1"
+        ) == pytest.approx(df[df.columns[1]].max())
 
 
 def test_ternary_peak_follows_theta():
@@ -215,8 +234,7 @@ def test_ternary_peak_follows_theta():
     assert u.attrs["argmax"] == pytest.approx([1 / 3] * 3)
     # values are the package's
     row = t.iloc[5]
-    assert row["value"] == pytest.approx(oc.off_centered(row[["p1", "p2", "p3"]].to_numpy(),
-                                                         theta))
+    assert row["value"] == pytest.approx(oc.off_centered(row[["p1", "p2", "p3"]].to_numpy(), theta))
 
 
 def test_transform_table_and_maps():
@@ -239,8 +257,13 @@ def test_normalise_theta_messages():
     assert th.tolist() == pytest.approx([0.25, 0.25, 0.5]) and notes
     th, notes = normalise_theta([0.333333, 0.333333, 0.333333])
     assert notes == []  # rounding of a shared link: no note
-    for bad, word in [([0, 1, 1], "class 1"), ([1, -1], "class 2"), ([1, np.nan], "empty"),
-                      ([1], "at least 2"), (["a", 1], "numbers")]:
+    for bad, word in [
+        ([0, 1, 1], "class 1"),
+        ([1, -1], "class 2"),
+        ([1, np.nan], "empty"),
+        ([1], "at least 2"),
+        (["a", 1], "numbers"),
+    ]:
         with pytest.raises(ValueError, match=word):
             normalise_theta(bad)
     with pytest.raises(ValueError, match="3 values"):
@@ -271,22 +294,34 @@ def test_presets_and_matching():
     assert chosen_betas(0.0, ("0.5", "1", "2", "5")) == list(FIG2_BETAS)
 
 
-@pytest.mark.parametrize("version, n_raw, n_oc", [("both", 2, 3), ("oc", 0, 3), ("raw", 2, 1),
-                                                  ("side", 2, 3)])
+@pytest.mark.parametrize(
+    "version, n_raw, n_oc", [("both", 2, 3), ("oc", 0, 3), ("raw", 2, 1), ("side", 2, 3)]
+)
 def test_page_specs_versions(version, n_raw, n_oc):
-    values = {**TWO_CLASS_SCHEMA.defaults(), "measures": ("gini", "shannon", "asymmetric"),
-              "version": version}
+    values = {
+        **TWO_CLASS_SCHEMA.defaults(),
+        "measures": ("gini", "shannon", "asymmetric"),
+        "version": version,
+    }
     raw, ocs = page_specs(values)
     assert (len(raw), len(ocs)) == (n_raw, n_oc)
     assert [s.measure for s in raw] == ["shannon", "gini"][:n_raw]  # registry order
 
 
 def test_page_specs_consistent_and_reconstruction_flag():
-    values = {**TWO_CLASS_SCHEMA.defaults(), "measures": ("asymmetric", "rank_diversity"),
-              "consistent": True, "n": 30, "rho": 1.0}
+    values = {
+        **TWO_CLASS_SCHEMA.defaults(),
+        "measures": ("asymmetric", "rank_diversity"),
+        "consistent": True,
+        "n": 30,
+        "rho": 1.0,
+    }
     raw, ocs = page_specs(values)
-    assert [curve_label(s) for s in ocs] == ["off-centered Rank diversity (ρ = 1)", "Asymmetric",
-                                             "Asymmetric, consistent (n = 30)"]
+    assert [curve_label(s) for s in ocs] == [
+        "off-centered Rank diversity (ρ = 1)",
+        "Asymmetric",
+        "Asymmetric, consistent (n = 30)",
+    ]
     assert draws_reconstructed_rank(raw + ocs)
     assert not draws_reconstructed_rank(fig2_specs())
     assert page_specs({**values, "measures": ()}) == ([], [])
@@ -335,8 +370,11 @@ def test_curves_figure_data_are_the_curve_data():
 def test_style_cycles_and_pngs():
     assert style(0) != style(1) and style(0) == style(len(DASHES))
     cfg = png_config("offcenter fig1 theta 0.2")
-    assert cfg["toImageButtonOptions"] == {"format": "png", "filename": "offcenter_fig1_theta_0.2",
-                                           "scale": 2}
+    assert cfg["toImageButtonOptions"] == {
+        "format": "png",
+        "filename": "offcenter_fig1_theta_0.2",
+        "scale": 2,
+    }
     assert file_stub("a/b", None, "", "c") == "a_b_c"
 
 

@@ -65,7 +65,11 @@ def test_mutation_matches_the_wikipedia_article():
     assert df.shape == (7, 6)
     gains = {m: _gain(df, f"mutation_{m}", "cancer") for m in (1, 2, 3, 4)}
     assert np.round([gains[3], gains[4], gains[1], gains[2]], 3).tolist() == [
-        0.522, 0.292, 0.128, 0.006]
+        0.522,
+        0.292,
+        0.128,
+        0.006,
+    ]
     assert "sample" in id_like_columns(df)
 
 

@@ -29,18 +29,23 @@ def test_parse_settings_round_trip():
         assert parse_setting(s.key) == s
     assert parse_setting("oc_daroczy").beta == 2.0  # registry default
     assert parse_setting("asymmetric").theta == "prior"
-    assert parse_setting({"measure": "asymmetric", "consistent": True}).key == "asymmetric_consistent"
+    assert (
+        parse_setting({"measure": "asymmetric", "consistent": True}).key == "asymmetric_consistent"
+    )
     assert parse_setting("OC-Shannon").key == "oc_shannon"
 
 
-@pytest.mark.parametrize("bad, match", [
-    ("nonsense", "unknown setting"),
-    ("shannon_consistent", "consistent"),
-    ("oc_daroczy_b-1", "beta"),
-    ({"theta": "prior"}, "needs a 'measure'"),
-    ({"measure": "gini", "colour": 1}, "unknown keys"),
-    ("", "a setting is"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        ("nonsense", "unknown setting"),
+        ("shannon_consistent", "consistent"),
+        ("oc_daroczy_b-1", "beta"),
+        ({"theta": "prior"}, "needs a 'measure'"),
+        ({"measure": "gini", "colour": 1}, "unknown keys"),
+        ("", "a setting is"),
+    ],
+)
 def test_parse_setting_errors(bad, match):
     with pytest.raises(ValueError, match=match):
         parse_setting(bad)
@@ -55,8 +60,15 @@ def test_parse_settings_duplicates_and_empty():
 
 def test_evaluate_tables(glass):
     X, y = glass
-    res = evaluate(X, y, ["shannon", "oc_shannon", "asymmetric"], n_splits=3, n_repeats=2,
-                   seed=1, tree_params={"max_depth": 3})
+    res = evaluate(
+        X,
+        y,
+        ["shannon", "oc_shannon", "asymmetric"],
+        n_splits=3,
+        n_repeats=2,
+        seed=1,
+        tree_params={"max_depth": 3},
+    )
     assert not res.cancelled
     f = res.folds
     assert len(f) == 3 * 2 * 3
@@ -78,8 +90,10 @@ def test_evaluate_tables(glass):
     row = paired[(paired["setting"] == "oc_shannon") & (paired["metric"] == "minority_recall")]
     row = row.iloc[0]
     assert row["wins"] + row["ties"] + row["losses"] == 6
-    d = (f[f["setting"] == "oc_shannon"]["minority_recall"].to_numpy()
-         - f[f["setting"] == "shannon"]["minority_recall"].to_numpy())
+    d = (
+        f[f["setting"] == "oc_shannon"]["minority_recall"].to_numpy()
+        - f[f["setting"] == "shannon"]["minority_recall"].to_numpy()
+    )
     assert row["mean_diff"] == pytest.approx(d.mean())
     assert 0 <= row["t_p"] <= 1 and row["t_p_holm"] >= row["t_p"]
     assert res.config["minority"] == 0
@@ -106,14 +120,21 @@ def test_prior_leaf_rule_raises_minority_recall(glass):
     maj = evaluate(X, y, ["shannon"], leaf_rule="majority", **kw)
     pri = evaluate(X, y, ["shannon"], leaf_rule="prior", **kw)
     assert pri.config["leaf_rule"] == "prior"
-    assert (pri.folds["minority_recall"].mean() >= maj.folds["minority_recall"].mean())
+    assert pri.folds["minority_recall"].mean() >= maj.folds["minority_recall"].mean()
 
 
 def test_progress_and_cancel(glass):
     X, y = glass
     calls = []
-    res = evaluate(X, y, ["shannon", "gini"], n_splits=3, n_repeats=1,
-                   tree_params={"max_depth": 2}, progress=lambda f, m: calls.append((f, m)))
+    res = evaluate(
+        X,
+        y,
+        ["shannon", "gini"],
+        n_splits=3,
+        n_repeats=1,
+        tree_params={"max_depth": 2},
+        progress=lambda f, m: calls.append((f, m)),
+    )
     assert len(calls) == 6
     assert [round(c[0], 6) for c in calls] == [round(i / 6, 6) for i in range(1, 7)]
     assert calls[-1][0] == 1.0 and "fold 3/3" in calls[-1][1]
@@ -126,8 +147,15 @@ def test_progress_and_cancel(glass):
         count["n"] += 1
         return count["n"] > 3
 
-    res = evaluate(X, y, ["shannon", "gini"], n_splits=3, n_repeats=1,
-                   tree_params={"max_depth": 2}, should_cancel=should_cancel)
+    res = evaluate(
+        X,
+        y,
+        ["shannon", "gini"],
+        n_splits=3,
+        n_repeats=1,
+        tree_params={"max_depth": 2},
+        should_cancel=should_cancel,
+    )
     assert res.cancelled
     assert len(res.folds) == 2 and set(res.folds["fold"]) == {0}
     assert "CANCELLED" in res.describe()
@@ -136,8 +164,7 @@ def test_progress_and_cancel(glass):
 
 def test_stepwise_resume(glass):
     X, y = glass
-    cv = CrossValidation(X, y, ["shannon"], n_splits=3, n_repeats=1,
-                         tree_params={"max_depth": 2})
+    cv = CrossValidation(X, y, ["shannon"], n_splits=3, n_repeats=1, tree_params={"max_depth": 2})
     assert cv.run_step() and cv.steps_done == 1
     partial = cv.result()
     assert partial.cancelled and len(partial.folds) == 1
@@ -159,6 +186,7 @@ def test_failing_fit_is_recorded_not_raised(glass):
             if self.params["measure"] == "gini":
                 raise RuntimeError("boom")
             from offcenter import TreeClassifier
+
             self.inner = TreeClassifier(**self.params).fit(X, y)
             self.classes_ = self.inner.classes_
             self.tree_ = self.inner.tree_
@@ -177,12 +205,15 @@ def test_failing_fit_is_recorded_not_raised(glass):
     assert res.summary().loc[1, "n_folds"] == 0
 
 
-@pytest.mark.parametrize("kw, match", [
-    (dict(leaf_rule="minority"), "leaf_rule"),
-    (dict(model="svm"), "model"),
-    (dict(reference="gini"), "reference"),
-    (dict(n_splits=100), "fewer than"),
-])
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        (dict(leaf_rule="minority"), "leaf_rule"),
+        (dict(model="svm"), "model"),
+        (dict(reference="gini"), "reference"),
+        (dict(n_splits=100), "fewer than"),
+    ],
+)
 def test_evaluate_bad_arguments(glass, kw, match):
     X, y = glass
     with pytest.raises(ValueError, match=match):
@@ -205,8 +236,9 @@ def test_numpy_input_and_multiclass():
     y = np.repeat(["a", "b", "c"], [50, 25, 15])
     X[y == "b", 0] += 2
     X[y == "c", 1] += 2
-    res = evaluate(X, y, ["shannon", "oc_gini"], n_splits=3, n_repeats=1,
-                   tree_params={"max_depth": 3})
+    res = evaluate(
+        X, y, ["shannon", "oc_gini"], n_splits=3, n_repeats=1, tree_params={"max_depth": 3}
+    )
     assert res.config["minority"] == "c"
     assert res.folds["auc"].between(0, 1).all()
     assert (res.folds["error"] == "").all()

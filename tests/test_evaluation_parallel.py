@@ -36,8 +36,9 @@ def sequential(glass):
 def dask_cluster():
     import distributed
 
-    cluster = distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
-                                       dashboard_address=None)
+    cluster = distributed.LocalCluster(
+        processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None
+    )
     client = distributed.Client(cluster)
     yield cluster
     client.close()
@@ -45,8 +46,7 @@ def dask_cluster():
 
 
 def _same(a, b):
-    pd.testing.assert_frame_equal(a.folds.drop(columns="seconds"),
-                                  b.folds.drop(columns="seconds"))
+    pd.testing.assert_frame_equal(a.folds.drop(columns="seconds"), b.folds.drop(columns="seconds"))
     for key in a.scores:
         np.testing.assert_array_equal(a.scores[key], b.scores[key])
 
@@ -59,15 +59,16 @@ def test_processes_give_identical_results(glass, sequential):
 def test_forest_evaluation_identical_in_parallel(glass):
     X, y = glass
     kw = dict(KW, model="forest", n_estimators=3)
-    _same(evaluate(X, y, ["shannon", "gini"], n_jobs=2, **kw),
-          evaluate(X, y, ["shannon", "gini"], n_jobs=1, **kw))
+    _same(
+        evaluate(X, y, ["shannon", "gini"], n_jobs=2, **kw),
+        evaluate(X, y, ["shannon", "gini"], n_jobs=1, **kw),
+    )
 
 
 def test_progress_and_cancel_in_parallel(glass):
     X, y = glass
     calls = []
-    res = evaluate(X, y, ["shannon", "gini"], n_jobs=2, progress=lambda f, m: calls.append(f),
-                   **KW)
+    res = evaluate(X, y, ["shannon", "gini"], n_jobs=2, progress=lambda f, m: calls.append(f), **KW)
     assert not res.cancelled
     assert calls == pytest.approx([i / 12 for i in range(1, 13)])
     count = {"n": 0}
@@ -100,8 +101,18 @@ def test_cli_scheduler(dask_cluster, tmp_path, glass):
     from offcenter.data.datasets import DATASETS
 
     out_d, out_1 = tmp_path / "d.csv", tmp_path / "1.csv"
-    args = [str(DATASETS["glass"].path), "--settings", "shannon,gini", "--folds", "2",
-            "--repeats", "1", "--max-depth", "2", "--quiet"]
+    args = [
+        str(DATASETS["glass"].path),
+        "--settings",
+        "shannon,gini",
+        "--folds",
+        "2",
+        "--repeats",
+        "1",
+        "--max-depth",
+        "2",
+        "--quiet",
+    ]
     assert main([*args, "--scheduler", dask_cluster.scheduler_address, "--out", str(out_d)]) == 0
     assert main([*args, "--n-jobs", "1", "--out", str(out_1)]) == 0
     a, b = pd.read_csv(out_d), pd.read_csv(out_1)
@@ -115,11 +126,14 @@ def test_missing_dask_is_a_clear_error(glass, monkeypatch):
         evaluate(X, y, ["shannon"], backend="dask", **KW)
 
 
-@pytest.mark.parametrize("bad, match", [
-    (dict(n_jobs=0), "n_jobs"),
-    (dict(n_jobs=1.5), "n_jobs"),
-    (dict(backend="nope"), "backend"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (dict(n_jobs=0), "n_jobs"),
+        (dict(n_jobs=1.5), "n_jobs"),
+        (dict(backend="nope"), "backend"),
+    ],
+)
 def test_bad_parallel_arguments(glass, bad, match):
     X, y = glass
     with pytest.raises(ValueError, match=match):

@@ -43,12 +43,15 @@ def test_fold_sizes_differ_by_at_most_one():
     assert max(sizes) - min(sizes) <= 1
 
 
-@pytest.mark.parametrize("bad, match", [
-    (dict(n_splits=1), "integer >= 2"),
-    (dict(n_splits=2.5), "integer >= 2"),
-    (dict(n_repeats=0), "repeats"),
-    (dict(n_splits=4), "only 3 example"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (dict(n_splits=1), "integer >= 2"),
+        (dict(n_splits=2.5), "integer >= 2"),
+        (dict(n_repeats=0), "repeats"),
+        (dict(n_splits=4), "only 3 example"),
+    ],
+)
 def test_fold_errors(bad, match):
     y = [0] * 10 + [1] * 3
     with pytest.raises(ValueError, match=match):

@@ -18,8 +18,12 @@ from offcenter.evaluation.cli import leaf_rule_tables, markdown_tables, read_tab
 from offcenter.evaluation.runner import METRICS, EvaluationResult, evaluate, parse_settings
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-STUDIES = ["evaluation_trees", "evaluation_forest", "evaluation_forest_deep",
-           "evaluation_forest_deep_leaf5"]
+STUDIES = [
+    "evaluation_trees",
+    "evaluation_forest",
+    "evaluation_forest_deep",
+    "evaluation_forest_deep_leaf5",
+]
 
 
 def _command_args(md: str) -> dict:
@@ -36,22 +40,31 @@ def _command_args(md: str) -> dict:
 def _results_from_csv(df: pd.DataFrame, opts: dict) -> list[EvaluationResult]:
     out = []
     max_depth = int(opts.get("max-depth", 5)) or None
-    tree_params = {"max_depth": max_depth,
-                   "min_samples_leaf": int(opts.get("min-samples-leaf", 1)),
-                   "min_samples_split": int(opts.get("min-samples-split", 2))}
+    tree_params = {
+        "max_depth": max_depth,
+        "min_samples_leaf": int(opts.get("min-samples-leaf", 1)),
+        "min_samples_split": int(opts.get("min-samples-split", 2)),
+    }
     for (model, rule, data), part in df.groupby(["model", "leaf_rule", "data"], sort=False):
         keys = list(dict.fromkeys(part["setting"]))
         folds = part.drop(columns=["data", "target", "model", "leaf_rule"]).reset_index(drop=True)
         folds["error"] = folds["error"].astype(object).fillna("")
         config = {
-            "data": data, "model": model, "leaf_rule": rule,
-            "n_splits": int(opts["folds"]), "n_repeats": int(opts["repeats"]),
-            "seed": int(opts["seed"]), "tree_params": tree_params, "reference": "shannon",
+            "data": data,
+            "model": model,
+            "leaf_rule": rule,
+            "n_splits": int(opts["folds"]),
+            "n_repeats": int(opts["repeats"]),
+            "seed": int(opts["seed"]),
+            "tree_params": tree_params,
+            "reference": "shannon",
             "test_train_ratio": float(np.mean(folds["n_test"] / folds["n_train"])),
         }
         if model == "forest":
-            config.update(n_estimators=int(opts["n-estimators"]),
-                          max_features=opts.get("max-features", "sqrt"))
+            config.update(
+                n_estimators=int(opts["n-estimators"]),
+                max_features=opts.get("max-features", "sqrt"),
+            )
         out.append(EvaluationResult(folds=folds, settings=parse_settings(keys), config=config))
     return out
 
@@ -82,10 +95,19 @@ def test_refit_reproduces_committed_fold_metrics():
     path = Path(DATASETS["glass"].path)
     X, y, _ = split_target(read_table(path), None, path)
     for rule in ("majority", "prior"):
-        res = evaluate(X, y, n_splits=int(opts["folds"]), n_repeats=int(opts["repeats"]),
-                       seed=int(opts["seed"]), leaf_rule=rule,
-                       tree_params={"max_depth": int(opts["max-depth"]), "min_samples_leaf": 1,
-                                    "min_samples_split": 2})
+        res = evaluate(
+            X,
+            y,
+            n_splits=int(opts["folds"]),
+            n_repeats=int(opts["repeats"]),
+            seed=int(opts["seed"]),
+            leaf_rule=rule,
+            tree_params={
+                "max_depth": int(opts["max-depth"]),
+                "min_samples_leaf": 1,
+                "min_samples_split": 2,
+            },
+        )
         mine = committed[(committed["data"] == "glass_binary") & (committed["leaf_rule"] == rule)]
         cols = ["setting", "repeat", "fold", "n_train", "n_test", *METRICS, "leaves", "depth"]
         a = res.folds[cols].reset_index(drop=True)
@@ -106,13 +128,24 @@ def test_refit_reproduces_committed_forest_folds():
     path = Path(DATASETS["glass"].path)
     X, y, _ = split_target(read_table(path), None, path)
     settings = ["shannon", "asymmetric_consistent"]
-    res = evaluate(X, y, settings, n_splits=int(opts["folds"]), n_repeats=int(opts["repeats"]),
-                   seed=int(opts["seed"]), model="forest",
-                   n_estimators=int(opts["n-estimators"]), max_features=opts["max-features"],
-                   tree_params={"max_depth": int(opts["max-depth"]), "min_samples_leaf": 1,
-                                "min_samples_split": 2}, n_jobs=2)
-    mine = committed[(committed["data"] == "glass_binary")
-                     & committed["setting"].isin(settings)]
+    res = evaluate(
+        X,
+        y,
+        settings,
+        n_splits=int(opts["folds"]),
+        n_repeats=int(opts["repeats"]),
+        seed=int(opts["seed"]),
+        model="forest",
+        n_estimators=int(opts["n-estimators"]),
+        max_features=opts["max-features"],
+        tree_params={
+            "max_depth": int(opts["max-depth"]),
+            "min_samples_leaf": 1,
+            "min_samples_split": 2,
+        },
+        n_jobs=2,
+    )
+    mine = committed[(committed["data"] == "glass_binary") & committed["setting"].isin(settings)]
     cols = ["setting", "repeat", "fold", "n_train", "n_test", *METRICS, "leaves", "depth"]
     a = res.folds[cols].sort_values(["setting", "repeat", "fold"]).reset_index(drop=True)
     b = mine[cols].sort_values(["setting", "repeat", "fold"]).reset_index(drop=True)

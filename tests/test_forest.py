@@ -33,7 +33,9 @@ def test_stratified_bootstrap_keeps_class_counts(ecoli):
         assert len(idx) == len(y)
         np.testing.assert_array_equal(y.iloc[idx].value_counts().sort_index().to_numpy(), counts)
         assert len(np.unique(idx)) < len(y)  # drawn with replacement
-    plain = ForestClassifier(n_estimators=2, stratified=False, max_depth=2, random_state=0).fit(X, y)
+    plain = ForestClassifier(n_estimators=2, stratified=False, max_depth=2, random_state=0).fit(
+        X, y
+    )
     assert all(len(idx) == len(y) for idx in plain.samples_)
     whole = ForestClassifier(n_estimators=2, bootstrap=False, max_depth=2, random_state=0).fit(X, y)
     assert all(np.array_equal(idx, np.arange(len(y))) for idx in whole.samples_)
@@ -54,8 +56,9 @@ def test_proba_is_average_and_vote_is_majority(ecoli):
 
 def test_theta_prior_resolved_once_on_training_set(ecoli):
     X, y = ecoli
-    f = ForestClassifier(n_estimators=3, measure="shannon", theta="prior", max_depth=2,
-                         random_state=0).fit(X, y)
+    f = ForestClassifier(
+        n_estimators=3, measure="shannon", theta="prior", max_depth=2, random_state=0
+    ).fit(X, y)
     prior = y.value_counts(normalize=True).sort_index().to_numpy()
     np.testing.assert_allclose(f.theta_, prior)
     for t in f.estimators_:
@@ -66,12 +69,20 @@ def test_theta_prior_resolved_once_on_training_set(ecoli):
 def test_max_features_resolution(ecoli):
     X, y = ecoli  # 7 features
     assert ForestClassifier(n_estimators=1, random_state=0).fit(X, y).max_features_ == 2
-    assert ForestClassifier(n_estimators=1, max_features="log2",
-                            random_state=0).fit(X, y).max_features_ == 2
-    assert ForestClassifier(n_estimators=1, max_features=0.5,
-                            random_state=0).fit(X, y).max_features_ == 3
-    assert ForestClassifier(n_estimators=1, max_features=None,
-                            random_state=0).fit(X, y).max_features_ is None
+    assert (
+        ForestClassifier(n_estimators=1, max_features="log2", random_state=0)
+        .fit(X, y)
+        .max_features_
+        == 2
+    )
+    assert (
+        ForestClassifier(n_estimators=1, max_features=0.5, random_state=0).fit(X, y).max_features_
+        == 3
+    )
+    assert (
+        ForestClassifier(n_estimators=1, max_features=None, random_state=0).fit(X, y).max_features_
+        is None
+    )
     with pytest.raises(ValueError, match="max_features"):
         ForestClassifier(n_estimators=1, max_features="half").fit(X, y)
     with pytest.raises(ValueError, match="n_estimators"):
@@ -92,8 +103,9 @@ def test_params_and_unfitted():
 
 def test_class_weight_is_passed_to_the_trees(ecoli):
     X, y = ecoli
-    f = ForestClassifier(n_estimators=3, max_depth=2, class_weight="balanced", random_state=0,
-                         n_jobs=1).fit(X, y)
+    f = ForestClassifier(
+        n_estimators=3, max_depth=2, class_weight="balanced", random_state=0, n_jobs=1
+    ).fit(X, y)
     assert all(t.class_weight == "balanced" for t in f.estimators_)
     plain = ForestClassifier(n_estimators=3, max_depth=2, random_state=0, n_jobs=1).fit(X, y)
     minority = y.value_counts().idxmin()
@@ -103,10 +115,12 @@ def test_class_weight_is_passed_to_the_trees(ecoli):
 
 def test_random_state_instances_and_single_class(ecoli):
     X, y = ecoli
-    a = ForestClassifier(n_estimators=2, max_depth=2, n_jobs=1,
-                         random_state=np.random.RandomState(5)).fit(X, y)
-    b = ForestClassifier(n_estimators=2, max_depth=2, n_jobs=1,
-                         random_state=np.random.RandomState(5)).fit(X, y)
+    a = ForestClassifier(
+        n_estimators=2, max_depth=2, n_jobs=1, random_state=np.random.RandomState(5)
+    ).fit(X, y)
+    b = ForestClassifier(
+        n_estimators=2, max_depth=2, n_jobs=1, random_state=np.random.RandomState(5)
+    ).fit(X, y)
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
     with pytest.raises(ValueError, match="single class"):
         ForestClassifier(n_estimators=2).fit(X, ["a"] * len(X))
@@ -116,8 +130,9 @@ def test_classes_missing_from_a_plain_bootstrap_are_aligned():
     # 2 examples of class "z": plain bootstrap samples often miss it
     X = pd.DataFrame({"a": np.arange(30.0)})
     y = np.array(["x"] * 14 + ["y"] * 14 + ["z"] * 2)
-    f = ForestClassifier(n_estimators=8, stratified=False, max_features=None,
-                         random_state=0).fit(X, y)
+    f = ForestClassifier(n_estimators=8, stratified=False, max_features=None, random_state=0).fit(
+        X, y
+    )
     proba = f.predict_proba(X)
     assert proba.shape == (30, 3)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)

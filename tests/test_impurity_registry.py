@@ -9,7 +9,12 @@ from offcenter.measures.registry import MEASURES, OFF_CENTER_LATEX, get_measure
 
 def test_registry_entries_are_complete():
     assert list(MEASURES) == [
-        "shannon", "gini", "misclassification", "daroczy", "rank_diversity", "asymmetric"
+        "shannon",
+        "gini",
+        "misclassification",
+        "daroczy",
+        "rank_diversity",
+        "asymmetric",
     ]
     for name, info in MEASURES.items():
         assert info.name == name

@@ -68,11 +68,23 @@ def test_scalar_theta_needs_two_classes():
         (lambda: oc.daroczy([0.5, 0.5], "2"), TypeError, "beta must be a number"),
         (lambda: oc.rank_diversity([0.5, 0.5], -0.5), ValueError, "rho >= 0"),
         (lambda: oc.asymmetric([0.5, 0.5], 0.2, n=-3), ValueError, "sample size"),
-        (lambda: oc.asymmetric([[0.5, 0.5]] * 3, 0.2, n=[1, 2]), ValueError, "one per distribution"),
+        (
+            lambda: oc.asymmetric([[0.5, 0.5]] * 3, 0.2, n=[1, 2]),
+            ValueError,
+            "one per distribution",
+        ),
         (lambda: oc.off_centered([0.5, 0.5], 0.2, "asymmetric"), ValueError, "by construction"),
         (lambda: oc.off_centered([0.5, 0.5], 0.2, "nope"), ValueError, "unknown measure 'nope'"),
-        (lambda: oc.off_centered([0.5, 0.5], 0.2, "daroczy"), ValueError, "needs its parameter beta"),
-        (lambda: oc.off_centered([0.5, 0.5], 0.2, "gini", beta=2), ValueError, "does not take beta"),
+        (
+            lambda: oc.off_centered([0.5, 0.5], 0.2, "daroczy"),
+            ValueError,
+            "needs its parameter beta",
+        ),
+        (
+            lambda: oc.off_centered([0.5, 0.5], 0.2, "gini", beta=2),
+            ValueError,
+            "does not take beta",
+        ),
         (lambda: oc.off_centered([0.5, 0.5], 0.2, 3), TypeError, "named by a string"),
         (lambda: oc.boolean_distribution(1.5), ValueError, "between 0 and 1"),
     ],
@@ -141,26 +153,45 @@ def _no_warning(call):
         lambda th: oc.Impurity("shannon", theta=th),
         lambda th: oc.Impurity("asymmetric", theta=th, consistent=True),
         lambda th: oc.TreeClassifier(measure="shannon", theta=th).fit(
-            np.arange(12.0).reshape(-1, 1), np.arange(12) % len(th)),
+            np.arange(12.0).reshape(-1, 1), np.arange(12) % len(th)
+        ),
         lambda th: oc.TreeClassifier(measure="asymmetric", theta=th).fit(
-            np.arange(12.0).reshape(-1, 1), np.arange(12) % len(th)),
+            np.arange(12.0).reshape(-1, 1), np.arange(12) % len(th)
+        ),
     ],
-    ids=["off_center", "off_centered", "off_centered_daroczy", "asymmetric", "Impurity",
-         "Impurity_consistent", "tree", "tree_asymmetric"],
+    ids=[
+        "off_center",
+        "off_centered",
+        "off_centered_daroczy",
+        "asymmetric",
+        "Impurity",
+        "Impurity_consistent",
+        "tree",
+        "tree_asymmetric",
+    ],
 )
 def test_subnormal_theta_is_refused_with_the_rule(call, theta):
-    with pytest.raises(ValueError, match=r"every value of theta must be at least 1e-12.*got [0-9.e-]+"):
+    with pytest.raises(
+        ValueError, match=r"every value of theta must be at least 1e-12.*got [0-9.e-]+"
+    ):
         _no_warning(lambda: call(theta))
 
 
 def test_smallest_allowed_theta_works_everywhere():
     th = [1e-12, 0.5, 0.5 - 1e-12]
     p = [0.2, 0.3, 0.5]
-    values = _no_warning(lambda: [oc.off_centered(p, th), oc.asymmetric(p, th),
-                                  oc.Impurity("gini", theta=th).of_counts([2, 3, 5])])
+    values = _no_warning(
+        lambda: [
+            oc.off_centered(p, th),
+            oc.asymmetric(p, th),
+            oc.Impurity("gini", theta=th).of_counts([2, 3, 5]),
+        ]
+    )
     assert np.all(np.isfinite(values))
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(300, 3)), rng.integers(0, 3, 300)
     for measure in ("shannon", "gini", "asymmetric"):
-        clf = _no_warning(lambda m=measure: oc.TreeClassifier(measure=m, theta=th, max_depth=3).fit(X, y))
+        clf = _no_warning(
+            lambda m=measure: oc.TreeClassifier(measure=m, theta=th, max_depth=3).fit(X, y)
+        )
         assert all(np.isfinite(n.impurity) for n in clf.tree_.nodes)

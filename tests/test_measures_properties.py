@@ -16,9 +16,14 @@ settings.register_profile("offcenter", max_examples=150, deadline=None)
 settings.load_profile("offcenter")
 
 OFF_CENTERABLE = [
-    ("shannon", {}), ("gini", {}), ("misclassification", {}),
-    ("daroczy", {"beta": 0.5}), ("daroczy", {"beta": 2.0}), ("daroczy", {"beta": 5.0}),
-    ("rank_diversity", {"rho": 0.0}), ("rank_diversity", {"rho": 1.0}),
+    ("shannon", {}),
+    ("gini", {}),
+    ("misclassification", {}),
+    ("daroczy", {"beta": 0.5}),
+    ("daroczy", {"beta": 2.0}),
+    ("daroczy", {"beta": 5.0}),
+    ("rank_diversity", {"rho": 0.0}),
+    ("rank_diversity", {"rho": 1.0}),
 ]
 
 
@@ -138,21 +143,28 @@ def test_rank_diversity_zero_is_twice_misclassification(p):
 @given(theta=st.floats(0.01, 0.99), a=st.floats(0, 1), b=st.floats(0, 1), t=st.floats(0, 1))
 def test_binary_off_centered_is_concave_in_p(measure, params, theta, a, b, t):
     if measure == "asymmetric":
+
         def f(x):
             return oc.asymmetric(oc.boolean_distribution(x), theta)
     else:
+
         def f(x):
             return oc.off_centered(oc.boolean_distribution(x), theta, measure, **params)
+
     x = t * a + (1 - t) * b
     assert f(x) >= t * f(a) + (1 - t) * f(b) - 1e-9
 
 
 def _tables():
-    return st.integers(2, 5).flatmap(
-        lambda k: st.integers(2, 4).flatmap(
-            lambda q: arrays(np.int64, (k, q), elements=st.integers(0, 30))
+    return (
+        st.integers(2, 5)
+        .flatmap(
+            lambda k: st.integers(2, 4).flatmap(
+                lambda q: arrays(np.int64, (k, q), elements=st.integers(0, 30))
+            )
         )
-    ).filter(lambda t: t.sum() > 0)
+        .filter(lambda t: t.sum() > 0)
+    )
 
 
 @pytest.mark.parametrize("measure, params", OFF_CENTERABLE + [("asymmetric", {})])
@@ -214,11 +226,14 @@ def test_vectorised_matches_pointwise(name):
     theta = [0.1, 0.2, 0.3, 0.4]
     info = MEASURES[name]
     if info.theta == "builtin":
+
         def f(x):
             return oc.asymmetric(x, theta, n=50)
     else:
+
         def f(x):
             return oc.off_centered(x, theta, name, **info.defaults())
+
     batch = f(p)
     assert batch.shape == (10, 3)
     for i in range(10):
@@ -274,8 +289,10 @@ def test_daroczy_is_finite_for_every_beta(p, beta):
     assert value <= oc.daroczy(np.full(len(p), 1 / len(p)), beta) + 1e-9
 
 
-@given(counts=st.lists(st.integers(0, 50), min_size=2, max_size=6).filter(lambda c: sum(c) > 0),
-       beta=st.integers(2, 1500))
+@given(
+    counts=st.lists(st.integers(0, 50), min_size=2, max_size=6).filter(lambda c: sum(c) > 0),
+    beta=st.integers(2, 1500),
+)
 def test_daroczy_matches_exact_rational_arithmetic(counts, beta):
     # up to 1500, past beta = 1025 where 2^(beta-1) overflows a float
     p = np.array(counts) / sum(counts)

@@ -76,21 +76,31 @@ def test_q3_rank_diversity(rho, value):
 # ---------------------------------------------------------------- worked examples
 # lecture slides "Entropy and Information Gain", "edible": rows (Color, Size, Shape, Edible?)
 EDIBLE = [
-    ("Yellow", "Small", "Round", "+"), ("Yellow", "Small", "Round", "-"),
-    ("Green", "Small", "Irregular", "+"), ("Green", "Large", "Irregular", "-"),
-    ("Yellow", "Large", "Round", "+"), ("Yellow", "Small", "Round", "+"),
-    ("Yellow", "Small", "Round", "+"), ("Yellow", "Small", "Round", "+"),
-    ("Green", "Small", "Round", "-"), ("Yellow", "Large", "Round", "-"),
-    ("Yellow", "Large", "Round", "+"), ("Yellow", "Large", "Round", "-"),
-    ("Yellow", "Large", "Round", "-"), ("Yellow", "Large", "Round", "-"),
-    ("Yellow", "Small", "Irregular", "+"), ("Yellow", "Large", "Irregular", "+"),
+    ("Yellow", "Small", "Round", "+"),
+    ("Yellow", "Small", "Round", "-"),
+    ("Green", "Small", "Irregular", "+"),
+    ("Green", "Large", "Irregular", "-"),
+    ("Yellow", "Large", "Round", "+"),
+    ("Yellow", "Small", "Round", "+"),
+    ("Yellow", "Small", "Round", "+"),
+    ("Yellow", "Small", "Round", "+"),
+    ("Green", "Small", "Round", "-"),
+    ("Yellow", "Large", "Round", "-"),
+    ("Yellow", "Large", "Round", "+"),
+    ("Yellow", "Large", "Round", "-"),
+    ("Yellow", "Large", "Round", "-"),
+    ("Yellow", "Large", "Round", "-"),
+    ("Yellow", "Small", "Irregular", "+"),
+    ("Yellow", "Large", "Irregular", "+"),
 ]
 
 
 def _table(rows, column):
     values = sorted({r[column] for r in rows})
-    return np.array([[sum(1 for r in rows if r[column] == v and r[3] == c) for c in "+-"]
-                     for v in values], dtype=float)
+    return np.array(
+        [[sum(1 for r in rows if r[column] == v and r[3] == c) for c in "+-"] for v in values],
+        dtype=float,
+    )
 
 
 def test_lecture_slides_edible():
@@ -114,10 +124,17 @@ def test_lecture_slides_known_slip_is_not_reproduced():
 
 
 # Wikipedia, "Information gain (decision tree)": samples x mutations, class C / NC
-MUTATIONS = np.array([
-    [1, 1, 1, 0], [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 0],  # C1..C4
-    [0, 0, 0, 0], [0, 1, 0, 0], [1, 1, 0, 0],  # NC1..NC3
-])
+MUTATIONS = np.array(
+    [
+        [1, 1, 1, 0],
+        [1, 1, 0, 1],
+        [1, 0, 1, 1],
+        [0, 1, 1, 0],  # C1..C4
+        [0, 0, 0, 0],
+        [0, 1, 0, 0],
+        [1, 1, 0, 0],  # NC1..NC3
+    ]
+)
 CANCER = np.array([1, 1, 1, 1, 0, 0, 0])
 
 
@@ -145,8 +162,12 @@ def test_wikipedia_mutations_second_level_gains():
 # NPFL054 lecture 5 (Hladká and Holub, Charles University): (+, -) counts
 @pytest.mark.parametrize(
     "counts, g, h, e",
-    [((0, 6), 0, 0, 0), ((1, 5), 0.278, 0.65, 0.167), ((2, 4), 0.444, 0.918, 0.333),
-     ((3, 3), 0.5, 1.0, 0.5)],
+    [
+        ((0, 6), 0, 0, 0),
+        ((1, 5), 0.278, 0.65, 0.167),
+        ((2, 4), 0.444, 0.918, 0.333),
+        ((3, 3), 0.5, 1.0, 0.5),
+    ],
 )
 def test_npfl054_table(counts, g, h, e):
     p = np.array(counts, float) / 6

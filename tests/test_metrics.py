@@ -17,7 +17,10 @@ def test_confusion_matrix_hand():
     assert m.confusion_matrix(Y_TRUE, Y_PRED).tolist() == [[14, 1], [2, 3]]
     # explicit label order, and labels absent from the data
     assert m.confusion_matrix(Y_TRUE, Y_PRED, labels=[1, 0, 2]).tolist() == [
-        [3, 2, 0], [1, 14, 0], [0, 0, 0]]
+        [3, 2, 0],
+        [1, 14, 0],
+        [0, 0, 0],
+    ]
 
 
 def test_binary_metrics_hand():
@@ -88,7 +91,9 @@ def test_against_sklearn_random(seed):
     t = rng.integers(0, q, n)
     p = rng.integers(0, q, n)
     labels = list(range(q))
-    assert np.array_equal(m.confusion_matrix(t, p, labels), sk.confusion_matrix(t, p, labels=labels))
+    assert np.array_equal(
+        m.confusion_matrix(t, p, labels), sk.confusion_matrix(t, p, labels=labels)
+    )
     assert m.accuracy(t, p) == pytest.approx(sk.accuracy_score(t, p))
     with np.errstate(all="ignore"):
         import warnings
@@ -113,7 +118,8 @@ def test_against_sklearn_random(seed):
     proba = proba / proba.sum(axis=1, keepdims=True)
     if len(set(t.tolist())) == q and q > 2:
         assert m.roc_auc(t, proba, labels) == pytest.approx(
-            sk.roc_auc_score(t, proba, multi_class="ovr", average="macro", labels=labels))
+            sk.roc_auc_score(t, proba, multi_class="ovr", average="macro", labels=labels)
+        )
     if q == 2 and len(set(t.tolist())) == 2:
         assert m.roc_auc(t, proba, labels) == pytest.approx(sk.roc_auc_score(t, proba[:, 1]))
 
@@ -121,8 +127,9 @@ def test_against_sklearn_random(seed):
 def test_string_labels_and_minority():
     t = np.array(["neg", "pos", "neg", "neg"])
     p = np.array(["neg", "pos", "pos", "neg"])
-    res = m.classification_metrics(t, p, proba=[[0.9, 0.1], [0.2, 0.8], [0.4, 0.6], [0.7, 0.3]],
-                                   classes=["neg", "pos"])
+    res = m.classification_metrics(
+        t, p, proba=[[0.9, 0.1], [0.2, 0.8], [0.4, 0.6], [0.7, 0.3]], classes=["neg", "pos"]
+    )
     assert res["minority_recall"] == 1.0
     assert res["minority_precision"] == 0.5
     assert res["auc"] == 1.0 and res["minority_auc"] == 1.0

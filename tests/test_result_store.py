@@ -36,8 +36,10 @@ def test_a_stored_none_is_told_apart_with_a_default():
     assert "k" in s and s.get("k", missing) is None and s.get("x", missing) is missing
 
 
-@pytest.mark.parametrize("bad, exc", [(0, ValueError), (-1, ValueError), (2.5, TypeError),
-                                      (True, TypeError), ("3", TypeError)])
+@pytest.mark.parametrize(
+    "bad, exc",
+    [(0, ValueError), (-1, ValueError), (2.5, TypeError), (True, TypeError), ("3", TypeError)],
+)
 def test_bad_capacity_is_named(bad, exc):
     with pytest.raises(exc, match="capacity"):
         ResultStore(bad)

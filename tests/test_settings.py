@@ -18,7 +18,8 @@ SAFE = set("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 def _numbers(low, high):
     return st.one_of(
         st.sampled_from([low, 0.5, 1.0, 2.0, 0.1, 0.2, 0.3, 1 / 3, 1e-5]).filter(
-            lambda v: low <= v <= high),
+            lambda v: low <= v <= high
+        ),
         st.floats(low, high, allow_nan=False, allow_infinity=False),
     )
 
@@ -78,17 +79,29 @@ def test_distinct_settings_have_distinct_keys_and_labels(a, b):
 
 
 def test_distinct_keys_and_labels_over_a_fixed_family():
-    family = {
-        MeasureSetting(m, theta=t, **p)
-        for m in ("shannon", "gini", "misclassification")
-        for t in (None, "prior", "uniform", (0.8, 0.2), (0.2, 0.8), (0.5, 0.3, 0.2))
-        for p in ({}, {"alpha": 0.0}, {"alpha": 0.5}, {"alpha": 1.0})
-    } | {MeasureSetting("daroczy", theta=t, beta=b) for t in (None, "prior", "uniform")
-         for b in (0.0, 0.5, 1.0, 2.0, 1 / 3)} | {
-        MeasureSetting("rank_diversity", theta=t, rho=r) for t in (None, "prior") for r in (0, 1)
-    } | {MeasureSetting("asymmetric", theta=t, consistent=c, n=n)
-         for t in ("prior", "uniform", (0.9, 0.1)) for c, n in ((False, None), (True, None),
-                                                                 (True, 20), (True, 21))}
+    family = (
+        {
+            MeasureSetting(m, theta=t, **p)
+            for m in ("shannon", "gini", "misclassification")
+            for t in (None, "prior", "uniform", (0.8, 0.2), (0.2, 0.8), (0.5, 0.3, 0.2))
+            for p in ({}, {"alpha": 0.0}, {"alpha": 0.5}, {"alpha": 1.0})
+        }
+        | {
+            MeasureSetting("daroczy", theta=t, beta=b)
+            for t in (None, "prior", "uniform")
+            for b in (0.0, 0.5, 1.0, 2.0, 1 / 3)
+        }
+        | {
+            MeasureSetting("rank_diversity", theta=t, rho=r)
+            for t in (None, "prior")
+            for r in (0, 1)
+        }
+        | {
+            MeasureSetting("asymmetric", theta=t, consistent=c, n=n)
+            for t in ("prior", "uniform", (0.9, 0.1))
+            for c, n in ((False, None), (True, None), (True, 20), (True, 21))
+        }
+    )
     family = list(family)
     assert len({s.key for s in family}) == len(family)
     assert len({s.label for s in family}) == len(family)
@@ -97,33 +110,62 @@ def test_distinct_keys_and_labels_over_a_fixed_family():
 
 
 # ---------------------------------------------------------------- fixed examples
-@pytest.mark.parametrize("setting, key, label", [
-    (MeasureSetting("shannon"), "shannon", "Shannon"),
-    (MeasureSetting("shannon", "prior"), "oc_shannon", "off-centered Shannon, θ = prior"),
-    (MeasureSetting("shannon", "uniform"), "ocuniform_shannon",
-     "off-centered Shannon, θ = uniform"),
-    (MeasureSetting("shannon", (0.8, 0.2)), "octheta0.8-0.2_shannon",
-     "off-centered Shannon, θ = (0.8, 0.2)"),
-    (MeasureSetting("shannon", 0.2), "octheta0.8-0.2_shannon",
-     "off-centered Shannon, θ = (0.8, 0.2)"),
-    (MeasureSetting("gini", "prior"), "oc_gini", "off-centered Gini, θ = prior"),
-    (MeasureSetting("daroczy", "prior", beta=0.5), "oc_daroczy_b0.5",
-     "off-centered Daroczy (β = 0.5), θ = prior"),
-    (MeasureSetting("daroczy"), "daroczy_b2", "Daroczy (β = 2)"),
-    (MeasureSetting("rank", "prior", rho=0), "oc_rank_diversity_r0",
-     "off-centered Rank diversity (ρ = 0), θ = prior"),
-    (MeasureSetting("asymmetric"), "asymmetric", "Asymmetric, θ = prior"),
-    (MeasureSetting("asymmetric", consistent=True), "asymmetric_consistent",
-     "Asymmetric, θ = prior, consistent"),
-    (MeasureSetting("asymmetric", "uniform"), "asymmetric_uniform",
-     "Asymmetric, θ = uniform"),
-    (MeasureSetting("asymmetric", consistent=True, n=20), "asymmetric_consistent_n20",
-     "Asymmetric, θ = prior, consistent (n = 20)"),
-    (MeasureSetting("shannon", "prior", alpha=0.5), "oc_shannon_a0.5",
-     "off-centered Shannon, θ = prior, λ_α (α = 0.5)"),
-    (MeasureSetting("misclassification", alpha=0), "misclassification_a0",
-     "Misclassification, λ_α (α = 0)"),
-])
+@pytest.mark.parametrize(
+    "setting, key, label",
+    [
+        (MeasureSetting("shannon"), "shannon", "Shannon"),
+        (MeasureSetting("shannon", "prior"), "oc_shannon", "off-centered Shannon, θ = prior"),
+        (
+            MeasureSetting("shannon", "uniform"),
+            "ocuniform_shannon",
+            "off-centered Shannon, θ = uniform",
+        ),
+        (
+            MeasureSetting("shannon", (0.8, 0.2)),
+            "octheta0.8-0.2_shannon",
+            "off-centered Shannon, θ = (0.8, 0.2)",
+        ),
+        (
+            MeasureSetting("shannon", 0.2),
+            "octheta0.8-0.2_shannon",
+            "off-centered Shannon, θ = (0.8, 0.2)",
+        ),
+        (MeasureSetting("gini", "prior"), "oc_gini", "off-centered Gini, θ = prior"),
+        (
+            MeasureSetting("daroczy", "prior", beta=0.5),
+            "oc_daroczy_b0.5",
+            "off-centered Daroczy (β = 0.5), θ = prior",
+        ),
+        (MeasureSetting("daroczy"), "daroczy_b2", "Daroczy (β = 2)"),
+        (
+            MeasureSetting("rank", "prior", rho=0),
+            "oc_rank_diversity_r0",
+            "off-centered Rank diversity (ρ = 0), θ = prior",
+        ),
+        (MeasureSetting("asymmetric"), "asymmetric", "Asymmetric, θ = prior"),
+        (
+            MeasureSetting("asymmetric", consistent=True),
+            "asymmetric_consistent",
+            "Asymmetric, θ = prior, consistent",
+        ),
+        (MeasureSetting("asymmetric", "uniform"), "asymmetric_uniform", "Asymmetric, θ = uniform"),
+        (
+            MeasureSetting("asymmetric", consistent=True, n=20),
+            "asymmetric_consistent_n20",
+            "Asymmetric, θ = prior, consistent (n = 20)",
+        ),
+        (
+            MeasureSetting("shannon", "prior", alpha=0.5),
+            "oc_shannon_a0.5",
+            "off-centered Shannon, θ = prior, λ_α (α = 0.5)",
+        ),
+        (
+            MeasureSetting("misclassification", alpha=0),
+            "misclassification_a0",
+            "Misclassification, λ_α (α = 0)",
+        ),
+    ],
+)
 def test_key_and_label_stability(setting, key, label):
     assert setting.key == key
     assert str(setting) == key
@@ -144,25 +186,34 @@ def test_uniform_and_prior_are_different_settings():
 
 def test_label_for_resolves_theta():
     assert MeasureSetting("shannon", "prior").label_for([56, 44]) == (
-        "off-centered Shannon, θ = prior (0.56, 0.44)")
+        "off-centered Shannon, θ = prior (0.56, 0.44)"
+    )
     assert MeasureSetting("shannon", "prior").label_for([0.56, 0.44]) == (
-        "off-centered Shannon, θ = prior (0.56, 0.44)")
+        "off-centered Shannon, θ = prior (0.56, 0.44)"
+    )
     assert MeasureSetting("gini", "uniform").label_for([1, 2, 3]) == (
-        "off-centered Gini, θ = uniform (0.33, 0.33, 0.33)")
-    assert MeasureSetting("gini", "uniform").label_for([1, 2, 3], digits=3).endswith(
-        "(0.333, 0.333, 0.333)")
+        "off-centered Gini, θ = uniform (0.33, 0.33, 0.33)"
+    )
+    assert (
+        MeasureSetting("gini", "uniform")
+        .label_for([1, 2, 3], digits=3)
+        .endswith("(0.333, 0.333, 0.333)")
+    )
     assert MeasureSetting("gini").label_for([1, 2]) == "Gini"
     assert MeasureSetting("gini", (0.7, 0.3)).label_for([1, 2]) == (
-        "off-centered Gini, θ = (0.7, 0.3)")
+        "off-centered Gini, θ = (0.7, 0.3)"
+    )
     assert MeasureSetting("asymmetric", consistent=True).label_for([3, 1]) == (
-        "Asymmetric, θ = prior (0.75, 0.25), consistent")
+        "Asymmetric, θ = prior (0.75, 0.25), consistent"
+    )
 
 
 def test_measure_label_leaves_theta_out():
     assert MeasureSetting("shannon", "prior").measure_label == "off-centered Shannon"
     assert MeasureSetting("daroczy", beta=0.5).measure_label == "Daroczy (β = 0.5)"
     assert MeasureSetting("asymmetric", consistent=True, n=20).measure_label == (
-        "Asymmetric, consistent (n = 20)")
+        "Asymmetric, consistent (n = 20)"
+    )
 
 
 def test_registry_defaults_are_filled_so_equal_settings_compare_equal():
@@ -185,56 +236,65 @@ def test_frozen():
     assert s.replace(theta="prior") == MeasureSetting("shannon", "prior")
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    ({"measure": "nope"}, ValueError, "unknown measure"),
-    ({"measure": "shannon", "beta": 2}, ValueError, "does not take beta"),
-    ({"measure": "daroczy", "beta": -1}, ValueError, "beta"),
-    ({"measure": "daroczy", "beta": "2"}, TypeError, "beta must be a number"),
-    ({"measure": "rank_diversity", "rho": -0.5}, ValueError, "rho"),
-    ({"measure": "gini", "consistent": True}, ValueError, "consistent"),
-    ({"measure": "asymmetric", "n": 20}, ValueError, "consistent=True"),
-    ({"measure": "asymmetric", "consistent": True, "n": 0}, ValueError, "n"),
-    ({"measure": "shannon", "theta": "middle"}, ValueError, "theta must be"),
-    ({"measure": "shannon", "theta": (0.5, 0.6)}, ValueError, "sum to 1"),
-    ({"measure": "shannon", "theta": (1.0, 0.0)}, ValueError, "strictly between 0 and 1"),
-    ({"measure": "shannon", "theta": (1.0,)}, ValueError, "at least 2"),
-    ({"measure": "shannon", "theta": [[0.5, 0.5]]}, ValueError, "one distribution"),
-    ({"measure": "shannon", "alpha": 1.5}, ValueError, "alpha"),
-    ({"measure": "shannon", "consistent": "yes"}, TypeError, "consistent"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"measure": "nope"}, ValueError, "unknown measure"),
+        ({"measure": "shannon", "beta": 2}, ValueError, "does not take beta"),
+        ({"measure": "daroczy", "beta": -1}, ValueError, "beta"),
+        ({"measure": "daroczy", "beta": "2"}, TypeError, "beta must be a number"),
+        ({"measure": "rank_diversity", "rho": -0.5}, ValueError, "rho"),
+        ({"measure": "gini", "consistent": True}, ValueError, "consistent"),
+        ({"measure": "asymmetric", "n": 20}, ValueError, "consistent=True"),
+        ({"measure": "asymmetric", "consistent": True, "n": 0}, ValueError, "n"),
+        ({"measure": "shannon", "theta": "middle"}, ValueError, "theta must be"),
+        ({"measure": "shannon", "theta": (0.5, 0.6)}, ValueError, "sum to 1"),
+        ({"measure": "shannon", "theta": (1.0, 0.0)}, ValueError, "strictly between 0 and 1"),
+        ({"measure": "shannon", "theta": (1.0,)}, ValueError, "at least 2"),
+        ({"measure": "shannon", "theta": [[0.5, 0.5]]}, ValueError, "one distribution"),
+        ({"measure": "shannon", "alpha": 1.5}, ValueError, "alpha"),
+        ({"measure": "shannon", "consistent": "yes"}, TypeError, "consistent"),
+    ],
+)
 def test_validation_errors(kwargs, error, match):
     with pytest.raises(error, match=match):
         MeasureSetting(**kwargs)
 
 
-@pytest.mark.parametrize("text, key", [
-    ("OC-Shannon", "oc_shannon"),
-    (" oc_rank_r0 ", "oc_rank_diversity_r0"),
-    ("oc_daroczy", "oc_daroczy_b2"),
-    ("oc-daroczy-b0.5", "oc_daroczy_b0.5"),
-    ("rank-diversity", "rank_diversity_r0"),
-    ("entropy", "shannon"),
-    ("shannon_uniform", "ocuniform_shannon"),
-    ("oc_asymmetric", "asymmetric"),
-    ("asymmetric_theta0.9-0.1_consistent", "asymmetric_theta0.9-0.1_consistent"),
-    ("oc_gini_a1", "oc_gini_a1"),
-    ("oc_daroczy_b1e-05", "oc_daroczy_b0.00001"),
-])
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        ("OC-Shannon", "oc_shannon"),
+        (" oc_rank_r0 ", "oc_rank_diversity_r0"),
+        ("oc_daroczy", "oc_daroczy_b2"),
+        ("oc-daroczy-b0.5", "oc_daroczy_b0.5"),
+        ("rank-diversity", "rank_diversity_r0"),
+        ("entropy", "shannon"),
+        ("shannon_uniform", "ocuniform_shannon"),
+        ("oc_asymmetric", "asymmetric"),
+        ("asymmetric_theta0.9-0.1_consistent", "asymmetric_theta0.9-0.1_consistent"),
+        ("oc_gini_a1", "oc_gini_a1"),
+        ("oc_daroczy_b1e-05", "oc_daroczy_b0.00001"),
+    ],
+)
 def test_parse_accepts_the_cli_syntaxes(text, key):
     assert MeasureSetting.parse(text).key == key
 
 
-@pytest.mark.parametrize("bad, error, match", [
-    ("nonsense", ValueError, "unknown setting"),
-    ("shannon_consistent", ValueError, "consistent"),
-    ("oc_daroczy_b-1", ValueError, "beta"),
-    ("oc_shannon_uniform", ValueError, "theta twice"),
-    ("daroczy_b1_b2", ValueError, "beta twice"),
-    ({"theta": "prior"}, ValueError, "needs a 'measure'"),
-    ({"measure": "gini", "colour": 1}, ValueError, "unknown keys"),
-    ("", ValueError, "a setting is"),
-    (3, ValueError, "a setting is"),
-])
+@pytest.mark.parametrize(
+    "bad, error, match",
+    [
+        ("nonsense", ValueError, "unknown setting"),
+        ("shannon_consistent", ValueError, "consistent"),
+        ("oc_daroczy_b-1", ValueError, "beta"),
+        ("oc_shannon_uniform", ValueError, "theta twice"),
+        ("daroczy_b1_b2", ValueError, "beta twice"),
+        ({"theta": "prior"}, ValueError, "needs a 'measure'"),
+        ({"measure": "gini", "colour": 1}, ValueError, "unknown keys"),
+        ("", ValueError, "a setting is"),
+        (3, ValueError, "a setting is"),
+    ],
+)
 def test_parse_errors(bad, error, match):
     with pytest.raises(error, match=match):
         MeasureSetting.parse(bad)
@@ -244,8 +304,11 @@ def test_parse_dicts_and_settings():
     s = MeasureSetting.parse({"measure": "asymmetric", "consistent": True})
     assert s.key == "asymmetric_consistent"
     assert MeasureSetting.parse(s) is s
-    d = {k: v for k, v in MeasureSetting("gini", (0.7, 0.3), alpha=0.5).to_dict().items()
-         if k not in ("key", "label")}
+    d = {
+        k: v
+        for k, v in MeasureSetting("gini", (0.7, 0.3), alpha=0.5).to_dict().items()
+        if k not in ("key", "label")
+    }
     assert MeasureSetting.parse(d) == MeasureSetting("gini", (0.7, 0.3), alpha=0.5)
 
 
@@ -255,8 +318,9 @@ def test_impurity_matches_the_package_functions():
     s = MeasureSetting("daroczy", "prior", beta=0.5)
     imp = s.impurity(counts)
     assert imp == oc.Impurity("daroczy", theta=p, beta=0.5)
-    assert float(imp([0.5, 0.5])) == pytest.approx(oc.off_centered([0.5, 0.5], p, "daroczy",
-                                                                   beta=0.5))
+    assert float(imp([0.5, 0.5])) == pytest.approx(
+        oc.off_centered([0.5, 0.5], p, "daroczy", beta=0.5)
+    )
     a = MeasureSetting("asymmetric", consistent=True).impurity([3, 1])
     assert a.consistent and np.allclose(a.theta, [0.75, 0.25])
     with pytest.raises(ValueError, match="classes"):
@@ -265,7 +329,12 @@ def test_impurity_matches_the_package_functions():
 
 def test_tree_params():
     assert MeasureSetting("daroczy", "prior", beta=0.5).tree_params() == {
-        "measure": "daroczy", "theta": "prior", "beta": 0.5, "rho": None, "consistent": False}
+        "measure": "daroczy",
+        "theta": "prior",
+        "beta": 0.5,
+        "rho": None,
+        "consistent": False,
+    }
     assert MeasureSetting("gini", alpha=0.5).tree_params()["alpha"] == 0.5
     with pytest.raises(ValueError, match="curves only"):
         MeasureSetting("asymmetric", consistent=True, n=3).tree_params()
@@ -277,8 +346,16 @@ def test_comparison_settings_are_measure_settings_with_distinct_keys_and_labels(
     assert oc.comparison_settings() == cs
     assert len({s.key for s in cs}) == len(cs) and len({s.label for s in cs}) == len(cs)
     assert [s.key for s in cs] == [
-        "shannon", "gini", "misclassification", "oc_shannon", "oc_gini", "oc_daroczy_b0.5",
-        "oc_rank_diversity_r0", "asymmetric", "asymmetric_consistent"]
+        "shannon",
+        "gini",
+        "misclassification",
+        "oc_shannon",
+        "oc_gini",
+        "oc_daroczy_b0.5",
+        "oc_rank_diversity_r0",
+        "asymmetric",
+        "asymmetric_consistent",
+    ]
 
 
 def test_format_number_is_exact():
@@ -338,7 +415,8 @@ def test_tree_setting_with_alpha_and_vector_theta():
     assert back.setting_ == clf.setting_
     assert back.node_impurities(0).index[0] == "octheta0.7-0.3_gini"
     assert clf.setting_.label_for(clf.prior_) == (
-        "off-centered Gini, θ = (0.7, 0.3), λ_α (α = 0.5)")
+        "off-centered Gini, θ = (0.7, 0.3), λ_α (α = 0.5)"
+    )
 
 
 def test_tree_parameter_errors_come_from_the_setting():
@@ -389,17 +467,26 @@ def test_impurity_needs_one_count_per_class():
 def test_curves_take_measure_settings():
     from offcenter.measures.curves import binary_curves, curve_label
 
-    df = binary_curves([MeasureSetting("shannon", "prior"), MeasureSetting("shannon", "uniform"),
-                        MeasureSetting("shannon", (0.5, 0.5))], 0.2, grid=[0.2, 0.5])
+    df = binary_curves(
+        [
+            MeasureSetting("shannon", "prior"),
+            MeasureSetting("shannon", "uniform"),
+            MeasureSetting("shannon", (0.5, 0.5)),
+        ],
+        0.2,
+        grid=[0.2, 0.5],
+    )
     # "prior" is the page's theta; "uniform" and a vector keep their own (so the same values)
     assert list(df.columns) == ["p", "oc_shannon", "ocuniform_shannon", "octheta0.5-0.5_shannon"]
-    assert df["oc_shannon"].tolist() == pytest.approx([1.0, float(oc.off_centered([0.5, 0.5],
-                                                                                    0.2))])
+    assert df["oc_shannon"].tolist() == pytest.approx(
+        [1.0, float(oc.off_centered([0.5, 0.5], 0.2))]
+    )
     np.testing.assert_allclose(df["ocuniform_shannon"], df["octheta0.5-0.5_shannon"])
     assert df.attrs["labels"]["oc_shannon"] == "off-centered Shannon"
     assert df.attrs["labels"]["ocuniform_shannon"] == "off-centered Shannon, θ = uniform"
     assert curve_label(MeasureSetting("asymmetric", consistent=True, n=20)) == (
-        "Asymmetric, consistent (n = 20)")
+        "Asymmetric, consistent (n = 20)"
+    )
     with pytest.raises(ValueError, match="fixed sample"):
         binary_curves([MeasureSetting("asymmetric", consistent=True)], 0.2)
     with pytest.raises(ValueError, match="alpha"):
@@ -410,8 +497,9 @@ def test_curves_take_measure_settings():
 
 def test_forest_setting_resolves_theta_once():
     X, y = _imbalanced()
-    f = oc.ForestClassifier(n_estimators=3, measure="asymmetric", stratified=False,
-                            max_features=None, random_state=0).fit(X, y)
+    f = oc.ForestClassifier(
+        n_estimators=3, measure="asymmetric", stratified=False, max_features=None, random_state=0
+    ).fit(X, y)
     assert f.setting_ == MeasureSetting("asymmetric", "prior")
     prior = np.bincount(y) / len(y)
     np.testing.assert_allclose(f.theta_, prior)
@@ -425,10 +513,11 @@ def test_cross_validation_takes_every_setting_syntax():
     settings = parse_settings("oc_shannon, ocuniform_shannon,oc_gini_a0.5")
     assert [s.key for s in settings] == ["oc_shannon", "ocuniform_shannon", "oc_gini_a0.5"]
     X, y = _imbalanced()
-    res = evaluate(X, y, settings, n_splits=2, n_repeats=1, seed=0,
-                   tree_params={"max_depth": 2})
+    res = evaluate(X, y, settings, n_splits=2, n_repeats=1, seed=0, tree_params={"max_depth": 2})
     summary = res.summary()
     assert list(summary["setting"]) == ["oc_shannon", "ocuniform_shannon", "oc_gini_a0.5"]
     assert list(summary["label"]) == [
-        "off-centered Shannon, θ = prior", "off-centered Shannon, θ = uniform",
-        "off-centered Gini, θ = prior, λ_α (α = 0.5)"]
+        "off-centered Shannon, θ = prior",
+        "off-centered Shannon, θ = uniform",
+        "off-centered Gini, θ = prior, λ_α (α = 0.5)",
+    ]

@@ -30,8 +30,9 @@ ESTIMATORS = [
     # forests: few trees to keep the checks short; one grows its trees in two processes
     # (the default ForestClassifier(), 25 trees on every core, passes them too, in about 75 s)
     ForestClassifier(n_estimators=5, n_jobs=1),
-    ForestClassifier(n_estimators=4, measure="asymmetric", theta="prior", consistent=True,
-                     n_jobs=2),
+    ForestClassifier(
+        n_estimators=4, measure="asymmetric", theta="prior", consistent=True, n_jobs=2
+    ),
 ]
 
 ARRAY_API_CHECK = "check_array_api_input"
@@ -69,8 +70,9 @@ def test_array_api_check():
     )
     root = Path(__file__).resolve().parents[1]
     env = dict(os.environ, SCIPY_ARRAY_API="1", PYTHONPATH=str(root))
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True,
-                         text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, timeout=600
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     assert f"ran {len(ESTIMATORS)}" in out.stdout
 

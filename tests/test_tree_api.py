@@ -27,12 +27,14 @@ def iris():
 def mixed():
     rng = np.random.default_rng(0)
     n = 300
-    X = pd.DataFrame({
-        "age": rng.integers(18, 80, n).astype(float),
-        "city": rng.choice(["Lyon", "Paris", "Nice"], n),
-        "score": rng.normal(size=n),
-        "member": rng.random(n) < 0.3,
-    })
+    X = pd.DataFrame(
+        {
+            "age": rng.integers(18, 80, n).astype(float),
+            "city": rng.choice(["Lyon", "Paris", "Nice"], n),
+            "score": rng.normal(size=n),
+            "member": rng.random(n) < 0.3,
+        }
+    )
     X.loc[::17, "score"] = np.nan
     y = np.where((X["age"] > 40) & (X["city"] != "Nice") | (X["member"]), "yes", "no")
     return X, y
@@ -96,8 +98,9 @@ def test_candidates_table(iris):
     assert chosen["gain:shannon"] == pytest.approx(clf.tree_.nodes[0].split.gain, abs=1e-12)
     assert chosen["children_counts"] == "[50, 0, 0] | [0, 50, 50]"
     # custom settings
-    df2 = clf.candidates(0, settings=[{"measure": "gini"}, {"measure": "shannon",
-                                                          "theta": "uniform"}])
+    df2 = clf.candidates(
+        0, settings=[{"measure": "gini"}, {"measure": "shannon", "theta": "uniform"}]
+    )
     assert [k for k, _ in df2.attrs["settings"]] == ["shannon", "gini", "ocuniform_shannon"]
     # a leaf still has its candidate table (splits it could have had)
     leaf = next(nd.id for nd in clf.tree_.nodes if nd.is_leaf and nd.n > 5)
@@ -202,8 +205,11 @@ def test_with_split_categorical_groups(mixed):
 
 def test_json_round_trip(mixed):
     X, y = mixed
-    for kw in ({}, {"measure": "asymmetric", "consistent": True},
-               {"theta": "prior", "categorical": "binary", "alpha": 0.5}):
+    for kw in (
+        {},
+        {"measure": "asymmetric", "consistent": True},
+        {"theta": "prior", "categorical": "binary", "alpha": 0.5},
+    ):
         clf = TreeClassifier(max_depth=4, **kw).fit(X, y)
         text = clf.to_json()
         back = TreeClassifier.from_json(text)
@@ -256,8 +262,9 @@ def test_sklearn_compatibility(iris):
     assert c2.get_params() == clf.get_params() and c2 is not clf
     scores = cross_val_score(TreeClassifier(max_depth=3), X, y, cv=5)
     assert scores.shape == (5,) and scores.mean() > 0.85
-    scores = cross_val_score(TreeClassifier(measure="asymmetric"), X, y, cv=3,
-                             scoring="balanced_accuracy")
+    scores = cross_val_score(
+        TreeClassifier(measure="asymmetric"), X, y, cv=3, scoring="balanced_accuracy"
+    )
     assert scores.mean() > 0.8
     assert clf.set_params(max_depth=5) is clf and clf.max_depth == 5
     with pytest.raises(ValueError, match="Invalid parameter 'depth'"):
@@ -321,8 +328,9 @@ def test_daroczy_and_rank_defaults():
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    data=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3), st.integers(0, 2)),
-                  min_size=4, max_size=40),
+    data=st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 3), st.integers(0, 2)), min_size=4, max_size=40
+    ),
     measure=st.sampled_from(["shannon", "gini", "misclassification", "asymmetric"]),
     theta=st.sampled_from([None, "prior"]),
 )
@@ -341,8 +349,10 @@ def test_property_training_rows_and_gains(data, measure, theta):
         assert len(rows) == nd.n
         if nd.split is not None:
             kids = [clf.tree_.nodes[c] for c in nd.children]
-            g = float(imp.of_counts(nd.counts)) - sum(
-                k.n * float(imp.of_counts(k.counts)) for k in kids) / nd.n
+            g = (
+                float(imp.of_counts(nd.counts))
+                - sum(k.n * float(imp.of_counts(k.counts)) for k in kids) / nd.n
+            )
             assert nd.split.gain == pytest.approx(g, abs=1e-10)
             assert nd.split.gain > 0
             # the chosen split is the best candidate under the tree's measure

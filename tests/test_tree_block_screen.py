@@ -29,8 +29,11 @@ def _random_theta(rng, q):
 def _bounded_settings(rng, q):
     """Impurity settings whose kernel has a row bound (random theta)."""
     theta = _random_theta(rng, q)
-    return [Impurity("shannon", theta=theta), Impurity("asymmetric", theta=theta),
-            Impurity("asymmetric", theta=theta, consistent=True)]
+    return [
+        Impurity("shannon", theta=theta),
+        Impurity("asymmetric", theta=theta),
+        Impurity("asymmetric", theta=theta, consistent=True),
+    ]
 
 
 def _path(rng, q, length, scale, remove):
@@ -64,8 +67,12 @@ def test_row_bound_holds_on_random_paths():
             n = path.sum(axis=1)
             f = n * imp.of_counts(path)  # n I(c), the reference implementation
             lo, hi = (path[-1], path[0]) if remove else (path[0], path[-1])
-            bound = k.row_bound(lo[:, None].astype(float), hi[:, None].astype(float),
-                                np.array([lo.sum()]), np.array([hi.sum()]))[:, 0]
+            bound = k.row_bound(
+                lo[:, None].astype(float),
+                hi[:, None].astype(float),
+                np.array([lo.sum()]),
+                np.array([hi.sum()]),
+            )[:, 0]
             assert bound.shape == (q,) and np.all(bound >= 0)
             ratio = np.abs(np.diff(f)) / bound[steps]  # steps: the class of each moved row
             worst = max(worst, float(ratio.max()))
@@ -86,8 +93,12 @@ def test_row_bound_single_steps_at_the_kinks_and_empty_classes():
         for j in range(3):
             d = c.copy()
             d[j] += 1
-            b = k.row_bound(c[:, None].astype(float), d[:, None].astype(float),
-                            np.array([c.sum()]), np.array([d.sum()]))[j, 0]
+            b = k.row_bound(
+                c[:, None].astype(float),
+                d[:, None].astype(float),
+                np.array([c.sum()]),
+                np.array([d.sum()]),
+            )[j, 0]
             diff = abs(d.sum() * imp.of_counts(d) - c.sum() * imp.of_counts(c))
             assert diff <= b, (c, j)
 
@@ -142,8 +153,11 @@ def test_block_screen_keeps_everything_that_can_win(alpha, ties, group, monkeypa
         assert skipped > 0
 
 
-MEASURES = [{"measure": "shannon"}, {"measure": "asymmetric"},
-            {"measure": "asymmetric", "consistent": True}]
+MEASURES = [
+    {"measure": "shannon"},
+    {"measure": "asymmetric"},
+    {"measure": "asymmetric", "consistent": True},
+]
 
 
 @pytest.mark.parametrize("measure", range(len(MEASURES)))
@@ -153,8 +167,13 @@ def test_block_screening_gives_the_exact_tree(seed, measure, monkeypatch):
     q = 2 + seed % 5
     n = 2500 + 1500 * seed
     X, y, theta = random_tree_data(rng, q, n, 4, 0.6, 2 + seed % 2, seed % 3)
-    kw = {**MEASURES[measure], "theta": theta, "max_depth": 7,
-          "alpha": [None, 0.5, 1.0][seed % 3], "min_samples_leaf": 1 + seed % 3}
+    kw = {
+        **MEASURES[measure],
+        "theta": theta,
+        "max_depth": 7,
+        "alpha": [None, 0.5, 1.0][seed % 3],
+        "min_samples_leaf": 1 + seed % 3,
+    }
     exact = fit(X, y, False, **kw).to_dict()["nodes"]
     small = fit(X, y, True, monkeypatch, small_blocks=True, **kw).to_dict()["nodes"]
     assert small == exact
@@ -190,12 +209,18 @@ def test_block_screening_with_missing_values_and_categories(monkeypatch):
     rng = np.random.default_rng(21)
     n, q = 3000, 4
     y = rng.choice(q, size=n, p=[0.55, 0.25, 0.12, 0.08])
-    df = pd.DataFrame(rng.normal(size=(n, 3)) + rng.normal(scale=0.8, size=(q, 3))[y],
-                      columns=["a", "b", "c"]).round(2)
+    df = pd.DataFrame(
+        rng.normal(size=(n, 3)) + rng.normal(scale=0.8, size=(q, 3))[y], columns=["a", "b", "c"]
+    ).round(2)
     df.loc[rng.random(n) < 0.1, "b"] = np.nan
     df["cat"] = np.array(list("uvwxyz"))[(y + rng.integers(0, 3, n)) % 6]
-    kw = {"measure": "shannon", "theta": "prior", "max_depth": 6, "max_features": 3,
-          "random_state": 0}
+    kw = {
+        "measure": "shannon",
+        "theta": "prior",
+        "max_depth": 6,
+        "max_features": 3,
+        "random_state": 0,
+    }
     exact = fit(df, y, False, **kw).to_dict()["nodes"]
     assert fit(df, y, True, monkeypatch, small_blocks=True, **kw).to_dict()["nodes"] == exact
 

@@ -18,10 +18,16 @@ def _settings_list(q):
     rng = np.random.default_rng(q)
     theta = rng.dirichlet(np.ones(q) * 3)
     out = []
-    for name, kw in [("shannon", {}), ("gini", {}), ("misclassification", {}),
-                     ("daroczy", {"beta": 0.5}), ("daroczy", {"beta": 2.0}),
-                     ("daroczy", {"beta": 0.0}), ("rank_diversity", {"rho": 0.0}),
-                     ("rank_diversity", {"rho": 1.5})]:
+    for name, kw in [
+        ("shannon", {}),
+        ("gini", {}),
+        ("misclassification", {}),
+        ("daroczy", {"beta": 0.5}),
+        ("daroczy", {"beta": 2.0}),
+        ("daroczy", {"beta": 0.0}),
+        ("rank_diversity", {"rho": 0.0}),
+        ("rank_diversity", {"rho": 1.5}),
+    ]:
         for th in (None, theta, np.full(q, 1.0 / q)):
             out.append(Impurity(name, theta=th, **kw))
     out.append(Impurity("asymmetric", theta=theta))
@@ -40,8 +46,9 @@ def test_count_kernels_agree_with_reference(q, scale):
     n = c.sum(axis=1)
     for imp in _settings_list(q):
         k = CountKernel(imp, q, int(n.max()))
-        np.testing.assert_allclose(k(c, n), imp.of_counts(c), rtol=0, atol=1e-12,
-                                   err_msg=f"{imp!r} via {type(k).__name__}")
+        np.testing.assert_allclose(
+            k(c, n), imp.of_counts(c), rtol=0, atol=1e-12, err_msg=f"{imp!r} via {type(k).__name__}"
+        )
 
 
 def _blobs(n=300, q=2, F=4, seed=0, ties=False):
@@ -68,8 +75,9 @@ def _brute_best(X, y, imp, msl=1):
                 continue
             cl = np.bincount(y[left], minlength=q)
             cr = np.bincount(y[~left], minlength=q)
-            g = parent - (left.sum() * imp.of_counts(cl) + (~left).sum() * imp.of_counts(cr)) \
-                / len(y)
+            g = parent - (left.sum() * imp.of_counts(cl) + (~left).sum() * imp.of_counts(cr)) / len(
+                y
+            )
             if g > best[0] + 1e-12:
                 best = (g, j, t)
     return best
@@ -113,13 +121,21 @@ def test_pruning_finds_the_same_split(msl):
             args = (X[o, j], np.zeros(len(y), np.int32), y[o].astype(np.int8), 2, 1, T, msl)
             full = numeric_positions(*args, prune=False)
             fast = numeric_positions(*args, prune=True)
-            gf = ipar[0] - (full.nl * st.kernel(full.L, full.nl)
-                            + full.nr * st.kernel(full.R, full.nr)) / n[0]
-            gp = ipar[0] - (fast.nl * st.kernel(fast.L, fast.nl)
-                            + fast.nr * st.kernel(fast.R, fast.nr)) / n[0]
+            gf = (
+                ipar[0]
+                - (full.nl * st.kernel(full.L, full.nl) + full.nr * st.kernel(full.R, full.nr))
+                / n[0]
+            )
+            gp = (
+                ipar[0]
+                - (fast.nl * st.kernel(fast.L, fast.nl) + fast.nr * st.kernel(fast.R, fast.nr))
+                / n[0]
+            )
             assert gp.max() == pytest.approx(gf.max(), abs=1e-12), imp
-            assert fast.thr[np.argmax(gp >= gp.max() - 1e-12)] == full.thr[
-                np.argmax(gf >= gf.max() - 1e-12)]
+            assert (
+                fast.thr[np.argmax(gp >= gp.max() - 1e-12)]
+                == full.thr[np.argmax(gf >= gf.max() - 1e-12)]
+            )
 
 
 def test_off_centered_many_classes_best_split_can_be_inside_a_pure_run():
@@ -128,8 +144,9 @@ def test_off_centered_many_classes_best_split_can_be_inside_a_pure_run():
     theta = np.array([0.0459, 0.3759, 0.0126, 0.553, 0.0126])
     theta /= theta.sum()
     left, right = [0, 36, 38, 1, 75], [8, 165, 133, 41, 144]
-    y = np.concatenate([np.repeat(np.arange(5), left), np.ones(50, int),
-                        np.repeat(np.arange(5), right)])
+    y = np.concatenate(
+        [np.repeat(np.arange(5), left), np.ones(50, int), np.repeat(np.arange(5), right)]
+    )
     x = np.concatenate([np.zeros(sum(left)), np.arange(1.0, 51.0), np.full(sum(right), 100.0)])
     imp = Impurity("shannon", theta=theta)
 
@@ -137,8 +154,10 @@ def test_off_centered_many_classes_best_split_can_be_inside_a_pure_run():
         L, R = np.array(left, float), np.array(right, float)
         L[1] += t
         R[1] += 50 - t
-        return imp.of_counts(L + R) - (L.sum() * imp.of_counts(L)
-                                       + R.sum() * imp.of_counts(R)) / (L + R).sum()
+        return (
+            imp.of_counts(L + R)
+            - (L.sum() * imp.of_counts(L) + R.sum() * imp.of_counts(R)) / (L + R).sum()
+        )
 
     clf = TreeClassifier(measure="shannon", theta=theta, max_depth=1).fit(x[:, None], y)
     split = clf.to_dict()["nodes"][0]["split"]
@@ -156,8 +175,13 @@ def test_float32_screening_gives_the_exact_tree(seed):
     n = 400 + 700 * seed
     X, y, theta = random_tree_data(rng, q, n, 3, 0.7, 1 + seed % 2, seed % 3)  # ties
     assert Settings(Impurity("shannon", theta=theta), q, n).kernel.approx is not None
-    kw = {"measure": "shannon", "theta": theta, "max_depth": 6,
-          "alpha": [None, 0.5, 1.0][seed % 3], "min_samples_leaf": 1 + seed % 3}
+    kw = {
+        "measure": "shannon",
+        "theta": theta,
+        "max_depth": 6,
+        "alpha": [None, 0.5, 1.0][seed % 3],
+        "min_samples_leaf": 1 + seed % 3,
+    }
     screened = fit(X, y, True, **kw)
     exact = fit(X, y, False, **kw)
     a, b = screened.to_dict()["nodes"], exact.to_dict()["nodes"]
@@ -170,18 +194,25 @@ def test_float32_screening_with_missing_values_categories_and_feature_sampling(s
     rng = np.random.default_rng(100 + seed)
     n, q = 1500, 4
     y = rng.choice(q, size=n, p=[0.55, 0.25, 0.12, 0.08])
-    df = pd.DataFrame(rng.normal(size=(n, 4)) + rng.normal(scale=0.8, size=(q, 4))[y],
-                      columns=["a", "b", "c", "d"]).round(2)
+    df = pd.DataFrame(
+        rng.normal(size=(n, 4)) + rng.normal(scale=0.8, size=(q, 4))[y],
+        columns=["a", "b", "c", "d"],
+    ).round(2)
     df.loc[rng.random(n) < 0.1, "b"] = np.nan  # missing numbers go to the larger child
     df["cat"] = np.array(list("uvwxyz"))[(y + rng.integers(0, 3, n)) % 6]
-    kw = {"measure": "shannon", "theta": "prior", "max_depth": 5, "min_samples_leaf": 2,
-          "categorical": ["multiway", "binary", "multiway"][seed],
-          "max_features": [None, 3, 2][seed], "random_state": seed}
+    kw = {
+        "measure": "shannon",
+        "theta": "prior",
+        "max_depth": 5,
+        "min_samples_leaf": 2,
+        "categorical": ["multiway", "binary", "multiway"][seed],
+        "max_features": [None, 3, 2][seed],
+        "random_state": seed,
+    }
     screened = fit(df, y, True, **kw)
     exact = fit(df, y, False, **kw)
     assert screened.to_dict()["nodes"] == exact.to_dict()["nodes"]
-    assert any(nd["split"] and nd["split"]["feature"] == "b"
-               for nd in screened.to_dict()["nodes"])
+    assert any(nd["split"] and nd["split"]["feature"] == "b" for nd in screened.to_dict()["nodes"])
 
 
 def test_float32_kernel_error_is_within_its_bound():
@@ -312,6 +343,7 @@ def test_categorical_multiway():
     assert root.split.feature == "a" and len(root.children) == 6
     # the multiway gain of "a" equals the association gain of its contingency table
     from offcenter import association
+
     table = pd.crosstab(X["a"], y).to_numpy()
     assert root.split.gain == pytest.approx(association(table).gain, abs=1e-12)
     assert clf.predict(X.iloc[:5]).shape == (5,)
@@ -331,8 +363,10 @@ def test_categorical_binary_is_optimal_for_two_classes(K):
     for r in range(1, len(cats)):
         for left in itertools.combinations(cats, r):
             m = X["a"].isin(left).to_numpy()
-            g = parent - (m.sum() * imp.of_counts(np.bincount(y[m], minlength=2))
-                          + (~m).sum() * imp.of_counts(np.bincount(y[~m], minlength=2))) / len(y)
+            g = parent - (
+                m.sum() * imp.of_counts(np.bincount(y[m], minlength=2))
+                + (~m).sum() * imp.of_counts(np.bincount(y[~m], minlength=2))
+            ) / len(y)
             best = max(best, g)
     assert root.split.gain == pytest.approx(best, abs=1e-12)
     assert set(root.split.groups[0]) | set(root.split.groups[1]) == set(cats)
@@ -439,8 +473,13 @@ def test_max_features_and_random_state():
     a = TreeClassifier(max_features="sqrt", random_state=3, max_depth=4).fit(X, y)
     b = TreeClassifier(max_features="sqrt", random_state=3, max_depth=4).fit(X, y)
     assert a.to_json() == b.to_json()
-    others = {TreeClassifier(max_features=1, random_state=s, max_depth=1).fit(X, y)
-              .tree_.nodes[0].split.feature for s in range(12)}
+    others = {
+        TreeClassifier(max_features=1, random_state=s, max_depth=1)
+        .fit(X, y)
+        .tree_.nodes[0]
+        .split.feature
+        for s in range(12)
+    }
     assert len(others) > 1
     for mf in (0.5, 3, "log2", None, 100):
         TreeClassifier(max_features=mf, random_state=0, max_depth=3).fit(X, y)
@@ -487,10 +526,13 @@ def test_comparison_settings_resolve_on_the_training_prior():
 def test_real_categorical_data_sets(name, categorical):
     from pathlib import Path
 
-    df = pd.read_csv(Path(__file__).resolve().parents[1] / "offcenter" / "data" / "bundled" / f"{name}.csv")
+    df = pd.read_csv(
+        Path(__file__).resolve().parents[1] / "offcenter" / "data" / "bundled" / f"{name}.csv"
+    )
     X, y = df.iloc[:, :-1], df.iloc[:, -1]
-    clf = TreeClassifier(theta="prior", categorical=categorical, max_depth=4,
-                         min_samples_leaf=5).fit(X, y)
+    clf = TreeClassifier(
+        theta="prior", categorical=categorical, max_depth=4, min_samples_leaf=5
+    ).fit(X, y)
     assert clf.score(X, y) > 0.7
     kinds = {nd.split.kind for nd in clf.tree_.nodes if nd.split is not None}
     assert ("categorical" if categorical == "multiway" else "categorical_binary") in kinds

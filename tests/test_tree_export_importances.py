@@ -25,30 +25,38 @@ def test_feature_importances_match_sklearn(criterion, measure):
     X, y = _digits()  # depth 3: the same splits as sklearn's, no ties (test_tree_reference)
     sk = DecisionTreeClassifier(criterion=criterion, max_depth=3, random_state=0).fit(X, y)
     ours = TreeClassifier(measure=measure, max_depth=3).fit(X, y)
-    np.testing.assert_allclose(ours.feature_importances_, sk.feature_importances_,
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        ours.feature_importances_, sk.feature_importances_, rtol=0, atol=1e-12
+    )
     assert ours.feature_importances_.sum() == pytest.approx(1.0)
 
 
 def test_feature_importances_weighted_match_sklearn():
     X, y = _digits()
     w = np.random.default_rng(0).uniform(0.5, 2.0, len(y))
-    sk = DecisionTreeClassifier(criterion="entropy", max_depth=2, random_state=0,
-                                class_weight="balanced").fit(X, y, sample_weight=w)
+    sk = DecisionTreeClassifier(
+        criterion="entropy", max_depth=2, random_state=0, class_weight="balanced"
+    ).fit(X, y, sample_weight=w)
     ours = TreeClassifier(max_depth=2, class_weight="balanced").fit(X, y, sample_weight=w)
     assert [nd.split.feature_index for nd in ours.tree_.nodes if nd.split] == [
-        f for f in sk.tree_.feature if f >= 0]
-    np.testing.assert_allclose(ours.feature_importances_, sk.feature_importances_,
-                               rtol=0, atol=1e-12)
+        f for f in sk.tree_.feature if f >= 0
+    ]
+    np.testing.assert_allclose(
+        ours.feature_importances_, sk.feature_importances_, rtol=0, atol=1e-12
+    )
 
 
 def test_feature_importances_own_measure_and_categorical():
     rng = np.random.default_rng(1)
     n = 200
     y = rng.integers(0, 3, n)
-    X = pd.DataFrame({"num": y + rng.normal(scale=0.8, size=n),
-                      "cat": np.where(rng.random(n) < 0.7, np.array(list("abc"))[y], "d"),
-                      "noise": rng.normal(size=n)})
+    X = pd.DataFrame(
+        {
+            "num": y + rng.normal(scale=0.8, size=n),
+            "cat": np.where(rng.random(n) < 0.7, np.array(list("abc"))[y], "d"),
+            "noise": rng.normal(size=n),
+        }
+    )
     clf = TreeClassifier(theta="prior", max_depth=3).fit(X, y)
     fi = clf.feature_importances_
     # by hand: the node weight times the gain under the off-centered measure, per feature
@@ -71,7 +79,8 @@ def test_dot_export_like_sklearn():
     iris = datasets.load_iris()
     X = np.asarray(iris.data, np.float32).astype(np.float64)
     sk = DecisionTreeClassifier(criterion="entropy", max_depth=2, random_state=0).fit(
-        X, iris.target)
+        X, iris.target
+    )
     ours = TreeClassifier(max_depth=2).fit(X, iris.target)
     a = ours.export_graphviz(class_names=list(iris.target_names), filled=True, rounded=True)
     b = export_graphviz(sk, class_names=list(iris.target_names), filled=True, rounded=True)
@@ -79,8 +88,13 @@ def test_dot_export_like_sklearn():
     assert _edges(a) == _edges(b)
     assert a.count("[label=") == b.count("[label=")
     root = re.search(r'^0 \[label="([^"]*)"', a, re.M).group(1)
-    assert root.split("\\n") == ["x2 <= 2.45", "shannon = 1.585", "samples = 150",
-                                 "value = [50, 50, 50]", "class = setosa"]
+    assert root.split("\\n") == [
+        "x2 <= 2.45",
+        "shannon = 1.585",
+        "samples = 150",
+        "value = [50, 50, 50]",
+        "class = setosa",
+    ]
     # the root's edges say True / False as sklearn's do; fill colours are sklearn's palette
     assert 'headlabel="True"' in a and 'headlabel="False"' in a
     fills = set(re.findall(r'fillcolor="(#[0-9a-f]{6})"', a))
@@ -90,8 +104,12 @@ def test_dot_export_like_sklearn():
 
 
 def test_dot_export_categorical_weighted_and_errors(tmp_path):
-    X = pd.DataFrame({"colour": ["red", "red", "blue", None, "green", "blue"],
-                      "size": [1.0, 2.0, np.nan, 4.0, 5.0, 6.0]})
+    X = pd.DataFrame(
+        {
+            "colour": ["red", "red", "blue", None, "green", "blue"],
+            "size": [1.0, 2.0, np.nan, 4.0, 5.0, 6.0],
+        }
+    )
     y = ["a", "b", "a", "b", "a", "a"]
     clf = TreeClassifier().fit(X, y, sample_weight=[1, 2.5, 1, 1, 1, 0.5])
     dot = clf.export_graphviz()

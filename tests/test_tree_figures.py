@@ -31,25 +31,41 @@ from offcenter.viz.tree import (
 
 def _node(i, parent, depth, counts, split=None, children=(), prediction="+", conditions=()):
     counts = np.asarray(counts, float)
-    return SimpleNamespace(id=i, parent=parent, depth=depth, counts=counts, n=counts.sum(),
-                           impurity=0.0, split=split, children=children, prediction=prediction,
-                           proba=counts / counts.sum(), conditions=conditions, n_missing=0)
+    return SimpleNamespace(
+        id=i,
+        parent=parent,
+        depth=depth,
+        counts=counts,
+        n=counts.sum(),
+        impurity=0.0,
+        split=split,
+        children=children,
+        prediction=prediction,
+        proba=counts / counts.sum(),
+        conditions=conditions,
+        n_missing=0,
+    )
 
 
 def fake_edible_tree(feature="size"):
     """The edible table's root split on size, as a fitted tree would hold it."""
-    split = SimpleNamespace(feature=feature, kind="categorical", threshold=None,
-                            groups=(("Large",), ("Small",)),
-                            branch_labels=(f"{feature} = Large", f"{feature} = Small"),
-                            gain=0.105843, score=0.105843, missing_child=None)
+    split = SimpleNamespace(
+        feature=feature,
+        kind="categorical",
+        threshold=None,
+        groups=(("Large",), ("Small",)),
+        branch_labels=(f"{feature} = Large", f"{feature} = Small"),
+        gain=0.105843,
+        score=0.105843,
+        missing_child=None,
+    )
     nodes = [
         _node(0, None, 0, [9, 7], split=split, children=(1, 2)),
         _node(1, 0, 1, [3, 5], prediction="-", conditions=(f"{feature} = Large",)),
         _node(2, 0, 1, [6, 2], prediction="+", conditions=(f"{feature} = Small",)),
     ]
     tree = SimpleNamespace(nodes=nodes, root=0, depth=1, n_leaves=2)
-    return SimpleNamespace(tree_=tree, classes_=np.array(["+", "-"]),
-                           impurity_=Impurity("shannon"))
+    return SimpleNamespace(tree_=tree, classes_=np.array(["+", "-"]), impurity_=Impurity("shannon"))
 
 
 def test_layout_positions_centres_parents_and_collapses():
@@ -111,10 +127,17 @@ def test_short_branch_and_plot_text():
 
 
 def test_threshold_figure():
-    gains = pd.DataFrame({"threshold": [1.0, 2.0, 3.0], "n_left": [1, 2, 3],
-                          "gain:shannon": [0.1, 0.3, 0.2], "gain:gini": [0.05, 0.1, 0.2]})
-    fig = threshold_figure(gains, {"shannon": "Shannon", "gini": "Gini"}, "x", chosen=2.0,
-                           normalise=True)
+    gains = pd.DataFrame(
+        {
+            "threshold": [1.0, 2.0, 3.0],
+            "n_left": [1, 2, 3],
+            "gain:shannon": [0.1, 0.3, 0.2],
+            "gain:gini": [0.05, 0.1, 0.2],
+        }
+    )
+    fig = threshold_figure(
+        gains, {"shannon": "Shannon", "gini": "Gini"}, "x", chosen=2.0, normalise=True
+    )
     assert len(fig.data) == 2
     assert max(fig.data[0].y) == pytest.approx(1.0)
 
@@ -134,8 +157,13 @@ def test_worked_calculation_of_seed_001():
 
 def test_worked_calculation_of_seed_002_mutation_3():
     # mutation 3 present: (C, NC) = (3, 0); absent: (1, 3)
-    steps = split_steps([4, 3], [[3, 0], [1, 3]], ["C", "NC"], Impurity("shannon"),
-                        ["mutation 3 = 1", "mutation 3 = 0"])
+    steps = split_steps(
+        [4, 3],
+        [[3, 0], [1, 3]],
+        ["C", "NC"],
+        Impurity("shannon"),
+        ["mutation 3 = 1", "mutation 3 = 0"],
+    )
     assert steps[-1].value == pytest.approx(0.522, abs=5e-4)
 
 
@@ -151,8 +179,13 @@ def test_worked_calculation_off_centered_and_scores():
 
 
 def test_user_text_is_escaped_in_markdown():
-    steps = split_steps([1, 1], [[1, 0], [0, 1]], ["<img src=x onerror=alert(1)>", "$x$"],
-                        Impurity("gini"), ["**bold**", "[l](javascript:alert(1))"])
+    steps = split_steps(
+        [1, 1],
+        [[1, 0], [0, 1]],
+        ["<img src=x onerror=alert(1)>", "$x$"],
+        Impurity("gini"),
+        ["**bold**", "[l](javascript:alert(1))"],
+    )
     md = steps_markdown(steps)
     assert re.search(r"(?<!\\)[<>\[\]]", md) is None  # every <, >, [, ] is escaped
     assert "**bold**" not in md and "\\<img" in md
@@ -160,12 +193,21 @@ def test_user_text_is_escaped_in_markdown():
 
 
 def _cands():
-    df = pd.DataFrame({
-        "feature": ["a", "b", "c"], "kind": ["numeric"] * 3, "split": ["a <= 1", "b <= 2", "c"],
-        "children_counts": ["[1 2] [3 4]"] * 3, "chosen": [True, False, False],
-        "gain:s": [0.3, 0.2, 0.1], "score:s": [0.3, 0.2, 0.1], "rank:s": [1, 2, 3],
-        "gain:g": [0.1, 0.2, 0.05], "score:g": [0.1, 0.2, 0.05], "rank:g": [2, 1, 3],
-    })
+    df = pd.DataFrame(
+        {
+            "feature": ["a", "b", "c"],
+            "kind": ["numeric"] * 3,
+            "split": ["a <= 1", "b <= 2", "c"],
+            "children_counts": ["[1 2] [3 4]"] * 3,
+            "chosen": [True, False, False],
+            "gain:s": [0.3, 0.2, 0.1],
+            "score:s": [0.3, 0.2, 0.1],
+            "rank:s": [1, 2, 3],
+            "gain:g": [0.1, 0.2, 0.05],
+            "score:g": [0.1, 0.2, 0.05],
+            "rank:g": [2, 1, 3],
+        }
+    )
     df.attrs["settings"] = [("s", "Shannon"), ("g", "Gini")]
     df.attrs["chosen_key"] = "s"
     return df
@@ -201,13 +243,22 @@ def _fit(name, target, **params):
     return TreeClassifier(**params).fit(df.drop(columns=target), df[target])
 
 
-@pytest.mark.parametrize("measure, theta", [("shannon", "prior"), ("gini", None),
-                                            ("asymmetric", "prior"), ("daroczy", "prior")])
+@pytest.mark.parametrize(
+    "measure, theta",
+    [("shannon", "prior"), ("gini", None), ("asymmetric", "prior"), ("daroczy", "prior")],
+)
 @pytest.mark.parametrize("alpha", [None, 0.0, 0.5, 1.0])
 def test_worked_calculation_matches_the_engine(measure, theta, alpha):
     extra = {"beta": 0.5} if measure == "daroczy" else {}
-    clf = _fit("german_credit", "bad_credit", measure=measure, theta=theta, alpha=alpha,
-               max_depth=2, **extra)
+    clf = _fit(
+        "german_credit",
+        "bad_credit",
+        measure=measure,
+        theta=theta,
+        alpha=alpha,
+        max_depth=2,
+        **extra,
+    )
     for node in clf.tree_.nodes:
         steps = node_split_steps(clf, node.id, alpha=alpha)
         if node.split is None:
@@ -230,8 +281,11 @@ def test_edible_root_with_the_engine():
 
 def test_real_tree_figure_and_candidates_table():
     clf = _fit("iris", "species", measure="shannon", theta="prior")
-    fig = tree_figure(clf, selected=0, path=[n for n in clf.decision_path(
-        load("iris").drop(columns="species").iloc[[0]])[0]])
+    fig = tree_figure(
+        clf,
+        selected=0,
+        path=[n for n in clf.decision_path(load("iris").drop(columns="species").iloc[[0]])[0]],
+    )
     nodes = fig.data[node_trace_index(fig)]
     assert sorted(c[0] for c in nodes.customdata) == list(range(len(clf.tree_)))
     collapsed = tree_figure(clf, max_depth=1)
@@ -239,13 +293,18 @@ def test_real_tree_figure_and_candidates_table():
     table, flags = candidate_display(clf.candidates(0))
     assert len(table) == 4 and len(flags) == 4
     gains = clf.threshold_gains(0, "petal length")
-    fig = threshold_figure(gains, dict(clf.candidates(0).attrs["settings"]), "petal length",
-                           chosen=clf.tree_.nodes[0].split.threshold)
+    fig = threshold_figure(
+        gains,
+        dict(clf.candidates(0).attrs["settings"]),
+        "petal length",
+        chosen=clf.tree_.nodes[0].split.threshold,
+    )
     assert len(fig.data) == len(clf.candidates(0).attrs["settings"])
 
 
 def test_disagreement_on_an_imbalanced_set():
     # somewhere in a pima tree, the measures rank the candidate splits differently
     clf = _fit("pima", "diabetes", measure="shannon", theta="prior", max_depth=3)
-    assert any(any(disagreement(clf.candidates(n.id))) for n in clf.tree_.nodes
-               if n.split is not None)
+    assert any(
+        any(disagreement(clf.candidates(n.id))) for n in clf.tree_.nodes if n.split is not None
+    )

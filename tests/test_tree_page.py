@@ -68,8 +68,11 @@ def test_mutation_sample_column_is_left_out_with_its_reason():
     assert "sample" not in feats.value
     assert "mutation_3" in feats.value
     frames = [d.value for d in at.dataframe]
-    assert any("reason" in f.columns and "distinct" in " ".join(map(str, f["reason"]))
-               for f in frames if hasattr(f, "columns"))
+    assert any(
+        "reason" in f.columns and "distinct" in " ".join(map(str, f["reason"]))
+        for f in frames
+        if hasattr(f, "columns")
+    )
 
 
 def test_upload_good_csv_grows_and_switches_to_it():
@@ -81,11 +84,21 @@ def test_upload_good_csv_grows_and_switches_to_it():
     assert not at.error
 
 
-@pytest.mark.parametrize("name", [
-    "empty.csv", "whitespace_only.csv", "header_only.csv", "one_column.csv", "binary_png.csv",
-    "binary_zip_xlsx.csv", "binary_nul.csv", "mixed_separators.csv", "ragged_rows.csv",
-    "undecodable.csv",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "empty.csv",
+        "whitespace_only.csv",
+        "header_only.csv",
+        "one_column.csv",
+        "binary_png.csv",
+        "binary_zip_xlsx.csv",
+        "binary_nul.csv",
+        "mixed_separators.csv",
+        "ragged_rows.csv",
+        "undecodable.csv",
+    ],
+)
 def test_bad_upload_shows_a_message_and_keeps_the_previous_data(name):
     at = run()
     before = node_select(at).options
@@ -105,22 +118,28 @@ def test_bad_upload_after_a_good_one_keeps_the_good_one():
     assert len(at.get("plotly_chart")) >= 1
 
 
-@pytest.mark.parametrize("name, words", [
-    ("constant_target.csv", "single value"),
-    ("hundreds_of_classes.csv", "300 different values"),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("constant_target.csv", "single value"),
+        ("hundreds_of_classes.csv", "300 different values"),
+    ],
+)
 def test_unusable_target_is_explained(name, words):
     at = run()
     at = upload(at, name, (BAD / name).read_bytes())
     assert any(words in e.value for e in at.error)
 
 
-@pytest.mark.parametrize("name, words", [
-    ("all_missing_column.csv", "no value at all"),
-    ("infinite_values.csv", "infinite"),
-    ("duplicate_and_empty_names.csv", "appears 2 times"),
-    ("long_names.csv", "very long name"),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("all_missing_column.csv", "no value at all"),
+        ("infinite_values.csv", "infinite"),
+        ("duplicate_and_empty_names.csv", "appears 2 times"),
+        ("long_names.csv", "very long name"),
+    ],
+)
 def test_repairs_are_reported_as_warnings(name, words):
     at = run()
     at = upload(at, name, (BAD / name).read_bytes())
@@ -237,8 +256,7 @@ def test_candidate_table_and_disagreement():
     cands = [f for f in frames if hasattr(f, "columns") and "best under" in f.columns]
     assert cands, "no candidate table"
     table = cands[0]
-    assert set(table["feature"]) == {"sepal length", "sepal width", "petal length",
-                                     "petal width"}
+    assert set(table["feature"]) == {"sepal length", "sepal width", "petal length", "petal width"}
     assert "measures disagree" in table.columns
     assert any(c.startswith("gain · ") for c in table.columns)
 

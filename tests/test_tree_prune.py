@@ -44,8 +44,9 @@ def _twins(X, y, criterion, class_weight=None, sample_weight=None):
     error above 0), which is a leaf of ours."""
     sk = DecisionTreeClassifier(criterion=criterion, random_state=0, class_weight=class_weight)
     sk.fit(X, y, sample_weight=sample_weight)
-    ours = TreeClassifier(measure="shannon" if criterion == "entropy" else "gini",
-                          class_weight=class_weight).fit(X, y, sample_weight=sample_weight)
+    ours = TreeClassifier(
+        measure="shannon" if criterion == "entropy" else "gini", class_weight=class_weight
+    ).fit(X, y, sample_weight=sample_weight)
     t = sk.tree_
     forced = True
     while forced:
@@ -57,13 +58,17 @@ def _twins(X, y, criterion, class_weight=None, sample_weight=None):
             if t.children_left[a] == -1:
                 assert node.is_leaf
                 continue
-            if node.is_leaf or not (node.split.feature_index == t.feature[a]
-                    and node.split.threshold == pytest.approx(t.threshold[a], abs=1e-9)):
+            if node.is_leaf or not (
+                node.split.feature_index == t.feature[a]
+                and node.split.threshold == pytest.approx(t.threshold[a], abs=1e-9)
+            ):
                 ours = ours.with_split(b, int(t.feature[a]), threshold=float(t.threshold[a]))
                 forced = True
                 break
-            queue += [(t.children_left[a], node.children[0]),
-                      (t.children_right[a], node.children[1])]
+            queue += [
+                (t.children_left[a], node.children[0]),
+                (t.children_right[a], node.children[1]),
+            ]
     assert len(ours.tree_) == t.node_count
     np.testing.assert_allclose(ours.predict_proba(X), sk.predict_proba(X), rtol=0, atol=1e-12)
     return sk, ours
@@ -85,8 +90,9 @@ def _same_path(table, sk_path):
     np.testing.assert_allclose(table["alpha"], a, rtol=0, atol=1e-12)
     run_end = np.r_[np.diff(a) > 1e-12, True]
     assert run_end.sum() >= len(a) // 2
-    np.testing.assert_allclose(table["impurity"][run_end], sk_path.impurities[run_end], rtol=0,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        table["impurity"][run_end], sk_path.impurities[run_end], rtol=0, atol=1e-12
+    )
 
 
 def _same_tree(ours, sk, X):
@@ -94,8 +100,9 @@ def _same_tree(ours, sk, X):
     assert ours.tree_.n_leaves == sk.get_n_leaves()
     np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
     np.testing.assert_allclose(ours.predict_proba(X), sk.predict_proba(X), rtol=0, atol=1e-12)
-    np.testing.assert_allclose(ours.feature_importances_, sk.feature_importances_, rtol=0,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        ours.feature_importances_, sk.feature_importances_, rtol=0, atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("criterion", ["entropy", "gini"])
@@ -116,8 +123,9 @@ def test_path_and_pruned_trees_equal_sklearn(name, X, y, criterion):
 
 
 @pytest.mark.parametrize("criterion", ["entropy", "gini"])
-@pytest.mark.parametrize("name,X,y", [SETS[i] for i in (0, 1, 4, 5)], ids=[IDS[i] for i in
-                                                                          (0, 1, 4, 5)])
+@pytest.mark.parametrize(
+    "name,X,y", [SETS[i] for i in (0, 1, 4, 5)], ids=[IDS[i] for i in (0, 1, 4, 5)]
+)
 def test_fit_path_and_ccp_alpha_equal_sklearn(name, X, y, criterion):
     """The estimator's own cost_complexity_pruning_path and ccp_alpha on these sets (where
     the tied splits do not change the costs): sklearn's path, sklearn's pruned tree sizes."""
@@ -151,8 +159,9 @@ def test_weighted_path_equals_sklearn(criterion, weights):
     a = sk.cost_complexity_pruning_path(X, y, sample_weight=sw)
     _same_path(ours.cp_table(), a)
     for alpha in _probe_alphas(a.ccp_alphas):
-        s = DecisionTreeClassifier(criterion=criterion, random_state=0, ccp_alpha=alpha,
-                                   class_weight=cw).fit(X, y, sample_weight=sw)
+        s = DecisionTreeClassifier(
+            criterion=criterion, random_state=0, ccp_alpha=alpha, class_weight=cw
+        ).fit(X, y, sample_weight=sw)
         _same_tree(ours.prune(alpha), s, X)
 
 
@@ -174,11 +183,13 @@ SETTINGS = [
 def _mixed(seed=0, n=150):
     rng = np.random.default_rng(seed)
     y = rng.choice([0, 1, 2], n, p=[0.6, 0.3, 0.1])
-    X = pd.DataFrame({
-        "a": np.round(rng.normal(size=n) + y, 1),
-        "b": np.where(rng.random(n) < 0.1, np.nan, np.round(rng.normal(size=n) - y, 1)),
-        "c": rng.choice(["u", "v", "w", None], size=n),
-    })
+    X = pd.DataFrame(
+        {
+            "a": np.round(rng.normal(size=n) + y, 1),
+            "b": np.where(rng.random(n) < 0.1, np.nan, np.round(rng.normal(size=n) - y, 1)),
+            "c": rng.choice(["u", "v", "w", None], size=n),
+        }
+    )
     return X, y
 
 
@@ -251,8 +262,9 @@ def test_negative_gains_keep_the_path_monotone():
     negative effective alpha: pruned by any ccp_alpha > 0; the path starts at that alpha, and
     stays monotone."""
     X, y = _mixed(3)
-    clf = TreeClassifier(measure="asymmetric", theta="prior", consistent=True,
-                         min_gain=-np.inf, max_depth=4).fit(X, y)
+    clf = TreeClassifier(
+        measure="asymmetric", theta="prior", consistent=True, min_gain=-np.inf, max_depth=4
+    ).fit(X, y)
     gains = [nd.split.gain for nd in clf.tree_.nodes if not nd.is_leaf]
     assert min(gains) < 0
     path = clf.cost_complexity_pruning_path(X, y)
@@ -261,15 +273,23 @@ def test_negative_gains_keep_the_path_monotone():
     tiny = TreeClassifier(**{**clf.get_params(), "ccp_alpha": 1e-300}).fit(X, y)
     assert tiny.tree_.n_leaves < clf.tree_.n_leaves
     assert _leaf_cost(tiny) + 1e-300 * tiny.tree_.n_leaves == pytest.approx(
-        _optimal_cost(clf, 1e-300), abs=1e-12)
+        _optimal_cost(clf, 1e-300), abs=1e-12
+    )
 
 
 def test_cp_table():
     X, y = _mixed()
     clf = TreeClassifier(theta="prior", categorical="binary").fit(X, y)
     t = clf.cp_table()
-    assert list(t.columns) == ["alpha", "n_leaves", "n_splits", "impurity", "rel_impurity",
-                               "cp", "pruned_node"]
+    assert list(t.columns) == [
+        "alpha",
+        "n_leaves",
+        "n_splits",
+        "impurity",
+        "rel_impurity",
+        "cp",
+        "pruned_node",
+    ]
     path = clf.cost_complexity_pruning_path(X, y)
     np.testing.assert_array_equal(t["alpha"], path.ccp_alphas)
     np.testing.assert_array_equal(t["impurity"], path.impurities)
@@ -325,8 +345,9 @@ def test_edits_of_a_pruned_tree():
     assert pruned.tree_.n_leaves < full.tree_.n_leaves
     by_cond = {nd.conditions: nd for nd in full.tree_.nodes}
     # a leaf that pruning made (internal in the full tree): inspection sees its rows
-    leaf = next(nd for nd in pruned.tree_.nodes
-                if nd.is_leaf and not by_cond[nd.conditions].is_leaf)
+    leaf = next(
+        nd for nd in pruned.tree_.nodes if nd.is_leaf and not by_cond[nd.conditions].is_leaf
+    )
     cand = pruned.candidates(leaf.id)
     assert len(cand) == 3 and not cand["chosen"].any()
     assert len(pruned.node_indices(leaf.id)) == leaf.n
@@ -337,8 +358,9 @@ def test_edits_of_a_pruned_tree():
     grown = full.with_split(by_cond[leaf.conditions].id, "a")  # ccp_alpha=0: not pruned
     g_root = next(nd for nd in grown.tree_.nodes if nd.conditions == leaf.conditions)
     branch = [grown.tree_.nodes[i] for i in grown.tree_.subtree(g_root.id)]
-    expected = prune_nodes(branch, a, total_weight=grown.tree_.nodes[0].weighted_n,
-                           protect=(g_root.id,))
+    expected = prune_nodes(
+        branch, a, total_weight=grown.tree_.nodes[0].weighted_n, protect=(g_root.id,)
+    )
     assert len(expected) < len(branch)
     got = [edited.tree_.nodes[i] for i in edited.tree_.subtree(leaf.id)]
     assert sorted(nd.conditions for nd in got) == sorted(nd.conditions for nd in expected)
@@ -349,8 +371,7 @@ def test_edits_of_a_pruned_tree():
     # make_leaf does not prune; the edits are recorded
     ml = edited.make_leaf(leaf.id)
     assert ml.to_dict()["nodes"] == pruned.to_dict()["nodes"]
-    assert ml.edits_ == [("with_split", leaf.id, node.split.branch_labels),
-                         ("make_leaf", leaf.id)]
+    assert ml.edits_ == [("with_split", leaf.id, node.split.branch_labels), ("make_leaf", leaf.id)]
     # a branch regrown with another measure: the table's costs are under impurity_
     other = pruned.regrow(0, measure="gini", ccp_alpha=0.0)
     t = other.cp_table()

@@ -28,14 +28,22 @@ MUTATION_Y = ["C", "C", "C", "C", "NC", "NC", "NC"]
 # seed 001: the "edible" data
 EDIBLE = pd.DataFrame(
     [
-        ("Yellow", "Small", "Round", "+"), ("Yellow", "Small", "Round", "-"),
-        ("Green", "Small", "Irregular", "+"), ("Green", "Large", "Irregular", "-"),
-        ("Yellow", "Large", "Round", "+"), ("Yellow", "Small", "Round", "+"),
-        ("Yellow", "Small", "Round", "+"), ("Yellow", "Small", "Round", "+"),
-        ("Green", "Small", "Round", "-"), ("Yellow", "Large", "Round", "-"),
-        ("Yellow", "Large", "Round", "+"), ("Yellow", "Large", "Round", "-"),
-        ("Yellow", "Large", "Round", "-"), ("Yellow", "Large", "Round", "-"),
-        ("Yellow", "Small", "Irregular", "+"), ("Yellow", "Large", "Irregular", "+"),
+        ("Yellow", "Small", "Round", "+"),
+        ("Yellow", "Small", "Round", "-"),
+        ("Green", "Small", "Irregular", "+"),
+        ("Green", "Large", "Irregular", "-"),
+        ("Yellow", "Large", "Round", "+"),
+        ("Yellow", "Small", "Round", "+"),
+        ("Yellow", "Small", "Round", "+"),
+        ("Yellow", "Small", "Round", "+"),
+        ("Green", "Small", "Round", "-"),
+        ("Yellow", "Large", "Round", "-"),
+        ("Yellow", "Large", "Round", "+"),
+        ("Yellow", "Large", "Round", "-"),
+        ("Yellow", "Large", "Round", "-"),
+        ("Yellow", "Large", "Round", "-"),
+        ("Yellow", "Small", "Irregular", "+"),
+        ("Yellow", "Large", "Irregular", "+"),
     ],
     columns=["color", "size", "shape", "edible"],
 )
@@ -45,11 +53,19 @@ def test_seed_002_root_gains():
     clf = TreeClassifier().fit(MUTATIONS, MUTATION_Y)
     cand = clf.candidates(0).set_index("feature")
     gains = cand["gain:shannon"].round(3).to_dict()
-    assert gains == {"mutation 1": 0.128, "mutation 2": 0.006, "mutation 3": 0.522,
-                     "mutation 4": 0.292}
+    assert gains == {
+        "mutation 1": 0.128,
+        "mutation 2": 0.006,
+        "mutation 3": 0.522,
+        "mutation 4": 0.292,
+    }
     assert cand.loc["mutation 3", "chosen"]
-    assert cand["rank:shannon"].to_dict() == {"mutation 1": 3, "mutation 2": 4,
-                                             "mutation 3": 1, "mutation 4": 2}
+    assert cand["rank:shannon"].to_dict() == {
+        "mutation 1": 3,
+        "mutation 2": 4,
+        "mutation 3": 1,
+        "mutation 4": 2,
+    }
     root = clf.tree_.nodes[0]
     assert root.split.feature == "mutation 3"
     assert root.impurity == pytest.approx(0.985228, abs=1e-6)
@@ -84,7 +100,9 @@ def test_seed_001_edible_multiway_gains():
     assert root.split.feature == "size" and root.split.kind == "categorical"
     kids = [clf.tree_.nodes[c] for c in root.children]
     assert {k.conditions[0]: round(k.impurity, 6) for k in kids} == {
-        "size = Large": 0.954434, "size = Small": 0.811278}
+        "size = Large": 0.954434,
+        "size = Small": 0.811278,
+    }
 
 
 def test_iris_first_split():
@@ -122,8 +140,7 @@ def _sk_subtree_size(t, a):
     return 1 + _sk_subtree_size(t, t.children_left[a]) + _sk_subtree_size(t, t.children_right[a])
 
 
-def _match_sklearn(X, y, criterion, max_depth, class_weight=None, sample_weight=None,
-                   min_gain=0.0):
+def _match_sklearn(X, y, criterion, max_depth, class_weight=None, sample_weight=None, min_gain=0.0):
     """Walk both trees; assert equal impurity decreases at every node. Where the two choose
     different but equally good splits (a tie), force sklearn's split on ours with with_split
     and continue, so that the whole trees and the predictions can be compared. Class and
@@ -132,11 +149,13 @@ def _match_sklearn(X, y, criterion, max_depth, class_weight=None, sample_weight=
     Returns (nodes compared, ties resolved).
     """
     X = np.asarray(X, dtype=np.float32).astype(np.float64)  # sklearn reads float32
-    sk = DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, random_state=0,
-                                class_weight=class_weight).fit(X, y, sample_weight=sample_weight)
+    sk = DecisionTreeClassifier(
+        criterion=criterion, max_depth=max_depth, random_state=0, class_weight=class_weight
+    ).fit(X, y, sample_weight=sample_weight)
     measure = "shannon" if criterion == "entropy" else "gini"
-    ours = TreeClassifier(measure=measure, max_depth=max_depth, class_weight=class_weight,
-                          min_gain=min_gain).fit(X, y, sample_weight=sample_weight)
+    ours = TreeClassifier(
+        measure=measure, max_depth=max_depth, class_weight=class_weight, min_gain=min_gain
+    ).fit(X, y, sample_weight=sample_weight)
     t = sk.tree_
     ties = 0
     while True:
@@ -165,16 +184,19 @@ def _match_sklearn(X, y, criterion, max_depth, class_weight=None, sample_weight=
                 continue
             compared += 1
             assert node.split.gain == pytest.approx(_sk_gain(t, a), abs=1e-9)
-            same = (node.split.feature_index == t.feature[a]
-                    and node.split.threshold == pytest.approx(t.threshold[a], abs=1e-9))
+            same = node.split.feature_index == t.feature[
+                a
+            ] and node.split.threshold == pytest.approx(t.threshold[a], abs=1e-9)
             if not same:
                 ties += 1
                 ours = ours.with_split(b, int(t.feature[a]), threshold=float(t.threshold[a]))
                 assert ours.tree_.nodes[b].split.gain == pytest.approx(_sk_gain(t, a), abs=1e-9)
                 forced = True
                 break
-            queue += [(t.children_left[a], node.children[0]),
-                      (t.children_right[a], node.children[1])]
+            queue += [
+                (t.children_left[a], node.children[0]),
+                (t.children_right[a], node.children[1]),
+            ]
         if not forced:
             break
     assert len(ours.tree_) == t.node_count - extra

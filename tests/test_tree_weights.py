@@ -24,12 +24,14 @@ SETTINGS = [
 def _mixed_data(rng, n=120, q=3):
     """Numeric (with NaN and ties) and categorical (with None) columns, q classes."""
     y = rng.integers(0, q, n)
-    X = pd.DataFrame({
-        "a": np.round(rng.normal(size=n) + y, 1),
-        "b": np.where(rng.random(n) < 0.1, np.nan, np.round(rng.normal(size=n) - y, 1)),
-        "c": rng.choice(["u", "v", "w", None], size=n),
-        "d": np.round(rng.normal(size=n), 0),
-    })
+    X = pd.DataFrame(
+        {
+            "a": np.round(rng.normal(size=n) + y, 1),
+            "b": np.where(rng.random(n) < 0.1, np.nan, np.round(rng.normal(size=n) - y, 1)),
+            "c": rng.choice(["u", "v", "w", None], size=n),
+            "d": np.round(rng.normal(size=n), 0),
+        }
+    )
     return X, y
 
 
@@ -37,8 +39,15 @@ def _structure(clf):
     out = []
     for nd in clf.tree_.nodes:
         sp = nd.split
-        out.append((nd.parent, nd.children, None if sp is None else
-                    (sp.feature, sp.kind, sp.threshold, sp.groups, sp.missing_child)))
+        out.append(
+            (
+                nd.parent,
+                nd.children,
+                None
+                if sp is None
+                else (sp.feature, sp.kind, sp.threshold, sp.groups, sp.missing_child),
+            )
+        )
     return out
 
 
@@ -91,14 +100,17 @@ def _brute_best(clf, node, X, y, w):
                 continue
             L = np.bincount(y[rows][left], weights=w[rows][left], minlength=q)
             R = T - L
-            g = imp.of_counts(T) - (L.sum() * imp.of_counts(L) + R.sum() * imp.of_counts(R)) \
-                / T.sum()
+            g = (
+                imp.of_counts(T)
+                - (L.sum() * imp.of_counts(L) + R.sum() * imp.of_counts(R)) / T.sum()
+            )
             best = max(best, float(g))
     return best
 
 
-@pytest.mark.parametrize("kw", SETTINGS[:6] + [{"theta": "prior", "min_samples_leaf": 3}],
-                         ids=lambda kw: str(kw))
+@pytest.mark.parametrize(
+    "kw", SETTINGS[:6] + [{"theta": "prior", "min_samples_leaf": 3}], ids=lambda kw: str(kw)
+)
 def test_weighted_splits_are_the_best_by_brute_force(kw):
     rng = np.random.default_rng(5)
     X, y, _ = random_tree_data(rng, 4, 150, 3, 0.8, 1, 0)
@@ -108,8 +120,9 @@ def test_weighted_splits_are_the_best_by_brute_force(kw):
     internal = 0
     for nd in clf.tree_.nodes:
         rows = clf.node_indices(nd.id)
-        np.testing.assert_allclose(nd.counts, np.bincount(y[rows], weights=w[rows],
-                                                          minlength=4), atol=1e-9)
+        np.testing.assert_allclose(
+            nd.counts, np.bincount(y[rows], weights=w[rows], minlength=4), atol=1e-9
+        )
         assert nd.n == len(rows)
         assert nd.impurity == pytest.approx(float(imp.of_counts(nd.counts)), abs=1e-12)
         if nd.split is None:
@@ -152,9 +165,12 @@ def test_weighted_edits_and_inspection():
     w = rng.uniform(0.2, 3.0, len(y))
     clf = TreeClassifier(theta="prior", max_depth=3).fit(X, y, sample_weight=w)
     root = clf.tree_.nodes[0]
-    again = clf.with_split(0, root.split.feature, threshold=root.split.threshold,
-                           groups=None if root.split.threshold is not None else
-                           [list(g) for g in root.split.groups])
+    again = clf.with_split(
+        0,
+        root.split.feature,
+        threshold=root.split.threshold,
+        groups=None if root.split.threshold is not None else [list(g) for g in root.split.groups],
+    )
     assert len(again.tree_) == len(clf.tree_)
     for a, b in zip(again.tree_.nodes, clf.tree_.nodes):
         np.testing.assert_allclose(a.counts, b.counts, rtol=1e-12)

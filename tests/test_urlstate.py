@@ -4,15 +4,17 @@ import pytest
 
 from offcenter.app.urlstate import Field, Schema, current_values, reset, sync_in, sync_out
 
-SCHEMA = Schema([
-    Field("theta", "float", 0.2, low=0.01, high=0.99, step=0.01),
-    Field("q", "int", 3, low=2, high=10),
-    Field("deriv", "bool", False),
-    Field("version", "str", "both", choices=("both", "oc", "raw")),
-    Field("measures", "strs", ("shannon",), choices=("shannon", "gini", "asymmetric")),
-    Field("vec", "floats", (0.6, 0.3, 0.1), low=0.0, high=10.0, min_len=2, max_len=4),
-    Field("free", "str", ""),
-])
+SCHEMA = Schema(
+    [
+        Field("theta", "float", 0.2, low=0.01, high=0.99, step=0.01),
+        Field("q", "int", 3, low=2, high=10),
+        Field("deriv", "bool", False),
+        Field("version", "str", "both", choices=("both", "oc", "raw")),
+        Field("measures", "strs", ("shannon",), choices=("shannon", "gini", "asymmetric")),
+        Field("vec", "floats", (0.6, 0.3, 0.1), low=0.0, high=10.0, min_len=2, max_len=4),
+        Field("free", "str", ""),
+    ]
+)
 
 
 def test_empty_query_gives_defaults_without_warnings():
@@ -22,17 +24,32 @@ def test_empty_query_gives_defaults_without_warnings():
 
 
 def test_valid_values_decode():
-    values, warnings = SCHEMA.decode({
-        "theta": "0.35", "q": "5", "deriv": "1", "version": "oc", "measures": "gini,asymmetric",
-        "vec": "2,1,1", "free": "x y",
-    })
+    values, warnings = SCHEMA.decode(
+        {
+            "theta": "0.35",
+            "q": "5",
+            "deriv": "1",
+            "version": "oc",
+            "measures": "gini,asymmetric",
+            "vec": "2,1,1",
+            "free": "x y",
+        }
+    )
     assert warnings == []
-    assert values == {"theta": 0.35, "q": 5, "deriv": True, "version": "oc",
-                      "measures": ("gini", "asymmetric"), "vec": (2.0, 1.0, 1.0), "free": "x y"}
+    assert values == {
+        "theta": 0.35,
+        "q": 5,
+        "deriv": True,
+        "version": "oc",
+        "measures": ("gini", "asymmetric"),
+        "vec": (2.0, 1.0, 1.0),
+        "free": "x y",
+    }
 
 
-@pytest.mark.parametrize("text, expected", [("-3", 0.01), ("7", 0.99), ("0.014", 0.01),
-                                            ("0.236", 0.24)])
+@pytest.mark.parametrize(
+    "text, expected", [("-3", 0.01), ("7", 0.99), ("0.014", 0.01), ("0.236", 0.24)]
+)
 def test_numbers_are_clamped_and_snapped(text, expected):
     values, _ = SCHEMA.decode({"theta": text})
     assert values["theta"] == pytest.approx(expected)
@@ -58,8 +75,9 @@ def test_int_field_rounds_non_integers_with_a_warning():
     assert warnings
 
 
-@pytest.mark.parametrize("text, expected", [("1", True), ("true", True), ("on", True),
-                                            ("0", False), ("no", False)])
+@pytest.mark.parametrize(
+    "text, expected", [("1", True), ("true", True), ("on", True), ("0", False), ("no", False)]
+)
 def test_bool_values(text, expected):
     assert SCHEMA.decode({"deriv": text})[0]["deriv"] is expected
 
@@ -95,8 +113,13 @@ def test_unknown_keys_are_ignored():
 
 
 def test_encode_skips_defaults_and_roundtrips():
-    values = {**SCHEMA.defaults(), "theta": 0.3, "measures": ("gini", "shannon"), "deriv": True,
-              "vec": (0.5, 0.5)}
+    values = {
+        **SCHEMA.defaults(),
+        "theta": 0.3,
+        "measures": ("gini", "shannon"),
+        "deriv": True,
+        "vec": (0.5, 0.5),
+    }
     enc = SCHEMA.encode(values)
     assert enc == {"theta": "0.3", "measures": "gini,shannon", "deriv": "1", "vec": "0.5,0.5"}
     back, warnings = SCHEMA.decode(enc)

@@ -45,23 +45,27 @@ def _common_fields(default_measures: tuple[str, ...]) -> list[_us.Field]:
 
 
 #: URL parameters of the "Two classes" page (defaults reproduce Figure 1).
-TWO_CLASS_SCHEMA = _us.Schema([
-    _us.Field("theta", "float", 0.2, low=0.01, high=0.99, step=0.01),
-    *_common_fields(("shannon", "asymmetric")),
-    _us.Field("cursor", "float", 0.1, low=0.0, high=1.0, step=0.01),
-    _us.Field("deriv", "bool", False),
-    _us.Field("order", "int", 1, low=1, high=2),
-])
+TWO_CLASS_SCHEMA = _us.Schema(
+    [
+        _us.Field("theta", "float", 0.2, low=0.01, high=0.99, step=0.01),
+        *_common_fields(("shannon", "asymmetric")),
+        _us.Field("cursor", "float", 0.1, low=0.0, high=1.0, step=0.01),
+        _us.Field("deriv", "bool", False),
+        _us.Field("order", "int", 1, low=1, high=2),
+    ]
+)
 
 #: URL parameters of the "q classes" page.
-Q_CLASS_SCHEMA = _us.Schema([
-    _us.Field("q", "int", 3, low=2, high=10),
-    _us.Field("theta", "floats", (0.6, 0.3, 0.1), low=0.0, high=1e6, min_len=2, max_len=10),
-    *_common_fields(("shannon", "asymmetric")),
-    _us.Field("cursor", "float", 0.5, low=0.0, high=1.0, step=0.01),
-    _us.Field("ternary", "str", ""),
-    _us.Field("p", "str", ""),
-])
+Q_CLASS_SCHEMA = _us.Schema(
+    [
+        _us.Field("q", "int", 3, low=2, high=10),
+        _us.Field("theta", "floats", (0.6, 0.3, 0.1), low=0.0, high=1e6, min_len=2, max_len=10),
+        *_common_fields(("shannon", "asymmetric")),
+        _us.Field("cursor", "float", 0.5, low=0.0, high=1.0, step=0.01),
+        _us.Field("ternary", "str", ""),
+        _us.Field("p", "str", ""),
+    ]
+)
 
 #: The paper's figures as page settings (only the fields that matter for the figure).
 PRESETS = {
@@ -73,8 +77,12 @@ PRESETS = {
             "Zighed and Ritschard both peak at p = theta = 0.2 (Lallich, Lenca and Vaillant, "
             "ASMDA 2007, Fig. 1)."
         ),
-        "values": {"theta": 0.2, "measures": ("shannon", "asymmetric"), "version": "both",
-                   "consistent": False},
+        "values": {
+            "theta": 0.2,
+            "measures": ("shannon", "asymmetric"),
+            "version": "both",
+            "consistent": False,
+        },
     },
     "fig2": {
         "title": "Fig. 2. Off-centering of generalised entropies",
@@ -84,9 +92,15 @@ PRESETS = {
             "distribution (0.8, 0.2), i.e. theta = 0.2 (Lallich, Lenca and Vaillant, ASMDA 2007, "
             "Fig. 2). beta = 0 is the flat line 1 on 0 < p < 1."
         ),
-        "values": {"theta": 0.2, "measures": ("daroczy", "rank_diversity", "asymmetric"),
-                   "version": "oc", "beta": 0.0, "betas": ("0.5", "1", "2", "5"), "rho": 0.0,
-                   "consistent": False},
+        "values": {
+            "theta": 0.2,
+            "measures": ("daroczy", "rank_diversity", "asymmetric"),
+            "version": "oc",
+            "beta": 0.0,
+            "betas": ("0.5", "1", "2", "5"),
+            "rho": 0.0,
+            "consistent": False,
+        },
     },
 }
 
@@ -153,8 +167,9 @@ def page_specs(values: dict) -> tuple[list[MeasureSetting], list[MeasureSetting]
                 oc.append(MeasureSetting(name, consistent=True, n=float(values.get("n", 20))))
             continue
         if name == "daroczy":
-            variants = [{"beta": b} for b in chosen_betas(values.get("beta", 2.0),
-                                                          values.get("betas", ()))]
+            variants = [
+                {"beta": b} for b in chosen_betas(values.get("beta", 2.0), values.get("betas", ()))
+            ]
         elif name == "rank_diversity":
             variants = [{"rho": float(values.get("rho", 0.0))}]
         else:

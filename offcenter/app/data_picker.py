@@ -99,10 +99,15 @@ def _upload_box(prefix: str, detailed: bool) -> None:
     S = st.session_state
     expanded = S[prefix + "upload"] is None if detailed else False
     with st.expander("Upload your own CSV", expanded=expanded):
-        label = ("CSV file (comma, semicolon or tab separated; UTF-8, UTF-16 or Latin-1)"
-                 if detailed else "CSV file (comma, semicolon or tab separated)")
+        label = (
+            "CSV file (comma, semicolon or tab separated; UTF-8, UTF-16 or Latin-1)"
+            if detailed
+            else "CSV file (comma, semicolon or tab separated)"
+        )
         uploaded = st.file_uploader(
-            label, type=None, key=prefix + "file",
+            label,
+            type=None,
+            key=prefix + "file",
             help=f"At most {MAX_UPLOAD_BYTES // 2**20} MB. The first row holds the column names.",
         )
         if uploaded is not None:

@@ -31,8 +31,16 @@ def frame_csv(frame: pd.DataFrame, *, relabel: bool = False) -> bytes:
     return to_csv_bytes(frame)
 
 
-def csv_button(label: str, frame: pd.DataFrame | Callable[[], pd.DataFrame], file_name: str,
-               key: str, *, relabel: bool = False, rerun: bool = True, container=st) -> None:
+def csv_button(
+    label: str,
+    frame: pd.DataFrame | Callable[[], pd.DataFrame],
+    file_name: str,
+    key: str,
+    *,
+    relabel: bool = False,
+    rerun: bool = True,
+    container=st,
+) -> None:
     """A download button for ``frame`` as CSV (``mime="text/csv"``).
 
     Parameters
@@ -53,5 +61,11 @@ def csv_button(label: str, frame: pd.DataFrame | Callable[[], pd.DataFrame], fil
         data = lambda: frame_csv(frame(), relabel=relabel)  # noqa: E731 - deferred CSV
     else:
         data = frame_csv(frame, relabel=relabel)
-    container.download_button(label, data, file_name=file_name, mime="text/csv", key=key,
-                              on_click="rerun" if rerun else "ignore")
+    container.download_button(
+        label,
+        data,
+        file_name=file_name,
+        mime="text/csv",
+        key=key,
+        on_click="rerun" if rerun else "ignore",
+    )

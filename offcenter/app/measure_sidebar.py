@@ -22,19 +22,47 @@ def measure_controls(prefix: str) -> None:
     The values are read from ``st.session_state`` (or the page's URL state) afterwards.
     """
     S = st.session_state
-    st.multiselect("Measures", list(MEASURES), format_func=lambda n: MEASURES[n].label,
-                   key=prefix + "measures")
-    st.radio("Uncentered and off-centered versions", list(VERSIONS),
-             format_func=VERSIONS.get, key=prefix + "version")
+    st.multiselect(
+        "Measures", list(MEASURES), format_func=lambda n: MEASURES[n].label, key=prefix + "measures"
+    )
+    st.radio(
+        "Uncentered and off-centered versions",
+        list(VERSIONS),
+        format_func=VERSIONS.get,
+        key=prefix + "version",
+    )
     b = MEASURES["daroczy"].params[0]
-    st.slider("beta: order of the generalized entropy", b.ui_low, b.ui_high, step=b.ui_step,
-              key=prefix + "beta", help=b.description)
-    st.multiselect("More orders beta to draw at once", list(BETA_CHOICES), key=prefix + "betas",
-                   format_func=lambda v: f"beta = {v}")
+    st.slider(
+        "beta: order of the generalized entropy",
+        b.ui_low,
+        b.ui_high,
+        step=b.ui_step,
+        key=prefix + "beta",
+        help=b.description,
+    )
+    st.multiselect(
+        "More orders beta to draw at once",
+        list(BETA_CHOICES),
+        key=prefix + "betas",
+        format_func=lambda v: f"beta = {v}",
+    )
     r = MEASURES["rank_diversity"].params[0]
-    st.slider("rho: order of the rank diversity", r.ui_low, r.ui_high, step=r.ui_step,
-              key=prefix + "rho", help=r.description)
-    st.checkbox("Also draw the consistent asymmetric entropy (sample size n)",
-                key=prefix + "consistent")
-    st.slider("n: sample size of the consistent asymmetric entropy", 1, 500, step=1,
-              key=prefix + "n", disabled=not S[prefix + "consistent"])
+    st.slider(
+        "rho: order of the rank diversity",
+        r.ui_low,
+        r.ui_high,
+        step=r.ui_step,
+        key=prefix + "rho",
+        help=r.description,
+    )
+    st.checkbox(
+        "Also draw the consistent asymmetric entropy (sample size n)", key=prefix + "consistent"
+    )
+    st.slider(
+        "n: sample size of the consistent asymmetric entropy",
+        1,
+        500,
+        step=1,
+        key=prefix + "n",
+        disabled=not S[prefix + "consistent"],
+    )

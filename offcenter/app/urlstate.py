@@ -104,12 +104,14 @@ class Field:
             snapped = float(f"{snapped:.10g}")
             x = snapped
         if self.low is not None and x < self.low:
-            warnings.append(f"{label} = {text} is below its minimum {_fmt(self.low)}; "
-                            f"using {_fmt(self.low)}.")
+            warnings.append(
+                f"{label} = {text} is below its minimum {_fmt(self.low)}; using {_fmt(self.low)}."
+            )
             x = float(self.low)
         if self.high is not None and x > self.high:
-            warnings.append(f"{label} = {text} is above its maximum {_fmt(self.high)}; "
-                            f"using {_fmt(self.high)}.")
+            warnings.append(
+                f"{label} = {text} is above its maximum {_fmt(self.high)}; using {_fmt(self.high)}."
+            )
             x = float(self.high)
         return x
 
@@ -130,13 +132,15 @@ class Field:
                 return True
             if low in _FALSE:
                 return False
-            warnings.append(f"{name} = {text!r} is not a yes/no value (use 1 or 0); "
-                            "using the default.")
+            warnings.append(
+                f"{name} = {text!r} is not a yes/no value (use 1 or 0); using the default."
+            )
             return self.default
         if self.kind == "str":
             if self.choices is not None and text not in self.choices:
-                warnings.append(f"{name} = {text!r} is not one of {', '.join(self.choices)}; "
-                                "using the default.")
+                warnings.append(
+                    f"{name} = {text!r} is not one of {', '.join(self.choices)}; using the default."
+                )
                 return self.default
             return text
         # lists
@@ -151,8 +155,9 @@ class Field:
         else:
             for t in items:
                 if self.choices is not None and t not in self.choices:
-                    warnings.append(f"{name}: {t!r} is not one of {', '.join(self.choices)}; "
-                                    "ignored.")
+                    warnings.append(
+                        f"{name}: {t!r} is not one of {', '.join(self.choices)}; ignored."
+                    )
                     continue
                 if t not in out:
                     out.append(t)

@@ -277,8 +277,9 @@ def clean_names(raw: list[str]) -> tuple[list[str], list[str]]:
 
 
 # ---------------------------------------------------------------------------------- reading
-def read_csv_bytes(data: bytes, name: str = "uploaded file", *,
-                   max_bytes: int | None = None) -> tuple[pd.DataFrame, CsvReport]:
+def read_csv_bytes(
+    data: bytes, name: str = "uploaded file", *, max_bytes: int | None = None
+) -> tuple[pd.DataFrame, CsvReport]:
     """Parse a CSV file's bytes into a DataFrame; raise :class:`DataProblem` on bad input.
 
     Numbers become float or int columns, everything else strings (object); the usual missing
@@ -312,9 +313,7 @@ def read_csv_bytes(data: bytes, name: str = "uploaded file", *,
             "tree needs a target column and at least one feature column."
         )
     if len(lines) == 1:
-        raise DataProblem(
-            "The file has a header but no data rows: add at least two rows of data."
-        )
+        raise DataProblem("The file has a header but no data rows: add at least two rows of data.")
     _check_rows(lines, sep)
     header = next(csv.reader(lines[:1], delimiter=sep, quotechar='"'))
     if len(header) > MAX_COLUMNS:
@@ -324,9 +323,17 @@ def read_csv_bytes(data: bytes, name: str = "uploaded file", *,
     names, warnings = clean_names(header)
     try:
         df = pd.read_csv(
-            io.StringIO("\n".join(lines[1:])), sep=sep, header=None, names=names,
-            dtype=str, keep_default_na=False, na_filter=False, quotechar='"',
-            skip_blank_lines=True, engine="c", low_memory=False,
+            io.StringIO("\n".join(lines[1:])),
+            sep=sep,
+            header=None,
+            names=names,
+            dtype=str,
+            keep_default_na=False,
+            na_filter=False,
+            quotechar='"',
+            skip_blank_lines=True,
+            engine="c",
+            low_memory=False,
         )
     except (ValueError, pd.errors.ParserError) as exc:  # the checks above should prevent it
         raise DataProblem(f"The file could not be parsed as CSV: {exc}") from None
@@ -351,8 +358,14 @@ def read_csv_bytes(data: bytes, name: str = "uploaded file", *,
         df = df.loc[~blank_rows].reset_index(drop=True)
     if len(df) == 0:
         raise DataProblem("The file has a header but no data rows: add at least two rows of data.")
-    report = CsvReport(name=str(name), encoding=encoding, separator=sep, n_rows=len(df),
-                       n_columns=df.shape[1], warnings=warnings)
+    report = CsvReport(
+        name=str(name),
+        encoding=encoding,
+        separator=sep,
+        n_rows=len(df),
+        n_columns=df.shape[1],
+        warnings=warnings,
+    )
     return df, report
 
 
@@ -391,13 +404,15 @@ def _convert(s: pd.Series, name: str, warnings: list[str]) -> pd.Series:
     out.loc[num.index] = num.astype(float)
     n_inf = int(is_inf.sum()) + int(np.isinf(out).sum())
     if n_inf:
-        warnings.append(
-            f"Column {_quote(name)} has {n_inf} infinite value(s): treated as missing."
-        )
+        warnings.append(f"Column {_quote(name)} has {n_inf} infinite value(s): treated as missing.")
         out = out.mask(np.isinf(out))
     vals = out.dropna()
-    if len(vals) and not out.isna().any() and np.all(vals == np.round(vals)) and (
-            vals.abs().max() < 2**53):
+    if (
+        len(vals)
+        and not out.isna().any()
+        and np.all(vals == np.round(vals))
+        and (vals.abs().max() < 2**53)
+    ):
         return out.astype("int64")
     return out
 
@@ -406,8 +421,9 @@ def _convert(s: pd.Series, name: str, warnings: list[str]) -> pd.Series:
 def infer_kinds(df: pd.DataFrame) -> dict[str, str]:
     """'numeric' for number columns, 'categorical' for everything else (text, booleans)."""
     return {
-        c: "numeric" if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(
-            df[c]) else "categorical"
+        c: "numeric"
+        if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])
+        else "categorical"
         for c in df.columns
     }
 
@@ -438,9 +454,7 @@ def apply_kinds(df: pd.DataFrame, kinds: dict[str, str]) -> tuple[pd.DataFrame, 
             num = pd.to_numeric(s, errors="coerce")
             lost = int((num.isna() & s.notna()).sum())
             if num.notna().sum() == 0:
-                raise DataProblem(
-                    f"Column {_quote(col)} has no numbers, so it cannot be numeric."
-                )
+                raise DataProblem(f"Column {_quote(col)} has no numbers, so it cannot be numeric.")
             if lost:
                 warnings.append(
                     f"Column {_quote(col)}: {lost} value(s) are not numbers and became missing."
@@ -483,16 +497,20 @@ def id_like_columns(df: pd.DataFrame, kinds: dict[str, str] | None = None) -> di
             if nu == len(s):
                 out[col] = f"all {nu} values are distinct: an identifier, not a feature"
             elif nu > 50 and nu > 0.9 * len(s):
-                out[col] = (f"{nu} distinct values for {len(s)} rows: nearly one per row, like "
-                            "an identifier")
+                out[col] = (
+                    f"{nu} distinct values for {len(s)} rows: nearly one per row, like "
+                    "an identifier"
+                )
         else:
             v = s.to_numpy(dtype=float)
             if len(s) < 10 or nu != len(s) or not np.all(v == np.round(v)):
                 continue
             srt = np.sort(v)
             if np.all(np.diff(srt) == 1):
-                out[col] = (f"all {nu} values are distinct whole numbers in steps of 1: looks like "
-                            "a row number")
+                out[col] = (
+                    f"all {nu} values are distinct whole numbers in steps of 1: looks like "
+                    "a row number"
+                )
             elif _ID_NAME.match(str(col)):
                 out[col] = f"all {nu} values are distinct whole numbers and the name says id"
     return out
@@ -527,8 +545,9 @@ def check_target(df: pd.DataFrame, target: str) -> pd.Series:
     return y.map(_label, na_action="ignore")
 
 
-def prepare_xy(df: pd.DataFrame, target: str, features: list[str]
-               ) -> tuple[pd.DataFrame, pd.Series, list[str]]:
+def prepare_xy(
+    df: pd.DataFrame, target: str, features: list[str]
+) -> tuple[pd.DataFrame, pd.Series, list[str]]:
     """The feature frame and the class labels for a tree; rows without a class are dropped."""
     y = check_target(df, target)
     if not features:
@@ -582,8 +601,9 @@ def sample_rows(df: pd.DataFrame, n: int, seed: int = 0) -> pd.DataFrame:
     return df.sample(n=n, random_state=seed).reset_index(drop=True)
 
 
-def sample_xy(X: pd.DataFrame, y: pd.Series, n: int, seed: int = 0
-              ) -> tuple[pd.DataFrame, pd.Series]:
+def sample_xy(
+    X: pd.DataFrame, y: pd.Series, n: int, seed: int = 0
+) -> tuple[pd.DataFrame, pd.Series]:
     """The same reproducible random sample of ``n`` rows of X and y, in their original order.
 
     Positions are ``sort(default_rng(seed).choice(len(X), n, replace=False))``; all rows when
@@ -612,13 +632,15 @@ def column_table(df: pd.DataFrame, kinds: dict[str, str], ids: dict[str, str]) -
     >>> column_table(df, infer_kinds(df), {}).to_dict("list")["missing"]
     [1, 0]
     """
-    return pd.DataFrame({
-        "column": [str(c) for c in df.columns],
-        "type": [kinds[c] for c in df.columns],
-        "missing": [int(df[c].isna().sum()) for c in df.columns],
-        "distinct": [int(df[c].nunique()) for c in df.columns],
-        "left out because": [ids.get(c, "") for c in df.columns],
-    })
+    return pd.DataFrame(
+        {
+            "column": [str(c) for c in df.columns],
+            "type": [kinds[c] for c in df.columns],
+            "missing": [int(df[c].isna().sum()) for c in df.columns],
+            "distinct": [int(df[c].nunique()) for c in df.columns],
+            "left out because": [ids.get(c, "") for c in df.columns],
+        }
+    )
 
 
 def frame_hash(df: pd.DataFrame) -> str:

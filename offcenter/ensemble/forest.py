@@ -52,9 +52,20 @@ from offcenter.tree.estimator import TreeClassifier
 __all__ = ["ForestClassifier"]
 
 _TREE_PARAMS = (
-    "measure", "theta", "beta", "rho", "consistent", "alpha", "max_depth",
-    "min_samples_split", "min_samples_leaf", "min_gain", "categorical", "leaf_rule",
-    "class_weight", "min_weight_fraction_leaf",
+    "measure",
+    "theta",
+    "beta",
+    "rho",
+    "consistent",
+    "alpha",
+    "max_depth",
+    "min_samples_split",
+    "min_samples_leaf",
+    "min_gain",
+    "categorical",
+    "leaf_rule",
+    "class_weight",
+    "min_weight_fraction_leaf",
 )
 
 
@@ -181,8 +192,15 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         """
         if isinstance(X, pd.DataFrame):
             return validate_data(self, X, reset=reset, skip_check_array=True)
-        X = validate_data(self, X, reset=reset, accept_sparse=False, dtype=None,
-                          ensure_all_finite=False, ensure_min_features=1)
+        X = validate_data(
+            self,
+            X,
+            reset=reset,
+            accept_sparse=False,
+            dtype=None,
+            ensure_all_finite=False,
+            ensure_min_features=1,
+        )
         return X
 
     def _for_trees(self, X):
@@ -238,8 +256,11 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         y : array_like of shape (n_samples,)
             Class labels.
         """
-        if (isinstance(self.n_estimators, bool)
-                or not isinstance(self.n_estimators, (int, np.integer)) or self.n_estimators < 1):
+        if (
+            isinstance(self.n_estimators, bool)
+            or not isinstance(self.n_estimators, (int, np.integer))
+            or self.n_estimators < 1
+        ):
             raise ValueError(f"n_estimators must be an integer >= 1; got {self.n_estimators!r}.")
         if y is None:
             raise ValueError("ForestClassifier requires y to be passed, but the target y is None.")
@@ -248,20 +269,29 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         y_arr = column_or_1d(y_arr, warn=True)
         n = Xa.shape[0]
         if y_arr.shape[0] != n:
-            raise ValueError(f"y must have one label per row of X: {n} rows but {y_arr.shape[0]} "
-                             "labels.")
+            raise ValueError(
+                f"y must have one label per row of X: {n} rows but {y_arr.shape[0]} labels."
+            )
         if pd.isna(pd.Series(y_arr, dtype=object)).any():
             raise ValueError("y contains missing labels (NaN or None); drop those rows first.")
         check_classification_targets(y_arr)
         classes, codes = np.unique(y_arr, return_inverse=True)
         if len(classes) < 2:
-            raise ValueError(f"y has a single class ({classes[0]!r}): a forest needs at least two "
-                             "classes, not one class.")
+            raise ValueError(
+                f"y has a single class ({classes[0]!r}): a forest needs at least two "
+                "classes, not one class."
+            )
         counts = np.bincount(codes, minlength=len(classes)).astype(float)
         # one setting for the forest; its theta ("prior" too, and the asymmetric entropy's
         # default) is resolved once, on the forest's training set, and given to every tree
-        setting = MeasureSetting(self.measure, theta=self.theta, beta=self.beta, rho=self.rho,
-                                 consistent=self.consistent, alpha=self.alpha)
+        setting = MeasureSetting(
+            self.measure,
+            theta=self.theta,
+            beta=self.beta,
+            rho=self.rho,
+            consistent=self.consistent,
+            alpha=self.alpha,
+        )
         theta_ = setting.resolve_theta(counts)
         theta = None if theta_ is None else theta_.tolist()
         mf = self._n_features(Xa.shape[1])
@@ -276,15 +306,19 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             if not self.bootstrap:
                 idx = np.arange(n)
             elif self.stratified:
-                idx = np.sort(np.concatenate([rng.choice(ix, size=ix.shape[0], replace=True)
-                                              for ix in by_class]))
+                idx = np.sort(
+                    np.concatenate(
+                        [rng.choice(ix, size=ix.shape[0], replace=True) for ix in by_class]
+                    )
+                )
             else:
                 idx = np.sort(rng.integers(0, n, n))
             samples.append(idx)
             seeds.append(int(rng.integers(2**31 - 1)))
         trees = Parallel(n_jobs=self.n_jobs)(
-            delayed(_grow_tree)({**tree_params, "max_features": mf, "random_state": seed},
-                                Xa, y_arr, idx)
+            delayed(_grow_tree)(
+                {**tree_params, "max_features": mf, "random_state": seed}, Xa, y_arr, idx
+            )
             for idx, seed in zip(samples, seeds)
         )
         self.classes_ = classes

@@ -99,7 +99,8 @@ def _max_features(text: str):
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected sqrt, log2, all, a count or a share in (0, 1]; got {text!r}") from None
+            f"expected sqrt, log2, all, a count or a share in (0, 1]; got {text!r}"
+        ) from None
     if value >= 1 and value.is_integer():
         return int(value)
     if 0 < value < 1:
@@ -122,8 +123,10 @@ def _dask_client(address: str):
     try:
         from distributed import Client
     except ImportError:
-        raise CliError("--scheduler needs dask.distributed, an optional dependency: "
-                       "pip install 'offcenter[distributed]'") from None
+        raise CliError(
+            "--scheduler needs dask.distributed, an optional dependency: "
+            "pip install 'offcenter[distributed]'"
+        ) from None
     try:
         return Client(address, timeout="10s")
     except (OSError, TimeoutError, ValueError) as err:
@@ -143,43 +146,92 @@ def build_parser() -> argparse.ArgumentParser:
             "the training prior), ocuniform_shannon (on the uniform distribution), "
             "oc_daroczy_b0.5, oc_rank_diversity_r0, asymmetric, asymmetric_consistent, "
             "oc_gini_a0.5 (scored by lambda_alpha, alpha = 0.5). Default: "
-            + ",".join(DEFAULT_SETTINGS) + "."
+            + ",".join(DEFAULT_SETTINGS)
+            + "."
         ),
     )
     p.add_argument("files", nargs="+", metavar="data.csv", help="CSV files (header row)")
-    p.add_argument("--target", action="append", metavar="COL",
-                   help="class column: once for every file, or once per file in order "
-                        "(default: the last column of each file)")
-    p.add_argument("--settings", type=_settings, default=None,
-                   help="comma-separated measure settings (default: the standard list below)")
-    p.add_argument("--reference", default=None,
-                   help="setting every other is compared with (default: shannon if listed)")
+    p.add_argument(
+        "--target",
+        action="append",
+        metavar="COL",
+        help="class column: once for every file, or once per file in order "
+        "(default: the last column of each file)",
+    )
+    p.add_argument(
+        "--settings",
+        type=_settings,
+        default=None,
+        help="comma-separated measure settings (default: the standard list below)",
+    )
+    p.add_argument(
+        "--reference",
+        default=None,
+        help="setting every other is compared with (default: shannon if listed)",
+    )
     p.add_argument("--folds", type=_int_at_least(2), default=5, help="k of k-fold CV (default 5)")
-    p.add_argument("--repeats", type=_int_at_least(1), default=3,
-                   help="repetitions of the k-fold CV (default 3)")
+    p.add_argument(
+        "--repeats",
+        type=_int_at_least(1),
+        default=3,
+        help="repetitions of the k-fold CV (default 3)",
+    )
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="random seed (default 0)")
-    p.add_argument("--max-depth", type=_int_at_least(0), default=5,
-                   help="maximum tree depth, 0 = unlimited (default 5)")
-    p.add_argument("--min-samples-leaf", type=_int_at_least(1), default=1,
-                   help="minimum examples per leaf (default 1)")
-    p.add_argument("--min-samples-split", type=_int_at_least(2), default=2,
-                   help="minimum examples to split a node (default 2)")
-    p.add_argument("--leaf-rule", type=_choices_list(("majority", "prior")), default=["majority"],
-                   help="majority and/or prior, comma-separated (default majority)")
-    p.add_argument("--model", type=_choices_list(("tree", "forest")), default=["tree"],
-                   help="tree and/or forest, comma-separated (default tree)")
-    p.add_argument("--n-estimators", type=_int_at_least(1), default=25,
-                   help="trees per forest (default 25)")
-    p.add_argument("--max-features", type=_max_features, default="sqrt",
-                   help="features tried at each node of a forest's trees: sqrt, log2, all, a "
-                        "count or a share (default sqrt)")
-    p.add_argument("--n-jobs", type=_n_jobs, default=-1,
-                   help="fits run at once on this machine: -1 = every core (default), 1 = one "
-                        "after the other, -2 = all cores but one...; the results are the same")
-    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="run the fits on a dask.distributed cluster instead, e.g. "
-                        "tcp://host:8786 (needs the optional extra offcenter[distributed]; "
-                        "--n-jobs then counts the cluster's worker threads, every one by default)")
+    p.add_argument(
+        "--max-depth",
+        type=_int_at_least(0),
+        default=5,
+        help="maximum tree depth, 0 = unlimited (default 5)",
+    )
+    p.add_argument(
+        "--min-samples-leaf",
+        type=_int_at_least(1),
+        default=1,
+        help="minimum examples per leaf (default 1)",
+    )
+    p.add_argument(
+        "--min-samples-split",
+        type=_int_at_least(2),
+        default=2,
+        help="minimum examples to split a node (default 2)",
+    )
+    p.add_argument(
+        "--leaf-rule",
+        type=_choices_list(("majority", "prior")),
+        default=["majority"],
+        help="majority and/or prior, comma-separated (default majority)",
+    )
+    p.add_argument(
+        "--model",
+        type=_choices_list(("tree", "forest")),
+        default=["tree"],
+        help="tree and/or forest, comma-separated (default tree)",
+    )
+    p.add_argument(
+        "--n-estimators", type=_int_at_least(1), default=25, help="trees per forest (default 25)"
+    )
+    p.add_argument(
+        "--max-features",
+        type=_max_features,
+        default="sqrt",
+        help="features tried at each node of a forest's trees: sqrt, log2, all, a "
+        "count or a share (default sqrt)",
+    )
+    p.add_argument(
+        "--n-jobs",
+        type=_n_jobs,
+        default=-1,
+        help="fits run at once on this machine: -1 = every core (default), 1 = one "
+        "after the other, -2 = all cores but one...; the results are the same",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="run the fits on a dask.distributed cluster instead, e.g. "
+        "tcp://host:8786 (needs the optional extra offcenter[distributed]; "
+        "--n-jobs then counts the cluster's worker threads, every one by default)",
+    )
     p.add_argument("--out", type=Path, default=None, help="write the per-fold results as CSV")
     p.add_argument("--markdown", type=Path, default=None, help="write the tables as Markdown")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -305,8 +357,11 @@ def leaf_rule_tables(results: list[EvaluationResult]) -> str:
     by_key: dict[tuple, dict[str, EvaluationResult]] = {}
     for r in results:
         by_key.setdefault((r.config["model"], r.config.get("data")), {})[r.config["leaf_rule"]] = r
-    pairs = [(k, v["prior"], v["majority"]) for k, v in by_key.items()
-             if "prior" in v and "majority" in v]
+    pairs = [
+        (k, v["prior"], v["majority"])
+        for k, v in by_key.items()
+        if "prior" in v and "majority" in v
+    ]
     if not pairs:
         return ""
     lines = []
@@ -314,10 +369,14 @@ def leaf_rule_tables(results: list[EvaluationResult]) -> str:
     for model in models:
         mine = [(k, p, m) for k, p, m in pairs if k[0] == model]
         settings = mine[0][1].settings
-        lines += [f"## {model}: prior-aware against majority leaf rule", "",
-                  "Cells: mean difference prior - majority over the folds (the same trees), "
-                  "wins/ties/losses of the prior-aware rule, `*` = corrected resampled t-test, "
-                  f"Holm-adjusted over the settings, p < {SIGNIFICANCE}.", ""]
+        lines += [
+            f"## {model}: prior-aware against majority leaf rule",
+            "",
+            "Cells: mean difference prior - majority over the folds (the same trees), "
+            "wins/ties/losses of the prior-aware rule, `*` = corrected resampled t-test, "
+            f"Holm-adjusted over the settings, p < {SIGNIFICANCE}.",
+            "",
+        ]
         for metric in ("minority_recall", "balanced_accuracy", "minority_f1", "accuracy"):
             lines.append(f"### {METRICS[metric]}")
             lines.append("")
@@ -364,9 +423,11 @@ def main(argv: list[str] | None = None) -> int:
     keys = [s.key for s in settings]
     if args.reference is not None and args.reference not in keys:
         parser.error(f"--reference {args.reference!r} is not among the settings {','.join(keys)}")
-    tree_params = {"max_depth": args.max_depth or None,
-                   "min_samples_leaf": args.min_samples_leaf,
-                   "min_samples_split": args.min_samples_split}
+    tree_params = {
+        "max_depth": args.max_depth or None,
+        "min_samples_leaf": args.min_samples_leaf,
+        "min_samples_split": args.min_samples_split,
+    }
     client = None
     try:
         backend, n_jobs = None, args.n_jobs
@@ -388,10 +449,20 @@ def main(argv: list[str] | None = None) -> int:
                     t0 = time.perf_counter()
                     try:
                         res = evaluate(
-                            X, y, settings, n_splits=args.folds, n_repeats=args.repeats,
-                            seed=args.seed, model=model, leaf_rule=rule, tree_params=tree_params,
-                            n_estimators=args.n_estimators, max_features=args.max_features,
-                            reference=args.reference, data_name=path.stem, n_jobs=n_jobs,
+                            X,
+                            y,
+                            settings,
+                            n_splits=args.folds,
+                            n_repeats=args.repeats,
+                            seed=args.seed,
+                            model=model,
+                            leaf_rule=rule,
+                            tree_params=tree_params,
+                            n_estimators=args.n_estimators,
+                            max_features=args.max_features,
+                            reference=args.reference,
+                            data_name=path.stem,
+                            n_jobs=n_jobs,
                             backend=backend,
                         )
                     except ValueError as err:
@@ -403,9 +474,11 @@ def main(argv: list[str] | None = None) -> int:
                             f"{errors.iloc[0]}"
                         )
                     if not args.quiet:
-                        print(f"{path.name}: {model}, leaf rule {rule}, target {target!r}: "
-                              f"{len(res.folds)} fits in {time.perf_counter() - t0:.1f} s",
-                              file=sys.stderr)
+                        print(
+                            f"{path.name}: {model}, leaf rule {rule}, target {target!r}: "
+                            f"{len(res.folds)} fits in {time.perf_counter() - t0:.1f} s",
+                            file=sys.stderr,
+                        )
                     results.append(res)
                     frame = res.folds.copy()
                     frame.insert(0, "data", path.stem)

@@ -97,7 +97,9 @@ def _codes(values: np.ndarray, labels: Sequence) -> np.ndarray:
     try:
         return np.fromiter((index[v] for v in values.tolist()), dtype=np.intp, count=len(values))
     except KeyError as err:
-        raise ValueError(f"label {err.args[0]!r} is not among the labels {list(labels)!r}.") from None
+        raise ValueError(
+            f"label {err.args[0]!r} is not among the labels {list(labels)!r}."
+        ) from None
 
 
 def _coded(t: np.ndarray, p: np.ndarray, labels) -> tuple[list, np.ndarray, np.ndarray]:
@@ -185,7 +187,8 @@ def precision_recall_f1(y_true, y_pred, positive, labels=None) -> tuple[float, f
     is_t = t == positive
     is_p = p == positive
     prec, rec, f1, _ = skm.precision_recall_fscore_support(
-        is_t, is_p, labels=[True], average=None, zero_division=0)
+        is_t, is_p, labels=[True], average=None, zero_division=0
+    )
     return float(prec[0]), float(rec[0]), float(f1[0])
 
 

@@ -156,10 +156,13 @@ def stratified_folds(y, n_splits: int = 5, n_repeats: int = 1, seed: int = 0) ->
             f"the class {small!r} has only {int(counts.min())} example(s), fewer than the "
             f"{n_splits} folds; use at most {int(counts.min())} folds or more data."
         )
-    splitter = RepeatedStratifiedKFold(n_splits=int(n_splits), n_repeats=int(n_repeats),
-                                       random_state=int(seed))
-    return [Fold(i // n_splits, i % n_splits, train, test)
-            for i, (train, test) in enumerate(splitter.split(np.zeros((n, 1)), codes))]
+    splitter = RepeatedStratifiedKFold(
+        n_splits=int(n_splits), n_repeats=int(n_repeats), random_state=int(seed)
+    )
+    return [
+        Fold(i // n_splits, i % n_splits, train, test)
+        for i, (train, test) in enumerate(splitter.split(np.zeros((n, 1)), codes))
+    ]
 
 
 # ====================================================================== parallel fits
@@ -178,8 +181,13 @@ def _check_backend(backend):
     """The joblib backend; for "dask", dask.distributed imported here, only when asked for."""
     if backend is None:
         return None
-    if not isinstance(backend, str) or backend not in ("loky", "multiprocessing", "threading",
-                                                       "sequential", "dask"):
+    if not isinstance(backend, str) or backend not in (
+        "loky",
+        "multiprocessing",
+        "threading",
+        "sequential",
+        "dask",
+    ):
         raise ValueError(
             f"backend must be None (joblib's default, worker processes), 'loky', "
             f"'multiprocessing', 'threading', 'sequential' or 'dask'; got {backend!r}."
@@ -235,8 +243,9 @@ def _fit_and_score(factory, params, X_tr, y_tr, X_te, y_te, classes, minority):
         full = np.zeros((len(y_te), len(classes)))
         for j, c in enumerate(list(est.classes_)):
             full[:, classes.index(c)] = proba[:, j]
-        row.update(_metrics.classification_metrics(
-            y_te, pred, full, classes=classes, minority=minority))
+        row.update(
+            _metrics.classification_metrics(y_te, pred, full, classes=classes, minority=minority)
+        )
         row["leaves"], row["depth"] = _tree_size(est)
         scores = full[:, classes.index(minority)]
         row["error"] = ""
@@ -296,8 +305,11 @@ class EvaluationResult:
         rows = []
         for s in self.settings:
             part = self.folds[self.folds["setting"] == s.key]
-            row = {"setting": s.key, "label": s.label, "n_folds": int(part[metrics[0]].notna().sum())
-                   if len(part) else 0}
+            row = {
+                "setting": s.key,
+                "label": s.label,
+                "n_folds": int(part[metrics[0]].notna().sum()) if len(part) else 0,
+            }
             for m in metrics:
                 values = part[m].to_numpy(dtype=float) if len(part) else np.zeros(0)
                 values = values[~np.isnan(values)]
@@ -306,8 +318,9 @@ class EvaluationResult:
             rows.append(row)
         return pd.DataFrame(rows)
 
-    def paired(self, reference: str | None = None,
-               metrics: Iterable[str] | None = None) -> pd.DataFrame:
+    def paired(
+        self, reference: str | None = None, metrics: Iterable[str] | None = None
+    ) -> pd.DataFrame:
         """Each setting against the reference (Shannon by default), fold by fold.
 
         One row per (setting, metric): ``mean_diff`` (setting - reference), ``wins``, ``ties``,
@@ -335,17 +348,37 @@ class EvaluationResult:
                 if ratio is None and len(common):
                     ratio = float(np.mean(mine.loc[common, "n_test"] / mine.loc[common, "n_train"]))
                 tt = corrected_resampled_ttest(d, ratio if ratio is not None else 0.0)
-                rows.append({
-                    "setting": s.key, "label": s.label, "metric": m,
-                    "mean_diff": float(d.mean()) if d.size else np.nan,
-                    "wins": w, "ties": t_, "losses": lo, "n_pairs": int(d.size),
-                    "wilcoxon_p": wil.pvalue if d.size else np.nan,
-                    "t": tt.statistic, "t_p": tt.pvalue,
-                })
-        out = pd.DataFrame(rows, columns=[
-            "setting", "label", "metric", "mean_diff", "wins", "ties", "losses", "n_pairs",
-            "wilcoxon_p", "t", "t_p",
-        ])
+                rows.append(
+                    {
+                        "setting": s.key,
+                        "label": s.label,
+                        "metric": m,
+                        "mean_diff": float(d.mean()) if d.size else np.nan,
+                        "wins": w,
+                        "ties": t_,
+                        "losses": lo,
+                        "n_pairs": int(d.size),
+                        "wilcoxon_p": wil.pvalue if d.size else np.nan,
+                        "t": tt.statistic,
+                        "t_p": tt.pvalue,
+                    }
+                )
+        out = pd.DataFrame(
+            rows,
+            columns=[
+                "setting",
+                "label",
+                "metric",
+                "mean_diff",
+                "wins",
+                "ties",
+                "losses",
+                "n_pairs",
+                "wilcoxon_p",
+                "t",
+                "t_p",
+            ],
+        )
         out["t_p_holm"] = np.nan
         for m in metrics:
             mask = out["metric"] == m
@@ -372,10 +405,18 @@ class EvaluationResult:
                 continue
             fpr, tpr, thr = _metrics.roc_curve(y[ok], flat[ok], positive=True)
             auc = _metrics.roc_auc_ovr(y[ok], flat[ok], positive=True)
-            frames.append(pd.DataFrame({
-                "setting": s.key, "label": s.label, "fpr": fpr, "tpr": tpr,
-                "threshold": thr, "auc": auc,
-            }))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "setting": s.key,
+                        "label": s.label,
+                        "fpr": fpr,
+                        "tpr": tpr,
+                        "threshold": thr,
+                        "auc": auc,
+                    }
+                )
+            )
         if not frames:
             return pd.DataFrame(columns=["setting", "label", "fpr", "tpr", "threshold", "auc"])
         return pd.concat(frames, ignore_index=True)
@@ -384,9 +425,13 @@ class EvaluationResult:
         """One line saying what the numbers are (model, leaf rule, CV design, stopping rules)."""
         c = self.config
         model = c.get("model", "tree")
-        what = "trees" if model == "tree" else (
-            f"bagged forests of {c.get('n_estimators')} trees "
-            f"(max_features={c.get('max_features')})"
+        what = (
+            "trees"
+            if model == "tree"
+            else (
+                f"bagged forests of {c.get('n_estimators')} trees "
+                f"(max_features={c.get('max_features')})"
+            )
         )
         rules = ", ".join(f"{k}={v}" for k, v in c.get("tree_params", {}).items())
         text = (
@@ -447,12 +492,26 @@ class CrossValidation:
     (True, 2)
     """
 
-    def __init__(self, X, y, settings=DEFAULT_SETTINGS, *, n_splits: int = 5, n_repeats: int = 3,
-                 seed: int = 0, model: str = "tree", leaf_rule: str = "majority",
-                 tree_params: dict | None = None, n_estimators: int = 25, max_features="sqrt",
-                 reference: str | None = None, data_name: str = "",
-                 model_factory: Callable | None = None, n_jobs: int | None = None,
-                 backend: str | None = None):
+    def __init__(
+        self,
+        X,
+        y,
+        settings=DEFAULT_SETTINGS,
+        *,
+        n_splits: int = 5,
+        n_repeats: int = 3,
+        seed: int = 0,
+        model: str = "tree",
+        leaf_rule: str = "majority",
+        tree_params: dict | None = None,
+        n_estimators: int = 25,
+        max_features="sqrt",
+        reference: str | None = None,
+        data_name: str = "",
+        model_factory: Callable | None = None,
+        n_jobs: int | None = None,
+        backend: str | None = None,
+    ):
         self.n_jobs = _check_n_jobs(n_jobs)
         self.backend = _check_backend(backend)
         self.settings = parse_settings(settings)
@@ -465,8 +524,11 @@ class CrossValidation:
             raise ValueError(f"leaf_rule must be 'majority' or 'prior'; got {leaf_rule!r}.")
         if model not in ("tree", "forest"):
             raise ValueError(f"model must be 'tree' or 'forest'; got {model!r}.")
-        if model == "forest" and (isinstance(n_estimators, bool) or not isinstance(
-                n_estimators, (int, np.integer)) or n_estimators < 1):
+        if model == "forest" and (
+            isinstance(n_estimators, bool)
+            or not isinstance(n_estimators, (int, np.integer))
+            or n_estimators < 1
+        ):
             raise ValueError(f"n_estimators must be an integer >= 1; got {n_estimators!r}.")
         self.factory = model_factory or _default_model_factory(model)
         self.model = model
@@ -499,11 +561,18 @@ class CrossValidation:
         n = len(y_arr)
         self.seed = int(seed)
         self.config = {
-            "data": data_name, "model": model, "leaf_rule": leaf_rule,
-            "n_splits": int(n_splits), "n_repeats": int(n_repeats), "seed": int(seed),
-            "tree_params": self.tree_params, "reference": reference, "minority": self.minority,
+            "data": data_name,
+            "model": model,
+            "leaf_rule": leaf_rule,
+            "n_splits": int(n_splits),
+            "n_repeats": int(n_repeats),
+            "seed": int(seed),
+            "tree_params": self.tree_params,
+            "reference": reference,
+            "minority": self.minority,
             "classes": self.classes,
-            "class_counts": {c: int(np.sum(y_arr == c)) for c in self.classes}, "n": n,
+            "class_counts": {c: int(np.sum(y_arr == c)) for c in self.classes},
+            "n": n,
             "test_train_ratio": float(np.mean([len(f.test) / len(f.train) for f in self.folds])),
         }
         if model == "forest":
@@ -531,8 +600,10 @@ class CrossValidation:
 
     def step_label(self, i: int | None = None) -> str:
         f = self.folds[self.steps_done if i is None else i]
-        return (f"repeat {f.repeat + 1}/{self.config['n_repeats']}, fold "
-                f"{f.fold + 1}/{self.config['n_splits']}")
+        return (
+            f"repeat {f.repeat + 1}/{self.config['n_repeats']}, fold "
+            f"{f.fold + 1}/{self.config['n_splits']}"
+        )
 
     def _tasks(self, i: int) -> list[tuple]:
         """The arguments of :func:`_fit_and_score` for every setting on fold ``i``.
@@ -549,16 +620,26 @@ class CrossValidation:
             params = {**self.tree_params, **s.tree_params(), "leaf_rule": self.leaf_rule}
             if self.model == "forest":
                 # one core per forest: the evaluation parallelizes over the fits
-                params.update(n_estimators=self.n_estimators, max_features=self.max_features,
-                              random_state=fold_seed, n_jobs=1)
-            out.append((self.factory, params, X_tr, y_tr, X_te, y_te, self.classes,
-                        self.minority))
+                params.update(
+                    n_estimators=self.n_estimators,
+                    max_features=self.max_features,
+                    random_state=fold_seed,
+                    n_jobs=1,
+                )
+            out.append((self.factory, params, X_tr, y_tr, X_te, y_te, self.classes, self.minority))
         return out
 
     def _row(self, i: int, s, fields: dict) -> dict:
         f = self.folds[i]
-        return {"setting": s.key, "label": s.label, "repeat": f.repeat, "fold": f.fold,
-                "n_train": len(f.train), "n_test": len(f.test), **fields}
+        return {
+            "setting": s.key,
+            "label": s.label,
+            "repeat": f.repeat,
+            "fold": f.fold,
+            "n_train": len(f.train),
+            "n_test": len(f.test),
+            **fields,
+        }
 
     def _commit(self, i: int, results: list[tuple]) -> None:
         f = self.folds[i]
@@ -577,8 +658,11 @@ class CrossValidation:
     def _sequential(self) -> bool:
         return self.backend is None and self.n_jobs in (None, 1)
 
-    def run_step(self, progress: Callable[[float, str], None] | None = None,
-                 should_cancel: Callable[[], bool] | None = None) -> bool:
+    def run_step(
+        self,
+        progress: Callable[[float, str], None] | None = None,
+        should_cancel: Callable[[], bool] | None = None,
+    ) -> bool:
         """Fit every setting on the next fold (in parallel with ``n_jobs``/``backend``).
 
         Returns False (and cancels) if ``should_cancel`` says so before a fit (sequential) or
@@ -587,8 +671,12 @@ class CrossValidation:
         """
         return self.run(progress, should_cancel, max_steps=1)
 
-    def run(self, progress: Callable[[float, str], None] | None = None,
-            should_cancel: Callable[[], bool] | None = None, max_steps: int | None = None) -> bool:
+    def run(
+        self,
+        progress: Callable[[float, str], None] | None = None,
+        should_cancel: Callable[[], bool] | None = None,
+        max_steps: int | None = None,
+    ) -> bool:
         """Fit every setting on the remaining folds (at most ``max_steps`` of them).
 
         Sequentially (``n_jobs`` 1 or None and no backend) ``should_cancel`` is checked before each
@@ -599,8 +687,7 @@ class CrossValidation:
         """
         if self.done:
             return False
-        stop = self.n_steps if max_steps is None else min(self.n_steps,
-                                                          self.steps_done + max_steps)
+        stop = self.n_steps if max_steps is None else min(self.n_steps, self.steps_done + max_steps)
         steps = range(self.steps_done, stop)
         k = len(self.settings)
         if self._sequential:
@@ -638,12 +725,24 @@ class CrossValidation:
 
     def result(self) -> EvaluationResult:
         """The results so far (``cancelled`` is True if the run stopped before the end)."""
-        columns = ["setting", "label", "repeat", "fold", "n_train", "n_test", *METRICS,
-                   *SIZE_COLUMNS, "seconds", "error"]
+        columns = [
+            "setting",
+            "label",
+            "repeat",
+            "fold",
+            "n_train",
+            "n_test",
+            *METRICS,
+            *SIZE_COLUMNS,
+            "seconds",
+            "error",
+        ]
         df = pd.DataFrame(self.rows, columns=columns)
         config = dict(self.config, steps_done=self.steps_done, n_steps=self.n_steps)
         return EvaluationResult(
-            folds=df, settings=list(self.settings), config=config,
+            folds=df,
+            settings=list(self.settings),
+            config=config,
             scores={k: v.copy() for k, v in self.scores.items()},
             y_minority=self.y == self.minority,
             cancelled=self.steps_done < self.n_steps,
@@ -730,10 +829,22 @@ def evaluate(
     True
     """
     cv = CrossValidation(
-        X, y, settings, n_splits=n_splits, n_repeats=n_repeats, seed=seed, model=model,
-        leaf_rule=leaf_rule, tree_params=tree_params, n_estimators=n_estimators,
-        max_features=max_features, reference=reference, data_name=data_name,
-        model_factory=model_factory, n_jobs=n_jobs, backend=backend,
+        X,
+        y,
+        settings,
+        n_splits=n_splits,
+        n_repeats=n_repeats,
+        seed=seed,
+        model=model,
+        leaf_rule=leaf_rule,
+        tree_params=tree_params,
+        n_estimators=n_estimators,
+        max_features=max_features,
+        reference=reference,
+        data_name=data_name,
+        model_factory=model_factory,
+        n_jobs=n_jobs,
+        backend=backend,
     )
     cv.run(progress=progress, should_cancel=should_cancel)
     return cv.result()

@@ -108,8 +108,12 @@ def wilcoxon_signed_rank(d, tol: float = TIE_TOLERANCE) -> WilcoxonResult:
     if tied and n <= _EXHAUSTIVE_MAX:
         w_plus = float(np.sum(ranks[d > 0]))
         res = stats.permutation_test(
-            (d,), lambda x, axis: np.sum((x > 0) * ranks, axis=axis), vectorized=True,
-            permutation_type="samples", alternative="two-sided", axis=-1,
+            (d,),
+            lambda x, axis: np.sum((x > 0) * ranks, axis=axis),
+            vectorized=True,
+            permutation_type="samples",
+            alternative="two-sided",
+            axis=-1,
         )
         return WilcoxonResult(min(w_plus, n * (n + 1) / 2.0 - w_plus), float(res.pvalue), n)
     res = stats.wilcoxon(d)

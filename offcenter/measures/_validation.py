@@ -46,7 +46,9 @@ def as_float_array(value: object, name: str) -> np.ndarray:
         raise TypeError(f"{name} could not be read as an array of numbers: {exc}") from None
     if arr.dtype == object:
         if any(v is None for v in arr.flat):
-            raise TypeError(f"{name} contains a missing value (None); every entry must be a number.")
+            raise TypeError(
+                f"{name} contains a missing value (None); every entry must be a number."
+            )
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):

@@ -50,10 +50,12 @@ class Association:
 
     def lambda_alpha(self, alpha: float) -> float | np.ndarray:
         r""":math:`\lambda_\alpha = \mathrm{gain} / (\alpha I(Y) + (1-\alpha) I(X))`, 0 if 0/0."""
-        alpha = as_parameter(alpha, "alpha", low=0.0, high=1.0,
-                             what="the weight of I(Y) in the normaliser")
-        return scalar_or_array(_lambda(np.asarray(self.gain), np.asarray(self.i_y),
-                                       np.asarray(self.i_x), alpha))
+        alpha = as_parameter(
+            alpha, "alpha", low=0.0, high=1.0, what="the weight of I(Y) in the normaliser"
+        )
+        return scalar_or_array(
+            _lambda(np.asarray(self.gain), np.asarray(self.i_y), np.asarray(self.i_x), alpha)
+        )
 
     @property
     def relative_gain(self):
@@ -149,7 +151,9 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
         if theta is None and info.theta == "builtin":
             theta = "prior"
         if np.ndim(theta) == 0 and isinstance(theta, str) and t.ndim > 2 and theta == "prior":
-            raise ValueError("theta='prior' needs a single table; pass theta explicitly for a batch.")
+            raise ValueError(
+                "theta='prior' needs a single table; pass theta explicitly for a batch."
+            )
         th = resolve_theta(theta, t.sum(axis=-2)) if theta is not None else None
         imp = Impurity(info.name, theta=th, consistent=consistent, **params)
     i_y, i_y_x, i_x, g = _association_counts(t, imp)

@@ -105,11 +105,14 @@ def _check_specs(specs: Sequence[MeasureSetting]) -> list[MeasureSetting]:
         if not isinstance(s, MeasureSetting):
             raise TypeError(f"curves are given as MeasureSetting objects; got {s!r}.")
         if s.alpha is not None:
-            raise ValueError(f"a curve draws a measure, not a split score: {s.key} has alpha; "
-                             "leave alpha=None.")
+            raise ValueError(
+                f"a curve draws a measure, not a split score: {s.key} has alpha; leave alpha=None."
+            )
         if s.consistent and s.n is None:
-            raise ValueError(f"{s.key}: a curve of the consistent form needs a fixed sample "
-                             "size n (e.g. MeasureSetting('asymmetric', consistent=True, n=20)).")
+            raise ValueError(
+                f"{s.key}: a curve of the consistent form needs a fixed sample "
+                "size n (e.g. MeasureSetting('asymmetric', consistent=True, n=20))."
+            )
         if s not in out:
             out.append(s)
     return out
@@ -125,7 +128,9 @@ def _theta_binary(theta) -> float:
 # ----------------------------------------------------------------------------------------------
 
 
-def binary_grid(theta: float | None = None, n: int = 401, extra: Sequence[float] = ()) -> np.ndarray:
+def binary_grid(
+    theta: float | None = None, n: int = 401, extra: Sequence[float] = ()
+) -> np.ndarray:
     """An evenly spaced grid of [0, 1] with 0, 1, theta and ``extra`` points included exactly.
 
     Examples
@@ -200,8 +205,9 @@ def binary_values_at(specs: Sequence[MeasureSetting], theta, p: float) -> pd.Dat
     return pd.DataFrame(rows, columns=["curve", "key", "value"])
 
 
-def binary_derivatives(specs: Sequence[MeasureSetting], theta, grid=None, order: int = 1,
-                       margin: float = 0.01) -> pd.DataFrame:
+def binary_derivatives(
+    specs: Sequence[MeasureSetting], theta, grid=None, order: int = 1, margin: float = 0.01
+) -> pd.DataFrame:
     r"""First or second derivative in p of each curve (the paper's section 3.2).
 
     The off-centered measures are piecewise functions of p with a break at theta, so derivatives
@@ -255,14 +261,18 @@ def binary_derivatives(specs: Sequence[MeasureSetting], theta, grid=None, order:
     # Stencils as offsets (in units of h) and weights, one row per grid row; every curve is then
     # evaluated once on all the stencil points (vectorised).
     if order == 1:
-        stencils = {0: ([-1, 1, 0, 0], [-0.5, 0.5, 0, 0]),
-                    1: ([0, 1, 2, 0], [-1.5, 2.0, -0.5, 0]),
-                    -1: ([0, -1, -2, 0], [1.5, -2.0, 0.5, 0])}
+        stencils = {
+            0: ([-1, 1, 0, 0], [-0.5, 0.5, 0, 0]),
+            1: ([0, 1, 2, 0], [-1.5, 2.0, -0.5, 0]),
+            -1: ([0, -1, -2, 0], [1.5, -2.0, 0.5, 0]),
+        }
         scale = 1.0 / h
     else:
-        stencils = {0: ([-1, 0, 1, 0], [1.0, -2.0, 1.0, 0]),
-                    1: ([0, 1, 2, 3], [2.0, -5.0, 4.0, -1.0]),
-                    -1: ([0, -1, -2, -3], [2.0, -5.0, 4.0, -1.0])}
+        stencils = {
+            0: ([-1, 0, 1, 0], [1.0, -2.0, 1.0, 0]),
+            1: ([0, 1, 2, 3], [2.0, -5.0, 4.0, -1.0]),
+            -1: ([0, -1, -2, -3], [2.0, -5.0, 4.0, -1.0]),
+        }
         scale = 1.0 / (h * h)
     xs = np.array([r[0] for r in rows], dtype=float)
     offsets = np.array([stencils[r[2]][0] for r in rows], dtype=float)
@@ -316,8 +326,9 @@ def normalise_theta(values, q: int | None = None) -> tuple[np.ndarray, list[str]
     notes = []
     total = float(arr.sum())
     if abs(total - 1.0) > 1e-5:  # rounding in a shared link is not worth a note
-        notes.append(f"theta summed to {total:.6g}, so it was divided by its sum to make a "
-                     "distribution.")
+        notes.append(
+            f"theta summed to {total:.6g}, so it was divided by its sum to make a distribution."
+        )
     th = arr / total
     if np.any(th >= 1.0):
         raise ValueError("theta must give every class a frequency strictly below 1.")
@@ -424,8 +435,9 @@ def ternary_grid(spec: MeasureSetting, theta, resolution: int = 40) -> pd.DataFr
     vals = curve_values(spec, pts, th)
     df = pd.DataFrame({"p1": pts[:, 0], "p2": pts[:, 1], "p3": pts[:, 2], "value": vals})
     best = int(np.argmax(vals))
-    df.attrs.update(argmax=pts[best].tolist(), max=float(vals[best]), label=curve_label(spec),
-                    theta=th.tolist())
+    df.attrs.update(
+        argmax=pts[best].tolist(), max=float(vals[best]), label=curve_label(spec), theta=th.tolist()
+    )
     return df
 
 
@@ -460,11 +472,16 @@ def transform_table(p, theta) -> pd.DataFrame:
     pi = pi_unnormalised(p, th)
     star = _off_center(p, th)
     q = p.shape[-1]
-    return pd.DataFrame({
-        "class": [f"class {j + 1}" for j in range(q)],
-        "p": p, "theta": th, "pi": pi, "pi*": star,
-        "uniform 1/q": np.full(q, 1.0 / q),
-    })
+    return pd.DataFrame(
+        {
+            "class": [f"class {j + 1}" for j in range(q)],
+            "p": p,
+            "theta": th,
+            "pi": pi,
+            "pi*": star,
+            "uniform 1/q": np.full(q, 1.0 / q),
+        }
+    )
 
 
 def transform_maps(theta, n: int = 101) -> pd.DataFrame:
@@ -480,8 +497,11 @@ def transform_maps(theta, n: int = 101) -> pd.DataFrame:
         g = binary_grid(float(th[j]), n=n)
         left = g / (q * th[j])
         right = (q * (g - th[j]) + 1.0 - g) / (q * (1.0 - th[j]))
-        frames.append(pd.DataFrame({"class": f"class {j + 1}", "p_j": g,
-                                    "pi_j": np.where(g <= th[j], left, right)}))
+        frames.append(
+            pd.DataFrame(
+                {"class": f"class {j + 1}", "p_j": g, "pi_j": np.where(g <= th[j], left, right)}
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -505,11 +525,25 @@ def formulas(specs: Sequence[MeasureSetting]) -> list[dict]:
         if info.name in seen:
             continue
         seen.add(info.name)
-        out.append({"name": info.name, "label": info.label, "latex": info.latex,
-                    "reference": info.reference, "notes": info.notes})
+        out.append(
+            {
+                "name": info.name,
+                "label": info.label,
+                "latex": info.latex,
+                "reference": info.reference,
+                "notes": info.notes,
+            }
+        )
     if any_oc:
-        out.append({"name": "off_center", "label": "off-centering on theta",
-                    "latex": OFF_CENTER_LATEX, "reference": OFF_CENTER_REFERENCE, "notes": ""})
+        out.append(
+            {
+                "name": "off_center",
+                "label": "off-centering on theta",
+                "latex": OFF_CENTER_LATEX,
+                "reference": OFF_CENTER_REFERENCE,
+                "notes": "",
+            }
+        )
     return out
 
 
@@ -524,6 +558,7 @@ def y_axis_title(specs: Sequence[MeasureSetting]) -> str:
     >>> y_axis_title([MeasureSetting("shannon"), MeasureSetting("shannon", "prior")])
     'entropy (bits)'
     """
+
     def in_bits(s: MeasureSetting) -> bool:
         return s.measure == "shannon" or (s.measure == "daroczy" and s.beta == 1.0)
 

@@ -50,7 +50,9 @@ def resolve_theta(theta, class_counts) -> np.ndarray | None:
                     "classes or give theta explicitly."
                 )
             return prior
-        raise ValueError(f"theta must be 'prior', 'uniform', None or a distribution; got {theta!r}.")
+        raise ValueError(
+            f"theta must be 'prior', 'uniform', None or a distribution; got {theta!r}."
+        )
     return as_theta(theta, q)
 
 
@@ -151,11 +153,14 @@ class Impurity:
         if not isinstance(other, Impurity):
             return NotImplemented
         same_theta = (self.theta is None and other.theta is None) or (
-            self.theta is not None and other.theta is not None
+            self.theta is not None
+            and other.theta is not None
             and np.array_equal(self.theta, other.theta)
         )
         return (self.name, self.params, self.consistent) == (
-            other.name, other.params, other.consistent
+            other.name,
+            other.params,
+            other.consistent,
         ) and same_theta
 
     def __hash__(self) -> int:

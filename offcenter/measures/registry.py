@@ -36,7 +36,10 @@ class ParamInfo:
 
     def validate(self, value: object, measure_label: str) -> float:
         return as_parameter(
-            value, self.name, low=self.low, high=self.high,
+            value,
+            self.name,
+            low=self.low,
+            high=self.high,
             what=f"the {measure_label}",
         )
 
@@ -80,8 +83,7 @@ class MeasureInfo:
         if unknown:
             allowed = ", ".join(self.param_names) or "no parameters"
             raise ValueError(
-                f"the {self.label} does not take {', '.join(sorted(unknown))}; "
-                f"it takes {allowed}."
+                f"the {self.label} does not take {', '.join(sorted(unknown))}; it takes {allowed}."
             )
         out = {}
         for info in self.params:
@@ -98,12 +100,26 @@ class MeasureInfo:
 
 
 _BETA = ParamInfo(
-    "beta", r"\beta", 2.0, 0.0, None, 0.0, 10.0, 0.1,
+    "beta",
+    r"\beta",
+    2.0,
+    0.0,
+    None,
+    0.0,
+    10.0,
+    0.1,
     "order of the generalized entropy, beta >= 0 (0: number of classes - 1, 1: Shannon, "
     "2: twice Gini)",
 )
 _RHO = ParamInfo(
-    "rho", r"\rho", 0.0, 0.0, None, 0.0, 5.0, 0.1,
+    "rho",
+    r"\rho",
+    0.0,
+    0.0,
+    None,
+    0.0,
+    5.0,
+    0.1,
     "order of the rank diversity, rho >= 0 (0: twice the misclassification error)",
 )
 
@@ -233,9 +249,7 @@ def get_measure(name: str) -> MeasureInfo:
     key = name.strip().lower().replace("-", "_").replace(" ", "_")
     key = _ALIASES.get(key, key)
     if key not in MEASURES:
-        raise ValueError(
-            f"unknown measure {name!r}; choose one of: {', '.join(MEASURES)}."
-        )
+        raise ValueError(f"unknown measure {name!r}; choose one of: {', '.join(MEASURES)}.")
     return MEASURES[key]
 
 

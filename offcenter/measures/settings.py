@@ -103,12 +103,14 @@ def _normalise_theta(theta, info) -> None | str | tuple[float, ...]:
         return word
     arr = as_float_array(theta, "theta")
     if arr.ndim > 1:
-        raise ValueError(f"theta must be one distribution (a flat list of numbers); got shape "
-                         f"{arr.shape}.")
+        raise ValueError(
+            f"theta must be one distribution (a flat list of numbers); got shape {arr.shape}."
+        )
     q = 2 if arr.ndim == 0 else arr.shape[0]
     if arr.ndim == 1 and q < 2:
-        raise ValueError(f"theta needs one reference frequency per class (at least 2); got "
-                         f"{arr.tolist()}.")
+        raise ValueError(
+            f"theta needs one reference frequency per class (at least 2); got {arr.tolist()}."
+        )
     as_theta(arr, q)  # for its error messages; the values kept are the given ones (exact keys)
     values = arr if arr.ndim == 1 else np.array([1.0 - arr.item(), arr.item()])
     return tuple(float(v) + 0.0 for v in values)
@@ -184,10 +186,16 @@ class MeasureSetting:
             )
         n = None if self.n is None else _positive_number(self.n, "n")
         if n is not None and not consistent:
-            raise ValueError("n (a fixed sample size) applies only to the consistent form: "
-                             "set consistent=True, or leave n=None.")
-        alpha = None if self.alpha is None else as_parameter(
-            self.alpha, "alpha", low=0.0, high=1.0, what="the score lambda_alpha") + 0.0
+            raise ValueError(
+                "n (a fixed sample size) applies only to the consistent form: "
+                "set consistent=True, or leave n=None."
+            )
+        alpha = (
+            None
+            if self.alpha is None
+            else as_parameter(self.alpha, "alpha", low=0.0, high=1.0, what="the score lambda_alpha")
+            + 0.0
+        )
         values = {
             "measure": info.name,
             "theta": _normalise_theta(self.theta, info),
@@ -417,8 +425,12 @@ class MeasureSetting:
         impurity (they are the score and the curve pages' sample size).
         """
         params = {p: getattr(self, p) for p in self.info.param_names}
-        return Impurity(self.measure, theta=self.resolve_theta(class_counts),
-                        consistent=self.consistent, **params)
+        return Impurity(
+            self.measure,
+            theta=self.resolve_theta(class_counts),
+            consistent=self.consistent,
+            **params,
+        )
 
     def tree_params(self) -> dict:
         """The :class:`offcenter.TreeClassifier` keyword arguments of this setting.
@@ -426,11 +438,16 @@ class MeasureSetting:
         ``alpha`` is included only when set, so that a caller's default score is kept.
         """
         if self.n is not None:
-            raise ValueError("a tree uses each node's own n: a setting with a fixed n is for "
-                             "curves only.")
-        out = {"measure": self.measure,
-               "theta": list(self.theta) if isinstance(self.theta, tuple) else self.theta,
-               "beta": self.beta, "rho": self.rho, "consistent": self.consistent}
+            raise ValueError(
+                "a tree uses each node's own n: a setting with a fixed n is for curves only."
+            )
+        out = {
+            "measure": self.measure,
+            "theta": list(self.theta) if isinstance(self.theta, tuple) else self.theta,
+            "beta": self.beta,
+            "rho": self.rho,
+            "consistent": self.consistent,
+        }
         if self.alpha is not None:
             out["alpha"] = self.alpha
         return out

@@ -46,8 +46,12 @@ class FeatureInfo:
     has_missing: bool = False
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "kind": self.kind, "categories": list(self.categories),
-                "has_missing": self.has_missing}
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "categories": list(self.categories),
+            "has_missing": self.has_missing,
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> FeatureInfo:
@@ -78,8 +82,12 @@ class Encoded:
         return self.cat[:, self.slot[j]]
 
     def take(self, rows: np.ndarray) -> Encoded:
-        return Encoded(np.asfortranarray(self.num[rows]), np.asfortranarray(self.cat[rows]),
-                       self.features, self.slot)
+        return Encoded(
+            np.asfortranarray(self.num[rows]),
+            np.asfortranarray(self.cat[rows]),
+            self.features,
+            self.slot,
+        )
 
 
 def _as_frame(X, feature_names=None) -> tuple[pd.DataFrame, bool]:
@@ -90,8 +98,10 @@ def _as_frame(X, feature_names=None) -> tuple[pd.DataFrame, bool]:
             raise ValueError(f"X has duplicate column names: {dup}.")
         return X, True
     if isinstance(X, pd.Series):
-        raise ValueError("X must be 2-D (a DataFrame or a 2-D array); got a Series. "
-                         "Use X.to_frame() for a single feature.")
+        raise ValueError(
+            "X must be 2-D (a DataFrame or a 2-D array); got a Series. "
+            "Use X.to_frame() for a single feature."
+        )
     if X is None:
         raise ValueError("X is None; give a DataFrame or a 2-D array.")
     arr = np.asarray(X)

@@ -103,10 +103,25 @@ from offcenter.tree.nodes import Node, Split, Tree, renumber
 from offcenter.tree.prune import check_ccp_alpha, prune_nodes, prune_tree
 from offcenter.tree.search import Record, Settings, grow
 
-_PARAMS = ("measure", "theta", "beta", "rho", "consistent", "alpha", "max_depth",
-           "min_samples_split", "min_samples_leaf", "min_gain", "categorical", "leaf_rule",
-           "max_features", "random_state", "class_weight", "min_weight_fraction_leaf",
-           "ccp_alpha")
+_PARAMS = (
+    "measure",
+    "theta",
+    "beta",
+    "rho",
+    "consistent",
+    "alpha",
+    "max_depth",
+    "min_samples_split",
+    "min_samples_leaf",
+    "min_gain",
+    "categorical",
+    "leaf_rule",
+    "max_features",
+    "random_state",
+    "class_weight",
+    "min_weight_fraction_leaf",
+    "ccp_alpha",
+)
 
 
 class TreeClassifier(ClassifierMixin, BaseEstimator):
@@ -197,11 +212,26 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     makes such splits as scikit-learn does; the trees then agree at every node (tested).
     """
 
-    def __init__(self, measure="shannon", theta=None, beta=None, rho=None, consistent=False,
-                 alpha=None, max_depth=None, min_samples_split=2, min_samples_leaf=1,
-                 min_gain=0.0, categorical="multiway", leaf_rule="majority", max_features=None,
-                 random_state=None, class_weight=None, min_weight_fraction_leaf=0.0,
-                 ccp_alpha=0.0):
+    def __init__(
+        self,
+        measure="shannon",
+        theta=None,
+        beta=None,
+        rho=None,
+        consistent=False,
+        alpha=None,
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_gain=0.0,
+        categorical="multiway",
+        leaf_rule="majority",
+        max_features=None,
+        random_state=None,
+        class_weight=None,
+        min_weight_fraction_leaf=0.0,
+        ccp_alpha=0.0,
+    ):
         self.measure = measure
         self.theta = theta
         self.beta = beta
@@ -246,8 +276,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         if X is None:
             raise ValueError("X is None; give a DataFrame or a 2-D array.")
         if isinstance(X, pd.Series):
-            raise ValueError("X must be 2-D (a DataFrame or a 2-D array); got a Series. "
-                             "Use X.to_frame() for a single feature.")
+            raise ValueError(
+                "X must be 2-D (a DataFrame or a 2-D array); got a Series. "
+                "Use X.to_frame() for a single feature."
+            )
         if not sp.issparse(X):
             if not hasattr(X, "shape"):
                 X = np.asarray(X)
@@ -259,8 +291,15 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
                 )
             if shape[0] == 0:
                 raise ValueError("X has no rows: a tree needs at least one example.")
-        return validate_data(self, X, reset=reset, accept_sparse=False, dtype=None,
-                             ensure_all_finite=False, ensure_min_features=1)
+        return validate_data(
+            self,
+            X,
+            reset=reset,
+            accept_sparse=False,
+            dtype=None,
+            ensure_all_finite=False,
+            ensure_min_features=1,
+        )
 
     @staticmethod
     def _validate_y(y, n: int) -> np.ndarray:
@@ -286,18 +325,19 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         cw = self.class_weight
         if sample_weight is None and cw is None:
             return None
-        if not (cw is None or isinstance(cw, dict)
-                or (isinstance(cw, str) and cw == "balanced")):
+        if not (cw is None or isinstance(cw, dict) or (isinstance(cw, str) and cw == "balanced")):
             raise ValueError(f"class_weight must be None, 'balanced' or a dict; got {cw!r}.")
-        w = _check_sample_weight(sample_weight, np.empty((n, 0)), dtype=np.float64,
-                                 ensure_non_negative=True)
+        w = _check_sample_weight(
+            sample_weight, np.empty((n, 0)), dtype=np.float64, ensure_non_negative=True
+        )
         if cw is not None:
             w = w * compute_sample_weight(cw, y)
         if not np.all(np.isfinite(w)):
             raise ValueError("sample_weight must be finite.")
         if not (w > 0).any():
-            raise ValueError("every row has weight 0 (sample_weight * class_weight): nothing "
-                             "to fit.")
+            raise ValueError(
+                "every row has weight 0 (sample_weight * class_weight): nothing to fit."
+            )
         if np.all(w == 1.0):
             return None
         return w
@@ -306,8 +346,14 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     def _make_setting(self, params=None) -> MeasureSetting:
         """The :class:`~offcenter.MeasureSetting` of these parameters (validated)."""
         p = self.get_params() if params is None else params
-        return MeasureSetting(p["measure"], theta=p["theta"], beta=p["beta"], rho=p["rho"],
-                              consistent=p["consistent"], alpha=p["alpha"])
+        return MeasureSetting(
+            p["measure"],
+            theta=p["theta"],
+            beta=p["beta"],
+            rho=p["rho"],
+            consistent=p["consistent"],
+            alpha=p["alpha"],
+        )
 
     def _make_impurity(self, class_counts, params=None) -> tuple[Impurity, np.ndarray | None]:
         setting = self._make_setting(params)
@@ -322,21 +368,29 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             if v is None and allow_none:
                 return None
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
-                raise ValueError(f"{name} must be an integer >= {low}"
-                                 f"{' or None' if allow_none else ''}; got {v!r}.")
+                raise ValueError(
+                    f"{name} must be an integer >= {low}"
+                    f"{' or None' if allow_none else ''}; got {v!r}."
+                )
             return int(v)
 
         out["max_depth"] = integer("max_depth", 0, allow_none=True)
         out["min_samples_split"] = integer("min_samples_split", 2)
         out["min_samples_leaf"] = integer("min_samples_leaf", 1)
         mg = p["min_gain"]
-        if (isinstance(mg, bool) or not isinstance(mg, numbers.Real) or math.isnan(mg)
-                or mg == math.inf):
-            raise ValueError(f"min_gain must be a number (-inf allowed: split even when every "
-                             f"gain is negative); got {mg!r}.")
+        if (
+            isinstance(mg, bool)
+            or not isinstance(mg, numbers.Real)
+            or math.isnan(mg)
+            or mg == math.inf
+        ):
+            raise ValueError(
+                f"min_gain must be a number (-inf allowed: split even when every "
+                f"gain is negative); got {mg!r}."
+            )
         out["min_gain"] = float(mg)
         f = p.get("min_weight_fraction_leaf", 0.0)
-        if (isinstance(f, bool) or not isinstance(f, numbers.Real) or not 0 <= f <= 0.5):
+        if isinstance(f, bool) or not isinstance(f, numbers.Real) or not 0 <= f <= 0.5:
             raise ValueError(f"min_weight_fraction_leaf must be a number in [0, 0.5]; got {f!r}.")
         out["min_weight_fraction_leaf"] = float(f)
         out["ccp_alpha"] = check_ccp_alpha(p.get("ccp_alpha", 0.0))
@@ -373,8 +427,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"a fractional max_features must be in (0, 1]; got {mf}.")
             k = max(1, int(mf * n_features))
         else:
-            raise ValueError(f"max_features must be None, an int, a fraction, 'sqrt' or 'log2'; "
-                             f"got {mf!r}.")
+            raise ValueError(
+                f"max_features must be None, an int, a fraction, 'sqrt' or 'log2'; got {mf!r}."
+            )
         out["max_features"] = k
         return out
 
@@ -388,14 +443,25 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             rng = np.random.default_rng(rs.randint(0, 2**31 - 1))
         else:
             if rs is not None and (isinstance(rs, bool) or not isinstance(rs, numbers.Integral)):
-                raise ValueError(f"random_state must be None, an int or a numpy Generator; "
-                                 f"got {rs!r}.")
+                raise ValueError(
+                    f"random_state must be None, an int or a numpy Generator; got {rs!r}."
+                )
             rng = np.random.default_rng(rs)
-        return Settings(imp, len(self.classes_), int(len(self._y)), c["alpha"], c["max_depth"],
-                        c["min_samples_split"], c["min_samples_leaf"], c["min_gain"],
-                        p["categorical"], c["max_features"], rng,
-                        weighted=getattr(self, "_w", None) is not None,
-                        min_weight_leaf=c["min_weight_fraction_leaf"] * self._total_weight())
+        return Settings(
+            imp,
+            len(self.classes_),
+            int(len(self._y)),
+            c["alpha"],
+            c["max_depth"],
+            c["min_samples_split"],
+            c["min_samples_leaf"],
+            c["min_gain"],
+            p["categorical"],
+            c["max_features"],
+            rng,
+            weighted=getattr(self, "_w", None) is not None,
+            min_weight_leaf=c["min_weight_fraction_leaf"] * self._total_weight(),
+        )
 
     # ------------------------------------------------------------------ fit / predict
     def fit(self, X, y, sample_weight=None):
@@ -435,21 +501,22 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         recs = grow(enc, codes, st, [(rows, 0, ())], w=w)
         self.tree_ = prune_tree(
             Tree(self._records_to_nodes(recs, 0, self.impurity_, key=self.setting_.key)),
-            self.ccp_alpha)  # unchanged when ccp_alpha == 0
+            self.ccp_alpha,
+        )  # unchanged when ccp_alpha == 0
         self._train_leaf = None
         self.edits_ = []
         return self
 
-    def _records_to_nodes(self, recs: list[Record], base: int, imp: Impurity, parent=None,
-                          root_id=None, key: str = "") -> list[Node]:
+    def _records_to_nodes(
+        self, recs: list[Record], base: int, imp: Impurity, parent=None, root_id=None, key: str = ""
+    ) -> list[Node]:
         """Frozen nodes from growth records; record k gets id base + k (record 0: root_id)."""
         counts = np.stack([r.counts for r in recs]).astype(np.float64)
         impurities = imp.of_counts(counts)
         n = counts.sum(axis=1)
         proba = counts / np.where(n > 0, n, 1.0)[:, None]
         if self.leaf_rule == "prior":
-            ratio = np.divide(proba, self.prior_, out=np.zeros_like(proba),
-                              where=self.prior_ > 0)
+            ratio = np.divide(proba, self.prior_, out=np.zeros_like(proba), where=self.prior_ > 0)
             pred = np.argmax(ratio, axis=1)
         else:
             pred = np.argmax(counts, axis=1)
@@ -463,22 +530,36 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             if r.split is not None:
                 sp = r.split
                 split = Split(
-                    feature=self.features_[sp.feature_index].name, kind=sp.kind,
-                    threshold=sp.threshold, groups=sp.groups,
-                    branch_labels=tuple(sp.labels), gain=float(sp.gain),
-                    score=float(sp.score), missing_child=sp.missing_child,
-                    default_child=int(sp.default_child), n_missing=int(sp.n_missing),
+                    feature=self.features_[sp.feature_index].name,
+                    kind=sp.kind,
+                    threshold=sp.threshold,
+                    groups=sp.groups,
+                    branch_labels=tuple(sp.labels),
+                    gain=float(sp.gain),
+                    score=float(sp.score),
+                    missing_child=sp.missing_child,
+                    default_child=int(sp.default_child),
+                    n_missing=int(sp.n_missing),
                     feature_index=int(sp.feature_index),
                 )
             par = parent if (k == 0) else nid(r.parent)
-            nodes.append(Node(
-                id=nid(k), parent=par, depth=r.depth, counts=counts[k],
-                impurity=float(impurities[k]), split=split,
-                children=tuple(nid(c) for c in r.children),
-                prediction=_python_value(self.classes_[pred[k]]), proba=proba[k],
-                conditions=tuple(r.conditions), n_missing=r.n_missing, criterion=key,
-                n_samples=r.n_rows,
-            ))
+            nodes.append(
+                Node(
+                    id=nid(k),
+                    parent=par,
+                    depth=r.depth,
+                    counts=counts[k],
+                    impurity=float(impurities[k]),
+                    split=split,
+                    children=tuple(nid(c) for c in r.children),
+                    prediction=_python_value(self.classes_[pred[k]]),
+                    proba=proba[k],
+                    conditions=tuple(r.conditions),
+                    n_missing=r.n_missing,
+                    criterion=key,
+                    n_samples=r.n_rows,
+                )
+            )
         return nodes
 
     def _total_weight(self) -> float:
@@ -597,11 +678,14 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         return np.flatnonzero(reach)
 
     def _check_node(self, node_id):
-        if isinstance(node_id, bool) or not isinstance(node_id, numbers.Integral) or not (
-            0 <= node_id < len(self.tree_)
+        if (
+            isinstance(node_id, bool)
+            or not isinstance(node_id, numbers.Integral)
+            or not (0 <= node_id < len(self.tree_))
         ):
-            raise ValueError(f"node {node_id!r} does not exist; ids go from 0 to "
-                             f"{len(self.tree_) - 1}.")
+            raise ValueError(
+                f"node {node_id!r} does not exist; ids go from 0 to {len(self.tree_) - 1}."
+            )
 
     # ------------------------------------------------------------------ inspection
     def candidates(self, node_id: int, settings=None) -> pd.DataFrame:
@@ -640,8 +724,21 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self._check_fitted()
         self._check_node(node_id)
         old = self.tree_.nodes[node_id]
-        leaf = Node(old.id, old.parent, old.depth, old.counts, old.impurity, None, (),
-                    old.prediction, old.proba, old.conditions, 0, old.criterion, old.n_samples)
+        leaf = Node(
+            old.id,
+            old.parent,
+            old.depth,
+            old.counts,
+            old.impurity,
+            None,
+            (),
+            old.prediction,
+            old.proba,
+            old.conditions,
+            0,
+            old.criterion,
+            old.n_samples,
+        )
         new = self._copy()
         new.tree_ = self._splice(node_id, [leaf])
         new.edits_.append(("make_leaf", node_id))
@@ -653,13 +750,25 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         imp, _ = self._make_impurity(self.prior_ * len(self._y), params)
         st = self._settings(imp, params)
         forced = {0: forced_split} if forced_split is not None else None
-        recs = grow(self._enc, self._y, st, [(rows, old.depth, old.conditions)], forced,
-                    w=getattr(self, "_w", None))
+        recs = grow(
+            self._enc,
+            self._y,
+            st,
+            [(rows, old.depth, old.conditions)],
+            forced,
+            w=getattr(self, "_w", None),
+        )
         base = len(self.tree_) + 1
-        nodes = self._records_to_nodes(recs, base, imp, parent=old.parent, root_id=node_id,
-                                       key=self._make_setting(params).key)
-        nodes = prune_nodes(nodes, params.get("ccp_alpha", 0.0), None,
-                            self.tree_.nodes[0].weighted_n, protect=(node_id,))
+        nodes = self._records_to_nodes(
+            recs, base, imp, parent=old.parent, root_id=node_id, key=self._make_setting(params).key
+        )
+        nodes = prune_nodes(
+            nodes,
+            params.get("ccp_alpha", 0.0),
+            None,
+            self.tree_.nodes[0].weighted_n,
+            protect=(node_id,),
+        )
         return self._splice(node_id, nodes)
 
     def regrow(self, node_id: int, **params) -> TreeClassifier:

@@ -38,11 +38,19 @@ def to_dict(clf) -> dict:
         "features": [f.to_dict() for f in clf.features_],
         "named": bool(clf._named),
         "prior": [float(p) for p in clf.prior_],
-        "impurity": {"measure": imp.name, "theta": _jsonable(imp.theta),
-                     "consistent": imp.consistent, "params": dict(imp.params)},
+        "impurity": {
+            "measure": imp.name,
+            "theta": _jsonable(imp.theta),
+            "consistent": imp.consistent,
+            "params": dict(imp.params),
+        },
         "theta": _jsonable(clf.theta_),
-        "edits": _jsonable([list(e) if not isinstance(e[-1], dict) else [*e[:-1], e[-1]]
-                            for e in getattr(clf, "edits_", [])]),
+        "edits": _jsonable(
+            [
+                list(e) if not isinstance(e[-1], dict) else [*e[:-1], e[-1]]
+                for e in getattr(clf, "edits_", [])
+            ]
+        ),
         "nodes": [nd.to_dict(_python_value) for nd in clf.tree_.nodes],
     }
 
@@ -73,8 +81,9 @@ def from_dict(cls, d: dict):
     clf.prior_ = np.asarray(d["prior"], float)
     clf.setting_ = clf._make_setting()
     im = d["impurity"]
-    clf.impurity_ = Impurity(im["measure"], theta=im["theta"], consistent=im["consistent"],
-                             **im["params"])
+    clf.impurity_ = Impurity(
+        im["measure"], theta=im["theta"], consistent=im["consistent"], **im["params"]
+    )
     clf.theta_ = None if d["theta"] is None else np.asarray(d["theta"], float)
     clf.edits_ = [tuple(e) for e in d.get("edits", [])]
     clf.tree_ = Tree([Node.from_dict(nd, lambda v: v) for nd in d["nodes"]])
@@ -102,8 +111,10 @@ def to_text(clf, style="rules", precision=3) -> str:
                 continue
             cond = " AND ".join(nd.conditions) if nd.conditions else "TRUE"
             p = float(np.max(nd.proba))
-            lines.append(f"IF {cond} THEN class = {nd.prediction} "
-                         f"(n = {nd.n}, counts {_fmt_counts(nd)}, p = {p:.{precision}f})")
+            lines.append(
+                f"IF {cond} THEN class = {nd.prediction} "
+                f"(n = {nd.n}, counts {_fmt_counts(nd)}, p = {p:.{precision}f})"
+            )
         return "\n".join(lines)
     lines = []
 
@@ -130,8 +141,9 @@ def _palette(n: int) -> list[tuple[int, int, int]]:
     for h in np.arange(25, 385, 360.0 / n).astype(int)[:n]:
         hb = h / 60.0
         x = c * (1 - abs((hb % 2) - 1))
-        r, g, b = [(c, x, 0), (x, c, 0), (0, c, x), (0, x, c), (x, 0, c), (c, 0, x),
-                   (c, x, 0)][int(hb)]
+        r, g, b = [(c, x, 0), (x, c, 0), (0, c, x), (0, x, c), (x, 0, c), (c, 0, x), (c, x, 0)][
+            int(hb)
+        ]
         out.append((int(255 * (r + m)), int(255 * (g + m)), int(255 * (b + m))))
     return out
 
@@ -151,9 +163,20 @@ def _dot_text(text: str) -> str:
     return str(text).replace("\\", "\\\\").replace('"', '\\"')
 
 
-def export_graphviz(clf, out_file=None, *, class_names=None, label="all", filled=False,
-                    impurity=True, node_ids=False, proportion=False, rounded=False,
-                    precision=3, fontname="helvetica") -> str | None:
+def export_graphviz(
+    clf,
+    out_file=None,
+    *,
+    class_names=None,
+    label="all",
+    filled=False,
+    impurity=True,
+    node_ids=False,
+    proportion=False,
+    rounded=False,
+    precision=3,
+    fontname="helvetica",
+) -> str | None:
     """The fitted tree in Graphviz DOT, in the style of :func:`sklearn.tree.export_graphviz`.
 
     Each node shows its test (numeric: ``feature <= threshold``, the left child being True;
@@ -185,8 +208,7 @@ def export_graphviz(clf, out_file=None, *, class_names=None, label="all", filled
     clf._check_fitted()
     if label not in ("all", "root", "none"):
         raise ValueError(f"label must be 'all', 'root' or 'none'; got {label!r}.")
-    if isinstance(precision, bool) or not isinstance(precision, (int, np.integer)) \
-            or precision < 0:
+    if isinstance(precision, bool) or not isinstance(precision, (int, np.integer)) or precision < 0:
         raise ValueError(f"precision must be an integer >= 0; got {precision!r}.")
     classes = [_python_value(c) for c in clf.classes_]
     if class_names is None:
@@ -227,8 +249,11 @@ def export_graphviz(clf, out_file=None, *, class_names=None, label="all", filled
                 parts.append(f"{sp.feature}")
         if impurity:
             crit = nd.criterion or clf.setting_.key
-            parts.append(f"{crit} = {round(float(nd.impurity), precision)}" if show else
-                         f"{round(float(nd.impurity), precision)}")
+            parts.append(
+                f"{crit} = {round(float(nd.impurity), precision)}"
+                if show
+                else f"{round(float(nd.impurity), precision)}"
+            )
         if proportion:
             share = 100.0 * nd.weighted_n / root.weighted_n if root.weighted_n else 0.0
             parts.append(("samples = " if show else "") + f"{round(share, 1)}%")
@@ -249,8 +274,11 @@ def export_graphviz(clf, out_file=None, *, class_names=None, label="all", filled
             if psp.kind == "numeric":
                 edge = ""
                 if par.id == 0:
-                    edge = (' [labeldistance=2.5, labelangle=45, headlabel="True"]' if k == 0
-                            else ' [labeldistance=2.5, labelangle=-45, headlabel="False"]')
+                    edge = (
+                        ' [labeldistance=2.5, labelangle=45, headlabel="True"]'
+                        if k == 0
+                        else ' [labeldistance=2.5, labelangle=-45, headlabel="False"]'
+                    )
             else:
                 groups = psp.groups[k] if psp.groups is not None else ()
                 values = ", ".join("missing" if v is None else str(v) for v in groups)

@@ -48,8 +48,7 @@ def resolve_settings(clf, settings=None) -> list[tuple[str, str, Impurity, float
             entry = (s.key, s.label, s, alpha)
         else:
             ms = MeasureSetting.parse(s)
-            entry = (ms.key, ms.label, ms.impurity(counts),
-                     alpha if ms.alpha is None else ms.alpha)
+            entry = (ms.key, ms.label, ms.impurity(counts), alpha if ms.alpha is None else ms.alpha)
         if any(e[0] == entry[0] for e in out):
             continue
         out.append(entry)
@@ -91,16 +90,26 @@ def _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar):
     if info.kind == "numeric":
         col = enc.num[rows, enc.slot[j]]
         o = np.argsort(col, kind="stable")
-        res = search_numeric(col[o], np.zeros(o.size, np.int32), y[o], 1, T, n, Ipar, st,
-                             w=None if w is None else w[o])
+        res = search_numeric(
+            col[o],
+            np.zeros(o.size, np.int32),
+            y[o],
+            1,
+            T,
+            n,
+            Ipar,
+            st,
+            w=None if w is None else w[o],
+        )
     else:
         K = len(info.categories)
         codes = enc.cat[rows, enc.slot[j]]
         zeros = np.zeros(rows.size, np.int64)
         tab = category_table(codes, zeros, y, 1, K, st.q, w)
         rws = None if w is None else category_rows(codes, zeros, 1, K)
-        res = search_categorical(tab, 1, T, n, Ipar, st, None,
-                                 K - 1 if info.has_missing else None, rws)
+        res = search_categorical(
+            tab, 1, T, n, Ipar, st, None, K - 1 if info.has_missing else None, rws
+        )
     if res is None:
         return None
     return split_choice(res, 0, j, info)
@@ -141,9 +150,16 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
     records = []
     for j, info in enumerate(clf.features_):
         sp = _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar)
-        rec = {"feature": info.name, "kind": info.kind, "split": "", "children_counts": "",
-               "chosen": bool(node.split is not None and node.split.feature == info.name),
-               "n_missing": 0, "threshold": np.nan, "groups": None}
+        rec = {
+            "feature": info.name,
+            "kind": info.kind,
+            "split": "",
+            "children_counts": "",
+            "chosen": bool(node.split is not None and node.split.feature == info.name),
+            "n_missing": 0,
+            "threshold": np.nan,
+            "groups": None,
+        }
         if sp is None:
             for key, *_ in sets:
                 rec[f"gain:{key}"] = np.nan
@@ -151,22 +167,35 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
             records.append(rec)
             continue
         table = np.stack([np.asarray(c) for c in sp.child_counts])
-        rec.update({
-            "kind": sp.kind, "split": " / ".join(sp.labels),
-            "children_counts": _counts_text(table), "n_missing": sp.n_missing,
-            "threshold": np.nan if sp.threshold is None else sp.threshold,
-            "groups": sp.groups,
-        })
-        for (key, *_), (g, s) in zip(sets, _score_tables(table, [e[2] for e in sets],
-                                                         [e[3] for e in sets])):
+        rec.update(
+            {
+                "kind": sp.kind,
+                "split": " / ".join(sp.labels),
+                "children_counts": _counts_text(table),
+                "n_missing": sp.n_missing,
+                "threshold": np.nan if sp.threshold is None else sp.threshold,
+                "groups": sp.groups,
+            }
+        )
+        for (key, *_), (g, s) in zip(
+            sets, _score_tables(table, [e[2] for e in sets], [e[3] for e in sets])
+        ):
             rec[f"gain:{key}"] = float(g)
             rec[f"score:{key}"] = float(s)
         records.append(rec)
     df = pd.DataFrame.from_records(records)
     for key, *_ in sets:
         df[f"rank:{key}"] = df[f"score:{key}"].round(12).rank(ascending=False, method="min")
-    order = ["feature", "kind", "split", "children_counts", "chosen", "n_missing", "threshold",
-             "groups"]
+    order = [
+        "feature",
+        "kind",
+        "split",
+        "children_counts",
+        "chosen",
+        "n_missing",
+        "threshold",
+        "groups",
+    ]
     for key, *_ in sets:
         order += [f"gain:{key}", f"score:{key}", f"rank:{key}"]
     df = df[order]
@@ -195,8 +224,9 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
     sets = resolve_settings(clf, settings)
     col = clf._enc.num[rows, clf._enc.slot[j]]
     o = np.argsort(col, kind="stable")
-    pos = numeric_positions(col[o], np.zeros(o.size, np.int32), y[o], st.q, 1, T, 1,
-                            w=None if w is None else w[o])
+    pos = numeric_positions(
+        col[o], np.zeros(o.size, np.int32), y[o], st.q, 1, T, 1, w=None if w is None else w[o]
+    )
     cols = {"threshold": [], "n_left": [], "n_right": [], "valid": []}
     if pos is None:
         df = pd.DataFrame(cols)
@@ -205,12 +235,19 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
     else:
         tables = np.stack([pos.L, pos.R], axis=1)
         msl = st.min_samples_leaf
-        df = pd.DataFrame({"threshold": pos.thr, "n_left": pos.rl, "n_right": pos.rr,
-                           "valid": (pos.rl >= msl) & (pos.rr >= msl)})
+        df = pd.DataFrame(
+            {
+                "threshold": pos.thr,
+                "n_left": pos.rl,
+                "n_right": pos.rr,
+                "valid": (pos.rl >= msl) & (pos.rr >= msl),
+            }
+        )
         if w is not None:
             df["weight_left"], df["weight_right"] = pos.nl, pos.nr
-        for (key, *_, alpha), (g, s) in zip(sets, _score_tables(
-                tables, [e[2] for e in sets], [e[3] for e in sets])):
+        for (key, *_, alpha), (g, s) in zip(
+            sets, _score_tables(tables, [e[2] for e in sets], [e[3] for e in sets])
+        ):
             df[f"gain:{key}"] = g
             if alpha is not None:
                 df[f"score:{key}"] = s
@@ -266,7 +303,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
                 f"{np.nanmin(v):g} and {np.nanmax(v):g}."
             )
         table = np.stack([L, R])
-        (g, s), = _score_tables(table, [imp], [st.alpha])
+        ((g, s),) = _score_tables(table, [imp], [st.alpha])
         return numeric_split(j, info, thr, L, R, mc, float(g), float(s), int(nan.sum()))
     if threshold is not None:
         raise ValueError(f"{info.name!r} is categorical: give groups, not a threshold.")
@@ -287,8 +324,9 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
             g = [g]
         cg = []
         for value in g:
-            value = None if (value is None or (isinstance(value, float) and np.isnan(value))) \
-                else value
+            value = (
+                None if (value is None or (isinstance(value, float) and np.isnan(value))) else value
+            )
             if value not in index and str(value) not in index:
                 raise ValueError(f"{value!r} is not a category of {info.name!r}.")
             code = index.get(value, index.get(str(value)))
@@ -315,7 +353,8 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
     tab = category_table(codes_at, np.zeros(rows.size, np.int64), y, 1, K, q, w)[0]
     counts = [tab[list(g)].sum(axis=0) for g in code_groups]
     table = np.stack(counts)
-    (g, s), = _score_tables(table, [imp], [st.alpha])
+    ((g, s),) = _score_tables(table, [imp], [st.alpha])
     nmiss = int(np.count_nonzero(codes_at == K - 1)) if info.has_missing else 0
-    return categorical_split(j, info, code_groups, counts, float(g), float(s), nmiss,
-                             binary=not singletons)
+    return categorical_split(
+        j, info, code_groups, counts, float(g), float(s), nmiss, binary=not singletons
+    )

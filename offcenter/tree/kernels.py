@@ -27,9 +27,9 @@ F32_CHUNK = 1 << 15
 
 #: Counts below this are exact in float32 (2**24).
 F32_EXACT = 1 << 24
-_U32 = 2.0 ** -24  # unit roundoff of float32
+_U32 = 2.0**-24  # unit roundoff of float32
 #: numpy's float32 logarithm is within 3.83 ulp (measured on 10**8 arguments); twice that.
-_LOG32_REL = 8 * 2.0 ** -23
+_LOG32_REL = 8 * 2.0**-23
 
 
 class CountKernel:
@@ -80,13 +80,19 @@ def kernel_class(imp: Impurity, q: int, n_max: int, weighted: bool = False) -> t
         return ShannonFloatKernel if weighted or n_max > TABLE_LIMIT else ShannonTableKernel
     if name == "gini" and plain:
         return GiniKernel
-    if (q == 2 and imp.off_centered and name in ("shannon", "gini")
-            and not np.allclose(imp.theta, 0.5)):
-        return TwoClassOffCenteredShannonKernel if name == "shannon" else \
-            TwoClassOffCenteredGiniKernel
+    if (
+        q == 2
+        and imp.off_centered
+        and name in ("shannon", "gini")
+        and not np.allclose(imp.theta, 0.5)
+    ):
+        return (
+            TwoClassOffCenteredShannonKernel if name == "shannon" else TwoClassOffCenteredGiniKernel
+        )
     if imp.off_centered:
         return {"shannon": OffCenteredShannonKernel, "gini": OffCenteredGiniKernel}.get(
-            name, OffCenteredKernel)
+            name, OffCenteredKernel
+        )
     if imp.info.theta == "builtin":
         return AsymmetricKernel
     return GenericKernel
@@ -173,8 +179,12 @@ class _OffCenteredBase(CountKernel):
         nf = np.asarray(n, dtype=np.float64)
         for j in range(c.shape[1]):
             cj = c[:, j].astype(np.float64)
-            yield j, np.where(cj <= self._th[j] * nf, cj * self._a[j],
-                              cj * self._b[j] + self._d[j] * nf)
+            yield (
+                j,
+                np.where(
+                    cj <= self._th[j] * nf, cj * self._a[j], cj * self._b[j] + self._d[j] * nf
+                ),
+            )
 
     def _oc_u(self, c, n):
         """Unnormalised pseudo-counts u = n pi (m, q) and their sum S."""
@@ -287,7 +297,8 @@ class OffCenteredShannonKernel(_OffCenteredBase):
         super().__init__(imp, q, n_max, weighted)
         th = self._th
         self._a32, self._b32, self._d32 = (
-            x.astype(np.float32) for x in (self._a, self._b, self._d))
+            x.astype(np.float32) for x in (self._a, self._b, self._d)
+        )
         self._pick = [np.minimum if t < 1.0 / q else np.maximum for t in th]
         self._la = np.log2(self._a)
         self._below = None
@@ -504,15 +515,16 @@ class AsymmetricKernel(CountKernel):
         A, B, th = self._A[:, None], self._B[:, None], self._th[:, None]
         e = 1.0 if self.imp.consistent else 0.0
         x_lo = (c_lo + e) / (np.asarray(n_hi, np.float64) + q * e)
-        x_hi = np.minimum((c_hi + e) / np.maximum(np.asarray(n_lo, np.float64) + q * e, 1.0),
-                          1.0)
+        x_hi = np.minimum((c_hi + e) / np.maximum(np.asarray(n_lo, np.float64) + q * e, 1.0), 1.0)
 
         def g(x):
             return x * (1.0 - x) / (A * x + B)
 
         g_hi = np.where((x_lo <= th) & (th <= x_hi), 1.0, np.maximum(g(x_lo), g(x_hi)))
-        num = np.maximum(np.abs(B - 2.0 * B * x_lo - A * x_lo * x_lo),
-                         np.abs(B - 2.0 * B * x_hi - A * x_hi * x_hi))
+        num = np.maximum(
+            np.abs(B - 2.0 * B * x_lo - A * x_lo * x_lo),
+            np.abs(B - 2.0 * B * x_hi - A * x_hi * x_hi),
+        )
         den = np.minimum(A * x_lo + B, A * x_hi + B)
         dg = num / (den * den)
         return g_hi.sum(axis=0) / q + (dg + dg.max(axis=0)) / q

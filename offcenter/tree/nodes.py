@@ -44,19 +44,35 @@ class Split:
 
     def to_dict(self) -> dict:
         return {
-            "feature": self.feature, "kind": self.kind, "threshold": self.threshold,
+            "feature": self.feature,
+            "kind": self.kind,
+            "threshold": self.threshold,
             "groups": None if self.groups is None else [list(g) for g in self.groups],
-            "branch_labels": list(self.branch_labels), "gain": self.gain, "score": self.score,
-            "missing_child": self.missing_child, "default_child": self.default_child,
-            "n_missing": self.n_missing, "feature_index": self.feature_index,
+            "branch_labels": list(self.branch_labels),
+            "gain": self.gain,
+            "score": self.score,
+            "missing_child": self.missing_child,
+            "default_child": self.default_child,
+            "n_missing": self.n_missing,
+            "feature_index": self.feature_index,
         }
 
     @classmethod
     def from_dict(cls, d: dict) -> Split:
         groups = None if d["groups"] is None else tuple(tuple(g) for g in d["groups"])
-        return cls(d["feature"], d["kind"], d["threshold"], groups, tuple(d["branch_labels"]),
-                   float(d["gain"]), float(d["score"]), d["missing_child"],
-                   int(d["default_child"]), int(d["n_missing"]), int(d["feature_index"]))
+        return cls(
+            d["feature"],
+            d["kind"],
+            d["threshold"],
+            groups,
+            tuple(d["branch_labels"]),
+            float(d["gain"]),
+            float(d["score"]),
+            d["missing_child"],
+            int(d["default_child"]),
+            int(d["n_missing"]),
+            int(d["feature_index"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -96,22 +112,38 @@ class Node:
 
     def to_dict(self, class_to_json) -> dict:
         return {
-            "id": self.id, "parent": self.parent, "depth": self.depth,
-            "counts": [float(c) for c in self.counts], "impurity": float(self.impurity),
+            "id": self.id,
+            "parent": self.parent,
+            "depth": self.depth,
+            "counts": [float(c) for c in self.counts],
+            "impurity": float(self.impurity),
             "split": None if self.split is None else self.split.to_dict(),
-            "children": list(self.children), "prediction": class_to_json(self.prediction),
-            "proba": [float(p) for p in self.proba], "conditions": list(self.conditions),
-            "n_missing": self.n_missing, "criterion": self.criterion,
+            "children": list(self.children),
+            "prediction": class_to_json(self.prediction),
+            "proba": [float(p) for p in self.proba],
+            "conditions": list(self.conditions),
+            "n_missing": self.n_missing,
+            "criterion": self.criterion,
             "n_samples": self.n_samples,
         }
 
     @classmethod
     def from_dict(cls, d: dict, class_from_json) -> Node:
-        return cls(int(d["id"]), d["parent"], int(d["depth"]), np.asarray(d["counts"], float),
-                   float(d["impurity"]), None if d["split"] is None else Split.from_dict(d["split"]),
-                   tuple(d["children"]), class_from_json(d["prediction"]),
-                   np.asarray(d["proba"], float), tuple(d["conditions"]), int(d["n_missing"]),
-                   d.get("criterion", ""), int(d.get("n_samples", -1)))
+        return cls(
+            int(d["id"]),
+            d["parent"],
+            int(d["depth"]),
+            np.asarray(d["counts"], float),
+            float(d["impurity"]),
+            None if d["split"] is None else Split.from_dict(d["split"]),
+            tuple(d["children"]),
+            class_from_json(d["prediction"]),
+            np.asarray(d["proba"], float),
+            tuple(d["conditions"]),
+            int(d["n_missing"]),
+            d.get("criterion", ""),
+            int(d.get("n_samples", -1)),
+        )
 
 
 @dataclass
@@ -200,7 +232,11 @@ class Tree:
                 pos += len(table)
             slot[nd.id] = j
         self._compiled = {
-            "kind": kind, "feature": slot, "thr": thr, "first": first, "miss": miss,
+            "kind": kind,
+            "feature": slot,
+            "thr": thr,
+            "first": first,
+            "miss": miss,
             "offset": offset,
             "catmap": np.concatenate(catmap) if catmap else np.zeros(1, np.int64),
         }
@@ -221,8 +257,12 @@ def renumber(nodes: list) -> list:
     out = []
     for old in order:
         nd = by_id[old]
-        out.append(replace(
-            nd, id=new_id[old], parent=None if nd.parent is None else new_id[nd.parent],
-            children=tuple(new_id[c] for c in nd.children),
-        ))
+        out.append(
+            replace(
+                nd,
+                id=new_id[old],
+                parent=None if nd.parent is None else new_id[nd.parent],
+                children=tuple(new_id[c] for c in nd.children),
+            )
+        )
     return out

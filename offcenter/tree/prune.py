@@ -53,16 +53,33 @@ from offcenter.tree.nodes import Node, Tree, renumber
 
 def check_ccp_alpha(value) -> float:
     """``ccp_alpha`` as a float >= 0 (``inf`` allowed: the root alone), or a ValueError."""
-    if (isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value)
-            or value < 0):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or math.isnan(value)
+        or value < 0
+    ):
         raise ValueError(f"ccp_alpha must be a number >= 0 (0: no pruning); got {value!r}.")
     return float(value)
 
 
 def as_leaf(nd: Node) -> Node:
     """The node with its split and children removed (its counts, prediction and proba kept)."""
-    return Node(nd.id, nd.parent, nd.depth, nd.counts, nd.impurity, None, (), nd.prediction,
-                nd.proba, nd.conditions, 0, nd.criterion, nd.n_samples)
+    return Node(
+        nd.id,
+        nd.parent,
+        nd.depth,
+        nd.counts,
+        nd.impurity,
+        None,
+        (),
+        nd.prediction,
+        nd.proba,
+        nd.conditions,
+        0,
+        nd.criterion,
+        nd.n_samples,
+    )
 
 
 def _costs(nodes: list[Node], impurity, total_weight: float) -> dict[int, float]:
@@ -84,8 +101,13 @@ def _preorder(by_id: dict, root: int) -> list[int]:
     return out
 
 
-def weakest_link(nodes: list[Node], impurity=None, total_weight: float | None = None,
-                 ccp_alpha: float | None = None, protect=()) -> dict:
+def weakest_link(
+    nodes: list[Node],
+    impurity=None,
+    total_weight: float | None = None,
+    ccp_alpha: float | None = None,
+    protect=(),
+) -> dict:
     """Run weakest-link pruning on a node list forming one tree or branch.
 
     Parameters
@@ -152,8 +174,13 @@ def weakest_link(nodes: list[Node], impurity=None, total_weight: float | None = 
             cand[pos[i]] = False
     collapsed = np.zeros(m, bool)
     n_splits = int(inner.sum())
-    alphas, costs, sizes, splits, pruned = [0.0], [float(r_branch[0])], \
-        [max(int(n_leaves[0]), 1)], [n_splits], [None]
+    alphas, costs, sizes, splits, pruned = (
+        [0.0],
+        [float(r_branch[0])],
+        [max(int(n_leaves[0]), 1)],
+        [n_splits],
+        [None],
+    )
     while cand.any():
         with np.errstate(divide="ignore", invalid="ignore"):
             g = (r_node - r_branch) / np.maximum(n_leaves - 1, 1)
@@ -184,13 +211,23 @@ def weakest_link(nodes: list[Node], impurity=None, total_weight: float | None = 
         pruned.append(order[k])
     if len(alphas) > 1 and alphas[1] < 0:
         alphas[0] = alphas[1]
-    return {"alphas": np.asarray(alphas, np.float64), "impurities": np.asarray(costs, np.float64),
-            "n_leaves": np.asarray(sizes, np.int64), "n_splits": np.asarray(splits, np.int64),
-            "pruned": pruned, "collapsed": sorted(order[k] for k in np.flatnonzero(collapsed))}
+    return {
+        "alphas": np.asarray(alphas, np.float64),
+        "impurities": np.asarray(costs, np.float64),
+        "n_leaves": np.asarray(sizes, np.int64),
+        "n_splits": np.asarray(splits, np.int64),
+        "pruned": pruned,
+        "collapsed": sorted(order[k] for k in np.flatnonzero(collapsed)),
+    }
 
 
-def prune_nodes(nodes: list[Node], ccp_alpha: float, impurity=None,
-                total_weight: float | None = None, protect=()) -> list[Node]:
+def prune_nodes(
+    nodes: list[Node],
+    ccp_alpha: float,
+    impurity=None,
+    total_weight: float | None = None,
+    protect=(),
+) -> list[Node]:
     """The node list pruned at ``ccp_alpha`` (ids kept, removed nodes left out; see
     :func:`weakest_link` for the arguments). ``ccp_alpha == 0`` returns the list unchanged
     (no pruning, as scikit-learn's default)."""
@@ -241,12 +278,14 @@ def cp_table(clf) -> pd.DataFrame:
     path = pruning_path(clf)
     r_root = float(path["impurities"][-1])
     nan = np.full(len(path["alphas"]), np.nan)
-    return pd.DataFrame({
-        "alpha": path["alphas"],
-        "n_leaves": path["n_leaves"],
-        "n_splits": path["n_splits"],
-        "impurity": path["impurities"],
-        "rel_impurity": path["impurities"] / r_root if r_root > 0 else nan,
-        "cp": path["alphas"] / r_root if r_root > 0 else nan,
-        "pruned_node": pd.array(path["pruned"], dtype="Int64"),
-    })
+    return pd.DataFrame(
+        {
+            "alpha": path["alphas"],
+            "n_leaves": path["n_leaves"],
+            "n_splits": path["n_splits"],
+            "impurity": path["impurities"],
+            "rel_impurity": path["impurities"] / r_root if r_root > 0 else nan,
+            "cp": path["alphas"] / r_root if r_root > 0 else nan,
+            "pruned_node": pd.array(path["pruned"], dtype="Int64"),
+        }
+    )

@@ -60,8 +60,9 @@ class Settings:
     def __post_init__(self):
         self.kernel = CountKernel(self.imp, self.q, self.n_max, self.weighted)
         info = self.imp.info
-        self.prune = bool(info.concave and not self.imp.consistent
-                          and (not self.imp.off_centered or self.q == 2))
+        self.prune = bool(
+            info.concave and not self.imp.consistent and (not self.imp.off_centered or self.q == 2)
+        )
         self.pkernel = CountKernel(self.imp.for_predictor(2), 2, self.n_max, self.weighted)
 
     def denominator(self, i_parent, nl, nr):
@@ -103,8 +104,20 @@ class SplitChoice:
 
 def numeric_split(j, info, thr, L, R, mc, gain, score, n_missing) -> SplitChoice:
     """A numeric split ``x <= thr`` (missing values to child ``mc``)."""
-    return SplitChoice(j, "numeric", thr, None, None, [L, R], mc, mc, gain, score, n_missing,
-                       branch_labels(info, "numeric", thr, None, mc))
+    return SplitChoice(
+        j,
+        "numeric",
+        thr,
+        None,
+        None,
+        [L, R],
+        mc,
+        mc,
+        gain,
+        score,
+        n_missing,
+        branch_labels(info, "numeric", thr, None, mc),
+    )
 
 
 @dataclass
@@ -502,8 +515,13 @@ def block_screen(pos, Ipar, n, st: Settings, floor=None, stride=STRIDE):
     a = np.unique(np.concatenate((first, inner, last)))
     na, la, ra = nd[a], nl[a], nr[a]
     approx = st.kernel.approx is not None
-    F = _children_sum(np.take(Lq, a, axis=1).T, np.take(Rq, a, axis=1).T, la, ra,
-                      st.kernel.approx if approx else st.kernel)
+    F = _children_sum(
+        np.take(Lq, a, axis=1).T,
+        np.take(Rq, a, axis=1).T,
+        la,
+        ra,
+        st.kernel.approx if approx else st.kernel,
+    )
     gain = Ipar[na] - F / n[na]
     den = st.denominator(Ipar[na], la, ra)
     score = np.full(m, -np.inf)
@@ -533,8 +551,10 @@ def block_screen(pos, Ipar, n, st: Settings, floor=None, stride=STRIDE):
     b = st.kernel.row_bound(
         np.concatenate((np.take(Lq, gs, axis=1), np.take(Rq, ge, axis=1)), axis=1),
         np.concatenate((np.take(Lq, ge, axis=1), np.take(Rq, gs, axis=1)), axis=1),
-        np.concatenate((nl[gs], nr[ge])), np.concatenate((nl[ge], nr[gs])))
-    D = np.take(b[:, :gi.size] + b[:, gi.size:], np.cumsum(gfirst) - 1, axis=1)
+        np.concatenate((nl[gs], nr[ge])),
+        np.concatenate((nl[ge], nr[gs])),
+    )
+    D = np.take(b[:, : gi.size] + b[:, gi.size :], np.cumsum(gfirst) - 1, axis=1)
     V = ((Le - Ls) * D).sum(axis=0) * (1.0 + 1e-9)
     ub = Ipar[node] - 0.5 * (F[blk] + F[blk + 1] - V) / n[node] + eps + TIE
     if den is not None:
@@ -581,11 +601,18 @@ def survivors(sc, nd, floor) -> np.ndarray:
 
 def subset(pos, rows) -> dict:
     """The candidates ``rows`` of a positions dict (class columns kept contiguous)."""
-    return Candidates(pos.nd[rows], np.take(pos.L.T, rows, axis=1).T,
-                      np.take(pos.R.T, rows, axis=1).T, pos.nl[rows], pos.nr[rows],
-                      pos.thr[rows], None,
-                      None if pos.miss_child is None else pos.miss_child[rows],
-                      pos.M, pos.Mrows)
+    return Candidates(
+        pos.nd[rows],
+        np.take(pos.L.T, rows, axis=1).T,
+        np.take(pos.R.T, rows, axis=1).T,
+        pos.nl[rows],
+        pos.nr[rows],
+        pos.thr[rows],
+        None,
+        None if pos.miss_child is None else pos.miss_child[rows],
+        pos.M,
+        pos.Mrows,
+    )
 
 
 def evaluate(pos, Ipar, n, st: Settings):
@@ -630,8 +657,9 @@ def best_per_segment(nd, score):
     return nd[seg], cand[first]
 
 
-def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=False,
-                   floor=None, w=None):
+def search_numeric(
+    v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=False, floor=None, w=None
+):
     """Best threshold of one numeric feature for every node.
 
     ``floor`` (per node) is a score that some split of the level is known to reach (the best
@@ -642,8 +670,9 @@ def search_numeric(v, nd, yy, nn, T, n, Ipar, st: Settings, allowed=None, lazy=F
     the few candidates that can still win, for ``grow`` to evaluate exactly with other
     features'. Only these are held until the level ends.
     """
-    pos = numeric_positions(v, nd, yy, st.q, nn, T, st.min_samples_leaf, allowed, st.prune, w,
-                            st.min_weight_leaf)
+    pos = numeric_positions(
+        v, nd, yy, st.q, nn, T, st.min_samples_leaf, allowed, st.prune, w, st.min_weight_leaf
+    )
     if pos is None:
         return None
     blocks = lazy and block_screened(pos, st)
@@ -688,12 +717,20 @@ def numeric_result(pos, gain, score) -> dict:
     nodes, b = best_per_segment(pos.nd, score)
     M = pos.M
     return BestSplits(
-        nodes, score[b], gain[b], thr=pos.thr[b], L=pos.L[b], R=pos.R[b],
-        miss_child=(np.zeros(b.size, np.int64) if pos.miss_child is None
-                    else pos.miss_child[b]),
-        n_missing=(pos.Mrows[nodes] if pos.Mrows is not None
-                   else np.zeros(b.size, np.int64) if M is None
-                   else M.sum(axis=1)[nodes]),
+        nodes,
+        score[b],
+        gain[b],
+        thr=pos.thr[b],
+        L=pos.L[b],
+        R=pos.R[b],
+        miss_child=(np.zeros(b.size, np.int64) if pos.miss_child is None else pos.miss_child[b]),
+        n_missing=(
+            pos.Mrows[nodes]
+            if pos.Mrows is not None
+            else np.zeros(b.size, np.int64)
+            if M is None
+            else M.sum(axis=1)[nodes]
+        ),
     )
 
 
@@ -719,18 +756,20 @@ def resolve_lazy(found: dict, nn, Ipar, n, st: Settings) -> None:
         pos, sc = found[j].pos, found[j].screen
         parts.append(subset(pos, survivors(sc, pos.nd, floor)))
     sizes = [p.nd.size for p in parts]
-    both = Candidates(np.concatenate([p.nd for p in parts]),
-                      np.concatenate([p.L.T for p in parts], axis=1).T,
-                      np.concatenate([p.R.T for p in parts], axis=1).T,
-                      np.concatenate([p.nl for p in parts]),
-                      np.concatenate([p.nr for p in parts]))
+    both = Candidates(
+        np.concatenate([p.nd for p in parts]),
+        np.concatenate([p.L.T for p in parts], axis=1).T,
+        np.concatenate([p.R.T for p in parts], axis=1).T,
+        np.concatenate([p.nl for p in parts]),
+        np.concatenate([p.nr for p in parts]),
+    )
     gain, score = _evaluate_exact(both, Ipar, n, st)
     start = 0
     for j, p, size in zip(lazy, parts, sizes):
         if size == 0:
             del found[j]
         else:
-            found[j] = numeric_result(p, gain[start:start + size], score[start:start + size])
+            found[j] = numeric_result(p, gain[start : start + size], score[start : start + size])
         start += size
 
 
@@ -752,8 +791,9 @@ def _predictor_impurity(imp: Impurity, sizes: np.ndarray) -> np.ndarray:
     return out
 
 
-def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_code=None,
-                       rows=None):
+def search_categorical(
+    tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_code=None, rows=None
+):
     """Best multiway or binary split of one categorical feature for every node.
 
     ``tab`` is the (nn, K, q) count table of (node, code, class). With weighted rows, ``tab``
@@ -765,8 +805,7 @@ def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_
     sizes = tab.sum(axis=2)
     rsizes = sizes if rows is None else rows
     present = rsizes > 0
-    n_missing = (rsizes[:, missing_code] if missing_code is not None
-                 else np.zeros(nn, np.int64))
+    n_missing = rsizes[:, missing_code] if missing_code is not None else np.zeros(nn, np.int64)
     if st.categorical == "multiway":
         kp = present.sum(axis=1)
         smallest = np.where(present, rsizes, np.iinfo(np.int64).max).min(axis=1)
@@ -792,8 +831,9 @@ def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_
             score = np.where(okd, gain / np.where(okd, denom, 1.0), 0.0)
         groups = [tuple((c,) for c in np.flatnonzero(present[i])) for i in nodes]
         counts = [tab[i][present[i]] for i in nodes]
-        return BestSplits(nodes, score, gain, groups=groups, child_counts=counts,
-                          n_missing=n_missing[nodes])
+        return BestSplits(
+            nodes, score, gain, groups=groups, child_counts=counts, n_missing=n_missing[nodes]
+        )
     # binary groupings
     if K <= 10:
         G = (1 << (K - 1)) - 1
@@ -856,8 +896,15 @@ def search_categorical(tab, nn, T, n, Ipar, st: Settings, allowed=None, missing_
         pres = present[i]
         groups.append((tuple(np.flatnonzero(mem & pres)), tuple(np.flatnonzero(~mem & pres))))
         counts.append(np.stack([L[bb], R[bb]]))
-    return BestSplits(nodes, score[b], gain[b], groups=groups, child_counts=counts,
-                      n_missing=n_missing[nodes], binary=True)
+    return BestSplits(
+        nodes,
+        score[b],
+        gain[b],
+        groups=groups,
+        child_counts=counts,
+        n_missing=n_missing[nodes],
+        binary=True,
+    )
 
 
 def category_table(codes, nd, yy, nn, K, q, w=None):
@@ -897,8 +944,9 @@ def _allowed_mask(nn, F, st: Settings):
     return mask
 
 
-def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None,
-         w: np.ndarray | None = None) -> list:
+def grow(
+    enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None, w: np.ndarray | None = None
+) -> list:
     """Grow subtrees from ``roots`` (list of (rows, depth, conditions)); returns Records.
 
     The first ``len(roots)`` records are the roots, with parent None; the others follow in
@@ -966,8 +1014,9 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None,
             if info.kind == "numeric":
                 o, ys, nds, ws = state[j]
                 vs = np.take(enc.num[:, enc.slot[j]], o)  # values gathered when needed
-                res = search_numeric(vs, nds, ys, nn, T, n, Ipar, st, al, lazy=True,
-                                     floor=floor, w=ws)
+                res = search_numeric(
+                    vs, nds, ys, nn, T, n, Ipar, st, al, lazy=True, floor=floor, w=ws
+                )
             else:
                 K = len(info.categories)
                 codes = enc.cat[act, enc.slot[j]]
@@ -1025,9 +1074,12 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None,
             j = sp.feature_index
             first_child[loc] = len(recs)
             for k, cc in enumerate(sp.child_counts):
-                child = Record(rid, rec.depth + 1,
-                               np.asarray(cc, np.int64 if w is None else np.float64),
-                               rec.conditions + (sp.labels[k],))
+                child = Record(
+                    rid,
+                    rec.depth + 1,
+                    np.asarray(cc, np.int64 if w is None else np.float64),
+                    rec.conditions + (sp.labels[k],),
+                )
                 rec.children.append(len(recs))
                 recs.append(child)
             fslot[loc] = enc.slot[j]
@@ -1070,8 +1122,9 @@ def grow(enc: Encoded, y: np.ndarray, st: Settings, roots: list, forced=None,
         local = child_rec - level_base
         n_rows = np.bincount(local, minlength=n_new)
         if w is not None and n_new:
-            wc = np.bincount(local * q + y[rows], weights=w[rows],
-                             minlength=n_new * q).reshape(n_new, q)
+            wc = np.bincount(local * q + y[rows], weights=w[rows], minlength=n_new * q).reshape(
+                n_new, q
+            )
         for k in range(n_new):
             recs[level_base + k].n_rows = int(n_rows[k])
             if w is not None:
@@ -1122,8 +1175,7 @@ def branch_labels(info, kind, threshold=None, groups=None, missing_child=None):
         return tuple(labels)
     if kind == "categorical":
         return tuple(
-            f"{name} is missing" if g[0] is None else f"{name} = {_cat_label(g[0])}"
-            for g in groups
+            f"{name} is missing" if g[0] is None else f"{name} = {_cat_label(g[0])}" for g in groups
         )
     return tuple(f"{name} in {{{', '.join(_cat_label(v) for v in g)}}}" for g in groups)
 
@@ -1131,14 +1183,29 @@ def branch_labels(info, kind, threshold=None, groups=None, missing_child=None):
 def split_choice(res, k, j, info) -> SplitChoice:
     """The split of row ``k`` of a search result for feature ``j``."""
     if info.kind == "numeric":
-        return numeric_split(j, info, float(res.thr[k]), res.L[k], res.R[k],
-                             int(res.miss_child[k]), float(res.gain[k]),
-                             float(res.score[k]), int(res.n_missing[k]))
+        return numeric_split(
+            j,
+            info,
+            float(res.thr[k]),
+            res.L[k],
+            res.R[k],
+            int(res.miss_child[k]),
+            float(res.gain[k]),
+            float(res.score[k]),
+            int(res.n_missing[k]),
+        )
     codes = [tuple(int(c) for c in g) for g in res.groups[k]]
     counts = list(res.child_counts[k])
-    return categorical_split(j, info, codes, counts, float(res.gain[k]),
-                             float(res.score[k]), int(res.n_missing[k]),
-                             binary=bool(res.binary))
+    return categorical_split(
+        j,
+        info,
+        codes,
+        counts,
+        float(res.gain[k]),
+        float(res.score[k]),
+        int(res.n_missing[k]),
+        binary=bool(res.binary),
+    )
 
 
 def categorical_split(j, info, codes, counts, gain, score, n_missing, binary) -> SplitChoice:
@@ -1152,5 +1219,17 @@ def categorical_split(j, info, codes, counts, gain, score, n_missing, binary) ->
             mc = k
     kind = "categorical_binary" if binary else "categorical"
     groups = tuple(tuple(info.categories[c] for c in g) for g in codes)
-    return SplitChoice(j, kind, None, codes, groups, counts, mc, default, gain, score, n_missing,
-                       branch_labels(info, kind, None, groups, mc))
+    return SplitChoice(
+        j,
+        kind,
+        None,
+        codes,
+        groups,
+        counts,
+        mc,
+        default,
+        gain,
+        score,
+        n_missing,
+        branch_labels(info, kind, None, groups, mc),
+    )

@@ -17,8 +17,16 @@ from offcenter.evaluation.runner import METRICS, SIZE_COLUMNS, EvaluationResult
 __all__ = ["metric_figure", "difference_figure", "roc_figure"]
 
 _PALETTE = (
-    "#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c",
-    "#ccb974", "#64b5cd",
+    "#4c72b0",
+    "#dd8452",
+    "#55a868",
+    "#c44e52",
+    "#8172b3",
+    "#937860",
+    "#da8bc3",
+    "#8c8c8c",
+    "#ccb974",
+    "#64b5cd",
 )
 
 
@@ -55,25 +63,40 @@ def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -
         part = result.folds[result.folds["setting"] == s.key]
         values = part[metric].to_numpy(dtype=float) if len(part) else np.zeros(0)
         ok = ~np.isnan(values)
-        hover = [f"repeat {int(r) + 1}, fold {int(f) + 1}" for r, f in
-                 zip(part["repeat"].to_numpy()[ok], part["fold"].to_numpy()[ok])]
+        hover = [
+            f"repeat {int(r) + 1}, fold {int(f) + 1}"
+            for r, f in zip(part["repeat"].to_numpy()[ok], part["fold"].to_numpy()[ok])
+        ]
         name = _text(s.label)
-        fig.add_trace(go.Box(
-            y=values[ok], name=name, boxpoints="all", jitter=0.4, pointpos=0,
-            marker={"color": _colour(i), "size": 5, "opacity": 0.6},
-            line={"color": _colour(i)}, fillcolor="rgba(0,0,0,0)", text=hover,
-            hovertemplate="%{text}: %{y:.3f}<extra>" + name + "</extra>", showlegend=False,
-        ))
+        fig.add_trace(
+            go.Box(
+                y=values[ok],
+                name=name,
+                boxpoints="all",
+                jitter=0.4,
+                pointpos=0,
+                marker={"color": _colour(i), "size": 5, "opacity": 0.6},
+                line={"color": _colour(i)},
+                fillcolor="rgba(0,0,0,0)",
+                text=hover,
+                hovertemplate="%{text}: %{y:.3f}<extra>" + name + "</extra>",
+                showlegend=False,
+            )
+        )
         if ok.any():
             mean = float(values[ok].mean())
             std = float(values[ok].std(ddof=1)) if ok.sum() > 1 else 0.0
-            fig.add_trace(go.Scatter(
-                x=[name], y=[mean], mode="markers",
-                marker={"symbol": "diamond", "size": 11, "color": "black"},
-                error_y={"type": "data", "array": [std], "color": "black", "thickness": 1.5},
-                hovertemplate=f"mean {mean:.3f} ± {std:.3f}<extra>{name}</extra>",
-                showlegend=False,
-            ))
+            fig.add_trace(
+                go.Scatter(
+                    x=[name],
+                    y=[mean],
+                    mode="markers",
+                    marker={"symbol": "diamond", "size": 11, "color": "black"},
+                    error_y={"type": "data", "array": [std], "color": "black", "thickness": 1.5},
+                    hovertemplate=f"mean {mean:.3f} ± {std:.3f}<extra>{name}</extra>",
+                    showlegend=False,
+                )
+            )
     ref = result.reference
     ref_part = result.folds[result.folds["setting"] == ref]
     if len(ref_part) and metric in ref_part:
@@ -81,11 +104,17 @@ def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -
         ref_values = ref_values[~np.isnan(ref_values)]
         ref_mean = float(ref_values.mean()) if ref_values.size else float("nan")
         if np.isfinite(ref_mean):
-            fig.add_hline(y=ref_mean, line={"dash": "dot", "color": "grey"},
-                          annotation_text="reference mean", annotation_position="top left")
+            fig.add_hline(
+                y=ref_mean,
+                line={"dash": "dot", "color": "grey"},
+                annotation_text="reference mean",
+                annotation_position="top left",
+            )
     fig.update_layout(
         title=f"{_metric_name(metric)} per fold ({_text(_design(result))})",
-        yaxis_title=_metric_name(metric), xaxis_title=None, height=440,
+        yaxis_title=_metric_name(metric),
+        xaxis_title=None,
+        height=440,
         margin={"l": 60, "r": 20, "t": 60, "b": 80},
     )
     return fig
@@ -113,19 +142,30 @@ def difference_figure(result: EvaluationResult, metric: str = "balanced_accuracy
         info = ""
         if len(row):
             r = row.iloc[0]
-            info = (f"W/T/L {r['wins']}/{r['ties']}/{r['losses']}, corrected t p = "
-                    f"{r['t_p']:.3g} (Holm {r['t_p_holm']:.3g}), Wilcoxon p = {r['wilcoxon_p']:.3g}")
+            info = (
+                f"W/T/L {r['wins']}/{r['ties']}/{r['losses']}, corrected t p = "
+                f"{r['t_p']:.3g} (Holm {r['t_p_holm']:.3g}), Wilcoxon p = {r['wilcoxon_p']:.3g}"
+            )
         name = _text(s.label)
-        fig.add_trace(go.Box(
-            y=d, name=name, boxpoints="all", jitter=0.4, pointpos=0,
-            marker={"color": _colour(i), "size": 5, "opacity": 0.6}, line={"color": _colour(i)},
-            hovertemplate="%{y:+.3f}<extra>" + _text(info) + "</extra>", showlegend=False,
-        ))
+        fig.add_trace(
+            go.Box(
+                y=d,
+                name=name,
+                boxpoints="all",
+                jitter=0.4,
+                pointpos=0,
+                marker={"color": _colour(i), "size": 5, "opacity": 0.6},
+                line={"color": _colour(i)},
+                hovertemplate="%{y:+.3f}<extra>" + _text(info) + "</extra>",
+                showlegend=False,
+            )
+        )
     fig.add_hline(y=0, line={"color": "grey"})
     ref_label = result.labels().get(ref, ref)
     fig.update_layout(
         title=f"{_metric_name(metric)}: difference with {_text(ref_label)}, fold by fold",
-        yaxis_title=f"difference in {_metric_name(metric)}", height=420,
+        yaxis_title=f"difference in {_metric_name(metric)}",
+        height=420,
         margin={"l": 60, "r": 20, "t": 60, "b": 80},
     )
     return fig
@@ -145,28 +185,48 @@ def roc_figure(result: EvaluationResult) -> go.Figure:
     """
     curves = result.roc_curves()
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance",
-                             line={"dash": "dash", "color": "lightgrey"}, hoverinfo="skip"))
+    fig.add_trace(
+        go.Scatter(
+            x=[0, 1],
+            y=[0, 1],
+            mode="lines",
+            name="chance",
+            line={"dash": "dash", "color": "lightgrey"},
+            hoverinfo="skip",
+        )
+    )
     for i, s in enumerate(result.settings):
         c = curves[curves["setting"] == s.key]
         if c.empty:
             continue
         name = f"{_text(s.label)} (AUC {float(c['auc'].iloc[0]):.3f})"
         thr = c["threshold"].to_numpy(dtype=float)
-        fig.add_trace(go.Scatter(
-            x=c["fpr"], y=c["tpr"], mode="lines+markers", name=name,
-            line={"color": _colour(i), "shape": "linear"}, marker={"size": 4},
-            customdata=np.where(np.isinf(thr), np.nan, thr),
-            hovertemplate="FPR %{x:.3f}, TPR %{y:.3f}, score >= %{customdata:.3f}<extra>"
-                          + _text(s.label) + "</extra>",
-        ))
+        fig.add_trace(
+            go.Scatter(
+                x=c["fpr"],
+                y=c["tpr"],
+                mode="lines+markers",
+                name=name,
+                line={"color": _colour(i), "shape": "linear"},
+                marker={"size": 4},
+                customdata=np.where(np.isinf(thr), np.nan, thr),
+                hovertemplate="FPR %{x:.3f}, TPR %{y:.3f}, score >= %{customdata:.3f}<extra>"
+                + _text(s.label)
+                + "</extra>",
+            )
+        )
     minority = result.config.get("minority")
     fig.update_layout(
         title=f"ROC of the minority class {_text(repr(minority))}, out-of-fold scores pooled",
         xaxis={"title": "false positive rate", "range": [0, 1], "constrain": "domain"},
-        yaxis={"title": "true positive rate (minority recall)", "range": [0, 1.02],
-               "scaleanchor": "x"},
-        height=520, legend={"orientation": "v"}, margin={"l": 60, "r": 20, "t": 60, "b": 60},
+        yaxis={
+            "title": "true positive rate (minority recall)",
+            "range": [0, 1.02],
+            "scaleanchor": "x",
+        },
+        height=520,
+        legend={"orientation": "v"},
+        margin={"l": 60, "r": 20, "t": 60, "b": 60},
     )
     return fig
 
@@ -175,8 +235,10 @@ def _design(result: EvaluationResult) -> str:
     c = result.config
     if not c.get("n_splits"):
         return str(c.get("model", ""))
-    return (f"{c.get('model')}, leaf rule {c.get('leaf_rule')}, {c.get('n_splits')}-fold x "
-            f"{c.get('n_repeats')}")
+    return (
+        f"{c.get('model')}, leaf rule {c.get('leaf_rule')}, {c.get('n_splits')}-fold x "
+        f"{c.get('n_repeats')}"
+    )
 
 
 def summary_frame(result: EvaluationResult, metrics=None) -> pd.DataFrame:
@@ -187,8 +249,9 @@ def summary_frame(result: EvaluationResult, metrics=None) -> pd.DataFrame:
     for m in metrics:
         digits = 1 if m in SIZE_COLUMNS else 3
         out[_metric_name(m)] = [
-            "n/a" if np.isnan(a) else (f"{a:.{digits}f}" if np.isnan(b) else
-                                      f"{a:.{digits}f} ± {b:.{digits}f}")
+            "n/a"
+            if np.isnan(a)
+            else (f"{a:.{digits}f}" if np.isnan(b) else f"{a:.{digits}f} ± {b:.{digits}f}")
             for a, b in zip(summ[f"{m}_mean"], summ[f"{m}_std"])
         ]
     out["folds"] = summ["n_folds"]

@@ -73,13 +73,13 @@ def _expanded(imp: Impurity, p: np.ndarray) -> str:
     terms = [v for v in p if v > 0]
     name = imp.info.name
     if name == "shannon":
-        inner = " + ".join(fr"{_f(v)}\log_2 {_f(v)}" for v in terms)
-        return fr"-\left({inner}\right)"
+        inner = " + ".join(rf"{_f(v)}\log_2 {_f(v)}" for v in terms)
+        return rf"-\left({inner}\right)"
     if name == "gini":
-        return "1 - (" + " + ".join(fr"{_f(v)}^2" for v in p) + ")"
+        return "1 - (" + " + ".join(rf"{_f(v)}^2" for v in p) + ")"
     if name == "misclassification":
-        return fr"1 - \max({', '.join(_f(v) for v in p)})"
-    return fr"{imp.info.short}({', '.join(_f(v) for v in p)})"
+        return rf"1 - \max({', '.join(_f(v) for v in p)})"
+    return rf"{imp.info.short}({', '.join(_f(v) for v in p)})"
 
 
 def _symbol(imp: Impurity) -> str:
@@ -99,8 +99,8 @@ def _freq_steps(imp: Impurity, counts: np.ndarray) -> tuple[np.ndarray, str]:
 def _impurity_latex(imp: Impurity, counts: np.ndarray, value: float) -> str:
     p, _ = _freq_steps(imp, counts)
     if imp.info.theta == "builtin":
-        return fr"{_symbol(imp)} = h_\theta({', '.join(_f(v) for v in counts / max(counts.sum(), 1))}) = {_f(value)}"
-    return fr"{_symbol(imp)} = {_expanded(imp, p)} = {_f(value)}"
+        return rf"{_symbol(imp)} = h_\theta({', '.join(_f(v) for v in counts / max(counts.sum(), 1))}) = {_f(value)}"
+    return rf"{_symbol(imp)} = {_expanded(imp, p)} = {_f(value)}"
 
 
 def _counts_text(counts: np.ndarray, classes: Sequence[str]) -> str:
@@ -112,9 +112,16 @@ def _counts_text(counts: np.ndarray, classes: Sequence[str]) -> str:
     return ", ".join(parts)
 
 
-def split_steps(parent_counts, children_counts, classes: Sequence[object], impurity: Impurity,
-                branch_labels: Sequence[str], *, alpha: float | None = None,
-                label: str | None = None) -> list[Step]:
+def split_steps(
+    parent_counts,
+    children_counts,
+    classes: Sequence[object],
+    impurity: Impurity,
+    branch_labels: Sequence[str],
+    *,
+    alpha: float | None = None,
+    label: str | None = None,
+) -> list[Step]:
     """The worked calculation of a split from its counts.
 
     Parameters
@@ -143,67 +150,95 @@ def split_steps(parent_counts, children_counts, classes: Sequence[object], impur
     sym = _symbol(impurity)
     steps = []
     p = parent / n if n > 0 else parent
-    text = (f"n = {int(round(n))} examples: {_counts_text(parent, classes)}. "
-            "Frequencies p = (" + ", ".join(_f(v) for v in p) + ").")
+    text = (
+        f"n = {int(round(n))} examples: {_counts_text(parent, classes)}. "
+        "Frequencies p = (" + ", ".join(_f(v) for v in p) + ")."
+    )
     latex = ""
     if impurity.off_centered:
         theta = impurity.theta
-        text += (" The measure is off-centered on θ = ("
-                 + ", ".join(_f(v) for v in theta) + "), so it is applied to the transformed "
-                 "frequencies π\\* (maximal impurity at p = θ).")
+        text += (
+            " The measure is off-centered on θ = ("
+            + ", ".join(_f(v) for v in theta)
+            + "), so it is applied to the transformed "
+            "frequencies π\\* (maximal impurity at p = θ)."
+        )
         latex = _freq_steps(impurity, parent)[1]
     elif impurity.info.theta == "builtin":
-        text += (" The asymmetric entropy peaks at θ = ("
-                 + ", ".join(_f(v) for v in impurity.theta) + ")"
-                 + (" and uses the Laplace estimate (n p + 1) / (n + q)." if impurity.consistent
-                    else "."))
+        text += (
+            " The asymmetric entropy peaks at θ = ("
+            + ", ".join(_f(v) for v in impurity.theta)
+            + ")"
+            + (
+                " and uses the Laplace estimate (n p + 1) / (n + q)."
+                if impurity.consistent
+                else "."
+            )
+        )
     steps.append(Step("Parent node", text, latex, None))
     i_parent = float(impurity.of_counts(parent))
     name = impurity.label if label is None else label
-    steps.append(Step("Parent impurity", f"{md_escape(name)} of the parent node.",
-                      _impurity_latex(impurity, parent, i_parent), i_parent))
+    steps.append(
+        Step(
+            "Parent impurity",
+            f"{md_escape(name)} of the parent node.",
+            _impurity_latex(impurity, parent, i_parent),
+            i_parent,
+        )
+    )
     child_values = []
     for k, (row, label) in enumerate(zip(kids, branch_labels)):
         value = float(impurity.of_counts(row))
         child_values.append(value)
         pre = _freq_steps(impurity, row)[1] if row.sum() > 0 else ""
-        latex = _impurity_latex(impurity, row, value) if row.sum() > 0 else fr"{sym} = 0"
-        steps.append(Step(
-            f"Child {k + 1}: {label}",
-            f"n = {int(round(row.sum()))}: {_counts_text(row, classes)}.",
-            (pre + r",\quad " + latex) if pre else latex, value,
-        ))
+        latex = _impurity_latex(impurity, row, value) if row.sum() > 0 else rf"{sym} = 0"
+        steps.append(
+            Step(
+                f"Child {k + 1}: {label}",
+                f"n = {int(round(row.sum()))}: {_counts_text(row, classes)}.",
+                (pre + r",\quad " + latex) if pre else latex,
+                value,
+            )
+        )
     weights = kids.sum(axis=1) / n if n > 0 else np.zeros(len(kids))
     weighted = float(np.dot(weights, child_values))
     terms = " + ".join(
-        fr"\tfrac{{{int(round(w * n))}}}{{{int(round(n))}}} \times {_f(v)}"
+        rf"\tfrac{{{int(round(w * n))}}}{{{int(round(n))}}} \times {_f(v)}"
         for w, v in zip(weights, child_values)
     )
-    steps.append(Step(
-        "Weighted impurity of the children",
-        "Each child's impurity weighted by its share of the parent's examples, n_k / n.",
-        fr"{sym}(Y|X) = {terms} = {_f(weighted)}", weighted,
-    ))
+    steps.append(
+        Step(
+            "Weighted impurity of the children",
+            "Each child's impurity weighted by its share of the parent's examples, n_k / n.",
+            rf"{sym}(Y|X) = {terms} = {_f(weighted)}",
+            weighted,
+        )
+    )
     gain = i_parent - weighted
-    steps.append(Step(
-        "Gain", "The decrease of impurity from the parent to its children.",
-        fr"\text{{gain}} = {sym}(Y) - {sym}(Y|X) = {_f(i_parent)} - {_f(weighted)} = {_f(gain)}",
-        gain,
-    ))
+    steps.append(
+        Step(
+            "Gain",
+            "The decrease of impurity from the parent to its children.",
+            rf"\text{{gain}} = {sym}(Y) - {sym}(Y|X) = {_f(i_parent)} - {_f(weighted)} = {_f(gain)}",
+            gain,
+        )
+    )
     if alpha is not None:
         margin = kids.sum(axis=1)
         imp_x = impurity.for_predictor(len(margin))
         i_x = float(imp_x.of_counts(margin))
         denom = alpha * i_parent + (1 - alpha) * i_x
         score = gain / denom if denom > 1e-15 else 0.0
-        steps.append(Step(
-            "Normalised score",
-            "I(X) is the same measure, uncentered, on the children's sizes; λ_α divides the gain "
-            f"by α I(Y) + (1 − α) I(X) with α = {alpha:g}.",
-            fr"I(X) = {_f(i_x)},\quad \lambda_{{{alpha:g}}} = \frac{{{_f(gain)}}}"
-            fr"{{{alpha:g} \times {_f(i_parent)} + {1 - alpha:g} \times {_f(i_x)}}} = {_f(score)}",
-            score,
-        ))
+        steps.append(
+            Step(
+                "Normalised score",
+                "I(X) is the same measure, uncentered, on the children's sizes; λ_α divides the gain "
+                f"by α I(Y) + (1 − α) I(X) with α = {alpha:g}.",
+                rf"I(X) = {_f(i_x)},\quad \lambda_{{{alpha:g}}} = \frac{{{_f(gain)}}}"
+                rf"{{{alpha:g} \times {_f(i_parent)} + {1 - alpha:g} \times {_f(i_x)}}} = {_f(score)}",
+                score,
+            )
+        )
     return steps
 
 
@@ -225,8 +260,15 @@ def node_split_steps(clf, node_id: int, *, alpha: float | None = None) -> list[S
         return None
     kids = np.array([nodes[c].counts for c in node.children], dtype=float)
     imp, label = _node_measure(clf, node)
-    return split_steps(node.counts, kids, list(clf.classes_), imp,
-                       list(node.split.branch_labels), alpha=alpha, label=label)
+    return split_steps(
+        node.counts,
+        kids,
+        list(clf.classes_),
+        imp,
+        list(node.split.branch_labels),
+        alpha=alpha,
+        label=label,
+    )
 
 
 def _node_measure(clf, node) -> tuple[Impurity, str | None]:
@@ -285,8 +327,11 @@ def disagreement(cands) -> list[bool]:
     some measure prefers are (the ones a teacher would point at). A setting under which every
     candidate scores the same (no preference) is left out of the comparison.
     """
-    settings = [k for k, _ in cands.attrs.get("settings", [])
-                if f"rank:{k}" in cands.columns and _informative(cands, k)]
+    settings = [
+        k
+        for k, _ in cands.attrs.get("settings", [])
+        if f"rank:{k}" in cands.columns and _informative(cands, k)
+    ]
     if not settings:
         return [False] * len(cands)
     firsts = best_under(cands)
@@ -305,24 +350,33 @@ def candidate_display(cands, keys: Sequence[str] | None = None, *, scores: bool 
     keys = [k for k, _ in settings] if keys is None else list(keys)
     flags = disagreement(cands)
     firsts = best_under(cands)
-    out = pd.DataFrame({
-        "feature": cands["feature"].astype(str),
-        "split": cands["split"].astype(str),
-        "children counts": cands["children_counts"].astype(str),
-        "chosen": cands["chosen"].astype(bool),
-    })
+    out = pd.DataFrame(
+        {
+            "feature": cands["feature"].astype(str),
+            "split": cands["split"].astype(str),
+            "children counts": cands["children_counts"].astype(str),
+            "chosen": cands["chosen"].astype(bool),
+        }
+    )
     for key in keys:
         label = labels.get(key, key)
         if f"gain:{key}" in cands.columns:
             out[f"gain · {label}"] = cands[f"gain:{key}"].astype(float).round(5)
-        if scores and f"score:{key}" in cands.columns and not np.allclose(
-                cands[f"score:{key}"].astype(float), cands[f"gain:{key}"].astype(float),
-                equal_nan=True):
+        if (
+            scores
+            and f"score:{key}" in cands.columns
+            and not np.allclose(
+                cands[f"score:{key}"].astype(float),
+                cands[f"gain:{key}"].astype(float),
+                equal_nan=True,
+            )
+        ):
             out[f"score · {label}"] = cands[f"score:{key}"].astype(float).round(5)
         if f"rank:{key}" in cands.columns:
             out[f"rank · {label}"] = pd.to_numeric(cands[f"rank:{key}"]).round().astype("Int64")
-    out["best under"] = [", ".join(labels.get(k, k) for k in firsts[str(f)])
-                         for f in cands["feature"]]
+    out["best under"] = [
+        ", ".join(labels.get(k, k) for k in firsts[str(f)]) for f in cands["feature"]
+    ]
     out["measures disagree"] = flags
     # the verdicts first (after the split itself), then the numbers per measure
     front = ["feature", "split", "chosen", "best under", "measures disagree", "children counts"]

@@ -30,8 +30,16 @@ import numpy as np
 import plotly.graph_objects as go
 
 #: Class colours (colour-blind safe, Okabe-Ito), cycled for many classes.
-CLASS_COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
-                "#000000")
+CLASS_COLORS = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#D55E00",
+    "#CC79A7",
+    "#56B4E9",
+    "#F0E442",
+    "#000000",
+)
 #: Above this many visible nodes a tree is too big to read: the page collapses it.
 READABLE_NODES = 63
 
@@ -48,8 +56,9 @@ def _children_map(tree) -> dict[int, tuple[int, ...]]:
     return {node.id: tuple(node.children) for node in tree.nodes}
 
 
-def layout_positions(children: Mapping[int, Sequence[int]], root: int = 0,
-                     max_depth: int | None = None) -> dict[int, tuple[float, int]]:
+def layout_positions(
+    children: Mapping[int, Sequence[int]], root: int = 0, max_depth: int | None = None
+) -> dict[int, tuple[float, int]]:
     """(x, depth) of every visible node; nodes below ``max_depth`` are hidden.
 
     Leaves (and collapsed nodes) of the visible tree take x = 0, 1, 2, ... from left to right;
@@ -104,7 +113,7 @@ def short_branch(label: str, feature: str) -> str:
     label = str(label)
     feature = str(feature)
     if label.startswith(feature):
-        rest = label[len(feature):].strip()
+        rest = label[len(feature) :].strip()
         if rest:
             return rest
     return label
@@ -130,8 +139,14 @@ def _hover(node, classes, collapsed: bool) -> str:
     return "<br>".join(lines)
 
 
-def tree_figure(clf, *, max_depth: int | None = None, selected: int | None = None,
-                path: Sequence[int] = (), height: int | None = None) -> go.Figure:
+def tree_figure(
+    clf,
+    *,
+    max_depth: int | None = None,
+    selected: int | None = None,
+    path: Sequence[int] = (),
+    height: int | None = None,
+) -> go.Figure:
     """Draw a fitted tree; marker ``customdata`` is the node id.
 
     Parameters
@@ -170,11 +185,21 @@ def tree_figure(clf, *, max_depth: int | None = None, selected: int | None = Non
             ex += [px_, px_, x, x, None]
             # from under the parent's label and bar, so that no line crosses the text
             ey += [-pd_ - 0.43, -pd_ - 0.56, -pd_ - 0.56, -d, None]
-        traces.append(dict(type="scatter",
-            x=ex, y=ey, mode="lines", hoverinfo="skip", showlegend=False,
-            line={"color": "#D55E00" if highlight else "#9aa0a6", "width": 4 if highlight else 1.5},
-            name="traced path" if highlight else "edges",
-        ))
+        traces.append(
+            dict(
+                type="scatter",
+                x=ex,
+                y=ey,
+                mode="lines",
+                hoverinfo="skip",
+                showlegend=False,
+                line={
+                    "color": "#D55E00" if highlight else "#9aa0a6",
+                    "width": 4 if highlight else 1.5,
+                },
+                name="traced path" if highlight else "edges",
+            )
+        )
 
     # branch labels at the middle of each edge's horizontal part
     bx, by, btext = [], [], []
@@ -189,10 +214,20 @@ def tree_figure(clf, *, max_depth: int | None = None, selected: int | None = Non
         bx.append(x + 0.03)
         by.append(-d + 0.24)
         btext.append(plot_text(text, label_limit))
-    traces.append(dict(type="scatter",
-        x=bx, y=by, mode="text", text=btext, hoverinfo="skip", showlegend=False,
-        textposition="middle right", textfont={"size": 10, "color": "#5f6368"}, name="branches",
-    ))
+    traces.append(
+        dict(
+            type="scatter",
+            x=bx,
+            y=by,
+            mode="text",
+            text=btext,
+            hoverinfo="skip",
+            showlegend=False,
+            textposition="middle right",
+            textfont={"size": 10, "color": "#5f6368"},
+            name="branches",
+        )
+    )
 
     # class distribution bars under each node: one thick-line trace per class (fast to draw
     # and to build, unlike one layout shape per rectangle)
@@ -214,18 +249,27 @@ def tree_figure(clf, *, max_depth: int | None = None, selected: int | None = Non
             seg_y[j] += [-d - 0.38, -d - 0.38, None]
             left += w
     for j in range(q):
-        traces.append(dict(type="scatter",
-            x=seg_x[j], y=seg_y[j], mode="lines", hoverinfo="skip", showlegend=False,
-            line={"color": CLASS_COLORS[j % len(CLASS_COLORS)], "width": 7},
-            name=f"bar {j}",
-        ))
+        traces.append(
+            dict(
+                type="scatter",
+                x=seg_x[j],
+                y=seg_y[j],
+                mode="lines",
+                hoverinfo="skip",
+                showlegend=False,
+                line={"color": CLASS_COLORS[j % len(CLASS_COLORS)], "width": 7},
+                name=f"bar {j}",
+            )
+        )
 
     # the nodes: markers with customdata = node id
     ids = list(pos)
     xs = [pos[i][0] for i in ids]
     ys = [-pos[i][1] for i in ids]
-    collapsed = [bool(nodes[i].children) and (max_depth is not None and nodes[i].depth >= max_depth)
-                 for i in ids]
+    collapsed = [
+        bool(nodes[i].children) and (max_depth is not None and nodes[i].depth >= max_depth)
+        for i in ids
+    ]
     colors, symbols, sizes, lines = [], [], [], []
     for i, col in zip(ids, collapsed):
         node = nodes[i]
@@ -244,26 +288,48 @@ def tree_figure(clf, *, max_depth: int | None = None, selected: int | None = Non
         f"<br>n={int(round(nodes[i].n))}"
         for i, c in zip(ids, collapsed)
     ]
-    traces.append(dict(type="scatter",
-        x=xs, y=ys, mode="markers+text", name="nodes",
-        customdata=[[i] for i in ids],
-        text=texts, textposition="bottom center", textfont={"size": 11},
-        hovertext=[_hover(nodes[i], classes, c) for i, c in zip(ids, collapsed)],
-        hoverinfo="text",
-        marker={
-            "size": sizes, "color": colors, "symbol": symbols,
-            "line": {"color": ["#D55E00" if i == selected else "#202124" for i in ids],
-                     "width": lines},
-        },
-        showlegend=False,
-    ))
+    traces.append(
+        dict(
+            type="scatter",
+            x=xs,
+            y=ys,
+            mode="markers+text",
+            name="nodes",
+            customdata=[[i] for i in ids],
+            text=texts,
+            textposition="bottom center",
+            textfont={"size": 11},
+            hovertext=[_hover(nodes[i], classes, c) for i, c in zip(ids, collapsed)],
+            hoverinfo="text",
+            marker={
+                "size": sizes,
+                "color": colors,
+                "symbol": symbols,
+                "line": {
+                    "color": ["#D55E00" if i == selected else "#202124" for i in ids],
+                    "width": lines,
+                },
+            },
+            showlegend=False,
+        )
+    )
     # legend entries for the classes
     for j, cls in enumerate(classes[:12]):
-        traces.append(dict(type="scatter",
-            x=[None], y=[None], mode="markers", name=plot_text(cls, 24),
-            marker={"symbol": "square", "size": 10, "color": CLASS_COLORS[j % len(CLASS_COLORS)]},
-            hoverinfo="skip",
-        ))
+        traces.append(
+            dict(
+                type="scatter",
+                x=[None],
+                y=[None],
+                mode="markers",
+                name=plot_text(cls, 24),
+                marker={
+                    "symbol": "square",
+                    "size": 10,
+                    "color": CLASS_COLORS[j % len(CLASS_COLORS)],
+                },
+                hoverinfo="skip",
+            )
+        )
     layout = dict(
         height=height or int(160 + 120 * (depth + 1)),
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
@@ -307,9 +373,15 @@ def selected_node(event) -> int | None:
     return None
 
 
-def threshold_figure(gains, labels: Mapping[str, str], feature: str, *,
-                     chosen: float | None = None, keys: Sequence[str] | None = None,
-                     normalise: bool = False) -> go.Figure:
+def threshold_figure(
+    gains,
+    labels: Mapping[str, str],
+    feature: str,
+    *,
+    chosen: float | None = None,
+    keys: Sequence[str] | None = None,
+    normalise: bool = False,
+) -> go.Figure:
     """Gain against the threshold of a numeric feature, one line per measure setting.
 
     ``gains`` is ``clf.threshold_gains(node, feature)``: columns "threshold", "n_left" and
@@ -317,8 +389,11 @@ def threshold_figure(gains, labels: Mapping[str, str], feature: str, *,
     scale). The chosen threshold is a dashed vertical line.
     """
     fig = go.Figure()
-    keys = list(keys) if keys is not None else [
-        c.split(":", 1)[1] for c in gains.columns if c.startswith("gain:")]
+    keys = (
+        list(keys)
+        if keys is not None
+        else [c.split(":", 1)[1] for c in gains.columns if c.startswith("gain:")]
+    )
     x = np.asarray(gains["threshold"], dtype=float)
     for j, key in enumerate(keys):
         col = f"gain:{key}"
@@ -328,19 +403,29 @@ def threshold_figure(gains, labels: Mapping[str, str], feature: str, *,
         if normalise:
             top = np.nanmax(np.abs(y)) if y.size else 0.0
             y = y / top if top > 0 else y
-        fig.add_trace(go.Scatter(
-            x=x, y=y, mode="lines+markers" if len(x) < 40 else "lines",
-            name=plot_text(labels.get(key, key), 40),
-            line={"color": CLASS_COLORS[(j + 1) % len(CLASS_COLORS)]},
-            hovertemplate="threshold %{x:.4g}<br>gain %{y:.4f}<extra>%{fullData.name}</extra>",
-        ))
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=y,
+                mode="lines+markers" if len(x) < 40 else "lines",
+                name=plot_text(labels.get(key, key), 40),
+                line={"color": CLASS_COLORS[(j + 1) % len(CLASS_COLORS)]},
+                hovertemplate="threshold %{x:.4g}<br>gain %{y:.4f}<extra>%{fullData.name}</extra>",
+            )
+        )
     if chosen is not None and np.isfinite(chosen):
-        fig.add_vline(x=float(chosen), line_dash="dash", line_color="#5f6368",
-                      annotation_text="chosen", annotation_position="top")
+        fig.add_vline(
+            x=float(chosen),
+            line_dash="dash",
+            line_color="#5f6368",
+            annotation_text="chosen",
+            annotation_position="top",
+        )
     fig.update_layout(
         xaxis_title=f"threshold on {plot_text(feature, 40)}",
         yaxis_title="gain / its maximum" if normalise else "gain",
-        height=360, margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        height=360,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
         legend={"orientation": "h", "y": -0.25},
     )
     return fig

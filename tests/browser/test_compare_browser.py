@@ -32,13 +32,19 @@ def test_quick_run_shows_results(page, app_url):
 
 
 def test_cancel_a_long_run_keeps_finished_folds(page, app_url):
-    open_page(page, app_url, "data=german_credit&model=forest&trees=30&folds=5&repeats=3"
-                             "&settings=shannon,oc_shannon,gini")
+    open_page(
+        page,
+        app_url,
+        "data=german_credit&model=forest&trees=30&folds=5&repeats=3"
+        "&settings=shannon,oc_shannon,gini",
+    )
     click_button(page, "Run")
     # wait until at least one fold (3 fits) is finished, then cancel
     page.wait_for_function(
         "() => { const t = document.body.innerText.match(/(\\d+)\\/45 fits/);"
-        " return t && parseInt(t[1]) >= 4; }", timeout=240_000)
+        " return t && parseInt(t[1]) >= 4; }",
+        timeout=240_000,
+    )
     click_button(page, "Cancel")
     page.get_by_text(re.compile(r"Cancelled after \d+ of 15 folds")).wait_for(timeout=120_000)
     wait_for_app(page)
@@ -46,7 +52,8 @@ def test_cancel_a_long_run_keeps_finished_folds(page, app_url):
     done = int(re.search(r"Cancelled after (\d+) of 15 folds", text).group(1))
     assert 1 <= done < 15
     assert "CANCELLED: partial results" in text
-    page.wait_for_selector("[data-testid='stPlotlyChart'] .js-plotly-plot", state="attached",
-                           timeout=60_000)
+    page.wait_for_selector(
+        "[data-testid='stPlotlyChart'] .js-plotly-plot", state="attached", timeout=60_000
+    )
     assert page.locator("[data-testid='stPlotlyChart']").count() == 3
     screenshot(page, "compare_cancelled")

@@ -108,7 +108,8 @@ def test_two_classes_figure_2_and_derivatives(page, app_url):
     wait_for_app(page)
     page.wait_for_function(
         "() => { const g = document.querySelectorAll('.js-plotly-plot')[1];"
-        " return g && g.layout && JSON.stringify(g.layout.yaxis.title).includes('second'); }")
+        " return g && g.layout && JSON.stringify(g.layout.yaxis.title).includes('second'); }"
+    )
     page.wait_for_timeout(500)
     _no_exception(page)
     _shot_plot(page, 1, "curves_two_classes_fig2_second_derivative_plot")

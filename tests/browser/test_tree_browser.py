@@ -11,24 +11,34 @@ pytestmark = pytest.mark.browser
 
 BAD = Path(__file__).resolve().parents[1] / "data" / "bad_csv"
 
-IRISH = (
-    "colour,size,weight,label\n"
-    + "".join(f"{c},{s},{w},{lab}\n" for c, s, w, lab in [
-        ("red", "small", 1.0, "yes"), ("red", "large", 2.5, "no"), ("blue", "small", 1.2, "yes"),
-        ("blue", "large", 3.1, "no"), ("red", "small", 0.9, "yes"), ("green", "large", 2.8, "no"),
-        ("green", "small", 1.1, "no"), ("blue", "small", 1.4, "yes"), ("red", "large", 2.9, "no"),
-        ("green", "small", 0.8, "yes"), ("blue", "large", 3.3, "yes"), ("red", "small", 1.3, "no"),
-    ])
+IRISH = "colour,size,weight,label\n" + "".join(
+    f"{c},{s},{w},{lab}\n"
+    for c, s, w, lab in [
+        ("red", "small", 1.0, "yes"),
+        ("red", "large", 2.5, "no"),
+        ("blue", "small", 1.2, "yes"),
+        ("blue", "large", 3.1, "no"),
+        ("red", "small", 0.9, "yes"),
+        ("green", "large", 2.8, "no"),
+        ("green", "small", 1.1, "no"),
+        ("blue", "small", 1.4, "yes"),
+        ("red", "large", 2.9, "no"),
+        ("green", "small", 0.8, "yes"),
+        ("blue", "large", 3.3, "yes"),
+        ("red", "small", 1.3, "no"),
+    ]
 )
 
 
 def wait_for_tree(page):
-    page.wait_for_selector("[data-testid='stPlotlyChart'] .js-plotly-plot", state="attached",
-                           timeout=60_000)
+    page.wait_for_selector(
+        "[data-testid='stPlotlyChart'] .js-plotly-plot", state="attached", timeout=60_000
+    )
     page.wait_for_function(
         "() => { const gd = document.querySelector(\"[data-testid='stPlotlyChart'] .js-plotly-plot\");"
         " return gd && gd.data && gd.data.some(t => t.name === 'nodes') && gd._fullLayout; }",
-        timeout=60_000)
+        timeout=60_000,
+    )
 
 
 def open_tree_page(page, app_url):
@@ -81,7 +91,10 @@ def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
     # the "Node" selectbox now shows the clicked node (its value sits in an <input>)
     page.wait_for_function(
         "id => [...document.querySelectorAll('[data-testid=stSelectbox] input')]"
-        ".some(e => e.value.startsWith('node ' + id + ' ('))", arg=child["id"], timeout=30_000)
+        ".some(e => e.value.startsWith('node ' + id + ' ('))",
+        arg=child["id"],
+        timeout=30_000,
+    )
     node_input = page.get_by_label("Node", exact=True)
     assert node_input.input_value().startswith(f"node {child['id']} (")
     # the candidate table (a glide data grid: read its accessible table)
@@ -143,6 +156,7 @@ def test_script_like_column_names_stay_text(page, app_url):
     assert not dialogs
     # the names appear as text (in the tree figure's labels or on the page)
     text = page.inner_text("body") + page.evaluate(
-        "() => [...document.querySelectorAll('svg text')].map(t => t.textContent).join(' ')")
+        "() => [...document.querySelectorAll('svg text')].map(t => t.textContent).join(' ')"
+    )
     assert "<img src=x onerror=alert(1)>" in text or "<script>alert(1)</script>" in text
     assert page.locator("[data-testid='stException']").count() == 0
