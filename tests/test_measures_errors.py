@@ -66,7 +66,7 @@ def test_scalar_theta_needs_two_classes():
         (lambda: oc.daroczy([0.5, 0.5], -1), ValueError, "beta >= 0"),
         (lambda: oc.daroczy([0.5, 0.5], np.nan), ValueError, "finite"),
         (lambda: oc.daroczy([0.5, 0.5], "2"), TypeError, "beta must be a number"),
-        (lambda: oc.rank_diversity([0.5, 0.5], -0.5), ValueError, "rho >= 0"),
+        (lambda: oc.rank_diversity([0.5, 0.5], -0.5), ValueError, "0 <= rho <= 100"),
         (lambda: oc.asymmetric([0.5, 0.5], 0.2, n=-3), ValueError, "sample size"),
         (
             lambda: oc.asymmetric([[0.5, 0.5]] * 3, 0.2, n=[1, 2]),
@@ -195,3 +195,16 @@ def test_smallest_allowed_theta_works_everywhere():
             lambda m=measure: oc.TreeClassifier(measure=m, theta=th, max_depth=3).fit(X, y)
         )
         assert all(np.isfinite(n.impurity) for n in clf.tree_.nodes)
+
+
+def test_rank_diversity_order_is_bounded_so_values_stay_finite():
+    # (q - 1)^rho overflowed: rank_diversity([0.5, 0.3, 0.2], 2000) was inf with a RuntimeWarning
+    with pytest.raises(ValueError, match=r"rho = 2000 is out of range.*0 <= rho <= 100"):
+        oc.rank_diversity([0.5, 0.3, 0.2], 2000)
+    with pytest.raises(ValueError, match="rho"):
+        oc.off_centered([0.9, 0.1], 0.2, "rank_diversity", rho=101)
+    assert oc.MEASURES["rank_diversity"].params[0].high == 100
+    # at the bound, 1,000 classes stay finite
+    q = 1000
+    value = oc.rank_diversity(np.full(q, 1.0 / q), 100)
+    assert np.isfinite(value) and value > 0

@@ -248,6 +248,10 @@ def daroczy(p, beta):
     return scalar_or_array(_daroczy(as_distribution(p), beta))
 
 
+#: Largest order of the rank diversity: (q - 1)^rho stays finite in float64 up to q = 1,000.
+RHO_MAX = 100.0
+
+
 def rank_diversity(p, rho):
     r"""Rank diversity of order rho.
 
@@ -268,7 +272,9 @@ def rank_diversity(p, rho):
     ----------
     p : array_like, shape (..., q)
     rho : float
-        Order, ``rho >= 0``.
+        Order, ``0 <= rho <= 100`` (:data:`RHO_MAX`). The value grows like ``(q - 1)^rho``:
+        the bound keeps it finite in float64 for up to 1,000 classes (``999^100`` is about
+        ``1e300``); a larger order is refused with a ValueError that says so.
 
     Returns
     -------
@@ -286,7 +292,13 @@ def rank_diversity(p, rho):
     >>> round(rank_diversity([0.5, 0.3, 0.2], 1), 6)
     1.4
     """
-    rho = as_parameter(rho, "rho", low=0.0, what="the order of the rank diversity")
+    rho = as_parameter(
+        rho,
+        "rho",
+        low=0.0,
+        high=RHO_MAX,
+        what="the order of the rank diversity (bounded so that (q - 1)^rho stays finite)",
+    )
     return scalar_or_array(_rank_diversity(as_distribution(p), rho))
 
 

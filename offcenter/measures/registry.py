@@ -116,11 +116,12 @@ _RHO = ParamInfo(
     r"\rho",
     0.0,
     0.0,
-    None,
+    _m.RHO_MAX,
     0.0,
     5.0,
     0.1,
-    "order of the rank diversity, rho >= 0 (0: twice the misclassification error)",
+    "order of the rank diversity, 0 <= rho <= 100 (0: twice the misclassification error; "
+    "the bound keeps (q - 1)^rho finite)",
 )
 
 _PAPER = (
