@@ -700,6 +700,16 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
 
         return threshold_gains(self, node_id, feature, settings)
 
+    def own_optima(self, node_id: int, settings=None) -> pd.DataFrame:
+        """Every setting's own best split of every feature at a node, ranked under it.
+
+        See :func:`offcenter.tree.inspect.own_optima`; :func:`offcenter.tree.inspect.agreement`
+        says whether the settings' overall best splits coincide.
+        """
+        from offcenter.tree.inspect import own_optima
+
+        return own_optima(self, node_id, settings)
+
     def node_impurities(self, node_id: int, settings=None) -> pd.Series:
         """Impurity of a node under every measure setting."""
         from offcenter.tree.inspect import node_impurities

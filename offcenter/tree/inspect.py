@@ -8,6 +8,8 @@ prior, by default).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -357,4 +359,232 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
     nmiss = int(np.count_nonzero(codes_at == K - 1)) if info.has_missing else 0
     return categorical_split(
         j, info, code_groups, counts, float(g), float(s), nmiss, binary=not singletons
+    )
+
+
+def _competition_ranks(scores: np.ndarray, tol: float = 1e-12) -> np.ndarray:
+    """Competition ranks ("1, 1, 3") of scores, highest first; scores within ``tol`` tie.
+
+    NaN scores (no valid split) get a NaN rank and are not counted.
+    """
+    s = np.asarray(scores, float)
+    ok = ~np.isnan(s)
+    out = np.full(s.shape, np.nan)
+    valid = s[ok]
+    out[ok] = 1.0 + (valid[None, :] > valid[:, None] + tol).sum(axis=1)
+    return out
+
+
+def own_optima(clf, node_id: int, settings=None) -> pd.DataFrame:
+    """Every setting's OWN best split of every feature at a node, ranked under that setting.
+
+    Unlike :func:`candidates` (which keeps, per feature, the split chosen by the tree's measure
+    and scores it under every setting), each setting here searches each feature itself, with
+    the engine's search (:func:`offcenter.tree.search.search_numeric` /
+    :func:`~offcenter.tree.search.search_categorical`), its constraints (``min_samples_leaf``,
+    ``min_weight_fraction_leaf``, the ``categorical`` mode) and its tie rules (highest score;
+    within a feature the smallest threshold or the first grouping enumerated). The score is
+    the gain :math:`I(Y) - \\sum_k \\frac{n_k}{n} I(Y \\mid X = k)`, or
+    :math:`\\lambda_\\alpha` when the setting (or the tree) has an ``alpha``.
+
+    Parameters
+    ----------
+    clf : TreeClassifier
+        A fitted tree with its training data attached.
+    node_id : int
+        The node whose training rows are split.
+    settings : iterable of MeasureSetting (or keys / dicts), optional
+        The settings compared, as :func:`candidates` takes them: the tree's own setting always
+        comes first; default :func:`offcenter.comparison_settings` after it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Long format, one row per (setting, feature), settings in order, features in column
+        order. Columns: ``setting_key``, ``setting_label``, ``feature``, ``kind``, ``split``
+        (readable, children separated by `` / ``), ``pick`` (the condition of the first
+        child, e.g. ``glucose <= 127.5``), ``threshold`` (NaN for categorical), ``groups``
+        (None for numeric), ``children_counts``, ``gain``, ``score``, ``rank``, ``is_best``,
+        ``tied_all``.
+
+        ``rank`` is the competition rank of the feature under its setting, 1 = best; scores
+        within 1e-12 of each other tie and share the lower rank ("1, 1, 3"). A feature with
+        no valid split has NaN score and rank. When every feature with a valid split scores
+        the same (within 1e-12) and there are at least two of them (e.g. misclassification
+        gains all 0), the setting has NO winner: ``tied_all`` is True, ``rank`` is NaN and
+        ``is_best`` is False for all its rows. Otherwise ``is_best`` marks the one split the
+        engine would make under that setting (highest score; on a tie of the top the feature
+        first in column order, as in the search), and the other rank-1 rows show the tie.
+
+        ``df.attrs``: ``settings`` (list of (key, label)), ``chosen_key`` (the tree's own
+        setting), ``alpha`` (the tree's), ``node_id``.
+
+    See Also
+    --------
+    agreement : whether the settings' own best splits coincide.
+    candidates : the tree's per-feature splits scored by every setting.
+    """
+    clf._require_data()
+    clf._check_node(node_id)
+    rows, y, w, T, n, _, _ = _node_data(clf, node_id)
+    sets = resolve_settings(clf, settings)
+    records = []
+    for key, label, imp, alpha in sets:
+        st = clf._settings(imp)
+        st.max_features = None
+        st.alpha = alpha
+        Ipar = st.kernel(T, n)
+        block = []
+        for j, info in enumerate(clf.features_):
+            sp = _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar)
+            rec = {
+                "setting_key": key,
+                "setting_label": label,
+                "feature": info.name,
+                "kind": info.kind,
+                "split": "",
+                "pick": "",
+                "threshold": np.nan,
+                "groups": None,
+                "children_counts": "",
+                "gain": np.nan,
+                "score": np.nan,
+            }
+            if sp is not None:
+                table = np.stack([np.asarray(c) for c in sp.child_counts])
+                rec.update(
+                    {
+                        "kind": sp.kind,
+                        "split": " / ".join(sp.labels),
+                        "pick": sp.labels[0] if sp.kind == "numeric" else " / ".join(sp.labels),
+                        "threshold": np.nan if sp.threshold is None else float(sp.threshold),
+                        "groups": sp.groups,
+                        "children_counts": _counts_text(table),
+                        "gain": float(sp.gain),
+                        "score": float(sp.score),
+                    }
+                )
+            block.append(rec)
+        scores = np.array([r["score"] for r in block], float)
+        ranks = _competition_ranks(scores)
+        valid = ~np.isnan(scores)
+        tied_all = bool(valid.sum() >= 2 and np.nanmax(scores) - np.nanmin(scores) <= 1e-12)
+        best = -1
+        if valid.any() and not tied_all:
+            top = np.nanmax(scores)
+            best = int(np.flatnonzero(valid & (scores >= top - 1e-12))[0])
+        for i, rec in enumerate(block):
+            rec["rank"] = np.nan if tied_all else ranks[i]
+            rec["is_best"] = i == best
+            rec["tied_all"] = tied_all
+        records.extend(block)
+    df = pd.DataFrame.from_records(records)
+    df.attrs["settings"] = [(e[0], e[1]) for e in sets]
+    df.attrs["chosen_key"] = sets[0][0]
+    df.attrs["alpha"] = clf.setting_.alpha
+    df.attrs["node_id"] = int(node_id)
+    return df
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Whether the compared settings' own best splits at a node coincide.
+
+    Two settings agree when they pick the same feature AND the same threshold (numeric) or
+    the same grouping (categorical); the same feature at another threshold is a disagreement.
+
+    Attributes
+    ----------
+    agree : bool
+        True when at least one setting has a winner and all settings with a winner pick the
+        same split. Settings without a winner count neither way.
+    picks : dict
+        ``{setting_key: pick}`` for the settings with a winner, ``pick`` the readable split
+        (``"glucose <= 127.5"``).
+    labels : dict
+        ``{setting_key: setting_label}`` of every compared setting.
+    no_winner : tuple of str
+        Keys of the settings under which all features tie (no winner), listed apart.
+    groups : tuple of (pick, tuple of keys)
+        The distinct picks, in order of first appearance, with the settings that make them.
+    """
+
+    agree: bool
+    picks: dict
+    labels: dict
+    no_winner: tuple
+    groups: tuple
+
+    @property
+    def text(self) -> str:
+        """The verdict in one plain sentence."""
+        lab = self.labels
+
+        def names(keys):
+            return " and ".join(lab[k] for k in keys)
+
+        if not self.picks:
+            msg = "no setting has a winner: all features tie under every setting"
+        elif self.agree:
+            k = len(self.picks)
+            msg = (
+                f"all {k} settings pick {self.groups[0][0]}"
+                if k > 1
+                else f"{names(self.groups[0][1])} picks {self.groups[0][0]}"
+            )
+        else:
+            parts = [
+                f"{names(keys)} pick{'s' if len(keys) == 1 else ''} {pick}"
+                for pick, keys in self.groups
+            ]
+            msg = "they disagree: " + "; ".join(parts)
+        if self.picks and self.no_winner:
+            msg += f" ({names(self.no_winner)}: no winner, all features tie)"
+        return msg
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def agreement(optima: pd.DataFrame) -> Agreement:
+    """Do all settings' own overall best splits coincide? (see :class:`Agreement`).
+
+    Parameters
+    ----------
+    optima : pandas.DataFrame
+        The table of :func:`own_optima`.
+
+    Returns
+    -------
+    Agreement
+        ``agree``, the pick of every setting with a winner, the settings with none, and a
+        plain ``text``.
+    """
+    needed = {"setting_key", "setting_label", "feature", "threshold", "groups", "pick"}
+    if not isinstance(optima, pd.DataFrame) or not needed <= set(optima.columns):
+        raise TypeError("optima must be the DataFrame returned by own_optima().")
+    keys = list(dict.fromkeys(optima["setting_key"]))
+    labels = dict(zip(optima["setting_key"], optima["setting_label"]))
+    picks, no_winner, idents = {}, [], {}
+    for key in keys:
+        sub = optima[optima["setting_key"] == key]
+        best = sub[sub["is_best"]]
+        if best.empty:
+            no_winner.append(key)
+            continue
+        r = best.iloc[0]
+        thr = r["threshold"]
+        ident = (r["feature"], None if pd.isna(thr) else float(thr), r["groups"])
+        picks[key] = r["pick"]
+        idents[key] = ident
+    groups: dict = {}
+    for key, ident in idents.items():
+        groups.setdefault(ident, []).append(key)
+    grouped = tuple((picks[ks[0]], tuple(ks)) for ks in groups.values())
+    return Agreement(
+        agree=len(groups) == 1,
+        picks=picks,
+        labels=labels,
+        no_winner=tuple(no_winner),
+        groups=grouped,
     )
