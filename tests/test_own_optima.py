@@ -212,3 +212,19 @@ def test_own_optima_equal_brute_force_max(seed):
 def test_agreement_rejects_other_input():
     with pytest.raises(TypeError, match="own_optima"):
         agreement(pd.DataFrame({"a": [1]}))
+
+
+def test_categorical_groupings_are_compared():
+    # x: a/b vs c splits the classes; binary mode searches the groupings
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1])
+    X = pd.DataFrame({"x": list("aaaabbbbcccc")})
+    clf = offcenter.TreeClassifier(measure="gini", categorical="binary").fit(X, y)
+    o = own_optima(clf, 0, settings=[SHANNON])
+    assert set(o["kind"]) == {"categorical_binary"}
+    assert o["threshold"].isna().all()
+    for key in ("gini", "shannon"):
+        best = _pick(o, key)
+        assert best["groups"] == (("a",), ("b", "c"))
+        assert best["pick"] == "x in {a} / x in {b, c}"
+    a = agreement(o)
+    assert a.agree and a.text == "all 2 settings pick x in {a} / x in {b, c}"
