@@ -11,10 +11,11 @@ from sklearn import datasets
 from sklearn.tree import DecisionTreeClassifier
 
 from offcenter import TreeClassifier
+from tests.test_measures_reference import EDIBLE as EDIBLE_ROWS
 
 DATA = Path(__file__).resolve().parents[1] / "offcenter" / "data" / "bundled"
 
-# seed 002: the gene-mutation data (C = cancer, NC = not)
+# encyclopedia article "Information gain (decision tree)": the gene-mutation data (C = cancer, NC = not)
 MUTATIONS = pd.DataFrame(
     {
         "mutation 1": [1, 1, 1, 0, 0, 0, 1],
@@ -25,31 +26,12 @@ MUTATIONS = pd.DataFrame(
 )
 MUTATION_Y = ["C", "C", "C", "C", "NC", "NC", "NC"]
 
-# seed 001: the "edible" data
-EDIBLE = pd.DataFrame(
-    [
-        ("Yellow", "Small", "Round", "+"),
-        ("Yellow", "Small", "Round", "-"),
-        ("Green", "Small", "Irregular", "+"),
-        ("Green", "Large", "Irregular", "-"),
-        ("Yellow", "Large", "Round", "+"),
-        ("Yellow", "Small", "Round", "+"),
-        ("Yellow", "Small", "Round", "+"),
-        ("Yellow", "Small", "Round", "+"),
-        ("Green", "Small", "Round", "-"),
-        ("Yellow", "Large", "Round", "-"),
-        ("Yellow", "Large", "Round", "+"),
-        ("Yellow", "Large", "Round", "-"),
-        ("Yellow", "Large", "Round", "-"),
-        ("Yellow", "Large", "Round", "-"),
-        ("Yellow", "Small", "Irregular", "+"),
-        ("Yellow", "Large", "Irregular", "+"),
-    ],
-    columns=["color", "size", "shape", "edible"],
-)
+# lecture slides "Entropy and Information Gain": the 16-row "edible" table (one copy, in the
+# measures reference tests)
+EDIBLE = pd.DataFrame(EDIBLE_ROWS, columns=["color", "size", "shape", "edible"])
 
 
-def test_seed_002_root_gains():
+def test_information_gain_article_mutation_root_gains():
     clf = TreeClassifier().fit(MUTATIONS, MUTATION_Y)
     cand = clf.candidates(0).set_index("feature")
     gains = cand["gain:shannon"].round(3).to_dict()
@@ -71,7 +53,7 @@ def test_seed_002_root_gains():
     assert root.impurity == pytest.approx(0.985228, abs=1e-6)
 
 
-def test_seed_002_second_level():
+def test_information_gain_article_mutation_second_level():
     clf = TreeClassifier().fit(MUTATIONS, MUTATION_Y)
     root = clf.tree_.nodes[0]
     absent = clf.tree_.nodes[root.children[0]]  # mutation 3 <= 0.5: 1 C, 3 NC
@@ -88,7 +70,7 @@ def test_seed_002_second_level():
     assert clf.predict(outside).tolist() == ["NC", "NC"]
 
 
-def test_seed_001_edible_multiway_gains():
+def test_lecture_slides_edible_multiway_gains():
     X, y = EDIBLE.drop(columns="edible"), EDIBLE["edible"]
     clf = TreeClassifier(max_depth=1).fit(X, y)
     assert clf.tree_.nodes[0].impurity == pytest.approx(0.988699, abs=1e-6)
