@@ -142,7 +142,7 @@ def test_threshold_figure():
     assert max(fig.data[0].y) == pytest.approx(1.0)
 
 
-def test_worked_calculation_of_seed_001():
+def test_worked_calculation_of_the_lecture_slides_edible_table():
     steps = node_split_steps(fake_edible_tree(), 0)
     values = {s.title: s.value for s in steps}
     assert values["Parent impurity"] == pytest.approx(0.988699, abs=1e-6)
@@ -155,7 +155,7 @@ def test_worked_calculation_of_seed_001():
     assert node_split_steps(fake_edible_tree(), 1) is None
 
 
-def test_worked_calculation_of_seed_002_mutation_3():
+def test_worked_calculation_of_the_information_gain_article_mutation_3():
     # mutation 3 present: (C, NC) = (3, 0); absent: (1, 3)
     steps = split_steps(
         [4, 3],
