@@ -210,6 +210,19 @@ class Record:
 # ----------------------------------------------------------------------------------------------
 
 
+def _missing_to_larger(L, R, nl, nr, Mv):
+    """Send each threshold's missing-value counts ``Mv`` (m, q) to its larger child.
+
+    The larger child by count (weight when weighted); the left one on a tie. Returns
+    ``go_left``, ``miss_child`` (0 left, 1 right), the children's counts ``L``, ``R`` with the
+    missing rows added and their totals ``nl``, ``nr``.
+    """
+    go_left = nl >= nr
+    L = L + np.where(go_left[:, None], Mv, 0)
+    R = R + np.where(go_left[:, None], 0, Mv)
+    return go_left, np.where(go_left, 0, 1), L, R, L.sum(axis=1), R.sum(axis=1)
+
+
 def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False, w=None, mwl=0.0):
     """Every valid threshold of every node in a (node, value)-sorted column.
 
@@ -286,13 +299,7 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False, w=Non
     R = (np.take(np.ascontiguousarray(NT.T), ndv, axis=1) - Lt).T  # take: fast on axis 1
     miss_child = None
     if M is not None:
-        go_left = nl >= nr  # missing values go to the larger child (left on a tie)
-        Mv = M[ndv]
-        L = L + np.where(go_left[:, None], Mv, 0)
-        R = R + np.where(go_left[:, None], 0, Mv)
-        miss_child = np.where(go_left, 0, 1)
-        nl = L.sum(axis=1)
-        nr = R.sum(axis=1)
+        _, miss_child, L, R, nl, nr = _missing_to_larger(L, R, nl, nr, M[ndv])
         keep = (nl >= msl) & (nr >= msl)
         if not keep.all():
             idx, ndv, L, R, nl, nr = idx[keep], ndv[keep], L[keep], R[keep], nl[keep], nr[keep]
@@ -372,13 +379,7 @@ def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
     nl, nr = Lt.sum(axis=0), Rt.sum(axis=0)
     miss_child = None
     if M is not None:
-        go_left = nl >= nr  # missing values go to the heavier child (left on a tie)
-        Mv = M[ndv]
-        L = L + np.where(go_left[:, None], Mv, 0.0)
-        R = R + np.where(go_left[:, None], 0.0, Mv)
-        miss_child = np.where(go_left, 0, 1)
-        nl = L.sum(axis=1)
-        nr = R.sum(axis=1)
+        go_left, miss_child, L, R, nl, nr = _missing_to_larger(L, R, nl, nr, M[ndv])
         mr = Mrows.take(ndv)
         rl = rl + np.where(go_left, mr, 0)
         rr = rr + np.where(go_left, 0, mr)
