@@ -182,7 +182,7 @@ def test_theta_limits_draw_without_nan(theta):
     at.multiselect(key="tc_measures").set_value(list(oc.MEASURES)).run()
     at.slider(key="tc_theta").set_value(theta).run()
     fig = figure(ok(at), "tc_chart")
-    assert len(fig["traces"]) == 11
+    assert len(fig["traces"]) == 13  # six off-centerable measures twice, the asymmetric once
     assert all_finite(fig)
     x, y = fig["traces"]["off-centered Shannon"]
     assert x[np.argmax(y)] == pytest.approx(theta)
@@ -380,7 +380,7 @@ def test_q_slider(q):
     ok(at)
     assert at.query_params["q"] == str(q)
     fig = figure(at, "qc_chart_slice")
-    assert len(fig["traces"]) == 11 and all_finite(fig)
+    assert len(fig["traces"]) == 13 and all_finite(fig)
     assert "set q = 3" in texts(at, "info")
     table = transform(at)
     assert len(table) == q

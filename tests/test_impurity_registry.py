@@ -15,6 +15,7 @@ def test_registry_entries_are_complete():
         "daroczy",
         "rank_diversity",
         "asymmetric",
+        "dkm",
     ]
     for name, info in MEASURES.items():
         assert info.name == name

@@ -27,6 +27,7 @@ def _settings_list(q):
         ("daroczy", {"beta": 0.0}),
         ("rank_diversity", {"rho": 0.0}),
         ("rank_diversity", {"rho": 1.5}),
+        ("dkm", {}),
     ]:
         for th in (None, theta, np.full(q, 1.0 / q)):
             out.append(Impurity(name, theta=th, **kw))

@@ -19,6 +19,9 @@ Shannon (1948); Daroczy, *Generalized information functions*, Information and Co
 Patil and Taillie, *Diversity as a concept and its measurement*, JASA 77 (1982);
 Marcellin, Zighed and Ritschard, *An asymmetric entropy measure for decision trees*, IPMU 2006;
 Zighed, Marcellin and Ritschard, *Mesure d'entropie asymetrique et consistante*, EGC 2007;
+Dietterich, Kearns and Mansour, *Applying the weak learning framework to understand and improve
+C4.5*, ICML 1996; Drummond and Holte, *Exploiting the cost (in)sensitivity of decision tree
+splitting criteria*, ICML 2000;
 Lallich, Lenca and Vaillant, *Construction of an off-centered entropy for supervised learning*,
 ASMDA 2007 (hal-02121319).
 """
@@ -86,6 +89,11 @@ def _rank_diversity(p: np.ndarray, rho: float) -> np.ndarray:
     else:
         weights = np.power(ranks, rho)
     return np.maximum(2.0 * (ordered * weights).sum(axis=-1), 0.0)
+
+
+def _dkm(p: np.ndarray) -> np.ndarray:
+    # p_j (1 - p_j) >= 0 for valid frequencies; the maximum guards round-off above 1
+    return np.sqrt(np.maximum(p * (1.0 - p), 0.0)).sum(axis=-1)
 
 
 def _laplace(p: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -379,6 +387,55 @@ def asymmetric(p, theta, n=None):
     th = as_theta(theta, p.shape[-1])
     nn = None if n is None else as_sample_size(n, p.shape[:-1])
     return scalar_or_array(_asymmetric(p, th, nn))
+
+
+def dkm(p):
+    r"""The DKM impurity of Dietterich, Kearns and Mansour (1996), q-class form.
+
+    .. math:: D(p) = \sum_{j=1}^{q} \sqrt{p_j (1 - p_j)},
+
+    which for two classes is the published :math:`2\sqrt{p(1-p)}` (p the frequency of
+    class 1): equal to 1 at (1/2, 1/2) like the other normalised measures, 0 at a sure
+    distribution, maximal, :math:`\sqrt{q-1}`, at the uniform distribution, and strictly
+    concave (each :math:`\sqrt{x(1-x)}` is).
+
+    The q-class form is a **choice** (the paper defines two classes only): the sum over the
+    classes of the one-vs-rest DKM :math:`2\sqrt{p_j(1-p_j)}`, halved. Halving makes it exactly
+    the binary DKM for q = 2, where the two one-vs-rest problems are one and the same; summing
+    over one-vs-rest problems keeps, for every class, the property that makes DKM
+    skew-insensitive (Drummond and Holte 2000): the weighted sum of a split's children,
+    :math:`\sum_k n_k \sqrt{p_{kj}(1-p_{kj})} = \sum_k \sqrt{n_{kj}(n_k - n_{kj})}`, is
+    multiplied by :math:`\sqrt{c}` when class j's counts are multiplied by c, for two classes
+    the same factor for every candidate split, so the choice of split does not depend on the
+    class ratio. It also ties DKM to the Hellinger distance split criterion (HDDT): for
+    two classes, :math:`d_H^2 = 2\,\Delta D / D(\text{node})` (see
+    :func:`offcenter.measures.criteria.hellinger_split`).
+
+    Parameters
+    ----------
+    p : array_like, shape (..., q)
+        Class frequencies on the last axis (non-negative, summing to 1).
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+
+    References
+    ----------
+    T. Dietterich, M. Kearns and Y. Mansour, *Applying the weak learning framework to
+    understand and improve C4.5*, ICML 1996; C. Drummond and R. C. Holte, *Exploiting the cost
+    (in)sensitivity of decision tree splitting criteria*, ICML 2000.
+
+    Examples
+    --------
+    >>> round(dkm([0.5, 0.5]), 6)
+    1.0
+    >>> round(dkm([0.9, 0.1]), 6)  # 2 sqrt(0.09)
+    0.6
+    >>> round(dkm([1 / 3, 1 / 3, 1 / 3]), 6) == round(2**0.5, 6)  # sqrt(q - 1)
+    True
+    """
+    return scalar_or_array(_dkm(as_distribution(p)))
 
 
 def boolean_distribution(p):

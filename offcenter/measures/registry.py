@@ -229,6 +229,31 @@ MEASURES: dict[str, MeasureInfo] = {
             kernel=_m._asymmetric,
             uses_sample_size=True,
         ),
+        MeasureInfo(
+            name="dkm",
+            label="DKM impurity (Dietterich, Kearns, Mansour)",
+            short="DKM",
+            params=(),
+            theta="optional",
+            latex=r"D(p) = \sum_{j=1}^{q} \sqrt{p_j (1 - p_j)}",
+            description=(
+                "Skew-insensitive impurity: 2 sqrt(p(1 - p)) for two classes; for q classes the "
+                "halved sum of the one-vs-rest DKM (maximum sqrt(q - 1))."
+            ),
+            reference=(
+                "T. Dietterich, M. Kearns, Y. Mansour, Applying the weak learning framework to "
+                "understand and improve C4.5, ICML 1996; skew insensitivity: C. Drummond, "
+                "R. C. Holte, Exploiting the cost (in)sensitivity of decision tree splitting "
+                "criteria, ICML 2000"
+            ),
+            function=_m.dkm,
+            kernel=_m._dkm,
+            notes=(
+                "The paper defines two classes; the q-class form (sum over classes of "
+                "sqrt(p_j (1 - p_j)), i.e. half the sum of the one-vs-rest DKM) is this "
+                "package's choice: exactly 2 sqrt(p(1 - p)) for two classes."
+            ),
+        ),
     )
 }
 

@@ -4,7 +4,7 @@
 counts (m, q) (integers, or sums of row weights) and their totals (m,) without checks and agree
 with it to 1e-12 (tested for every measure). One class per strategy, chosen by
 ``CountKernel(imp, q, n_max, weighted)`` (:func:`kernel_class`): Shannon uses a table of
-k log2 k (no logarithm in the loop), Gini sums of squares, two-class off-centered measures a
+k log2 k (no logarithm in the loop), Gini sums of squares, DKM sum_j sqrt(c_j (n - c_j)) / n, two-class off-centered measures a
 direct formula on the pseudo-frequency of class 1, off-centered ones the paper's two lines per
 class, the asymmetric entropy its closed form; the other settings go through the registry
 kernel on frequencies. With weighted rows (float counts) no table indexed by integer counts,
@@ -80,6 +80,8 @@ def kernel_class(imp: Impurity, q: int, n_max: int, weighted: bool = False) -> t
         return ShannonFloatKernel if weighted or n_max > TABLE_LIMIT else ShannonTableKernel
     if name == "gini" and plain:
         return GiniKernel
+    if name == "dkm" and plain:
+        return DKMKernel
     if (
         q == 2
         and imp.off_centered
@@ -154,6 +156,21 @@ class GiniKernel(CountKernel):
         return np.where(nf > 0, np.maximum(1.0 - sq / (safe * safe), 0.0), 0.0)
 
     __call__ = _gini
+
+
+class DKMKernel(CountKernel):
+    """DKM impurity of counts: sum_j sqrt(c_j (n - c_j)) / n (no division per class)."""
+
+    def _dkm(self, c, n):
+        cf = np.asarray(c, dtype=np.float64)
+        nf = np.asarray(n, dtype=np.float64)
+        s = np.sqrt(np.maximum(cf[:, 0] * (nf - cf[:, 0]), 0.0))
+        for j in range(1, cf.shape[1]):
+            s += np.sqrt(np.maximum(cf[:, j] * (nf - cf[:, j]), 0.0))
+        safe = np.where(nf > 0, nf, 1.0)
+        return np.where(nf > 0, s / safe, 0.0)
+
+    __call__ = _dkm
 
 
 class _OffCenteredBase(CountKernel):
