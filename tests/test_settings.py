@@ -53,6 +53,7 @@ def measure_settings(draw):
             kw[p.name] = draw(_numbers(0.0, 10.0))
     if draw(st.booleans()):
         kw["alpha"] = draw(_numbers(0.0, 1.0))
+    kw["class_weight"] = draw(st.sampled_from([None, "balanced"]))
     return MeasureSetting(name, **kw)
 
 
@@ -521,3 +522,44 @@ def test_cross_validation_takes_every_setting_syntax():
         "off-centered Shannon, θ = uniform",
         "off-centered Gini, θ = prior, λ_α (α = 0.5)",
     ]
+
+
+def test_balanced_class_weight_is_part_of_the_setting():
+    s = MeasureSetting("gini", class_weight="balanced")
+    assert s.key == "gini_balanced" and s.label == "Gini, balanced classes"
+    assert MeasureSetting.parse("gini_balanced") == s
+    assert MeasureSetting.parse({"measure": "gini", "class_weight": "Balanced"}) == s
+    assert s != MeasureSetting("gini")
+    assert s.tree_params()["class_weight"] == "balanced"
+    assert "class_weight" not in MeasureSetting("gini").tree_params()
+    oc_bal = MeasureSetting.parse("oc_shannon_balanced_a0.5")
+    assert (oc_bal.theta, oc_bal.class_weight, oc_bal.alpha) == ("prior", "balanced", 0.5)
+    assert oc_bal.key == "oc_shannon_balanced_a0.5"
+    with pytest.raises(ValueError, match="class_weight"):
+        MeasureSetting("gini", class_weight={"a": 2})
+    with pytest.raises(ValueError, match="class_weight"):
+        MeasureSetting("gini", class_weight="heavy")
+    with pytest.raises(ValueError, match="twice"):
+        MeasureSetting.parse("gini_balanced_balanced")
+
+
+def test_balanced_setting_grows_the_class_weighted_tree():
+    from offcenter.evaluation.metrics import balanced_accuracy
+    from offcenter.evaluation.runner import evaluate, stratified_folds
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(80, 3))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=80) > 1.0, "rare", "common")
+    res = evaluate(
+        X, y, ["shannon", "shannon_balanced"], n_splits=2, n_repeats=1, tree_params={"max_depth": 3}
+    )
+    tr = stratified_folds(y, 2, 1, 0)[0]
+    clf = oc.TreeClassifier(max_depth=3, class_weight="balanced").fit(X[tr.train], y[tr.train])
+    expected = balanced_accuracy(y[tr.test], clf.predict(X[tr.test]))
+    got = res.folds[(res.folds.setting == "shannon_balanced") & (res.folds.fold == 0)]
+    assert got["balanced_accuracy"].iloc[0] == expected
+    plain = res.folds[(res.folds.setting == "shannon") & (res.folds.fold == 0)]
+    plain_clf = oc.TreeClassifier(max_depth=3).fit(X[tr.train], y[tr.train])
+    assert plain["balanced_accuracy"].iloc[0] == balanced_accuracy(
+        y[tr.test], plain_clf.predict(X[tr.test])
+    )

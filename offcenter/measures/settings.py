@@ -13,20 +13,22 @@ Keys
 ``str(setting) == setting.key``; :meth:`MeasureSetting.parse` reads it back exactly::
 
     [oc_ | ocuniform_ | octheta<t1>-<t2>-..._] <measure> [_b<beta>] [_r<rho>]
-        [_uniform | _theta<t1>-<t2>-...] [_consistent [_n<n>]] [_a<alpha>]
+        [_uniform | _theta<t1>-<t2>-...] [_consistent [_n<n>]] [_balanced] [_a<alpha>]
 
 The ``oc`` prefix is for measures where off-centering is a choice (``oc_`` = on the prior); the
 asymmetric entropy always has a theta, the prior unless a ``_uniform`` / ``_theta...`` suffix
 says otherwise. Numbers are written in the shortest positional form that reads back to the same
 float (``0.5``, ``2``, ``0.00001``). Examples: ``shannon``, ``oc_shannon``,
 ``ocuniform_shannon``, ``oc_daroczy_b0.5``, ``oc_rank_diversity_r0``, ``asymmetric``,
-``asymmetric_consistent``, ``asymmetric_consistent_n20``, ``octheta0.8-0.2_gini_a0.5``.
+``asymmetric_consistent``, ``asymmetric_consistent_n20``, ``octheta0.8-0.2_gini_a0.5``,
+``shannon_balanced`` (Shannon grown with ``class_weight="balanced"``).
 
 Labels
 ------
 ``label`` is readable and exact: ``Shannon``, ``off-centered Shannon, θ = prior``,
 ``off-centered Shannon, θ = uniform``, ``off-centered Daroczy (β = 0.5), θ = prior``,
-``Asymmetric, θ = prior, consistent``, ``off-centered Gini, θ = (0.8, 0.2), λ_α (α = 0.5)``.
+``Asymmetric, θ = prior, consistent``, ``off-centered Gini, θ = (0.8, 0.2), λ_α (α = 0.5)``,
+``Gini, balanced classes``.
 :meth:`MeasureSetting.label_for` adds the resolved theta for a class prior
 (``off-centered Shannon, θ = prior (0.56, 0.44)``); :attr:`MeasureSetting.measure_label` leaves
 theta out (for the curve pages, where the reference theta is the page's).
@@ -68,10 +70,10 @@ _RE_SUFFIX_THETA = re.compile(rf"^theta({_THETA_VALUES})$")
 # a one-letter parameter token: b<beta>, r<rho>, n<n>, a<alpha>; signs and exponents are read
 # here so that "b-1" gives the clear "beta out of range" error, not "unknown measure"
 _RE_PARAM = re.compile(r"^([abrn])([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]+)?)$")
-_DICT_KEYS = ("measure", "theta", "beta", "rho", "consistent", "alpha", "n")
+_DICT_KEYS = ("measure", "theta", "beta", "rho", "consistent", "alpha", "n", "class_weight")
 _SYNTAX = (
     "[oc_|ocuniform_|octheta<t1>-<t2>_]<measure>[_b<beta>][_r<rho>][_uniform|_theta<t1>-<t2>]"
-    "[_consistent[_n<n>]][_a<alpha>]"
+    "[_consistent[_n<n>]][_balanced][_a<alpha>]"
 )
 
 
@@ -150,6 +152,13 @@ class MeasureSetting:
     n : float or None
         A fixed sample size for the consistent form (the curve pages draw the consistent
         asymmetric entropy at one n); None: each distribution's own n.
+    class_weight : None or "balanced"
+        A training option of the tree, not of the measure: ``"balanced"`` grows the tree with
+        scikit-learn's ``class_weight="balanced"`` (each row weighs
+        ``n_samples / (n_classes * n_class)``, so every class weighs the same; the counts, the
+        impurities, the gains and the prior are then weighted, see
+        :class:`offcenter.TreeClassifier`). The usual way of making Shannon or Gini
+        skew-insensitive, hence a peer of off-centering. Key suffix ``_balanced``.
 
     Raises
     ------
@@ -166,6 +175,7 @@ class MeasureSetting:
     consistent: bool = False
     alpha: float | None = None
     n: float | None = None
+    class_weight: str | None = None
 
     def __post_init__(self) -> None:
         info = get_measure(self.measure)
@@ -196,6 +206,14 @@ class MeasureSetting:
             else as_parameter(self.alpha, "alpha", low=0.0, high=1.0, what="the score lambda_alpha")
             + 0.0
         )
+        class_weight = self.class_weight
+        if class_weight is not None:
+            if not isinstance(class_weight, str) or class_weight.strip().lower() != "balanced":
+                raise ValueError(
+                    f"class_weight must be None or 'balanced' in a measure setting; got "
+                    f"{class_weight!r} (a dict of weights goes to TreeClassifier directly)."
+                )
+            class_weight = "balanced"
         values = {
             "measure": info.name,
             "theta": _normalise_theta(self.theta, info),
@@ -204,6 +222,7 @@ class MeasureSetting:
             "consistent": consistent,
             "alpha": alpha,
             "n": n,
+            "class_weight": class_weight,
         }
         for name, value in values.items():
             object.__setattr__(self, name, value)
@@ -216,7 +235,7 @@ class MeasureSetting:
         Strings: see the module docs (case, spaces around, ``-`` for ``_`` between words and
         measure aliases are accepted, so ``OC-Shannon`` and ``oc_rank_r0`` work); parameters
         left out take the registry defaults. Dicts take the keys ``measure``, ``theta``,
-        ``beta``, ``rho``, ``consistent``, ``alpha`` and ``n``.
+        ``beta``, ``rho``, ``consistent``, ``alpha``, ``n`` and ``class_weight``.
 
         Examples
         --------
@@ -283,6 +302,8 @@ class MeasureSetting:
                 put({"a": "alpha", "b": "beta", "r": "rho", "n": "n"}[letter], float(number), tok)
             elif tok == "consistent":
                 put("consistent", True, tok)
+            elif tok == "balanced":
+                put("class_weight", "balanced", tok)
             elif tok in _THETA_WORDS:
                 put("theta", tok, tok)
             elif _RE_SUFFIX_THETA.match(tok):
@@ -341,6 +362,8 @@ class MeasureSetting:
             parts.append("consistent")
         if self.n is not None:
             parts.append(f"n{format_number(self.n)}")
+        if self.class_weight is not None:
+            parts.append("balanced")
         if self.alpha is not None:
             parts.append(f"a{format_number(self.alpha)}")
         return "_".join(parts)
@@ -373,6 +396,8 @@ class MeasureSetting:
             text += ", consistent"
             if self.n is not None:
                 text += f" (n = {format_number(self.n)})"
+        if self.class_weight is not None:
+            text += ", balanced classes"
         if self.alpha is not None:
             text += f", λ_α (α = {format_number(self.alpha)})"
         return text
@@ -435,7 +460,8 @@ class MeasureSetting:
     def tree_params(self) -> dict:
         """The :class:`offcenter.TreeClassifier` keyword arguments of this setting.
 
-        ``alpha`` is included only when set, so that a caller's default score is kept.
+        ``alpha`` and ``class_weight`` are included only when set, so that a caller's defaults
+        are kept.
         """
         if self.n is not None:
             raise ValueError(
@@ -450,6 +476,8 @@ class MeasureSetting:
         }
         if self.alpha is not None:
             out["alpha"] = self.alpha
+        if self.class_weight is not None:
+            out["class_weight"] = self.class_weight
         return out
 
     def to_dict(self) -> dict:
