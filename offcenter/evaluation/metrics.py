@@ -46,9 +46,11 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 __all__ = [
     "accuracy",
+    "average_precision",
     "balanced_accuracy",
     "classification_metrics",
     "confusion_matrix",
+    "g_mean",
     "minority_class",
     "precision_recall_f1",
     "roc_auc",
@@ -190,6 +192,49 @@ def precision_recall_f1(y_true, y_pred, positive, labels=None) -> tuple[float, f
         is_t, is_p, labels=[True], average=None, zero_division=0
     )
     return float(prec[0]), float(rec[0]), float(f1[0])
+
+
+def g_mean(y_true, y_pred, positive) -> float:
+    r"""Geometric mean of the recalls of ``positive`` and of the other classes taken together.
+
+    .. math:: G = \sqrt{\frac{TP}{TP + FN} \cdot \frac{TN}{TN + FP}}
+
+    (Kubat and Matwin 1997), the recalls from :func:`sklearn.metrics.recall_score` on the
+    positive-vs-rest labels. NaN when the truth has no positive or no negative example (one of
+    the recalls is undefined).
+
+    Examples
+    --------
+    >>> round(g_mean([0, 0, 0, 0, 1, 1], [0, 0, 0, 1, 1, 0], positive=1), 4)  # sqrt(0.5 * 0.75)
+    0.6124
+    >>> import math; math.isnan(g_mean([0, 0], [0, 1], positive=1))
+    True
+    """
+    t, p = _pair(y_true, y_pred)
+    is_t, is_p = t == positive, p == positive
+    if is_t.all() or not is_t.any():
+        return float("nan")
+    recalls = skm.recall_score(is_t, is_p, labels=[True, False], average=None, zero_division=0)
+    return float(np.sqrt(recalls[0] * recalls[1]))
+
+
+def average_precision(y_true, scores, positive=1) -> float:
+    r"""Average precision of the scores for the class ``positive``; NaN with no positive example.
+
+    :func:`sklearn.metrics.average_precision_score`: :math:`\sum_n (R_n - R_{n-1}) P_n` over the
+    distinct thresholds (the step-wise area under the precision-recall curve, no interpolation).
+    Its chance level is the positive share, so on rare classes it is more telling than the AUC
+    (Saito and Rehmsmeier 2015).
+
+    Examples
+    --------
+    >>> average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.8333333333333333
+    """
+    is_pos, s = _scored(y_true, scores, positive)
+    if not is_pos.any():
+        return float("nan")
+    return float(skm.average_precision_score(is_pos, s))
 
 
 def minority_class(y, labels=None):
