@@ -17,6 +17,9 @@ Demsar (2006) recommends for two classifiers over several data sets; exact for s
 The fits run in parallel on every core by default (``--n-jobs``), or on a dask.distributed cluster
 (``--scheduler ADDRESS``); the results are the same whatever runs them.
 
+``python -m offcenter.evaluate study FOLDER ...`` runs the benchmark over a folder of data sets
+instead (ranks across data sets, Demsar 2006): see :mod:`offcenter.evaluation.study_cli`.
+
 Bad arguments print the usage and exit with code 2; a missing or unreadable file, or data that
 cannot be evaluated, print one line on stderr and exit with code 1.
 """
@@ -407,6 +410,11 @@ def leaf_rule_tables(results: list[EvaluationResult]) -> str:
 
 # ---------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if args_in[:1] == ["study"]:  # the benchmark over a folder: offcenter.evaluation.study_cli
+        from offcenter.evaluation.study_cli import main as study_main
+
+        return study_main(args_in[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     argv_list = list(sys.argv[1:] if argv is None else argv)

@@ -165,6 +165,17 @@ def stratified_folds(y, n_splits: int = 5, n_repeats: int = 1, seed: int = 0) ->
     ]
 
 
+def fold_seed(seed: int, repeat: int, fold: int) -> int:
+    """The random seed of the models of one (repeat, fold): from the three numbers alone.
+
+    Drawn before any fit, so that results do not depend on which worker runs which fit.
+
+    >>> fold_seed(0, 0, 0) == fold_seed(0, 0, 0) != fold_seed(0, 0, 1)
+    True
+    """
+    return int(np.random.default_rng([int(seed), int(repeat), int(fold), 7]).integers(2**31))
+
+
 # ====================================================================== parallel fits
 def _check_n_jobs(n_jobs):
     if n_jobs is None:
@@ -614,7 +625,7 @@ class CrossValidation:
         f = self.folds[i]
         X_tr, X_te = self.X.iloc[f.train], self.X.iloc[f.test]
         y_tr, y_te = self.y[f.train], self.y[f.test]
-        fold_seed = int(np.random.default_rng([self.seed, f.repeat, f.fold, 7]).integers(2**31))
+        seed = fold_seed(self.seed, f.repeat, f.fold)
         out = []
         for s in self.settings:
             params = {**self.tree_params, **s.tree_params(), "leaf_rule": self.leaf_rule}
@@ -623,7 +634,7 @@ class CrossValidation:
                 params.update(
                     n_estimators=self.n_estimators,
                     max_features=self.max_features,
-                    random_state=fold_seed,
+                    random_state=seed,
                     n_jobs=1,
                 )
             out.append((self.factory, params, X_tr, y_tr, X_te, y_te, self.classes, self.minority))

@@ -1,0 +1,737 @@
+r"""A benchmark over many data sets: the measure settings on the same folds of every set, ranked.
+
+The question (issue 14): does the measure matter when the minority class is rare, against the
+imbalance-aware peers? Every setting (a :class:`~offcenter.MeasureSetting`) and an outside anchor,
+scikit-learn's ``DecisionTreeClassifier(class_weight="balanced")``, are grown on the *same*
+repeated stratified folds of every data set (:class:`sklearn.model_selection.RepeatedStratifiedKFold`,
+seeded) and scored on the same test folds; the comparison across data sets is then the one of
+Demsar (2006): average ranks, Friedman / Iman-Davenport, Holm against Shannon, Nemenyi's critical
+difference (:mod:`offcenter.evaluation.statistics`).
+
+Protocol
+--------
+Models (:data:`MODELS`)
+    ``"tree"``: one tree of depth at most ``max_depth`` (5); ``"pruned"``: one tree grown fully,
+    then minimal cost-complexity pruned at ``ccp_alpha = cp * R(root)``, with R(root) the root's
+    impurity under the tree's own measure (the total cost of the one-leaf tree) and ``cp = 0.01``:
+    rpart's default complexity parameter, which is relative to the root's cost in the same way (a
+    fixed rule, not tuned: no inner cross-validation); ``"forest"``: a bagged forest of
+    ``n_estimators`` (25) fully grown trees with ``max_features="sqrt"``
+    (:class:`~offcenter.ensemble.forest.ForestClassifier`, class-stratified bootstrap), seeded per
+    (seed, repeat, fold) as :func:`offcenter.evaluation.runner.evaluate` does.
+Leaf rules
+    One fit gives both: ``"majority"`` predicts the class of largest leaf frequency, ``"prior"`` the
+    class whose leaf frequency most exceeds its (weighted) training prior, exactly as
+    :class:`~offcenter.TreeClassifier` does with ``leaf_rule`` (tested); a forest takes the
+    majority vote of its trees' labels under that rule (ties as the forest breaks them).
+Metrics (:data:`STUDY_METRICS`)
+    Of the positive class (the minority, the least frequent class of the data set) on each test
+    fold: ROC AUC and average precision (threshold-free, the same under both leaf rules), and at
+    the decision rule balanced accuracy, G-mean and minority F1 (:mod:`offcenter.evaluation.metrics`,
+    all from :mod:`sklearn.metrics`).
+The anchor (:data:`ANCHOR`)
+    ``sklearn.tree.DecisionTreeClassifier(class_weight="balanced")`` (``RandomForestClassifier``
+    with the same class weights for the forest model), same ``max_depth`` / pruning rule / number
+    of trees, ``random_state`` the fold's seed. It needs numbers: a
+    :class:`~sklearn.pipeline.Pipeline` whose :class:`~sklearn.compose.ColumnTransformer` codes the
+    nominal columns with :class:`~sklearn.preprocessing.OrdinalEncoder` (categories in sorted
+    order; missing and unseen categories become NaN) and passes the numeric columns through; every
+    NaN is then handled by scikit-learn's native missing-value support of its trees (no
+    imputation). Its scores are its (class-weighted) leaf frequencies; with balanced weights the
+    weighted prior is uniform, so its prior-aware rule is its majority rule.
+
+Bad input is handled, counted and reported, never a crash (:func:`problem_counts`): a test fold
+with no positive row (its metrics are NaN: recall, AUC and AP are undefined), a training fold
+with a single class, a constant feature, a nominal value seen only in the test fold (routed as
+:class:`~offcenter.TreeClassifier` routes unseen categories; NaN for the anchor), missing values,
+a data set with fewer rows of a class than folds (scikit-learn then makes folds without it) and a
+fit that fails (``error`` column; its metrics are NaN).
+
+References
+----------
+J. Demsar, Statistical comparisons of classifiers over multiple data sets, JMLR 7 (2006) 1-30.
+D. A. Cieslak, N. V. Chawla, Learning decision trees for unbalanced data, ECML PKDD 2008.
+T. M. Therneau, E. J. Atkinson, An introduction to recursive partitioning using the RPART
+routines (rpart's cp), 2023.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed, parallel_config
+from sklearn.model_selection import RepeatedStratifiedKFold
+
+from offcenter.data.csv_io import DataProblem, prepare_xy, read_csv_bytes
+from offcenter.evaluation import metrics as _metrics
+from offcenter.evaluation.runner import fold_seed, parse_settings
+from offcenter.evaluation.statistics import (
+    friedman_test,
+    holm_versus_control,
+    nemenyi_critical_difference,
+)
+
+__all__ = [
+    "ANCHOR",
+    "LEAF_RULES",
+    "MODELS",
+    "STUDY_METRICS",
+    "STUDY_SETTINGS",
+    "StudyData",
+    "StudyProtocol",
+    "data_table",
+    "gains",
+    "problem_counts",
+    "rank_tests",
+    "read_folder",
+    "read_folds",
+    "run_study",
+    "study_means",
+]
+
+#: The settings of the study (Shannon first: the reference).
+STUDY_SETTINGS = (
+    "shannon",
+    "gini",
+    "shannon_balanced",
+    "gini_balanced",
+    "oc_shannon",
+    "oc_gini",
+    "oc_daroczy_b0.5",
+    "asymmetric",
+    "asymmetric_consistent",
+)
+#: Key and label of the outside anchor (scikit-learn's class-weighted CART).
+ANCHOR = "sklearn_balanced"
+ANCHOR_LABEL = "scikit-learn CART, balanced classes"
+MODELS = {
+    "tree": "depth-limited tree",
+    "pruned": "fully grown tree, cost-complexity pruned",
+    "forest": "bagged forest",
+}
+LEAF_RULES = ("majority", "prior")
+#: Metrics of the positive (minority) class; all "higher is better".
+STUDY_METRICS = {
+    "auc": "ROC AUC",
+    "ap": "average precision",
+    "balanced_accuracy": "balanced accuracy",
+    "gmean": "G-mean",
+    "minority_f1": "minority F1",
+}
+#: Metrics that do not depend on the leaf rule (scores, not labels).
+THRESHOLD_FREE = ("auc", "ap")
+FOLD_COLUMNS = [
+    "data",
+    "model",
+    "leaf_rule",
+    "setting",
+    "label",
+    "repeat",
+    "fold",
+    "n_train",
+    "n_test",
+    "n_test_positive",
+    *STUDY_METRICS,
+    "leaves",
+    "depth",
+    "unseen_test_values",
+    "seconds",
+    "error",
+]
+
+
+# ====================================================================== data
+@dataclass
+class StudyData:
+    """One data set of the study: features, labels, the positive class and what it holds."""
+
+    name: str
+    X: pd.DataFrame
+    y: np.ndarray
+    positive: object
+    target: str = "class"
+    warnings: list = field(default_factory=list)
+
+    @property
+    def nominal(self) -> list[str]:
+        return [
+            str(c) for c in self.X.columns if not pd.api.types.is_numeric_dtype(self.X[c].dtype)
+        ]
+
+    def info(self) -> dict:
+        """n, features, nominal, missing, constant features, positives and imbalance ratio."""
+        n_pos = int(np.sum(self.y == self.positive))
+        n = len(self.y)
+        constant = [c for c in self.X.columns if self.X[c].nunique(dropna=False) <= 1]
+        return {
+            "data": self.name,
+            "n": n,
+            "features": int(self.X.shape[1]),
+            "nominal": len(self.nominal),
+            "missing_rows": int(self.X.isna().any(axis=1).sum()),
+            "missing_values": int(self.X.isna().sum().sum()),
+            "constant_features": len(constant),
+            "positive": str(self.positive),
+            "positives": n_pos,
+            "imbalance_ratio": (n - n_pos) / n_pos if n_pos else math.inf,
+        }
+
+
+def _as_study_data(name: str, raw: pd.DataFrame, target: str | None, positive) -> StudyData:
+    target = str(raw.columns[-1]) if target is None else target
+    features = [c for c in raw.columns if c != target]
+    if not features:
+        raise DataProblem(f"there is no feature column besides the target {target!r}.")
+    X, y, notes = prepare_xy(raw, target, features)
+    y = y.astype(str).to_numpy(dtype=object)
+    labels = sorted(set(y.tolist()))
+    if len(labels) != 2:
+        raise DataProblem(
+            f"the study compares binary problems; the target {target!r} has {len(labels)} "
+            f"classes ({', '.join(labels[:6])})."
+        )
+    if positive is not None and str(positive) in labels:
+        pos = str(positive)
+    else:
+        pos = _metrics.minority_class(y, labels)
+    return StudyData(name, X, y, pos, target, list(notes))
+
+
+def read_folder(
+    folder, target: str | None = None, positive: str | None = "positive"
+) -> tuple[list[StudyData], list[str]]:
+    """Every ``*.csv`` file of ``folder`` (sorted by name) as a binary :class:`StudyData`.
+
+    Files are read as the app reads an upload (:func:`offcenter.data.csv_io.read_csv_bytes`,
+    :func:`~offcenter.data.csv_io.prepare_xy`: numeric columns as numbers, text columns as nominal,
+    empty fields as missing, rows without a class left out). The class is ``target`` (default: the
+    last column). The positive class is the label ``positive`` when present (KEEL's
+    ``"positive"``, the minority class by construction), otherwise the least frequent class.
+
+    Returns ``(data_sets, problems)``: a file that cannot be used (unreadable, not binary...) is
+    left out with a one-line reason in ``problems``, never an exception. A missing folder, or one
+    without CSV files, is a ValueError.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.csv").write_text("x,c\\n1,negative\\n2,negative\\n3,positive\\n")
+    >>> sets, problems = read_folder(d)
+    >>> sets[0].name, sets[0].info()["imbalance_ratio"], problems
+    ('a', 2.0, [])
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"folder: {folder} is not a folder of CSV files.")
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".csv" and p.is_file())
+    if not files:
+        raise ValueError(f"folder: {folder} holds no .csv file.")
+    out, problems = [], []
+    for path in files:
+        try:
+            raw, _ = read_csv_bytes(path.read_bytes(), path.name)
+            out.append(_as_study_data(path.stem, raw, target, positive))
+        except (OSError, ValueError, UnicodeDecodeError) as err:
+            problems.append(f"{path.name}: left out: {err}")
+    return out, problems
+
+
+def data_table(data_sets: Sequence[StudyData]) -> pd.DataFrame:
+    """One row per data set (:meth:`StudyData.info`), sorted by imbalance ratio."""
+    df = pd.DataFrame([d.info() for d in data_sets])
+    if len(df):
+        df = df.sort_values(["imbalance_ratio", "data"], kind="mergesort").reset_index(drop=True)
+    return df
+
+
+# ====================================================================== protocol
+@dataclass(frozen=True)
+class StudyProtocol:
+    """Everything that fixes the numbers (recorded beside the per-fold CSV)."""
+
+    n_splits: int = 5
+    n_repeats: int = 3
+    seed: int = 0
+    max_depth: int = 5
+    cp: float = 0.01
+    n_estimators: int = 25
+    max_features: str = "sqrt"
+
+    def __post_init__(self):
+        for name, low in (("n_splits", 2), ("n_repeats", 1), ("max_depth", 1), ("n_estimators", 1)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
+                raise ValueError(f"{name} must be an integer >= {low}; got {v!r}.")
+        if not (isinstance(self.cp, (int, float)) and 0 <= self.cp < 1):
+            raise ValueError(f"cp must be a number in [0, 1); got {self.cp!r}.")
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def study_folds(y, protocol: StudyProtocol) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
+    """(repeat, fold, train, test) of :class:`~sklearn.model_selection.RepeatedStratifiedKFold`.
+
+    Unlike :func:`offcenter.evaluation.runner.stratified_folds`, a class with fewer rows than folds
+    is allowed (scikit-learn's warning is silenced): some test folds then hold no row of it, and
+    the study counts them. Fewer rows than folds is a ValueError.
+    """
+    labels = sorted(set(np.asarray(y, dtype=object).tolist()))
+    codes = _metrics._codes(np.asarray(y, dtype=object), labels)
+    if len(codes) < protocol.n_splits:
+        raise ValueError(f"{len(codes)} rows cannot make {protocol.n_splits} folds.")
+    splitter = RepeatedStratifiedKFold(
+        n_splits=protocol.n_splits, n_repeats=protocol.n_repeats, random_state=protocol.seed
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "the least populated class has only ..."
+        splits = list(splitter.split(np.zeros((len(codes), 1)), codes))
+    k = protocol.n_splits
+    return [(i // k, i % k, tr, te) for i, (tr, te) in enumerate(splits)]
+
+
+# ====================================================================== models
+def _anchor(model: str, X: pd.DataFrame, protocol: StudyProtocol, seed: int):
+    """scikit-learn's class-weighted tree (or forest) behind an ordinal encoder of nominal columns."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import OrdinalEncoder
+    from sklearn.tree import DecisionTreeClassifier
+
+    nominal = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c].dtype)]
+    encode = ColumnTransformer(
+        [
+            (
+                "nominal",
+                OrdinalEncoder(
+                    handle_unknown="use_encoded_value",
+                    unknown_value=np.nan,
+                    encoded_missing_value=np.nan,
+                ),
+                nominal,
+            )
+        ],
+        remainder="passthrough",
+    )
+    if model == "forest":
+        est = RandomForestClassifier(
+            n_estimators=protocol.n_estimators,
+            max_features=protocol.max_features,
+            class_weight="balanced",
+            random_state=seed,
+            n_jobs=1,
+        )
+    else:
+        est = DecisionTreeClassifier(
+            class_weight="balanced",
+            max_depth=protocol.max_depth if model == "tree" else None,
+            random_state=seed,
+        )
+    return Pipeline([("encode", encode), ("model", est)])
+
+
+def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
+    """The fitted model and the (weighted) training prior its prior-aware rule divides by."""
+    if setting == ANCHOR:
+        pipe = _anchor(model, X_tr, protocol, seed)
+        pipe.fit(X_tr, y_tr)
+        if model == "pruned":
+            root = float(pipe[-1].tree_.impurity[0])
+            pipe.set_params(model__ccp_alpha=protocol.cp * root)
+            pipe.fit(X_tr, y_tr)
+        classes = list(pipe.classes_)
+        n_classes = len(classes)
+        return pipe, np.full(n_classes, 1.0 / n_classes)  # balanced weights: uniform prior
+    params = setting.tree_params()
+    if model == "forest":
+        from offcenter.ensemble.forest import ForestClassifier
+
+        est = ForestClassifier(
+            **params,
+            n_estimators=protocol.n_estimators,
+            max_features=protocol.max_features,
+            random_state=seed,
+            n_jobs=1,
+        ).fit(X_tr, y_tr)
+        return est, None
+    from offcenter.tree.estimator import TreeClassifier
+
+    est = TreeClassifier(**params, max_depth=protocol.max_depth if model == "tree" else None)
+    est.fit(X_tr, y_tr)
+    if model == "pruned" and protocol.cp > 0:
+        root = float(est.tree_.nodes[0].impurity)
+        est = est.prune(protocol.cp * root)
+    return est, est.prior_
+
+
+def _rule_labels(proba: np.ndarray, prior: np.ndarray) -> dict[str, np.ndarray]:
+    """Column index predicted by each leaf rule from leaf frequencies (first class on ties)."""
+    ratio = np.divide(proba, prior, out=np.zeros_like(proba), where=prior > 0)
+    return {"majority": np.argmax(proba, axis=1), "prior": np.argmax(ratio, axis=1)}
+
+
+def leaf_rule_predictions(est, X, prior=None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Class scores and the labels of both leaf rules, from one fitted model.
+
+    Returns ``(proba, {"majority": labels, "prior": labels})`` with ``proba`` in ``classes_``
+    order. A :class:`~offcenter.TreeClassifier`: its leaf frequencies, argmax (majority) or argmax
+    of frequency / ``prior_`` (prior-aware), as the tree labels its leaves. A
+    :class:`~offcenter.ensemble.forest.ForestClassifier`: each tree's label under the rule (with
+    its own prior), majority vote, ties to the larger averaged score then to class order, as the
+    forest predicts. Anything else (the anchor): its ``predict_proba`` and the rules on it with
+    ``prior``.
+    """
+    classes = np.asarray(est.classes_, dtype=object)
+    trees = getattr(est, "estimators_", None)
+    if trees is not None and hasattr(est, "vote_counts"):
+        Xt = est._for_trees(X)
+        index = {c: j for j, c in enumerate(classes.tolist())}
+        total = np.zeros((len(Xt), len(classes)))
+        votes = {r: np.zeros_like(total) for r in LEAF_RULES}
+        rows = np.arange(len(Xt))
+        for tree in trees:
+            cols = np.array([index[c] for c in np.asarray(tree.classes_, dtype=object).tolist()])
+            p = np.asarray(tree.predict_proba(Xt), dtype=float)
+            total[:, cols] += p
+            for rule, j in _rule_labels(p, np.asarray(tree.prior_, dtype=float)).items():
+                votes[rule][rows, cols[j]] += 1
+        proba = total / len(trees)
+        out = {}
+        for rule, v in votes.items():
+            key = np.where(v == v.max(axis=1, keepdims=True), proba, -np.inf)
+            out[rule] = classes[np.argmax(key, axis=1)]
+        return proba, out
+    proba = np.asarray(est.predict_proba(X), dtype=float)
+    if prior is None:
+        prior = est.prior_
+    rules = _rule_labels(proba, np.asarray(prior, dtype=float))
+    return proba, {r: classes[j] for r, j in rules.items()}
+
+
+def _size(est) -> tuple[float, float]:
+    """Mean number of leaves and depth of the model's trees (ours or scikit-learn's)."""
+    inner = est[-1] if hasattr(est, "steps") else est
+    trees = getattr(inner, "estimators_", None) or [inner]
+    leaves = [float(t.tree_.n_leaves) for t in trees]
+    depth = [float(getattr(t.tree_, "depth", getattr(t.tree_, "max_depth", np.nan))) for t in trees]
+    return float(np.mean(leaves)), float(np.mean(depth))
+
+
+def _unseen_values(X_tr: pd.DataFrame, X_te: pd.DataFrame, nominal: list[str]) -> int:
+    """Test rows with a nominal value (not missing) that no training row has."""
+    if not nominal:
+        return 0
+    hit = np.zeros(len(X_te), dtype=bool)
+    for c in nominal:
+        te = X_te[c]
+        hit |= (te.notna() & ~te.isin(set(X_tr[c].dropna().tolist()))).to_numpy()
+    return int(hit.sum())
+
+
+def _fold_rows(data: StudyData, setting, model, protocol, repeat, fold, train, test) -> list[dict]:
+    """The rows of one (setting, model, fold): one per leaf rule; never raises."""
+    label = ANCHOR_LABEL if setting == ANCHOR else setting.label
+    key = ANCHOR if setting == ANCHOR else setting.key
+    X_tr, X_te = data.X.iloc[train], data.X.iloc[test]
+    y_tr, y_te = data.y[train], data.y[test]
+    is_pos = y_te == data.positive
+    base = {
+        "data": data.name,
+        "model": model,
+        "setting": key,
+        "label": label,
+        "repeat": repeat,
+        "fold": fold,
+        "n_train": len(train),
+        "n_test": len(test),
+        "n_test_positive": int(is_pos.sum()),
+        "unseen_test_values": _unseen_values(X_tr, X_te, data.nominal),
+    }
+    t0 = time.perf_counter()
+    nan = dict.fromkeys([*STUDY_METRICS, "leaves", "depth"], np.nan)
+    try:
+        seed = fold_seed(protocol.seed, repeat, fold)
+        est, prior = _fit(setting, model, X_tr, y_tr, protocol, seed)
+        proba, labels = leaf_rule_predictions(est, X_te, prior)
+        classes = list(np.asarray(est.classes_, dtype=object).tolist())
+        score = (
+            proba[:, classes.index(data.positive)]
+            if data.positive in classes
+            else (np.zeros(len(test)))
+        )
+        leaves, depth = _size(est)
+        error = ""
+    except Exception as err:  # one failing fit must not lose the study
+        error = f"{type(err).__name__}: {err}"
+    seconds = time.perf_counter() - t0
+    rows = []
+    for rule in LEAF_RULES:
+        row = {**base, "leaf_rule": rule, **nan, "seconds": seconds, "error": error}
+        if not error:
+            row.update(leaves=leaves, depth=depth)
+            if is_pos.any() and not is_pos.all():
+                pred = labels[rule]
+                row["auc"] = _metrics.roc_auc_ovr(is_pos, score, positive=True)
+                row["ap"] = _metrics.average_precision(is_pos, score, positive=True)
+                row["balanced_accuracy"] = _metrics.balanced_accuracy(is_pos, pred == data.positive)
+                row["gmean"] = _metrics.g_mean(y_te, pred, positive=data.positive)
+                row["minority_f1"] = _metrics.precision_recall_f1(
+                    y_te, pred, positive=data.positive
+                )[2]
+        rows.append(row)
+    return rows
+
+
+def _run_group(data: StudyData, setting, model, protocol, folds) -> list[dict]:
+    """Every fold of one (data set, setting, model): the unit of work of a worker."""
+    out = []
+    for repeat, fold, train, test in folds:
+        out.extend(_fold_rows(data, setting, model, protocol, repeat, fold, train, test))
+    return out
+
+
+def _cost(data: StudyData, model: str) -> float:
+    scale = {"tree": 1.0, "pruned": 1.5, "forest": 20.0}[model]
+    return scale * len(data.y) * max(1, data.X.shape[1])
+
+
+def run_study(
+    data_sets: Sequence[StudyData],
+    settings: Iterable = STUDY_SETTINGS,
+    models: Iterable[str] = tuple(MODELS),
+    protocol: StudyProtocol | None = None,
+    *,
+    anchor: bool = True,
+    n_jobs: int | None = -1,
+    progress: Callable[[int, int, str], None] | None = None,
+    skip: set | None = None,
+    on_group: Callable[[list[dict]], None] | None = None,
+) -> pd.DataFrame:
+    """Cross-validate every (data set, model, setting) on the same folds; the per-fold table.
+
+    Parameters
+    ----------
+    data_sets : sequence of StudyData
+    settings : iterable
+        Measure settings (keys, dicts or :class:`~offcenter.MeasureSetting`); the anchor is added
+        when ``anchor``.
+    models : iterable of "tree", "pruned", "forest"
+    protocol : StudyProtocol
+    n_jobs : int or None
+        joblib workers (processes); each runs all the folds of one (data set, setting, model).
+        The numbers do not depend on it (every seed comes from (seed, repeat, fold)).
+    progress : callable(done, total, message), optional
+        Called as each (data set, setting, model) finishes.
+    skip : set of (data, model, setting) keys, optional
+        Groups already computed (to resume a run); they are not run again.
+    on_group : callable(rows), optional
+        Called with the rows of each (data set, setting, model) as it finishes (checkpoints).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`FOLD_COLUMNS`: one row per (data set, model, leaf rule, setting, repeat, fold).
+        Data sets whose folds cannot be made have no rows; see :func:`problem_counts`.
+    """
+    protocol = protocol or StudyProtocol()
+    parsed = parse_settings(settings)
+    models = list(dict.fromkeys(models))
+    bad = [m for m in models if m not in MODELS]
+    if bad or not models:
+        raise ValueError(f"models must be among {', '.join(MODELS)}; got {models!r}.")
+    all_settings: list = [*parsed, *([ANCHOR] if anchor else [])]
+    skip = skip or set()
+    jobs = []
+    for data in data_sets:
+        try:
+            folds = study_folds(data.y, protocol)
+        except ValueError:
+            continue
+        for model in models:
+            for s in all_settings:
+                key = ANCHOR if s == ANCHOR else s.key
+                if (data.name, model, key) in skip:
+                    continue
+                jobs.append((_cost(data, model), data, s, model, folds))
+    jobs.sort(key=lambda j: -j[0])  # the longest first: the workers end together
+    total = len(jobs)
+    rows: list[dict] = []
+    with parallel_config(n_jobs=n_jobs):
+        with Parallel(return_as="generator_unordered") as parallel:
+            outputs = parallel(
+                delayed(_run_group)(data, s, model, protocol, folds)
+                for _, data, s, model, folds in jobs
+            )
+            for done, part in enumerate(outputs, start=1):
+                rows.extend(part)
+                if on_group is not None:
+                    on_group(part)
+                if progress is not None and part:
+                    first = part[0]
+                    progress(done, total, f"{first['data']}: {first['model']}, {first['label']}")
+    df = pd.DataFrame(rows, columns=FOLD_COLUMNS)
+    return sort_folds(
+        df,
+        [d.name for d in data_sets],
+        models,
+        [ANCHOR if s == ANCHOR else s.key for s in all_settings],
+    )
+
+
+def sort_folds(df: pd.DataFrame, data_order=None, model_order=None, setting_order=None):
+    """The per-fold rows in a fixed order (data, model, leaf rule, setting, repeat, fold)."""
+    df = df.copy()
+    keys = []
+    for col, order in (
+        ("data", data_order),
+        ("model", model_order),
+        ("leaf_rule", LEAF_RULES),
+        ("setting", setting_order),
+    ):
+        if order is not None:
+            seen = list(dict.fromkeys([*order, *df[col].unique().tolist()]))
+            df[col + "_o"] = df[col].map({v: i for i, v in enumerate(seen)})
+            keys.append(col + "_o")
+        else:
+            keys.append(col)
+    df = df.sort_values([*keys, "repeat", "fold"], kind="mergesort")
+    return df.drop(columns=[k for k in keys if k.endswith("_o")]).reset_index(drop=True)
+
+
+# ====================================================================== reading the results
+def read_folds(path_or_buf) -> pd.DataFrame:
+    """A per-fold CSV written by the study (``error`` empty when the fit worked)."""
+    text_columns = {c: "str" for c in ("data", "model", "leaf_rule", "setting", "label", "error")}
+    df = pd.read_csv(path_or_buf, dtype=text_columns, keep_default_na=False, na_values=[""])
+    missing = [c for c in FOLD_COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"not a per-fold CSV of the study: no column {', '.join(missing)}.")
+    df["error"] = df["error"].fillna("")
+    return df
+
+
+def problem_counts(folds: pd.DataFrame, data_sets: Sequence[StudyData] = ()) -> pd.DataFrame:
+    """What was unusual, per data set: counted, for the report.
+
+    Columns ``data``, ``folds_without_positive`` (test folds with no positive row, per repeat x
+    fold, counted once), ``train_single_class`` (training folds with one class),
+    ``test_rows_unseen_value`` (test rows with a nominal value absent from their training fold,
+    summed over folds), ``failed_fits`` (rows with an error, per leaf rule counted once),
+    ``constant_features``, ``missing_rows``; only data sets with something to say.
+    """
+    info = {d.name: d.info() for d in data_sets}
+    rows = []
+    for name, part in folds.groupby("data", sort=False):
+        one = part.drop_duplicates(["repeat", "fold"])
+        first_rule = part[part["leaf_rule"] == part["leaf_rule"].iloc[0]]
+        row = {
+            "data": name,
+            "folds_without_positive": int((one["n_test_positive"] == 0).sum()),
+            "train_single_class": int(
+                (one["n_test_positive"] == info.get(name, {}).get("positives", -1)).sum()
+            ),
+            "test_rows_unseen_value": int(one["unseen_test_values"].sum()),
+            "failed_fits": int((first_rule["error"] != "").sum()),
+            "constant_features": info.get(name, {}).get("constant_features", 0),
+            "missing_rows": info.get(name, {}).get("missing_rows", 0),
+        }
+        if any(v for k, v in row.items() if k != "data"):
+            rows.append(row)
+    for name in info:
+        if name not in set(folds["data"]):
+            rows.append({"data": name, "skipped": "fewer rows than folds"})
+    return pd.DataFrame(rows)
+
+
+def study_means(folds: pd.DataFrame, metric: str, model: str, leaf_rule: str = "majority"):
+    """Mean over the folds (NaN folds left out): a (data set x setting) table."""
+    if metric not in STUDY_METRICS:
+        raise ValueError(f"metric must be one of {', '.join(STUDY_METRICS)}; got {metric!r}.")
+    if metric in THRESHOLD_FREE:
+        leaf_rule = "majority"  # the same scores under both rules
+    part = folds[(folds["model"] == model) & (folds["leaf_rule"] == leaf_rule)]
+    table = part.pivot_table(
+        index="data", columns="setting", values=metric, aggfunc="mean", sort=False
+    )
+    order = list(dict.fromkeys(part["setting"]))
+    return table.reindex(columns=order)
+
+
+def rank_tests(
+    folds: pd.DataFrame,
+    metric: str,
+    model: str,
+    leaf_rule: str = "majority",
+    reference: str = "shannon",
+    alpha: float = 0.05,
+) -> dict:
+    """Demsar's comparison of the settings over the data sets for one metric, model and rule.
+
+    Returns a dict: ``table`` (data set x setting means), ``ranks`` (DataFrame: setting, label,
+    mean rank, z and Holm-adjusted p against ``reference``), ``friedman``
+    (:class:`~offcenter.evaluation.statistics.FriedmanResult`), ``cd`` (Nemenyi's critical
+    difference at ``alpha``), ``n`` (data sets with every setting scored) and ``dropped``
+    (data sets left out because a setting has no defined value, e.g. no positive in any fold).
+    """
+    table = study_means(folds, metric, model, leaf_rule)
+    complete = table.dropna()
+    dropped = [str(i) for i in table.index if i not in complete.index]
+    fr = friedman_test(complete.to_numpy())
+    keys = list(complete.columns)
+    labels = folds.drop_duplicates("setting").set_index("setting")["label"].to_dict()
+    control = keys.index(reference) if reference in keys else 0
+    post = holm_versus_control(fr.mean_ranks, fr.n, control)
+    ranks = pd.DataFrame(
+        {
+            "setting": keys,
+            "label": [labels.get(k, k) for k in keys],
+            "mean_rank": fr.mean_ranks,
+            "mean": complete.mean(axis=0).to_numpy(),
+            "z": post["z"],
+            "p_holm": post["p_holm"],
+        }
+    )
+    return {
+        "table": table,
+        "ranks": ranks,
+        "friedman": fr,
+        "cd": nemenyi_critical_difference(fr.k, fr.n, alpha),
+        "n": fr.n,
+        "dropped": dropped,
+    }
+
+
+def gains(
+    folds: pd.DataFrame,
+    metric: str,
+    model: str,
+    leaf_rule: str = "majority",
+    reference: str = "shannon",
+    data_sets: Sequence[StudyData] = (),
+    imbalance: dict | None = None,
+) -> pd.DataFrame:
+    """Each setting's gain over the reference per data set (difference of fold means), with IR.
+
+    Columns ``data``, ``setting``, ``label``, ``gain``, ``imbalance_ratio`` (from ``data_sets`` or
+    the ``imbalance`` dict {data: IR}).
+    """
+    table = study_means(folds, metric, model, leaf_rule)
+    if reference not in table.columns:
+        raise ValueError(f"the reference {reference!r} is not among the settings.")
+    ir = dict(imbalance or {})
+    ir.update({d.name: d.info()["imbalance_ratio"] for d in data_sets})
+    labels = folds.drop_duplicates("setting").set_index("setting")["label"].to_dict()
+    diff = table.sub(table[reference], axis=0).drop(columns=[reference])
+    long = diff.reset_index().melt(id_vars="data", var_name="setting", value_name="gain")
+    long["label"] = long["setting"].map(labels)
+    long["imbalance_ratio"] = long["data"].map(ir)
+    return long[["data", "setting", "label", "gain", "imbalance_ratio"]]

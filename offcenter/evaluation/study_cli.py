@@ -1,0 +1,455 @@
+"""Command line of the benchmark over a folder of data sets (:mod:`offcenter.evaluation.study`).
+
+Usage::
+
+    python -m offcenter.evaluate study FOLDER --out folds.csv [--markdown report.md] \\
+        [--settings shannon,gini,...] [--no-anchor] [--models tree,pruned,forest] \\
+        [--folds 5] [--repeats 3] [--seed 0] [--max-depth 5] [--cp 0.01] [--n-estimators 25] \\
+        [--only NAME,NAME] [--n-jobs -1] [--resume] [--quiet]
+    python -m offcenter.evaluate study --report folds.csv --markdown report.md
+
+The per-fold CSV (``--out``) has one row per (data set, model, leaf rule, setting, repeat, fold);
+beside it ``<out>.json`` records the protocol, the settings, the data sets (n, features, nominal,
+missing, imbalance ratio), the files left out and the wall time. ``--resume`` keeps the groups
+(data set, model, setting) already complete in ``--out`` (same protocol) and runs only the others:
+a long study can be run in parts, or a setting added later. ``--out`` is also written every minute
+during the run (``"complete": false`` in the JSON), so a run that is stopped can be resumed.
+``--report`` rebuilds the Markdown tables from a per-fold CSV and its JSON without fitting
+anything.
+
+Progress goes to stderr, one line per (data set, model, setting) with the elapsed time and an
+estimate of the time left. Bad arguments exit with code 2, unusable input with code 1 and one
+line on stderr; a file that cannot be used is left out and reported, it does not stop the study.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from offcenter.evaluation.cli import CliError, _int_at_least, _n_jobs, _settings, _write
+from offcenter.evaluation.study import (
+    ANCHOR,
+    FOLD_COLUMNS,
+    LEAF_RULES,
+    MODELS,
+    STUDY_METRICS,
+    STUDY_SETTINGS,
+    THRESHOLD_FREE,
+    StudyProtocol,
+    data_table,
+    problem_counts,
+    rank_tests,
+    read_folder,
+    read_folds,
+    run_study,
+    sort_folds,
+)
+
+SIGNIFICANCE = 0.05
+#: Seconds between two checkpoints of --out during a run.
+CHECKPOINT_SECONDS = 60.0
+
+
+def _models(text: str) -> list[str]:
+    items = [t.strip().lower() for t in text.split(",") if t.strip()]
+    bad = [t for t in items if t not in MODELS]
+    if not items or bad:
+        raise argparse.ArgumentTypeError(
+            f"expected a comma-separated list of {', '.join(MODELS)}; got {text!r}"
+        )
+    return list(dict.fromkeys(items))
+
+
+def _cp(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1), got {text!r}") from None
+    if not 0 <= v < 1:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1), got {text}")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m offcenter.evaluate study",
+        description=(
+            "Benchmark the measure settings (and scikit-learn's class-weighted tree) on every "
+            "binary CSV of a folder, on the same stratified folds; rank them across data sets "
+            "(Friedman / Iman-Davenport, Holm against Shannon, Nemenyi)."
+        ),
+    )
+    p.add_argument("folder", nargs="?", type=Path, help="folder of CSV files (class: last column)")
+    p.add_argument(
+        "--report",
+        type=Path,
+        metavar="FOLDS.csv",
+        help="only rebuild the tables "
+        "from a per-fold CSV (and its .json) written by an earlier run",
+    )
+    p.add_argument("--target", default=None, help="class column (default: the last column)")
+    p.add_argument(
+        "--positive",
+        default="positive",
+        help="label of the positive class when "
+        "present (default 'positive', KEEL's minority); else the least frequent class",
+    )
+    p.add_argument(
+        "--settings",
+        type=_settings,
+        default=None,
+        help="comma-separated measure settings (default: "
+        + ",".join(STUDY_SETTINGS)
+        + "); shannon is the reference",
+    )
+    p.add_argument(
+        "--no-anchor",
+        action="store_true",
+        help="leave out scikit-learn's DecisionTreeClassifier(class_weight='balanced')",
+    )
+    p.add_argument(
+        "--models",
+        type=_models,
+        default=list(MODELS),
+        help="tree (depth-limited), pruned (full, then cost-complexity pruned), "
+        "forest; comma-separated (default all three)",
+    )
+    p.add_argument("--folds", type=_int_at_least(2), default=5)
+    p.add_argument("--repeats", type=_int_at_least(1), default=3)
+    p.add_argument("--seed", type=_int_at_least(0), default=0)
+    p.add_argument(
+        "--max-depth",
+        type=_int_at_least(1),
+        default=5,
+        help="depth of the depth-limited trees (default 5)",
+    )
+    p.add_argument(
+        "--cp",
+        type=_cp,
+        default=0.01,
+        help="pruning: ccp_alpha = cp x the root's "
+        "impurity (rpart's complexity parameter; default 0.01)",
+    )
+    p.add_argument(
+        "--n-estimators", type=_int_at_least(1), default=25, help="trees per forest (default 25)"
+    )
+    p.add_argument(
+        "--only",
+        default=None,
+        metavar="NAME,NAME",
+        help="only these data sets (file names without .csv), for a quick run",
+    )
+    p.add_argument(
+        "--n-jobs",
+        type=_n_jobs,
+        default=-1,
+        help="joblib workers (default -1: all cores); the numbers are the same whatever runs them",
+    )
+    p.add_argument("--out", type=Path, default=None, help="per-fold CSV (and <out>.json)")
+    p.add_argument("--markdown", type=Path, default=None, help="tables as Markdown")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the complete groups of --out and run only the missing ones",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    return p
+
+
+# ---------------------------------------------------------------------- markdown
+def _p(x: float) -> str:
+    if x is None or not np.isfinite(x):
+        return "n/a"
+    return "< 0.001" if x < 0.001 else f"{x:.3f}"
+
+
+def _columns(folds: pd.DataFrame) -> list[tuple[str, str]]:
+    """(metric, leaf rule) columns of the rank tables: threshold-free once, the others per rule."""
+    rules = [r for r in LEAF_RULES if r in set(folds["leaf_rule"])]
+    out = []
+    for m in STUDY_METRICS:
+        out.extend([(m, "majority")] if m in THRESHOLD_FREE else [(m, r) for r in rules])
+    return out
+
+
+def _column_name(metric: str, rule: str) -> str:
+    name = STUDY_METRICS[metric]
+    return name if metric in THRESHOLD_FREE else f"{name} ({rule})"
+
+
+def markdown_report(folds: pd.DataFrame, meta: dict) -> str:
+    """The study's tables: data sets, problems, then per model the ranks and the tests."""
+    lines: list[str] = []
+    if meta.get("command"):
+        lines += ["Command:", "", "```", meta["command"], "```", ""]
+    proto = meta.get("protocol", {})
+    if proto:
+        lines.append(
+            "Protocol: "
+            + ", ".join(f"{k} = {v}" for k, v in proto.items())
+            + (
+                f"; wall time {meta['wall_seconds'] / 60:.1f} min"
+                if meta.get("wall_seconds")
+                else ""
+            )
+            + "."
+        )
+        lines.append("")
+    info = pd.DataFrame(meta.get("data", []))
+    if len(info):
+        lines += [
+            "### Data sets",
+            "",
+            "| data set | n | features | nominal | rows with a missing "
+            "value | constant features | positives | IR |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for _, r in info.iterrows():
+            lines.append(
+                f"| {r['data']} | {r['n']} | {r['features']} | {r['nominal']} | "
+                f"{r['missing_rows']} | {r['constant_features']} | {r['positives']} | "
+                f"{r['imbalance_ratio']:.2f} |"
+            )
+        lines.append("")
+    probs = pd.DataFrame(meta.get("problem_counts", []))
+    lines += ["### Bad input, counted", ""]
+    if len(probs):
+        lines.append("| " + " | ".join(map(str, probs.columns)) + " |")
+        lines.append("|" + "---|" * probs.shape[1])
+        for _, r in probs.fillna("").iterrows():
+            lines.append("| " + " | ".join(str(v) for v in r.tolist()) + " |")
+    else:
+        lines.append("Nothing unusual: every test fold holds a positive row, no fit failed.")
+    for text in meta.get("problems", []):
+        lines.append(f"- {text}")
+    lines.append("")
+    errors = folds[folds["error"] != ""]
+    if len(errors):
+        lines.append(f"{len(errors)} row(s) with a failed fit; first: {errors['error'].iloc[0]}")
+        lines.append("")
+    labels = folds.drop_duplicates("setting").set_index("setting")["label"].to_dict()
+    for model in [m for m in MODELS if m in set(folds["model"])]:
+        part = folds[folds["model"] == model]
+        cols = _columns(part)
+        tests = {c: rank_tests(part, c[0], model, c[1]) for c in cols}
+        lines += [f"### {MODELS[model]} ({model}): average ranks over the data sets", ""]
+        lines.append(
+            "Rank 1 = best on a data set (ties share the average rank), averaged over the data "
+            "sets; `*` = differs from Shannon at 5 % (Holm-adjusted z-test on the ranks, Demsar "
+            "2006). Below: the Friedman test with Iman-Davenport's F, the number of data sets "
+            "and Nemenyi's critical difference (CD, 5 %)."
+        )
+        lines.append("")
+        lines.append("| setting | " + " | ".join(_column_name(*c) for c in cols) + " |")
+        lines.append("|---|" + "---|" * len(cols))
+        keys = list(tests[cols[0]]["ranks"]["setting"])
+        for k in keys:
+            cells = []
+            for c in cols:
+                r = tests[c]["ranks"].set_index("setting").loc[k]
+                star = " *" if r["p_holm"] < SIGNIFICANCE else ""
+                cells.append(f"{r['mean_rank']:.2f}{star}")
+            lines.append(f"| {labels.get(k, k)} | " + " | ".join(cells) + " |")
+        lines.append(
+            "| Iman-Davenport p | "
+            + " | ".join(_p(tests[c]["friedman"].f_pvalue) for c in cols)
+            + " |"
+        )
+        lines.append(
+            "| data sets (CD) | "
+            + " | ".join(f"{tests[c]['n']} ({tests[c]['cd']:.2f})" for c in cols)
+            + " |"
+        )
+        lines.append("")
+        lines.append(f"Mean over the data sets of the fold means ({model}):")
+        lines.append("")
+        lines.append("| setting | " + " | ".join(_column_name(*c) for c in cols) + " |")
+        lines.append("|---|" + "---|" * len(cols))
+        for k in keys:
+            cells = [f"{tests[c]['table'][k].mean():.3f}" for c in cols]
+            lines.append(f"| {labels.get(k, k)} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- main
+def _meta_path(out: Path) -> Path:
+    return out.with_suffix(out.suffix + ".json")
+
+
+def _read_previous(out: Path, protocol: dict) -> tuple[pd.DataFrame, float]:
+    if not out.exists():
+        return pd.DataFrame(), 0.0
+    meta_file = _meta_path(out)
+    if not meta_file.exists():
+        raise CliError(f"--resume: {meta_file} is missing, cannot check the protocol of {out}")
+    meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    if meta.get("protocol") != protocol:
+        raise CliError(
+            f"--resume: {out} was computed with another protocol ({meta.get('protocol')}); "
+            "remove it or use the same options"
+        )
+    return read_folds(out), float(meta.get("wall_seconds", 0.0))
+
+
+def _complete_groups(prev: pd.DataFrame, n_folds: int) -> set:
+    if prev.empty:
+        return set()
+    ok = prev[prev["error"] == ""]
+    sizes = ok.groupby(["data", "model", "setting"]).size()
+    return {k for k, v in sizes.items() if v == n_folds * len(LEAF_RULES)}
+
+
+def _report_only(args) -> int:
+    try:
+        folds = read_folds(args.report)
+    except (ValueError, pd.errors.ParserError) as err:
+        raise CliError(f"{args.report}: {err}") from None
+    meta_file = _meta_path(args.report)
+    meta = json.loads(meta_file.read_text(encoding="utf-8")) if meta_file.exists() else {}
+    text = markdown_report(folds, meta)
+    if args.markdown is not None:
+        _write(args.markdown, text + "\n")
+    else:
+        print(text)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    argv_list = list(sys.argv[2:] if argv is None else argv)
+    try:
+        if args.report is not None:
+            if not args.report.exists():
+                raise CliError(f"{args.report}: no such file")
+            return _report_only(args)
+        if args.folder is None:
+            parser.error("give a FOLDER of CSV files (or --report FOLDS.csv)")
+        if args.resume and args.out is None:
+            parser.error("--resume needs --out (the per-fold CSV to complete)")
+        protocol = StudyProtocol(
+            n_splits=args.folds,
+            n_repeats=args.repeats,
+            seed=args.seed,
+            max_depth=args.max_depth,
+            cp=args.cp,
+            n_estimators=args.n_estimators,
+        )
+        settings = args.settings or _settings(",".join(STUDY_SETTINGS))
+        keys = [s.key for s in settings]
+        if "shannon" not in keys:
+            parser.error("--settings must include shannon (the reference)")
+        try:
+            data_sets, problems = read_folder(args.folder, args.target, args.positive)
+        except ValueError as err:
+            raise CliError(str(err)) from None
+        if args.only:
+            wanted = [w.strip() for w in args.only.split(",") if w.strip()]
+            missing = [w for w in wanted if w not in {d.name for d in data_sets}]
+            if missing:
+                raise CliError(f"--only: no data set named {', '.join(missing)} in {args.folder}")
+            data_sets = [d for d in data_sets if d.name in wanted]
+        if not data_sets:
+            raise CliError(f"{args.folder}: no usable data set ({'; '.join(problems)})")
+        prev, prev_seconds = pd.DataFrame(), 0.0
+        if args.resume:
+            prev, prev_seconds = _read_previous(args.out, protocol.to_dict())
+        skip = _complete_groups(prev, protocol.n_splits * protocol.n_repeats)
+        for text in problems:
+            print(f"warning: {text}", file=sys.stderr)
+        t0 = time.perf_counter()
+
+        def progress(done: int, total: int, message: str) -> None:
+            if args.quiet:
+                return
+            spent = time.perf_counter() - t0
+            left = spent / done * (total - done)
+            print(
+                f"[{done}/{total}] {spent / 60:.1f} min, ~{left / 60:.1f} min left: {message}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+        all_keys = [*keys, *([] if args.no_anchor else [ANCHOR])]
+        kept = prev
+        if len(prev):
+            kept = prev[prev.set_index(["data", "model", "setting"]).index.isin(list(skip))]
+        names = [d.name for d in data_sets]
+        done_rows: list[dict] = []
+        last = [time.perf_counter()]
+
+        def table(rows) -> pd.DataFrame:
+            new = pd.DataFrame(rows, columns=FOLD_COLUMNS)
+            both = pd.concat([kept, new], ignore_index=True) if len(kept) else new
+            both = sort_folds(both, names, args.models, all_keys)
+            return both[both["setting"].isin(all_keys) & both["data"].isin(names)]
+
+        def meta_for(folds, wall, complete) -> dict:
+            return {
+                "command": "python -m offcenter.evaluate study " + shlex.join(argv_list),
+                "protocol": protocol.to_dict(),
+                "settings": all_keys,
+                "models": args.models,
+                "data": data_table(data_sets).to_dict(orient="records"),
+                "problems": problems,
+                "problem_counts": problem_counts(folds, data_sets).to_dict(orient="records"),
+                "wall_seconds": round(prev_seconds + wall, 1),
+                "wall_seconds_this_run": round(wall, 1),
+                "complete": complete,
+            }
+
+        def checkpoint(rows: list[dict]) -> None:
+            """Every minute, the groups finished so far (a killed run can --resume)."""
+            done_rows.extend(rows)
+            if args.out is None or time.perf_counter() - last[0] < CHECKPOINT_SECONDS:
+                return
+            last[0] = time.perf_counter()
+            folds = table(done_rows)
+            _write(args.out, folds.to_csv(index=False, float_format="%.6g"))
+            meta = meta_for(folds, time.perf_counter() - t0, False)
+            _write(_meta_path(args.out), json.dumps(meta, indent=1, default=str) + "\n")
+
+        run_study(
+            data_sets,
+            settings,
+            args.models,
+            protocol,
+            anchor=not args.no_anchor,
+            n_jobs=args.n_jobs,
+            progress=progress,
+            skip=skip,
+            on_group=checkpoint,
+        )
+        wall = time.perf_counter() - t0
+        folds = table(done_rows)
+        meta = meta_for(folds, wall, True)
+        text = markdown_report(folds, meta)
+        if args.out is not None:
+            _write(args.out, folds.to_csv(index=False, float_format="%.6g"))
+            _write(_meta_path(args.out), json.dumps(meta, indent=1, default=str) + "\n")
+        if args.markdown is not None:
+            _write(args.markdown, text + "\n")
+        if args.out is None and args.markdown is None:
+            print(text)
+        if not args.quiet:
+            print(f"done: {len(folds)} rows in {wall / 60:.1f} min", file=sys.stderr)
+    except CliError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

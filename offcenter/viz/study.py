@@ -1,0 +1,182 @@
+"""Plotly figures of the benchmark over many data sets (:mod:`offcenter.evaluation.study`).
+
+- :func:`cd_diagram`: Demsar's (2006) critical-difference diagram: the settings on their average
+  rank, the best on the left, with a bar joining every group of settings whose ranks differ by
+  less than Nemenyi's critical difference (not significantly different).
+- :func:`gain_figure`: each setting's gain over Shannon on every data set against the imbalance
+  ratio (log scale), with Spearman's rank correlation per setting in the legend: does an effect
+  grow with the imbalance?
+
+Nothing here computes a statistic the figure does not show, nor touches Streamlit.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from scipy import stats
+
+from offcenter.viz.evaluation import _colour
+
+__all__ = ["cd_diagram", "cliques", "gain_figure"]
+
+
+def _text(s: object) -> str:
+    return html.escape(str(s), quote=False)
+
+
+def cliques(mean_ranks, cd: float) -> list[tuple[int, int]]:
+    """Maximal runs (i, j) of the settings sorted by rank whose ranks differ by less than ``cd``.
+
+    Indices are in the sorted order; runs of a single setting are left out (Demsar's bars).
+
+    >>> cliques([1.0, 1.5, 3.0, 3.2], 1.0)
+    [(0, 1), (2, 3)]
+    """
+    r = np.sort(np.asarray(mean_ranks, dtype=float))
+    runs = []
+    for i in range(len(r)):
+        j = i
+        while j + 1 < len(r) and r[j + 1] - r[i] < cd:
+            j += 1
+        if j > i and not any(a <= i and j <= b for a, b in runs):
+            runs.append((i, j))
+    return runs
+
+
+def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | None = None):
+    """Critical-difference diagram of average ranks (1 = best, on the left).
+
+    ``ranks`` has the columns ``label`` and ``mean_rank`` (and optionally ``p_holm``, shown in the
+    hover). Settings are labelled below the axis, the better half on the left, the others on the
+    right; thick bars join the settings that Nemenyi's test cannot tell apart at the level of
+    ``cd``; the CD itself is drawn above the axis.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"label": ["A", "B", "C"], "mean_rank": [1.2, 2.0, 2.8]})
+    >>> fig = cd_diagram(df, 1.0)
+    >>> sorted(a.text for a in fig.layout.annotations if a.text in "ABC")
+    ['A', 'B', 'C']
+    """
+    df = ranks.sort_values("mean_rank", kind="mergesort").reset_index(drop=True)
+    k = len(df)
+    lo, hi = 1, max(k, 2)
+    fig = go.Figure()
+    fig.add_shape(type="line", x0=lo, x1=hi, y0=0, y1=0, line={"color": "black", "width": 1.5})
+    for t in range(lo, hi + 1):
+        fig.add_shape(type="line", x0=t, x1=t, y0=0, y1=0.12, line={"color": "black"})
+        fig.add_annotation(x=t, y=0.28, text=str(t), showarrow=False, font={"size": 12})
+    # the CD bar above the axis, from rank 1
+    fig.add_shape(type="line", x0=lo, x1=lo + cd, y0=0.75, y1=0.75, line={"width": 2})
+    for x in (lo, lo + cd):
+        fig.add_shape(type="line", x0=x, x1=x, y0=0.68, y1=0.82, line={"width": 2})
+    fig.add_annotation(x=lo + cd / 2, y=1.0, text=f"CD = {cd:.2f}", showarrow=False)
+    half = (k + 1) // 2
+    step = 0.42
+    for i, row in df.iterrows():
+        left = i < half
+        level = (i + 1) if left else (k - i)
+        y = -0.35 - step * level
+        x_text = lo - 0.15 if left else hi + 0.15
+        fig.add_shape(
+            type="path",
+            path=f"M {row['mean_rank']} 0 L {row['mean_rank']} {y} L {x_text} {y}",
+            line={"color": _colour(i), "width": 1.2},
+        )
+        hover = f"average rank {row['mean_rank']:.3f}"
+        if "p_holm" in df.columns and np.isfinite(row.get("p_holm", np.nan)):
+            hover += f", Holm p vs Shannon {row['p_holm']:.3g}"
+        fig.add_annotation(
+            x=x_text,
+            y=y,
+            text=_text(row["label"]),
+            xanchor="right" if left else "left",
+            showarrow=False,
+            font={"size": 12, "color": _colour(i)},
+            hovertext=hover,
+        )
+        fig.add_annotation(
+            x=row["mean_rank"],
+            y=y,
+            text=f"{row['mean_rank']:.2f}",
+            xanchor="left" if left else "right",
+            yanchor="bottom",
+            showarrow=False,
+            font={"size": 10, "color": "grey"},
+        )
+    for n, (a, b) in enumerate(cliques(df["mean_rank"], cd)):
+        y = -0.12 - 0.1 * n
+        fig.add_shape(
+            type="line",
+            x0=df["mean_rank"][a] - 0.03,
+            x1=df["mean_rank"][b] + 0.03,
+            y0=y,
+            y1=y,
+            line={"color": "black", "width": 5},
+        )
+    depth = -0.35 - step * (half + 1)
+    subtitle = f" ({n_data} data sets)" if n_data else ""
+    fig.update_layout(
+        title=_text(title) + subtitle if title else None,
+        xaxis={"visible": False, "range": [lo - 3.2, hi + 3.2]},
+        yaxis={"visible": False, "range": [depth, 1.2]},
+        height=max(320, 120 + 32 * half),
+        margin={"l": 20, "r": 20, "t": 50 if title else 20, "b": 20},
+        plot_bgcolor="white",
+        showlegend=False,
+    )
+    return fig
+
+
+def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = ""):
+    """Gain over the reference on each data set against its imbalance ratio (log x).
+
+    ``gains`` has the columns ``label``, ``gain``, ``imbalance_ratio`` and ``data``
+    (:func:`offcenter.evaluation.study.gains`). Each setting is one colour; its legend entry gives
+    Spearman's rank correlation between gain and imbalance ratio (with its p-value): a positive
+    correlation means the setting gains more where the minority is rarer.
+
+    Examples
+    --------
+    >>> g = pd.DataFrame({"data": list("abcd"), "label": "X", "gain": [0.0, 0.01, 0.02, 0.05],
+    ...                   "imbalance_ratio": [2.0, 5.0, 20.0, 100.0]})
+    >>> gain_figure(g).data[0].name
+    'X (ρ = 1.00, p = 0)'
+    """
+    fig = go.Figure()
+    for i, (label, part) in enumerate(gains.groupby("label", sort=False)):
+        part = part.dropna(subset=["gain", "imbalance_ratio"])
+        if part.empty:
+            continue
+        if len(part) > 2 and part["gain"].nunique() > 1:
+            rho, p = stats.spearmanr(part["imbalance_ratio"], part["gain"])
+            name = f"{_text(label)} (ρ = {rho:.2f}, p = {p:.2g})"
+        else:
+            name = _text(label)
+        fig.add_trace(
+            go.Scatter(
+                x=part["imbalance_ratio"],
+                y=part["gain"],
+                mode="markers",
+                name=name,
+                marker={"color": _colour(i), "size": 7, "opacity": 0.75},
+                text=[_text(d) for d in part["data"]],
+                hovertemplate="%{text}: IR %{x:.1f}, gain %{y:+.3f}<extra>"
+                + _text(label)
+                + "</extra>",
+            )
+        )
+    fig.add_hline(y=0, line={"color": "grey"})
+    fig.update_layout(
+        title=_text(title) if title else None,
+        xaxis={"title": "imbalance ratio (majority / minority, log scale)", "type": "log"},
+        yaxis={"title": f"gain over Shannon in {_text(metric_name)}" if metric_name else "gain"},
+        height=480,
+        legend={"font": {"size": 11}},
+        margin={"l": 60, "r": 20, "t": 50 if title else 20, "b": 60},
+    )
+    return fig

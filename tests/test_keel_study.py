@@ -1,0 +1,219 @@
+"""The benchmark over a folder of data sets (offcenter.evaluation.study and its command line).
+
+Tiny constructed CSV files stand for each kind of bad input: a fold with no minority row, a
+constant feature, a nominal value seen only in a test fold, missing values. Each is handled,
+counted and reported; no fit fails.
+"""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from offcenter.ensemble.forest import ForestClassifier
+from offcenter.evaluation import study
+from offcenter.evaluation.cli import main as cli_main
+from offcenter.evaluation.study import (
+    ANCHOR,
+    StudyProtocol,
+    gains,
+    leaf_rule_predictions,
+    problem_counts,
+    rank_tests,
+    read_folder,
+    run_study,
+)
+from offcenter.tree.estimator import TreeClassifier
+
+QUICK = StudyProtocol(n_splits=3, n_repeats=1, seed=0, max_depth=3, n_estimators=3)
+
+
+def _write(folder, name, df):
+    df.to_csv(folder / f"{name}.csv", index=False, na_rep="")
+
+
+@pytest.fixture
+def bad_folder(tmp_path):
+    rng = np.random.default_rng(0)
+    n = 30
+    base = pd.DataFrame({"x": rng.normal(size=n), "z": rng.normal(size=n)})
+    cls = np.array(["negative"] * n, dtype=object)
+    cls[[1, 7, 13, 19, 25, 29]] = "positive"
+    # 1. only 2 positives for 3 folds: one test fold per repeat has no positive
+    few = base.copy()
+    few["class"] = ["positive" if i in (3, 17) else "negative" for i in range(n)]
+    _write(tmp_path, "few_positives", few)
+    # 2. a constant feature
+    const = base.assign(c=1.0, **{"class": cls})
+    _write(tmp_path, "constant", const)
+    # 3. a nominal value seen in one row only: in its test fold, not in its training fold
+    nom = base.assign(colour=["red", "blue"] * 14 + ["red", "violet"], **{"class": cls})
+    _write(tmp_path, "unseen_value", nom)
+    # 4. missing values, numeric and nominal
+    miss = base.assign(colour=["red", "blue", None] * 10, **{"class": cls})
+    miss.loc[[0, 5, 9], "x"] = np.nan
+    _write(tmp_path, "missing", miss)
+    return tmp_path
+
+
+def test_read_folder_records_size_nominal_missing_and_imbalance(bad_folder):
+    (bad_folder / "notes.txt").write_text("not a csv")
+    (bad_folder / "three_classes.csv").write_text("x,class\n1,a\n2,b\n3,c\n")
+    sets, problems = read_folder(bad_folder)
+    names = [d.name for d in sets]
+    assert names == ["constant", "few_positives", "missing", "unseen_value"]
+    assert len(problems) == 1 and "three_classes.csv" in problems[0] and "3 classes" in problems[0]
+    info = {d.name: d.info() for d in sets}
+    assert info["few_positives"]["positives"] == 2
+    assert info["few_positives"]["imbalance_ratio"] == 14.0
+    assert info["constant"]["constant_features"] == 1
+    assert info["missing"]["missing_rows"] == 12  # rows 0 and 9 (x) + every third (colour)
+    assert info["missing"]["nominal"] == 1 and info["unseen_value"]["features"] == 3
+    assert all(d.positive == "positive" for d in sets)
+
+
+def test_positive_is_the_minority_without_a_positive_label(tmp_path):
+    pd.DataFrame({"x": range(6), "y": ["b", "a", "a", "a", "b", "a"]}).to_csv(
+        tmp_path / "t.csv", index=False
+    )
+    (d,), _ = read_folder(tmp_path, positive="positive")
+    assert d.positive == "b" and d.info()["imbalance_ratio"] == 2.0
+    with pytest.raises(ValueError, match="folder"):
+        read_folder(tmp_path / "nowhere")
+
+
+def test_bad_input_is_handled_counted_and_reported(bad_folder):
+    sets, _ = read_folder(bad_folder)
+    folds = run_study(sets, ["shannon", "oc_gini"], ["tree", "pruned", "forest"], QUICK, n_jobs=1)
+    assert (folds["error"] == "").all(), folds.loc[folds["error"] != "", "error"].iloc[0]
+    # 4 data sets x 3 models x 3 settings (anchor included) x 3 folds x 2 leaf rules
+    assert len(folds) == 4 * 3 * 3 * 3 * 2
+    few = folds[folds["data"] == "few_positives"]
+    empty = few[few["n_test_positive"] == 0]
+    assert len(empty) and empty[list(study.STUDY_METRICS)].isna().all().all()
+    assert few.loc[few["n_test_positive"] > 0, "auc"].notna().all()
+    counts = problem_counts(folds, sets).set_index("data")
+    assert counts.loc["few_positives", "folds_without_positive"] == 1
+    assert counts.loc["constant", "constant_features"] == 1
+    assert counts.loc["unseen_value", "test_rows_unseen_value"] == 1
+    assert counts.loc["missing", "missing_rows"] == 12
+    assert counts["failed_fits"].sum() == 0
+    # the tests across data sets run on what is defined
+    res = rank_tests(folds, "auc", "tree")
+    assert res["n"] == 4 and list(res["ranks"]["setting"]) == ["shannon", "oc_gini", ANCHOR]
+    g = gains(folds, "gmean", "tree", "prior", data_sets=sets)
+    assert set(g["setting"]) == {"oc_gini", ANCHOR}
+    assert (
+        g.set_index(["data", "setting"]).loc[("few_positives", "oc_gini"), "imbalance_ratio"] == 14
+    )
+
+
+def test_a_failing_fit_is_recorded_not_raised(bad_folder, monkeypatch):
+    sets, _ = read_folder(bad_folder)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(study, "_fit", broken)
+    folds = run_study(sets[:1], ["shannon"], ["tree"], QUICK, anchor=False, n_jobs=1)
+    assert (folds["error"] == "RuntimeError: boom").all() and folds["auc"].isna().all()
+    assert problem_counts(folds, sets[:1]).iloc[0]["failed_fits"] == 3
+
+
+def test_both_leaf_rules_from_one_fit_are_what_the_models_predict():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"a": rng.normal(size=200), "b": rng.choice(["u", "v", "w"], 200)})
+    y = np.where(X["a"] + rng.normal(scale=0.8, size=200) > 1.3, "pos", "neg")
+    for rule in ("majority", "prior"):
+        for est in (
+            TreeClassifier(max_depth=4, leaf_rule=rule),
+            TreeClassifier(max_depth=4, leaf_rule=rule, class_weight="balanced"),
+            ForestClassifier(n_estimators=7, random_state=2, n_jobs=1, leaf_rule=rule),
+        ):
+            est.fit(X, y)
+            proba, labels = leaf_rule_predictions(est, X)
+            assert np.array_equal(labels[rule], est.predict(X))
+            assert np.allclose(proba, est.predict_proba(X))
+
+
+def test_the_same_folds_and_numbers_whatever_n_jobs(bad_folder):
+    sets, _ = read_folder(bad_folder)
+    one = run_study(sets[:2], ["shannon", "gini"], ["forest"], QUICK, n_jobs=1)
+    two = run_study(sets[:2], ["shannon", "gini"], ["forest"], QUICK, n_jobs=2)
+    cols = [c for c in one.columns if c != "seconds"]
+    pd.testing.assert_frame_equal(one[cols], two[cols])
+    a = one[one["setting"] == "shannon"][["data", "repeat", "fold", "n_test_positive"]]
+    b = one[one["setting"] == ANCHOR][["data", "repeat", "fold", "n_test_positive"]]
+    assert a.to_numpy().tolist() == b.to_numpy().tolist()
+
+
+def test_cli_on_a_tiny_folder_writes_csv_json_markdown_and_resumes(bad_folder, tmp_path, capsys):
+    out = tmp_path / "folds.csv"
+    md = tmp_path / "report.md"
+    common = [
+        "study",
+        str(bad_folder),
+        "--settings",
+        "shannon,gini_balanced",
+        "--folds",
+        "3",
+        "--repeats",
+        "1",
+        "--max-depth",
+        "3",
+        "--n-jobs",
+        "1",
+        "--out",
+        str(out),
+        "--markdown",
+        str(md),
+    ]
+    assert cli_main([*common, "--models", "tree"]) == 0
+    err = capsys.readouterr().err
+    assert "[1/" in err and "min left" in err and "done:" in err
+    first = study.read_folds(out)
+    assert len(first) == 4 * 1 * 3 * 3 * 2  # data sets x models x settings x folds x rules
+    # --resume runs only what is missing (the pruned trees) and keeps the rest
+    assert cli_main([*common, "--models", "tree,pruned", "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "[12/12]" in err  # 4 data sets x 3 settings of the pruned model only
+    folds = study.read_folds(out)
+    assert len(folds) == 2 * len(first)
+    kept = folds[folds["model"] == "tree"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(kept, first)
+    meta = json.loads((tmp_path / "folds.csv.json").read_text())
+    assert meta["protocol"]["n_splits"] == 3 and meta["settings"][-1] == ANCHOR
+    assert {r["data"] for r in meta["data"]} == {
+        "constant",
+        "few_positives",
+        "missing",
+        "unseen_value",
+    }
+    text = md.read_text()
+    assert "average ranks over the data sets" in text and "Iman-Davenport p" in text
+    assert "| few_positives | 1 |" in text  # the fold without a positive, counted
+    # --report rebuilds the same tables without fitting
+    md2 = tmp_path / "again.md"
+    assert cli_main(["study", "--report", str(out), "--markdown", str(md2)]) == 0
+    assert md2.read_text() == text
+    # another protocol cannot resume this file
+    assert cli_main([*common, "--models", "tree", "--seed", "3", "--resume"]) == 1
+    assert "another protocol" in capsys.readouterr().err
+
+
+def test_cli_errors(tmp_path, capsys):
+    assert cli_main(["study", str(tmp_path / "nowhere"), "--quiet"]) == 1
+    assert "not a folder" in capsys.readouterr().err
+    assert cli_main(["study", str(tmp_path), "--quiet"]) == 1
+    assert "no .csv" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        cli_main(["study", str(tmp_path), "--models", "bush"])
+    assert exc.value.code == 2
+    with pytest.raises(SystemExit):
+        cli_main(["study", str(tmp_path), "--settings", "gini"])
+    assert "shannon" in capsys.readouterr().err
+    assert math.isfinite(StudyProtocol().cp)
+    with pytest.raises(ValueError, match="n_splits"):
+        StudyProtocol(n_splits=1)
