@@ -23,6 +23,7 @@ from offcenter.app import urlstate
 from offcenter.app.data_picker import pick_data, pick_target
 from offcenter.app.downloads import csv_button
 from offcenter.app.result_store import shared_result_store
+from offcenter.app.study_view import render_study
 from offcenter.data.csv_io import DataProblem, id_like_columns, prepare_xy
 from offcenter.data.datasets import DATASETS
 from offcenter.evaluation.runner import (
@@ -84,6 +85,8 @@ st.write(
 )
 for w in url_warnings:
     st.warning(f"Link parameter fixed: {w}")
+with st.expander("The KEEL benchmark: 41 imbalanced data sets, ranked (computed once, not rerun)"):
+    render_study()
 
 # ---------------------------------------------------------------- data
 st.header("1. Data")

@@ -103,10 +103,14 @@ def parse_settings(specs: Iterable) -> list[MeasureSetting]:
     return out
 
 
+#: The imbalance-aware peers the app offers beside the standard settings (issue 14).
+PEER_SETTINGS = ("dkm", "shannon_balanced", "gini_balanced")
+
+
 def available_settings() -> list[MeasureSetting]:
-    """The settings the app offers: the standard comparison settings plus the defaults."""
+    """The settings the app offers: the standard comparison settings, the defaults, the peers."""
     out: list[MeasureSetting] = []
-    for spec in [*comparison_settings(), *DEFAULT_SETTINGS]:
+    for spec in [*comparison_settings(), *DEFAULT_SETTINGS, *PEER_SETTINGS]:
         s = parse_setting(spec)
         if s.key not in {o.key for o in out}:
             out.append(s)

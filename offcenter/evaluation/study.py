@@ -100,6 +100,7 @@ __all__ = [
 STUDY_SETTINGS = (
     "shannon",
     "gini",
+    "dkm",
     "shannon_balanced",
     "gini_balanced",
     "oc_shannon",

@@ -1,7 +1,7 @@
 """Plotly figures of the benchmark over many data sets (:mod:`offcenter.evaluation.study`).
 
 - :func:`cd_diagram`: Demsar's (2006) critical-difference diagram: the settings on their average
-  rank, the best on the left, with a bar joining every group of settings whose ranks differ by
+  rank (in brackets after the name), the best on the left, with a bar joining every group of settings whose ranks differ by
   less than Nemenyi's critical difference (not significantly different).
 - :func:`gain_figure`: each setting's gain over Shannon on every data set against the imbalance
   ratio (log scale), with Spearman's rank correlation per setting in the legend: does an effect
@@ -17,6 +17,7 @@ import html
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 from scipy import stats
 
 from offcenter.viz.evaluation import _colour
@@ -59,8 +60,8 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
     --------
     >>> df = pd.DataFrame({"label": ["A", "B", "C"], "mean_rank": [1.2, 2.0, 2.8]})
     >>> fig = cd_diagram(df, 1.0)
-    >>> sorted(a.text for a in fig.layout.annotations if a.text in "ABC")
-    ['A', 'B', 'C']
+    >>> sorted(a.text for a in fig.layout.annotations if "(" in a.text)
+    ['A (1.20)', 'B (2.00)', 'C (2.80)']
     """
     df = ranks.sort_values("mean_rank", kind="mergesort").reset_index(drop=True)
     k = len(df)
@@ -93,20 +94,11 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
         fig.add_annotation(
             x=x_text,
             y=y,
-            text=_text(row["label"]),
+            text=f"{_text(row['label'])} ({row['mean_rank']:.2f})",
             xanchor="right" if left else "left",
             showarrow=False,
             font={"size": 12, "color": _colour(i)},
             hovertext=hover,
-        )
-        fig.add_annotation(
-            x=row["mean_rank"],
-            y=y,
-            text=f"{row['mean_rank']:.2f}",
-            xanchor="left" if left else "right",
-            yanchor="bottom",
-            showarrow=False,
-            font={"size": 10, "color": "grey"},
         )
     for n, (a, b) in enumerate(cliques(df["mean_rank"], cd)):
         y = -0.12 - 0.1 * n
@@ -132,13 +124,14 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
     return fig
 
 
-def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = ""):
+def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = "", columns: int = 0):
     """Gain over the reference on each data set against its imbalance ratio (log x).
 
     ``gains`` has the columns ``label``, ``gain``, ``imbalance_ratio`` and ``data``
     (:func:`offcenter.evaluation.study.gains`). Each setting is one colour; its legend entry gives
     Spearman's rank correlation between gain and imbalance ratio (with its p-value): a positive
-    correlation means the setting gains more where the minority is rarer.
+    correlation means the setting gains more where the minority is rarer. With ``columns`` > 0,
+    one small plot per setting on a grid of that many columns (shared axes), titled likewise.
 
     Examples
     --------
@@ -146,17 +139,36 @@ def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = ""):
     ...                   "imbalance_ratio": [2.0, 5.0, 20.0, 100.0]})
     >>> gain_figure(g).data[0].name
     'X (ρ = 1.00, p = 0)'
+    >>> two = pd.concat([g, g.assign(label="Y", gain=-g["gain"])])
+    >>> [a.text for a in gain_figure(two, columns=2).layout.annotations][:2]
+    ['X (ρ = 1.00, p = 0)', 'Y (ρ = -1.00, p = 0)']
     """
-    fig = go.Figure()
-    for i, (label, part) in enumerate(gains.groupby("label", sort=False)):
+    groups = [(label, part) for label, part in gains.groupby("label", sort=False)]
+    facets = columns > 0 and len(groups) > 1
+    names = []
+    for label, part in groups:
         part = part.dropna(subset=["gain", "imbalance_ratio"])
-        if part.empty:
-            continue
-        if len(part) > 2 and part["gain"].nunique() > 1:
+        if len(part) > 2 and part["gain"].nunique() > 1 and part["imbalance_ratio"].nunique() > 1:
             rho, p = stats.spearmanr(part["imbalance_ratio"], part["gain"])
-            name = f"{_text(label)} (ρ = {rho:.2f}, p = {p:.2g})"
+            names.append(f"{_text(label)} (ρ = {rho:.2f}, p = {p:.2g})")
         else:
-            name = _text(label)
+            names.append(_text(label))
+    if facets:
+        rows = -(-len(groups) // columns)
+        fig = make_subplots(
+            rows=rows,
+            cols=columns,
+            shared_xaxes=True,
+            shared_yaxes=True,
+            subplot_titles=names,
+            horizontal_spacing=0.03,
+            vertical_spacing=0.09,
+        )
+    else:
+        fig = go.Figure()
+    for i, ((label, part), name) in enumerate(zip(groups, names)):
+        part = part.dropna(subset=["gain", "imbalance_ratio"])
+        where = {"row": i // columns + 1, "col": i % columns + 1} if facets else {}
         fig.add_trace(
             go.Scatter(
                 x=part["imbalance_ratio"],
@@ -168,15 +180,37 @@ def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = ""):
                 hovertemplate="%{text}: IR %{x:.1f}, gain %{y:+.3f}<extra>"
                 + _text(label)
                 + "</extra>",
-            )
+                showlegend=not facets,
+            ),
+            **where,
         )
-    fig.add_hline(y=0, line={"color": "grey"})
+    fig.add_hline(
+        y=0, line={"color": "grey"}, row="all" if facets else None, col="all" if facets else None
+    )
+    x_title = "imbalance ratio (majority / minority, log scale)"
+    y_title = f"gain over Shannon in {_text(metric_name)}" if metric_name else "gain"
+    fig.update_xaxes(type="log")
+    if facets:
+        fig.update_annotations(font_size=11)
+        fig.update_layout(height=260 * rows + 80)
+        fig.add_annotation(
+            text=x_title,
+            x=0.5,
+            y=0,
+            xref="paper",
+            yref="paper",
+            yanchor="top",
+            yshift=-30,
+            showarrow=False,
+        )
+        fig.add_annotation(
+            text=y_title, x=-0.05, y=0.5, xref="paper", yref="paper", textangle=-90, showarrow=False
+        )
+    else:
+        fig.update_layout(xaxis_title=x_title, yaxis_title=y_title, height=480)
     fig.update_layout(
         title=_text(title) if title else None,
-        xaxis={"title": "imbalance ratio (majority / minority, log scale)", "type": "log"},
-        yaxis={"title": f"gain over Shannon in {_text(metric_name)}" if metric_name else "gain"},
-        height=480,
         legend={"font": {"size": 11}},
-        margin={"l": 60, "r": 20, "t": 50 if title else 20, "b": 60},
+        margin={"l": 70, "r": 20, "t": 70 if title else 40, "b": 70},
     )
     return fig
