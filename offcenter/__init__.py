@@ -19,6 +19,7 @@ from offcenter.measures.association import (
     relative_gain,
     theil_u,
 )
+from offcenter.measures.criteria import SplitCriterion, hellinger_split
 from offcenter.measures.entropies import (
     asymmetric,
     boolean_distribution,
@@ -31,7 +32,16 @@ from offcenter.measures.entropies import (
 )
 from offcenter.measures.impurity import Impurity, resolve_theta
 from offcenter.measures.offcentering import off_center, off_centered
-from offcenter.measures.registry import MEASURES, MeasureInfo, ParamInfo, get_measure, measure_names
+from offcenter.measures.registry import (
+    CRITERIA,
+    MEASURES,
+    TREE_MEASURES,
+    MeasureInfo,
+    ParamInfo,
+    criterion_names,
+    get_measure,
+    measure_names,
+)
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree import TreeClassifier
 
@@ -39,16 +49,20 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Association",
+    "CRITERIA",
     "ForestClassifier",
     "Impurity",
     "MEASURES",
     "MeasureInfo",
     "MeasureSetting",
     "ParamInfo",
+    "SplitCriterion",
+    "TREE_MEASURES",
     "association",
     "asymmetric",
     "boolean_distribution",
     "comparison_settings",
+    "criterion_names",
     "daroczy",
     "dkm",
     "gain",
@@ -57,6 +71,7 @@ __all__ = [
     "gini",
     "goodman_kruskal_tau",
     "guttman_lambda",
+    "hellinger_split",
     "kvalseth",
     "lambda_alpha",
     "measure_names",

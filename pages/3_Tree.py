@@ -28,7 +28,7 @@ from offcenter.data.csv_io import (
     too_large,
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
-from offcenter.measures.registry import MEASURES
+from offcenter.measures.registry import TREE_MEASURES
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree import TreeClassifier
 from offcenter.viz.explain import (
@@ -61,7 +61,7 @@ THETAS = {"prior": "prior (class distribution)", "uniform": "uniform", "none": "
 SCHEMA = urlstate.Schema(
     [
         urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
-        urlstate.Field("measure", "str", "shannon", choices=tuple(MEASURES)),
+        urlstate.Field("measure", "str", "shannon", choices=tuple(TREE_MEASURES)),
         urlstate.Field("theta", "str", "prior", choices=tuple(THETAS)),
         urlstate.Field("beta", "float", 2.0, low=0.0, high=10.0),
         urlstate.Field("rho", "float", 0.0, low=0.0, high=5.0),
@@ -237,10 +237,16 @@ st.caption(
 st.header("2. Measure and stopping rules")
 c1, c2, c3 = st.columns(3)
 measure = c1.selectbox(
-    "Measure", list(MEASURES), format_func=lambda m: MEASURES[m].label, key=PREFIX + "measure"
+    "Measure",
+    list(TREE_MEASURES),
+    format_func=lambda m: TREE_MEASURES[m].label,
+    key=PREFIX + "measure",
 )
-minfo = MEASURES[measure]
-theta_options = list(THETAS) if minfo.off_centerable else ["prior", "uniform"]
+minfo = TREE_MEASURES[measure]
+# a split criterion (HDDT) takes no theta and no alpha: those widgets stay, disabled, so that
+# their values come back when another measure is chosen
+criterion = minfo.is_criterion
+theta_options = list(THETAS) if (minfo.off_centerable or criterion) else ["prior", "uniform"]
 if S[PREFIX + "theta"] not in theta_options:
     S[PREFIX + "theta"] = "prior"
 prior_text = "(" + ", ".join(f"{p:.3f}" for p in prior) + ")"
@@ -250,12 +256,19 @@ theta_choice = c1.radio(
     format_func=THETAS.get,
     key=PREFIX + "theta",
     horizontal=False,
+    disabled=criterion,
 )
 # (the prior is shown below the radio, not in its labels: labels that change with the data make
 # the browser lose the radio's selection)
 c1.caption(
-    f"The prior here: theta = {prior_text}" + ("" if theta_choice == "prior" else " (not used)")
+    "The Hellinger distance takes no theta: it is skew-insensitive by construction. Its node "
+    "impurity (pruning costs, importances) is DKM."
+    if criterion
+    else f"The prior here: theta = {prior_text}"
+    + ("" if theta_choice == "prior" else " (not used)")
 )
+if criterion:
+    theta_choice = "none"
 params = {}
 for p in minfo.params:
     params[p.name] = c1.slider(
@@ -271,11 +284,20 @@ if minfo.uses_sample_size:
         "Consistent form (Laplace estimate with each node's n)", key=PREFIX + "consistent"
     )
 score = c2.selectbox(
-    "Split score", list(SCORES), format_func=lambda s: SCORES[s][0], key=PREFIX + "score"
+    "Split score",
+    list(SCORES),
+    format_func=lambda s: SCORES[s][0],
+    key=PREFIX + "score",
+    disabled=criterion,
+    help="A split criterion (HDDT) is scored by its own value, the Hellinger distance."
+    if criterion
+    else None,
 )
 alpha = SCORES[score][1]
 if score == "alpha":
-    alpha = c2.slider("alpha", 0.0, 1.0, step=0.05, key=PREFIX + "alpha")
+    alpha = c2.slider("alpha", 0.0, 1.0, step=0.05, key=PREFIX + "alpha", disabled=criterion)
+if criterion:
+    alpha = None
 categorical = c2.radio(
     "Categorical features",
     ["multiway", "binary"],
@@ -348,7 +370,8 @@ st.header("3. The tree")
 st.caption(
     f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}; measure: "
     f"{md_escape(clf.setting_.replace(alpha=None).label_for(clf.prior_))}; "
-    f"score: {SCORES[score][0]}" + ("; edited by hand" if tree_state.edited else "")
+    f"score: {'the Hellinger distance' if criterion else SCORES[score][0]}"
+    + ("; edited by hand" if tree_state.edited else "")
 )
 # a click on a node (read before drawing so that the figure shows it selected)
 event_state = S.get("tr_chart")

@@ -220,6 +220,33 @@ def test_scores_and_parameters():
     assert not at.error
 
 
+@pytest.mark.parametrize("data", ["pima", "iris", "german_credit"])
+def test_hellinger_criterion_and_dkm_grow_and_explain(data):
+    """HDDT (a split criterion): theta and the score are disabled, the tree grows, the worked
+    calculation is the Hellinger distance's, node selection and the tables work. DKM too."""
+    at = run(data=data, score="relative")
+    at.selectbox(key="tr_measure").set_value("hellinger")
+    at = run(at)
+    assert at.radio(key="tr_theta").disabled and at.selectbox(key="tr_score").disabled
+    at.button(key="tr_grow").click()
+    at = run(at)
+    assert not at.error
+    text = texts(at)
+    assert "measure: Hellinger distance \\(HDDT\\); score: the Hellinger distance" in text
+    assert "is a split criterion, not an impurity decrease" in text
+    assert "against" in text and ("d_{H}" in text or "d_H = \\max" in text)
+    assert at.query_params["measure"] in ("hellinger", ["hellinger"])
+    node_select(at).set_value(1)
+    at = run(at)
+    assert not at.error
+    at.selectbox(key="tr_measure").set_value("dkm")
+    at = run(at)
+    assert not at.radio(key="tr_theta").disabled
+    at.button(key="tr_grow").click()
+    at = run(at)
+    assert not at.error and "DKM" in texts(at)
+
+
 def test_select_node_force_split_make_leaf_undo():
     at = run(data="mutation")
     sel = node_select(at)

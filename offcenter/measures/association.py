@@ -156,6 +156,11 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
             )
         th = resolve_theta(theta, t.sum(axis=-2)) if theta is not None else None
         imp = Impurity(info.name, theta=th, consistent=consistent, **params)
+    if imp.criterion is not None:
+        raise ValueError(
+            f"the {imp.info.label} is a split criterion, not an impurity: it has no gain or "
+            "lambda_alpha; score a table with offcenter.hellinger_split(table)."
+        )
     i_y, i_y_x, i_x, g = _association_counts(t, imp)
     return Association(*(scalar_or_array(np.asarray(v)) for v in (i_y, i_y_x, i_x, g)))
 

@@ -67,6 +67,11 @@ class Impurity:
     (required) and ``consistent=True`` replaces p by its Laplace estimate with the sample size n
     of each distribution (each tree node's own n).
 
+    For a split criterion (``"hellinger"``, HDDT) the object evaluates the criterion's node
+    measure (DKM) and carries the criterion in ``criterion``
+    (:class:`offcenter.measures.criteria.SplitCriterion`): the tree engine then scores a split
+    by it instead of by the impurity decrease.
+
     Parameters
     ----------
     measure : str
@@ -96,6 +101,12 @@ class Impurity:
         if self.consistent and not self.info.uses_sample_size:
             raise ValueError(
                 f"consistent=True applies only to the asymmetric entropy, not the {self.info.label}."
+            )
+        #: the split criterion of a criterion setting (HDDT), None for an impurity measure
+        self.criterion = self.info.criterion
+        if theta is not None and self.info.theta == "none":
+            raise ValueError(
+                f"the {self.info.label} takes no theta: it is skew-insensitive by construction."
             )
         if theta is None:
             if self.info.theta == "builtin":

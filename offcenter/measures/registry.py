@@ -3,6 +3,11 @@
 A measure is added in one place, :data:`MEASURES`, with its parameters and their ranges, whether
 a reference distribution theta applies, its formula in LaTeX, a one-line description and its
 reference; it then shows up in every page, the tree engine and the comparison tables.
+
+Split criteria that are not impurity decreases (the Hellinger distance of HDDT) are listed apart,
+in :data:`CRITERIA`, with the same :class:`MeasureInfo` (``criterion`` set): the tree engine, the
+settings and the comparison tables take them like any measure (:func:`get_measure` finds both),
+while the curve pages, which draw functions of p, list :data:`MEASURES` only.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from offcenter.measures import criteria as _c
 from offcenter.measures import entropies as _m
 from offcenter.measures._validation import as_parameter
 
@@ -53,7 +59,7 @@ class MeasureInfo:
     short: str
     params: tuple[ParamInfo, ...]
     #: "optional": off-centering on theta is a choice (off_centered); "builtin": the measure
-    #: itself takes theta (the asymmetric entropy).
+    #: itself takes theta (the asymmetric entropy); "none": no theta (a split criterion).
     theta: str
     latex: str
     description: str
@@ -65,6 +71,15 @@ class MeasureInfo:
     concave: bool = True
     notes: str = ""
     aliases: tuple[str, ...] = field(default_factory=tuple)
+    #: A split criterion (:class:`offcenter.measures.criteria.SplitCriterion`) scores a split
+    #: from its children's class counts, instead of by an impurity decrease; ``function`` and
+    #: ``kernel`` are then the node measure (node impurities, pruning costs, importances).
+    criterion: _c.SplitCriterion | None = None
+
+    @property
+    def is_criterion(self) -> bool:
+        """True for a split criterion (not an impurity decrease): no theta, no alpha."""
+        return self.criterion is not None
 
     @property
     def off_centerable(self) -> bool:
@@ -257,6 +272,47 @@ MEASURES: dict[str, MeasureInfo] = {
     )
 }
 
+#: Split criteria that are not impurity decreases, name -> :class:`MeasureInfo`.
+CRITERIA: dict[str, MeasureInfo] = {
+    info.name: info
+    for info in (
+        MeasureInfo(
+            name="hellinger",
+            label="Hellinger distance split criterion (HDDT)",
+            short="Hellinger distance (HDDT)",
+            params=(),
+            theta="none",
+            latex=(
+                r"d_H = \sqrt{\sum_{k} \Bigl(\sqrt{\tfrac{n^+_k}{n^+}} - "
+                r"\sqrt{\tfrac{n^-_k}{n^-}}\Bigr)^2}"
+                r"\quad(q > 2:\ \max_c \text{ of class } c \text{ vs the rest})"
+            ),
+            description=(
+                "Split criterion, not an impurity: the Hellinger distance between the "
+                "distributions of the two classes over the children (0 to sqrt 2), "
+                "skew-insensitive; q > 2: the largest one-vs-rest distance. Its 'gain' is this "
+                "score; its node measure is DKM (d_H^2 = 2 x relative DKM gain, two classes)."
+            ),
+            reference=(
+                "D. A. Cieslak, N. V. Chawla, Learning decision trees for unbalanced data, "
+                "ECML PKDD 2008; q > 2 one-vs-rest: T. R. Hoens, Q. Qian, N. V. Chawla, "
+                "Z.-H. Zhou, Building decision trees for the multi-class imbalance problem, "
+                "PAKDD 2012"
+            ),
+            function=_m.dkm,
+            kernel=_m._dkm,
+            notes=(
+                "A split criterion: the tree maximises d_H over the candidate splits; the node "
+                "measure (node impurity, pruning costs, importances) is the DKM impurity, which "
+                "ranks a node's splits as d_H does for two classes. For q > 2 the score is the "
+                "maximum over the classes of the one-vs-rest distance (this package's choice)."
+            ),
+            aliases=("hddt", "hellinger_distance"),
+            criterion=_c.HELLINGER,
+        ),
+    )
+}
+
 #: LaTeX of the off-centering transform, for the pages.
 OFF_CENTER_LATEX = (
     r"\pi_j = \begin{cases} \dfrac{p_j}{q\theta_j} & p_j \le \theta_j \\[1ex]"
@@ -265,23 +321,32 @@ OFF_CENTER_LATEX = (
 )
 OFF_CENTER_REFERENCE = _PAPER
 
-_ALIASES = {alias: info.name for info in MEASURES.values() for alias in info.aliases}
+#: Every measure the tree can grow with: the impurity measures, then the split criteria.
+TREE_MEASURES: dict[str, MeasureInfo] = {**MEASURES, **CRITERIA}
+
+_ALIASES = {alias: info.name for info in TREE_MEASURES.values() for alias in info.aliases}
 
 
 def get_measure(name: str) -> MeasureInfo:
-    """Look up a measure by name (or alias), with a helpful error for unknown names."""
+    """Look up a measure or split criterion by name (or alias), with a helpful error for
+    unknown names."""
     if not isinstance(name, str):
         raise TypeError(f"a measure is named by a string such as 'shannon'; got {name!r}.")
     key = name.strip().lower().replace("-", "_").replace(" ", "_")
     key = _ALIASES.get(key, key)
-    if key not in MEASURES:
-        raise ValueError(f"unknown measure {name!r}; choose one of: {', '.join(MEASURES)}.")
-    return MEASURES[key]
+    if key not in TREE_MEASURES:
+        raise ValueError(f"unknown measure {name!r}; choose one of: {', '.join(TREE_MEASURES)}.")
+    return TREE_MEASURES[key]
 
 
 def measure_names() -> list[str]:
-    """Names of the registered measures, in display order."""
+    """Names of the registered impurity measures, in display order."""
     return list(MEASURES)
+
+
+def criterion_names() -> list[str]:
+    """Names of the registered split criteria (``["hellinger"]``)."""
+    return list(CRITERIA)
 
 
 def uniform(q: int) -> np.ndarray:

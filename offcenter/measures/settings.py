@@ -58,7 +58,7 @@ import numpy as np
 
 from offcenter.measures._validation import as_float_array, as_parameter, as_theta
 from offcenter.measures.impurity import Impurity, resolve_theta
-from offcenter.measures.registry import MEASURES, get_measure
+from offcenter.measures.registry import TREE_MEASURES, get_measure
 
 __all__ = ["MeasureSetting", "comparison_settings", "format_number"]
 
@@ -93,6 +93,13 @@ def _positive_number(value, name: str) -> float:
 
 
 def _normalise_theta(theta, info) -> None | str | tuple[float, ...]:
+    if info.theta == "none":
+        if theta is not None:
+            raise ValueError(
+                f"the {info.label} takes no theta (it is skew-insensitive by construction); "
+                f"leave theta=None (got {theta!r})."
+            )
+        return None
     if theta is None:
         return "prior" if info.theta == "builtin" else None
     if isinstance(theta, str):
@@ -214,6 +221,11 @@ class MeasureSetting:
                     f"{class_weight!r} (a dict of weights goes to TreeClassifier directly)."
                 )
             class_weight = "balanced"
+        if alpha is not None and info.is_criterion:
+            raise ValueError(
+                f"alpha (the score lambda_alpha of an impurity gain) does not apply to the "
+                f"{info.label}, a split criterion scored by itself; leave alpha=None."
+            )
         values = {
             "measure": info.name,
             "theta": _normalise_theta(self.theta, info),
@@ -317,7 +329,7 @@ class MeasureSetting:
         except (ValueError, TypeError):
             raise ValueError(
                 f"unknown setting {spec!r}: expected {_SYNTAX} with a measure among "
-                f"{', '.join(MEASURES)}, e.g. shannon, oc_shannon, ocuniform_shannon, "
+                f"{', '.join(TREE_MEASURES)}, e.g. shannon, oc_shannon, ocuniform_shannon, "
                 "oc_daroczy_b0.5, asymmetric_consistent."
             ) from None
         if "theta" in found:

@@ -13,6 +13,13 @@ and children :math:`k`:
 
 with I(X) the uncentered measure of the branch sizes (see :mod:`offcenter.measures.association`).
 
+Split criteria (``measure="hellinger"``: the Hellinger distance of HDDT, Cieslak and Chawla
+2008; see :mod:`offcenter.measures.criteria`) are not impurity decreases: a split's score is
+computed from its children's class counts and maximised, and ``Split.gain`` and
+``Split.score`` both hold it. theta and alpha do not apply. The node impurity of such a tree
+(``Node.impurity``, the pruning costs and ``feature_importances_``) is the DKM impurity, whose
+decrease ranks a node's splits exactly as the Hellinger distance does with two classes.
+
 Rules
 -----
 Numeric features
@@ -130,7 +137,8 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     measure : str
-        A registered measure (``offcenter.measure_names()``).
+        A registered measure (``offcenter.measure_names()``) or split criterion
+        (``offcenter.criterion_names()``: ``"hellinger"``, HDDT).
     theta : None, "prior", "uniform" or array_like
         Off-centering reference (fixed for every node). None: no off-centering, except for the
         asymmetric entropy, which always has a theta and then takes the prior.
@@ -451,7 +459,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             imp,
             len(self.classes_),
             int(len(self._y)),
-            c["alpha"],
+            None if imp.criterion is not None else c["alpha"],  # a criterion takes no alpha
             c["max_depth"],
             c["min_samples_split"],
             c["min_samples_leaf"],

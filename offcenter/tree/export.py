@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from offcenter.measures.impurity import Impurity
+from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.encode import FeatureInfo, _python_value
 from offcenter.tree.nodes import Node, Tree
 
@@ -249,6 +250,12 @@ def export_graphviz(
                 parts.append(f"{sp.feature}")
         if impurity:
             crit = nd.criterion or clf.setting_.key
+            try:
+                info = MeasureSetting.parse(crit).info
+            except ValueError:
+                info = None
+            if info is not None and info.is_criterion:
+                crit = info.function.__name__  # a criterion's node measure (DKM for HDDT)
             parts.append(
                 f"{crit} = {round(float(nd.impurity), precision)}"
                 if show

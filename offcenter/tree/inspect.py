@@ -47,10 +47,12 @@ def resolve_settings(clf, settings=None) -> list[tuple[str, str, Impurity, float
     items = comparison_settings() if settings is None else list(settings)
     for s in items:
         if isinstance(s, Impurity):
-            entry = (s.key, s.label, s, alpha)
+            entry = (s.key, s.label, s, None if s.criterion is not None else alpha)
         else:
             ms = MeasureSetting.parse(s)
-            entry = (ms.key, ms.label, ms.impurity(counts), alpha if ms.alpha is None else ms.alpha)
+            a = alpha if ms.alpha is None else ms.alpha
+            # a split criterion (HDDT) is scored by itself: the tree's alpha does not apply
+            entry = (ms.key, ms.label, ms.impurity(counts), None if ms.info.is_criterion else a)
         if any(e[0] == entry[0] for e in out):
             continue
         out.append(entry)
@@ -118,9 +120,15 @@ def _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar):
 
 
 def _score_tables(tables: np.ndarray, imps, alphas):
-    """gain and score of count tables (..., k, q) under each Impurity (and its alpha)."""
+    """gain and score of count tables (..., k, q) under each Impurity (and its alpha).
+
+    For a split criterion (HDDT) both are the criterion's value (the Hellinger distance)."""
     out = []
     for imp, alpha in zip(imps, alphas):
+        if imp.criterion is not None:
+            value = np.asarray(imp.criterion.table(np.asarray(tables, np.float64)), float)
+            out.append((value, value))
+            continue
         i_y, _, i_x, gain = _association_counts(tables.astype(np.float64), imp)
         score = gain if alpha is None else _lambda(gain, i_y, i_x, alpha)
         out.append((np.asarray(gain, float), np.asarray(score, float)))
@@ -142,6 +150,8 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
     ``n_missing``, ``threshold``, ``groups``, then ``gain:{key}``, ``score:{key}``,
     ``rank:{key}`` per setting (rank 1 = best score under that setting; ties share the lower
     rank). A feature with no valid split at the node has NaN gains and ranks and an empty split.
+    For a split criterion (``hellinger``, HDDT) ``gain:{key}`` and ``score:{key}`` both hold
+    its value, the Hellinger distance of the split (it is not an impurity decrease).
     ``df.attrs["settings"]`` lists (key, label); ``df.attrs["chosen_key"]`` is the tree's own.
     """
     clf._require_data()
@@ -212,7 +222,9 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
 
     Columns: ``threshold``, ``n_left``, ``n_right`` (missing values counted in the larger child),
     ``valid`` (both children have ``min_samples_leaf`` rows), ``gain:{key}`` and, when the
-    tree has an alpha, ``score:{key}``. Missing values follow the larger-child rule.
+    tree has an alpha, ``score:{key}``. Missing values follow the larger-child rule. For a
+    split criterion (``hellinger``, HDDT) ``gain:{key}`` is its value, the Hellinger distance of
+    the split, and it has no ``score:{key}`` (no alpha applies to it).
     """
     clf._require_data()
     clf._check_node(node_id)
@@ -385,7 +397,8 @@ def own_optima(clf, node_id: int, settings=None) -> pd.DataFrame:
     ``min_weight_fraction_leaf``, the ``categorical`` mode) and its tie rules (highest score;
     within a feature the smallest threshold or the first grouping enumerated). The score is
     the gain :math:`I(Y) - \\sum_k \\frac{n_k}{n} I(Y \\mid X = k)`, or
-    :math:`\\lambda_\\alpha` when the setting (or the tree) has an ``alpha``.
+    :math:`\\lambda_\\alpha` when the setting (or the tree) has an ``alpha``; for a split
+    criterion (``hellinger``, HDDT) gain and score are both its value, the Hellinger distance.
 
     Parameters
     ----------

@@ -64,6 +64,16 @@ class Settings:
             info.concave and not self.imp.consistent and (not self.imp.off_centered or self.q == 2)
         )
         self.pkernel = CountKernel(self.imp.for_predictor(2), 2, self.n_max, self.weighted)
+        #: a split criterion (HDDT) scores splits by itself (gain = score = its value); its
+        #: kernel is the node measure. The pure-run pruning stays exact for the Hellinger
+        #: distance (each one-vs-rest d_c^2 is convex along a run pure of one class, see
+        #: offcenter.measures.criteria), and no screening applies (its kernel has none).
+        self.criterion = self.imp.criterion
+        if self.criterion is not None and self.alpha is not None:
+            raise ValueError(
+                f"alpha (lambda_alpha) does not apply to the {info.label}, a split criterion "
+                "scored by itself; leave alpha=None."
+            )
 
     def denominator(self, i_parent, nl, nr):
         """alpha I(node) + (1 - alpha) I(X) of lambda_alpha; None when scoring by the gain."""
@@ -576,6 +586,8 @@ def block_screened(pos, st: Settings) -> bool:
     the float32 screening, one pass over every threshold, is cheaper)."""
     m = pos.nd.size
     need = st.kernel.block_node_min
+    if st.criterion is not None:
+        return False  # the row bounds are about impurity decreases
     if need is None or st.kernel.row_bound is None or pos.M is not None or m < BLOCK_MIN:
         return False
     if st.alpha is not None and not st.pkernel.imp.info.concave:
@@ -638,6 +650,9 @@ SCREEN_MIN = 256
 
 
 def _evaluate_exact(pos, Ipar, n, st: Settings):
+    if st.criterion is not None:  # a split criterion: its value is both gain and score
+        value = st.criterion.pair(pos.L, pos.R)
+        return value, value
     ndv, nl, nr = pos.nd, pos.nl, pos.nr
     ip = Ipar.take(ndv)
     gain = ip - _children_sum(pos.L, pos.R, nl, nr, st.kernel) / n.take(ndv)
@@ -820,12 +835,15 @@ def search_categorical(
             return None
         t = tab[nodes]
         s = sizes[nodes]
-        ich = st.kernel(t.reshape(-1, q), s.reshape(-1)).reshape(nodes.size, K)
-        w = (s * ich).sum(axis=1) / n[nodes]
-        gain = Ipar[nodes] - w
-        if st.alpha is None:
-            score = gain
+        if st.criterion is not None:
+            # absent categories are empty children: they add 0 to the Hellinger distance
+            gain = score = st.criterion.table(t)
         else:
+            ich = st.kernel(t.reshape(-1, q), s.reshape(-1)).reshape(nodes.size, K)
+            w = (s * ich).sum(axis=1) / n[nodes]
+            gain = Ipar[nodes] - w
+            score = gain
+        if st.criterion is None and st.alpha is not None:
             i_x = _predictor_impurity(st.imp, s)
             denom = st.alpha * Ipar[nodes] + (1 - st.alpha) * i_x
             okd = denom > 1e-15

@@ -146,6 +146,9 @@ def split_steps(
     parent = np.asarray(parent_counts, dtype=float)
     kids = np.asarray(children_counts, dtype=float)
     classes = [str(c) for c in classes]
+    if impurity.criterion is not None:
+        name = impurity.info.short if label is None else label
+        return _hellinger_steps(parent, kids, classes, branch_labels, name)
     n = parent.sum()
     sym = _symbol(impurity)
     steps = []
@@ -237,6 +240,68 @@ def split_steps(
                 rf"I(X) = {_f(i_x)},\quad \lambda_{{{alpha:g}}} = \frac{{{_f(gain)}}}"
                 rf"{{{alpha:g} \times {_f(i_parent)} + {1 - alpha:g} \times {_f(i_x)}}} = {_f(score)}",
                 score,
+            )
+        )
+    return steps
+
+
+def _hellinger_steps(parent, kids, classes, branch_labels, name) -> list[Step]:
+    r"""The worked calculation of the Hellinger distance criterion (HDDT) of a split.
+
+    Two classes: each child's share of the positives (the second class) and of the negatives,
+    then :math:`d_H = \sqrt{\sum_k (\sqrt{a_k} - \sqrt{b_k})^2}`. More classes: the same for
+    each class against the rest, and the largest (see :mod:`offcenter.measures.criteria`).
+    """
+    from offcenter.measures.criteria import hellinger_split
+
+    n = parent.sum()
+    steps = [
+        Step(
+            "Parent node",
+            f"n = {int(round(n))} examples: {_counts_text(parent, classes)}. "
+            f"{md_escape(name)} is a split criterion, not an impurity decrease: it compares how "
+            "each class spreads over the children, each class normalised by its own total "
+            "(so the class ratio does not matter).",
+            "",
+            None,
+        )
+    ]
+    q = parent.size
+    sizes = kids.sum(axis=1)
+    values = []
+    for c in [1] if q == 2 else range(q):
+        pos_total, neg_total = parent[c], n - parent[c]
+        if pos_total <= 0 or neg_total <= 0:
+            values.append(0.0)
+            continue
+        a = kids[:, c] / pos_total
+        b = (sizes - kids[:, c]) / neg_total
+        d = float(np.sqrt(((np.sqrt(a) - np.sqrt(b)) ** 2).sum()))
+        values.append(d)
+        pos = md_escape(classes[c], 30)
+        neg = md_escape(classes[0], 30) if q == 2 else f"not {pos}"
+        shares = "; ".join(
+            f"{md_escape(lab, 40)}: {_f(x)} of {pos}, {_f(y)} of {neg}"
+            for lab, x, y in zip(branch_labels, a, b)
+        )
+        terms = " + ".join(rf"(\sqrt{{{_f(x)}}} - \sqrt{{{_f(y)}}})^2" for x, y in zip(a, b))
+        steps.append(
+            Step(
+                f"Class {classes[c]} against {'class ' + classes[0] if q == 2 else 'the rest'}"
+                + ("" if q == 2 else f" (d_{c + 1})"),
+                f"Share of each class in each child: {shares}.",
+                rf"d_{{{'H' if q == 2 else c + 1}}} = \sqrt{{{terms}}} = {_f(d)}",
+                d,
+            )
+        )
+    value = float(hellinger_split(kids))
+    if q > 2:
+        steps.append(
+            Step(
+                "Hellinger distance of the split",
+                "The largest distance of one class against the rest.",
+                rf"d_H = \max({', '.join(_f(v) for v in values)}) = {_f(value)}",
+                value,
             )
         )
     return steps
