@@ -140,7 +140,8 @@ class MeasureSetting:
     Parameters
     ----------
     measure : str
-        A name (or alias) of :data:`offcenter.measures.registry.MEASURES`; stored canonical.
+        A name (or alias) of :data:`offcenter.measures.registry.TREE_MEASURES` (the measures and
+        the split criteria); stored canonical.
     theta : None, "prior", "uniform" or sequence of float
         The off-centering reference. ``"prior"``: the class distribution of the training set
         (resolved by :meth:`impurity`; on the curve pages the page's reference theta plays the
