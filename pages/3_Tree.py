@@ -15,6 +15,7 @@ import streamlit as st
 from offcenter.app import urlstate
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
+from offcenter.app.row_trace import trace_section
 from offcenter.app.tree_session import Grow, MakeLeaf, Split, TreeSession
 from offcenter.data.csv_io import (
     DataProblem,
@@ -126,11 +127,6 @@ def cached_candidates(tree_key: str, node: int, _clf) -> pd.DataFrame:
 @st.cache_data(max_entries=256, show_spinner=False)
 def cached_thresholds(tree_key: str, node: int, feature: str, _clf) -> pd.DataFrame:
     return _clf.threshold_gains(node, feature)
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def cached_path(tree_key: str, row: int, _clf, _X: pd.DataFrame) -> list[int]:
-    return [int(i) for i in _clf.decision_path(_X.iloc[[row]])[0]]
 
 
 # ------------------------------------------------------------------------------ page
@@ -388,26 +384,8 @@ if tree.depth > auto_depth:
         value=auto_depth,
         key=f"tr_shown_{tree_tag}",
     )
-trace_path: list[int] = []
 with st.expander("Trace a row through the tree"):
-    row_pos = st.number_input(
-        f"Row number (0 to {len(X) - 1}) of the data used",
-        0,
-        max(len(X) - 1, 0),
-        value=None,
-        key="tr_trace_row",
-        placeholder="type a row number",
-    )
-    if row_pos is not None:
-        trace_path = cached_path(tree_key, int(row_pos), clf, X)
-        st.dataframe(
-            X.iloc[[int(row_pos)]].assign(**{"(target)": y.iloc[int(row_pos)]}), width="stretch"
-        )
-        st.text(
-            "Path: "
-            + " → ".join(f"node {i}" for i in trace_path)
-            + f"; predicted {nodes[trace_path[-1]].prediction}"
-        )
+    trace_path = trace_section(clf, X, y)
 
 fig = tree_figure(
     clf,

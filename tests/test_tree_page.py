@@ -417,3 +417,42 @@ def test_edits_survive_reruns_with_a_bar_in_a_column_name():
     at = run(at)
     assert "split node 0 on c" in texts(at)
     assert not at.button(key="tr_undo").disabled
+
+
+def _trace_inputs(at):
+    nums = {n.label: n for n in at.number_input if n.key and n.key.startswith("tr_tv_")}
+    sels = {s.label: s for s in at.selectbox if s.key and s.key.startswith("tr_tv_")}
+    return nums, sels
+
+
+def test_trace_a_row_typed_in_by_its_values():
+    at = run(data="iris")
+    nums, sels = _trace_inputs(at)
+    assert set(nums) == {"sepal length", "sepal width", "petal length", "petal width"}
+    assert nums["petal length"].value == 4.35  # the column's median
+    nums["petal length"].set_value(1.2)
+    nums["petal width"].set_value(0.2)
+    at.button(key="FormSubmitter:tr_trace_form-Trace this row").click()
+    at = run(at)
+    path_text = [t.value for t in at.text if t.value.startswith("Path: node 0")]
+    assert path_text and "predicted setosa" in path_text[0]
+    steps = [d.value for d in at.dataframe if "branch" in getattr(d.value, "columns", [])]
+    assert steps and steps[0]["test"].iloc[-1] == "leaf"
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    path = [t for t in spec["data"] if t.get("name") == "traced path"][0]
+    assert len([v for v in path["x"] if v is not None]) >= 2
+    at = run(at)  # the trace stays after a rerun
+    assert any(t.value.startswith("Path: node 0") for t in at.text)
+
+
+def test_trace_values_categorical_and_missing():
+    at = run(data="edible")
+    nums, sels = _trace_inputs(at)
+    assert not nums and sels
+    first = next(iter(sels.values()))
+    assert "(missing)" in first.options
+    first.set_value("(missing)")
+    at.button(key="FormSubmitter:tr_trace_form-Trace this row").click()
+    at = run(at)
+    assert any(t.value.startswith("Path: node 0") for t in at.text)
+    assert not at.error

@@ -1,0 +1,148 @@
+"""The Tree page's "trace a row" section: by row number, or typed in by its values.
+
+The values form has one input per feature: a number input for a numeric feature (the
+column's median by default; an empty box is a missing value) and a selectbox for a
+categorical one (its categories seen at fit time, the most frequent first chosen, and
+"(missing)"). Every tree routes missing values (offcenter.tree.trace), so "missing" is always
+offered. The checking and the path are :func:`offcenter.tree.trace.trace_values`; a value the
+column cannot take is shown with ``st.error``.
+
+Session state (page prefix ``tr_``): ``tr_trace_row`` (row number input), ``tr_trace_form``
+(the form), ``tr_tv_{sig}_{j}`` (the inputs), ``tr_trace_values`` ({"sig", "values"}: the
+last values submitted, traced again on every rerun so that edits of the tree are followed),
+``tr_trace_mode`` ("row" or "values": the trace drawn in the figure).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pandas as pd
+import streamlit as st
+
+from offcenter.tree.trace import MISSING, RowTrace, trace_frame_row, trace_values
+
+
+def _signature(clf, X: pd.DataFrame) -> str:
+    names = [f.name for f in clf.features_]
+    return hashlib.sha1(repr((names, len(X), X.shape)).encode()).hexdigest()[:10]
+
+
+def _defaults(clf, X: pd.DataFrame) -> list:
+    """Per feature: the median of a numeric column, the most frequent category otherwise."""
+    out = []
+    for info in clf.features_:
+        col = X[info.name] if info.name in X.columns else pd.Series(dtype=object)
+        if info.kind == "numeric":
+            med = pd.to_numeric(col, errors="coerce").median()
+            out.append(None if pd.isna(med) else float(med))
+        else:
+            mode = col.dropna().mode()
+            out.append(mode.iloc[0] if len(mode) else None)
+    return out
+
+
+def _show(trace: RowTrace) -> None:
+    st.text("Path: " + trace.text())
+    st.dataframe(
+        trace.steps.astype({"test": str, "value": str, "branch": str}),
+        hide_index=True,
+        width="stretch",
+    )
+    shares = pd.DataFrame(
+        {"class": [str(c) for c in trace.shares.index], "share": trace.shares.to_numpy()}
+    )
+    st.caption(f"Leaf {trace.leaf}: class shares of its training rows; predicted {trace.prediction}")
+    st.dataframe(
+        shares,
+        hide_index=True,
+        column_config={"share": st.column_config.NumberColumn(format="percent")},
+    )
+
+
+def _by_row(clf, X: pd.DataFrame, y: pd.Series) -> RowTrace | None:
+    S = st.session_state
+    row_pos = st.number_input(
+        f"Row number (0 to {len(X) - 1}) of the data used",
+        0,
+        max(len(X) - 1, 0),
+        value=None,
+        key="tr_trace_row",
+        placeholder="type a row number",
+        on_change=lambda: S.__setitem__("tr_trace_mode", "row"),
+    )
+    if row_pos is None:
+        return None
+    st.dataframe(
+        X.iloc[[int(row_pos)]].assign(**{"(target)": y.iloc[int(row_pos)]}), width="stretch"
+    )
+    trace = trace_frame_row(clf, X.iloc[[int(row_pos)]])
+    _show(trace)
+    return trace
+
+
+def _by_values(clf, X: pd.DataFrame) -> RowTrace | None:
+    S = st.session_state
+    sig = _signature(clf, X)
+    defaults = _defaults(clf, X)
+    st.caption(
+        "One value per feature: numbers start at the column's median (empty the box for a "
+        "missing value); categories offer the values seen in the data and “(missing)”."
+    )
+    with st.form("tr_trace_form", border=False):
+        cols = st.columns(3)
+        typed = {}
+        for j, (info, default) in enumerate(zip(clf.features_, defaults)):
+            box = cols[j % 3]
+            key = f"tr_tv_{sig}_{j}"
+            if info.kind == "numeric":
+                typed[info.name] = box.number_input(
+                    str(info.name),
+                    value=default,
+                    format="%g",
+                    step=None,
+                    key=key,
+                    placeholder="missing",
+                )
+            else:
+                options = [c for c in info.categories if c is not None] + [MISSING]
+                index = options.index(default) if default in options else 0
+                typed[info.name] = box.selectbox(
+                    str(info.name), options, index=index, key=key, format_func=str
+                )
+        submitted = st.form_submit_button("Trace this row")
+    if submitted:
+        try:
+            trace_values(clf, typed)
+        except (ValueError, TypeError) as exc:
+            st.error(f"This row cannot be traced: {exc}")
+            return None
+        S["tr_trace_values"] = {"sig": sig, "values": typed}
+        S["tr_trace_mode"] = "values"
+    saved = S.get("tr_trace_values")
+    if not saved or saved["sig"] != sig:
+        return None
+    try:
+        trace = trace_values(clf, saved["values"])
+    except (ValueError, TypeError):
+        return None
+    _show(trace)
+    return trace
+
+
+def trace_section(clf, X: pd.DataFrame, y: pd.Series) -> list[int]:
+    """Draw the two ways of tracing a row (tabs); return the path to highlight in the figure
+    (the last one used; empty when none)."""
+    S = st.session_state
+    by_values, by_row = st.tabs(["Type a row's values", "Pick a row by number"])
+    with by_values:
+        t_values = _by_values(clf, X)
+    with by_row:
+        t_row = _by_row(clf, X, y)
+    mode = S.get("tr_trace_mode", "row")
+    chosen = t_values if mode == "values" else t_row
+    chosen = chosen or t_row or t_values
+    return list(chosen.path) if chosen is not None else []
+
+
+__all__ = ["trace_section"]
