@@ -4,16 +4,38 @@ target column.
 Reading and checking a file is :func:`offcenter.data.csv_io.read_upload`: every bad file becomes
 a :class:`~offcenter.data.csv_io.DataProblem` whose message is shown with ``st.error`` (never a
 traceback), and the previous data is kept. User text (file and column names) is only shown in
-widget labels, ``st.caption``/``st.warning`` of the reader's own messages, never as HTML.
+widget labels, ``st.text``/``st.caption``/``st.warning`` of the reader's own messages, never as
+HTML.
 
-Session state, for a page whose keys start with ``prefix`` (``"tr_"``, ``"cm_"``):
+Refused, with the previous data and tree kept:
+
+- a file the reader cannot use (binary, undecodable, ragged, empty, one column, ...);
+- a file over :data:`~offcenter.data.csv_io.MAX_UPLOAD_BYTES` (50 MB). Streamlit's
+  ``server.maxUploadSize`` is set higher (200 MB, ``.streamlit/config.toml``) so that files
+  between the two reach this code and get a visible ``st.error``; a file over 200 MB is refused
+  by the browser itself, whose message only shows on hover (Streamlit offers no hook for it);
+- a file whose last column (the default class) cannot be a class (a single value, or more than
+  :data:`~offcenter.data.csv_io.MAX_CLASSES` = 50 different values): the file is held aside and
+  the user may load it with another class column (:func:`~offcenter.data.csv_io.target_columns`);
+- a target chosen in the selectbox that cannot be a class: the previous target stays.
+
+Shared by the two pages (one session, keys without a page prefix):
+
+- ``data_upload``: ``{"name", "df", "report", "hash", "target"}`` of the last good upload, or
+  None: an upload on one page is offered on the other;
+- ``data_choice``: ``{"source", "version"}``, the data set last chosen on either page; a page
+  whose ``{prefix}data_version`` is older adopts it when it opens.
+
+Per page, for keys starting with ``prefix`` (``"tr_"``, ``"cm_"``):
 
 - ``{prefix}data``: the data set selectbox (``"upload"`` once a good file is read); the page's
   URL schema fills it before :func:`pick_data` runs;
 - ``{prefix}file``: the file uploader;
-- ``{prefix}upload``: ``{"name", "df", "report", "hash"}`` of the last good upload, or None;
 - ``{prefix}upload_seen``: the id of the last file read (good or bad), so a file is read once;
 - ``{prefix}upload_error``: the message of the last bad file, or None;
+- ``{prefix}pending``: a readable file refused for its class column, with the columns that
+  could be the class, or None;
+- ``{prefix}target_error``: the message of a refused target choice (shown once);
 - ``{prefix}keep``: widget values that survive page switches (see :func:`keep`).
 """
 
@@ -24,7 +46,14 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from offcenter.data.csv_io import MAX_UPLOAD_BYTES, CsvReport, DataProblem, read_upload
+from offcenter.data import csv_io
+from offcenter.data.csv_io import (
+    CsvReport,
+    DataProblem,
+    check_target,
+    read_upload,
+    target_columns,
+)
 from offcenter.data.datasets import DATASETS, load
 
 
@@ -82,51 +111,109 @@ def remember(prefix: str, *keys: str) -> None:
     S[prefix + "keep"] = {**memory, **{k: S[k] for k in keys if k in S}}
 
 
-def _receive_upload(prefix: str, name: str, data: bytes) -> None:
-    """Read an uploaded file; keep the previous data when it is bad (the error is shown)."""
+SHARED_UPLOAD = "data_upload"
+SHARED_CHOICE = "data_choice"
+
+
+def _accept(prefix: str, upload: dict, target) -> None:
     S = st.session_state
+    S[SHARED_UPLOAD] = {**upload, "target": target}
+    S[prefix + "data"] = "upload"
+    S[prefix + "upload_error"] = None
+    S[prefix + "pending"] = None
+
+
+def _receive_upload(prefix: str, name: str, data: bytes) -> None:
+    """Read an uploaded file; keep the previous data when it is bad (the error is shown).
+
+    A readable file whose last column cannot be the class is held in ``{prefix}pending``
+    (refused for now, with the columns that could be the class).
+    """
+    S = st.session_state
+    S[prefix + "pending"] = None
     try:
         upload = read_upload(data, name)
     except DataProblem as exc:
-        S[prefix + "upload_error"] = str(exc)
+        S[prefix + "upload_error"] = f"The file was not loaded: {exc}"
         return
-    S[prefix + "upload_error"] = None
-    S[prefix + "upload"] = upload
-    S[prefix + "data"] = "upload"
+    df = upload["df"]
+    last = df.columns[-1]
+    try:
+        check_target(df, last)
+    except DataProblem as exc:
+        usable = [c for c in target_columns(df) if c != last]
+        S[prefix + "upload_error"] = (
+            f"The file was not loaded: its last column is the class by default, and {exc}"
+            + (
+                " You can load it with another class column below."
+                if usable
+                else " No column of the file can be a class (2 to 50 different values)."
+            )
+        )
+        if usable:
+            S[prefix + "pending"] = {"upload": upload, "columns": usable}
+        return
+    _accept(prefix, upload, last)
+
+
+def _pending_box(prefix: str) -> None:
+    """Offer to load a file refused for its last column with another class column."""
+    S = st.session_state
+    pending = S[prefix + "pending"]
+    columns = pending["columns"]
+    p1, p2 = st.columns([2, 1])
+    chosen = p1.selectbox(
+        "Class column for this file", columns, key=prefix + "pending_target", format_func=str
+    )
+    if p2.button("Load the file with this class column", key=prefix + "pending_use"):
+        _accept(prefix, pending["upload"], chosen)
 
 
 def _upload_box(prefix: str, detailed: bool) -> None:
     S = st.session_state
-    expanded = S[prefix + "upload"] is None if detailed else False
+    expanded = (S[SHARED_UPLOAD] is None or bool(S[prefix + "upload_error"])) if detailed else False
     with st.expander("Upload your own CSV", expanded=expanded):
+        mb = f"{csv_io.MAX_UPLOAD_BYTES / 2**20:.4g} MB"
         label = (
-            "CSV file (comma, semicolon or tab separated; UTF-8, UTF-16 or Latin-1)"
+            f"CSV file, at most {mb} (comma, semicolon or tab separated; UTF-8, UTF-16 or Latin-1)"
             if detailed
-            else "CSV file (comma, semicolon or tab separated)"
+            else f"CSV file, at most {mb} (comma, semicolon or tab separated)"
         )
         uploaded = st.file_uploader(
             label,
             type=None,
             key=prefix + "file",
-            help=f"At most {MAX_UPLOAD_BYTES // 2**20} MB. The first row holds the column names.",
+            help=f"At most {mb}. The first row holds the column names; the last column is "
+            "the class by default.",
         )
         if uploaded is not None:
             file_id = (getattr(uploaded, "file_id", None), uploaded.name, uploaded.size)
             if file_id != S[prefix + "upload_seen"]:
                 S[prefix + "upload_seen"] = file_id
-                if detailed:
+                if uploaded.size > csv_io.MAX_UPLOAD_BYTES:  # refused before reading it
+                    S[prefix + "pending"] = None
+                    S[prefix + "upload_error"] = (
+                        f"The file was not loaded: it is too large ({uploaded.size / 2**20:.1f}"
+                        f" MB; the limit is {mb}). Upload a sample of the rows."
+                    )
+                elif detailed:
                     with st.spinner("Reading the file..."):
                         _receive_upload(prefix, uploaded.name, uploaded.getvalue())
                 else:
                     _receive_upload(prefix, uploaded.name, uploaded.getvalue())
-        if S[prefix + "upload_error"]:
-            st.error(S[prefix + "upload_error"])
-            if detailed:
-                st.caption("The data shown below is unchanged.")
+        if S[prefix + "pending"] is not None:
+            _pending_box(prefix)
+    # outside the expander, so that a collapsed box never hides it
+    if S[prefix + "upload_error"]:
+        st.error(S[prefix + "upload_error"])
+        st.caption("The data shown below is unchanged.")
 
 
 def pick_data(prefix: str, default: str, *, detailed: bool = False) -> PickedData:
     """Draw the upload box and the data set selectbox; return the data picked.
+
+    The choice (and the upload) is shared with the other page of the session: a page opens on
+    the data set last chosen or uploaded on either page.
 
     Parameters
     ----------
@@ -137,26 +224,39 @@ def pick_data(prefix: str, default: str, *, detailed: bool = False) -> PickedDat
         which is not shared between sessions).
     detailed : bool
         The Tree page's fuller section: the upload box stays open until a file is read, reads
-        with a spinner and says the data is unchanged after a bad file; the label names the
-        encodings; the reader's summary ("Read as: ...") and the bundled set's source are shown.
+        with a spinner; the label names the encodings; the reader's summary ("Read as: ...")
+        and the bundled set's source are shown.
     """
     if default not in DATASETS:
         raise ValueError(f"default: {default!r} is not a bundled data set")
     S = st.session_state
-    for name in ("upload", "upload_seen", "upload_error"):
+    for name in ("upload_seen", "upload_error", "pending"):
         S.setdefault(prefix + name, None)
+    S.setdefault(SHARED_UPLOAD, None)
+    shared = S.setdefault(SHARED_CHOICE, None)
+    if shared is not None and shared["version"] != S.get(prefix + "data_version"):
+        S[prefix + "data"] = shared["source"]  # chosen on the other page since this one ran
+        S[prefix + "data_version"] = shared["version"]
     _upload_box(prefix, detailed)
 
-    upload = S[prefix + "upload"]
+    upload = S[SHARED_UPLOAD]
     options = list(DATASETS) + (["upload"] if upload is not None else [])
     if S[prefix + "data"] not in options:
         if S[prefix + "data"] == "upload":
-            st.info("The link refers to an uploaded file, which is not shared: upload it again.")
+            st.info(
+                "This link refers to an uploaded file, which a link cannot carry: upload it "
+                "again (the bundled data set is shown meanwhile)."
+            )
         S[prefix + "data"] = default
     labels = {name: d.title for name, d in DATASETS.items()}
     if upload is not None:
         labels["upload"] = "Uploaded: " + upload["name"]
     source = st.selectbox("Data set", options, format_func=labels.get, key=prefix + "data")
+    shared = S[SHARED_CHOICE]
+    if shared is None or shared["source"] != source:
+        version = (shared["version"] if shared else 0) + 1
+        S[SHARED_CHOICE] = {"source": source, "version": version}
+        S[prefix + "data_version"] = version
 
     if source == "upload":
         report = upload["report"]
@@ -165,7 +265,8 @@ def pick_data(prefix: str, default: str, *, detailed: bool = False) -> PickedDat
         for w in report.warnings:
             st.warning(w)
         raw = upload["df"]
-        return PickedData(source, raw, upload["hash"], upload["name"], raw.columns[-1], report)
+        target = upload.get("target", raw.columns[-1])
+        return PickedData(source, raw, upload["hash"], upload["name"], target, report)
     info = DATASETS[source]
     st.caption(info.description)
     if detailed:
@@ -173,10 +274,24 @@ def pick_data(prefix: str, default: str, *, detailed: bool = False) -> PickedDat
     return PickedData(source, cached_dataset(source), source, source, info.target)
 
 
+def _check_target_choice(prefix: str, key: str, raw: pd.DataFrame, default) -> None:
+    """on_change of the target selectbox: refuse a column that cannot be a class (the previous
+    target is put back and the reason shown)."""
+    S = st.session_state
+    previous = S.get(prefix + "keep", {}).get(key, default)
+    try:
+        check_target(raw, S[key])
+    except DataProblem as exc:
+        S[prefix + "target_error"] = f"{exc} The previous target, {previous!s}, is kept."
+        S[key] = previous
+
+
 def pick_target(prefix: str, data: PickedData, columns: list, container=st) -> str:
     """The target selectbox (key ``{prefix}target_{data_hash}``), remembered across page
     switches; by default the data's class column, else the last column.
 
+    A column that cannot be a class (a single value, more than ``MAX_CLASSES`` values) is
+    refused when chosen: the previous target stays and ``st.error`` says why.
     ``container`` is where it is drawn (``st`` or a column).
     """
     if not columns:
@@ -185,6 +300,15 @@ def pick_target(prefix: str, data: PickedData, columns: list, container=st) -> s
     key = keep(prefix, f"{prefix}target_{data.data_hash}", default)
     if st.session_state[key] not in columns:
         st.session_state[key] = default
-    target = container.selectbox("Target (the class)", columns, key=key)
+    target = container.selectbox(
+        "Target (the class)",
+        columns,
+        key=key,
+        on_change=_check_target_choice,
+        args=(prefix, key, data.raw, default),
+    )
+    error = st.session_state.pop(prefix + "target_error", None)
+    if error:
+        container.error(error)
     remember(prefix, key)
     return target

@@ -52,7 +52,7 @@ def _show(trace: RowTrace) -> None:
     shares = pd.DataFrame(
         {"class": [str(c) for c in trace.shares.index], "share": trace.shares.to_numpy()}
     )
-    st.caption(f"Leaf {trace.leaf}: class shares of its training rows; predicted {trace.prediction}")
+    st.text(f"Leaf {trace.leaf}: class shares of its training rows; predicted {trace.prediction}")
     st.dataframe(
         shares,
         hide_index=True,

@@ -297,8 +297,8 @@ def read_csv_bytes(
     max_bytes = MAX_UPLOAD_BYTES if max_bytes is None else max_bytes
     if len(data) > max_bytes:
         raise DataProblem(
-            f"The file is too large: {len(data) / 1e6:.1f} MB, the limit is "
-            f"{max_bytes / 1e6:.0f} MB. Upload a sample of the rows."
+            f"The file is too large: {len(data) / 2**20:.1f} MB, the limit is "
+            f"{max_bytes / 2**20:.4g} MB. Upload a sample of the rows."
         )
     text, encoding = decode_bytes(bytes(data))
     lines = _split_lines(text)
@@ -543,6 +543,20 @@ def check_target(df: pd.DataFrame, target: str) -> pd.Series:
             "measurement is not a class), or group its values first."
         )
     return y.map(_label, na_action="ignore")
+
+
+def target_columns(df: pd.DataFrame) -> list:
+    """The columns that can be a class target: 2 to :data:`MAX_CLASSES` distinct values.
+
+    >>> target_columns(pd.DataFrame({"id": range(60), "k": [1, 2] * 30, "c": [0] * 60}))
+    ['k']
+    """
+    out = []
+    for c in df.columns:
+        nu = df[c].nunique(dropna=True)
+        if 2 <= nu <= MAX_CLASSES:
+            out.append(c)
+    return out
 
 
 def prepare_xy(
