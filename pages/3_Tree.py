@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import urlstate
+from offcenter.app import tree_restore, urlstate
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
 from offcenter.app.row_trace import trace_section
@@ -74,6 +74,7 @@ SCHEMA = urlstate.Schema(
         urlstate.Field("min_leaf", "int", 1, low=1, high=10_000),
         urlstate.Field("min_gain", "float", 0.0, low=0.0, high=1.0),
         urlstate.Field("categorical", "str", "multiway", choices=("multiway", "binary")),
+        *tree_restore.LINK_FIELDS,  # target, features, edits ... (offcenter/app/tree_restore.py)
     ]
 )
 
@@ -82,6 +83,7 @@ SCHEMA = urlstate.Schema(
 for _name, _value in S.get("tr_saved", {}).items():
     S.setdefault(PREFIX + _name, _value)
 url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
+url_warnings += tree_restore.start(SCHEMA, PREFIX)  # a link's edits, a session file opened
 S.setdefault("tr_session", TreeSession())  # the grown tree, its edits, the selected node
 
 
@@ -143,6 +145,7 @@ for w in url_warnings:
 st.header("1. Data")
 picked = pick_data(PREFIX, DEFAULT, detailed=True)
 raw, data_hash = picked.raw, picked.data_hash
+tree_restore.prepare(PREFIX, picked)  # a link's or session file's target, features ...
 
 # column kinds, with overrides
 detected = infer_kinds(raw)
@@ -328,6 +331,14 @@ data_key = json.dumps(
     [data_hash, target, [str(f) for f in features], overrides, sampled], sort_keys=True, default=str
 )
 
+data_choices = dict(
+    target=target,
+    features=features,
+    as_categorical=as_cat,
+    as_numeric=as_num,
+    sample=(n_sample > 0) if slow else None,
+)
+tree_restore.publish(PREFIX, picked, default_features=default_features, **data_choices)
 S["tr_saved"] = urlstate.current_values(SCHEMA, S, PREFIX)
 remember(
     PREFIX,
@@ -340,6 +351,9 @@ urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
 
 tree_state = S.tr_session
 grow = st.button("Grow the tree", type="primary", key="tr_grow")
+tree_restore.restore_tree(
+    PREFIX, tree_state, Grow(data_key, params_json), lambda: cached_fit(data_key, params_json, X, y)
+)
 if grow or tree_state.data_changed(data_key):
     # a new data selection grows at once; new settings wait for the button
     try:
@@ -351,6 +365,7 @@ if grow or tree_state.data_changed(data_key):
     tree_state.start(Grow(data_key, params_json), clf)
 elif tree_state.settings_changed(params_json):
     st.info("The settings changed: press **Grow the tree** to grow it again with them.")
+tree_restore.publish_edits(SCHEMA, PREFIX, tree_state, Grow(data_key, params_json))
 
 if tree_state.current is None:
     st.stop()
@@ -618,6 +633,18 @@ x2.download_button(
     on_click="ignore",
     key="tr_dl_text",
 )
-x3.caption("The settings are in the page's address: copy it to share them.")
+x3.caption(
+    "The settings and hand edits are in the page's address: copy it to share them (an "
+    "uploaded file is not: upload it again), or download the session below."
+)
+tree_restore.session_box(
+    SCHEMA,
+    PREFIX,
+    picked,
+    tree_state,
+    setting_key=setting.key,
+    tree_params=tree_params,
+    **data_choices,
+)
 with st.expander("The rules"):
     st.code(rules, language=None)
