@@ -1,0 +1,75 @@
+"""Shared state end to end in headless Chromium: an upload on Tree is the data Compare opens on;
+a link with hand edits shows the edited tree; a broken file gets a visible message."""
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import screenshot, wait_for_app
+from .test_tree_browser import IRISH, upload, wait_for_tree
+
+pytestmark = pytest.mark.browser
+
+BAD = Path(__file__).resolve().parents[1] / "data" / "bad_csv"
+
+
+def open_tree(page, url):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(url)
+    wait_for_app(page)
+    wait_for_tree(page)
+
+
+def test_an_upload_on_tree_is_the_data_compare_opens_on(page, app_url):
+    open_tree(page, app_url + "/Tree")
+    upload(page, {"name": "fruit.csv", "mimeType": "text/csv", "buffer": IRISH.encode()})
+    page.wait_for_selector("text=Read as: 12 rows x 4 columns", timeout=30_000)
+    wait_for_tree(page)
+    # go to Compare through the sidebar (same session; a new URL would be a new session)
+    page.locator("[data-testid='stSidebarNav'] a[href$='Compare_measures']").click()
+    page.wait_for_timeout(1000)
+    wait_for_app(page)
+    page.wait_for_selector("text=Compare measures: does off-centering help", timeout=30_000)
+    data_box = page.get_by_label("Data set", exact=True)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stSelectbox] input')]"
+        ".some(e => e.value === 'Uploaded: fruit.csv')",
+        timeout=30_000,
+    )
+    assert data_box.input_value() == "Uploaded: fruit.csv"
+    path = screenshot(page, "state_upload_shared_on_compare")
+    assert path.exists()
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_a_link_with_edits_shows_the_edited_tree(page, app_url):
+    open_tree(page, app_url + "/Tree?data=mutation&edits=s0:mutation_2,l1,l99")
+    page.wait_for_selector("text=2 of 3 hand edit(s) replayed", timeout=30_000)
+    assert page.get_by_text("Edit 3 of 3 (leaf at node 99) was not restored").is_visible()
+    edits = page.get_by_text("Edits: split node 0 on mutation_2; leaf at node 1")
+    edits.scroll_into_view_if_needed()
+    assert edits.is_visible()
+    # the figure draws the root split on mutation_2
+    root = page.evaluate("""() => {
+        const gd = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+        return JSON.stringify(gd.data.map(t => t.text || t.hovertext || ''));
+    }""")
+    assert "mutation_2" in root
+    page.get_by_text("2 of 3 hand edit(s) replayed").scroll_into_view_if_needed()
+    screenshot(page, "state_link_with_edits")
+    # the address still holds the edits that were restored
+    assert "edits=s0%3Amutation_2%2Cl1" in page.url or "edits=s0:mutation_2,l1" in page.url
+
+
+def test_a_broken_file_gets_a_visible_message(page, app_url):
+    open_tree(page, app_url + "/Tree")
+    upload(page, str(BAD / "binary_png.csv"))
+    alert = page.locator("[data-testid='stAlert']").filter(has_text="The file was not loaded")
+    alert.first.wait_for(timeout=30_000)
+    alert.first.scroll_into_view_if_needed()
+    assert alert.first.is_visible()
+    box = alert.first.bounding_box()
+    assert box is not None and box["height"] > 20 and box["width"] > 200
+    screenshot(page, "state_broken_file")
+    # the previous data is still the one shown
+    assert page.get_by_label("Data set", exact=True).input_value().startswith("Edible")
