@@ -73,3 +73,27 @@ def test_a_broken_file_gets_a_visible_message(page, app_url):
     screenshot(page, "state_broken_file")
     # the previous data is still the one shown
     assert page.get_by_label("Data set", exact=True).input_value().startswith("Edible")
+
+
+def test_trace_a_row_typed_in_by_its_values(page, app_url):
+    open_tree(page, app_url + "/Tree?data=iris")
+    page.get_by_text("Trace a row through the tree").click()
+    page.wait_for_timeout(500)
+    length = page.get_by_role("spinbutton", name="petal length")
+    length.fill("1.2")
+    page.get_by_role("spinbutton", name="petal width").fill("0.2")
+    page.get_by_role("button", name="Trace this row").click()
+    page.wait_for_timeout(800)
+    wait_for_app(page)
+    path = page.get_by_text("Path: node 0")
+    path.wait_for(timeout=30_000)
+    assert "predicted setosa" in path.inner_text()
+    page.get_by_text("Trace a row through the tree").scroll_into_view_if_needed()
+    screenshot(page, "state_trace_by_values")
+    # the traced path is drawn in the figure
+    n_traced = page.evaluate("""() => {
+        const gd = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+        const t = gd.data.find(t => t.name === 'traced path');
+        return t ? t.x.filter(v => v !== null).length : 0;
+    }""")
+    assert n_traced >= 2
