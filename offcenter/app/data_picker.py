@@ -173,7 +173,7 @@ def _upload_box(prefix: str, detailed: bool) -> None:
     S = st.session_state
     expanded = (S[SHARED_UPLOAD] is None or bool(S[prefix + "upload_error"])) if detailed else False
     with st.expander("Upload your own CSV", expanded=expanded):
-        mb = f"{csv_io.MAX_UPLOAD_BYTES / 2**20:.4g} MB"
+        mb = f"{csv_io.MAX_UPLOAD_BYTES / 1e6:.4g} MB"
         label = (
             f"CSV file, at most {mb} (comma, semicolon or tab separated; UTF-8, UTF-16 or Latin-1)"
             if detailed
@@ -193,7 +193,7 @@ def _upload_box(prefix: str, detailed: bool) -> None:
                 if uploaded.size > csv_io.MAX_UPLOAD_BYTES:  # refused before reading it
                     S[prefix + "pending"] = None
                     S[prefix + "upload_error"] = (
-                        f"The file was not loaded: it is too large ({uploaded.size / 2**20:.1f}"
+                        f"The file was not loaded: it is too large ({uploaded.size / 1e6:.1f}"
                         f" MB; the limit is {mb}). Upload a sample of the rows."
                     )
                 elif detailed:

@@ -194,14 +194,16 @@ def publish(
     r = S.get(prefix + "restore")
     if r is not None and not r.seeded:
         return
-    S[prefix + "target"] = "" if target == picked.default_target else str(target)
+    upload = picked.source == "upload"
+    # an upload's default target is its last column when it is opened again from a link
+    default_target = picked.raw.columns[-1] if upload else picked.default_target
+    S[prefix + "target"] = "" if target == default_target else str(target)
     S[prefix + "features"] = (
         "" if list(features) == list(default_features) else encode_names(features)
     )
     S[prefix + "ascat"] = encode_names(as_categorical)
     S[prefix + "asnum"] = encode_names(as_numeric)
     S[prefix + "sample"] = "" if sample is None or sample else "0"
-    upload = picked.source == "upload"
     S[prefix + "upload"] = picked.data_hash if upload else ""
     S[prefix + "upload_name"] = picked.name if upload else ""
 

@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-#: Largest file accepted (the app's server.maxUploadSize is 50 MB too).
-MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+#: Largest file accepted, in bytes (50 MB; the pages check it and show a visible message, so
+#: Streamlit's server.maxUploadSize is set higher, 200 MB, see .streamlit/config.toml).
+MAX_UPLOAD_BYTES = 50_000_000
 #: Most columns accepted.
 MAX_COLUMNS = 500
 #: Most classes a target may have.
@@ -297,8 +298,8 @@ def read_csv_bytes(
     max_bytes = MAX_UPLOAD_BYTES if max_bytes is None else max_bytes
     if len(data) > max_bytes:
         raise DataProblem(
-            f"The file is too large: {len(data) / 2**20:.1f} MB, the limit is "
-            f"{max_bytes / 2**20:.4g} MB. Upload a sample of the rows."
+            f"The file is too large: {len(data) / 1e6:.1f} MB, the limit is "
+            f"{max_bytes / 1e6:.4g} MB. Upload a sample of the rows."
         )
     text, encoding = decode_bytes(bytes(data))
     lines = _split_lines(text)

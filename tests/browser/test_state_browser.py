@@ -97,3 +97,19 @@ def test_trace_a_row_typed_in_by_its_values(page, app_url):
         return t ? t.x.filter(v => v !== null).length : 0;
     }""")
     assert n_traced >= 2
+
+
+def test_a_file_over_50_mb_gets_a_visible_message_not_a_hover(page, app_url, tmp_path):
+    big = tmp_path / "big.csv"
+    with open(big, "wb") as f:
+        f.write(b"a,b\n")
+        f.write(b"1,x\n" * (15_000_000 + 1000))  # 60 MB: under Streamlit's 200 MB
+    open_tree(page, app_url + "/Tree")
+    upload(page, str(big))
+    alert = page.locator("[data-testid='stAlert']").filter(has_text="too large")
+    alert.first.wait_for(timeout=60_000)
+    alert.first.scroll_into_view_if_needed()
+    assert alert.first.is_visible()
+    assert "the limit is 50 MB" in alert.first.inner_text()
+    screenshot(page, "state_file_too_large")
+    assert page.get_by_label("Data set", exact=True).input_value().startswith("Edible")
