@@ -29,7 +29,7 @@ from offcenter.data.csv_io import (
     too_large,
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
-from offcenter.measures.registry import TREE_MEASURES
+from offcenter.measures.registry import CRITERIA, TREE_MEASURES
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree import TreeClassifier
 from offcenter.viz.explain import (
@@ -464,6 +464,8 @@ with left:
 with right:
     st.subheader("Impurity under each measure")
     imps = clf.node_impurities(node.id)
+    if clf.setting_.info.is_criterion:
+        st.caption("The Hellinger distance (HDDT) scores splits; its node impurity is DKM's.")
     labels = imps.attrs.get("labels", {})
     st.dataframe(
         pd.DataFrame(
@@ -492,7 +494,8 @@ if cands is not None and len(cands):
         keys_all,
         default=keys_all,
         format_func=lambda k: labels.get(k, k),
-        key="tr_cand_keys",
+        # keyed by the options: a tree grown with a new measure (a new column) shows them all
+        key="tr_cand_keys_" + "|".join(keys_all),
     )
     table, flags = candidate_display(cands, shown_keys or keys_all)
     if not informative_settings(cands):
@@ -511,6 +514,11 @@ if cands is not None and len(cands):
         lambda row: ["background-color: #fff3cd" if flags[row.name] else "" for _ in row], axis=1
     )
     st.dataframe(styled, hide_index=True, width="stretch", key="tr_cand_table")
+    if any(TREE_MEASURES.get(k.split("_")[0]) in CRITERIA.values() for k in shown_keys):
+        st.caption(
+            "For the Hellinger distance (HDDT), a split criterion, the gain and score columns "
+            "hold the Hellinger distance of the split (0 to √2), not an impurity decrease."
+        )
     csv_button(
         "Download the candidate table (CSV)",
         table,

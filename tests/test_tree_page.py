@@ -236,6 +236,8 @@ def test_hellinger_criterion_and_dkm_grow_and_explain(data):
     assert "is a split criterion, not an impurity decrease" in text
     assert "against" in text and ("d_{H}" in text or "d_H = \\max" in text)
     assert at.query_params["measure"] in ("hellinger", ["hellinger"])
+    assert "hold the Hellinger distance of the split" in text
+    assert "its node impurity is DKM's" in text
     node_select(at).set_value(1)
     at = run(at)
     assert not at.error
