@@ -16,6 +16,7 @@ from offcenter.app import tree_restore, urlstate
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
 from offcenter.app.row_trace import trace_section
+from offcenter.app.tree_pair import compare_two_trees
 from offcenter.app.tree_session import Grow, MakeLeaf, Split, TreeSession
 from offcenter.data.csv_io import (
     DataProblem,
@@ -40,6 +41,7 @@ from offcenter.viz.explain import (
     steps_markdown,
 )
 from offcenter.viz.tree import (
+    DRAWN_NODES,
     nodes_by_depth,
     selected_node,
     threshold_figure,
@@ -389,7 +391,7 @@ event_state = S.get("tr_chart")
 tree_state.click(selected_node(event_state) if event_state is not None else None, len(nodes))
 
 per_depth = nodes_by_depth(tree)
-auto_depth = visible_depth(per_depth)
+auto_depth = visible_depth(per_depth, DRAWN_NODES)
 shown_depth = tree.depth
 if tree.depth > auto_depth:
     shown_depth = st.slider(
@@ -417,8 +419,9 @@ st.plotly_chart(
     config={"displaylogo": False, "scrollZoom": True},
 )
 st.caption(
-    "Click a node to select it (white circles: splits; squares: leaves, coloured by "
-    "their predicted class; bars: class distribution; ⊕: subtree hidden)."
+    "Click a node's box to select it. Each box: node id, split (or → predicted class for a "
+    "leaf, tinted by it), n, impurity, gain, a bar of the class shares and the shares. "
+    "A wide tree is drawn at full size: drag to pan, scroll to zoom, double-click to reset."
 )
 
 # ---------------------------------------------------------------- the selected node
@@ -656,3 +659,14 @@ tree_restore.session_box(
 )
 with st.expander("The rules"):
     st.code(rules, language=None)
+
+# ---------------------------------------------------------------- two trees
+compare_two_trees(
+    X,
+    y,
+    base_params=tree_params,
+    prior=class_counts,
+    data_key=data_key,
+    fit=cached_fit,
+    current=setting,
+)

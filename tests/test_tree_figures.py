@@ -95,12 +95,17 @@ def test_tree_figure_nodes_carry_their_ids():
     k = node_trace_index(fig)
     nodes = fig.data[k]
     assert [c[0] for c in nodes.customdata] == [1, 2, 0]
-    assert any("n=16" in t for t in nodes.text)
+    text = [t for t in fig.data if t.name == "text"][0]
+    assert "n = 16" in text.text and "<b>node 0</b>" in text.text
     bars = [tr for tr in fig.data if tr.name.startswith("bar ")]
-    assert len(bars) == 2  # one trace per class, one segment per node
+    assert len(bars) == 2  # one trace per class, one rectangle per node
     assert len([v for v in bars[0].x if v is None]) == 3
     path = [t for t in fig.data if t.name == "traced path"][0]
-    assert len([v for v in path.x if v is not None]) == 4
+    # the elbow from node 0 to node 1, in two pieces around the branch label
+    assert len([v for v in path.x if v is not None]) == 6
+    assert len([v for v in path.x if v is None]) == 2
+    outline = [t for t in fig.data if t.name == "box outline selected"][0]
+    assert len([v for v in outline.x if v is None]) == 1  # one box: the selected node
 
 
 def test_tree_figure_escapes_user_text():

@@ -1,13 +1,14 @@
 """Plotly figures for the tree page: the tree itself and the gain against a threshold.
 
-:func:`layout_positions` is a pure function placing the visible nodes of a tree (leaves on
-consecutive slots, a parent centred over its children, depth downwards). :func:`tree_figure`
-draws a fitted :class:`offcenter.TreeClassifier` with it: one marker per node carrying its id in
-``customdata`` (so ``st.plotly_chart(on_select="rerun", selection_mode="points")`` tells the page
-which node was clicked), the split or the predicted class and n as text, a small stacked bar of
-the class distribution under each node, branch labels on the edges, the selected node and a
-traced row's path highlighted, and the nodes deeper than ``max_depth`` collapsed into their
-ancestor (drawn with a "+").
+:func:`tree_figure` draws a fitted :class:`offcenter.TreeClassifier` the way
+``sklearn.tree.plot_tree`` or rpart.plot do: one box per node with its id, its full split text,
+n, impurity, gain and a bar of its class shares (the layout, in pixels, is
+:mod:`offcenter.viz.tree_layout`: no text cut, no two texts overlapping). One transparent
+marker per node carries its id in ``customdata`` (so
+``st.plotly_chart(on_select="rerun", selection_mode="points")`` tells the page which node was
+clicked); the selected node, a traced row's path and marked nodes are outlined, and the nodes
+deeper than ``max_depth`` are collapsed into their ancestor. :func:`layout_positions` is the
+older slot layout (leaves on consecutive slots), kept for callers that need only (x, depth).
 
 User text (column names, category values, class labels) is escaped for Plotly's pseudo-HTML with
 :func:`plot_text`, and hover texts use ``hovertext`` (no ``%{...}`` template substitution), so a
@@ -29,19 +30,22 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-#: Class colours (colour-blind safe, Okabe-Ito), cycled for many classes.
-CLASS_COLORS = (
-    "#0072B2",
-    "#E69F00",
-    "#009E73",
-    "#D55E00",
-    "#CC79A7",
-    "#56B4E9",
-    "#F0E442",
-    "#000000",
+from offcenter.viz.tree_layout import (
+    BAR_H,
+    CLASS_COLORS,
+    FONT_FAMILY,
+    FONT_SIZE,
+    class_color,
+    split_text,
+    tree_layout,
+    wrap,
 )
+
 #: Above this many visible nodes a tree is too big to read: the page collapses it.
 READABLE_NODES = 63
+#: The Tree page draws this many nodes before it collapses the deepest levels (a full tree
+#: of depth 6; the drawing is panned and zoomed when it is wider than the chart).
+DRAWN_NODES = 127
 
 
 def plot_text(text: object, limit: int | None = None) -> str:
@@ -119,24 +123,50 @@ def short_branch(label: str, feature: str) -> str:
     return label
 
 
-def _node_label(node, classes, limit: int = 20) -> str:
-    if node.split is None:
-        return f"→ {plot_text(node.prediction, limit)}"
-    return plot_text(node.split.feature, limit)
-
-
 def _hover(node, classes, collapsed: bool) -> str:
     lines = [f"node {node.id} (depth {node.depth}), n = {int(round(node.n))}"]
     total = max(float(np.sum(node.counts)), 1.0)
     for cls, c in zip(classes, node.counts):
-        lines.append(f"  {plot_text(cls, 30)}: {int(round(c))} ({c / total:.0%})")
+        lines.append(f"  {plot_text(cls, 30)}: {int(round(c))} ({c / total:.1%})")
+    lines.append(f"impurity {float(node.impurity):.6g}")
     if node.split is not None:
-        lines.append(f"split: {plot_text(node.split.feature, 40)}, gain {node.split.gain:.4f}")
+        lines.append(f"split: {plot_text(split_text(node.split))}, gain {node.split.gain:.6g}")
     else:
-        lines.append(f"leaf: predicts {plot_text(node.prediction, 30)}")
+        lines.append(f"leaf: predicts {plot_text(node.prediction)}")
     if collapsed:
         lines.append("(subtree hidden: widen the shown depth)")
     return "<br>".join(lines)
+
+
+def _tint(color: str, amount: float) -> str:
+    """``color`` (#rrggbb) mixed with white: amount 0 = white, 1 = the colour."""
+    r, g, b = (int(color[k : k + 2], 16) for k in (1, 3, 5))
+    mix = [round(255 - amount * (255 - c)) for c in (r, g, b)]
+    return "#" + "".join(f"{c:02x}" for c in mix)
+
+
+def _rect(left: float, top: float, right: float, bottom: float) -> tuple[list, list]:
+    """A closed rectangle (px, y downwards) as plot coordinates (y upwards), None-terminated."""
+    return [left, right, right, left, left, None], [-top, -top, -bottom, -bottom, -top, None]
+
+
+def fitting_depth(clf, width: float) -> int:
+    """The deepest level down to which the drawing of ``clf`` is at most ``width`` px wide
+    (at least 1 for a tree that splits; 0 for a single leaf)."""
+    depth = int(clf.tree_.depth)
+    for d in range(depth, 0, -1):
+        if tree_layout(clf, max_depth=None if d == depth else d).width <= width:
+            return d
+    return min(depth, 1)
+
+
+def _title_lines(title: str | None, view_width: float) -> list[str]:
+    return wrap(str(title), max(30, int(view_width / 8.5))) if title else []
+
+
+def title_lines(title: str | None, view_width: float = 940.0) -> int:
+    """How many rows :func:`tree_figure` writes ``title`` on for a chart ``view_width`` wide."""
+    return len(_title_lines(title, view_width))
 
 
 def tree_figure(
@@ -146,45 +176,96 @@ def tree_figure(
     selected: int | None = None,
     path: Sequence[int] = (),
     height: int | None = None,
+    title: str | None = None,
+    marked: Mapping[int, str] | Sequence[int] = (),
+    view_width: float = 940.0,
+    title_rows: int | None = None,
 ) -> go.Figure:
-    """Draw a fitted tree; marker ``customdata`` is the node id.
+    """Draw a fitted tree like ``sklearn.tree.plot_tree``: one box of full text per node.
+
+    Each box shows the node id (as the node selector and the row trace name it), the full split
+    text or the predicted class, n, the impurity and the split's gain, and a bar of the class
+    shares (a non-empty class is at least 3 px wide) with the shares written under it. The
+    branch conditions are on the edges. The layout is :func:`offcenter.viz.tree_layout.tree_layout`
+    in pixels, drawn at 1 px per unit (the x axis is tied to the y axis): no text is cut and no
+    two texts overlap; a tree wider than the chart opens centred on its root and is panned by
+    dragging (scroll to zoom). Marker ``customdata`` is the node id (the trace named "nodes").
 
     Parameters
     ----------
     clf : TreeClassifier
         A fitted tree (``clf.tree_.nodes``, ``clf.classes_``).
     max_depth : int, optional
-        Deepest level drawn; deeper subtrees are collapsed into their ancestor ("+").
+        Deepest level drawn; deeper subtrees are collapsed into their ancestor
+        ("+ k nodes hidden").
     selected : int, optional
         Node drawn highlighted.
     path : sequence of int
         Node ids of a traced row's path, drawn in a highlight colour.
+    height : int, optional
+        Figure height in px; by default the drawing's own height (recommended: a smaller
+        height shrinks the drawing).
+    title : str, optional
+        The figure's title (user text, escaped), e.g. the setting's label and leaf rule.
+    marked : mapping node id -> text, or sequence of node ids
+        Nodes drawn marked in red with the text on their first line (default
+        "splits differ"), e.g. where two trees first differ.
+    view_width : float
+        About the width (px) of the chart the figure is shown in (940: the Tree page at
+        1400 px with the sidebar open): a tree up to this wide opens centred, a wider one
+        centred on its root; the title wraps and the legend's rows are counted for it.
+    title_rows : int, optional
+        Rows kept for the title (at least its own, :func:`title_lines`), so that figures
+        shown side by side have their drawings at the same height.
     """
+    lay = tree_layout(clf, max_depth=max_depth, marked=marked)
     tree = clf.tree_
     classes = [str(c) for c in clf.classes_]
     nodes = {node.id: node for node in tree.nodes}
-    pos = layout_positions(_children_map(tree), tree.root, max_depth)
+    boxes = lay.boxes
+    marked_ids = set(int(i) for i in (marked.keys() if isinstance(marked, Mapping) else marked))
     on_path = set(int(i) for i in path)
-    n_slots = max(x for x, _ in pos.values()) + 1
-    # labels shortened so that neighbours do not overlap (about 900 px for the figure, 6.5 px
-    # per character); the hover text has them in full
-    label_limit = int(max(5, min(20, 900 / n_slots / 6.5)))
-    depth = max(d for _, d in pos.values())
     traces: list[dict] = []
+
+    # box fills: leaves tinted with their predicted class, marked nodes in light red
+    fills: dict[str, tuple[list, list]] = {}
+    for i in lay.order:
+        b = boxes[i]
+        if i in marked_ids:
+            color = "#fde7e9"
+        elif b.leaf:
+            color = _tint(class_color(b.prediction_index), 0.16)
+        else:
+            color = "#ffffff"
+        xs, ys = _rect(b.left, b.top, b.right, b.bottom)
+        fx, fy = fills.setdefault(color, ([], []))
+        fx += xs
+        fy += ys
+    for color, (fx, fy) in fills.items():
+        traces.append(
+            dict(
+                type="scatter",
+                x=fx,
+                y=fy,
+                mode="lines",
+                fill="toself",
+                fillcolor=color,
+                line={"width": 0, "color": color},
+                hoverinfo="skip",
+                showlegend=False,
+                name=f"box fill {color}",
+            )
+        )
 
     # edges, grey, and the traced path on top in orange
     for highlight in (False, True):
         ex, ey = [], []
-        for nid, (x, d) in pos.items():
-            parent = nodes[nid].parent
-            if parent is None or parent not in pos:
+        for parent, child, pieces in lay.edges:
+            if highlight != (child in on_path and parent in on_path):
                 continue
-            if highlight != (nid in on_path and parent in on_path):
-                continue
-            px_, pd_ = pos[parent]
-            ex += [px_, px_, x, x, None]
-            # from under the parent's label and bar, so that no line crosses the text
-            ey += [-pd_ - 0.43, -pd_ - 0.56, -pd_ - 0.56, -d, None]
+            for piece in pieces:
+                ex += [p[0] for p in piece] + [None]
+                ey += [-p[1] for p in piece] + [None]
         traces.append(
             dict(
                 type="scatter",
@@ -201,115 +282,105 @@ def tree_figure(
             )
         )
 
-    # branch labels at the middle of each edge's horizontal part
-    bx, by, btext = [], [], []
-    for nid, (x, d) in pos.items():
-        node = nodes[nid]
-        parent = nodes[node.parent] if node.parent is not None else None
-        if parent is None or parent.id not in pos or parent.split is None:
-            continue
-        k = list(parent.children).index(nid)
-        labels = parent.split.branch_labels
-        text = short_branch(labels[k], parent.split.feature) if k < len(labels) else ""
-        bx.append(x + 0.03)
-        by.append(-d + 0.24)
-        btext.append(plot_text(text, label_limit))
-    traces.append(
-        dict(
-            type="scatter",
-            x=bx,
-            y=by,
-            mode="text",
-            text=btext,
-            hoverinfo="skip",
-            showlegend=False,
-            textposition="middle right",
-            textfont={"size": 10, "color": "#5f6368"},
-            name="branches",
-        )
-    )
-
-    # class distribution bars under each node: one thick-line trace per class (fast to draw
-    # and to build, unlike one layout shape per rectangle)
-    bar_w = 0.7
-    q = len(classes)
-    seg_x: list[list] = [[] for _ in range(q)]
-    seg_y: list[list] = [[] for _ in range(q)]
-    for nid, (x, d) in pos.items():
-        counts = np.asarray(nodes[nid].counts, dtype=float)
-        total = counts.sum()
-        if total <= 0:
-            continue
-        left = x - bar_w / 2
-        for j, c in enumerate(counts):
-            if c <= 0:
-                continue
-            w = bar_w * c / total
-            seg_x[j] += [left, left + w, None]
-            seg_y[j] += [-d - 0.38, -d - 0.38, None]
-            left += w
-    for j in range(q):
+    # class bars: one filled trace per class, one rectangle per node
+    for j in range(len(classes)):
+        sx: list = []
+        sy: list = []
+        for i in lay.order:
+            b = boxes[i]
+            for k, left, right, _share in b.bar:
+                if k != j:
+                    continue
+                xs, ys = _rect(left, b.bar_top, right, b.bar_top + BAR_H)
+                sx += xs
+                sy += ys
         traces.append(
             dict(
                 type="scatter",
-                x=seg_x[j],
-                y=seg_y[j],
+                x=sx,
+                y=sy,
                 mode="lines",
+                fill="toself",
+                fillcolor=class_color(j),
+                line={"width": 0.5, "color": "#ffffff"},
                 hoverinfo="skip",
                 showlegend=False,
-                line={"color": CLASS_COLORS[j % len(CLASS_COLORS)], "width": 7},
                 name=f"bar {j}",
             )
         )
 
-    # the nodes: markers with customdata = node id
-    ids = list(pos)
-    xs = [pos[i][0] for i in ids]
-    ys = [-pos[i][1] for i in ids]
-    collapsed = [
-        bool(nodes[i].children) and (max_depth is not None and nodes[i].depth >= max_depth)
-        for i in ids
+    # box outlines: plain, on the traced path, marked, selected (drawn in that order)
+    styles = [
+        ("box outline", "#5f6368", 1.0, lambda i: True),
+        ("box outline path", "#D55E00", 2.5, lambda i: i in on_path),
+        ("box outline marked", "#B00020", 3.0, lambda i: i in marked_ids),
+        ("box outline selected", "#D55E00", 4.0, lambda i: i == selected),
     ]
-    colors, symbols, sizes, lines = [], [], [], []
-    for i, col in zip(ids, collapsed):
-        node = nodes[i]
-        if node.split is None:
-            j = list(classes).index(str(node.prediction)) if str(node.prediction) in classes else 0
-            colors.append(CLASS_COLORS[j % len(CLASS_COLORS)])
-            symbols.append("square")
-        else:
-            colors.append("#ffffff")
-            symbols.append("circle-cross" if col else "circle")
-        big = i == selected
-        sizes.append(26 if big else 18)
-        lines.append(4 if big else 1.5)
-    texts = [
-        f"{_node_label(nodes[i], classes, label_limit)}{' +' if c else ''}"
-        f"<br>n={int(round(nodes[i].n))}"
-        for i, c in zip(ids, collapsed)
-    ]
+    for name, color, width, keep in styles:
+        ox: list = []
+        oy: list = []
+        for i in lay.order:
+            if keep(i):
+                b = boxes[i]
+                xs, ys = _rect(b.left, b.top, b.right, b.bottom)
+                ox += xs
+                oy += ys
+        if ox or name == "box outline":
+            traces.append(
+                dict(
+                    type="scatter",
+                    x=ox,
+                    y=oy,
+                    mode="lines",
+                    hoverinfo="skip",
+                    showlegend=False,
+                    line={"color": color, "width": width},
+                    name=name,
+                )
+            )
+
+    # every text line of the drawing in one trace
+    lines = lay.text_lines()
     traces.append(
         dict(
             type="scatter",
-            x=xs,
-            y=ys,
-            mode="markers+text",
+            x=[t.x for t in lines],
+            y=[-t.y for t in lines],
+            mode="text",
+            text=[t.text for t in lines],
+            textposition="middle center",
+            textfont={
+                "family": FONT_FAMILY,
+                "size": FONT_SIZE,
+                "color": [t.color for t in lines],
+            },
+            hoverinfo="skip",
+            showlegend=False,
+            name="text",
+        )
+    )
+
+    # the nodes: one transparent square per box, customdata = node id (clicks, hover)
+    ids = list(lay.order)
+    traces.append(
+        dict(
+            type="scatter",
+            x=[boxes[i].x for i in ids],
+            y=[-(boxes[i].top + boxes[i].height / 2) for i in ids],
+            mode="markers",
             name="nodes",
             customdata=[[i] for i in ids],
-            text=texts,
-            textposition="bottom center",
-            textfont={"size": 11},
-            hovertext=[_hover(nodes[i], classes, c) for i, c in zip(ids, collapsed)],
+            text=[f"node {i}" for i in ids],
+            hovertext=[_hover(nodes[i], classes, boxes[i].collapsed) for i in ids],
             hoverinfo="text",
             marker={
-                "size": sizes,
-                "color": colors,
-                "symbol": symbols,
-                "line": {
-                    "color": ["#D55E00" if i == selected else "#202124" for i in ids],
-                    "width": lines,
-                },
+                "size": [max(12.0, min(boxes[i].width, boxes[i].height)) for i in ids],
+                "symbol": "square",
+                "color": "rgba(0,0,0,0)",
+                "line": {"width": 0},
             },
+            selected={"marker": {"opacity": 1}},
+            unselected={"marker": {"opacity": 1}},
             showlegend=False,
         )
     )
@@ -322,25 +393,70 @@ def tree_figure(
                 y=[None],
                 mode="markers",
                 name=plot_text(cls, 24),
-                marker={
-                    "symbol": "square",
-                    "size": 10,
-                    "color": CLASS_COLORS[j % len(CLASS_COLORS)],
-                },
+                marker={"symbol": "square", "size": 10, "color": class_color(j)},
                 hoverinfo="skip",
             )
         )
+
+    # 1 px per unit: the y range is the drawing's height in a plot area of that height, and
+    # the x axis is tied to it (scaleanchor); the x range asked for is narrow, so Plotly widens
+    # it (never the y range) to the chart's width around its centre
+    # the margin above the plot holds the title and the class legend; it is computed (not
+    # auto-expanded by Plotly, which would shrink the plot area and so the drawing)
+    title_lines = _title_lines(title, view_width)
+    legend_w = 50 + sum(40 + 7 * len(str(c)) for c in classes[:12])
+    legend_rows = -(-int(legend_w) // max(int(view_width), 200))
+    top_margin = 12 + 20 * max(len(title_lines), title_rows or 0) + 24 * legend_rows
+    plot_h = lay.height
+    fig_h = int(height) if height else int(plot_h + top_margin + 8)
+    if lay.width <= view_width:
+        centre = lay.width / 2
+    else:
+        centre = boxes[getattr(tree, "root", 0)].x
+    ask = min(lay.width, 240.0)
     layout = dict(
-        height=height or int(160 + 120 * (depth + 1)),
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        height=fig_h,
+        margin={"l": 4, "r": 4, "t": top_margin, "b": 8, "autoexpand": False},
         plot_bgcolor="white",
-        xaxis={"visible": False, "range": [-0.8, n_slots - 0.2], "fixedrange": False},
-        yaxis={"visible": False, "range": [-depth - 0.6, 0.55]},
-        legend={"orientation": "h", "y": 1.02, "x": 0, "title": {"text": "class"}},
+        xaxis={
+            "visible": False,
+            "range": [centre - ask / 2, centre + ask / 2],
+            "scaleanchor": "y",
+            "scaleratio": 1,
+            "constrain": "range",
+        },
+        yaxis={"visible": False, "range": [-plot_h, 0.0], "constrain": "range"},
+        legend={
+            "orientation": "h",
+            "x": 0,
+            "y": 1.0,
+            "yanchor": "bottom",
+            "title": {"text": "class", "side": "left"},
+        },
         clickmode="event+select",
         dragmode="pan",
         hoverlabel={"align": "left"},
+        meta={"layout_width": lay.width, "layout_height": lay.height},
     )
+    if title_lines:
+        # an annotation above the legend (a multi-line layout title is placed by its first
+        # line and gets cut at the top)
+        layout["annotations"] = [
+            {
+                "name": "title",
+                "text": "<br>".join(plot_text(t) for t in title_lines),
+                "xref": "paper",
+                "yref": "paper",
+                "x": 0.0,
+                "y": 1.0,
+                "xanchor": "left",
+                "yanchor": "bottom",
+                "yshift": 24 * legend_rows + 2,
+                "showarrow": False,
+                "align": "left",
+                "font": {"size": 14, "color": "#202124"},
+            }
+        ]
     # built unvalidated: the traces above are plain, known-good dicts (validation costs
     # ~0.3 s on a depth-5 tree)
     return go.Figure(data=traces, layout=layout, _validate=False)

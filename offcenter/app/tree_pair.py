@@ -1,0 +1,237 @@
+"""The Tree page's "Compare two trees" section: one data set grown under two measure settings.
+
+Both trees use the page's data, stopping rules, split score and leaf rule; only the measure
+setting differs (the two are picked by their :class:`MeasureSetting` labels, by default Shannon
+and off-centered Shannon on the prior). They are drawn side by side (or one above the other),
+with the nodes where their splits first differ marked (:func:`offcenter.tree.compare.
+first_differences`), and with their training metrics (:func:`offcenter.tree.compare.
+training_metrics`). :func:`pair_settings`, :func:`pair_params` and :func:`metrics_frame` are
+Streamlit-free; :func:`compare_two_trees` draws the section.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from offcenter.measures.settings import MeasureSetting, comparison_settings
+from offcenter.tree.compare import difference_reason, first_differences, metrics_table
+from offcenter.viz.tree import (
+    fitting_depth,
+    nodes_by_depth,
+    title_lines,
+    tree_figure,
+    visible_depth,
+)
+
+#: The default pair: plain Shannon against Shannon off-centered on the prior.
+DEFAULT_A = "shannon"
+DEFAULT_B = "oc_shannon"
+#: Above this many nodes a tree of the pair is drawn collapsed to the depth that fits it.
+PAIR_NODES = 127
+LAYOUTS = {"side": "side by side", "stacked": "one above the other"}
+
+
+def pair_settings(current: MeasureSetting | None = None) -> list[MeasureSetting]:
+    """The settings offered for the two trees: the standard comparison settings, and the
+    page's own setting (without its score) when it is not one of them."""
+    out = comparison_settings()
+    if current is not None:
+        mine = current.replace(alpha=None)
+        if mine.key not in {s.key for s in out}:
+            out.append(mine)
+    return out
+
+
+def pair_params(base_params: dict, setting: MeasureSetting) -> dict:
+    """The tree parameters of one tree of the pair: the page's (stopping rules, score, leaf
+    rule, categorical mode) with the measure fields of ``setting``."""
+    if not isinstance(setting, MeasureSetting):
+        raise TypeError(f"setting must be a MeasureSetting; got {type(setting).__name__}.")
+    params = dict(base_params)
+    for name in ("measure", "theta", "beta", "rho", "consistent"):
+        params.pop(name, None)
+    params.update(setting.tree_params())
+    return params
+
+
+def default_depth(clf_a, clf_b, diffs, width: float) -> int:
+    """The depth first shown for the pair: the deepest at which both drawings fit ``width``
+    px, deep enough to show the first differences, and at most :data:`PAIR_NODES` nodes each."""
+    fit = min(fitting_depth(clf_a, width), fitting_depth(clf_b, width))
+    deepest_diff = max((clf_a.tree_.nodes[a].depth for a, _ in diffs), default=0)
+    cap = min(visible_depth(nodes_by_depth(c.tree_), PAIR_NODES) for c in (clf_a, clf_b))
+    top = max(clf_a.tree_.depth, clf_b.tree_.depth)
+    return max(1, min(max(fit, deepest_diff), cap, top))
+
+
+def pair_marks(clf, pairs, other: str, shown_depth: int) -> dict[int, str]:
+    """The marked nodes of one drawing: each first difference (own id, other tree's id) at
+    its node, or at its ancestor on the deepest shown level when it is deeper."""
+    marks: dict[int, list[str]] = {}
+    nodes = clf.tree_.nodes
+    for own, theirs in pairs:
+        i = own
+        while nodes[i].depth > shown_depth:
+            i = nodes[i].parent
+        note = f"{other}: node {theirs}" if i == own else f"below: node {own}"
+        marks.setdefault(i, []).append(note)
+    return {i: "splits differ (" + "; ".join(notes) + ")" for i, notes in marks.items()}
+
+
+def _fmt(x) -> str:
+    if isinstance(x, (float, np.floating)):
+        return f"{float(x):.4f}"
+    return str(x)
+
+
+def metrics_frame(trees: Sequence, X, y, names: Sequence[str]) -> pd.DataFrame:
+    """One row per metric, one column per tree (the metrics as text, 4 decimals)."""
+    rows = metrics_table(trees, X, y, names)
+    order = [
+        "accuracy",
+        "balanced accuracy",
+        "minority recall",
+        "leaves",
+        "depth",
+        "nodes",
+    ]
+    minority = rows[0]["minority class"]
+    data = {
+        "metric (training data)": [
+            m if m != "minority recall" else f"recall of the minority class ({minority})"
+            for m in order
+        ]
+    }
+    for row in rows:
+        data[row["tree"]] = [_fmt(row[m]) for m in order]
+    return pd.DataFrame(data)
+
+
+def compare_two_trees(
+    X: pd.DataFrame,
+    y: pd.Series,
+    *,
+    base_params: dict,
+    prior: Sequence[float],
+    data_key: str,
+    fit: Callable,
+    current: MeasureSetting | None = None,
+    key: str = "tr_pair",
+) -> None:
+    """Draw the section: two setting pickers, the layout choice, the metrics, the differences
+    and the two tree figures.
+
+    ``fit(data_key, params_json, X, y)`` grows a tree (the page's cached fit, so that the
+    pair shares the page's cache).
+    """
+    st.header("6. Compare two trees")
+    st.write(
+        "The same data grown under two measure settings, with the stopping rules, split score "
+        "and leaf rule chosen above. The nodes where the two trees' splits **first differ** "
+        "(another feature, another threshold or grouping, or a leaf against a split, at the "
+        "same place in both trees) are outlined in red and marked *splits differ*."
+    )
+    options = pair_settings(current)
+    by_key = {s.key: s for s in options}
+    keys = list(by_key)
+    labels = {k: s.label_for(np.asarray(prior, dtype=float)) for k, s in by_key.items()}
+    c1, c2, c3 = st.columns([2, 2, 1])
+    ka = c1.selectbox(
+        "Tree A: measure setting",
+        keys,
+        index=keys.index(DEFAULT_A),
+        format_func=labels.get,
+        key=f"{key}_a",
+    )
+    kb = c2.selectbox(
+        "Tree B: measure setting",
+        keys,
+        index=keys.index(DEFAULT_B),
+        format_func=labels.get,
+        key=f"{key}_b",
+    )
+    layout = c3.radio(
+        "Layout", list(LAYOUTS), format_func=LAYOUTS.get, key=f"{key}_layout", horizontal=False
+    )
+    trees = []
+    for k in (ka, kb):
+        params_json = json.dumps(pair_params(base_params, by_key[k]), sort_keys=True)
+        try:
+            with st.spinner(f"Growing the tree under {labels[k]}..."):
+                trees.append(fit(data_key, params_json, X, y))
+        except (ValueError, TypeError) as exc:
+            st.error(f"The tree under {labels[k]} could not be grown: {exc}")
+            return
+    clf_a, clf_b = trees
+    names = [f"A: {labels[ka]}", f"B: {labels[kb]}"]
+
+    st.subheader("Training metrics")
+    st.dataframe(metrics_frame(trees, X, y, names), hide_index=True, width="stretch")
+
+    diffs = first_differences(clf_a, clf_b)
+    st.subheader("Where the splits first differ")
+    if ka == kb:
+        st.info("Both trees use the same setting: pick another setting for tree B.")
+    if not diffs:
+        st.success(
+            "The two trees make the same splits everywhere (so their leaves, under the same "
+            "leaf rule, predict the same classes)."
+        )
+    else:
+        st.text(
+            "\n".join(
+                f"node {a} of A / node {b} of B: {difference_reason(clf_a, clf_b, a, b)}"
+                for a, b in diffs
+            )
+        )
+
+    side = layout == "side"
+    view = 460 if side else 940
+    max_depth = max(clf_a.tree_.depth, clf_b.tree_.depth)
+    shown_depth = max_depth
+    if max_depth > 1:
+        default = default_depth(clf_a, clf_b, diffs, view)
+        shown_depth = st.slider(
+            "Depth shown in both drawings (deeper levels collapse into '+ k nodes hidden'; "
+            "a drawing wider than its chart is panned)",
+            1,
+            max_depth,
+            value=default,
+            key=f"{key}_depth_{max_depth}_{default}",
+        )
+    marks_a = pair_marks(clf_a, [(a, b) for a, b in diffs], "B", shown_depth)
+    marks_b = pair_marks(clf_b, [(b, a) for a, b in diffs], "A", shown_depth)
+    if side:
+        cols = st.columns(2)
+    else:
+        cols = [st.container(), st.container()]
+    shown, titles = [], []
+    for clf, name in zip(trees, names):
+        depth = shown_depth if shown_depth < clf.tree_.depth else None
+        shown.append(depth)
+        titles.append(
+            f"{name}; leaf rule: {getattr(clf, 'leaf_rule', 'majority')}"
+            + (f"; depth shown {depth} of {clf.tree_.depth}" if depth is not None else "")
+        )
+    rows = max(title_lines(t, view) for t in titles)  # both drawings start at the same height
+    for col, clf, depth, title, marks, tag in zip(
+        cols, trees, shown, titles, (marks_a, marks_b), ("a", "b")
+    ):
+        fig = tree_figure(
+            clf, max_depth=depth, marked=marks, title=title, view_width=view, title_rows=rows
+        )
+        col.plotly_chart(
+            fig,
+            key=f"{key}_chart_{tag}",
+            width="stretch",
+            config={"displaylogo": False, "scrollZoom": True},
+        )
+    st.caption(
+        "Each tree is drawn at full size: drag to pan, scroll to zoom, double-click to reset. "
+        "Node ids are each tree's own (breadth-first); a marked node names its counterpart."
+    )

@@ -1,0 +1,531 @@
+"""Pixel layout of a tree drawing: every node a box of full text lines, no two texts overlapping.
+
+The drawing reads like ``sklearn.tree.plot_tree`` or rpart.plot: each node is a box with its id,
+its full split text ("glucose ≤ 127.5", a categorical grouping wrapped over several lines, never
+cut), n, its impurity and the gain of its split, and a bar of its class shares with the shares
+written under it. The branch conditions are written on the edges.
+
+Everything is measured in pixels at a fixed monospaced font (:data:`FONT_SIZE`, the advance of
+DejaVu Sans Mono is 0.602 em; an East Asian wide character counts twice), so the width of each
+line is known exactly and the layout can guarantee that no two texts overlap:
+
+- a node needs the width of its box or of its branch label, whichever is wider, plus a gap;
+  subtrees are packed by their contours (Reingold and Tilford 1981): a subtree's contour is the
+  left and right extent of its nodes on every level, and each child is placed right of its left
+  siblings' contours on every level they share; a parent is centred over its first and last
+  child;
+- the levels are horizontal bands: a band holds the boxes of one depth, the gap under it holds
+  the edges and the branch labels of the next depth.
+
+So boxes (and branch labels) of one depth never overlap, and those of different depths lie in
+disjoint bands.
+:func:`tree_layout` is pure (no Plotly); :func:`offcenter.viz.tree.tree_figure` draws it with
+1 pixel = 1 data unit.
+
+Examples
+--------
+>>> text_width("glucose ≤ 127.5") == 15 * CHAR_W
+True
+>>> wrap("colour in {red, green, blue}", 12)
+['colour in', '{red, green,', 'blue}']
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: Class colours (colour-blind safe, Okabe-Ito), cycled for many classes.
+CLASS_COLORS = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#D55E00",
+    "#CC79A7",
+    "#56B4E9",
+    "#F0E442",
+    "#000000",
+)
+#: Font of every text of the drawing (px) and its family (monospaced: widths are exact).
+FONT_SIZE = 11
+FONT_FAMILY = "DejaVu Sans Mono, Menlo, Consolas, monospace"
+#: Advance of one character (DejaVu Sans Mono: 1233/2048 em = 0.602 em), rounded up.
+CHAR_W = 0.61 * FONT_SIZE
+#: Height of a text line (Plotly puts 1.3 em between the lines of a text).
+LINE_H = 15.0
+#: Padding inside a box, height of the class bar, gaps between boxes and levels (px).
+PAD = 6.0
+BAR_H = 9.0
+H_GAP = 14.0
+V_GAP = 10.0
+#: Smallest width of a non-empty class segment of a bar (px): a 1 % minority stays visible.
+MIN_SEGMENT = 3.0
+#: Longest line of a split text or a branch label before it wraps (characters).
+WRAP = 26
+#: Class shares per line under a bar.
+SHARES_PER_LINE = 3
+
+
+def class_color(j: int) -> str:
+    """The colour of class number ``j`` (the palette cycles)."""
+    return CLASS_COLORS[j % len(CLASS_COLORS)]
+
+
+def text_width(text: str) -> float:
+    """Width in px of plain text in :data:`FONT_FAMILY` at :data:`FONT_SIZE` (wide chars: 2)."""
+    cells = 0
+    for ch in str(text):
+        if unicodedata.combining(ch):
+            continue
+        cells += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return cells * CHAR_W
+
+
+def wrap(text: str, width: int = WRAP) -> list[str]:
+    """Split ``text`` into lines of at most ``width`` characters, never dropping a character.
+
+    Breaks after spaces (a ", " stays with the word before it); a word longer than ``width``
+    is cut into pieces of ``width`` characters.
+    """
+    if width < 1:
+        raise ValueError(f"width must be at least 1; got {width}.")
+    words = str(text).split(" ")
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        while len(word) > width:
+            if current:
+                lines.append(current)
+                current = ""
+            lines.append(word[:width])
+            word = word[width:]
+        candidate = word if not current else f"{current} {word}"
+        if len(candidate) <= width:
+            current = candidate
+        else:
+            lines.append(current)
+            current = word
+    if current or not lines:
+        lines.append(current)
+    return lines
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=False)
+
+
+def fmt_threshold(x: float) -> str:
+    """A threshold as the tree's branch labels write it (6 significant digits)."""
+    return f"{float(x):.6g}"
+
+
+def fmt_value(x: float) -> str:
+    """An impurity or a gain in a node box (4 significant digits, 0 as 0)."""
+    x = float(x)
+    if not np.isfinite(x):
+        return str(x)
+    if abs(x) < 5e-13:
+        return "0"
+    return f"{x:.4g}"
+
+
+def fmt_share(p: float) -> str:
+    """A class share in a node box: one decimal, "<0.1%" for a tiny non-zero share."""
+    if p <= 0:
+        return "0%"
+    if p < 0.0005:
+        return "<0.1%"
+    return f"{100 * p:.1f}%"
+
+
+def split_text(split) -> str:
+    """The full test of an internal node: "glucose ≤ 127.5", "colour in {red, blue}",
+    "colour = ?" (one branch per value)."""
+    name = str(split.feature)
+    if split.kind == "numeric":
+        return f"{name} ≤ {fmt_threshold(split.threshold)}"
+    if split.kind == "categorical_binary" and split.groups:
+        values = ", ".join("missing" if v is None else str(v) for v in split.groups[0])
+        return f"{name} in {{{values}}}"
+    return f"{name} = ? ({len(split.groups) if split.groups else 0} branches)"
+
+
+def branch_text(parent_split, k: int) -> str:
+    """The condition written on the edge to child ``k``: "≤ 127.5", "> 127.5 (or missing)",
+    "= red", or "yes"/"no" for a two-group split (its node says which group)."""
+    labels = tuple(parent_split.branch_labels)
+    label = str(labels[k]) if k < len(labels) else ""
+    name = str(parent_split.feature)
+    if parent_split.kind == "categorical_binary":
+        text = "yes" if k == 0 else "no"
+        if "missing" in label and label.endswith("(or missing)"):
+            text += " (or missing)"
+        return text
+    if label.startswith(name):
+        rest = label[len(name) :].strip()
+        if rest:
+            label = rest
+    return label.replace("<=", "≤", 1) if label.startswith("<=") else label
+
+
+@dataclass
+class TextLine:
+    """One line of text centred at (x, y) (px; y grows downwards). ``text`` is Plotly markup
+    (user text escaped), ``plain`` the characters shown (its width is exact)."""
+
+    text: str
+    plain: str
+    x: float
+    y: float
+    color: str = "#202124"
+    node: int = -1  # the node whose box (or whose incoming edge, for a label) holds the line
+
+    @property
+    def width(self) -> float:
+        return text_width(self.plain)
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of the line's ink box (px)."""
+        w = self.width
+        return (self.x - w / 2, self.y - LINE_H / 2, self.x + w / 2, self.y + LINE_H / 2)
+
+
+@dataclass
+class NodeBox:
+    """A node's box: centre x, top y, size, its text lines and its class bar segments."""
+
+    id: int
+    x: float
+    top: float
+    width: float
+    height: float
+    lines: list = field(default_factory=list)
+    bar: list = field(default_factory=list)  # (class index, left, right, share)
+    bar_top: float = 0.0
+    collapsed: bool = False
+    hidden: int = 0  # nodes hidden under a collapsed node
+    leaf: bool = False
+    prediction_index: int = 0
+
+    @property
+    def left(self) -> float:
+        return self.x - self.width / 2
+
+    @property
+    def right(self) -> float:
+        return self.x + self.width / 2
+
+    @property
+    def bottom(self) -> float:
+        return self.top + self.height
+
+
+@dataclass
+class TreeLayout:
+    """The boxes, branch labels and edges of a drawing, and its size (px)."""
+
+    boxes: dict
+    labels: dict  # child id -> list of TextLine written on its incoming edge
+    edges: list  # (parent, child, [(x, y), ...] polyline pieces)
+    width: float
+    height: float
+    order: list  # node ids in drawing order (children before parents, left to right)
+
+    def text_lines(self) -> list[TextLine]:
+        """Every line of text of the drawing (node boxes and branch labels)."""
+        out = [line for b in self.boxes.values() for line in b.lines]
+        for lines in self.labels.values():
+            out += lines
+        return out
+
+
+def _node_lines(node, classes, counts, collapsed, hidden, marked_text) -> tuple[list, list]:
+    """(lines above the bar, lines under the bar) of a node: (markup, plain, colour)."""
+    n = int(round(node.n))
+    top: list[tuple[str, str, str]] = []
+    if marked_text:
+        top.append((f"<b>{_esc(marked_text)}</b>", marked_text, "#B00020"))
+    top.append((f"<b>node {node.id}</b>", f"node {node.id}", "#202124"))
+    if node.split is not None:
+        for piece in wrap(split_text(node.split)):
+            top.append((_esc(piece), piece, "#202124"))
+    else:
+        for k, piece in enumerate(wrap(f"→ {node.prediction}")):
+            top.append((f"<b>{_esc(piece)}</b>" if k == 0 else _esc(piece), piece, "#202124"))
+    top.append((f"n = {n}", f"n = {n}", "#202124"))
+    top.append(
+        (f"impurity {fmt_value(node.impurity)}", f"impurity {fmt_value(node.impurity)}", "#5f6368")
+    )
+    if node.split is not None:
+        g = fmt_value(node.split.gain)
+        top.append((f"gain {g}", f"gain {g}", "#5f6368"))
+    if collapsed:
+        text = f"+ {hidden} nodes hidden"
+        top.append((f"<i>{text}</i>", text, "#5f6368"))
+    total = float(np.sum(counts))
+    shares = counts / total if total > 0 else np.zeros_like(counts)
+    under: list[tuple[str, str, str]] = []
+    for start in range(0, len(classes), SHARES_PER_LINE):
+        idx = range(start, min(start + SHARES_PER_LINE, len(classes)))
+        plain = " · ".join(fmt_share(shares[j]) for j in idx)
+        markup = " · ".join(
+            f"<span style='color:{class_color(j)}'>{fmt_share(shares[j])}</span>" for j in idx
+        )
+        under.append((markup, plain, "#202124"))
+    return top, under
+
+
+def bar_segments(counts, left: float, width: float) -> list[tuple[int, float, float, float]]:
+    """Class segments (index, left, right, share) of a bar of ``width`` px from ``left``.
+
+    Every non-empty class gets at least :data:`MIN_SEGMENT` px; the rest of the width is shared
+    in proportion to the counts: w_j = m + p_j (W - k m) for the k non-empty classes, so the
+    order of the shares is kept and a 1 % minority is never invisible.
+    """
+    counts = np.asarray(counts, dtype=float)
+    total = counts.sum()
+    out: list[tuple[int, float, float, float]] = []
+    if total <= 0:
+        return out
+    nonzero = [j for j, c in enumerate(counts) if c > 0]
+    m = min(MIN_SEGMENT, width / max(len(nonzero), 1))
+    free = width - m * len(nonzero)
+    x = left
+    for j in nonzero:
+        p = counts[j] / total
+        w = m + p * free
+        out.append((j, x, x + w, float(p)))
+        x += w
+    return out
+
+
+def _subtree_sizes(children: Mapping[int, Sequence[int]], root: int) -> dict[int, int]:
+    sizes: dict[int, int] = {}
+    order: list[int] = []
+    stack = [root]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(children.get(i, ()))
+    for i in reversed(order):
+        sizes[i] = 1 + sum(sizes[k] for k in children.get(i, ()))
+    return sizes
+
+
+def tree_layout(
+    clf,
+    *,
+    max_depth: int | None = None,
+    marked: Mapping[int, str] | Collection[int] = (),
+) -> TreeLayout:
+    """Lay out a fitted tree in pixels (see the module notes); nothing drawn.
+
+    Parameters
+    ----------
+    clf : TreeClassifier
+        A fitted tree (``clf.tree_.nodes``, ``clf.classes_``).
+    max_depth : int, optional
+        Deepest level drawn; a node there with children is drawn collapsed ("+ k nodes hidden").
+    marked : mapping node id -> text, or collection of node ids
+        Nodes drawn marked, with the text (default "splits differ") on their first line.
+    """
+    tree = clf.tree_
+    classes = [str(c) for c in clf.classes_]
+    nodes = {node.id: node for node in tree.nodes}
+    root = getattr(tree, "root", 0)
+    if max_depth is not None and max_depth < 0:
+        raise ValueError(f"max_depth must be None or >= 0; got {max_depth}.")
+    if not isinstance(marked, Mapping):
+        marked = {int(i): "splits differ" for i in marked}
+    children_all = {i: tuple(nd.children) for i, nd in nodes.items()}
+    sizes = _subtree_sizes(children_all, root)
+
+    def visible_kids(i):
+        nd = nodes[i]
+        if max_depth is not None and nd.depth >= max_depth:
+            return ()
+        return tuple(nd.children)
+
+    # visible nodes, depth-first (children left to right)
+    pre: list[int] = []
+    stack = [root]
+    while stack:
+        i = stack.pop()
+        pre.append(i)
+        stack.extend(reversed(visible_kids(i)))
+
+    # boxes' contents and sizes
+    boxes: dict[int, NodeBox] = {}
+    under_lines: dict[int, list] = {}
+    for i in pre:
+        nd = nodes[i]
+        collapsed = bool(nd.children) and not visible_kids(i)
+        top, under = _node_lines(
+            nd,
+            classes,
+            np.asarray(nd.counts, dtype=float),
+            collapsed,
+            sizes[i] - 1,
+            marked.get(i),
+        )
+        width = max(text_width(p) for _, p, _ in top + under) + 2 * PAD
+        height = LINE_H * (len(top) + len(under)) + BAR_H + 2 * PAD + 4.0
+        pred = str(nd.prediction)
+        boxes[i] = NodeBox(
+            id=i,
+            x=0.0,
+            top=0.0,
+            width=width,
+            height=height,
+            collapsed=collapsed,
+            hidden=sizes[i] - 1 if collapsed else 0,
+            leaf=nd.split is None,
+            prediction_index=classes.index(pred) if pred in classes else 0,
+        )
+        boxes[i].lines = top  # type: ignore[assignment]  (placed below)
+        under_lines[i] = under
+
+    # branch labels (lines) of every visible non-root node
+    label_plain: dict[int, list[str]] = {}
+    for i in pre:
+        parent = nodes[i].parent
+        if parent is None or parent not in boxes or nodes[parent].split is None:
+            continue
+        k = list(nodes[parent].children).index(i)
+        label_plain[i] = wrap(branch_text(nodes[parent].split, k))
+
+    def own_width(i):
+        w = boxes[i].width
+        if i in label_plain:
+            w = max(w, max(text_width(p) for p in label_plain[i]))
+        return w + H_GAP
+
+    # x: contour packing, bottom-up. A subtree's contour is, per level under its root, the
+    # (left, right) extent of its boxes and labels relative to its root's x; each child is
+    # shifted right until it clears the contours of its left siblings on every common level.
+    post: list[int] = []
+    stack2: list[tuple[int, bool]] = [(root, False)]
+    while stack2:
+        i, done = stack2.pop()
+        if done:
+            post.append(i)
+            continue
+        stack2.append((i, True))
+        for k in reversed(visible_kids(i)):
+            stack2.append((k, False))
+    contour: dict[int, list[list[float]]] = {}
+    offset: dict[int, float] = {}  # a child's x relative to its parent's x
+    for i in post:
+        half = own_width(i) / 2
+        kids = visible_kids(i)
+        if not kids:
+            contour[i] = [[-half, half]]
+            continue
+        merged: list[list[float]] = []
+        rel: list[float] = []
+        for k in kids:
+            ck = contour.pop(k)
+            shift = 0.0
+            if merged:
+                shift = max(merged[lv][1] - ck[lv][0] for lv in range(min(len(merged), len(ck))))
+            rel.append(shift)
+            for lv, (lo, hi) in enumerate(ck):
+                if lv < len(merged):
+                    merged[lv][0] = min(merged[lv][0], lo + shift)
+                    merged[lv][1] = max(merged[lv][1], hi + shift)
+                else:
+                    merged.append([lo + shift, hi + shift])
+        centre = (rel[0] + rel[-1]) / 2
+        for k, r in zip(kids, rel):
+            offset[k] = r - centre
+        contour[i] = [[-half, half]] + [[lo - centre, hi - centre] for lo, hi in merged]
+    outline = contour.pop(root)
+    lefts = [lo for lo, _ in outline]
+    rights = [hi for _, hi in outline]
+    boxes[root].x = -min(lefts)
+    for i in pre:
+        for k in visible_kids(i):
+            boxes[k].x = boxes[i].x + offset[k]
+
+    # y: one band per depth, the gap under it for edges and the next depth's labels
+    depth_of = {i: nodes[i].depth - nodes[root].depth for i in pre}
+    n_levels = max(depth_of.values()) + 1
+    band = [0.0] * n_levels
+    label_rows = [0] * n_levels
+    for i in pre:
+        band[depth_of[i]] = max(band[depth_of[i]], boxes[i].height)
+        if i in label_plain:
+            label_rows[depth_of[i]] = max(label_rows[depth_of[i]], len(label_plain[i]))
+    tops = [0.0] * n_levels
+    y = V_GAP
+    for d in range(n_levels):
+        if d > 0:
+            y += V_GAP + label_rows[d] * LINE_H + V_GAP  # edge stub, labels, stub
+        tops[d] = y
+        y += band[d]
+    height = y + V_GAP
+
+    # place the text lines and the bars
+    for i in pre:
+        b = boxes[i]
+        b.top = tops[depth_of[i]]
+        top_lines, under = b.lines, under_lines[i]
+        placed = []
+        yy = b.top + PAD + LINE_H / 2
+        for markup, plain, color in top_lines:
+            placed.append(TextLine(markup, plain, b.x, yy, color, i))
+            yy += LINE_H
+        b.bar_top = yy - LINE_H / 2 + 2.0
+        b.bar = bar_segments(nodes[i].counts, b.left + PAD, b.width - 2 * PAD)
+        yy += BAR_H + 4.0
+        for markup, plain, color in under:
+            placed.append(TextLine(markup, plain, b.x, yy, color, i))
+            yy += LINE_H
+        b.lines = placed
+
+    labels: dict[int, list[TextLine]] = {}
+    edges: list = []
+    for i in pre:
+        parent = nodes[i].parent
+        if parent is None or parent not in boxes:
+            continue
+        pb, cb = boxes[parent], boxes[i]
+        d = depth_of[i]
+        elbow = tops[d - 1] + band[d - 1] + V_GAP / 2
+        rows = label_plain.get(i, [])
+        ly = elbow + V_GAP / 2 + LINE_H / 2
+        labels[i] = []
+        for piece in rows:
+            labels[i].append(TextLine(_esc(piece), piece, cb.x, ly, "#5f6368", i))
+            ly += LINE_H
+        pieces = [[(pb.x, pb.bottom), (pb.x, elbow), (cb.x, elbow)]]
+        if rows:
+            pieces[0].append((cb.x, elbow + V_GAP / 2 - 1))
+            pieces.append([(cb.x, ly - LINE_H / 2 + 1), (cb.x, cb.top)])
+        else:
+            pieces[0].append((cb.x, cb.top))
+        edges.append((parent, i, pieces))
+
+    width = max(rights) - min(lefts)
+    return TreeLayout(boxes, labels, edges, width, height, post)
+
+
+def overlaps(boxes: Sequence[tuple[float, float, float, float]], tol: float = 0.0) -> list:
+    """Pairs (i, j) of boxes (left, top, right, bottom) that overlap by more than ``tol`` px."""
+    arr = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    order = np.argsort(arr[:, 0], kind="stable")
+    out = []
+    for a_pos, a in enumerate(order):
+        for b in order[a_pos + 1 :]:
+            if arr[b, 0] >= arr[a, 2] - tol:
+                break
+            if min(arr[a, 3], arr[b, 3]) - max(arr[a, 1], arr[b, 1]) > tol and (
+                min(arr[a, 2], arr[b, 2]) - max(arr[a, 0], arr[b, 0]) > tol
+            ):
+                out.append((int(min(a, b)), int(max(a, b))))
+    return out

@@ -1,0 +1,134 @@
+"""The tree drawing in headless Chromium at 1400 x 1000: a depth-6 tree and the two-trees view.
+
+The texts are measured where the browser drew them (SVG bounding boxes): none is cut by its box
+and no two overlap. Screenshots are saved in tests/artifacts/ (tree_depth6*.png,
+tree_pair*.png) to be looked at.
+"""
+
+import pytest
+
+from .conftest import screenshot, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+#: The drawn texts of every tree chart: their box (px, page coordinates), whether they lie in
+#: the plot area, and the chart's title and pixel scale.
+MEASURE = """() => [...document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot")]
+  .filter(gd => gd.data && gd.data.some(t => t.name === 'nodes'))
+  .map(gd => {
+    const fl = gd._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
+    const box = gd.getBoundingClientRect();
+    const area = {left: box.left + xa._offset, right: box.left + xa._offset + xa._length,
+                  top: box.top + ya._offset, bottom: box.top + ya._offset + ya._length};
+    const texts = gd.querySelectorAll('.scatterlayer text');  // the drawing's text trace
+    const out = [...texts].map(t => {
+      const r = t.getBoundingClientRect();
+      return {text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+    }).filter(r => r.right > r.left);
+    return {
+      title: ((gd.layout.annotations || []).find(a => a.name === 'title') || {}).text || '',
+      xscale: xa._m, yscale: ya._m, area, width: box.width,
+      texts: out.filter(r => r.left >= area.left && r.right <= area.right
+                              && r.top >= area.top && r.bottom <= area.bottom),
+      n_texts: out.length,
+    };
+  })"""
+
+
+def overlapping(texts, tol=0.5):
+    out = []
+    for i, a in enumerate(texts):
+        for b in texts[i + 1 :]:
+            if (
+                min(a["right"], b["right"]) - max(a["left"], b["left"]) > tol
+                and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > tol
+            ):
+                out.append((a["text"], b["text"]))
+    return out
+
+
+def open_page(page, app_url, query):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(app_url + "/Tree?" + query)
+    wait_for_app(page)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll(\"[data-testid='stPlotlyChart'] .js-plotly-plot\")]"
+        ".some(gd => gd.data && gd.data.some(t => t.name === 'nodes') && gd._fullLayout)",
+        timeout=90_000,
+    )
+    page.wait_for_timeout(1500)
+
+
+def check_chart(chart):
+    # drawn at one pixel per unit: the layout's guarantees hold on screen
+    assert chart["xscale"] == pytest.approx(1.0, rel=1e-3), chart["xscale"]
+    assert chart["yscale"] == pytest.approx(-1.0, rel=1e-3), chart["yscale"]
+    assert len(chart["texts"]) >= 10
+    assert overlapping(chart["texts"]) == []
+
+
+def test_depth_6_tree_reads_without_overlaps(page, app_url):
+    open_page(page, app_url, "data=pima&max_depth=6")
+    assert page.locator("[data-testid='stException']").count() == 0
+    chart = page.locator("[data-testid='stPlotlyChart']").first
+    chart.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    screenshot_view(page, "tree_depth6")
+    charts = page.evaluate(MEASURE)
+    main = charts[0]
+    check_chart(main)
+    shown = [t["text"] for t in main["texts"]]
+    assert "node 0" in shown and "glucose ≤ 111.5" in shown and "n = 768" in shown
+    # drag to the left part of the tree: the texts there do not overlap either
+    box = chart.bounding_box()
+    page.mouse.move(box["x"] + 300, box["y"] + 400)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 1200, box["y"] + 400, steps=8)
+    page.mouse.up()
+    page.wait_for_timeout(800)
+    screenshot_view(page, "tree_depth6_panned")
+    panned = page.evaluate(MEASURE)[0]
+    check_chart(panned)
+    assert {t["text"] for t in panned["texts"]} != set(shown)
+    # a depth-6 tree is drawn whole (no collapsed node)
+    assert not any("nodes hidden" in t["text"] for t in main["texts"] + panned["texts"])
+
+
+def test_two_trees_side_by_side(page, app_url):
+    open_page(page, app_url, "data=pima&max_depth=4")
+    heading = page.get_by_text("6. Compare two trees")
+    heading.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll(\"[data-testid='stPlotlyChart'] .js-plotly-plot\")]"
+        ".filter(gd => gd.data && gd.data.some(t => t.name === 'nodes')).length >= 3",
+        timeout=90_000,
+    )
+    page.get_by_text("Where the splits first differ").scroll_into_view_if_needed()
+    page.wait_for_timeout(1000)
+    screenshot_view(page, "tree_pair_metrics")
+    charts = page.evaluate(MEASURE)
+    pair = [c for c in charts if c["title"].startswith(("A: ", "B: "))]
+    assert [c["title"][:2] for c in pair] == ["A:", "B:"]
+    a, b = pair
+    # side by side: two charts of about half the width
+    assert a["width"] < 720 and b["width"] < 720
+    assert abs(a["area"]["top"] - b["area"]["top"]) < 2
+    page.locator("[data-testid='stPlotlyChart']").filter(
+        has_text="A: Shannon"
+    ).scroll_into_view_if_needed()
+    page.mouse.wheel(0, -60)  # the titles too
+    page.wait_for_timeout(800)
+    screenshot_view(page, "tree_pair")
+    for c in page.evaluate(MEASURE)[1:]:
+        check_chart(c)
+    texts_a = [t["text"] for t in a["texts"]]
+    assert "splits differ (B: node 0)" in texts_a and "glucose ≤ 127.5" in texts_a
+    texts_b = [t["text"] for t in b["texts"]]
+    assert "splits differ (A: node 0)" in texts_b and "glucose ≤ 111.5" in texts_b
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def screenshot_view(page, name):
+    """A screenshot of the 1400 x 1000 viewport (the app scrolls inside its own container)."""
+    path = screenshot(page, name)
+    return path
