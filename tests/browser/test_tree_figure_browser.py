@@ -73,7 +73,7 @@ def test_depth_6_tree_reads_without_overlaps(page, app_url):
     chart = page.locator("[data-testid='stPlotlyChart']").first
     chart.scroll_into_view_if_needed()
     page.wait_for_timeout(500)
-    screenshot_view(page, "tree_depth6")
+    screenshot(page, "tree_depth6")
     charts = page.evaluate(MEASURE)
     main = charts[0]
     check_chart(main)
@@ -86,7 +86,7 @@ def test_depth_6_tree_reads_without_overlaps(page, app_url):
     page.mouse.move(box["x"] + 1200, box["y"] + 400, steps=8)
     page.mouse.up()
     page.wait_for_timeout(800)
-    screenshot_view(page, "tree_depth6_panned")
+    screenshot(page, "tree_depth6_panned")
     panned = page.evaluate(MEASURE)[0]
     check_chart(panned)
     assert {t["text"] for t in panned["texts"]} != set(shown)
@@ -105,7 +105,7 @@ def test_two_trees_side_by_side(page, app_url):
     )
     page.get_by_text("Where the splits first differ").scroll_into_view_if_needed()
     page.wait_for_timeout(1000)
-    screenshot_view(page, "tree_pair_metrics")
+    screenshot(page, "tree_pair_metrics")
     charts = page.evaluate(MEASURE)
     pair = [c for c in charts if c["title"].startswith(("A: ", "B: "))]
     assert [c["title"][:2] for c in pair] == ["A:", "B:"]
@@ -118,7 +118,7 @@ def test_two_trees_side_by_side(page, app_url):
     ).scroll_into_view_if_needed()
     page.mouse.wheel(0, -60)  # the titles too
     page.wait_for_timeout(800)
-    screenshot_view(page, "tree_pair")
+    screenshot(page, "tree_pair")
     for c in page.evaluate(MEASURE)[1:]:
         check_chart(c)
     texts_a = [t["text"] for t in a["texts"]]
@@ -127,8 +127,3 @@ def test_two_trees_side_by_side(page, app_url):
     assert "splits differ (A: node 0)" in texts_b and "glucose ≤ 111.5" in texts_b
     assert page.locator("[data-testid='stException']").count() == 0
 
-
-def screenshot_view(page, name):
-    """A screenshot of the 1400 x 1000 viewport (the app scrolls inside its own container)."""
-    path = screenshot(page, name)
-    return path
