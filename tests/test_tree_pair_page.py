@@ -79,9 +79,10 @@ def test_defaults_shannon_against_off_centered_on_pima():
     figs = pair_figures(at)
     text = [t for t in figs["A"]["data"] if t.get("name") == "text"][0]["text"]
     assert any("nodes hidden" in t for t in text)
-    assert "depth shown 1 of" in [
-        n["text"] for n in figs["A"]["layout"]["annotations"] if n.get("name") == "title"
-    ][0]
+    assert (
+        "depth shown 1 of"
+        in [n["text"] for n in figs["A"]["layout"]["annotations"] if n.get("name") == "title"][0]
+    )
 
 
 def test_same_setting_twice_and_stacked_layout():

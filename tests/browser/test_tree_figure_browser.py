@@ -126,4 +126,3 @@ def test_two_trees_side_by_side(page, app_url):
     texts_b = [t["text"] for t in b["texts"]]
     assert "splits differ (A: node 0)" in texts_b and "glucose ≤ 111.5" in texts_b
     assert page.locator("[data-testid='stException']").count() == 0
-
