@@ -181,3 +181,11 @@ def test_the_figure_is_drawn_one_pixel_per_unit():
     lo, hi = fig.layout.xaxis.range
     assert hi - lo <= 240 + 1e-9  # narrow: Plotly widens the x range to the chart, never shrinks y
     assert text_width("ab") == 2 * CHAR_W and text_width("漢") == 2 * CHAR_W and LINE_H > 11
+
+
+def test_a_hellinger_tree_names_its_split_score():
+    clf = _fit("pima", 2, measure="hellinger")
+    lay = tree_layout(clf)
+    text = _box_text(lay, 0)
+    assert any(line.startswith("Hellinger d ") for line in text)
+    assert not any(line.startswith("gain ") for line in text)

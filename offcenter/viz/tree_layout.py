@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from offcenter.measures.registry import CRITERIA
+
 #: Class colours (colour-blind safe, Okabe-Ito), cycled for many classes.
 CLASS_COLORS = (
     "#0072B2",
@@ -262,8 +264,10 @@ def _node_lines(node, classes, counts, collapsed, hidden, marked_text) -> tuple[
         (f"impurity {fmt_value(node.impurity)}", f"impurity {fmt_value(node.impurity)}", "#5f6368")
     )
     if node.split is not None:
+        # a split criterion that is not an impurity decrease (HDDT) stores its score as gain
+        name = "Hellinger d" if str(getattr(node, "criterion", "")) in CRITERIA else "gain"
         g = fmt_value(node.split.gain)
-        top.append((f"gain {g}", f"gain {g}", "#5f6368"))
+        top.append((f"{name} {g}", f"{name} {g}", "#5f6368"))
     if collapsed:
         text = f"+ {hidden} nodes hidden"
         top.append((f"<i>{text}</i>", text, "#5f6368"))
