@@ -9,6 +9,9 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 import offcenter as oc
 from offcenter.data.datasets import load
@@ -97,6 +100,32 @@ def test_pair_and_table_kernels_agree():
         np.testing.assert_allclose(
             _hellinger_pair(Lw, Rw), _hellinger_table(np.stack([Lw, Rw], axis=1)), atol=1e-15
         )
+
+
+settings.register_profile("offcenter", max_examples=150, deadline=None)
+settings.load_profile("offcenter")
+
+
+@st.composite
+def tables(draw):
+    k = draw(st.integers(2, 4))
+    q = draw(st.integers(2, 4))
+    return draw(arrays(np.float64, (k, q), elements=st.floats(0.0, 50.0)))
+
+
+@given(tables(), st.data())
+def test_properties(t, data):
+    """Bounds, children's order, merging children (the Hellinger distance of each one-vs-rest
+    problem cannot grow when children are merged: data processing inequality), and, for two
+    classes, invariance to each class's scale."""
+    d = hellinger_split(t)
+    assert -1e-15 <= d <= SQ(2) + 1e-12
+    assert hellinger_split(t[::-1]) == pytest.approx(d, abs=1e-12)
+    merged = np.vstack([t[0] + t[1], t[2:]])
+    assert hellinger_split(merged) <= d + 1e-12
+    if t.shape[1] == 2:
+        f = data.draw(arrays(np.float64, 2, elements=st.floats(1e-3, 1e3)))
+        assert hellinger_split(t * f) == pytest.approx(d, abs=1e-9)
 
 
 def test_validation():
