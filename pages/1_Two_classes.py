@@ -11,6 +11,7 @@ from offcenter.app.curve_pages import (
 )
 from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import measure_controls
+from offcenter.app.navigation import ensure_router
 from offcenter.measures.curves import (
     binary_curves,
     binary_derivatives,
@@ -26,13 +27,15 @@ from offcenter.viz.curves import (
     png_config,
 )
 
+ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="Two classes - offcenter", layout="wide")
 
 SCHEMA = TWO_CLASS_SCHEMA
 PREFIX = "tc_"
 S = st.session_state
 
-url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
+# A link's settings, else the ones the user left the page with (a page switch drops widget keys).
+url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX)
 
 
 def _apply(values: dict) -> None:
@@ -102,7 +105,7 @@ with st.sidebar:
         disabled=not S["tc_deriv"],
     )
 
-values = urlstate.current_values(SCHEMA, S, PREFIX)
+values = urlstate.save(SCHEMA, S, PREFIX)
 urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
 theta = float(values["theta"])
 raw_specs, oc_specs = page_specs(values)

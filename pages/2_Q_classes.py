@@ -7,10 +7,12 @@ import streamlit as st
 from offcenter.app import urlstate
 from offcenter.app.curve_pages import (
     Q_CLASS_SCHEMA,
+    Q_TABS,
     page_specs,
 )
 from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import measure_controls
+from offcenter.app.navigation import ensure_router
 from offcenter.measures.curves import (
     curve_label,
     draws_reconstructed_rank,
@@ -34,13 +36,22 @@ from offcenter.viz.curves import (
     transform_maps_figure,
 )
 
+ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="q classes - offcenter", layout="wide")
 
 SCHEMA = Q_CLASS_SCHEMA
 PREFIX = "qc_"
 S = st.session_state
 
-url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
+# A link's settings, else the ones the user left the page with (a page switch drops widget keys).
+url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX)
+# The open tab: the tabs widget (key qc_tabs, its label) rules once drawn; qc_tab keeps its id for
+# the URL and for coming back (a page switch drops qc_tabs, so it is set again from qc_tab).
+TAB_OF_LABEL = {label: tab for tab, label in Q_TABS.items()}
+if S.get("qc_tabs") in TAB_OF_LABEL:
+    S["qc_tab"] = TAB_OF_LABEL[S["qc_tabs"]]
+else:
+    S["qc_tabs"] = Q_TABS[S["qc_tab"]]
 S.setdefault("qc_editor_version", 0)
 
 
@@ -140,6 +151,7 @@ if theta is None:
 values = urlstate.current_values(SCHEMA, S, PREFIX)
 values["theta"] = tuple(float(f"{t:.6g}") for t in theta)
 urlstate.sync_out(SCHEMA, {PREFIX + k: v for k, v in values.items()}, st.query_params, PREFIX)
+urlstate.save(SCHEMA, S, PREFIX, values)
 
 raw_specs, oc_specs = page_specs(values)
 specs = raw_specs + oc_specs
@@ -155,7 +167,7 @@ if draws_reconstructed_rank(specs):
     )
 
 tab_slice, tab_ternary, tab_transform, tab_formulas = st.tabs(
-    ["Slice through theta", "Ternary view (q = 3)", "The transform", "Formulas"]
+    list(Q_TABS.values()), key="qc_tabs", on_change="rerun"
 )
 
 # ------------------------------------------------------------------ slice

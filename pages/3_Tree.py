@@ -15,6 +15,7 @@ import streamlit as st
 from offcenter.app import tree_restore, urlstate
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
+from offcenter.app.navigation import ensure_router
 from offcenter.app.row_trace import trace_section
 from offcenter.app.tree_pair import compare_two_trees
 from offcenter.app.tree_session import Grow, MakeLeaf, Split, TreeSession
@@ -49,6 +50,7 @@ from offcenter.viz.tree import (
     visible_depth,
 )
 
+ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="Tree - offcenter", layout="wide")
 
 S = st.session_state

@@ -22,6 +22,7 @@ import streamlit as st
 from offcenter.app import urlstate
 from offcenter.app.data_picker import pick_data, pick_target
 from offcenter.app.downloads import csv_button
+from offcenter.app.navigation import ensure_router
 from offcenter.app.result_store import shared_result_store
 from offcenter.app.study_view import render_study
 from offcenter.data.csv_io import DataProblem, id_like_columns, prepare_xy
@@ -39,6 +40,7 @@ from offcenter.viz.evaluation import (
     summary_frame,
 )
 
+ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="Compare measures - offcenter", layout="wide")
 
 S = st.session_state

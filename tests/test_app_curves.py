@@ -467,9 +467,85 @@ def test_q_no_measure():
     assert len(at.get("plotly_chart")) == 2  # the transform figures remain
 
 
-def test_app_routes_through_the_pages_directory_only():
-    # st.navigation next to a pages/ directory makes Streamlit choose its routing mode from the
-    # first request after start: a cold link to /Tree then broke the sidebar for every visitor
+def test_app_routes_through_st_navigation_with_a_home_page():
+    # app.py is the entry: st.navigation over the files of pages/, the home page titled "Home"
+    from offcenter.app.navigation import PAGES
+
     root = Path(__file__).resolve().parents[1]
-    assert (root / "pages").is_dir()
-    assert "st.navigation" not in (root / "app.py").read_text(encoding="utf-8")
+    assert "run()" in (root / "app.py").read_text(encoding="utf-8")
+    assert PAGES[0][:2] == ("pages/0_Home.py", "Home")
+    assert sorted(p for p, _, _ in PAGES) == sorted(
+        f"pages/{f.name}" for f in (root / "pages").glob("*.py")
+    )
+    # every page file calls ensure_router() first: a cold deep link still goes through app.py
+    for path, _, _ in PAGES:
+        text = (root / path).read_text(encoding="utf-8")
+        assert text.index("ensure_router()") < text.index("st.set_page_config(")
+
+
+# ====================================================================== settings across pages
+def _switch(at: AppTest, page: str) -> AppTest:
+    """Open another page as the navigation menu does (no query string)."""
+    at.query_params.clear()
+    at.switch_page(page)
+    return ok(at.run())
+
+
+def test_two_classes_settings_survive_a_page_switch():
+    at = run(HOME)
+    at = _switch(at, "pages/1_Two_classes.py")
+    at.slider(key="tc_theta").set_value(0.3)
+    at.slider(key="tc_cursor").set_value(0.7)
+    at.checkbox(key="tc_deriv").check()
+    at = ok(at.run())
+    at = _switch(at, "pages/0_Home.py")
+    assert "How to read these curves" in texts(at, "subheader")
+    at = _switch(at, "pages/1_Two_classes.py")
+    assert at.slider(key="tc_theta").value == pytest.approx(0.3)
+    assert at.slider(key="tc_cursor").value == pytest.approx(0.7)
+    assert at.checkbox(key="tc_deriv").value is True
+    fig = figure(at, "tc_chart")
+    x, y = fig["traces"]["off-centered Shannon"]
+    assert x[np.argmax(y)] == pytest.approx(0.3)
+    assert at.query_params["theta"] == "0.3"  # and the address says so again
+
+
+def test_q_settings_and_tab_survive_a_page_switch():
+    at = run(HOME)
+    at = _switch(at, "pages/2_Q_classes.py")
+    at.slider(key="qc_q").set_value(4)
+    at = ok(at.run())
+    theta = [float(t) for t in at.query_params["theta"].split(",")]
+    assert len(theta) == 4 and max(theta) > 0.3  # the imbalanced example, not uniform
+    at.session_state["qc_tabs"] = "The transform"  # the user opens the third tab
+    at = ok(at.run())
+    assert at.query_params["tab"] == "transform"
+    at = _switch(at, "pages/1_Two_classes.py")
+    at = _switch(at, "pages/2_Q_classes.py")
+    assert at.slider(key="qc_q").value == 4
+    assert [float(t) for t in at.query_params["theta"].split(",")] == theta
+    assert at.session_state["qc_tabs"] == "The transform"
+    assert not at.warning  # no "theta had 4 values for q = 3" fallback
+
+
+def test_q_link_opens_its_tab_and_a_link_beats_the_saved_settings():
+    at = run(HOME)
+    at.query_params.update({"tab": "ternary", "q": "3"})
+    at.switch_page("pages/2_Q_classes.py")
+    at = ok(at.run())
+    assert at.session_state["qc_tabs"] == "Ternary view (q = 3)"
+    at.slider(key="qc_q").set_value(5)
+    at = ok(at.run())
+    at = _switch(at, "pages/0_Home.py")
+    at.query_params["q"] = "3"  # a link to the q page with its own settings
+    at.query_params["tab"] = "formulas"
+    at.switch_page("pages/2_Q_classes.py")
+    at = ok(at.run())
+    assert at.slider(key="qc_q").value == 3
+    assert at.session_state["qc_tabs"] == "Formulas"
+
+
+def test_bad_tab_in_a_link_is_fixed_with_a_warning():
+    at = run(QC, {"tab": "nope"})
+    assert at.session_state["qc_tabs"] == "Slice through theta"
+    assert any("tab" in w.value for w in at.warning)

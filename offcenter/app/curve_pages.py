@@ -55,6 +55,14 @@ TWO_CLASS_SCHEMA = _us.Schema(
     ]
 )
 
+#: The tabs of the "q classes" page: URL value -> label.
+Q_TABS = {
+    "slice": "Slice through theta",
+    "ternary": "Ternary view (q = 3)",
+    "transform": "The transform",
+    "formulas": "Formulas",
+}
+
 #: URL parameters of the "q classes" page.
 Q_CLASS_SCHEMA = _us.Schema(
     [
@@ -64,6 +72,7 @@ Q_CLASS_SCHEMA = _us.Schema(
         _us.Field("cursor", "float", 0.5, low=0.0, high=1.0, step=0.01),
         _us.Field("ternary", "str", ""),
         _us.Field("p", "str", ""),
+        _us.Field("tab", "str", "slice", choices=tuple(Q_TABS)),
     ]
 )
 

@@ -33,7 +33,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Field", "Schema", "FIELD_TYPES", "sync_in", "sync_out", "current_values", "reset"]
+__all__ = [
+    "Field",
+    "Schema",
+    "FIELD_TYPES",
+    "sync_in",
+    "sync_out",
+    "current_values",
+    "reset",
+    "restore",
+    "save",
+]
 
 #: The supported field types: scalars and comma-separated lists.
 FIELD_TYPES = ("float", "int", "bool", "str", "floats", "strs")
@@ -303,3 +313,84 @@ def reset(schema: Schema, state: Any, query: Any, prefix: str = "") -> None:
     for f in schema:
         state[prefix + f.name] = _as_state_value(f, f.default)
     query.clear()
+
+
+# ----------------------------------------------------------------------------------------------
+# Keeping a page's settings across page switches
+# ----------------------------------------------------------------------------------------------
+
+
+def _saved_key(prefix: str) -> str:
+    return prefix + "saved"
+
+
+def save(
+    schema: Schema, state: Any, prefix: str = "", values: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Copy the page's current values to ``state[prefix + "saved"]``; returns them.
+
+    Streamlit drops the state of the widgets a run does not draw, so leaving a page loses its
+    widget keys; the copy, under a key no widget uses, survives the other pages' runs (one copy
+    per browser session: ``st.session_state`` is per session). Call it once the widgets are
+    drawn; :func:`restore` reads it back. ``values`` (by field name) replaces the values read
+    from ``state`` when the page uses something else than its widgets hold (a normalised theta).
+    """
+    if values is None:
+        values = current_values(schema, state, prefix)
+    state[_saved_key(prefix)] = {f.name: _as_state_value(f, values[f.name]) for f in schema}
+    return dict(values)
+
+
+def restore(
+    schema: Schema,
+    state: Any,
+    query: Mapping[str, Any],
+    prefix: str = "",
+    anchor: str | None = None,
+) -> list[str]:
+    """Fill the page's state when it opens: from a link, else as the user left it.
+
+    ``anchor`` names a field whose widget the page always draws (default: the schema's first
+    field). When its key is missing from ``state``, the page was just opened (first visit, or
+    back from another page: Streamlit dropped the page's widget keys) and every field is set
+    afresh:
+
+    - from the query string when it names at least one field of the page (a shared link, the
+      browser's back button, a link of another page): the link rules, fields it leaves out take
+      their default;
+    - else from the copy :func:`save` kept (the user comes back through the navigation, which
+      opens a page without a query string), fields never saved taking their default.
+
+    During the page's own reruns only missing keys (widgets drawn on some runs only) are filled,
+    from the saved copy, else the default. Returns the warnings about query-string values that
+    had to be fixed.
+
+    >>> schema = Schema([Field("theta", "float", 0.2), Field("tab", "str", "a")])
+    >>> state = {}
+    >>> restore(schema, state, {})
+    []
+    >>> state["theta"] = 0.3
+    >>> _ = save(schema, state)
+    >>> del state["theta"]  # another page ran: the widget's key is gone
+    >>> restore(schema, state, {}), state["theta"]
+    ([], 0.3)
+    >>> del state["theta"]
+    >>> restore(schema, state, {"theta": "0.5"}), state["theta"], state["tab"]
+    ([], 0.5, 'a')
+    """
+    anchor = anchor if anchor is not None else next(iter(schema)).name
+    saved = state.get(_saved_key(prefix)) or {}
+    if prefix + anchor in state:
+        for f in schema:
+            if prefix + f.name not in state:
+                state[prefix + f.name] = _as_state_value(f, saved.get(f.name, f.default))
+        return []
+    params = query.to_dict() if hasattr(query, "to_dict") else dict(query or {})
+    if any(f.name in params for f in schema):
+        values, warnings = schema.decode(params)
+    else:
+        values, warnings = schema.defaults(), []
+        values.update({k: v for k, v in saved.items() if k in schema})
+    for f in schema:
+        state[prefix + f.name] = _as_state_value(f, values[f.name])
+    return warnings

@@ -6,6 +6,7 @@ Debian's (/usr/bin/chromium); a missing browser is a failure, never a skip.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -46,12 +47,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    """Start `streamlit run app.py` headless on a free port; yield its URL; stop it."""
+@contextlib.contextmanager
+def streamlit_server(log_name: str = "streamlit-server", extra_args: tuple[str, ...] = ()):
+    """Run `streamlit run app.py` headless on a free port; yield its URL; stop it."""
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / "streamlit-server.log", "w")
+    log = open(ARTIFACTS / f"{log_name}.log", "w")
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -69,6 +70,7 @@ def app_url():
             "false",
             "--server.fileWatcherType",
             "none",
+            *extra_args,
         ],
         cwd=ROOT,
         stdout=log,
@@ -76,24 +78,32 @@ def app_url():
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"streamlit did not start; see {ARTIFACTS / 'streamlit-server.log'}")
-        time.sleep(0.3)
-    yield url
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"streamlit did not start; see {ARTIFACTS / (log_name + '.log')}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """Start `streamlit run app.py` headless on a free port; yield its URL; stop it."""
+    with streamlit_server() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

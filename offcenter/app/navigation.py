@@ -1,0 +1,61 @@
+"""The app's navigation: the pages in ``pages/`` under their own names, the home page "Home".
+
+``app.py`` is the entry point: it calls :func:`run`, which lists the page files of ``pages/`` with
+:func:`st.navigation` (titles and icons in :data:`PAGES`; ``pages/0_Home.py`` is the default page,
+served at ``/``; the other addresses are the ones Streamlit derives from the file names,
+``/Two_classes``, ``/Q_classes``, ``/Tree``, ``/Compare_measures``, so older links keep working).
+
+Streamlit 1.67 keeps a process-wide switch, ``PagesManager.uses_pages_directory``, that it sets
+from the first session: True when a ``pages/`` directory sits beside the entry script, False once
+``st.navigation`` has run. While it is True, a session runs the page files directly (file names
+in the sidebar, "app" for the home page). When the very first visitor of a fresh server opened a
+deep link such as ``/Tree``, ``app.py`` never ran, so the switch stayed True for everyone.
+:func:`ensure_router` turns it off and reruns, so that every run goes through ``app.py`` from the
+first request on, whatever page is asked for first.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+__all__ = ["PAGES", "ensure_router", "run"]
+
+#: (file, title, icon) of every page, in the order of the navigation menu; the first is the home.
+PAGES = (
+    ("pages/0_Home.py", "Home", ":material/home:"),
+    ("pages/1_Two_classes.py", "Two classes", ":material/show_chart:"),
+    ("pages/2_Q_classes.py", "q classes", ":material/change_history:"),
+    ("pages/3_Tree.py", "Tree", ":material/account_tree:"),
+    ("pages/4_Compare_measures.py", "Compare measures", ":material/balance:"),
+)
+
+
+def ensure_router() -> None:
+    """Make sure this and every later run goes through ``app.py``'s :func:`st.navigation`.
+
+    Called first by every page file. A no-op when the page runs under ``app.py``'s navigation
+    (or alone, in ``AppTest.from_file``); when Streamlit's ``pages/`` mode runs the page file
+    directly (the first request of a fresh server was this page's address), it switches that
+    mode off and reruns the same address, through ``app.py``.
+    """
+    from streamlit import config
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        # AppTest resets the switch before every run and then runs the page file itself, on
+        # purpose: a rerun there would only drop the run's button clicks.
+        if not config.get_option("global.appTest"):
+            st.rerun()
+
+
+def run() -> None:
+    """Route this run through :data:`PAGES` (the first one is the default page).
+
+    ``st.navigation`` itself switches Streamlit's ``pages/`` mode off for the process.
+    """
+    pages = [
+        st.Page(path, title=title, icon=icon, default=i == 0)
+        for i, (path, title, icon) in enumerate(PAGES)
+    ]
+    st.navigation(pages).run()
