@@ -35,7 +35,8 @@ def _script():
 
     df = pd.DataFrame({"p": [0.5], "g": [1.0]})
     df.attrs["labels"] = {"g": "Gini"}
-    csv_button("Now", df, "now.csv", "dl_now", relabel=True)
+    csv_button("Now", df, "now.csv", "dl_now", relabel=True, lazy=False)
+    csv_button("On click", df, "click.csv", "dl_click", relabel=True)
     c1, _ = st.columns(2)
     csv_button("Later", lambda: df, "later.csv", "dl_later", rerun=False, container=c1)
 
@@ -45,6 +46,7 @@ def test_buttons_are_drawn_with_their_keys():
     at.run()
     assert not at.exception
     buttons = {b.label: b for b in at.get("download_button")}
-    assert set(buttons) == {"Now", "Later"}
+    assert set(buttons) == {"Now", "On click", "Later"}
+    assert buttons["On click"].proto.deferred_file_id and not buttons["On click"].proto.url
     assert not buttons["Now"].proto.ignore_rerun and buttons["Now"].proto.url
     assert buttons["Later"].proto.ignore_rerun and buttons["Later"].proto.deferred_file_id

@@ -39,6 +39,7 @@ def csv_button(
     *,
     relabel: bool = False,
     rerun: bool = True,
+    lazy: bool = True,
     container=st,
 ) -> None:
     """A download button for ``frame`` as CSV (``mime="text/csv"``).
@@ -48,8 +49,11 @@ def csv_button(
     label, file_name, key : str
         The button's label, the downloaded file's name and the widget key.
     frame : DataFrame or callable
-        The table; a callable returning it is only called when the file is downloaded (for a
-        large table whose CSV is rarely wanted).
+        The table, or a callable returning it.
+    lazy : bool
+        Make the CSV only when the file is downloaded (Streamlit's deferred download, a
+        callable ``data``), not on every rerun: a CSV is rarely wanted, a rerun is frequent
+        (a slider move). False builds the bytes now (a ``/media`` URL in the page).
     relabel : bool
         Rename the columns by ``frame.attrs["labels"]`` (see :func:`frame_csv`).
     rerun : bool
@@ -59,6 +63,9 @@ def csv_button(
     """
     if callable(frame):
         data = lambda: frame_csv(frame(), relabel=relabel)  # noqa: E731 - deferred CSV
+    elif lazy:
+        frame_csv(frame.iloc[:0], relabel=relabel)  # a bad argument fails here, not on click
+        data = lambda: frame_csv(frame, relabel=relabel)  # noqa: E731 - deferred CSV
     else:
         data = frame_csv(frame, relabel=relabel)
     container.download_button(
