@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from offcenter.app.charts import plotly_chart
 from offcenter.app.curve_pages import (
     PRESETS,
     TWO_CLASS_SCHEMA,
@@ -47,7 +48,7 @@ with right:
         ),
         legend=dict(orientation="h", yanchor="top", y=-0.3, xanchor="left", x=0.0),
     )
-    st.plotly_chart(thumb, config=png_config("offcenter_fig1_theta_0.2"), key="home_fig1")
+    plotly_chart(thumb, config=png_config("offcenter_fig1_theta_0.2"), key="home_fig1")
     st.caption(
         "theta = 0.2: Shannon's entropy peaks at p = 0.5, the off-centered and the asymmetric "
         "entropies at p = theta. Open **Two classes** to move theta."

@@ -3,9 +3,13 @@
 import streamlit as st
 
 from offcenter.app import urlstate
-from offcenter.app.curve_pages import (
+from offcenter.app.charts import plotly_chart
+from offcenter.app.curve_pages import (  # the curve data, cached per process
     PRESETS,
     TWO_CLASS_SCHEMA,
+    binary_curves,
+    binary_derivatives,
+    binary_values_at,
     matching_preset,
     page_specs,
 )
@@ -13,9 +17,6 @@ from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import measure_controls
 from offcenter.app.navigation import ensure_router
 from offcenter.measures.curves import (
-    binary_curves,
-    binary_derivatives,
-    binary_values_at,
     draws_reconstructed_rank,
     formulas,
     y_axis_title,
@@ -140,7 +141,7 @@ if values["version"] == "side":
             title="Uncentered",
             y_title=y_axis_title(raw_specs),
         )
-        st.plotly_chart(fig, config=png_config(stub + "_uncentered"), key="tc_chart_raw")
+        plotly_chart(fig, config=png_config(stub + "_uncentered"), key="tc_chart_raw")
     with right:
         d_oc = binary_curves(oc_specs, theta)
         fig = curves_figure(
@@ -151,11 +152,11 @@ if values["version"] == "side":
             y_title=y_axis_title(oc_specs),
             start=len(raw_specs),
         )
-        st.plotly_chart(fig, config=png_config(stub + "_off_centered"), key="tc_chart_oc")
+        plotly_chart(fig, config=png_config(stub + "_off_centered"), key="tc_chart_oc")
 else:
     df = binary_curves(specs, theta)
     fig = curves_figure(df, theta=theta, cursor=values["cursor"], title=title, y_title=y_title)
-    st.plotly_chart(fig, config=png_config(stub), key="tc_chart")
+    plotly_chart(fig, config=png_config(stub), key="tc_chart")
 if preset:
     st.caption(f"**{PRESETS[preset]['title']}** {PRESETS[preset]['caption']}")
 st.caption(
@@ -182,7 +183,7 @@ if values["deriv"]:
     st.subheader("Derivatives (section 3.2)")
     dd = binary_derivatives(specs, theta, order=order)
     dfig = derivative_figure(dd, theta=theta, order=order)
-    st.plotly_chart(dfig, config=png_config(f"{stub}_derivative{order}"), key="tc_chart_deriv")
+    plotly_chart(dfig, config=png_config(f"{stub}_derivative{order}"), key="tc_chart_deriv")
     st.caption(
         "Finite differences taken within each piece (0 to theta, theta to 1); at p = theta the "
         "left and right derivatives are both drawn, so a jump shows as a vertical step. "

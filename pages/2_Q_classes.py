@@ -5,10 +5,13 @@ import pandas as pd
 import streamlit as st
 
 from offcenter.app import urlstate
-from offcenter.app.curve_pages import (
+from offcenter.app.charts import plotly_chart
+from offcenter.app.curve_pages import (  # the curve data, cached per process
     Q_CLASS_SCHEMA,
     Q_TABS,
     page_specs,
+    slice_curves,
+    transform_maps,
 )
 from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import measure_controls
@@ -20,10 +23,8 @@ from offcenter.measures.curves import (
     imbalanced_example,
     normalise_theta,
     parse_distribution,
-    slice_curves,
     slice_distributions,
     ternary_grid,
-    transform_maps,
     transform_table,
     y_axis_title,
 )
@@ -190,7 +191,7 @@ with tab_slice:
             y_title=y_axis_title(specs),
             x_title="p_1 = frequency of class 1 on the slice (proportion)",
         )
-        st.plotly_chart(fig, config=png_config(stub + "_slice"), key="qc_chart_slice")
+        plotly_chart(fig, config=png_config(stub + "_slice"), key="qc_chart_slice")
         st.caption(
             "Dotted line: theta_1; dashed line: the p1 cursor. PNG: camera button of the "
             f"figure's toolbar (file `{stub}_slice.png`)."
@@ -223,7 +224,7 @@ with tab_ternary:
         spec = labels[S["qc_ternary"]]
         tdf = ternary_grid(spec, theta, resolution=40)
         tfig = ternary_figure(tdf, title=f"{curve_label(spec)} over the simplex")
-        st.plotly_chart(tfig, config=png_config(stub + "_ternary"), key="qc_chart_ternary")
+        plotly_chart(tfig, config=png_config(stub + "_ternary"), key="qc_chart_ternary")
         am = tdf.attrs["argmax"]
         st.caption(
             f"Star: theta = ({theta_text}). Open diamond: the largest value on the grid, "
@@ -256,13 +257,13 @@ with tab_transform:
     table = transform_table(p_vec, theta)
     c1, c2 = st.columns(2)
     with c1:
-        st.plotly_chart(
+        plotly_chart(
             transform_bars_figure(table, title="p, pi and pi* per class"),
             config=png_config(stub + "_transform_bars"),
             key="qc_chart_bars",
         )
     with c2:
-        st.plotly_chart(
+        plotly_chart(
             transform_maps_figure(transform_maps(theta), theta, title="The maps p_j -> pi_j"),
             config=png_config(stub + "_transform_maps"),
             key="qc_chart_maps",

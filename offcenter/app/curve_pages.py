@@ -7,9 +7,13 @@ a page's settings ask for (Streamlit-free, but only the app uses it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
+
+import numpy as np
 
 from offcenter.app import urlstate as _us
+from offcenter.measures import curves as _curves
 from offcenter.measures.registry import MEASURES
 from offcenter.measures.settings import MeasureSetting
 
@@ -189,3 +193,46 @@ def page_specs(values: dict) -> tuple[list[MeasureSetting], list[MeasureSetting]
             if version in ("both", "raw", "side"):
                 raw.append(MeasureSetting(name, **params))
     return raw, oc
+
+
+# ----------------------------------------------------------------------------------------------
+# Curve data, computed once per process for a given set of curves and theta
+# ----------------------------------------------------------------------------------------------
+
+
+def _frozen(value):
+    """A hashable stand-in for an argument: sequences and arrays become tuples of floats/items."""
+    if isinstance(value, np.ndarray):
+        return tuple(float(v) for v in value.ravel())
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _cached(fn: Callable, maxsize: int) -> Callable:
+    """``fn`` with a process-wide LRU cache on its (frozen) arguments.
+
+    The curve functions are pure: the same curves, theta and grid give the same table. A class
+    moving theta over the slider's 99 values hits the cache most of the time, and a q-page cursor
+    move does not recompute the slice. The returned frames are shared between sessions: callers
+    read them (plot, relabel, select columns), never change them in place.
+    """
+
+    @functools.lru_cache(maxsize=maxsize)
+    def frozen_call(args, kwargs):
+        return fn(*args, **dict(kwargs))
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        return frozen_call(_frozen(args), tuple(sorted((k, _frozen(v)) for k, v in kwargs.items())))
+
+    call.cache_info = frozen_call.cache_info
+    call.cache_clear = frozen_call.cache_clear
+    return call
+
+
+binary_curves = _cached(_curves.binary_curves, 256)
+binary_values_at = _cached(_curves.binary_values_at, 1024)
+binary_derivatives = _cached(_curves.binary_derivatives, 128)
+slice_curves = _cached(_curves.slice_curves, 128)
+transform_maps = _cached(_curves.transform_maps, 128)
