@@ -1,0 +1,263 @@
+"""Benchmark (not a test): a class on one server, through Streamlit's own websocket protocol.
+
+Starts the app (one ``streamlit run app.py`` process, or ``python -m offcenter.app.serve`` with
+``--workers`` processes behind its sticky proxy), then for each class size runs the students of
+``classroom_load.py`` (the shared load client: ``../shared/tools/classroom_load.py``, or
+``--tool``): students on "Two classes" move theta, on "q classes" move the p1 cursor (sometimes
+beta), on "Tree" pick a data set and click nodes (sometimes change the measure and grow), every
+1 to 2 s. Class sizes and their mix:
+
+    1 student   1 Two classes
+    10          7 Two classes, 1 q classes, 2 Tree
+    30          22 Two classes, 4 q classes, 4 Tree
+
+It prints p50/p95/max of the time from an interaction to the end of its script run, per page and
+kind, the errors, and the server memory (RSS summed over the Streamlit processes and the proxy)
+before the class, with every session open, and after they left. ``--cycles N`` instead opens and
+closes the 10-student class N times and prints the memory after each (is it flat?).
+
+    python benchmarks/bench_classroom.py --workers 2                 # the deployment
+    python benchmarks/bench_classroom.py --workers 1                 # one process
+    python benchmarks/bench_classroom.py --workers 1 --cycles 4 -- --runner.postScriptGC true
+
+Arguments after ``--`` go to ``streamlit run``. Results: benchmarks/results/classroom*.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOL = ROOT.parent / "shared" / "tools" / "classroom_load.py"
+if not TOOL.exists():
+    TOOL = Path("/work/shared/tools/classroom_load.py")
+MIXES = {1: (1, 0, 0), 10: (7, 1, 2), 30: (22, 4, 4)}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            return [int(x) for x in fh.read().split()]
+    except OSError:
+        return []
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _cpu_s(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            parts = fh.read().rsplit(")", 1)[1].split()
+        return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
+class Server:
+    """The app under test: one Streamlit process or the proxy with its processes."""
+
+    def __init__(self, workers: int, extra: list[str]):
+        self.port = _free_port()
+        if workers == 1:
+            cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port"]
+            cmd += [str(self.port), "--server.address", "127.0.0.1", "--server.headless", "true"]
+            cmd += ["--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+            cmd += extra
+        else:
+            cmd = [sys.executable, "-m", "offcenter.app.serve", "--port", str(self.port)]
+            cmd += ["--address", "127.0.0.1", "--workers", str(workers), "--"]
+            cmd += ["--server.fileWatcherType", "none", *extra]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 240
+        while True:
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{self.port}/_stcore/health", timeout=3
+                ) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise SystemExit("the app did not start")
+            time.sleep(0.5)
+
+    def pids(self) -> list[int]:
+        return [self.proc.pid, *_children(self.proc.pid)]
+
+    def rss_mb(self) -> float:
+        return sum(_rss_mb(p) for p in self.pids())
+
+    def cpu_s(self) -> float:
+        return sum(_cpu_s(p) for p in self.pids())
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+def _load_tool():
+    spec = importlib.util.spec_from_file_location("classroom_load", TOOL)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["classroom_load"] = mod  # its dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def run_class(tool, server: Server, size: int, args, out: Path, tag: str) -> dict:
+    """One class of ``size`` students; the load client's summary (memory summed over pids)."""
+    two, q, tree = MIXES[size]
+
+    def read(self):  # the load client's monitor, over every process of the app
+        return {
+            "t": tool.now(),
+            "cpu_s": server.cpu_s(),
+            "rss_mb": server.rss_mb(),
+            "threads": 0,
+            "client_cpu_s": sum(os.times()[:2]),
+        }
+
+    tool.Monitor.read = read
+    targs = tool.parse(
+        [
+            "--port", str(server.port), "--pid", "1", "--two", str(two), "--q", str(q),
+            "--tree", str(tree), "--interactions", str(args.interactions),
+            "--duration", str(args.duration), "--ramp", str(args.ramp),
+            "--settle", str(args.settle), "--seed", str(args.seed),
+            "--out", str(out / f"{tag}_n{size}"),
+        ]
+    )  # fmt: skip
+    return asyncio.run(tool.main(targs))
+
+
+def warm_up(tool, server: Server, args) -> None:
+    """Open each page once (imports, caches of bundled data) before anything is measured."""
+    for role in ("two", "q", "tree"):
+
+        async def one(role=role):
+            s = tool.Session(f"warm-{role}", server.port, args.timeout)
+            await s.connect()
+            await s.run(initial_page=tool.PAGE_OF[role])
+            await s.close()
+
+        asyncio.run(one())
+
+
+def _table(rows: list[tuple]) -> str:
+    head = "| students | page | interaction | n | errors | p50 ms | p95 ms | max ms |"
+    lines = [head, "|" + "---|" * 8]
+    for size, r in rows:
+        lines.append(
+            f"| {size} | {r['role']} | {r['kind']} | {r['n']} | {r['errors']} | "
+            f"{r['p50_ms']} | {r['p95_ms']} | {r['max_ms']} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--workers", type=int, default=2, help="Streamlit processes (1: no proxy)")
+    p.add_argument("--sizes", default="1,10,30", help="class sizes among 1, 10, 30")
+    p.add_argument("--interactions", type=int, default=25, help="per student")
+    p.add_argument("--duration", type=float, default=60.0, help="s per class (bound)")
+    p.add_argument("--ramp", type=float, default=5.0, help="s over which sessions open")
+    p.add_argument("--settle", type=float, default=10.0, help="s after they leave, then RSS")
+    p.add_argument("--timeout", type=float, default=60.0)
+    p.add_argument("--cycles", type=int, default=0, help="memory test: open/close N classes")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    p.add_argument("streamlit_args", nargs="*", help="after --: more `streamlit run` options")
+    args = p.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if any(s not in MIXES for s in sizes):
+        p.error(f"--sizes: choose among {sorted(MIXES)}")
+    out = Path(args.out)
+    raw = out / "classroom_runs"
+    raw.mkdir(parents=True, exist_ok=True)
+    tool = _load_tool()
+    tag = f"w{args.workers}" + ("_" + "_".join(args.streamlit_args) if args.streamlit_args else "")
+    tag = tag.replace("--", "").replace(".", "-").replace(" ", "")
+    server = Server(args.workers, args.streamlit_args)
+    rows, memory, errors = [], [], 0
+    try:
+        warm_up(tool, server, args)
+        time.sleep(2)
+        start_rss = server.rss_mb()
+        if args.cycles:
+            print(f"memory across {args.cycles} open/close cycles of 10 students ({tag})")
+            print(f"start (after one visit of each page): {start_rss:.1f} MB")
+            for c in range(args.cycles):
+                s = run_class(tool, server, 10, args, raw, f"{tag}_cycle{c}")
+                errors += sum(r["errors"] for r in s["latency"])
+                memory.append((c + 1, s["rss_all_open_mb"], s["rss_after_close_mb"]))
+                print(f"cycle {c + 1}: all open {s['rss_all_open_mb']} MB, after close "
+                      f"{s['rss_after_close_mb']} MB")  # fmt: skip
+        else:
+            for size in sizes:
+                before = server.rss_mb()
+                s = run_class(tool, server, size, args, raw, tag)
+                errors += sum(r["errors"] + r["with_exc"] for r in s["latency"])
+                rows += [(size, r) for r in s["latency"]]
+                memory.append((size, round(before, 1), s["rss_all_open_mb"],
+                               s["rss_after_close_mb"]))  # fmt: skip
+    finally:
+        server.stop()
+    cpu = f"{os.cpu_count()} cores, {platform.processor() or platform.machine()}"
+    head = (
+        f"workers={args.workers} streamlit args={' '.join(args.streamlit_args) or '-'}; "
+        f"{cpu}; think 1-2 s, {args.interactions} interactions or {args.duration:g} s per student"
+    )
+    if args.cycles:
+        text = head + "\n\n| cycle | RSS all open MB | RSS after close MB |\n|---|---|---|\n"
+        text += "\n".join(f"| {c} | {a} | {b} |" for c, a, b in memory)
+        text += f"\n\nstart {start_rss:.1f} MB; errors {errors}\n"
+    else:
+        text = head + "\n\n" + _table(rows) + "\n\n"
+        text += (
+            "| students | RSS before MB | all open MB | after they left MB |\n|---|---|---|---|\n"
+        )
+        text += "\n".join(f"| {a} | {b} | {c} | {d} |" for a, b, c, d in memory)
+        text += f"\n\nerrors (failed runs or exceptions): {errors}\n"
+    print()
+    print(text)
+    name = f"classroom_{tag}" + ("_cycles" if args.cycles else "") + ".md"
+    (out / name).write_text(text, encoding="utf-8")
+    (raw / (name + ".json")).write_text(json.dumps({"rows": rows, "memory": memory}, default=str))
+
+
+if __name__ == "__main__":
+    main()
