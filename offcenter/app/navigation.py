@@ -49,11 +49,17 @@ def ensure_router() -> None:
             st.rerun()
 
 
+#: Our only style rule (static, never user text): a displayed equation wider than the screen
+#: (a phone) scrolls sideways instead of being cut; Streamlit has no option for it.
+STYLE = "<style>.katex-display { overflow-x: auto; overflow-y: hidden; }</style>"
+
+
 def run() -> None:
     """Route this run through :data:`PAGES` (the first one is the default page).
 
     ``st.navigation`` itself switches Streamlit's ``pages/`` mode off for the process.
     """
+    st.html(STYLE)
     pages = [
         st.Page(path, title=title, icon=icon, default=i == 0)
         for i, (path, title, icon) in enumerate(PAGES)
