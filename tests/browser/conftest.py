@@ -99,10 +99,44 @@ def streamlit_server(log_name: str = "streamlit-server", extra_args: tuple[str, 
         log.close()
 
 
+def warm_up(url: str, pages=("", "Two_classes", "Q_classes", "Tree", "Compare_measures")) -> None:
+    """Run each page once in a session of its own (Streamlit's websocket protocol), so that the
+    tests do not wait for the first imports of a cold server (a minute on a loaded machine)."""
+    import asyncio
+
+    import websockets
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    async def one(page: str) -> None:
+        async with websockets.connect(
+            url.replace("http://", "ws://") + "/_stcore/stream",
+            subprotocols=["streamlit"],
+            max_size=None,
+            origin=url,
+        ) as ws:
+            bm = BackMsg()
+            bm.rerun_script.page_name = page
+            bm.rerun_script.widget_states.SetInParent()
+            await ws.send(bm.SerializeToString())
+            async for data in ws:
+                msg = ForwardMsg()
+                msg.ParseFromString(data)
+                if msg.WhichOneof("type") == "script_finished" and (
+                    msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
+                ):
+                    return
+
+    for page in pages:
+        asyncio.run(asyncio.wait_for(one(page), 300))
+
+
 @pytest.fixture(scope="session")
 def app_url():
-    """Start `streamlit run app.py` headless on a free port; yield its URL; stop it."""
+    """Start `streamlit run app.py` headless on a free port, run each page once; yield its URL;
+    stop it."""
     with streamlit_server() as url:
+        warm_up(url)
         yield url
 
 
