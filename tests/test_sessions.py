@@ -36,7 +36,8 @@ def test_an_upload_in_one_session_is_invisible_in_another():
     other = _run(other)
     assert other.selectbox(key="tr_data").value != "upload"
     assert "upload" not in other.selectbox(key="tr_data").options
-    assert "tr_upload" not in other.session_state or other.session_state["tr_upload"] is None
+    assert one.session_state["data_upload"] is not None  # the upload, shared by one's pages
+    assert "data_upload" not in other.session_state or other.session_state["data_upload"] is None
 
 
 def test_a_theta_in_one_session_is_not_anothers():
