@@ -252,6 +252,31 @@ class Schema:
         return out
 
 
+#: Parameters shared by every page, kept in the URL whatever page writes its own parameters:
+#: ``present=1`` is the presentation mode (large type for a projector).
+GLOBAL_SCHEMA = Schema([Field("present", "bool", False)])
+
+
+def sync_global(state: Mapping[str, Any], query: Any) -> dict:
+    """Write the shared parameters of :data:`GLOBAL_SCHEMA` held in ``state`` (same names, no
+    prefix) to the query string: set when not the default, removed otherwise; returns them.
+
+    >>> q = {"theta": "0.3"}
+    >>> sync_global({"present": True}, q), q
+    ({'present': '1'}, {'theta': '0.3', 'present': '1'})
+    >>> sync_global({"present": False}, q), q
+    ({}, {'theta': '0.3'})
+    """
+    encoded = GLOBAL_SCHEMA.encode(current_values(GLOBAL_SCHEMA, state))
+    for f in GLOBAL_SCHEMA:
+        have = query.get(f.name)
+        if f.name in encoded and have != encoded[f.name]:
+            query[f.name] = encoded[f.name]
+        elif f.name not in encoded and have is not None:
+            del query[f.name]
+    return encoded
+
+
 # ----------------------------------------------------------------------------------------------
 # Syncing with a page's session state (plain mappings: st.session_state and st.query_params
 # behave as mappings, so these are tested with dicts).
@@ -298,10 +323,15 @@ def sync_out(schema: Schema, state: Mapping[str, Any], query: Any, prefix: str =
     """Write the current values to the query string (non-default ones only); returns them.
 
     ``query`` needs ``to_dict()``-like reading (a dict or ``st.query_params``) and
-    ``clear``/``update``; it is only rewritten when something changed.
+    ``clear``/``update``; it is only rewritten when something changed. The shared parameters
+    of :data:`GLOBAL_SCHEMA` already in ``query`` are kept (see :func:`sync_global`).
     """
     encoded = schema.encode(current_values(schema, state, prefix))
     existing = dict(query.to_dict() if hasattr(query, "to_dict") else query)
+    # the shared parameters (presentation mode) are the pages' common business: keep them
+    for f in GLOBAL_SCHEMA:
+        if f.name not in schema and f.name in existing:
+            encoded[f.name] = existing[f.name]
     if existing != encoded:
         query.clear()
         query.update(encoded)

@@ -55,6 +55,8 @@ __all__ = [
     "slice_grid",
     "slice_curves",
     "ternary_grid",
+    "ternary_mesh",
+    "theta_sweep",
     "transform_table",
     "transform_maps",
     "pi_unnormalised",
@@ -439,6 +441,114 @@ def ternary_grid(spec: MeasureSetting, theta, resolution: int = 40) -> pd.DataFr
         argmax=pts[best].tolist(), max=float(vals[best]), label=curve_label(spec), theta=th.tolist()
     )
     return df
+
+
+def ternary_mesh(spec: MeasureSetting, theta, n: int = 161) -> dict:
+    r"""A measure over the 3-class simplex on a fine Cartesian mesh of the triangle (for a
+    smooth filled contour or heatmap).
+
+    The triangle has class 1 at the top, class 2 bottom left and class 3 bottom right:
+    :math:`x = p_3 + p_1 / 2`, :math:`y = p_1 \sqrt{3} / 2`. Mesh points outside the
+    triangle are NaN.
+
+    Parameters
+    ----------
+    spec : MeasureSetting
+        The measure; ``theta="prior"`` is off-centered on ``theta``.
+    theta : array_like of 3 floats
+        The page's reference distribution.
+    n : int, default 161
+        Mesh columns across the base (rows in proportion, ``~0.87 n``); at least 11.
+
+    Returns
+    -------
+    dict
+        ``x`` (n,), ``y`` (m,), ``z`` (m, n) values (NaN outside), ``p`` (m, n, 3) the
+        distributions, ``theta`` (3,), ``argmax`` (3,) the distribution of largest value among
+        the mesh points and theta itself, ``max``, ``label``.
+
+    Examples
+    --------
+    >>> m = ternary_mesh(MeasureSetting("shannon", "prior"), [0.6, 0.3, 0.1], n=21)
+    >>> [round(x, 6) for x in m["argmax"]], m["z"].shape
+    ([0.6, 0.3, 0.1], (18, 21))
+    """
+    n = int(n)
+    if n < 11:
+        raise ValueError(f"n must be at least 11 mesh columns; got {n}.")
+    th = as_theta(theta, 3)
+    h = np.sqrt(3.0) / 2.0
+    x = np.linspace(0.0, 1.0, n)
+    m = int(round(h * (n - 1))) + 1
+    y = np.linspace(0.0, h, m)
+    X, Y = np.meshgrid(x, y)
+    p1 = Y / h
+    p3 = X - p1 / 2.0
+    p2 = 1.0 - p1 - p3
+    p = np.stack([p1, p2, p3], axis=-1)
+    inside = (p >= -1e-9).all(axis=-1)
+    (spec,) = _check_specs([spec])
+    z = np.full(X.shape, np.nan)
+    pts = np.clip(p[inside], 0.0, 1.0)
+    pts = pts / pts.sum(axis=-1, keepdims=True)
+    z[inside] = curve_values(spec, pts, th)
+    p[~inside] = np.nan
+    best_val = float(curve_values(spec, th[None, :], th)[0])
+    flat = int(np.nanargmax(z))
+    argmax = th.tolist()
+    if z.flat[flat] > best_val:
+        best_val = float(z.flat[flat])
+        argmax = _pts_at(p, flat)
+    return dict(
+        x=x, y=y, z=z, p=p, theta=th.tolist(), argmax=argmax, max=best_val, label=curve_label(spec)
+    )
+
+
+def _pts_at(p: np.ndarray, flat: int) -> list[float]:
+    """The distribution at a flat index of a mesh of distributions (renormalised)."""
+    v = np.clip(p.reshape(-1, 3)[flat], 0.0, 1.0)
+    return (v / v.sum()).tolist()
+
+
+def theta_sweep(
+    specs: Sequence[MeasureSetting], thetas, n: int = 201
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Two-class curves for a sequence of theta (the frames of an animation of theta).
+
+    Parameters
+    ----------
+    specs : sequence of MeasureSetting
+        The curves.
+    thetas : array_like
+        The frames' theta values, each in (0, 1).
+    n : int, default 201
+        Points of the fixed grid ``linspace(0, 1, n)`` shared by every frame, with every theta
+        added exactly (so each off-centered curve peaks exactly at its theta).
+
+    Returns
+    -------
+    grid : ndarray
+        The shared grid.
+    values : dict
+        key -> array (len(thetas), len(grid)) of the curve's values for each theta.
+
+    Examples
+    --------
+    >>> g, v = theta_sweep([MeasureSetting("shannon", "prior")], [0.2, 0.7], n=11)
+    >>> [float(g[np.argmax(row)]) for row in v["oc_shannon"]]
+    [0.2, 0.7]
+    """
+    ts = np.atleast_1d(np.asarray(thetas, dtype=float))
+    if ts.ndim != 1 or ts.size == 0 or not np.all((ts > 0.0) & (ts < 1.0)):
+        raise ValueError(f"thetas must be a non-empty list of values in (0, 1); got {thetas!r}.")
+    grid = binary_grid(None, n=n, extra=ts)
+    specs = _check_specs(specs)
+    dist = boolean_distribution(grid)
+    values = {s.key: np.empty((ts.size, grid.size)) for s in specs}
+    for i, t in enumerate(ts):
+        for s in specs:
+            values[s.key][i] = curve_values(s, dist, _theta_binary(float(t)))
+    return grid, values
 
 
 def pi_unnormalised(p, theta) -> np.ndarray:
