@@ -1,6 +1,6 @@
 """The figures of docs/imbalanced_study.md as PNG, from the committed per-fold CSV (no refit).
 
-    python scripts/study_figures.py [docs/imbalanced_study_folds.csv] [--out docs/img]
+    python scripts/study_figures.py [docs/imbalanced_study_folds.csv.gz] [--out docs/img]
 
 The Plotly figures of offcenter.viz.study are rendered by Debian's chromium through Playwright
 (kaleido is not installed; the README screenshots are taken the same way): each figure is written

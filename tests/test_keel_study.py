@@ -150,7 +150,7 @@ def test_the_same_folds_and_numbers_whatever_n_jobs(bad_folder):
 
 
 def test_cli_on_a_tiny_folder_writes_csv_json_markdown_and_resumes(bad_folder, tmp_path, capsys):
-    out = tmp_path / "folds.csv"
+    out = tmp_path / "folds.csv.gz"  # compressed, reproducibly
     md = tmp_path / "report.md"
     common = [
         "study",
@@ -183,7 +183,7 @@ def test_cli_on_a_tiny_folder_writes_csv_json_markdown_and_resumes(bad_folder, t
     assert len(folds) == 2 * len(first)
     kept = folds[folds["model"] == "tree"].reset_index(drop=True)
     pd.testing.assert_frame_equal(kept, first)
-    meta = json.loads((tmp_path / "folds.csv.json").read_text())
+    meta = json.loads((tmp_path / "folds.csv.gz.json").read_text())
     assert meta["protocol"]["n_splits"] == 3 and meta["settings"][-1] == ANCHOR
     assert {r["data"] for r in meta["data"]} == {
         "constant",

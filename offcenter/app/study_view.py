@@ -4,7 +4,7 @@
 ranks of the settings over the data sets with the Friedman / Iman-Davenport test and the
 Holm-adjusted comparisons with Shannon, the critical-difference diagram and each setting's gain
 over Shannon against the imbalance ratio. Everything is computed from
-``docs/imbalanced_study_folds.csv`` (and its ``.json``, for the imbalance ratios and the command)
+``docs/imbalanced_study_folds.csv.gz`` (and its ``.json``, for the imbalance ratios and the command)
 by :mod:`offcenter.evaluation.study`; the environment variable ``OFFCENTER_STUDY_CSV`` points
 elsewhere (tests).
 """
@@ -29,7 +29,7 @@ from offcenter.evaluation.study import (
 )
 from offcenter.viz.study import cd_diagram, gain_figure
 
-STUDY_CSV = Path(__file__).resolve().parents[2] / "docs" / "imbalanced_study_folds.csv"
+STUDY_CSV = Path(__file__).resolve().parents[2] / "docs" / "imbalanced_study_folds.csv.gz"
 PREFIX = "ks_"
 
 

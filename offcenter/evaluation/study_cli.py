@@ -8,7 +8,7 @@ Usage::
         [--only NAME,NAME] [--n-jobs -1] [--resume] [--quiet]
     python -m offcenter.evaluate study --report folds.csv --markdown report.md
 
-The per-fold CSV (``--out``) has one row per (data set, model, leaf rule, setting, repeat, fold);
+The per-fold CSV (``--out``, gzip-compressed if its name ends in ``.gz``) has one row per (data set, model, leaf rule, setting, repeat, fold);
 beside it ``<out>.json`` records the protocol, the settings, the data sets (n, features, nominal,
 missing, imbalance ratio), the files left out and the wall time. ``--resume`` keeps the groups
 (data set, model, setting) already complete in ``--out`` (same protocol) and runs only the others:
@@ -25,6 +25,7 @@ line on stderr; a file that cannot be used is left out and reported, it does not
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import shlex
 import sys
@@ -281,6 +282,20 @@ def markdown_report(folds: pd.DataFrame, meta: dict) -> str:
 
 
 # ---------------------------------------------------------------------- main
+def _write_folds(path: Path, folds: pd.DataFrame) -> None:
+    """The per-fold CSV; gzip-compressed (reproducibly: no time stamp) when it ends in .gz."""
+    text = folds.to_csv(index=False, float_format="%.6g")
+    if path.suffix != ".gz":
+        _write(path, text)
+        return
+    if path.parent and not path.parent.exists():
+        raise CliError(f"{path}: its folder {path.parent} does not exist")
+    try:
+        path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+    except OSError as err:
+        raise CliError(f"{path}: cannot be written ({err.strerror or err})") from None
+
+
 def _meta_path(out: Path) -> Path:
     return out.with_suffix(out.suffix + ".json")
 
@@ -414,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
                 return
             last[0] = time.perf_counter()
             folds = table(done_rows)
-            _write(args.out, folds.to_csv(index=False, float_format="%.6g"))
+            _write_folds(args.out, folds)
             meta = meta_for(folds, time.perf_counter() - t0, False)
             _write(_meta_path(args.out), json.dumps(meta, indent=1, default=str) + "\n")
 
@@ -434,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
         meta = meta_for(folds, wall, True)
         text = markdown_report(folds, meta)
         if args.out is not None:
-            _write(args.out, folds.to_csv(index=False, float_format="%.6g"))
+            _write_folds(args.out, folds)
             _write(_meta_path(args.out), json.dumps(meta, indent=1, default=str) + "\n")
         if args.markdown is not None:
             _write(args.markdown, text + "\n")
