@@ -104,5 +104,10 @@ def test_page_without_the_study_file_says_so(tmp_path, monkeypatch):
 def test_page_offers_the_peers_as_settings():
     at = _run(AppTest.from_file(PAGE, default_timeout=300))
     options = at.multiselect(key="cm_settings").options
-    for label in ("DKM", "Shannon, balanced classes", "Gini, balanced classes"):
+    for label in (
+        "DKM",
+        "Hellinger distance (HDDT)",
+        "Shannon, balanced classes",
+        "Gini, balanced classes",
+    ):
         assert label in options

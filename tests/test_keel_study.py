@@ -86,10 +86,11 @@ def test_positive_is_the_minority_without_a_positive_label(tmp_path):
 
 def test_bad_input_is_handled_counted_and_reported(bad_folder):
     sets, _ = read_folder(bad_folder)
-    folds = run_study(sets, ["shannon", "oc_gini"], ["tree", "pruned", "forest"], QUICK, n_jobs=1)
+    settings = ["shannon", "oc_gini", "hellinger", "gini_balanced"]
+    folds = run_study(sets, settings, ["tree", "pruned", "forest"], QUICK, n_jobs=1)
     assert (folds["error"] == "").all(), folds.loc[folds["error"] != "", "error"].iloc[0]
-    # 4 data sets x 3 models x 3 settings (anchor included) x 3 folds x 2 leaf rules
-    assert len(folds) == 4 * 3 * 3 * 3 * 2
+    # 4 data sets x 3 models x 5 settings (anchor included) x 3 folds x 2 leaf rules
+    assert len(folds) == 4 * 3 * 5 * 3 * 2
     few = folds[folds["data"] == "few_positives"]
     empty = few[few["n_test_positive"] == 0]
     assert len(empty) and empty[list(study.STUDY_METRICS)].isna().all().all()
@@ -102,9 +103,9 @@ def test_bad_input_is_handled_counted_and_reported(bad_folder):
     assert counts["failed_fits"].sum() == 0
     # the tests across data sets run on what is defined
     res = rank_tests(folds, "auc", "tree")
-    assert res["n"] == 4 and list(res["ranks"]["setting"]) == ["shannon", "oc_gini", ANCHOR]
+    assert res["n"] == 4 and list(res["ranks"]["setting"]) == [*settings, ANCHOR]
     g = gains(folds, "gmean", "tree", "prior", data_sets=sets)
-    assert set(g["setting"]) == {"oc_gini", ANCHOR}
+    assert set(g["setting"]) == {"oc_gini", "hellinger", "gini_balanced", ANCHOR}
     assert (
         g.set_index(["data", "setting"]).loc[("few_positives", "oc_gini"), "imbalance_ratio"] == 14
     )

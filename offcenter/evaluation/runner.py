@@ -104,7 +104,7 @@ def parse_settings(specs: Iterable) -> list[MeasureSetting]:
 
 
 #: The imbalance-aware peers the app offers beside the standard settings (issue 14).
-PEER_SETTINGS = ("dkm", "shannon_balanced", "gini_balanced")
+PEER_SETTINGS = ("dkm", "hellinger", "shannon_balanced", "gini_balanced")
 
 
 def available_settings() -> list[MeasureSetting]:

@@ -101,6 +101,7 @@ STUDY_SETTINGS = (
     "shannon",
     "gini",
     "dkm",
+    "hellinger",
     "shannon_balanced",
     "gini_balanced",
     "oc_shannon",
