@@ -303,6 +303,8 @@ def friedman_test(scores, higher_is_better: bool = True) -> FriedmanResult:
     a = a[~np.isnan(a).any(axis=1)]
     if np.all(np.ptp(a, axis=1) == 0):
         return FriedmanResult(mean, 0.0, 1.0, 0.0, 1.0, n, k)
+    if k < 3:  # scipy needs 3 settings; the rank formula holds for 2 (no tie correction)
+        return friedman_from_ranks(mean, n)._replace(mean_ranks=mean)
     with np.errstate(invalid="ignore", divide="ignore"):
         res = stats.friedmanchisquare(*a.T)
     chi2 = float(res.statistic)

@@ -447,10 +447,10 @@ def main(argv: list[str] | None = None) -> int:
         wall = time.perf_counter() - t0
         folds = table(done_rows)
         meta = meta_for(folds, wall, True)
-        text = markdown_report(folds, meta)
-        if args.out is not None:
+        if args.out is not None:  # the results first: the report is rebuilt from them
             _write_folds(args.out, folds)
             _write(_meta_path(args.out), json.dumps(meta, indent=1, default=str) + "\n")
+        text = markdown_report(folds, meta)
         if args.markdown is not None:
             _write(args.markdown, text + "\n")
         if args.out is None and args.markdown is None:
