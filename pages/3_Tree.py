@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import tree_restore, urlstate
+from offcenter.app import tree_comparison, tree_restore, urlstate
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
@@ -31,21 +31,13 @@ from offcenter.data.csv_io import (
     too_large,
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
-from offcenter.measures.registry import CRITERIA, TREE_MEASURES
-from offcenter.measures.settings import MeasureSetting
 from offcenter.tree import TreeClassifier
-from offcenter.viz.explain import (
-    candidate_display,
-    informative_settings,
-    md_escape,
-    node_split_steps,
-    steps_markdown,
-)
+from offcenter.viz.comparison import tree_title
+from offcenter.viz.explain import md_escape
 from offcenter.viz.tree import (
     DRAWN_NODES,
     nodes_by_depth,
     selected_node,
-    threshold_figure,
     tree_figure,
     visible_depth,
 )
@@ -62,15 +54,12 @@ SCORES = {
     "kvalseth": ("Kvalseth (alpha = 1/2)", 0.5),
     "alpha": ("lambda_alpha, choose alpha", None),
 }
-THETAS = {"prior": "prior (class distribution)", "uniform": "uniform", "none": "none (uncentered)"}
 SCHEMA = urlstate.Schema(
     [
         urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
-        urlstate.Field("measure", "str", "shannon", choices=tuple(TREE_MEASURES)),
-        urlstate.Field("theta", "str", "prior", choices=tuple(THETAS)),
+        *tree_comparison.url_fields(),  # setting (the measure as it is), leaf_rule
         urlstate.Field("beta", "float", 2.0, low=0.0, high=10.0),
         urlstate.Field("rho", "float", 0.0, low=0.0, high=5.0),
-        urlstate.Field("consistent", "bool", False),
         urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
         urlstate.Field("alpha", "float", 0.5, low=0.0, high=1.0),
         urlstate.Field("max_depth", "int", 5, low=0, high=30),
@@ -86,6 +75,7 @@ SCHEMA = urlstate.Schema(
 # copy is kept under a plain key and restored before the URL is read.
 for _name, _value in S.get("tr_saved", {}).items():
     S.setdefault(PREFIX + _name, _value)
+tree_comparison.upgrade_link(st.query_params)  # measure=..&theta=.. of older links
 url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
 url_warnings += tree_restore.start(SCHEMA, PREFIX)  # a link's edits, a session file opened
 S.setdefault("tr_session", TreeSession())  # the grown tree, its edits, the selected node
@@ -122,17 +112,6 @@ def cached_xy(
 def cached_fit(data_key: str, params_json: str, _X: pd.DataFrame, _y: pd.Series) -> TreeClassifier:
     """Fit once per (data, settings): shared by reruns, page switches and every session."""
     return TreeClassifier(**json.loads(params_json)).fit(_X, _y)
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def cached_candidates(tree_key: str, node: int, _clf) -> pd.DataFrame:
-    cands = _clf.candidates(node)
-    return cands
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def cached_thresholds(tree_key: str, node: int, feature: str, _clf) -> pd.DataFrame:
-    return _clf.threshold_gains(node, feature)
 
 
 # ------------------------------------------------------------------------------ page
@@ -239,53 +218,10 @@ st.caption(
 # ---------------------------------------------------------------- settings
 st.header("2. Measure and stopping rules")
 c1, c2, c3 = st.columns(3)
-measure = c1.selectbox(
-    "Measure",
-    list(TREE_MEASURES),
-    format_func=lambda m: TREE_MEASURES[m].label,
-    key=PREFIX + "measure",
-)
-minfo = TREE_MEASURES[measure]
-# a split criterion (HDDT) takes no theta and no alpha: those widgets stay, disabled, so that
+setting = tree_comparison.pick_setting(PREFIX, class_counts, c1)
+# a split criterion (HDDT) takes no theta and no alpha: the score widgets stay, disabled, so that
 # their values come back when another measure is chosen
-criterion = minfo.is_criterion
-theta_options = list(THETAS) if (minfo.off_centerable or criterion) else ["prior", "uniform"]
-if S[PREFIX + "theta"] not in theta_options:
-    S[PREFIX + "theta"] = "prior"
-prior_text = "(" + ", ".join(f"{p:.3f}" for p in prior) + ")"
-theta_choice = c1.radio(
-    "Off-center on theta" if minfo.off_centerable else "Theta (where the asymmetric entropy peaks)",
-    theta_options,
-    format_func=THETAS.get,
-    key=PREFIX + "theta",
-    horizontal=False,
-    disabled=criterion,
-)
-# (the prior is shown below the radio, not in its labels: labels that change with the data make
-# the browser lose the radio's selection)
-c1.caption(
-    "The Hellinger distance takes no theta: it is skew-insensitive by construction. Its node "
-    "impurity (pruning costs, importances) is DKM."
-    if criterion
-    else f"The prior here: theta = {prior_text}"
-    + ("" if theta_choice == "prior" else " (not used)")
-)
-if criterion:
-    theta_choice = "none"
-params = {}
-for p in minfo.params:
-    params[p.name] = c1.slider(
-        f"{p.name} ({p.description.split(',')[0]})",
-        float(p.ui_low),
-        float(p.ui_high),
-        step=float(p.ui_step),
-        key=PREFIX + p.name,
-    )
-consistent = False
-if minfo.uses_sample_size:
-    consistent = c1.checkbox(
-        "Consistent form (Laplace estimate with each node's n)", key=PREFIX + "consistent"
-    )
+criterion = setting.info.is_criterion
 score = c2.selectbox(
     "Split score",
     list(SCORES),
@@ -314,16 +250,13 @@ min_gain = c3.number_input(
     "Minimum gain to split", 0.0, 1.0, step=0.001, format="%.4f", key=PREFIX + "min_gain"
 )
 
-setting = MeasureSetting(
-    measure,
-    theta=None if theta_choice == "none" else theta_choice,
-    consistent=bool(consistent),
-    alpha=alpha,
-    **params,
-)
+leaf_rule = tree_comparison.pick_leaf_rule(PREFIX, c2)
+
+setting = setting.replace(alpha=alpha)
 tree_params = {
     **setting.tree_params(),
     "alpha": alpha,
+    "leaf_rule": leaf_rule,
     "max_depth": int(max_depth) or None,
     "min_samples_split": int(min_split),
     "min_samples_leaf": int(min_leaf),
@@ -382,10 +315,12 @@ tree_state.check_node(len(nodes))
 
 # ---------------------------------------------------------------- the tree
 st.header("3. The tree")
+grown_score = (
+    "the Hellinger distance" if clf.setting_.info.is_criterion else SCORES[score][0]
+)
+st.subheader(tree_title(clf.setting_, clf.prior_, score=grown_score, leaf_rule=clf.leaf_rule))
 st.caption(
-    f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}; measure: "
-    f"{md_escape(clf.setting_.replace(alpha=None).label_for(clf.prior_))}; "
-    f"score: {'the Hellinger distance' if criterion else SCORES[score][0]}"
+    f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}"
     + ("; edited by hand" if tree_state.edited else "")
 )
 # a click on a node (read before drawing so that the figure shows it selected)
@@ -425,6 +360,7 @@ st.caption(
     "leaf, tinted by it), n, impurity, gain, a bar of the class shares and the shares. "
     "A wide tree is drawn at full size: drag to pan, scroll to zoom, double-click to reset."
 )
+tree_comparison.show_training_report(clf, X, y, tree_key)
 
 # ---------------------------------------------------------------- the selected node
 st.header("4. The selected node")
@@ -475,118 +411,17 @@ with right:
     st.dataframe(
         pd.DataFrame(
             {
-                "measure": [labels.get(k, k) for k in imps.index],
-                "impurity": np.round(imps.to_numpy(dtype=float), 5),
+                "measure": tree_comparison.prior_labels(imps.index, clf.prior_, labels),
+                "impurity": imps.to_numpy(dtype=float),
             }
         ),
         hide_index=True,
         width="stretch",
+        column_config=tree_comparison.numbers_config(pd.DataFrame({"impurity": [0.0]})),
     )
 
-st.subheader("Candidate splits under every measure")
-try:
-    cands = cached_candidates(tree_key, node.id, clf)
-except (ValueError, KeyError) as exc:
-    cands = None
-    st.info(f"No candidate splits at this node: {exc}")
-if cands is not None and len(cands):
-    settings = list(cands.attrs.get("settings", []))
-    keys_all = [k for k, _ in settings]
-    labels = dict(settings)
-    chosen_key = cands.attrs.get("chosen_key", keys_all[0] if keys_all else None)
-    shown_keys = st.multiselect(
-        "Measures in the table",
-        keys_all,
-        default=keys_all,
-        format_func=lambda k: labels.get(k, k),
-        # keyed by the options: a tree grown with a new measure (a new column) shows them all
-        key="tr_cand_keys_" + "|".join(keys_all),
-    )
-    table, flags = candidate_display(cands, shown_keys or keys_all)
-    if not informative_settings(cands):
-        st.info(
-            "No measure prefers any split here: every candidate scores the same (the node "
-            "is pure, or the features take one value here)."
-        )
-    elif any(flags):
-        st.warning(
-            "The measures disagree on the best split here: the highlighted rows are the "
-            "best under some measures but not under all."
-        )
-    else:
-        st.success("Every measure picks the same best split here.")
-    styled = table.style.apply(
-        lambda row: ["background-color: #fff3cd" if flags[row.name] else "" for _ in row], axis=1
-    )
-    st.dataframe(styled, hide_index=True, width="stretch", key="tr_cand_table")
-    if any(TREE_MEASURES.get(k.split("_")[0]) in CRITERIA.values() for k in shown_keys):
-        st.caption(
-            "For the Hellinger distance (HDDT), a split criterion, the gain and score columns "
-            "hold the Hellinger distance of the split (0 to √2), not an impurity decrease."
-        )
-    csv_button(
-        "Download the candidate table (CSV)",
-        table,
-        f"candidates_node{node.id}.csv",
-        "tr_dl_cands",
-        rerun=False,
-    )
-
-    # gain against threshold for numeric features
-    numeric_feats = [f for f, k in zip(cands["feature"], cands["kind"]) if k == "numeric"]
-    if numeric_feats:
-        st.subheader("Gain against the threshold")
-        default_f = (
-            node.split.feature
-            if node.split is not None and node.split.feature in numeric_feats
-            else numeric_feats[0]
-        )
-        g1, g2 = st.columns([2, 1])
-        feat = g1.selectbox(
-            "Numeric feature",
-            numeric_feats,
-            index=numeric_feats.index(default_f),
-            key=f"tr_thr_feature_{tree_tag}_{node.id}",
-        )
-        norm = g2.checkbox("Divide each curve by its maximum", value=True, key="tr_thr_norm")
-        default_keys = [k for k in keys_all if k == chosen_key] + [
-            k for k in keys_all if k != chosen_key
-        ][:2]
-        thr_keys = st.multiselect(
-            "Measures",
-            keys_all,
-            default=default_keys,
-            format_func=lambda k: labels.get(k, k),
-            key="tr_thr_keys",
-        )
-        gains = cached_thresholds(tree_key, node.id, feat, clf)
-        chosen_thr = (
-            node.split.threshold if node.split is not None and node.split.feature == feat else None
-        )
-        if len(gains) == 0:
-            st.info("This feature takes a single value at this node: there is no threshold to try.")
-        else:
-            st.plotly_chart(
-                threshold_figure(
-                    gains,
-                    labels,
-                    feat,
-                    chosen=chosen_thr,
-                    keys=thr_keys or default_keys,
-                    normalise=norm,
-                ),
-                width="stretch",
-                key="tr_thr_chart",
-            )
-
-st.subheader("The worked calculation of this node's split")
-steps = node_split_steps(clf, node.id, alpha=alpha)
-if steps is None:
-    st.info(
-        "This node is a leaf: it predicts its majority class. Choose a candidate below to split it."
-    )
-else:
-    st.markdown(steps_markdown(steps))
+cands = tree_comparison.show_node_comparison(clf, node, tree_key, tree_tag)
+tree_comparison.show_worked_calculation(clf, node, alpha)
 
 # ---------------------------------------------------------------- edits
 st.subheader("Edit the tree at this node")

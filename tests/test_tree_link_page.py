@@ -55,7 +55,7 @@ def edit(at, node, feature=None):
 
 
 def edited_pima():
-    at = run(data="pima", measure="gini", max_depth="3")
+    at = run(data="pima", setting="gini", max_depth="3")
     at = edit(at, 1, "age")
     at = edit(at, 2, None)
     at = edit(at, 0, "bmi")
@@ -149,7 +149,7 @@ def test_a_session_file_restores_settings_and_edits():
     )
     fresh = run(fresh)
     assert fresh.selectbox(key="tr_data").value == "pima"
-    assert fresh.selectbox(key="tr_measure").value == "gini"
+    assert fresh.selectbox(key="tr_setting").value == "gini"
     assert fresh.slider(key="tr_max_depth").value == 3
     assert shape(fresh) == shape(at)
     assert any("session file's tree is restored" in s.value for s in fresh.success)

@@ -175,33 +175,32 @@ def test_script_like_names_never_become_markup():
 
 def test_change_measure_and_grow_updates_the_url():
     at = run()
-    at.selectbox(key="tr_measure").set_value("gini")
+    at.selectbox(key="tr_setting").set_value("gini")
     at = run(at)
     assert any("settings changed" in i.value for i in at.info)
     at.button(key="tr_grow").click()
     at = run(at)
     assert not at.info or not any("settings changed" in i.value for i in at.info)
-    assert at.query_params["measure"] == ["gini"] or at.query_params["measure"] == "gini"
+    assert at.query_params["setting"] == ["gini"] or at.query_params["setting"] == "gini"
     assert "Gini" in texts(at)
 
 
 def test_url_settings_are_read():
-    at = run(measure="misclassification", theta="none", max_depth="1", data="iris")
-    assert at.selectbox(key="tr_measure").value == "misclassification"
-    assert at.radio(key="tr_theta").value == "none"
+    at = run(setting="misclassification", max_depth="1", data="iris")
+    assert at.selectbox(key="tr_setting").value == "misclassification"
     assert at.slider(key="tr_max_depth").value == 1
     assert at.selectbox(key="tr_data").value == "iris"
 
 
 def test_bad_url_values_are_fixed_with_a_warning():
-    at = run(measure="nope", max_depth="99")
-    assert at.selectbox(key="tr_measure").value == "shannon"
+    at = run(setting="nope", max_depth="99")
+    assert at.selectbox(key="tr_setting").value == "shannon"
     assert sum("Link parameter fixed" in w.value for w in at.warning) == 2
 
 
 def test_scores_and_parameters():
     at = run()
-    at.selectbox(key="tr_measure").set_value("daroczy")
+    at.selectbox(key="tr_setting").set_value("daroczy")
     at = run(at)
     at.slider(key="tr_beta").set_value(0.5)
     at.selectbox(key="tr_score").set_value("alpha")
@@ -210,11 +209,12 @@ def test_scores_and_parameters():
     at.button(key="tr_grow").click()
     at = run(at)
     assert "Normalised score" in texts(at)
-    at.selectbox(key="tr_measure").set_value("asymmetric")
+    at.selectbox(key="tr_setting").set_value("asymmetric")
     at = run(at)
-    assert at.radio(key="tr_theta").options == ["prior (class distribution)", "uniform"]
-    assert any("The prior here: theta = (0.562, 0.438)" in c.value for c in at.caption)
-    at.checkbox(key="tr_consistent").check()
+    assert any("Asymmetric, θ = prior (0.56, 0.44)" in c.value for c in at.caption)
+    at.selectbox(key="tr_setting").set_value("asymmetric_consistent")
+    at = run(at)
+    assert any("Asymmetric, θ = prior (0.56, 0.44), consistent" in c.value for c in at.caption)
     at.button(key="tr_grow").click()
     at = run(at)
     assert not at.error
@@ -225,25 +225,27 @@ def test_hellinger_criterion_and_dkm_grow_and_explain(data):
     """HDDT (a split criterion): theta and the score are disabled, the tree grows, the worked
     calculation is the Hellinger distance's, node selection and the tables work. DKM too."""
     at = run(data=data, score="relative")
-    at.selectbox(key="tr_measure").set_value("hellinger")
+    at.selectbox(key="tr_setting").set_value("hellinger")
     at = run(at)
-    assert at.radio(key="tr_theta").disabled and at.selectbox(key="tr_score").disabled
+    assert at.selectbox(key="tr_score").disabled
     at.button(key="tr_grow").click()
     at = run(at)
     assert not at.error
     text = texts(at)
-    assert "measure: Hellinger distance \\(HDDT\\); score: the Hellinger distance" in text
+    heads = [str(h.value) for h in at.subheader]
+    assert "Tree grown with Hellinger distance (HDDT); score: the Hellinger distance; " \
+        "leaf rule: majority" in heads
     assert "is a split criterion, not an impurity decrease" in text
     assert "against" in text and ("d_{H}" in text or "d_H = \\max" in text)
-    assert at.query_params["measure"] in ("hellinger", ["hellinger"])
+    assert at.query_params["setting"] in ("hellinger", ["hellinger"])
     assert "hold the Hellinger distance of the split" in text
     assert "its node impurity is DKM's" in text
     node_select(at).set_value(1)
     at = run(at)
     assert not at.error
-    at.selectbox(key="tr_measure").set_value("dkm")
+    at.selectbox(key="tr_setting").set_value("dkm")
     at = run(at)
-    assert not at.radio(key="tr_theta").disabled
+    assert not at.selectbox(key="tr_score").disabled
     at.button(key="tr_grow").click()
     at = run(at)
     assert not at.error and "DKM" in texts(at)
@@ -323,7 +325,7 @@ def test_exports_are_offered():
     at = run()
     labels = [b.label for b in at.get("download_button")]
     assert "Tree as JSON" in labels and "Tree as text rules" in labels
-    assert "Download the candidate table (CSV)" in labels
+    assert "Download the candidate table (CSV, full precision)" in labels
     assert "Download these rows (CSV)" in labels
 
 
@@ -349,7 +351,7 @@ def test_tree_edits_and_choices_survive_a_page_switch():
     feats = [m for m in at.multiselect if m.key and m.key.startswith("tr_features_")][0]
     feats.set_value(["mutation_1", "mutation_2", "mutation_3"])
     at = run(at)
-    at.selectbox(key="tr_measure").set_value("gini")
+    at.selectbox(key="tr_setting").set_value("gini")
     at = run(at)
     at.button(key="tr_grow").click()
     at = run(at)
@@ -363,7 +365,7 @@ def test_tree_edits_and_choices_survive_a_page_switch():
     at.switch_page("pages/3_Tree.py")
     at = run(at)
     assert at.selectbox(key="tr_data").value == "mutation"
-    assert at.selectbox(key="tr_measure").value == "gini"
+    assert at.selectbox(key="tr_setting").value == "gini"
     feats = [m for m in at.multiselect if m.key and m.key.startswith("tr_features_")][0]
     assert feats.value == ["mutation_1", "mutation_2", "mutation_3"]
     assert target.value == "cancer"

@@ -144,15 +144,43 @@ def _counts_text(counts) -> str:
 
 
 def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
-    """One row per feature: its best split at the node under the tree's measure, scored by all.
+    """One row per feature: its best split at the node under the TREE's measure, scored by all.
 
-    Columns: ``feature``, ``kind``, ``split`` (readable), ``children_counts``, ``chosen``,
-    ``n_missing``, ``threshold``, ``groups``, then ``gain:{key}``, ``score:{key}``,
-    ``rank:{key}`` per setting (rank 1 = best score under that setting; ties share the lower
-    rank). A feature with no valid split at the node has NaN gains and ranks and an empty split.
-    For a split criterion (``hellinger``, HDDT) ``gain:{key}`` and ``score:{key}`` both hold
-    its value, the Hellinger distance of the split (it is not an impurity decrease).
-    ``df.attrs["settings"]`` lists (key, label); ``df.attrs["chosen_key"]`` is the tree's own.
+    Each feature's threshold (or grouping) is the one the tree's own setting would choose; every
+    other setting is then evaluated at that same split. This answers "how does each setting
+    score the splits this tree considers", not "what would each setting choose": for that, use
+    :func:`own_optima` (each setting's own best split per feature) and :func:`agreement`. On the
+    Pima root of an off-centered Shannon tree, glucose is scored at 111.5 for every setting
+    here, while Shannon's own best glucose threshold is 127.5.
+
+    Parameters
+    ----------
+    clf : TreeClassifier
+        A fitted tree with its training data attached.
+    node_id : int
+        The node whose training rows are split.
+    settings : iterable of MeasureSetting (or keys / dicts), optional
+        The settings scored, after the tree's own; default
+        :func:`offcenter.comparison_settings` (see :func:`resolve_settings`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: ``feature``, ``kind``, ``split`` (readable), ``children_counts``, ``chosen``
+        (the feature the node splits on), ``n_missing``, ``threshold``, ``groups``, then
+        ``gain:{key}``, ``score:{key}``, ``rank:{key}`` per setting (rank 1 = best score under
+        that setting among the features at these splits; scores within 1e-12 tie and share
+        the lower rank). A feature with no valid split at the node has NaN gains and ranks and
+        an empty split. For a split criterion (``hellinger``, HDDT) ``gain:{key}`` and
+        ``score:{key}`` both hold its value, the Hellinger distance of the split (it is not an
+        impurity decrease). ``df.attrs["settings"]`` lists (key, label);
+        ``df.attrs["chosen_key"]`` is the tree's own.
+
+    See Also
+    --------
+    own_optima : each setting's own best split of every feature, ranked with ties shown.
+    agreement : whether the settings' own best splits coincide.
+    threshold_gains : the gain of every threshold of a numeric feature under each setting.
     """
     clf._require_data()
     clf._check_node(node_id)

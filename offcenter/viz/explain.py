@@ -64,8 +64,16 @@ class Step:
     value: float | None
 
 
-def _f(x: float, digits: int = 4) -> str:
-    return f"{x:.{digits}f}"
+def _f(x: float, digits: int = 6) -> str:
+    """A number of the calculation: ``digits`` significant digits of its exact value
+    (0.105843, not 0.105840), trailing zeros dropped (0.5625, 0)."""
+    x = float(x)
+    if x == 0 or not np.isfinite(x):
+        return "0" if x == 0 else str(x)
+    text = f"{x:.{digits}g}"
+    if "e" in text:  # keep LaTeX free of 1e-07: a positional form with the same digits
+        text = np.format_float_positional(x, precision=digits, unique=False, fractional=False, trim="-")
+    return text
 
 
 def _expanded(imp: Impurity, p: np.ndarray) -> str:
@@ -336,6 +344,13 @@ def node_split_steps(clf, node_id: int, *, alpha: float | None = None) -> list[S
     )
 
 
+def node_measure_label(clf, node_id: int) -> str:
+    """The exact label (theta resolved on the training prior) of the setting a node's split was
+    chosen with: the title of its worked calculation."""
+    imp, label = _node_measure(clf, clf.tree_.nodes[node_id])
+    return imp.label if label is None else label
+
+
 def _node_measure(clf, node) -> tuple[Impurity, str | None]:
     """The impurity a node's split was chosen with, and its label with theta resolved.
 
@@ -403,9 +418,19 @@ def disagreement(cands) -> list[bool]:
     return [0 < len(firsts[str(f)]) < len(settings) for f in cands["feature"]]
 
 
+def _snap(values) -> pd.Series:
+    """Floats, with round-off below 1e-12 (a gain of 0 computed as -5.6e-17) shown as 0."""
+    v = pd.to_numeric(values, errors="coerce").astype(float)
+    return v.where(v.isna() | (v.abs() >= 1e-12), 0.0)
+
+
 def candidate_display(cands, keys: Sequence[str] | None = None, *, scores: bool = True):
     """A readable copy of ``clf.candidates(node)``: one gain (and score) and rank column per
     measure, labelled with the measure's label, plus "best under" and "measures disagree".
+
+    Column order: ``feature``, ``chosen``, then per measure ``gain · <label>``, ``score · <label>``
+    (when it differs from the gain) and ``rank · <label>``, then the text columns ``best under``,
+    ``measures disagree``, ``split`` and ``children counts``. Gains and scores are unrounded.
 
     Returns (DataFrame, list of bool disagreement flags); column names contain user-independent
     labels only, cell values may contain user text (show with st.dataframe, never as HTML).
@@ -426,7 +451,7 @@ def candidate_display(cands, keys: Sequence[str] | None = None, *, scores: bool 
     for key in keys:
         label = labels.get(key, key)
         if f"gain:{key}" in cands.columns:
-            out[f"gain · {label}"] = cands[f"gain:{key}"].astype(float).round(5)
+            out[f"gain · {label}"] = _snap(cands[f"gain:{key}"])
         if (
             scores
             and f"score:{key}" in cands.columns
@@ -436,14 +461,16 @@ def candidate_display(cands, keys: Sequence[str] | None = None, *, scores: bool 
                 equal_nan=True,
             )
         ):
-            out[f"score · {label}"] = cands[f"score:{key}"].astype(float).round(5)
+            out[f"score · {label}"] = _snap(cands[f"score:{key}"])
         if f"rank:{key}" in cands.columns:
             out[f"rank · {label}"] = pd.to_numeric(cands[f"rank:{key}"]).round().astype("Int64")
     out["best under"] = [
         ", ".join(labels.get(k, k) for k in firsts[str(f)]) for f in cands["feature"]
     ]
     out["measures disagree"] = flags
-    # the verdicts first (after the split itself), then the numbers per measure
-    front = ["feature", "split", "chosen", "best under", "measures disagree", "children counts"]
-    out = out[front + [c for c in out.columns if c not in front]]
+    # the feature, then the numbers per measure (visible without scrolling), the long text last;
+    # numbers are kept exact (the page formats them, the CSV keeps full precision)
+    front = ["feature", "chosen"]
+    back = ["best under", "measures disagree", "split", "children counts"]
+    out = out[front + [c for c in out.columns if c not in front + back] + back]
     return out.reset_index(drop=True), flags

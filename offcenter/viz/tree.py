@@ -501,8 +501,10 @@ def threshold_figure(
     """Gain against the threshold of a numeric feature, one line per measure setting.
 
     ``gains`` is ``clf.threshold_gains(node, feature)``: columns "threshold", "n_left" and
-    "gain:<key>". With ``normalise`` each curve is divided by its maximum (shapes compared on one
-    scale). The chosen threshold is a dashed vertical line.
+    "gain:<key>". Raw gains by default; with ``normalise`` each curve is divided by its maximum
+    (shapes compared on one scale), except a curve whose gains span less than 1e-9, left flat at
+    0 (:func:`offcenter.viz.comparison.flat_curves` names them for a note). The chosen threshold
+    is a dashed vertical line.
     """
     fig = go.Figure()
     keys = (
@@ -517,8 +519,12 @@ def threshold_figure(
             continue
         y = np.asarray(gains[col], dtype=float)
         if normalise:
-            top = np.nanmax(np.abs(y)) if y.size else 0.0
-            y = y / top if top > 0 else y
+            # a curve spanning less than 1e-9 (e.g. misclassification gains all 0) stays flat
+            # at 0: divided by its maximum its round-off would look like a 0-to-1 curve
+            finite = y[np.isfinite(y)]
+            span = float(finite.max() - finite.min()) if finite.size else 0.0
+            top = float(np.abs(finite).max()) if finite.size else 0.0
+            y = np.zeros_like(y) if span < 1e-9 or top <= 0 else y / top
         fig.add_trace(
             go.Scatter(
                 x=x,

@@ -1,0 +1,441 @@
+r"""Tables that compare measure settings at a node, the setting choices and the training report.
+
+Pure functions (pandas, numpy, scikit-learn; no Streamlit): the Tree page
+(:mod:`offcenter.app.tree_comparison`) shows what they return.
+
+- :func:`setting_choices`: the measure settings offered as what they are ("Shannon",
+  "off-centered Shannon, θ = prior", ...), by a short choice id.
+- :func:`imbalance_note`: the suggestion to off-center when the prior is imbalanced (the page
+  suggests it, it never switches it on).
+- :func:`own_best_table`, :func:`own_feature_table`: every setting's OWN best split
+  (:func:`offcenter.tree.inspect.own_optima`), per setting and per feature, with ties shown as
+  ties.
+- :func:`chosen_split_table`: the split the tree chose, scored under every setting.
+- :func:`flat_curves`: the settings whose gain curve is flat (span below 1e-9).
+- :func:`training_report`: the training confusion matrix and the minority recall.
+- :func:`fmt`: numbers as text, 6 significant digits of the exact value.
+
+Numbers stay full-precision floats in the tables (the CSV downloads keep them; only round-off
+below 1e-12 is shown as 0, see :func:`snap`); the page shows them with :data:`NUMBER_FORMAT`.
+
+Examples
+--------
+>>> fmt(0.10584334459644862), fmt(127.5), fmt(float("nan"))
+('0.105843', '127.5', '')
+>>> [c.label for c in setting_choices().values()][:3]
+['Shannon', 'off-centered Shannon, θ = prior', 'off-centered Shannon, θ = uniform']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from offcenter.measures.registry import CRITERIA, MEASURES
+from offcenter.measures.settings import MeasureSetting
+
+__all__ = [
+    "NUMBER_FORMAT",
+    "NO_WINNER",
+    "TrainingReport",
+    "chosen_split_table",
+    "flat_curves",
+    "fmt",
+    "imbalance_note",
+    "own_best_table",
+    "own_feature_table",
+    "setting_choices",
+    "training_report",
+]
+
+#: printf format of the numbers in the page's tables: 6 significant digits of the exact value.
+NUMBER_FORMAT = "%.6g"
+#: what a setting under which every feature ties (e.g. misclassification gains all 0) shows.
+NO_WINNER = "no winner (all tied)"
+#: gain curves whose values span less than this are flat (a normalised view leaves them at 0).
+FLAT_SPAN = 1e-9
+
+
+def snap(values, tol: float = 1e-12):
+    """Values within ``tol`` of 0 (round-off, e.g. a misclassification gain of -5.6e-17) as 0.
+
+    The tables of the page show gains with 6 significant digits; without this a gain of 0
+    computed as -5.6e-17 would print as -5.55112e-17.
+
+    >>> snap(-5.551115123125783e-17), snap(0.1)
+    (0.0, 0.1)
+    """
+    if isinstance(values, pd.Series):
+        return values.where(values.isna() | (values.abs() >= tol), 0.0).astype(float)
+    x = float(values)
+    return 0.0 if abs(x) < tol else x
+
+
+def fmt(value, digits: int = 6) -> str:
+    """A number as text with ``digits`` significant digits of its exact value ('' for NaN).
+
+    >>> fmt(0.105840), fmt(0.10584334), fmt(1e-12), fmt(3)
+    ('0.10584', '0.105843', '1e-12', '3')
+    """
+    if value is None:
+        return ""
+    x = float(value)
+    if np.isnan(x):
+        return ""
+    if x == 0:
+        return "0"
+    return f"{x:.{digits}g}"
+
+
+# ------------------------------------------------------------------------------ settings
+def setting_choices() -> dict[str, MeasureSetting]:
+    """The measure settings offered on the Tree page, by choice id, in display order.
+
+    Each measure plain, then off-centered on the prior and on the uniform distribution when it
+    can be; the asymmetric entropy on the prior or uniform, plain or consistent; the split
+    criteria (``hellinger``, HDDT); Shannon and
+    Gini with balanced class weights (``class_weight="balanced"``) last. The choice id
+    is a key :meth:`MeasureSetting.parse` reads (parameters take their defaults; the page sets
+    beta and rho with sliders).
+
+    >>> list(setting_choices())[:4]
+    ['shannon', 'oc_shannon', 'ocuniform_shannon', 'gini']
+    """
+    out: dict[str, MeasureSetting] = {}
+    for name, info in MEASURES.items():
+        if info.theta == "builtin":
+            ids = [name, f"{name}_uniform"]
+            if info.uses_sample_size:
+                ids += [f"{name}_consistent", f"{name}_uniform_consistent"]
+        elif info.off_centerable:
+            ids = [name, f"oc_{name}", f"ocuniform_{name}"]
+        else:
+            ids = [name]
+        for cid in ids:
+            out[cid] = MeasureSetting.parse(cid)
+    # split criteria (HDDT's Hellinger distance): no theta, no alpha
+    for name in CRITERIA:
+        out[name] = MeasureSetting.parse(name)
+    # class weights, the other answer to an imbalanced prior, for the two usual measures
+    for cid in ("shannon_balanced", "gini_balanced"):
+        out[cid] = MeasureSetting.parse(cid)
+    return out
+
+
+def is_imbalanced(class_counts, ratio: float = 1.5) -> bool:
+    """True when the most frequent class is at least ``ratio`` times the least frequent one.
+
+    >>> is_imbalanced([9, 7]), is_imbalanced([500, 268])
+    (False, True)
+    """
+    c = np.asarray(class_counts, float)
+    c = c[c > 0]
+    if c.size < 2:
+        return False
+    return bool(c.max() >= ratio * c.min())
+
+
+def imbalance_note(setting: MeasureSetting, class_counts) -> tuple[str, MeasureSetting] | None:
+    """The suggestion to off-center a measure on an imbalanced prior, or None.
+
+    Returns (text, suggested setting) when the classes are imbalanced (see
+    :func:`is_imbalanced`) and ``setting`` is a measure that can be off-centered but is not;
+    the page shows the text and offers the suggested setting, it never switches it on.
+
+    >>> text, s = imbalance_note(MeasureSetting("shannon"), [500, 268])
+    >>> s.label
+    'off-centered Shannon, θ = prior'
+    >>> imbalance_note(MeasureSetting("shannon"), [9, 7]) is None
+    True
+    """
+    if not is_imbalanced(class_counts):
+        return None
+    info = setting.info
+    if not info.off_centerable or setting.theta is not None or setting.class_weight is not None:
+        return None
+    c = np.asarray(class_counts, float)
+    p = c / c.sum()
+    suggested = setting.replace(theta="prior")
+    text = (
+        f"The classes are imbalanced (the smallest is {p.min():.1%} of the rows). "
+        f"{setting.label} is maximal at the uniform distribution; "
+        f"{suggested.label_for(c)} is maximal at the prior instead, so that a split which "
+        "raises the minority's share above its prior counts as a gain. It is not switched on: "
+        "choose it if you wish."
+    )
+    return text, suggested
+
+
+# ------------------------------------------------------------------------------ own optima
+def _score_differs(optima: pd.DataFrame) -> bool:
+    g = optima["gain"].to_numpy(float)
+    s = optima["score"].to_numpy(float)
+    return not np.allclose(g, s, equal_nan=True, rtol=0, atol=0)
+
+
+def own_best_table(optima: pd.DataFrame) -> pd.DataFrame:
+    """Every setting's own overall best split: one row per setting, every setting listed.
+
+    Columns: ``gain``, ``score`` (only when some score differs from the gain, i.e. with an
+    alpha), ``best split`` (its pick, e.g. ``glucose <= 127.5``, or :data:`NO_WINNER` when
+    all features tie under the setting, or ``no valid split``), ``setting`` (the label, last).
+    For a setting with no winner the gain and score are the value every feature ties at.
+    """
+    with_score = _score_differs(optima)
+    rows = []
+    for key, label in optima.attrs.get("settings", []):
+        sub = optima[optima["setting_key"] == key]
+        best = sub[sub["is_best"]]
+        if len(best):
+            r = best.iloc[0]
+            rows.append((snap(r["gain"]), snap(r["score"]), r["pick"], label))
+        elif len(sub) and bool(sub["tied_all"].any()):
+            valid = sub.dropna(subset=["score"])
+            r = valid.iloc[0]
+            rows.append((snap(r["gain"]), snap(r["score"]), NO_WINNER, label))
+        else:
+            rows.append((np.nan, np.nan, "no valid split", label))
+    out = pd.DataFrame(rows, columns=["gain", "score", "best split", "setting"])
+    if not with_score:
+        out = out.drop(columns="score")
+    out.attrs["keys"] = [k for k, _ in optima.attrs.get("settings", [])]
+    return out
+
+
+def _rank_text(rank: float, n_same: int, tied_all: bool) -> str:
+    if tied_all:
+        return NO_WINNER
+    if np.isnan(rank):
+        return "no valid split"
+    text = str(int(rank))
+    return f"{text} (tie)" if n_same > 1 else text
+
+
+def own_feature_table(optima: pd.DataFrame, keys: Sequence[str] | None = None) -> pd.DataFrame:
+    """Each feature's own best split under each setting, ranked under that setting.
+
+    One row per (setting, feature), settings in ``keys`` order (default all), features by rank.
+    Columns: ``rank`` (text: ``1``, ``1 (tie)`` when features share the rank, or
+    :data:`NO_WINNER` for every feature of a setting under which all tie), ``gain``, ``score``
+    (with an alpha only), ``best`` (True on the one split the setting would make), ``split``
+    (the feature's own threshold or grouping under the setting), ``feature``, ``setting``.
+    """
+    with_score = _score_differs(optima)
+    labels = dict(optima.attrs.get("settings", []))
+    keys = list(labels) if keys is None else [k for k in keys if k in labels]
+    parts = []
+    for key in keys:
+        sub = optima[optima["setting_key"] == key].copy()
+        same = sub["rank"].map(sub["rank"].value_counts()).fillna(0).astype(int)
+        sub["rank text"] = [
+            _rank_text(r, s, t) for r, s, t in zip(sub["rank"], same, sub["tied_all"])
+        ]
+        sub = sub.assign(_order=sub["rank"].fillna(np.inf)).sort_values("_order", kind="stable")
+        parts.append(sub)
+    if not parts:
+        return pd.DataFrame(
+            columns=["rank", "gain", "score", "best", "split", "feature", "setting"]
+        )
+    df = pd.concat(parts, ignore_index=True)
+    out = pd.DataFrame(
+        {
+            "rank": df["rank text"],
+            "gain": snap(df["gain"].astype(float)),
+            "score": snap(df["score"].astype(float)),
+            "best": df["is_best"].astype(bool),
+            "split": df["split"].astype(str),
+            "feature": df["feature"].astype(str),
+            "setting": df["setting_label"].astype(str),
+        }
+    )
+    if not with_score:
+        out = out.drop(columns="score")
+    return out
+
+
+def chosen_split_table(cands: pd.DataFrame, optima: pd.DataFrame, feature) -> pd.DataFrame:
+    """The split the tree chose at the node (on ``feature``), scored under every setting.
+
+    One row per setting of ``cands`` (:func:`offcenter.tree.inspect.candidates`). Columns:
+    ``gain`` and ``score`` of the chosen split under the setting (``score`` only with an alpha),
+    ``rank`` of the chosen feature among the features at the tree's thresholds (text, ties and
+    no winner as in :func:`own_feature_table`), ``own best gain`` (the gain of the setting's own
+    overall best split), ``gap`` (own best score minus the chosen split's score: 0 when the
+    setting makes the same choice), ``own best split``, ``setting``.
+    """
+    with_score = _score_differs(optima)
+    row = cands[cands["feature"].astype(str) == str(feature)]
+    if row.empty:
+        raise ValueError(f"feature {feature!r} is not a candidate of this node.")
+    row = row.iloc[0]
+    best = own_best_table(optima).set_index(pd.Index(own_best_table(optima).attrs["keys"]))
+    records = []
+    for key, label in cands.attrs.get("settings", []):
+        scores = cands[f"score:{key}"].to_numpy(float)
+        valid = scores[~np.isnan(scores)]
+        tied_all = valid.size >= 2 and float(valid.max() - valid.min()) <= 1e-12
+        rank = float(row[f"rank:{key}"])
+        n_same = int(np.sum(np.abs(valid - row[f"score:{key}"]) <= 1e-12))
+        sub = optima[optima["setting_key"] == key]
+        own = sub[sub["is_best"]]
+        own_score = float(own["score"].iloc[0]) if len(own) else float(np.nanmax(sub["score"]))
+        own_gain = float(own["gain"].iloc[0]) if len(own) else float(np.nanmax(sub["gain"]))
+        records.append(
+            {
+                "gain": snap(row[f"gain:{key}"]),
+                "score": snap(row[f"score:{key}"]),
+                "rank": _rank_text(rank, n_same, tied_all),
+                "own best gain": snap(own_gain),
+                "gap": snap(max(own_score - float(row[f"score:{key}"]), 0.0)),
+                "own best split": best.loc[key, "best split"] if key in best.index else "",
+                "setting": label,
+            }
+        )
+    out = pd.DataFrame.from_records(records)
+    if not with_score:
+        out = out.drop(columns="score")
+    return out
+
+
+# ------------------------------------------------------------------------------ curves
+def flat_curves(gains: pd.DataFrame, keys: Sequence[str], tol: float = FLAT_SPAN) -> list[str]:
+    """Keys of the settings whose gain over the thresholds spans less than ``tol``.
+
+    Divided by its maximum such a curve would show round-off as a 0-to-1 curve; the normalised
+    plot leaves it flat at 0 (see :func:`offcenter.viz.tree.threshold_figure`).
+    """
+    out = []
+    for key in keys:
+        col = f"gain:{key}"
+        if col not in gains.columns:
+            continue
+        y = np.asarray(gains[col], float)
+        y = y[~np.isnan(y)]
+        if y.size == 0 or float(y.max() - y.min()) < tol:
+            out.append(key)
+    return out
+
+
+# ------------------------------------------------------------------------------ training report
+@dataclass(frozen=True)
+class TrainingReport:
+    """The tree's predictions on its training rows.
+
+    Attributes
+    ----------
+    matrix : pandas.DataFrame
+        The confusion matrix (:func:`sklearn.metrics.confusion_matrix`): rows the true class
+        ("true: c"), columns the predicted class ("predicted: c").
+    minority : object
+        The least frequent class of the training rows.
+    minority_recall : float
+        Share of the minority rows predicted as the minority
+        (:func:`sklearn.metrics.recall_score`).
+    accuracy : float
+        Share of rows predicted right.
+    leaves_predicting_minority : int
+        How many leaves predict the minority class.
+    """
+
+    matrix: pd.DataFrame
+    minority: object
+    minority_recall: float
+    accuracy: float
+    leaves_predicting_minority: int
+
+    @property
+    def note(self) -> str | None:
+        """A warning when no leaf predicts the minority class, else None."""
+        if self.leaves_predicting_minority:
+            return None
+        return (
+            f"No leaf predicts the minority class {self.minority!r}: the tree never predicts it "
+            "(minority recall 0). Try the prior-aware leaf rule, or an off-centered measure."
+        )
+
+
+def training_report(clf, X, y) -> TrainingReport:
+    """Confusion matrix, accuracy and minority recall of a fitted tree on (X, y).
+
+    Parameters
+    ----------
+    clf : TreeClassifier
+        A fitted tree (hand edits included).
+    X, y
+        The rows it was grown on and their classes.
+    """
+    from sklearn.metrics import accuracy_score, confusion_matrix, recall_score
+
+    y = pd.Series(y).reset_index(drop=True)
+    pred = pd.Series(clf.predict(X)).reset_index(drop=True)
+    classes = list(clf.classes_)
+    counts = y.value_counts()
+    present = [c for c in classes if c in counts.index]
+    minority = min(present, key=lambda c: (counts[c], classes.index(c)))
+    cm = confusion_matrix(y, pred, labels=classes)
+    names = [str(c) for c in classes]
+    matrix = pd.DataFrame(
+        cm, index=[f"true: {c}" for c in names], columns=[f"predicted: {c}" for c in names]
+    )
+    recall = float(recall_score(y, pred, labels=[minority], average="macro", zero_division=0))
+    leaves = [nd for nd in clf.tree_.nodes if not nd.children]
+    n_min = sum(1 for nd in leaves if nd.prediction == minority)
+    return TrainingReport(
+        matrix=matrix,
+        minority=minority,
+        minority_recall=recall,
+        accuracy=float(accuracy_score(y, pred)),
+        leaves_predicting_minority=int(n_min),
+    )
+
+
+# ------------------------------------------------------------------------------ labels
+def prior_label(key: str, prior) -> str:
+    """The label of a setting key with theta resolved on the prior (``label_for``).
+
+    >>> prior_label("oc_shannon", [9, 7])
+    'off-centered Shannon, θ = prior (0.56, 0.44)'
+    """
+    return MeasureSetting.parse(key).label_for(prior)
+
+
+def with_prior_labels(table: pd.DataFrame, prior) -> pd.DataFrame:
+    """A copy of an :func:`~offcenter.tree.inspect.own_optima` or
+    :func:`~offcenter.tree.inspect.candidates` table whose setting labels carry the theta
+    values resolved on ``prior`` (``off-centered Shannon, θ = prior (0.65, 0.35)``)."""
+    out = table.copy()
+    settings = list(table.attrs.get("settings", []))
+    labels = {}
+    for key, label in settings:
+        try:
+            labels[key] = prior_label(key, prior)
+        except ValueError:
+            labels[key] = label
+    out.attrs = {**table.attrs, "settings": [(k, labels[k]) for k, _ in settings]}
+    if "setting_label" in out.columns:
+        out["setting_label"] = out["setting_key"].map(labels).fillna(out["setting_label"])
+    return out
+
+
+LEAF_RULES = {
+    "majority": "majority class",
+    "prior": "prior-aware (the class whose share most exceeds its prior)",
+}
+
+
+def tree_title(
+    setting: MeasureSetting, prior, *, score: str = "gain", leaf_rule: str = "majority"
+) -> str:
+    """The title of a grown tree: its exact setting (theta resolved), score and leaf rule.
+
+    >>> tree_title(MeasureSetting("shannon", theta="prior"), [9, 7])
+    'Tree grown with off-centered Shannon, θ = prior (0.56, 0.44); score: gain; leaf rule: majority'
+    """
+    rule = "majority" if leaf_rule == "majority" else "prior-aware"
+    return (
+        f"Tree grown with {setting.replace(alpha=None).label_for(prior)}; score: {score}; "
+        f"leaf rule: {rule}"
+    )
