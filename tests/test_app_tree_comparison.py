@@ -147,7 +147,7 @@ def test_threshold_plot_raw_by_default_and_flat_curve_left_at_zero_with_a_note()
     node_select(at).set_value(4)  # petal length at node 4: misclassification gains all 0
     at = run(at)
     assert not at.checkbox(key="tr_thr_norm").value
-    at.multiselect(key="tr_thr_keys").set_value(["shannon", "misclassification"])
+    at.multiselect(key="tr_thr_keys_shannon").set_value(["shannon", "misclassification"])
     at = run(at)
     spec = _threshold_chart(at)
     assert spec["layout"]["yaxis"]["title"]["text"] == "gain"

@@ -407,7 +407,8 @@ def _threshold_section(clf, node, tree_key, tree_tag, cands, labels) -> None:
         keys_all,
         default=default_keys,
         format_func=lambda k: labels.get(k, k),
-        key="tr_thr_keys",
+        # keyed by the tree's own setting, so that a new tree's curve is shown first
+        key="tr_thr_keys_" + str(chosen_key),
     )
     gains = cached_thresholds(tree_key, node.id, feat, clf)
     chosen_thr = (

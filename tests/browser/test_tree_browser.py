@@ -99,6 +99,12 @@ def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
         arg=child["id"],
         timeout=30_000,
     )
+    # (elements of the previous runs stay until the rerun has finished drawing: wait for it)
+    wait_for_app(page)
+    page.wait_for_function(
+        "() => document.querySelectorAll('input[aria-label=\"Node\"]').length === 1",
+        timeout=120_000,
+    )
     node_input = page.get_by_label("Node", exact=True)
     assert node_input.input_value().startswith(f"node {child['id']} (")
     # the candidate table (a glide data grid: read its accessible table), in its expander
