@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -141,7 +142,9 @@ def measure(url: str, presses: int, quiet_ms: int = 500) -> dict:
         page.wait_for_timeout(3000)
         n_traces = page.evaluate("() => document.querySelector('.js-plotly-plot').data.length")
         page.evaluate(INSTALL)
-        slider = page.get_by_role("slider", name="theta: the off-centering point").first
+        slider = page.get_by_role(
+            "slider", name=re.compile(r"^(theta|θ): the off-centering point")
+        ).first
         slider.focus()
         for i in range(presses):
             key = "ArrowRight" if (i // 5) % 2 == 0 else "ArrowLeft"

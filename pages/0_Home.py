@@ -9,6 +9,7 @@ from offcenter.app.curve_pages import (
     page_specs,
 )
 from offcenter.app.navigation import ensure_router
+from offcenter.app.presentation import is_on
 from offcenter.measures.curves import (
     binary_curves,
 )
@@ -16,6 +17,7 @@ from offcenter.viz.curves import curves_figure, png_config
 
 ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="offcenter: entropies for imbalanced classes", layout="wide")
+present = is_on()  # the toggle is drawn by navigation.run
 
 st.title("offcenter")
 st.write(
@@ -35,20 +37,14 @@ with right:
     raw, oc = page_specs(values)
     df = binary_curves(raw + oc, values["theta"])
     thumb = curves_figure(
-        df, theta=values["theta"], title=fig1["title"], y_title="uncertainty (Shannon in bits)"
+        df,
+        theta=values["theta"],
+        # a narrow column: the paper's title wrapped (it heads the legend, above the plot)
+        title=fig1["title"].replace(", asymmetric", ",<br>asymmetric", 1),
+        y_title="uncertainty (Shannon in bits)",
+        presentation=present,
     )
-    # A narrow column: wrap the paper's title, and give the legend its own rows below the
-    # x-axis title so that they do not overlap.
-    thumb.update_layout(
-        height=430,
-        margin=dict(l=50, r=10, t=70, b=150),
-        font=dict(size=12),
-        title=dict(
-            text=fig1["title"].replace(", asymmetric", ",<br>asymmetric", 1), font=dict(size=14)
-        ),
-        legend=dict(orientation="h", yanchor="top", y=-0.3, xanchor="left", x=0.0),
-    )
-    plotly_chart(thumb, config=png_config("offcenter_fig1_theta_0.2"), key="home_fig1")
+    plotly_chart(thumb, config=png_config("offcenter_fig1_theta_0.2"), key="home_fig1", theme=None)
     st.caption(
         "theta = 0.2: Shannon's entropy peaks at p = 0.5, the off-centered and the asymmetric "
         "entropies at p = theta. Open **Two classes** to move theta."

@@ -12,10 +12,12 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     binary_values_at,
     matching_preset,
     page_specs,
+    theta_sweep,
 )
 from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import measure_controls
 from offcenter.app.navigation import ensure_router
+from offcenter.app.presentation import is_on
 from offcenter.measures.curves import (
     draws_reconstructed_rank,
     formulas,
@@ -26,6 +28,7 @@ from offcenter.viz.curves import (
     derivative_figure,
     file_stub,
     png_config,
+    theta_animation_figure,
 )
 
 ensure_router()  # a first visit straight to this page still goes through app.py
@@ -37,6 +40,7 @@ S = st.session_state
 
 # A link's settings, else the ones the user left the page with (a page switch drops widget keys).
 url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX)
+present = is_on()  # the toggle itself is drawn by navigation.run, for every page
 
 
 def _apply(values: dict) -> None:
@@ -52,11 +56,34 @@ def _reset() -> None:
     urlstate.reset(SCHEMA, S, st.query_params, PREFIX)
 
 
+def _clicked(chart_key: str) -> None:
+    """A click on a figure sets the p cursor to the clicked p (plotly_chart's selection)."""
+    points = S[chart_key].selection.points if chart_key in S else []
+    xs = [pt.get("x") for pt in points if isinstance(pt.get("x"), (int, float))]
+    if xs:
+        S["tc_cursor"] = min(max(round(float(xs[0]), 2), 0.0), 1.0)
+
+
+def _chart(fig, stub_name: str, key: str) -> None:
+    plotly_chart(
+        fig,
+        config=png_config(stub_name),
+        key=key,
+        theme=None,
+        on_select=lambda: _clicked(key),
+        selection_mode="points",
+    )
+
+
+#: theta values of the animation's frames (0.02 to 0.98: 49 frames, 1.6 s at 30 frames/s).
+ANIMATION_THETAS = [round(0.02 * k, 2) for k in range(1, 50)]
+
+
 st.title("Two classes: the boolean case")
 st.write(
     "A node holds two classes in proportions (1 - p, p). Each curve is an uncertainty measure of "
-    "that node as p goes from 0 (pure class 0) to 1 (pure class 1). Off-centering on theta moves "
-    "the maximum from p = 1/2 to p = theta, so that a node with the *a priori* class "
+    "that node as p goes from 0 (pure class 0) to 1 (pure class 1). Off-centering on θ moves "
+    "the maximum from p = 1/2 to p = θ, so that a node with the *a priori* class "
     "distribution counts as the most uncertain one."
 )
 for w in url_warnings:
@@ -71,7 +98,7 @@ with st.sidebar:
         on_click=_preset,
         args=("fig1",),
         key="tc_btn_fig1",
-        help="theta = 0.2: off-centered, asymmetric and Shannon entropies",
+        help="θ = 0.2: off-centered, asymmetric and Shannon entropies",
         width="stretch",
     )
     c2.button(
@@ -79,23 +106,29 @@ with st.sidebar:
         on_click=_preset,
         args=("fig2",),
         key="tc_btn_fig2",
-        help="theta = 0.2: off-centered generalized entropies, beta = 0, 0.5, 1, 2, 5, "
-        "rho = 0, and the asymmetric entropy",
+        help="θ = 0.2: off-centered generalized entropies, β = 0, 0.5, 1, 2, 5, "
+        "ρ = 0, and the asymmetric entropy",
         width="stretch",
     )
     st.button("Reset to defaults", on_click=_reset, key="tc_btn_reset", width="stretch")
 
     st.header("Parameters")
     st.slider(
-        "theta: the off-centering point (where the maximum sits)",
+        "θ: the off-centering point (where the maximum sits)",
         0.01,
         0.99,
         step=0.01,
         key="tc_theta",
     )
+    st.toggle(
+        "Animate θ (▶ play in the figure)",
+        key="tc_animate",
+        help="Adds a play button and a θ slider to the figure: θ sweeps from 0.02 to 0.98 "
+        "in your browser (30 frames per second), without asking the server.",
+    )
     measure_controls(PREFIX)  # measures, versions, beta, rho, consistent form
     st.header("Readout and derivatives")
-    st.slider("p cursor (frequency of class 1)", 0.0, 1.0, step=0.01, key="tc_cursor")
+    st.slider("p cursor (or click on the figure)", 0.0, 1.0, step=0.01, key="tc_cursor")
     st.checkbox("Show derivatives (paper, section 3.2)", key="tc_deriv")
     st.radio(
         "Derivative order",
@@ -122,57 +155,76 @@ stub = file_stub("offcenter", preset or "two_classes", "theta", f"{theta:g}")
 
 if draws_reconstructed_rank(specs):
     st.info(
-        "Rank diversity of order rho != 0: the paper states only rho = 0; the general order drawn "
+        "Rank diversity of order ρ ≠ 0: the paper states only ρ = 0; the general order drawn "
         "here is a reconstruction from Patil and Taillie's average rarity with rank-based rarity "
-        "(i - 1)^rho (see the package docstring)."
+        "$(i - 1)^\\rho$ (see the package docstring)."
     )
 
 # ------------------------------------------------------------------ figures
 y_title = y_axis_title(specs)
+cursor = values["cursor"]
+df = binary_curves(specs, theta)
 if values["version"] == "side":
-    df = binary_curves(specs, theta)
-    left, right = st.columns(2)
+    left, right, aside = st.columns([5, 5, 3])
     with left:
         d_raw = binary_curves(raw_specs, theta)
         fig = curves_figure(
             d_raw,
             theta=theta,
-            cursor=values["cursor"],
+            cursor=cursor,
             title="Uncentered",
             y_title=y_axis_title(raw_specs),
+            presentation=present,
         )
-        plotly_chart(fig, config=png_config(stub + "_uncentered"), key="tc_chart_raw")
+        _chart(fig, stub + "_uncentered", "tc_chart_raw")
     with right:
         d_oc = binary_curves(oc_specs, theta)
         fig = curves_figure(
             d_oc,
             theta=theta,
-            cursor=values["cursor"],
-            title="Off-centered on theta",
+            cursor=cursor,
+            title="Off-centered on θ",
             y_title=y_axis_title(oc_specs),
-            start=len(raw_specs),
+            presentation=present,
         )
-        plotly_chart(fig, config=png_config(stub + "_off_centered"), key="tc_chart_oc")
+        _chart(fig, stub + "_off_centered", "tc_chart_oc")
 else:
-    df = binary_curves(specs, theta)
-    fig = curves_figure(df, theta=theta, cursor=values["cursor"], title=title, y_title=y_title)
-    plotly_chart(fig, config=png_config(stub), key="tc_chart")
+    main, aside = st.columns([3, 1])
+    with main:
+        if S.get("tc_animate") and oc_specs:
+            grid, sweep = theta_sweep(oc_specs, ANIMATION_THETAS)
+            fig = theta_animation_figure(
+                grid,
+                sweep,
+                ANIMATION_THETAS,
+                labels=df.attrs["labels"],
+                theta=theta,
+                fixed=binary_curves(raw_specs, theta) if raw_specs else None,
+                cursor=cursor,
+                title=title,
+                y_title=y_title,
+                presentation=present,
+            )
+        else:
+            fig = curves_figure(
+                df, theta=theta, cursor=cursor, title=title, y_title=y_title, presentation=present
+            )
+        _chart(fig, stub, "tc_chart")
+
+# ------------------------------------------------------------------ readout
+with aside:
+    st.subheader(f"Values at p = {cursor:.2f}")
+    readout = binary_values_at(specs, theta, cursor)
+    # a static table: it wraps long curve names in the narrow column, and scales with the text
+    st.table(readout[["curve", "value"]].style.format({"value": "{:.4f}"}).hide(axis="index"))
+    st.caption("Click on the figure to move the cursor there.")
 if preset:
     st.caption(f"**{PRESETS[preset]['title']}** {PRESETS[preset]['caption']}")
 st.caption(
-    "Hover for values; the dotted vertical line is theta, the dashed one the p cursor. "
+    "Hover for values; the dotted vertical line is θ, the dashed one the p cursor. "
     "PNG: use the camera button of the figure's toolbar (file "
-    f"`{stub}.png`). Colours are colour-blind safe (Okabe-Ito) and every curve also has its "
-    "own dash style and marker, so the figure reads in grayscale."
-)
-
-# ------------------------------------------------------------------ readout
-st.subheader(f"Values at p = {values['cursor']:.2f}")
-readout = binary_values_at(specs, theta, values["cursor"])
-st.dataframe(
-    readout[["curve", "value"]],
-    hide_index=True,
-    column_config={"value": st.column_config.NumberColumn(format="%.6f")},
+    f"`{stub}.png`). Every measure setting keeps its own colour, dash and marker on every "
+    "page (colour-blind safe, readable in grayscale)."
 )
 
 csv_button("Download the plotted values (CSV)", df, f"{stub}.csv", "tc_csv", relabel=True)
@@ -182,16 +234,24 @@ if values["deriv"]:
     order = int(values["order"])
     st.subheader("Derivatives (section 3.2)")
     dd = binary_derivatives(specs, theta, order=order)
-    dfig = derivative_figure(dd, theta=theta, order=order)
-    plotly_chart(dfig, config=png_config(f"{stub}_derivative{order}"), key="tc_chart_deriv")
+    dfig = derivative_figure(dd, theta=theta, order=order, presentation=present)
+    plotly_chart(
+        dfig, config=png_config(f"{stub}_derivative{order}"), key="tc_chart_deriv", theme=None
+    )
+    st.markdown(
+        "Finite differences taken within each piece ($0$ to $\\theta$, $\\theta$ to $1$); at "
+        "$p = \\theta$ the left and right derivatives are both drawn, so a jump shows as a "
+        "vertical step. The off-centered Shannon entropy has a zero first derivative at "
+        "$\\theta$ from both sides but different second derivatives, on the left and on the "
+        "right of $\\theta$:"
+    )
+    st.latex(
+        r"\eta_\theta''(\theta^-) = -\frac{1}{4\,\theta^2 \ln 2\;\pi(1-\pi)},\qquad"
+        r"\eta_\theta''(\theta^+) = -\frac{1}{4\,(1-\theta)^2 \ln 2\;\pi(1-\pi)}"
+    )
     st.caption(
-        "Finite differences taken within each piece (0 to theta, theta to 1); at p = theta the "
-        "left and right derivatives are both drawn, so a jump shows as a vertical step. "
-        "The off-centered Shannon entropy has a zero first derivative at theta from both sides "
-        "but different second derivatives, -1/(4 theta^2 ln 2 pi(1-pi)) on the left and "
-        "-1/(4 (1-theta)^2 ln 2 pi(1-pi)) on the right: the slope of its derivative changes at "
-        "theta (choose 'second' to see the jump). Derivatives are infinite at p = 0 and 1, so the "
-        "panel shows 0.01 <= p <= 0.99."
+        "The slope of the derivative changes at θ (choose 'second' to see the jump). "
+        "Derivatives are infinite at p = 0 and 1, so the panel shows 0.01 ≤ p ≤ 0.99."
     )
     csv_button(
         "Download the derivatives (CSV)",
@@ -210,6 +270,6 @@ for item in formulas(specs):
     if item["notes"] and item["name"] == "rank_diversity":
         st.caption(item["notes"])
 st.caption(
-    "For two classes p is the frequency of class 1 and theta its reference frequency: the "
-    "package evaluates the distribution (1 - p, p) with the reference (1 - theta, theta)."
+    "For two classes p is the frequency of class 1 and θ its reference frequency: the "
+    "package evaluates the distribution (1 − p, p) with the reference (1 − θ, θ)."
 )

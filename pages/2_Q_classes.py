@@ -11,11 +11,13 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     Q_TABS,
     page_specs,
     slice_curves,
+    ternary_mesh,
     transform_maps,
 )
 from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import measure_controls
 from offcenter.app.navigation import ensure_router
+from offcenter.app.presentation import is_on
 from offcenter.measures.curves import (
     curve_label,
     draws_reconstructed_rank,
@@ -46,6 +48,7 @@ S = st.session_state
 
 # A link's settings, else the ones the user left the page with (a page switch drops widget keys).
 url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX)
+present = is_on()  # the toggle itself is drawn by navigation.run, for every page
 # The open tab: the tabs widget (key qc_tabs, its label) rules once drawn; qc_tab keeps its id for
 # the URL and for coming back (a page switch drops qc_tabs, so it is set again from qc_tab).
 TAB_OF_LABEL = {label: tab for tab, label in Q_TABS.items()}
@@ -54,6 +57,7 @@ if S.get("qc_tabs") in TAB_OF_LABEL:
 else:
     S["qc_tabs"] = Q_TABS[S["qc_tab"]]
 S.setdefault("qc_editor_version", 0)
+_SUB = {j: "".join("₀₁₂₃₄₅₆₇₈₉"[int(c)] for c in str(j)) for j in range(1, 11)}
 
 
 def _set_theta(values) -> None:
@@ -76,6 +80,14 @@ def _q_changed() -> None:
     _set_theta(imbalanced_example(q) if len(old) != q else old)
 
 
+def _clicked() -> None:
+    """A click on the slice figure sets the p1 cursor to the clicked p1."""
+    points = S["qc_chart_slice"].selection.points if "qc_chart_slice" in S else []
+    xs = [pt.get("x") for pt in points if isinstance(pt.get("x"), (int, float))]
+    if xs:
+        S["qc_cursor"] = min(max(round(float(xs[0]), 2), 0.0), 1.0)
+
+
 def _reset() -> None:
     urlstate.reset(SCHEMA, S, st.query_params, PREFIX)
     S["qc_editor_version"] += 1
@@ -84,7 +96,7 @@ def _reset() -> None:
 st.title("q classes")
 st.write(
     "With q classes a node's class distribution is a point p of the simplex. Off-centering maps "
-    "p to pseudo-frequencies pi* so that the measure peaks at theta (for example the a priori "
+    "p to pseudo-frequencies π* so that the measure peaks at θ (for example the a priori "
     "class distribution) instead of the uniform distribution."
 )
 for w in url_warnings:
@@ -93,24 +105,33 @@ for w in url_warnings:
 # ------------------------------------------------------------------ controls
 with st.sidebar:
     st.button("Reset to defaults", on_click=_reset, key="qc_btn_reset", width="stretch")
-    st.header("Classes and theta")
+    st.header("Classes and θ")
     st.slider("q: number of classes", 2, 10, step=1, key="qc_q", on_change=_q_changed)
     q = int(S["qc_q"])
     c1, c2 = st.columns(2)
-    c1.button("Use uniform", on_click=_uniform, key="qc_btn_uniform", width="stretch")
+    c1.button(
+        "Uniform",
+        on_click=_uniform,
+        key="qc_btn_uniform",
+        width="stretch",
+        help="θ = (1/q, ..., 1/q)",
+    )
     c2.button(
-        "Use an imbalanced example", on_click=_imbalanced, key="qc_btn_imbalanced", width="stretch"
+        "Imbalanced",
+        on_click=_imbalanced,
+        key="qc_btn_imbalanced",
+        width="stretch",
+        help="An imbalanced example: θⱼ proportional to 2⁻ʲ",
     )
 
     base = list(S["qc_theta"])
     if len(base) != q:
-        st.warning(
-            f"theta had {len(base)} values for q = {q} classes; using the uniform distribution."
-        )
+        st.warning(f"θ had {len(base)} values for q = {q} classes; using the uniform distribution.")
         base = [1.0 / q] * q
         S["qc_theta"] = base
+    # short labels (θ₁ .. θ₁₀) so that the narrow sidebar never clips them
     editor_df = pd.DataFrame(
-        {"class": [f"class {j + 1}" for j in range(q)], "theta": [float(v) for v in base]}
+        {"class": [f"θ{_SUB[j + 1]}" for j in range(q)], "theta": [float(v) for v in base]}
     )
     edited = st.data_editor(
         editor_df,
@@ -120,9 +141,15 @@ with st.sidebar:
         num_rows="fixed",
         width="stretch",
         column_config={
+            "class": st.column_config.TextColumn("", width=40),
             "theta": st.column_config.NumberColumn(
-                "theta (reference frequency)", min_value=0.0, step=0.01, format="%.4f"
-            )
+                "θⱼ",
+                min_value=0.0,
+                step=0.01,
+                format="%.4f",
+                width=120,
+                help="reference frequency of class j (normalised to sum 1)",
+            ),
         },
     )
 
@@ -142,10 +169,12 @@ with st.sidebar:
 
     st.header("Curves")
     measure_controls(PREFIX)  # measures, versions, beta, rho, consistent form
-    st.slider("p1 cursor on the slice", 0.0, 1.0, step=0.01, key="qc_cursor")
+    st.slider(
+        "p1 cursor on the slice (or click on the figure)", 0.0, 1.0, step=0.01, key="qc_cursor"
+    )
 
 if theta is None:
-    st.error("Fix theta in the sidebar (one positive number per class) to draw the curves.")
+    st.error("Fix θ in the sidebar (one positive number per class) to draw the curves.")
     st.stop()
 
 # The URL keeps the normalised theta actually used (the editor keeps what was typed).
@@ -158,13 +187,13 @@ raw_specs, oc_specs = page_specs(values)
 specs = raw_specs + oc_specs
 theta_text = ", ".join(f"{t:.3g}" for t in theta)
 stub = file_stub("offcenter", f"q{q}", "theta", "-".join(f"{t:.3g}" for t in theta))
-st.markdown(f"**theta = ({theta_text})**, q = {q}")
+st.markdown(f"**θ = ({theta_text})**, q = {q}")
 
 if draws_reconstructed_rank(specs):
     st.info(
-        "Rank diversity of order rho != 0: the paper states only rho = 0; the general order drawn "
+        "Rank diversity of order ρ ≠ 0: the paper states only ρ = 0; the general order drawn "
         "here is a reconstruction from Patil and Taillie's average rarity with rank-based rarity "
-        "(i - 1)^rho (see the package docstring)."
+        "$(i - 1)^\\rho$ (see the package docstring)."
     )
 
 tab_slice, tab_ternary, tab_transform, tab_formulas = st.tabs(
@@ -174,9 +203,9 @@ tab_slice, tab_ternary, tab_transform, tab_formulas = st.tabs(
 # ------------------------------------------------------------------ slice
 with tab_slice:
     st.write(
-        "p_1 goes from 0 to 1 and the other classes share the rest in proportion to their "
-        f"theta, p_j = (1 - p_1) theta_j / (1 - theta_1), so the slice passes through theta at "
-        f"p_1 = theta_1 = {theta[0]:.3g}."
+        "$p_1$ goes from 0 to 1 and the other classes share the rest in proportion to their "
+        r"$\theta_j$, $p_j = (1 - p_1)\,\theta_j / (1 - \theta_1)$, so the slice passes "
+        f"through θ at $p_1 = \\theta_1 = {theta[0]:.3g}$."
     )
     if not specs:
         st.info("Choose at least one measure in the sidebar.")
@@ -187,14 +216,22 @@ with tab_slice:
             x="p1",
             theta=float(theta[0]),
             cursor=values["cursor"],
-            theta_label="theta_1",
+            theta_label="θ₁",
             y_title=y_axis_title(specs),
-            x_title="p_1 = frequency of class 1 on the slice (proportion)",
+            x_title="p₁ = frequency of class 1 on the slice (proportion)",
+            presentation=present,
         )
-        plotly_chart(fig, config=png_config(stub + "_slice"), key="qc_chart_slice")
+        plotly_chart(
+            fig,
+            config=png_config(stub + "_slice"),
+            key="qc_chart_slice",
+            theme=None,
+            on_select=_clicked,
+            selection_mode="points",
+        )
         st.caption(
-            "Dotted line: theta_1; dashed line: the p1 cursor. PNG: camera button of the "
-            f"figure's toolbar (file `{stub}_slice.png`)."
+            "Dotted line: θ₁; dashed line: the p₁ cursor (click on the figure to move it). "
+            f"PNG: camera button of the figure's toolbar (file `{stub}_slice.png`)."
         )
         csv_button(
             "Download the slice values (CSV)",
@@ -222,25 +259,33 @@ with tab_ternary:
             key="qc_ternary",
         )
         spec = labels[S["qc_ternary"]]
-        tdf = ternary_grid(spec, theta, resolution=40)
-        tfig = ternary_figure(tdf, title=f"{curve_label(spec)} over the simplex")
-        plotly_chart(tfig, config=png_config(stub + "_ternary"), key="qc_chart_ternary")
-        am = tdf.attrs["argmax"]
+        mesh = ternary_mesh(spec, theta)
+        tfig = ternary_figure(
+            mesh, title=f"{curve_label(spec)} over the simplex", presentation=present
+        )
+        plotly_chart(tfig, config=png_config(stub + "_ternary"), key="qc_chart_ternary", theme=None)
+        am = mesh["argmax"]
         st.caption(
-            f"Star: theta = ({theta_text}). Open diamond: the largest value on the grid, "
-            f"{tdf.attrs['max']:.4f} at ({', '.join(f'{a:.3g}' for a in am)}). Move theta in the "
+            f"Star: θ = ({theta_text}). Open diamond: the largest value, "
+            f"{mesh['max']:.4f} at ({', '.join(f'{a:.3g}' for a in am)}). Move θ in the "
             "sidebar to see the peak follow it; an uncentered measure keeps its peak at the "
             "uniform distribution. Colour: Cividis scale (readable in grayscale)."
         )
-        csv_button("Download the ternary grid (CSV)", tdf, f"{stub}_ternary.csv", "qc_csv_ternary")
+        csv_button(
+            "Download the ternary grid (CSV)",
+            lambda: ternary_grid(spec, theta, resolution=40),  # made only when clicked
+            f"{stub}_ternary.csv",
+            "qc_csv_ternary",
+        )
 
 # ------------------------------------------------------------------ transform
 with tab_transform:
     st.write(
-        "For one distribution p: each p_j is mapped by a piecewise-linear increasing map to "
-        "pi_j (0 at 0, 1/q at theta_j, 1 at 1), then the pi_j are divided by their sum to give "
-        "pi*, the distribution the base measure is applied to. At p = theta every pi_j is 1/q, "
-        "so pi* is uniform and the measure is at its maximum."
+        "For one distribution $p$: each $p_j$ is mapped by a piecewise-linear increasing map to "
+        "$\\pi_j$ ($0$ at $0$, $1/q$ at $\\theta_j$, $1$ at $1$), then the $\\pi_j$ are divided "
+        "by their sum to give $\\pi^*$, the distribution the base measure is applied to. At "
+        "$p = \\theta$ every $\\pi_j$ is $1/q$, so $\\pi^*$ is uniform and the measure is at "
+        "its maximum."
     )
     st.text_input(
         "Distribution p (comma-separated; empty = the point of the slice at the p1 cursor)",
@@ -255,18 +300,23 @@ with tab_transform:
     if p_vec is None:
         p_vec = slice_distributions(theta, values["cursor"])
     table = transform_table(p_vec, theta)
-    c1, c2 = st.columns(2)
+    # side by side, or one under the other in presentation mode (large type needs the width)
+    c1, c2 = (st.container(), st.container()) if present else st.columns(2)
     with c1:
         plotly_chart(
-            transform_bars_figure(table, title="p, pi and pi* per class"),
+            transform_bars_figure(table, title="p, π and π* per class", presentation=present),
             config=png_config(stub + "_transform_bars"),
             key="qc_chart_bars",
+            theme=None,
         )
     with c2:
         plotly_chart(
-            transform_maps_figure(transform_maps(theta), theta, title="The maps p_j -> pi_j"),
+            transform_maps_figure(
+                transform_maps(theta), theta, title="The maps pⱼ → πⱼ", presentation=present
+            ),
             config=png_config(stub + "_transform_maps"),
             key="qc_chart_maps",
+            theme=None,
         )
     st.dataframe(
         table,

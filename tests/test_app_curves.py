@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -82,6 +83,25 @@ def all_finite(fig: dict) -> bool:
     return all(np.isfinite(y).all() for _, y in fig["traces"].values())
 
 
+def simplex_point(trace: dict) -> list[float]:
+    """(p1, p2, p3) of a one-point trace of the ternary figure (class 1 at the top, 2 at the
+    bottom left, 3 at the bottom right of a unit triangle)."""
+    x, y = float(_array(trace["x"])[0]), float(_array(trace["y"])[0])
+    p1 = y / (math.sqrt(3) / 2)
+    p3 = x - p1 / 2
+    return [p1, 1 - p1 - p3, p3]
+
+
+def title_of(fig: dict) -> str:
+    """A figure's title: the layout's, else the legend's (the curve figures head their legend
+    with it), without HTML tags (a line break read as a space)."""
+    lay = fig["layout"]
+    text = (lay.get("title") or {}).get("text") or (
+        (lay.get("legend") or {}).get("title") or {}
+    ).get("text")
+    return re.sub(r"<[^>]+>", "", (text or "").replace("<br>", " "))
+
+
 def texts(at: AppTest, kind: str) -> str:
     return "\n".join(str(e.value) for e in getattr(at, kind))
 
@@ -94,7 +114,7 @@ def test_home_page():
     for word in ("Uncertainty", "Purity", "uniform distribution", "Why move it"):
         assert word in md
     fig = figure(at, "home_fig1")
-    title = fig["layout"]["title"]["text"].replace("<br>", " ")  # wrapped in the narrow column
+    title = title_of(fig).replace("<br>", " ")  # wrapped in the narrow column
     assert title == "Fig. 1. Off-centered, asymmetric and Shannon's entropies"
     assert value_at(fig, "off-centered Shannon", 0.1) == pytest.approx(0.811278, abs=1e-6)
     links = at.get("page_link")
@@ -117,9 +137,7 @@ def test_home_page():
 def test_two_classes_opens_on_figure_1_with_the_papers_values():
     at = run(TWO)
     fig = figure(at, "tc_chart")
-    assert (
-        fig["layout"]["title"]["text"] == "Fig. 1. Off-centered, asymmetric and Shannon's entropies"
-    )
+    assert title_of(fig) == "Fig. 1. Off-centered, asymmetric and Shannon's entropies"
     assert list(fig["traces"]) == ["Shannon", "off-centered Shannon", "Asymmetric"]
     assert value_at(fig, "off-centered Shannon", 0.1) == pytest.approx(0.811278, abs=1e-6)
     assert value_at(fig, "off-centered Shannon", 0.6) == pytest.approx(0.811278, abs=1e-6)
@@ -144,7 +162,7 @@ def test_figure_2_preset():
     at.button(key="tc_btn_fig2").click().run()
     ok(at)
     fig = figure(at, "tc_chart")
-    assert fig["layout"]["title"]["text"] == "Fig. 2. Off-centering of generalised entropies"
+    assert title_of(fig) == "Fig. 2. Off-centering of generalised entropies"
     names = list(fig["traces"])
     assert names == [f"off-centered Daroczy (β = {b})" for b in ("0", "0.5", "1", "2", "5")] + [
         "off-centered Rank diversity (ρ = 0)",
@@ -162,14 +180,14 @@ def test_figure_2_preset():
     assert "reconstruction" not in texts(at, "info")  # rho = 0 is the paper's own
     # back to Figure 1
     at.button(key="tc_btn_fig1").click().run()
-    assert figure(ok(at), "tc_chart")["layout"]["title"]["text"].startswith("Fig. 1.")
+    assert title_of(figure(ok(at), "tc_chart")).startswith("Fig. 1.")
 
 
 def test_moving_theta_moves_the_peak_and_the_url():
     at = run(TWO)
     at.slider(key="tc_theta").set_value(0.35).run()
     fig = figure(ok(at), "tc_chart")
-    assert "title" not in fig["layout"] or not fig["layout"]["title"].get("text")
+    assert title_of(fig) == ""
     x, y = fig["traces"]["off-centered Shannon"]
     assert x[np.argmax(y)] == pytest.approx(0.35)
     assert at.query_params["theta"] == "0.35"
@@ -260,7 +278,7 @@ def test_cursor_readout_matches_the_package():
     at = run(TWO)
     at.slider(key="tc_cursor").set_value(0.73).run()
     ok(at)
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert table["curve"].tolist() == ["Shannon", "off-centered Shannon", "Asymmetric"]
     assert table["value"].tolist() == pytest.approx(
         [
@@ -272,7 +290,7 @@ def test_cursor_readout_matches_the_package():
     assert "Values at p = 0.73" in texts(at, "subheader")
     for p in (0.0, 1.0):
         at.slider(key="tc_cursor").set_value(p).run()
-        assert np.isfinite(ok(at).dataframe[0].value["value"]).all()
+        assert np.isfinite(ok(at).table[0].value["value"].astype(float)).all()
 
 
 def test_derivative_panel():
@@ -324,7 +342,7 @@ def test_shared_link_and_reset():
     ok(at)
     assert at.slider(key="tc_theta").value == pytest.approx(0.2)
     assert dict(at.query_params) == {}
-    assert figure(at, "tc_chart")["layout"]["title"]["text"].startswith("Fig. 1.")
+    assert title_of(figure(at, "tc_chart")).startswith("Fig. 1.")
 
 
 def test_bad_link_values_are_fixed_with_a_warning():
@@ -339,7 +357,7 @@ def test_bad_link_values_are_fixed_with_a_warning():
 # ====================================================================== q classes
 def test_q_classes_default_view():
     at = run(QC)
-    assert "theta = (0.6, 0.3, 0.1)" in texts(at, "markdown")
+    assert "θ = (0.6, 0.3, 0.1)" in texts(at, "markdown")
     fig = figure(at, "qc_chart_slice")
     assert list(fig["traces"]) == ["Shannon", "off-centered Shannon", "Asymmetric"]
     assert value_at(fig, "off-centered Shannon", 0.6) == pytest.approx(math.log2(3))
@@ -351,11 +369,14 @@ def test_q_classes_default_view():
     )
     assert all_finite(fig)
     tern = figure(at, "qc_chart_ternary")
-    assert tern["layout"]["title"]["text"] == "off-centered Shannon over the simplex"
-    star = [t for t in tern["data"] if t.get("name") == "theta"][0]
-    assert [star["a"][0], star["b"][0], star["c"][0]] == pytest.approx([0.6, 0.3, 0.1])
-    best = [t for t in tern["data"] if t.get("name") == "maximum on the grid"][0]
-    assert [best["a"][0], best["b"][0], best["c"][0]] == pytest.approx([0.6, 0.3, 0.1])
+    assert title_of(tern) == "off-centered Shannon over the simplex"
+    star = [t for t in tern["data"] if t.get("name") == "θ"][0]
+    assert simplex_point(star) == pytest.approx([0.6, 0.3, 0.1])
+    best = [t for t in tern["data"] if t.get("name") == "maximum"][0]
+    assert simplex_point(best) == pytest.approx([0.6, 0.3, 0.1])
+    # a smooth filled contour over a fine mesh of the triangle
+    contour = [t for t in tern["data"] if t.get("type") == "contour"][0]
+    assert np.asarray(_array(contour["z"])).size >= 100 * 100
     assert len(at.get("plotly_chart")) == 4
     assert len(at.get("download_button")) == 3
 
@@ -364,12 +385,12 @@ def test_q_uniform_and_imbalanced_buttons():
     at = run(QC)
     at.button(key="qc_btn_uniform").click().run()
     ok(at)
-    assert "theta = (0.333, 0.333, 0.333)" in texts(at, "markdown")
+    assert "θ = (0.333, 0.333, 0.333)" in texts(at, "markdown")
     assert not at.info  # rounding in the URL gives no normalisation note
     fig = figure(at, "qc_chart_slice")
     assert value_at(fig, "Shannon", 1 / 3) == pytest.approx(math.log2(3))
     at.button(key="qc_btn_imbalanced").click().run()
-    assert "theta = (0.6, 0.3, 0.1)" in texts(ok(at), "markdown")
+    assert "θ = (0.6, 0.3, 0.1)" in texts(ok(at), "markdown")
 
 
 @pytest.mark.parametrize("q", [2, 4, 10])
@@ -391,8 +412,8 @@ def test_ternary_measure_choice():
     at = run(QC)
     at.selectbox(key="qc_ternary").set_value("shannon").run()
     tern = figure(ok(at), "qc_chart_ternary")
-    best = [t for t in tern["data"] if t.get("name") == "maximum on the grid"][0]
-    assert [best["a"][0], best["b"][0], best["c"][0]] == pytest.approx([1 / 3] * 3, abs=0.02)
+    best = [t for t in tern["data"] if t.get("name") == "maximum"][0]
+    assert simplex_point(best) == pytest.approx([1 / 3] * 3, abs=0.02)
     assert at.query_params["ternary"] == "shannon"
 
 
@@ -405,7 +426,7 @@ def test_transform_tab_custom_p():
     table = transform(ok(at))
     assert table["pi*"].tolist() == pytest.approx([0.272727, 0.327273, 0.4], abs=1e-6)
     bars = figure(at, "qc_chart_bars")
-    assert bars["traces"]["pi* (off-centered pseudo-frequencies)"][1].tolist() == pytest.approx(
+    assert bars["traces"]["π* (off-centered pseudo-frequencies)"][1].tolist() == pytest.approx(
         oc.off_center([0.5, 0.3, 0.2], [0.6, 0.3, 0.1]).tolist()
     )
     at.text_input(key="qc_p").input("2, 1, 1").run()
@@ -426,7 +447,7 @@ def test_q_cursor_moves_the_transform_point():
 
 def test_q_link_normalises_theta_with_a_note():
     at = run(QC, {"theta": "2,1,1"})
-    assert "theta = (0.5, 0.25, 0.25)" in texts(at, "markdown")
+    assert "θ = (0.5, 0.25, 0.25)" in texts(at, "markdown")
     assert "Normalised" in texts(at, "info")
     assert at.query_params["theta"] == "0.5,0.25,0.25"
 
@@ -440,7 +461,7 @@ def test_q_link_with_a_zero_theta_shows_an_error():
 def test_q_link_with_a_mismatched_theta_uses_uniform():
     at = run(QC, {"q": "4", "theta": "0.5,0.5"})
     assert "using the uniform" in texts(at, "warning")
-    assert "theta = (0.25, 0.25, 0.25, 0.25)" in texts(at, "markdown")
+    assert "θ = (0.25, 0.25, 0.25, 0.25)" in texts(at, "markdown")
 
 
 def test_q_reconstruction_note_and_reset():
@@ -547,5 +568,93 @@ def test_q_link_opens_its_tab_and_a_link_beats_the_saved_settings():
 
 def test_bad_tab_in_a_link_is_fixed_with_a_warning():
     at = run(QC, {"tab": "nope"})
-    assert at.session_state["qc_tabs"] == "Slice through theta"
+    assert at.session_state["qc_tabs"] == "Slice through θ"
     assert any("tab" in w.value for w in at.warning)
+
+
+# ====================================================================== presentation mode
+def _tick_size(fig: dict) -> float:
+    return fig["layout"]["xaxis"]["tickfont"]["size"]
+
+
+def test_presentation_mode_toggle_fonts_and_url():
+    at = run(HOME)
+    assert _tick_size(figure(at, "home_fig1")) >= 14
+    assert _tick_size(figure(at, "home_fig1")) < 20
+    assert "present" not in at.query_params
+    at.toggle(key="_present_toggle").set_value(True).run()
+    assert _tick_size(figure(ok(at), "home_fig1")) >= 20
+    assert at.query_params["present"] == "1"
+    # it follows the user to the other pages of the session
+    at.switch_page("pages/1_Two_classes.py").run()
+    fig = figure(ok(at), "tc_chart")
+    assert _tick_size(fig) >= 20
+    assert fig["layout"]["legend"]["font"]["size"] >= 20
+    assert fig["layout"]["legend"]["title"]["font"]["size"] >= 20
+    assert at.toggle(key="_present_toggle").value is True
+    # the page's own URL writes keep it
+    at.slider(key="tc_theta").set_value(0.35).run()
+    assert at.query_params["present"] == "1" and at.query_params["theta"] == "0.35"
+    assert _tick_size(figure(ok(at), "tc_chart")) >= 20
+    at.toggle(key="_present_toggle").set_value(False).run()
+    assert _tick_size(figure(ok(at), "tc_chart")) < 20
+    assert "present" not in at.query_params
+    at.switch_page("pages/2_Q_classes.py").run()
+    assert _tick_size(figure(ok(at), "qc_chart_slice")) < 20
+    for page in ("pages/3_Tree.py", "pages/4_Compare_measures.py"):
+        at.switch_page(page).run()
+        assert ok(at).toggle(key="_present_toggle").value is False
+
+
+def _open(page: str, query: dict) -> AppTest:
+    """Open ``page`` through app.py's navigation with a link's query string."""
+    at = AppTest.from_file(HOME, default_timeout=TIMEOUT)
+    at.query_params.update(query)
+    at.switch_page(page)
+    return ok(at.run())
+
+
+def test_presentation_toggle_is_drawn_once_by_the_navigation():
+    # navigation.run draws it for every page; a page file never draws it itself
+    root = Path(__file__).resolve().parents[1]
+    assert "presentation_toggle()" in (root / "offcenter/app/navigation.py").read_text("utf-8")
+    for path in (root / "pages").glob("*.py"):
+        assert "presentation_toggle" not in path.read_text(encoding="utf-8"), path.name
+    at = _open("pages/3_Tree.py", {"present": "1"})
+    assert len([t for t in at.toggle if t.key == "_present_toggle"]) == 1
+    assert at.toggle(key="_present_toggle").value is True
+
+
+def test_presentation_mode_from_a_link():
+    at = _open("pages/2_Q_classes.py", {"present": "1", "q": "3"})
+    assert at.toggle(key="_present_toggle").value is True
+    for key in ("qc_chart_slice", "qc_chart_ternary", "qc_chart_bars", "qc_chart_maps"):
+        fig = figure(at, key)
+        sizes = [fig["layout"]["font"]["size"]] + [
+            a["font"]["size"] for a in fig["layout"].get("annotations", [])
+        ]
+        assert min(sizes) >= 20, key
+    at = _open("pages/1_Two_classes.py", {"present": "0", "deriv": "1"})
+    assert at.toggle(key="_present_toggle").value is False
+    assert _tick_size(figure(at, "tc_chart_deriv")) < 20
+
+
+def test_animation_toggle_adds_frames():
+    at = run(TWO)
+    charts = [c for c in at.get("plotly_chart") if "tc_chart" in c.proto.id]
+    assert "frames" not in json.loads(charts[0].proto.spec) or not json.loads(
+        charts[0].proto.spec
+    ).get("frames")
+    at.toggle(key="tc_animate").set_value(True).run()
+    spec = json.loads(
+        [c for c in ok(at).get("plotly_chart") if "tc_chart" in c.proto.id][0].proto.spec
+    )
+    assert len(spec["frames"]) == 49
+    assert spec["layout"]["updatemenus"][0]["buttons"][0]["label"] == "▶ play θ"
+
+
+def test_derivative_caption_is_typeset():
+    at = run(TWO, {"deriv": "1"})
+    latex = " ".join(e.value for e in at.latex)
+    assert r"\frac{1}{4\,\theta^2 \ln 2" in latex
+    assert "theta^2" not in texts(at, "caption") + texts(at, "markdown")

@@ -31,6 +31,8 @@ from offcenter.measures.curves import (
     slice_curves,
     slice_distributions,
     ternary_grid,
+    ternary_mesh,
+    theta_sweep,
     transform_maps,
     transform_table,
     y_axis_title,
@@ -44,6 +46,7 @@ from offcenter.viz.curves import (
     png_config,
     style,
     ternary_figure,
+    theta_animation_figure,
     transform_bars_figure,
     transform_maps_figure,
 )
@@ -384,9 +387,9 @@ def test_derivative_and_other_figures_build():
     assert "second derivative" in fig.layout.yaxis.title.text
     lo, hi = fig.layout.yaxis.range
     assert lo < 0 < hi and np.isfinite([lo, hi]).all()
-    t = ternary_grid(MeasureSetting("gini", "prior"), [0.5, 0.3, 0.2], resolution=10)
+    t = ternary_mesh(MeasureSetting("gini", "prior"), [0.5, 0.3, 0.2], n=21)
     tf = ternary_figure(t)
-    assert [tr.name for tr in tf.data][1:] == ["theta", "maximum on the grid"]
+    assert [tr.name for tr in tf.data][1:] == ["simplex", "θ", "maximum"]
     bars = transform_bars_figure(transform_table([0.5, 0.3, 0.2], [0.6, 0.3, 0.1]))
     assert [tr.type for tr in bars.data] == ["bar", "bar", "bar", "scatter"]
     maps = transform_maps_figure(transform_maps([0.6, 0.3, 0.1]), [0.6, 0.3, 0.1])
@@ -403,7 +406,18 @@ def test_every_builder_output_passes_plotly_validation():
         curves_figure(binary_curves(fig2_specs(), 0.2), theta=0.2, cursor=0.3, title="t"),
         curves_figure(slice_curves(fig1_specs(), theta3), x="p1", theta=0.6),
         derivative_figure(binary_derivatives(fig1_specs(), 0.2), theta=0.2),
-        ternary_figure(ternary_grid(MeasureSetting("shannon", "prior"), theta3, resolution=8)),
+        ternary_figure(ternary_mesh(MeasureSetting("shannon", "prior"), theta3, n=21)),
+        ternary_figure(
+            ternary_mesh(MeasureSetting("shannon", "prior"), theta3, n=21), presentation=True
+        ),
+        theta_animation_figure(
+            *theta_sweep(fig2_specs(), [0.1, 0.5]),
+            [0.1, 0.5],
+            labels=binary_curves(fig2_specs(), 0.2).attrs["labels"],
+            theta=0.2,
+            cursor=0.3,
+        ),
+        curves_figure(binary_curves(fig1_specs(), 0.2), theta=0.2, presentation=True),
         transform_bars_figure(transform_table([0.5, 0.3, 0.2], theta3)),
         transform_maps_figure(transform_maps(theta3), theta3),
     ]

@@ -1,21 +1,41 @@
-"""Curve styles (one per measure setting key, WCAG contrast), the ternary mesh, the theta sweep
-of the animation and the URL parameter shared by every page (presentation mode)."""
+"""Curve styles, presentation type, typeset labels, the ternary mesh and the theta animation."""
 
 from __future__ import annotations
 
+import json
 import math
+import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from offcenter import MeasureSetting
 from offcenter.app.curve_pages import PRESETS, TWO_CLASS_SCHEMA, page_specs
 from offcenter.app.urlstate import GLOBAL_SCHEMA, Field, Schema, sync_global, sync_out
-from offcenter.measures.curves import ternary_mesh, theta_sweep
+from offcenter.measures.curves import (
+    binary_curves,
+    binary_derivatives,
+    ternary_mesh,
+    theta_sweep,
+    transform_maps,
+    transform_table,
+)
 from offcenter.measures.registry import MEASURES
+from offcenter.viz.curves import (
+    curves_figure,
+    derivative_figure,
+    ternary_figure,
+    theta_animation_figure,
+    transform_bars_figure,
+    transform_maps_figure,
+)
 from offcenter.viz.styles import (
     KNOWN,
+    NORMAL,
     PALETTE,
+    PRESENTATION,
     TEXT_COLOR,
     class_style,
     contrast_ratio,
@@ -35,6 +55,15 @@ ALL_RAW = specs_of(measures=tuple(MEASURES), version="raw")
 FIG2_RAW = specs_of(**{**PRESETS["fig2"]["values"], "version": "raw"})
 
 
+def trace_styles(fig) -> dict:
+    return {
+        t.name: (t.line.color, t.line.dash, t.marker.symbol)
+        for t in fig.data
+        if t.mode == "lines+markers"
+    }
+
+
+# ------------------------------------------------------------------ styles
 def test_contrast_ratio_is_wcags():
     assert contrast_ratio("#000000") == pytest.approx(21.0)
     assert contrast_ratio("#FFFFFF") == pytest.approx(1.0)
@@ -79,6 +108,142 @@ def test_style_depends_on_the_key_only():
         setting_style(3)
 
 
+def test_fig2_beta_05_keeps_its_style_when_beta_moves():
+    """The issue's example: moving beta from 0 to 3 must not restyle the beta = 0.5 curve."""
+    before = specs_of(**{**PRESETS["fig2"]["values"], "beta": 0.0})
+    after = specs_of(**{**PRESETS["fig2"]["values"], "beta": 3.0})
+    s_before = trace_styles(curves_figure(binary_curves(before, 0.2)))
+    s_after = trace_styles(curves_figure(binary_curves(after, 0.2)))
+    name = "off-centered Daroczy (β = 0.5)"
+    assert s_before[name] == s_after[name]
+    # off-centered Shannon keeps its colour in "off-centered only"
+    both = trace_styles(curves_figure(binary_curves(FIG1, 0.2)))
+    oc_only = trace_styles(
+        curves_figure(
+            binary_curves(specs_of(**{**PRESETS["fig1"]["values"], "version": "oc"}), 0.2)
+        )
+    )
+    assert both["off-centered Shannon"] == oc_only["off-centered Shannon"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(ALL_OC + ALL_RAW + FIG2), min_size=1, max_size=8, unique=True))
+def test_adding_or_removing_a_curve_changes_no_other_style(specs):
+    full = trace_styles(curves_figure(binary_curves(specs, 0.3)))
+    for i in range(len(specs)):
+        fewer = specs[:i] + specs[i + 1 :]
+        if not fewer:
+            continue
+        part = trace_styles(curves_figure(binary_curves(fewer, 0.3)))
+        for name, style in part.items():
+            assert full[name] == style
+
+
+# ------------------------------------------------------------------ type sizes, typeset labels
+def _font_sizes(layout: dict) -> list[tuple[str, float]]:
+    """Every font size set in a layout, with its path."""
+    out = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "template":
+                    continue
+                if k == "size" and path.endswith("font"):
+                    out.append((path, v))
+                walk(v, f"{path}.{k}" if path else k)
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, f"{path}[{i}]")
+
+    walk(layout, "")
+    return out
+
+
+def _all_figures(presentation: bool):
+    theta3 = [0.6, 0.3, 0.1]
+    grid, sweep = theta_sweep(FIG2, [0.2, 0.4])
+    return [
+        curves_figure(
+            binary_curves(FIG1, 0.2),
+            theta=0.2,
+            cursor=0.4,
+            title="Fig. 1",
+            presentation=presentation,
+        ),
+        derivative_figure(binary_derivatives(FIG1, 0.2), theta=0.2, presentation=presentation),
+        ternary_figure(
+            ternary_mesh(MeasureSetting("shannon", "prior"), theta3, n=31),
+            presentation=presentation,
+        ),
+        transform_bars_figure(transform_table([0.5, 0.3, 0.2], theta3), presentation=presentation),
+        transform_maps_figure(transform_maps(theta3), theta3, presentation=presentation),
+        theta_animation_figure(
+            grid,
+            sweep,
+            [0.2, 0.4],
+            labels=binary_curves(FIG2, 0.2).attrs["labels"],
+            theta=0.2,
+            presentation=presentation,
+        ),
+    ]
+
+
+@pytest.mark.parametrize("presentation, least", [(False, 14), (True, 20)])
+def test_every_text_of_every_figure_is_large_enough(presentation, least):
+    for fig in _all_figures(presentation):
+        layout = fig.to_dict()["layout"]
+        sizes = _font_sizes(layout)
+        assert sizes
+        small = [(p, s) for p, s in sizes if s < least]
+        assert not small, small
+        # ticks, legends and titles set explicitly (Plotly's default is 12 px)
+        for ax in ("xaxis", "yaxis"):
+            if layout.get(ax, {}).get("visible", True):
+                assert layout[ax]["tickfont"]["size"] >= least
+                assert layout[ax]["tickfont"]["color"] == TEXT_COLOR
+
+
+def test_presentation_lines_are_thicker():
+    normal = curves_figure(binary_curves(FIG1, 0.2))
+    big = curves_figure(binary_curves(FIG1, 0.2), presentation=True)
+    assert all(t.line.width == NORMAL.line for t in normal.data)
+    assert all(t.line.width == PRESENTATION.line > NORMAL.line for t in big.data)
+    assert big.layout.height > normal.layout.height
+
+
+def test_labels_use_greek_letters_not_names():
+    for fig in _all_figures(False):
+        d = fig.to_dict()
+        d["layout"].pop("template")
+        names = [t.get("name", "") for t in d["data"]]
+        text = json.dumps([d["layout"], names], ensure_ascii=False)
+        words = re.findall(r"\b(theta|beta|rho|pi)\b", text)
+        assert not words, words
+    fig = curves_figure(binary_curves(FIG2, 0.2), theta=0.2)
+    assert "θ = 0.2" in [a.text for a in fig.layout.annotations]
+    assert "off-centered Daroczy (β = 0.5)" in [t.name for t in fig.data]
+    bars = transform_bars_figure(transform_table([0.5, 0.3, 0.2], [0.6, 0.3, 0.1]))
+    assert "π* (off-centered pseudo-frequencies)" in [t.name for t in bars.data]
+
+
+def test_bars_ticks_are_short_for_ten_classes():
+    q = 10
+    theta = np.full(q, 1 / q)
+    bars = transform_bars_figure(transform_table(theta, theta))
+    assert list(bars.data[0].x) == [str(j) for j in range(1, q + 1)]
+    assert bars.layout.xaxis.title.text == "class j"
+
+
+def test_legends_sit_outside_the_plotting_area():
+    for fig in _all_figures(True):
+        lay = fig.layout
+        if lay.showlegend is False:
+            continue
+        assert lay.legend.y >= 1.0 and lay.legend.yanchor == "bottom"
+
+
+# ------------------------------------------------------------------ ternary mesh
 def test_ternary_mesh_is_fine_and_masked_to_the_simplex():
     theta = [0.6, 0.3, 0.1]
     m = ternary_mesh(MeasureSetting("shannon", "prior"), theta)
@@ -100,6 +265,19 @@ def test_ternary_mesh_is_fine_and_masked_to_the_simplex():
         ternary_mesh(MeasureSetting("shannon"), theta, n=3)
 
 
+def test_ternary_figure_is_a_filled_contour_with_theta_and_the_maximum_marked():
+    m = ternary_mesh(MeasureSetting("gini", "prior"), [0.5, 0.3, 0.2], n=41)
+    fig = ternary_figure(m, presentation=True)
+    contour = fig.data[0]
+    assert contour.type == "contour" and contour.contours.coloring == "heatmap"
+    names = [t.name for t in fig.data]
+    assert "θ" in names and "maximum" in names
+    texts = [a.text for a in fig.layout.annotations]
+    assert "θ = maximum" in texts
+    assert fig.layout.yaxis.scaleanchor == "x"  # an equilateral triangle
+
+
+# ------------------------------------------------------------------ animation frames
 def test_theta_sweep_peaks_at_each_theta():
     thetas = [0.1, 0.25, 0.5, 0.9]
     grid, values = theta_sweep(
@@ -113,6 +291,41 @@ def test_theta_sweep_peaks_at_each_theta():
         theta_sweep([MeasureSetting("shannon", "prior")], [0.0, 0.5])
 
 
+def test_animation_frames_move_the_off_centered_curves_only():
+    thetas = [round(0.02 * k, 2) for k in range(1, 50)]
+    specs = FIG1
+    oc = [s for s in specs if s.theta is not None or s.measure == "asymmetric"]
+    raw = [s for s in specs if s not in oc]
+    grid, sweep = theta_sweep(oc, thetas)
+    labels = binary_curves(specs, 0.2).attrs["labels"]
+    fig = theta_animation_figure(
+        grid, sweep, thetas, labels=labels, theta=0.2, fixed=binary_curves(raw, 0.2), cursor=0.4
+    )
+    assert len(fig.frames) == 49
+    names = [t.name for t in fig.data]
+    assert names == ["Shannon", "off-centered Shannon", "Asymmetric", "θ"]
+    for k, frame in enumerate(fig.frames):
+        assert frame.name == f"{thetas[k]:.2f}"
+        assert list(frame.traces) == [1, 2, 3]
+        oc_y = np.asarray(frame.data[0].y, dtype=float)
+        assert grid[np.argmax(oc_y)] == pytest.approx(thetas[k])
+        assert list(frame.data[-1].x) == [thetas[k], thetas[k]]
+    # the figure opens on theta = 0.2 (frame 9), with its slider there
+    assert fig.layout.sliders[0].active == 9
+    y0 = np.asarray(fig.data[1].y, dtype=float)
+    assert grid[np.argmax(y0)] == pytest.approx(0.2)
+    # play: 33 ms per frame (30 frames per second), no redraw, no transition
+    play = fig.layout.updatemenus[0].buttons[0]
+    assert play.method == "animate"
+    opts = play.args[1]
+    assert opts["frame"] == {"duration": 33, "redraw": False}
+    assert opts["transition"]["duration"] == 0
+    # the y range is fixed over all frames
+    lo, hi = fig.layout.yaxis.range
+    assert lo == 0 and hi >= max(np.nanmax(v) for v in sweep.values())
+
+
+# ------------------------------------------------------------------ URL: the shared parameter
 def test_presentation_parameter_survives_a_pages_own_url_writes():
     schema = Schema([Field("theta", "float", 0.2)])
     query = {"present": "1"}

@@ -61,7 +61,7 @@ TWO_CLASS_SCHEMA = _us.Schema(
 
 #: The tabs of the "q classes" page: URL value -> label.
 Q_TABS = {
-    "slice": "Slice through theta",
+    "slice": "Slice through θ",
     "ternary": "Ternary view (q = 3)",
     "transform": "The transform",
     "formulas": "Formulas",
@@ -85,9 +85,9 @@ PRESETS = {
     "fig1": {
         "title": "Fig. 1. Off-centered, asymmetric and Shannon's entropies",
         "caption": (
-            "Boolean case, theta = 0.2: Shannon's entropy peaks at p = 0.5; the off-centered "
-            "Shannon entropy eta_theta(p) = h(pi) and the asymmetric entropy of Marcellin, "
-            "Zighed and Ritschard both peak at p = theta = 0.2 (Lallich, Lenca and Vaillant, "
+            "Boolean case, θ = 0.2: Shannon's entropy peaks at p = 0.5; the off-centered "
+            "Shannon entropy $\\eta_\\theta(p) = h(\\pi)$ and the asymmetric entropy of Marcellin, "
+            "Zighed and Ritschard both peak at p = θ = 0.2 (Lallich, Lenca and Vaillant, "
             "ASMDA 2007, Fig. 1)."
         ),
         "values": {
@@ -100,10 +100,10 @@ PRESETS = {
     "fig2": {
         "title": "Fig. 2. Off-centering of generalised entropies",
         "caption": (
-            "Off-centered generalized entropies of order beta = 0, 0.5, 1, 2, 5, off-centered "
-            "rank diversity of order rho = 0 and the asymmetric entropy, for the a priori "
-            "distribution (0.8, 0.2), i.e. theta = 0.2 (Lallich, Lenca and Vaillant, ASMDA 2007, "
-            "Fig. 2). beta = 0 is the flat line 1 on 0 < p < 1."
+            "Off-centered generalized entropies of order β = 0, 0.5, 1, 2, 5, off-centered "
+            "rank diversity of order ρ = 0 and the asymmetric entropy, for the a priori "
+            "distribution (0.8, 0.2), i.e. θ = 0.2 (Lallich, Lenca and Vaillant, ASMDA 2007, "
+            "Fig. 2). β = 0 is the flat line 1 on 0 < p < 1."
         ),
         "values": {
             "theta": 0.2,
@@ -236,3 +236,5 @@ binary_values_at = _cached(_curves.binary_values_at, 1024)
 binary_derivatives = _cached(_curves.binary_derivatives, 128)
 slice_curves = _cached(_curves.slice_curves, 128)
 transform_maps = _cached(_curves.transform_maps, 128)
+ternary_mesh = _cached(_curves.ternary_mesh, 64)
+theta_sweep = _cached(_curves.theta_sweep, 64)

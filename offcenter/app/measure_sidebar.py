@@ -33,7 +33,7 @@ def measure_controls(prefix: str) -> None:
     )
     b = MEASURES["daroczy"].params[0]
     st.slider(
-        "beta: order of the generalized entropy",
+        "β: order of the generalized entropy",
         b.ui_low,
         b.ui_high,
         step=b.ui_step,
@@ -41,14 +41,14 @@ def measure_controls(prefix: str) -> None:
         help=b.description,
     )
     st.multiselect(
-        "More orders beta to draw at once",
+        "More orders β to draw at once",
         list(BETA_CHOICES),
         key=prefix + "betas",
-        format_func=lambda v: f"beta = {v}",
+        format_func=lambda v: f"β = {v}",
     )
     r = MEASURES["rank_diversity"].params[0]
     st.slider(
-        "rho: order of the rank diversity",
+        "ρ: order of the rank diversity",
         r.ui_low,
         r.ui_high,
         step=r.ui_step,

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from offcenter.app.presentation import presentation_toggle
+
 __all__ = ["PAGES", "ensure_router", "run"]
 
 #: (file, title, icon) of every page, in the order of the navigation menu; the first is the home.
@@ -36,7 +38,8 @@ def ensure_router() -> None:
     Called first by every page file. A no-op when the page runs under ``app.py``'s navigation
     (or alone, in ``AppTest.from_file``); when Streamlit's ``pages/`` mode runs the page file
     directly (the first request of a fresh server was this page's address), it switches that
-    mode off and reruns the same address, through ``app.py``.
+    mode off and reruns the same address, through ``app.py``. When the run did not go through
+    :func:`run` (AppTest runs page files itself), it draws what :func:`run` draws for every page.
     """
     from streamlit import config
     from streamlit.runtime.pages_manager import PagesManager
@@ -47,6 +50,10 @@ def ensure_router() -> None:
         # purpose: a rerun there would only drop the run's button clicks.
         if not config.get_option("global.appTest"):
             st.rerun()
+    if not _through_navigation():
+        # AppTest runs a page file itself (its own file, or the page after the first run of
+        # app.py): draw what navigation.run draws for every page (the presentation toggle).
+        _every_page()
 
 
 #: Our only style rule (static, never user text): a displayed equation wider than the screen
@@ -54,14 +61,38 @@ def ensure_router() -> None:
 STYLE = "<style>.katex-display { overflow-x: auto; overflow-y: hidden; }</style>"
 
 
+def _this_run():
+    """An object that identifies the current script run (its cursors dict, new every run)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx, (ctx.cursors if ctx is not None else None)
+
+
+def _through_navigation() -> bool:
+    """Whether :func:`run` drew the parts of every page in this script run."""
+    ctx, run_id = _this_run()
+    return ctx is None or getattr(ctx, "_offcenter_every_page", None) is run_id
+
+
+def _every_page() -> None:
+    """What every page shows besides its own content, drawn once per run."""
+    ctx, run_id = _this_run()
+    if ctx is not None:
+        ctx._offcenter_every_page = run_id
+    st.html(STYLE)
+    presentation_toggle()  # large type for a projector, kept in the URL (present=1)
+
+
 def run() -> None:
     """Route this run through :data:`PAGES` (the first one is the default page).
 
     ``st.navigation`` itself switches Streamlit's ``pages/`` mode off for the process.
     """
-    st.html(STYLE)
     pages = [
         st.Page(path, title=title, icon=icon, default=i == 0)
         for i, (path, title, icon) in enumerate(PAGES)
     ]
-    st.navigation(pages).run()
+    page = st.navigation(pages)
+    _every_page()
+    page.run()

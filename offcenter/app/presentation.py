@@ -21,7 +21,7 @@ import streamlit as st
 
 from offcenter.app import urlstate
 
-__all__ = ["KEY", "presentation_toggle"]
+__all__ = ["KEY", "is_on", "presentation_toggle"]
 
 #: Session-state key of the mode (also the URL parameter).
 KEY = "present"
@@ -35,6 +35,17 @@ html { font-size: 20px; }
 
 def _copy() -> None:
     st.session_state[KEY] = bool(st.session_state[_WIDGET])
+
+
+def is_on() -> bool:
+    """Whether the mode is on, for a page: the toggle's state (drawn by
+    :func:`offcenter.app.navigation.run` before the page runs), else the URL's ``present``
+    (a page file run alone, as in ``AppTest.from_file``)."""
+    S = st.session_state
+    if KEY in S:
+        return bool(S[KEY])
+    values, _ = urlstate.GLOBAL_SCHEMA.decode(st.query_params)
+    return bool(values[KEY])
 
 
 def presentation_toggle() -> bool:

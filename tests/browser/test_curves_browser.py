@@ -81,7 +81,7 @@ def test_two_classes_slider_rerenders(page, app_url):
     before = _first_trace_y(page)
     screenshot(page, "curves_two_classes_fig1")
     # move theta from 0.20 to 0.30 with the keyboard
-    _move_slider(page, "theta: the off-centering point", 10)
+    _move_slider(page, "θ: the off-centering point", 10)
     page.wait_for_url("**theta=0.3")
     wait_for_app(page)
     assert before
@@ -134,7 +134,7 @@ def test_q_classes_slider_and_tabs(page, app_url):
     _shot_plot(page, 2, "curves_q_classes_transform_bars")
     _shot_plot(page, 3, "curves_q_classes_transform_maps")
     # q from 3 to 4: the slice is recomputed for the new theta
-    page.get_by_role("tab", name="Slice through theta").click()
+    page.get_by_role("tab", name="Slice through θ").click()
     _move_slider(page, "q: number of classes", 1)
     page.wait_for_url("**q=4*")
     wait_for_app(page)

@@ -57,7 +57,7 @@ def test_cold_deep_link_still_routes_through_app_py(browser):
 
 def test_settings_survive_the_sidebar_navigation(page, app_url):
     _open(page, app_url + "/Two_classes")
-    slider = page.get_by_role("slider", name="theta: the off-centering point").first
+    slider = page.get_by_role("slider", name="θ: the off-centering point").first
     slider.focus()
     for _ in range(10):
         slider.press("ArrowRight")
@@ -70,7 +70,7 @@ def test_settings_survive_the_sidebar_navigation(page, app_url):
     page.locator(NAV).get_by_text("Two classes", exact=True).click()
     page.wait_for_url("**/Two_classes*")
     wait_for_app(page)
-    assert _slider_value(page, "theta: the off-centering point") == pytest.approx(0.3)
+    assert _slider_value(page, "θ: the off-centering point") == pytest.approx(0.3)
     page.wait_for_url("**theta=0.3*")  # the address is written again
     screenshot(page, "nav_back_on_two_classes")
 

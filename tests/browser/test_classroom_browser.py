@@ -1,0 +1,236 @@
+"""Classroom mode in a real Chromium: presentation type, phone width, a click that sets the p
+cursor, and the theta animation that runs in the browser without a server rerun.
+
+Screenshots go to tests/artifacts/classroom_*.png (1400x1000 normal and presentation, 390x844).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import ARTIFACTS, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+FIG2 = (
+    "theta=0.2&measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
+)
+Q10 = "q=10&theta=0.3,0.2,0.1,0.1,0.05,0.05,0.05,0.05,0.05,0.05"
+
+# Bounding boxes (page px) of a figure's plotting area, legend, axis titles and tick labels.
+_GEOMETRY = """(i) => {
+  const g = document.querySelectorAll('.js-plotly-plot')[i];
+  const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect();
+    return {x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}; };
+  const all = (sel) => Array.from(g.querySelectorAll(sel)).map(box);
+  const sizes = Array.from(g.querySelectorAll('.xtick text, .ytick text, .legendtext, .g-xtitle text, .g-ytitle text'))
+    .map(t => parseFloat(t.style.fontSize || getComputedStyle(t).fontSize));
+  const fills = Array.from(g.querySelectorAll('.xtick text, .ytick text, .legendtext'))
+    .map(t => t.style.fill || getComputedStyle(t).fill);
+  return {plot: box(g.querySelector('.nsewdrag')), legend: box(g.querySelector('.legend .bg')),
+          xtitle: box(g.querySelector('.g-xtitle')), ytitle: box(g.querySelector('.g-ytitle')),
+          items: all('.legend .traces'), sizes: sizes, fills: fills,
+          figure: box(g), viewport: {w: window.innerWidth, h: window.innerHeight}};
+}"""
+
+
+def _overlap(a, b) -> bool:
+    if a is None or b is None:
+        return False
+    return (
+        a["x0"] < b["x1"] - 1
+        and b["x0"] < a["x1"] - 1
+        and a["y0"] < b["y1"] - 1
+        and b["y0"] < a["y1"] - 1
+    )
+
+
+def _open(page, path: str):
+    page.goto(path)
+    wait_for_app(page)
+    page.wait_for_selector(
+        ".js-plotly-plot .scatterlayer .trace, .js-plotly-plot .contourlayer", timeout=120_000
+    )
+    page.wait_for_timeout(800)
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def _shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"classroom_{name}.png"))
+
+
+def _shot_plot(page, index: int, name: str) -> None:
+    plot = page.locator(".js-plotly-plot").nth(index)
+    plot.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    plot.screenshot(path=str(ARTIFACTS / f"classroom_{name}.png"))
+
+
+def _check_readable(page, index: int, least: float) -> dict:
+    geo = page.evaluate(_GEOMETRY, index)
+    assert geo["sizes"] and min(geo["sizes"]) >= least, geo["sizes"]
+    # dark text (no light grey ticks): every channel below 0x40
+    for fill in geo["fills"]:
+        rgb = [int(v) for v in fill.replace("rgb(", "").replace(")", "").split(",")[:3]]
+        assert max(rgb) < 64, fill
+    # the legend is outside the plotting area and off the axis titles
+    assert not _overlap(geo["legend"], geo["plot"])
+    assert not _overlap(geo["legend"], geo["xtitle"])
+    assert not _overlap(geo["legend"], geo["ytitle"])
+    # nothing sticks out of the figure horizontally
+    fig = geo["figure"]
+    for item in geo["items"]:
+        assert item["x1"] <= fig["x1"] + 1
+    return geo
+
+
+@pytest.mark.parametrize("present, least", [("0", 14), ("1", 20)])
+def test_two_classes_readable_normal_and_presentation(page, app_url, present, least):
+    _open(page, f"{app_url}/Two_classes?present={present}")
+    _check_readable(page, 0, least)
+    # the readout is beside the figure and visible without scrolling
+    readout = page.get_by_text("Values at p = 0.10")
+    box = readout.bounding_box()
+    plot = page.locator(".js-plotly-plot").first.bounding_box()
+    assert box["x"] > plot["x"] + plot["width"] - 5
+    assert box["y"] + box["height"] < 1000
+    _shot(page, f"two_classes_fig1_present{present}")
+    _open(page, f"{app_url}/Two_classes?present={present}&{FIG2}")
+    _check_readable(page, 0, least)
+    _shot(page, f"two_classes_fig2_present{present}")
+
+
+@pytest.mark.parametrize("present, least", [("0", 14), ("1", 20)])
+def test_q_classes_ten_classes_readable(page, app_url, present, least):
+    _open(page, f"{app_url}/Q_classes?present={present}&{Q10}")
+    _check_readable(page, 0, least)
+    _shot(page, f"q10_slice_present{present}")
+    page.get_by_role("tab", name="The transform").click()
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 3")
+    page.wait_for_timeout(800)
+    for i, name in ((1, "bars"), (2, "maps")):
+        geo = _check_readable(page, i, least)
+        _shot_plot(page, i, f"q10_{name}_present{present}")
+        if name == "bars":
+            ticks = page.evaluate(
+                "(i) => Array.from(document.querySelectorAll('.js-plotly-plot')[i]"
+                ".querySelectorAll('.xtick text')).map(t => t.textContent)",
+                i,
+            )
+            assert ticks == [str(j) for j in range(1, 11)]
+        assert len(geo["items"]) >= 4
+    # the theta editor shows every value (not clipped by the sidebar)
+    editor = page.locator("[data-testid='stSidebar'] [data-testid='stDataFrame']").first
+    eb = editor.bounding_box()
+    sb = page.locator("[data-testid='stSidebar']").bounding_box()
+    assert eb["x"] + eb["width"] <= sb["x"] + sb["width"] + 1
+
+
+@pytest.mark.parametrize("present", ["0", "1"])
+def test_ternary_view(page, app_url, present):
+    _open(page, f"{app_url}/Q_classes?present={present}")
+    page.get_by_role("tab", name="Ternary view (q = 3)").click()
+    page.wait_for_selector(".js-plotly-plot .contourlayer")
+    page.wait_for_timeout(800)
+    index = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+        ".findIndex(g => g.querySelector('.contourlayer .contour'))"
+    )
+    assert index >= 0
+    text = page.evaluate(
+        "(i) => Array.from(document.querySelectorAll('.js-plotly-plot')[i]"
+        ".querySelectorAll('.annotation-text')).map(t => [t.textContent, parseFloat(t.style.fontSize)])",
+        index,
+    )
+    labels = dict(text)
+    assert "θ = maximum" in labels
+    assert min(labels.values()) >= (20 if present == "1" else 14)
+    _shot_plot(page, index, f"ternary_present{present}")
+
+
+def test_phone_width(browser, app_url):
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = ctx.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        for name, path in (
+            ("two_classes", "/Two_classes"),
+            ("q_classes", "/Q_classes"),
+            ("fig2", f"/Two_classes?{FIG2}"),
+        ):
+            _open(page, app_url + path)
+            geo = page.evaluate(_GEOMETRY, 0)
+            fig = geo["figure"]
+            assert fig["x1"] <= 390 + 1, fig
+            assert not _overlap(geo["legend"], geo["plot"])
+            assert not _overlap(geo["legend"], geo["xtitle"])
+            # nothing wider than the screen
+            width = page.evaluate(
+                "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
+            )
+            assert width <= 392, width
+            _shot(page, f"phone_{name}")
+            _shot_plot(page, 0, f"phone_{name}_plot")
+    finally:
+        ctx.close()
+
+
+def _plot_box(page, index: int = 0):
+    return page.evaluate(_GEOMETRY, index)["plot"]
+
+
+def test_click_on_the_plot_sets_the_cursor(page, app_url):
+    _open(page, f"{app_url}/Two_classes")
+    assert page.get_by_text("Values at p = 0.10").count() == 1
+    plot = _plot_box(page)
+    # the x axis runs from -0.01 to 1.01: p = 0.7 sits at (0.71 / 1.02) of the width
+    x = plot["x0"] + (0.71 / 1.02) * (plot["x1"] - plot["x0"])
+    y = plot["y0"] + 0.5 * (plot["y1"] - plot["y0"])
+    page.mouse.move(x, y)
+    page.wait_for_timeout(400)
+    page.mouse.click(x, y)
+    page.get_by_text("Values at p = 0.70").wait_for(timeout=30_000)
+    wait_for_app(page)
+    page.wait_for_url("**cursor=0.7*")
+    _shot(page, "click_cursor_0.7")
+
+
+def test_play_animates_theta_without_a_server_rerun(page, app_url):
+    sent: list[str] = []
+
+    def on_ws(ws):
+        ws.on("framesent", lambda payload: sent.append("x"))
+
+    page.on("websocket", on_ws)
+    _open(page, f"{app_url}/Two_classes")
+    page.get_by_text("Animate θ").click()
+    wait_for_app(page)
+    page.wait_for_selector(".js-plotly-plot .updatemenu-button")
+    page.wait_for_timeout(800)
+    y_of = (
+        "() => { const g = document.querySelector('.js-plotly-plot');"
+        " return JSON.stringify(Array.from(g._fullData[1].y).slice(0, 400)); }"
+    )
+    theta_of = "() => document.querySelector('.js-plotly-plot')._fullData.at(-1).x[0]"
+    before = page.evaluate(y_of)
+    assert page.evaluate(theta_of) == pytest.approx(0.2)
+    n_sent = len(sent)
+    page.locator(".js-plotly-plot .updatemenu-button").first.click()
+    seen = set()
+    for _ in range(6):
+        page.wait_for_timeout(150)
+        seen.add(round(page.evaluate(theta_of), 2))
+    page.wait_for_function(
+        "() => document.querySelector('.js-plotly-plot')._fullData.at(-1).x[0] >= 0.97",
+        timeout=60_000,
+    )
+    after = page.evaluate(y_of)
+    assert after != before
+    assert len(seen) >= 3, seen  # theta moved through several frames
+    # no message went to the server while the animation ran: no rerun
+    assert len(sent) == n_sent, len(sent) - n_sent
+    assert page.get_by_text("Values at p = 0.10").count() == 1
+    _shot(page, "animation_end")
