@@ -127,8 +127,16 @@ def warm_up(url: str, pages=("", "Two_classes", "Q_classes", "Tree", "Compare_me
                 ):
                     return
 
-    for page in pages:
-        asyncio.run(asyncio.wait_for(one(page), 300))
+    async def all_pages() -> None:
+        for page in pages:
+            await asyncio.wait_for(one(page), 300)
+
+    # A thread of its own: asyncio.run refuses to start inside a running event loop, which
+    # Playwright's sync API leaves in the main thread once a test has used it.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, all_pages()).result()
 
 
 @pytest.fixture(scope="session")
