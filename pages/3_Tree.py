@@ -315,9 +315,7 @@ tree_state.check_node(len(nodes))
 
 # ---------------------------------------------------------------- the tree
 st.header("3. The tree")
-grown_score = (
-    "the Hellinger distance" if clf.setting_.info.is_criterion else SCORES[score][0]
-)
+grown_score = "the Hellinger distance" if clf.setting_.info.is_criterion else SCORES[score][0]
 st.subheader(tree_title(clf.setting_, clf.prior_, score=grown_score, leaf_rule=clf.leaf_rule))
 st.caption(
     f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}"

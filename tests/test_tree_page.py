@@ -233,8 +233,10 @@ def test_hellinger_criterion_and_dkm_grow_and_explain(data):
     assert not at.error
     text = texts(at)
     heads = [str(h.value) for h in at.subheader]
-    assert "Tree grown with Hellinger distance (HDDT); score: the Hellinger distance; " \
+    assert (
+        "Tree grown with Hellinger distance (HDDT); score: the Hellinger distance; "
         "leaf rule: majority" in heads
+    )
     assert "is a split criterion, not an impurity decrease" in text
     assert "against" in text and ("d_{H}" in text or "d_H = \\max" in text)
     assert at.query_params["setting"] in ("hellinger", ["hellinger"])

@@ -72,7 +72,9 @@ def _f(x: float, digits: int = 6) -> str:
         return "0" if x == 0 else str(x)
     text = f"{x:.{digits}g}"
     if "e" in text:  # keep LaTeX free of 1e-07: a positional form with the same digits
-        text = np.format_float_positional(x, precision=digits, unique=False, fractional=False, trim="-")
+        text = np.format_float_positional(
+            x, precision=digits, unique=False, fractional=False, trim="-"
+        )
     return text
 
 
