@@ -68,7 +68,7 @@ def check_chart(chart):
 
 
 def test_depth_6_tree_reads_without_overlaps(page, app_url):
-    open_page(page, app_url, "data=pima&max_depth=6")
+    open_page(page, app_url, "data=pima&max_depth=6&setting=oc_shannon")
     assert page.locator("[data-testid='stException']").count() == 0
     chart = page.locator("[data-testid='stPlotlyChart']").first
     chart.scroll_into_view_if_needed()
