@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -124,7 +125,10 @@ def test_two_processes_behind_the_proxy_serve_pages_and_sessions():
                 _open_session(port, "Two_classes"), _open_session(port, "Q_classes")
             )
 
-        statuses = asyncio.run(asyncio.wait_for(classroom(), 300))
+        # asyncio.run in a thread of its own: in the full suite the browser tests (Playwright's
+        # sync API) leave an event loop running in the main thread, where asyncio.run refuses.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            statuses = pool.submit(asyncio.run, asyncio.wait_for(classroom(), 300)).result()
         assert statuses == [0, 0]  # FINISHED_SUCCESSFULLY
         assert proc.poll() is None
     finally:
