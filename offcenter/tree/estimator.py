@@ -43,7 +43,7 @@ Missing values
 Stopping
     A node is a leaf when it is pure, has fewer than ``min_samples_split`` rows or fewer than
     ``2 * min_samples_leaf``, is at ``max_depth``, has no split leaving ``min_samples_leaf``
-    rows in every child, or when the gain of its best split is ``<= min_gain``.
+    rows in every child, or when the gain of its best split is ``<= min_gain + 1e-12``.
 Tie-breaking (deterministic)
     The highest score wins; on a tie (within 1e-12) the feature that comes first in column
     order, then the smallest threshold (numeric) or the first grouping enumerated. Majority
@@ -154,8 +154,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     min_samples_leaf : int >= 1
         Rows (not weight) a child must have, as in scikit-learn.
     min_gain : float
-        A split is made only if its gain is > min_gain (``-inf``: whatever its gain; gains can
-        be negative with an off-centered measure).
+        A split is made only if its gain is > min_gain + 1e-12 (round-off of a zero gain is
+        not a gain; ``-inf``: whatever its gain; gains can be negative with an off-centered
+        measure).
     categorical : "multiway" or "binary"
     leaf_rule : "majority" or "prior"
     max_features : None, int, float in (0, 1], "sqrt" or "log2"
@@ -212,8 +213,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     with each row repeated that many times; weights all equal to 1 give exactly the
     unweighted tree (the fast integer-count path is used).
 
-    Zero-gain splits. A node is split only if its best gain is ``> min_gain``; with the
-    default ``min_gain=0`` a split of gain exactly 0 is *not* made (XOR-like data: no single
+    Zero-gain splits. A node is split only if its best gain is ``> min_gain + 1e-12`` (a gain
+    within 1e-12 of ``min_gain`` is round-off: children in the node's exact class proportions
+    have a gain of 0 that the subtraction of impurities can leave at 2.2e-16); with the
+    default ``min_gain=0`` a split of gain 0 is *not* made (XOR-like data: no single
     split reduces the impurity), whereas scikit-learn's DecisionTreeClassifier makes it
     (its only rule is impurity decrease >= ``min_impurity_decrease``, 0 by default) and may
     then find useful splits below. ``min_gain=-inf`` (any gain) or a small negative value

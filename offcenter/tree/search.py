@@ -1085,7 +1085,9 @@ def grow(
                 sp = level_forced[loc]
             else:
                 j = int(best_feat[loc])
-                if j < 0 or not best_gain[loc] > st.min_gain:
+                # a gain within TIE of min_gain is round-off of an equal one: children with the
+                # node's exact class proportions give 2.2e-16 under DKM, 0 under HDDT
+                if j < 0 or not best_gain[loc] > st.min_gain + TIE:
                     continue
                 sp = split_choice(results[j], int(results[j].where[loc]), j, features[j])
             rec.split = sp
