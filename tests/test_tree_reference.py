@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -266,7 +265,6 @@ def test_matches_sklearn_without_ties_digits_depth_3():
     d = datasets.load_digits()
     compared, ties = _match_sklearn(d.data, d.target, "entropy", 3)
     assert compared == 7 and ties == 0
-
 
 
 @pytest.mark.parametrize(
