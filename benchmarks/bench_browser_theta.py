@@ -1,18 +1,34 @@
-"""Benchmark (not a test): key press on the theta slider to idle, in headless Chromium.
+"""Benchmark (not a test): key press on the theta slider to idle, in headless Chromium, and
+where the time goes.
 
 Opens "Two classes" on Figure 2 (7 curves: off-centered generalized entropies beta = 0, 0.5, 1,
 2, 5, rank diversity rho = 0, asymmetric entropy) at 1400x1000, then presses an arrow key on the
-theta slider N times (right, then left, ...), waiting for idle after each. For each press:
+theta slider N times (right, then left, ...), waiting for quiet after each. Every time is taken
+in the page (``performance.now``), from a script installed before Streamlit's own:
 
-- ``idle``: from the key press to the later of the end of the script run the key started
-  (Streamlit's ``script_finished`` message on the websocket) and the last change of the drawn
-  figure (checked in the browser every animation frame: the chart element or its data; quiet
-  for 0.5 s): what the user waits for;
-- ``server``: from the rerun request leaving the browser to ``script_finished`` arriving.
+- the key press (``keydown``);
+- every websocket message: the rerun request sent (a ``BackMsg`` with ``rerun_script``), each
+  message received (deltas, ``script_finished``), with its size;
+- every Plotly call on a figure: its start (Plotly assigning ``gd.data``) and its end
+  (``plotly_afterplot`` / ``plotly_react`` events), and whether the figure's element is new;
+- the browser's long animation frames (over 50 ms, with the scripts that ran in them) and the
+  last change of the page (a ``MutationObserver``).
 
-Prints p50/p90/max of both. Goal: idle p50 at most 250 ms on this machine.
+Per press:
 
-    python benchmarks/bench_browser_theta.py [--presses 30] [--url http://127.0.0.1:8501]
+- ``idle``: key press to the last of ``script_finished`` arriving, the last Plotly call ending,
+  the last long frame ending and the last change of the page: what the user waits for;
+- the breakdown: ``key->sent`` (the slider to the rerun request), ``server`` (request sent to
+  ``script_finished`` received: the script run, its deltas on the wire and the browser reading
+  them), ``after run`` (``script_finished`` to idle: drawing what arrived last), the Plotly calls
+  (count, figures newly created, time inside them) and the main thread's busy time in long
+  frames, by script.
+
+Prints p50/p90/max of ``idle`` and the medians of the breakdown. With ``--profile`` it also
+samples the page's JavaScript (Chrome DevTools Protocol profiler) and prints self time per
+script file (which code the time is spent in). Goal: idle p50 at most 250 ms on this machine.
+
+    python benchmarks/bench_browser_theta.py [--presses 30] [--url http://127.0.0.1:8501] [--profile]
 
 Without ``--url`` it starts ``streamlit run app.py`` itself (the repository's config).
 """
@@ -20,6 +36,7 @@ Without ``--url`` it starts ``streamlit run app.py`` itself (the repository's co
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import re
 import statistics
@@ -40,22 +57,80 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-# Every animation frame: has the figure (its element or its last trace's y) changed? The chart
-# element may be replaced on a rerun, so it is looked up again each frame.
-INSTALL = """() => {
-  const b = window.__bench = {keydown: [], afterplot: [], sig: null, ids: new WeakMap(), n: 0};
-  document.addEventListener('keydown', () => b.keydown.push(performance.now()), true);
-  const poll = () => {
-    const gd = document.querySelector('.js-plotly-plot');
-    if (gd && gd.data && gd.data.length) {
-      if (!b.ids.has(gd)) b.ids.set(gd, ++b.n);
-      const sig = b.ids.get(gd) + ':' + JSON.stringify(gd.data[gd.data.length - 1].y);
-      if (sig !== b.sig) { b.sig = sig; b.afterplot.push(performance.now()); }
+#: Protobuf field numbers (streamlit/proto): BackMsg.rerun_script, ForwardMsg.delta,
+#: ForwardMsg.script_finished, ForwardMsg.ref_hash (a message the browser has cached).
+RERUN_SCRIPT, DELTA, SCRIPT_FINISHED, REF_HASH = 11, 5, 6, 11
+FINISHED_EARLY_FOR_RERUN = 2
+
+# Installed before the page's scripts: timestamps of key presses, websocket messages, Plotly
+# calls, long animation frames and page changes, in window.__bd.ev as [kind, time, detail].
+INIT = r"""(() => {
+  const B = window.__bd = {ev: [], gd: new WeakMap(), ngd: 0, mut: 0};
+  const now = () => performance.now();
+  const log = (k, x) => B.ev.push([k, now(), x === undefined ? null : x]);
+  const gdId = (gd) => { if (!B.gd.has(gd)) B.gd.set(gd, ++B.ngd); return B.gd.get(gd); };
+  document.addEventListener('keydown', (e) => log('key', e.key), true);
+  // top-level protobuf fields of a message: [[field, varint value or length], ...]
+  const fields = (u) => {
+    let i = 0; const out = [];
+    const varint = () => { let r = 0, s = 1, b; do { b = u[i++]; r += (b & 0x7f) * s; s *= 128; } while (b & 0x80); return r; };
+    while (i < u.length) {
+      const tag = varint(), f = Math.floor(tag / 8), w = tag & 7; let v = null;
+      if (w === 0) v = varint(); else if (w === 2) { v = varint(); i += v; }
+      else if (w === 1) i += 8; else if (w === 5) i += 4; else break;
+      out.push([f, v]);
     }
-    requestAnimationFrame(poll);
+    return out;
   };
-  poll();
-}"""
+  const bytes = (d) => d instanceof ArrayBuffer ? new Uint8Array(d)
+    : ArrayBuffer.isView(d) ? new Uint8Array(d.buffer, d.byteOffset, d.byteLength) : null;
+  const WS = window.WebSocket;
+  class TimedWebSocket extends WS {
+    constructor(...a) {
+      super(...a);
+      this.addEventListener('message', (m) => {
+        const u = bytes(m.data);
+        const f = u ? fields(u).filter((x) => x[0] > 2) : [];
+        log('recv', [f.length ? f[0][0] : 0, f.length ? f[0][1] : null, u ? u.length : -1]);
+      });
+    }
+    send(d) {
+      const u = bytes(d);
+      log('send', [u ? fields(u).map((x) => x[0]) : [], u ? u.length : -1]);
+      return super.send(d);
+    }
+  }
+  window.WebSocket = TimedWebSocket;
+  // Plotly: a call starts by assigning gd.data, ends with plotly_afterplot / plotly_react.
+  Object.defineProperty(HTMLElement.prototype, 'emit', {
+    configurable: true, get() { return undefined; },
+    set(fn) {
+      const id = gdId(this);
+      Object.defineProperty(this, 'emit', {configurable: true, writable: true,
+        value: function (name, d) { log('plotly', [name, id]); return fn.call(this, name, d); }});
+    },
+  });
+  Object.defineProperty(HTMLDivElement.prototype, 'data', {
+    configurable: true, get() { return undefined; },
+    set(v) {
+      Object.defineProperty(this, 'data', {configurable: true, enumerable: true,
+        get() { return this.__bdData; },
+        set(x) { log('plotly', ['start', gdId(this), Array.isArray(x) ? x.length : 0]); this.__bdData = x; }});
+      this.data = v;
+    },
+  });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        log('loaf', [e.startTime, e.duration, (e.scripts || []).map((s) => [
+          (s.sourceURL || '').split('/').pop().split('?')[0], s.invoker, s.duration])]);
+      }
+    }).observe({type: 'long-animation-frame', buffered: false});
+  } catch (e) { /* no Long Animation Frames API */ }
+  const watch = () => new MutationObserver(() => { B.mut = now(); }).observe(document.body,
+    {subtree: true, childList: true, attributes: true, characterData: true});
+  if (document.body) watch(); else document.addEventListener('DOMContentLoaded', watch);
+})()"""
 
 
 def _pct(xs, p):
@@ -96,110 +171,174 @@ def _start_server() -> tuple[subprocess.Popen, str]:
         time.sleep(0.3)
 
 
-def measure(url: str, presses: int, quiet_ms: int = 500) -> dict:
+def press_breakdown(ev: list, mutation: float) -> dict:
+    """Phases of one key press from the page's events (times in ms, ``performance.now``)."""
+    key = next(t for k, t, _ in ev if k == "key")
+    sent = next((t for k, t, d in ev if k == "send" and RERUN_SCRIPT in d[0]), None)
+    recv = [(t, d) for k, t, d in ev if k == "recv" and (sent is None or t >= sent)]
+    fin = [t for t, d in recv if d[0] == SCRIPT_FINISHED and d[1] != FINISHED_EARLY_FOR_RERUN]
+    deltas = [(t, d[2]) for t, d in recv if d[0] in (DELTA, REF_HASH)]
+    plotly = [(t, d) for k, t, d in ev if k == "plotly"]
+    loafs = [d for k, _, d in ev if k == "loaf" and d[0] + d[1] > key]
+    # Plotly calls: from a start to the next afterplot/react of the same figure
+    calls, open_ = [], {}
+    for t, d in plotly:
+        if d[0] == "start":
+            open_.setdefault(d[1], t)
+        elif d[0] in ("afterplot", "plotly_afterplot", "plotly_react") and d[1] in open_:
+            calls.append((open_.pop(d[1]), t, d[1]))
+    ends = [t for t, _ in plotly] + [d[0] + d[1] for d in loafs] + fin + [mutation]
+    idle = max(t for t in ends if t >= key) if ends else key
+    by_script: collections.Counter = collections.Counter()
+    for d in loafs:
+        for src, invoker, dur in d[2]:
+            by_script[f"{src or '?'} ({invoker.split('.')[0] if invoker else '?'})"] += dur
+    out = {
+        "idle": idle - key,
+        "key->sent": (sent - key) if sent else float("nan"),
+        "server": (fin[-1] - sent) if (fin and sent) else float("nan"),
+        "sent->first delta": (deltas[0][0] - sent) if (deltas and sent) else float("nan"),
+        "deltas": len(deltas),
+        "delta kB": sum(n for _, n in deltas) / 1000,
+        "after run": (idle - fin[-1]) if fin else float("nan"),
+        "plotly calls": len(calls),
+        "plotly ms": sum(b - a for a, b, _ in calls),
+        "new figures": len({g for _, _, g in calls}),
+        "last plotly end->idle": (idle - max(b for _, b, _ in calls)) if calls else float("nan"),
+        "long frames ms": sum(d[1] for d in loafs),
+        "scripts": by_script,
+    }
+    return out
+
+
+def _profile_summary(profile: dict, top: int = 12) -> list[tuple[str, float]]:
+    """Self time (ms) per script file of a CDP CPU profile."""
+    nodes = {n["id"]: n for n in profile["nodes"]}
+    self_us: collections.Counter = collections.Counter()
+    for nid, dt in zip(profile["samples"], profile["timeDeltas"]):
+        cf = nodes[nid]["callFrame"]
+        url = cf.get("url", "").split("/")[-1].split("?")[0]
+        name = url or cf.get("functionName") or "?"
+        if name == "(idle)":
+            continue
+        self_us[name] += dt
+    return [(k, v / 1000) for k, v in self_us.most_common(top)]
+
+
+def measure(url: str, presses: int, quiet_ms: int = 500, profile: bool = False) -> dict:
     from playwright.sync_api import sync_playwright
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-    events: list[tuple[str, float]] = []  # ("sent"|"finished", time.perf_counter())
-
-    def on_ws(ws):
-        def sent(payload):
-            if isinstance(payload, (bytes, bytearray)):
-                bm = BackMsg()
-                try:
-                    bm.ParseFromString(bytes(payload))
-                except Exception:
-                    return
-                if bm.WhichOneof("type") == "rerun_script":
-                    events.append(("sent", time.perf_counter()))
-
-        def received(payload):
-            if isinstance(payload, (bytes, bytearray)):
-                fm = ForwardMsg()
-                try:
-                    fm.ParseFromString(bytes(payload))
-                except Exception:
-                    return
-                if (
-                    fm.WhichOneof("type") == "script_finished"
-                    and fm.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
-                ):
-                    events.append(("finished", time.perf_counter()))
-
-        ws.on("framesent", sent)
-        ws.on("framereceived", received)
-
-    idle, server = [], []
+    rows = []
+    prof = None
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS
         )
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.on("websocket", on_ws)
+        page.add_init_script(INIT)
         page.goto(url + FIG2)
         page.wait_for_selector(".js-plotly-plot .scatterlayer .trace", timeout=120_000)
         page.wait_for_timeout(3000)
-        n_traces = page.evaluate("() => document.querySelector('.js-plotly-plot').data.length")
-        page.evaluate(INSTALL)
+        info = page.evaluate(
+            """() => { const gd = document.querySelector('.js-plotly-plot');
+            return [gd.data.length, gd.data.reduce((n, t) => n + (t.x ? t.x.length : 0), 0),
+                    (gd.layout.shapes || []).length, (gd.layout.annotations || []).length]; }"""
+        )
         slider = page.get_by_role(
             "slider", name=re.compile(r"^(theta|θ): the off-centering point")
         ).first
         slider.focus()
+        cdp = None
+        if profile:
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Profiler.enable")
+            cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+            cdp.send("Profiler.start")
         for i in range(presses):
             key = "ArrowRight" if (i // 5) % 2 == 0 else "ArrowLeft"
-            page.evaluate("() => { window.__bench.keydown = []; window.__bench.afterplot = []; }")
-            n_events = len(events)
-            t_press = time.perf_counter()
+            page.evaluate("() => { window.__bd.ev = []; window.__bd.mut = 0; }")
             slider.press(key)
             deadline = time.perf_counter() + 60
-            while not any(e[0] == "finished" for e in events[n_events:]):
-                if time.perf_counter() > deadline:
-                    raise SystemExit("no script_finished within 60 s")
-                page.wait_for_timeout(10)
-            # idle: no redraw for quiet_ms after the run finished
-            last = None
+            # wait for the run's end, then for quiet_ms without any page event or change
             while True:
                 page.wait_for_timeout(quiet_ms)
-                count = page.evaluate("() => window.__bench.afterplot.length")
-                if count == last:
+                ev, mut = page.evaluate("() => [window.__bd.ev, window.__bd.mut]")
+                done = any(
+                    k == "recv" and d[0] == SCRIPT_FINISHED and d[1] != FINISHED_EARLY_FOR_RERUN
+                    for k, _, d in ev
+                )
+                now = page.evaluate("() => performance.now()")
+                last = max([t for _, t, _ in ev] + [mut])
+                if done and now - last >= quiet_ms:
                     break
-                last = count
-            kd, ap = page.evaluate("() => [window.__bench.keydown, window.__bench.afterplot]")
-            new = events[n_events:]
-            t_sent = next((t for k, t in new if k == "sent"), None)
-            t_fin = max(t for k, t in new if k == "finished")
-            drawn = ap[-1] - kd[0] if kd and ap else 0.0
-            idle.append(max(drawn, 1000 * (t_fin - t_press)))
-            if t_sent is not None and t_fin is not None:
-                server.append(1000 * (t_fin - t_sent))
+                if time.perf_counter() > deadline:
+                    raise SystemExit("no quiet within 60 s")
+            rows.append(press_breakdown(ev, mut))
+        if cdp is not None:
+            prof = _profile_summary(cdp.send("Profiler.stop")["profile"])
         browser.close()
-    return {"idle": idle, "server": server, "traces": n_traces}
+    return {"rows": rows, "info": info, "profile": prof}
+
+
+def report(r: dict) -> None:
+    rows = r["rows"]
+    n_traces, n_points, n_shapes, n_ann = r["info"]
+    print(
+        f"Figure 2: {n_traces} traces, {n_points} points, {n_shapes} shapes, {n_ann} annotations;"
+        f" {len(rows)} theta key presses, 1400x1000"
+    )
+    idle = [x["idle"] for x in rows]
+    print(
+        f"idle    p50 {statistics.median(idle):6.0f} ms   p90 {_pct(idle, 90):6.0f} ms"
+        f"   max {max(idle):6.0f} ms"
+    )
+    print("breakdown (medians over the presses):")
+    for name in (
+        "key->sent",
+        "sent->first delta",
+        "server",
+        "after run",
+        "last plotly end->idle",
+        "plotly calls",
+        "new figures",
+        "plotly ms",
+        "deltas",
+        "delta kB",
+        "long frames ms",
+    ):
+        xs = [x[name] for x in rows if x[name] == x[name]]
+        if xs:
+            print(f"  {name:22s} {statistics.median(xs):8.1f}")
+    scripts: collections.Counter = collections.Counter()
+    for x in rows:
+        scripts.update(x["scripts"])
+    if scripts:
+        print("  long frames' scripts, ms per press (entry point: the time includes its callees):")
+        for k, v in scripts.most_common(6):
+            print(f"    {v / len(rows):7.1f}  {k}")
+    if r["profile"]:
+        print("JavaScript self time per file, ms per press (CDP sampling profiler):")
+        for k, v in r["profile"]:
+            print(f"  {v / len(rows):7.1f}  {k}")
 
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--presses", type=int, default=30)
     p.add_argument("--url", default=None, help="an app already running (else started here)")
+    p.add_argument("--profile", action="store_true", help="also sample the page's JavaScript")
     args = p.parse_args(argv)
     proc = None
     url = args.url
     if url is None:
         proc, url = _start_server()
     try:
-        r = measure(url, args.presses)
+        r = measure(url, args.presses, profile=args.profile)
     finally:
         if proc is not None:
             proc.terminate()
             proc.wait(timeout=20)
-    print(f"Figure 2 ({r['traces']} traces), {len(r['idle'])} theta key presses, 1400x1000")
-    for name in ("idle", "server"):
-        xs = r[name]
-        if xs:
-            print(
-                f"{name:7s} p50 {statistics.median(xs):6.0f} ms   p90 {_pct(xs, 90):6.0f} ms"
-                f"   max {max(xs):6.0f} ms"
-            )
+    report(r)
 
 
 if __name__ == "__main__":
