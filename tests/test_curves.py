@@ -38,6 +38,7 @@ from offcenter.measures.curves import (
     y_axis_title,
 )
 from offcenter.viz.curves import (
+    AXIS_MARGINS,
     DASHES,
     OKABE_ITO,
     curves_figure,
@@ -426,3 +427,23 @@ def test_every_builder_output_passes_plotly_validation():
         assert isinstance(d["layout"]["template"], dict)
         go.Figure(d)  # raises ValueError on any invalid property
         fig.to_json()
+
+
+@pytest.mark.parametrize("presentation", [False, True])
+@pytest.mark.parametrize(
+    "y_title", ["entropy (bits)", "uncertainty (bits for Shannon; others unitless)"]
+)
+def test_curves_figure_starts_with_the_margins_its_axes_push_to(presentation, y_title):
+    """The left and bottom margins are the ones Plotly's automargin ends with (so a new
+    figure is drawn once, not twice); automargin stays on for wider tick labels."""
+    from offcenter.viz.styles import typography
+
+    df = binary_curves(fig1_specs(), 0.2)
+    fig = curves_figure(df, theta=0.2, y_title=y_title, presentation=presentation)
+    layout = fig.to_plotly_json()["layout"]
+    lefts, bottom = AXIS_MARGINS[typography(presentation)]
+    lines = 2 if "<br>" in layout["yaxis"]["title"]["text"] else 1
+    assert lines == (2 if len(y_title) > 34 else 1)
+    assert (layout["margin"]["l"], layout["margin"]["b"]) == (lefts[lines - 1], bottom)
+    assert layout["xaxis"]["automargin"] and layout["yaxis"]["automargin"]
+    assert lefts[0] < lefts[1]  # a second title line needs room

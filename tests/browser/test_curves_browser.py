@@ -90,6 +90,28 @@ def test_two_classes_slider_rerenders(page, app_url):
     screenshot(page, "curves_two_classes_theta_0.3")
 
 
+# The figure's final margins (after Plotly's automargin) against the layout's own.
+_MARGINS = (
+    "() => { const g = document.querySelector('.js-plotly-plot'); const z = g._fullLayout._size;"
+    " return [z.l, z.b, g.layout.margin.l, g.layout.margin.b]; }"
+)
+
+
+@pytest.mark.parametrize("present", ["false", "true"])
+def test_two_classes_figure_is_drawn_with_its_final_margins(page, app_url, present):
+    """The curves figure's preset left and bottom margins are the ones Plotly's automargin
+    computes in this browser: the new figure of each theta move is laid out once, not redrawn
+    for its axes (offcenter.viz.curves.AXIS_MARGINS)."""
+    fig2 = "measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
+    for query in ("theta=0.2", fig2, "measures=gini&version=raw"):
+        page.goto(f"{app_url}/Two_classes?{query}&present={present}")
+        wait_for_app(page)
+        page.wait_for_selector(".js-plotly-plot .scatterlayer .trace")
+        page.wait_for_timeout(500)
+        final_l, final_b, preset_l, preset_b = page.evaluate(_MARGINS)
+        assert (final_l, final_b) == (preset_l, preset_b), query
+
+
 def test_two_classes_figure_2_and_derivatives(page, app_url):
     page.goto(app_url + "/Two_classes")
     wait_for_app(page)
