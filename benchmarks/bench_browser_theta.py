@@ -227,11 +227,48 @@ def _profile_summary(profile: dict, top: int = 12) -> list[tuple[str, float]]:
     return [(k, v / 1000) for k, v in self_us.most_common(top)]
 
 
-def measure(url: str, presses: int, quiet_ms: int = 500, profile: bool = False) -> dict:
+def _cpu_ms(pids: list[int]) -> float:
+    """CPU time (user + system, ms) of these processes and their children, 0 if unknown."""
+    try:
+        import psutil
+    except ImportError:
+        return 0.0
+    total = 0.0
+    for pid in pids:
+        try:
+            root = psutil.Process(pid)
+            for p in [root, *root.children(recursive=True)]:
+                t = p.cpu_times()
+                total += t.user + t.system
+        except psutil.Error:
+            continue
+    return 1000 * total
+
+
+def _browser_pids() -> list[int]:
+    """Chromium processes started by this benchmark (children of Playwright's driver)."""
+    try:
+        import psutil
+    except ImportError:
+        return []
+    kids = psutil.Process().children(recursive=True)
+    chrome = {p.pid for p in kids if "chrom" in (p.name() or "").lower()}
+    # the top Chromium processes: their children are counted by _cpu_ms
+    return [p.pid for p in kids if p.pid in chrome and p.ppid() not in chrome]
+
+
+def measure(
+    url: str,
+    presses: int,
+    quiet_ms: int = 500,
+    profile: bool = False,
+    server_pid: int | None = None,
+) -> dict:
     from playwright.sync_api import sync_playwright
 
     rows = []
     prof = None
+    cpu = {}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=CHROMIUM_ARGS
@@ -256,6 +293,8 @@ def measure(url: str, presses: int, quiet_ms: int = 500, profile: bool = False) 
             cdp.send("Profiler.enable")
             cdp.send("Profiler.setSamplingInterval", {"interval": 200})
             cdp.send("Profiler.start")
+        browser_pids = _browser_pids()
+        cpu0 = (_cpu_ms(browser_pids), _cpu_ms([server_pid]) if server_pid else 0.0)
         for i in range(presses):
             key = "ArrowRight" if (i // 5) % 2 == 0 else "ArrowLeft"
             page.evaluate("() => { window.__bd.ev = []; window.__bd.mut = 0; }")
@@ -276,10 +315,13 @@ def measure(url: str, presses: int, quiet_ms: int = 500, profile: bool = False) 
                 if time.perf_counter() > deadline:
                     raise SystemExit("no quiet within 60 s")
             rows.append(press_breakdown(ev, mut))
+        cpu["browser"] = (_cpu_ms(browser_pids) - cpu0[0]) / presses
+        if server_pid:
+            cpu["server"] = (_cpu_ms([server_pid]) - cpu0[1]) / presses
         if cdp is not None:
             prof = _profile_summary(cdp.send("Profiler.stop")["profile"])
         browser.close()
-    return {"rows": rows, "info": info, "profile": prof}
+    return {"rows": rows, "info": info, "profile": prof, "cpu": cpu}
 
 
 def report(r: dict) -> None:
@@ -313,6 +355,10 @@ def report(r: dict) -> None:
         xs = [x[name] for x in rows if x[name] == x[name]]
         if xs:
             print(f"  {name:22s} {statistics.median(xs):8.1f}")
+    for who, ms in r.get("cpu", {}).items():
+        print(
+            f"  CPU {who:18s} {ms:8.1f}  (per press, all its processes, the quiet waits included)"
+        )
     scripts: collections.Counter = collections.Counter()
     for x in rows:
         scripts.update(x["scripts"])
@@ -331,13 +377,19 @@ def main(argv=None) -> None:
     p.add_argument("--presses", type=int, default=30)
     p.add_argument("--url", default=None, help="an app already running (else started here)")
     p.add_argument("--profile", action="store_true", help="also sample the page's JavaScript")
+    p.add_argument("--server-pid", type=int, default=None, help="with --url: its process, for CPU")
     args = p.parse_args(argv)
     proc = None
     url = args.url
     if url is None:
         proc, url = _start_server()
     try:
-        r = measure(url, args.presses, profile=args.profile)
+        r = measure(
+            url,
+            args.presses,
+            profile=args.profile,
+            server_pid=proc.pid if proc else args.server_pid,
+        )
     finally:
         if proc is not None:
             proc.terminate()
