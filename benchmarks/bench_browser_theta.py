@@ -24,7 +24,13 @@ Per press:
   (count, figures newly created, time inside them) and the main thread's busy time in long
   frames, by script.
 
-Prints p50/p90/max of ``idle`` and the medians of the breakdown. With ``--profile`` it also
+Prints p50/p90/max of ``idle``, the medians of the breakdown and the CPU time per press of the
+Streamlit server and of the browser's processes (``psutil``; with ``--url``, ``--server-pid``
+names the server), which a loaded machine changes much less than the wall times. Where the time
+went on 2 cores (Figure 2, Streamlit 1.67): Streamlit mounts a changed chart afresh (its id
+hashes the figure), so every theta move is a new ``Plotly.newPlot`` (drawn hidden at the
+autosized width) and a second full ``Plotly.react`` (the measured width, on a JSON copy of the
+figure that Plotly's diff cannot match); the server's run is about 30 ms of CPU. With ``--profile`` it also
 samples the page's JavaScript (Chrome DevTools Protocol profiler) and prints self time per
 script file (which code the time is spent in). Goal: idle p50 at most 250 ms on this machine.
 
