@@ -137,3 +137,21 @@ def test_classes_missing_from_a_plain_bootstrap_are_aligned():
     assert proba.shape == (30, 3)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert set(f.predict(X)) <= {"x", "y", "z"}
+
+
+def test_feature_subsets_skip_features_constant_in_the_node():
+    """max_features counts the features that vary in the node (scikit-learn's rule): with
+    one feature drawn per node and the other constant, every tree still splits on the
+    informative one and ends in pure leaves (drawing the constant feature made half the
+    roots impure leaves)."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=200)
+    X = np.column_stack([np.ones(200), x, np.zeros(200)])
+    y = (x > 0.3).astype(int)
+    forest = ForestClassifier(n_estimators=20, max_features=1, random_state=0, n_jobs=1)
+    forest.fit(X, y)
+    for tree in forest.estimators_:
+        leaves = [tree.tree_.nodes[i] for i in tree.tree_.leaves]
+        assert all((np.asarray(leaf.counts) > 0).sum() == 1 for leaf in leaves)
+        assert tree.tree_.nodes[tree.tree_.root].split is not None
+    assert (forest.predict(X) == y).all()

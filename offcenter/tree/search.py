@@ -953,13 +953,50 @@ def _splittable(rec: Record, st: Settings) -> bool:
     return int((rec.counts > 0).sum()) > 1
 
 
-def _allowed_mask(nn, F, st: Settings):
+def _varying(enc: Encoded, act: np.ndarray, nd_act: np.ndarray, nn: int) -> np.ndarray:
+    """(nn, F) boolean: feature j takes at least two values among node k's rows.
+
+    A numeric feature varies when its smallest and largest non-missing values differ (missing
+    values alone allow no threshold); a categorical one when two codes occur (the missing
+    category counts as one).
+    """
+    F = len(enc.features)
+    out = np.zeros((nn, F), bool)
+    for j, info in enumerate(enc.features):
+        col = enc.column(j)[act]
+        if info.kind == "numeric":
+            lo = np.full(nn, np.inf)
+            hi = np.full(nn, -np.inf)
+            np.fmin.at(lo, nd_act, col)
+            np.fmax.at(hi, nd_act, col)
+        else:
+            lo = np.full(nn, np.iinfo(np.int64).max)
+            hi = np.full(nn, np.iinfo(np.int64).min)
+            np.minimum.at(lo, nd_act, col)
+            np.maximum.at(hi, nd_act, col)
+        out[:, j] = lo < hi
+    return out
+
+
+def _allowed_mask(nn, F, st: Settings, varying=None):
+    """The features each node may split on: ``st.max_features`` drawn at random per node.
+
+    As in scikit-learn (and Breiman's random forests as usually implemented), features that are
+    constant in the node are not drawn: the subset is the first ``max_features`` of a random
+    order of the features that vary there (``varying``, from :func:`_varying`), all of them when
+    fewer vary. Drawing constant ones would make a node a leaf, impure, whenever its drawn
+    features happen to be constant there (frequent deep in a tree grown on a bootstrap sample).
+    """
     if st.max_features is None or st.max_features >= F:
         return None
     r = st.rng.random((nn, F))
+    if varying is not None:
+        r[~varying] = 2.0  # after every varying feature
     order = np.argsort(r, axis=1)[:, : st.max_features]
     mask = np.zeros((nn, F), bool)
     np.put_along_axis(mask, order, True, axis=1)
+    if varying is not None:
+        mask &= varying
     return mask
 
 
@@ -1019,9 +1056,10 @@ def grow(
         best_gain = np.full(nn, -np.inf)
         best_feat = np.full(nn, -1, np.int64)
         results = {}
-        allowed = _allowed_mask(nn, F, st)
         act = np.flatnonzero(node_of_row >= 0)
         nd_act = node_of_row[act]
+        sub = st.max_features is not None and st.max_features < F
+        allowed = _allowed_mask(nn, F, st, _varying(enc, act, nd_act, nn) if sub else None)
         y_act = y[act]
         w_act = None if w is None else w[act]
         found = {}
