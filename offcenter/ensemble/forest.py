@@ -89,6 +89,9 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         Class-stratified bootstrap (see the module notes).
     max_features : "sqrt", "log2", int, float in (0, 1] or None
         Features considered at each node: sqrt or log2 of their number, a count, a share, or all.
+        They are drawn, afresh at each node, among the features that vary in the node (all of
+        those when fewer vary), as scikit-learn's forests do: a feature constant in the node
+        cannot split it, and drawing it would end the branch in an impure leaf.
     random_state : None, int, numpy.random.RandomState or Generator
     n_jobs : int or None
         Trees grown at once by joblib workers: -1 (default) every core, 1 one after the other,
