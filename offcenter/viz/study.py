@@ -53,7 +53,8 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
 
     ``ranks`` has the columns ``label`` and ``mean_rank`` (and optionally ``p_holm``, shown in the
     hover). Settings are labelled below the axis, the better half on the left, the others on the
-    right; thick bars join the settings that Nemenyi's test cannot tell apart at the level of
+    right, in side margins as wide as their longest label (drawn outside the axes' range, so
+    never cut); thick bars join the settings that Nemenyi's test cannot tell apart at the level of
     ``cd``; the CD itself is drawn above the axis.
 
     Examples
@@ -78,6 +79,12 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
     fig.add_annotation(x=lo + cd / 2, y=1.0, text=f"CD = {cd:.2f}", showarrow=False)
     half = (k + 1) // 2
     step = 0.42
+    labels = [f"{_text(r['label'])} ({r['mean_rank']:.2f})" for _, r in df.iterrows()]
+    # the labels sit in the side margins, sized to the longest label of each side (7 px per
+    # character of 12 px text, more than Arial's average), so that none is cut at any width
+    side = [
+        7 * max((len(t) for t in part), default=0) + 25 for part in (labels[:half], labels[half:])
+    ]
     for i, row in df.iterrows():
         left = i < half
         level = (i + 1) if left else (k - i)
@@ -94,7 +101,7 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
         fig.add_annotation(
             x=x_text,
             y=y,
-            text=f"{_text(row['label'])} ({row['mean_rank']:.2f})",
+            text=labels[i],
             xanchor="right" if left else "left",
             showarrow=False,
             font={"size": 12, "color": _colour(i)},
@@ -114,10 +121,10 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
     subtitle = f" ({n_data} data sets)" if n_data else ""
     fig.update_layout(
         title=_text(title) + subtitle if title else None,
-        xaxis={"visible": False, "range": [lo - 3.2, hi + 3.2]},
+        xaxis={"visible": False, "range": [lo - 0.3, hi + 0.3]},
         yaxis={"visible": False, "range": [depth, 1.2]},
         height=max(320, 120 + 32 * half),
-        margin={"l": 20, "r": 20, "t": 50 if title else 20, "b": 20},
+        margin={"l": side[0], "r": side[1], "t": 50 if title else 20, "b": 20},
         plot_bgcolor="white",
         showlegend=False,
     )
@@ -141,7 +148,7 @@ def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = "", col
     'X (ρ = 1.00, p = 0)'
     >>> two = pd.concat([g, g.assign(label="Y", gain=-g["gain"])])
     >>> [a.text for a in gain_figure(two, columns=2).layout.annotations][:2]
-    ['X (ρ = 1.00, p = 0)', 'Y (ρ = -1.00, p = 0)']
+    ['X<br>(ρ = 1.00, p = 0)', 'Y<br>(ρ = -1.00, p = 0)']
     """
     groups = [(label, part) for label, part in gains.groupby("label", sort=False)]
     facets = columns > 0 and len(groups) > 1
@@ -150,7 +157,10 @@ def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = "", col
         part = part.dropna(subset=["gain", "imbalance_ratio"])
         if len(part) > 2 and part["gain"].nunique() > 1 and part["imbalance_ratio"].nunique() > 1:
             rho, p = stats.spearmanr(part["imbalance_ratio"], part["gain"])
-            names.append(f"{_text(label)} (ρ = {rho:.2f}, p = {p:.2g})")
+            stat = f"ρ = {rho:.2f}, p = {p:.2g}"
+            # a facet's title in two lines (the setting, then the statistic): one line of both
+            # is wider than a facet of a 4-column grid and runs into its neighbour's
+            names.append(f"{_text(label)}<br>({stat})" if facets else f"{_text(label)} ({stat})")
         else:
             names.append(_text(label))
     if facets:
@@ -162,7 +172,7 @@ def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = "", col
             shared_yaxes=True,
             subplot_titles=names,
             horizontal_spacing=0.03,
-            vertical_spacing=0.09,
+            vertical_spacing=0.12,
         )
     else:
         fig = go.Figure()
@@ -189,10 +199,12 @@ def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = "", col
     )
     x_title = "imbalance ratio (majority / minority, log scale)"
     y_title = f"gain over Shannon in {_text(metric_name)}" if metric_name else "gain"
-    fig.update_xaxes(type="log")
+    # every tick labelled in full (Plotly's log axis writes 20 and 50 as "2" and "5")
+    ticks = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+    fig.update_xaxes(type="log", tickvals=ticks, ticktext=[str(t) for t in ticks])
     if facets:
         fig.update_annotations(font_size=11)
-        fig.update_layout(height=260 * rows + 80)
+        fig.update_layout(height=280 * rows + 90)
         fig.add_annotation(
             text=x_title,
             x=0.5,
