@@ -27,9 +27,15 @@ FIGURES = [
     ("pruned", "gmean", "prior"),
     ("tree", "balanced_accuracy", "majority"),
     ("forest", "auc", "majority"),
+    ("forest", "gmean", "majority"),
     ("forest", "gmean", "prior"),
 ]
-GAINS = [("pruned", "auc", "majority"), ("pruned", "gmean", "majority")]
+GAINS = [
+    ("pruned", "auc", "majority"),
+    ("pruned", "gmean", "majority"),
+    ("forest", "auc", "majority"),
+    ("forest", "gmean", "prior"),
+]
 
 
 def _chromium() -> str:
