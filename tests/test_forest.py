@@ -155,3 +155,53 @@ def test_feature_subsets_skip_features_constant_in_the_node():
         assert all((np.asarray(leaf.counts) > 0).sum() == 1 for leaf in leaves)
         assert tree.tree_.nodes[tree.tree_.root].split is not None
     assert (forest.predict(X) == y).all()
+
+
+def test_balanced_bootstrap_draws_every_class_equally(ecoli):
+    X, y = ecoli
+    n, q = len(y), y.nunique()
+    f = ForestClassifier(n_estimators=3, bootstrap="balanced", max_depth=2, random_state=0)
+    f.fit(X, y)
+    want = [n // q + (1 if c < n % q else 0) for c in range(q)]
+    for idx in f.samples_:
+        assert len(idx) == n
+        np.testing.assert_array_equal(y.iloc[idx].value_counts().sort_index().to_numpy(), want)
+    # theta = "prior" stays the training set's prior, not the balanced sample's
+    g = ForestClassifier(
+        n_estimators=2, bootstrap="balanced", measure="shannon", theta="prior", max_depth=2
+    ).fit(X, y)
+    np.testing.assert_allclose(g.theta_, y.value_counts(normalize=True).sort_index().to_numpy())
+    # not stratified: a multinomial draw, each class about n / q rows over many trees
+    m = ForestClassifier(
+        n_estimators=40, bootstrap="balanced", stratified=False, max_depth=1, random_state=1
+    ).fit(X, y)
+    shares = np.mean(
+        [y.iloc[idx].value_counts(normalize=True).sort_index() for idx in m.samples_], 0
+    )
+    np.testing.assert_allclose(shares, 1 / q, atol=0.02)
+    assert any(
+        not np.array_equal(y.iloc[idx].value_counts().sort_index().to_numpy(), want)
+        for idx in m.samples_
+    )
+
+
+def test_balanced_bootstrap_lifts_minority_recall():
+    rng = np.random.default_rng(0)
+    n = 2000
+    X = pd.DataFrame(rng.normal(size=(n, 4)), columns=list("abcd"))
+    y = ((X["a"] + 0.8 * X["b"] + rng.normal(scale=1.0, size=n)) > 2.6).astype(int)
+    assert 0.02 < y.mean() < 0.08
+    recall = {}
+    for boot in (True, "balanced"):
+        f = ForestClassifier(n_estimators=15, bootstrap=boot, max_depth=4, random_state=0)
+        pred = f.fit(X.iloc[:1000], y.iloc[:1000]).predict(X.iloc[1000:])
+        truth = y.iloc[1000:].to_numpy()
+        recall[boot] = (pred[truth == 1] == 1).mean()
+    assert recall["balanced"] > recall[True] + 0.2
+
+
+@pytest.mark.parametrize("bad", ["yes", 2, None, "Balanced"])
+def test_bootstrap_values_are_checked(ecoli, bad):
+    X, y = ecoli
+    with pytest.raises(ValueError, match="bootstrap must be True, False or 'balanced'"):
+        ForestClassifier(n_estimators=2, bootstrap=bad).fit(X, y)

@@ -139,6 +139,38 @@ def test_both_leaf_rules_from_one_fit_are_what_the_models_predict():
             assert np.allclose(proba, est.predict_proba(X))
 
 
+def test_balanced_forest_model_grows_on_class_balanced_samples(bad_folder, monkeypatch):
+    sets, _ = read_folder(bad_folder)
+    grown = []
+    real_fit = ForestClassifier.fit
+
+    def spy(self, X, y):
+        out = real_fit(self, X, y)
+        grown.append(
+            (
+                self.bootstrap,
+                [np.unique(np.asarray(y)[i], return_counts=True)[1] for i in out.samples_],
+            )
+        )
+        return out
+
+    monkeypatch.setattr(ForestClassifier, "fit", spy)
+    folds = run_study(sets[:1], ["shannon"], ["forest", "balanced_forest"], QUICK, n_jobs=1)
+    assert (folds["error"] == "").all()
+    assert set(folds["model"]) == {"forest", "balanced_forest"}
+    assert sorted({b for b, _ in grown}, key=str) == [True, "balanced"]
+    for boot, counts in grown:
+        if boot == "balanced":  # every class equally often (up to one row)
+            assert all(c.max() - c.min() <= 1 for c in counts)
+        else:  # the training proportions
+            assert all(c.max() - c.min() > 1 for c in counts)
+    # the anchor is scikit-learn's balanced forest under both forest models
+    anchor = folds[folds["setting"] == ANCHOR]
+    forest = anchor[anchor["model"] == "forest"].drop(columns=["model", "seconds"])
+    balanced = anchor[anchor["model"] == "balanced_forest"].drop(columns=["model", "seconds"])
+    pd.testing.assert_frame_equal(forest.reset_index(drop=True), balanced.reset_index(drop=True))
+
+
 def test_the_same_folds_and_numbers_whatever_n_jobs(bad_folder):
     sets, _ = read_folder(bad_folder)
     one = run_study(sets[:2], ["shannon", "gini"], ["forest"], QUICK, n_jobs=1)

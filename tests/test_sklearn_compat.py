@@ -35,6 +35,7 @@ ESTIMATORS = [
     ForestClassifier(
         n_estimators=4, measure="asymmetric", theta="prior", consistent=True, n_jobs=2
     ),
+    ForestClassifier(n_estimators=3, bootstrap="balanced", n_jobs=1),  # class-balanced samples
 ]
 
 ARRAY_API_CHECK = "check_array_api_input"

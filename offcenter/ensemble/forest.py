@@ -15,6 +15,14 @@ Choices
   forest's training set, and passed to each tree as a vector) and no tree lacks the minority class.
   ``stratified=False`` gives the plain bootstrap (a tree whose sample misses a class then predicts
   only the classes it saw; its scores for the others are 0).
+- **Class-balanced bootstrap** (``bootstrap="balanced"``; Chen, Liaw and Breiman 2004, "balanced
+  random forest"): each tree's sample of n rows holds every class equally often, the rows of a
+  class drawn with replacement within it. Stratified (default): n // q rows from each class, the
+  remainder one more row each for the first classes in order; ``stratified=False``: each of the n
+  rows is a class drawn uniformly, then a row of that class (a multinomial draw with row
+  probabilities proportional to 1 / n_c, which is how scikit-learn 1.9's forests draw their
+  bootstrap under ``class_weight="balanced"``). ``theta="prior"`` still means the training set's
+  prior (the true class frequencies), not the balanced sample's.
 - **Votes** are counted per class; ties go to the class with the larger averaged score, then to the
   first class in order.
 - **Determinism and parallelism**: given an integer ``random_state`` the forest is reproducible:
@@ -30,7 +38,8 @@ Choices
 References
 ----------
 L. Breiman, Random forests, Machine Learning 45 (2001) 5-32. L. Breiman, Bagging predictors,
-Machine Learning 24 (1996) 123-140. B. Hladká, M. Holub, Learning Decision Trees and Random
+Machine Learning 24 (1996) 123-140. C. Chen, A. Liaw, L. Breiman, Using random forest to learn
+imbalanced data, Technical report 666, Department of Statistics, UC Berkeley (2004). B. Hladká, M. Holub, Learning Decision Trees and Random
 Forests, NPFL054 Introduction to Machine Learning, lecture 5, Charles University, Prague.
 """
 
@@ -75,6 +84,24 @@ def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray) -> TreeClassifie
     return TreeClassifier(**params).fit(Xi, y[idx])
 
 
+def _balanced_sample(
+    by_class: list[np.ndarray], n: int, stratified: bool, rng: np.random.Generator
+) -> np.ndarray:
+    """Row indices of a class-balanced bootstrap sample of size n.
+
+    ``by_class[c]`` holds the rows of class c. Stratified: ``n // q`` rows of each class, plus
+    one for each of the first ``n % q`` classes, drawn with replacement within the class. Not
+    stratified: a multinomial draw, each row's probability ``1 / (q n_c)`` (a uniform class,
+    then a uniform row of it).
+    """
+    q = len(by_class)
+    if stratified:
+        sizes = [n // q + (1 if c < n % q else 0) for c in range(q)]
+    else:
+        sizes = np.bincount(rng.integers(0, q, n), minlength=q).tolist()
+    return np.concatenate([rng.choice(ix, size=k, replace=True) for ix, k in zip(by_class, sizes)])
+
+
 class ForestClassifier(ClassifierMixin, BaseEstimator):
     """A bagged forest of off-centered (or not) decision trees.
 
@@ -82,11 +109,12 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
     ----------
     n_estimators : int
         Number of trees (>= 1).
-    bootstrap : bool
-        Grow each tree on a bootstrap sample (True) or on the whole training set (False; the trees
-        then differ only by their random feature subsets).
+    bootstrap : bool or "balanced"
+        Grow each tree on a bootstrap sample (True), on a class-balanced bootstrap sample of the
+        same size (``"balanced"``: every class equally often; see the module notes) or on the
+        whole training set (False; the trees then differ only by their random feature subsets).
     stratified : bool
-        Class-stratified bootstrap (see the module notes).
+        Class-stratified bootstrap: fixed class counts in each sample (see the module notes).
     max_features : "sqrt", "log2", int, float in (0, 1] or None
         Features considered at each node: sqrt or log2 of their number, a count, a share, or all.
         They are drawn, afresh at each node, among the features that vary in the node (all of
@@ -137,7 +165,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self,
         n_estimators: int = 25,
         *,
-        bootstrap: bool = True,
+        bootstrap: bool | str = True,
         stratified: bool = True,
         max_features="sqrt",
         random_state=None,
@@ -265,6 +293,10 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             or self.n_estimators < 1
         ):
             raise ValueError(f"n_estimators must be an integer >= 1; got {self.n_estimators!r}.")
+        if not ((isinstance(self.bootstrap, (bool, np.bool_))) or self.bootstrap == "balanced"):
+            raise ValueError(
+                f"bootstrap must be True, False or 'balanced'; got {self.bootstrap!r}."
+            )
         if y is None:
             raise ValueError("ForestClassifier requires y to be passed, but the target y is None.")
         Xa = self._validate_X(X, reset=True)
@@ -306,7 +338,9 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         samples, seeds = [], []
         for i in range(int(self.n_estimators)):  # every random draw up front, tree by tree
             rng = np.random.default_rng([base, i])
-            if not self.bootstrap:
+            if isinstance(self.bootstrap, str):  # "balanced"
+                idx = np.sort(_balanced_sample(by_class, n, self.stratified, rng))
+            elif not self.bootstrap:
                 idx = np.arange(n)
             elif self.stratified:
                 idx = np.sort(

@@ -18,7 +18,11 @@ Models (:data:`MODELS`)
     fixed rule, not tuned: no inner cross-validation); ``"forest"``: a bagged forest of
     ``n_estimators`` (25) fully grown trees with ``max_features="sqrt"``
     (:class:`~offcenter.ensemble.forest.ForestClassifier`, class-stratified bootstrap), seeded per
-    (seed, repeat, fold) as :func:`offcenter.evaluation.runner.evaluate` does.
+    (seed, repeat, fold) as :func:`offcenter.evaluation.runner.evaluate` does;
+    ``"balanced_forest"``: the same forest on class-balanced bootstrap samples
+    (``bootstrap="balanced"``: every tree sees n // q rows of each class, the "balanced random
+    forest" of Chen, Liaw and Breiman 2004; each tree's prior-aware rule divides by its own,
+    uniform, sample prior, so both rules coincide there).
 Leaf rules
     One fit gives both: ``"majority"`` predicts the class of largest leaf frequency, ``"prior"`` the
     class whose leaf frequency most exceeds its (weighted) training prior, exactly as
@@ -31,7 +35,9 @@ Metrics (:data:`STUDY_METRICS`)
     all from :mod:`sklearn.metrics`).
 The anchor (:data:`ANCHOR`)
     ``sklearn.tree.DecisionTreeClassifier(class_weight="balanced")`` (``RandomForestClassifier``
-    with the same class weights for the forest model), same ``max_depth`` / pruning rule / number
+    with the same class weights for both forest models: in scikit-learn 1.9 its
+    ``class_weight="balanced"`` also draws each tree's bootstrap with row probabilities
+    proportional to the weights, a class-balanced bootstrap), same ``max_depth`` / pruning rule / number
     of trees, ``random_state`` the fold's seed. It needs numbers: a
     :class:`~sklearn.pipeline.Pipeline` whose :class:`~sklearn.compose.ColumnTransformer` codes the
     nominal columns with :class:`~sklearn.preprocessing.OrdinalEncoder` (categories in sorted
@@ -52,7 +58,8 @@ References
 J. Demsar, Statistical comparisons of classifiers over multiple data sets, JMLR 7 (2006) 1-30.
 D. A. Cieslak, N. V. Chawla, Learning decision trees for unbalanced data, ECML PKDD 2008.
 T. M. Therneau, E. J. Atkinson, An introduction to recursive partitioning using the RPART
-routines (rpart's cp), 2023.
+routines (rpart's cp), 2023. C. Chen, A. Liaw, L. Breiman, Using random forest to learn
+imbalanced data, Technical report 666, UC Berkeley, 2004.
 """
 
 from __future__ import annotations
@@ -117,6 +124,7 @@ MODELS = {
     "tree": "depth-limited tree",
     "pruned": "fully grown tree, cost-complexity pruned",
     "forest": "bagged forest",
+    "balanced_forest": "bagged forest, class-balanced bootstrap",
 }
 LEAF_RULES = ("majority", "prior")
 #: Metrics of the positive (minority) class; all "higher is better".
@@ -324,7 +332,7 @@ def _anchor(model: str, X: pd.DataFrame, protocol: StudyProtocol, seed: int):
         ],
         remainder="passthrough",
     )
-    if model == "forest":
+    if model in ("forest", "balanced_forest"):
         est = RandomForestClassifier(
             n_estimators=protocol.n_estimators,
             max_features=protocol.max_features,
@@ -354,11 +362,12 @@ def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
         n_classes = len(classes)
         return pipe, np.full(n_classes, 1.0 / n_classes)  # balanced weights: uniform prior
     params = setting.tree_params()
-    if model == "forest":
+    if model in ("forest", "balanced_forest"):
         from offcenter.ensemble.forest import ForestClassifier
 
         est = ForestClassifier(
             **params,
+            bootstrap="balanced" if model == "balanced_forest" else True,
             n_estimators=protocol.n_estimators,
             max_features=protocol.max_features,
             random_state=seed,
@@ -502,7 +511,7 @@ def _run_group(data: StudyData, setting, model, protocol, folds) -> list[dict]:
 
 
 def _cost(data: StudyData, model: str) -> float:
-    scale = {"tree": 1.0, "pruned": 1.5, "forest": 20.0}[model]
+    scale = {"tree": 1.0, "pruned": 1.5, "forest": 20.0, "balanced_forest": 20.0}[model]
     return scale * len(data.y) * max(1, data.X.shape[1])
 
 
@@ -526,7 +535,7 @@ def run_study(
     settings : iterable
         Measure settings (keys, dicts or :class:`~offcenter.MeasureSetting`); the anchor is added
         when ``anchor``.
-    models : iterable of "tree", "pruned", "forest"
+    models : iterable of "tree", "pruned", "forest", "balanced_forest"
     protocol : StudyProtocol
     n_jobs : int or None
         joblib workers (processes); each runs all the folds of one (data set, setting, model).

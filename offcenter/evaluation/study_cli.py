@@ -3,7 +3,7 @@
 Usage::
 
     python -m offcenter.evaluate study FOLDER --out folds.csv [--markdown report.md] \\
-        [--settings shannon,gini,...] [--no-anchor] [--models tree,pruned,forest] \\
+        [--settings shannon,gini,...] [--no-anchor] [--models tree,pruned,forest,balanced_forest] \\
         [--folds 5] [--repeats 3] [--seed 0] [--max-depth 5] [--cp 0.01] [--n-estimators 25] \\
         [--only NAME,NAME] [--n-jobs -1] [--resume] [--quiet]
     python -m offcenter.evaluate study --report folds.csv --markdown report.md
@@ -121,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_models,
         default=list(MODELS),
         help="tree (depth-limited), pruned (full, then cost-complexity pruned), "
-        "forest; comma-separated (default all three)",
+        "forest (bagged, class-stratified bootstrap), balanced_forest (bagged, "
+        "class-balanced bootstrap); comma-separated (default all four)",
     )
     p.add_argument("--folds", type=_int_at_least(2), default=5)
     p.add_argument("--repeats", type=_int_at_least(1), default=3)
