@@ -11,8 +11,10 @@ import json
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitInvalidLayoutContextError
 
 from offcenter.app import tree_comparison, tree_restore, urlstate
+from offcenter.app.charts import plotly_chart
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
@@ -306,158 +308,184 @@ tree_restore.publish_edits(SCHEMA, PREFIX, tree_state, Grow(data_key, params_jso
 
 if tree_state.current is None:
     st.stop()
-tree_key = tree_state.key  # identifies the tree (growth and edits) in the caches
-tree_tag = tree_state.tag  # short id for widget keys
 clf = tree_state.current
-tree = clf.tree_
-nodes = tree.nodes
-tree_state.check_node(len(nodes))
 
-# ---------------------------------------------------------------- the tree
-st.header("3. The tree")
-grown_score = "the Hellinger distance" if clf.setting_.info.is_criterion else SCORES[score][0]
-st.subheader(tree_title(clf.setting_, clf.prior_, score=grown_score, leaf_rule=clf.leaf_rule))
-st.caption(
-    f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}"
-    + ("; edited by hand" if tree_state.edited else "")
-)
-# a click on a node (read before drawing so that the figure shows it selected)
-event_state = S.get("tr_chart")
-tree_state.click(selected_node(event_state) if event_state is not None else None, len(nodes))
 
-per_depth = nodes_by_depth(tree)
-auto_depth = visible_depth(per_depth, DRAWN_NODES)
-shown_depth = tree.depth
-if tree.depth > auto_depth:
-    shown_depth = st.slider(
-        "Depth shown (the tree is too big to read whole; widen to see more)",
-        1,
-        tree.depth,
-        value=auto_depth,
-        key=f"tr_shown_{tree_tag}",
-    )
-with st.expander("Trace a row through the tree"):
-    trace_path = trace_section(clf, X, y)
-
-fig = tree_figure(
-    clf,
-    max_depth=shown_depth if shown_depth < tree.depth else None,
-    selected=tree_state.node,
-    path=trace_path,
-)
-st.plotly_chart(
-    fig,
-    key="tr_chart",
-    on_select="rerun",
-    selection_mode="points",
-    width="stretch",
-    config={"displaylogo": False, "scrollZoom": True},
-)
-st.caption(
-    "Click a node's box to select it. Each box: node id, split (or → predicted class for a "
-    "leaf, tinted by it), n, impurity, gain, a bar of the class shares and the shares. "
-    "A wide tree is drawn at full size: drag to pan, scroll to zoom, double-click to reset."
-)
-tree_comparison.show_training_report(clf, X, y, tree_key)
-
-# ---------------------------------------------------------------- the selected node
-st.header("4. The selected node")
-node_ids = [n.id for n in nodes]
-sel = st.selectbox(
-    "Node",
-    node_ids,
-    index=node_ids.index(tree_state.node),
-    format_func=lambda i: (
-        f"node {i} (depth {nodes[i].depth}, n = {int(round(nodes[i].n))})"
-        + (" - leaf" if nodes[i].split is None else f" - split on {nodes[i].split.feature}")
-    ),
-    key=f"tr_node_select_{tree_tag}_{tree_state.node}",
-)
-if sel != tree_state.node:
-    tree_state.node = sel
-    st.rerun()
-node = nodes[tree_state.node]
-
-left, right = st.columns([1, 1])
-with left:
-    st.subheader("Path from the root")
-    st.code(
-        "\n".join(node.conditions) if node.conditions else "(the root: all rows)", language=None
-    )
-    st.subheader("Class counts")
-    total = max(float(np.sum(node.counts)), 1.0)
-    st.dataframe(
-        pd.DataFrame(
-            {
-                "class": [str(c) for c in clf.classes_],
-                "count": [int(round(c)) for c in node.counts],
-                "share": [f"{c / total:.1%}" for c in node.counts],
-            }
-        ),
-        hide_index=True,
-    )
-    st.text(
-        f"n = {int(round(node.n))}; prediction: {node.prediction}"
-        + (f"; {node.n_missing} with missing values" if getattr(node, "n_missing", 0) else "")
-    )
-with right:
-    st.subheader("Impurity under each measure")
-    imps = clf.node_impurities(node.id)
-    if clf.setting_.info.is_criterion:
-        st.caption("The Hellinger distance (HDDT) scores splits; its node impurity is DKM's.")
-    labels = imps.attrs.get("labels", {})
-    st.dataframe(
-        pd.DataFrame(
-            {
-                "measure": tree_comparison.prior_labels(imps.index, clf.prior_, labels),
-                "impurity": imps.to_numpy(dtype=float),
-            }
-        ),
-        hide_index=True,
-        width="stretch",
-        column_config=tree_comparison.numbers_config(pd.DataFrame({"impurity": [0.0]})),
-    )
-
-cands = tree_comparison.show_node_comparison(clf, node, tree_key, tree_tag)
-tree_comparison.show_worked_calculation(clf, node, alpha)
-
-# ---------------------------------------------------------------- edits
-st.subheader("Edit the tree at this node")
-e1, e2, e3 = st.columns([2, 1, 1])
-feature_choices = list(cands["feature"]) if cands is not None and len(cands) else []
-force = e1.selectbox(
-    "Split on",
-    feature_choices,
-    index=None,
-    key="tr_force_feature",
-    placeholder="choose a feature",
-    format_func=str,
-)
-if e1.button("Use this split", key="tr_force", disabled=force is None):
+def rerun_fragment() -> None:
+    """Rerun this fragment alone when the run is the fragment's own, else the page."""
     try:
-        tree_state.apply(Split(node.id, force))
+        st.rerun(scope="fragment")
+    except StreamlitInvalidLayoutContextError:  # a full run: the fragment cannot rerun alone
         st.rerun()
-    except (ValueError, KeyError) as exc:
-        st.error(f"Cannot split node {node.id} on that feature: {exc}")
-if e2.button("Make it a leaf", key="tr_leaf", disabled=node.split is None):
-    tree_state.apply(MakeLeaf(node.id))
-    st.rerun()
-if e3.button("Undo", key="tr_undo", disabled=not tree_state.edited):
-    tree_state.undo()
-    st.rerun()
-if tree_state.edited:
-    st.text("Edits: " + tree_state.edits_text())
 
-# ---------------------------------------------------------------- rows
-st.subheader("Rows reaching this node")
-idx = clf.node_indices(node.id)
-rows = X.iloc[idx].assign(**{f"{target} (target)": y.iloc[idx].to_numpy()})
-st.dataframe(rows.head(5000), width="stretch", key="tr_rows")
-if len(rows) > 5000:
-    st.caption(f"Showing 5,000 of {len(rows):,} rows; the download has them all.")
-csv_button(
-    "Download these rows (CSV)", lambda: rows, f"rows_node{node.id}.csv", "tr_dl_rows", rerun=False
-)  # the CSV is made only when the file is downloaded
+
+@st.fragment
+def tree_and_node(X, y, target: str, alpha) -> None:
+    """Sections 3 and 4: the tree figure and the selected node (a fragment).
+
+    A click on a node, the node selector and every widget of the node's tables rerun only this
+    part of the page (the data, settings, two-trees and export sections stay as they are); an
+    edit of the tree reruns the whole page, whose other sections depend on the tree.
+    """
+    tree_key = tree_state.key  # identifies the tree (growth and edits) in the caches
+    tree_tag = tree_state.tag  # short id for widget keys
+    clf = tree_state.current
+    tree = clf.tree_
+    nodes = tree.nodes
+    tree_state.check_node(len(nodes))
+
+    # ---------------------------------------------------------------- the tree
+    st.header("3. The tree")
+    grown_score = "the Hellinger distance" if clf.setting_.info.is_criterion else SCORES[score][0]
+    st.subheader(tree_title(clf.setting_, clf.prior_, score=grown_score, leaf_rule=clf.leaf_rule))
+    st.caption(
+        f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}"
+        + ("; edited by hand" if tree_state.edited else "")
+    )
+    # a click on a node (read before drawing so that the figure shows it selected)
+    event_state = S.get("tr_chart")
+    tree_state.click(selected_node(event_state) if event_state is not None else None, len(nodes))
+
+    per_depth = nodes_by_depth(tree)
+    auto_depth = visible_depth(per_depth, DRAWN_NODES)
+    shown_depth = tree.depth
+    if tree.depth > auto_depth:
+        shown_depth = st.slider(
+            "Depth shown (the tree is too big to read whole; widen to see more)",
+            1,
+            tree.depth,
+            value=auto_depth,
+            key=f"tr_shown_{tree_tag}",
+        )
+    with st.expander("Trace a row through the tree"):
+        trace_path = trace_section(clf, X, y)
+
+    fig = tree_figure(
+        clf,
+        max_depth=shown_depth if shown_depth < tree.depth else None,
+        selected=tree_state.node,
+        path=trace_path,
+    )
+    plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
+        fig,
+        key="tr_chart",
+        on_select="rerun",
+        selection_mode="points",
+        width="stretch",
+        config={"displaylogo": False, "scrollZoom": True},
+    )
+    st.caption(
+        "Click a node's box to select it. Each box: node id, split (or → predicted class for a "
+        "leaf, tinted by it), n, impurity, gain, a bar of the class shares and the shares. "
+        "A wide tree is drawn at full size: drag to pan, scroll to zoom, double-click to reset."
+    )
+    tree_comparison.show_training_report(clf, X, y, tree_key)
+
+    # ---------------------------------------------------------------- the selected node
+    st.header("4. The selected node")
+    node_ids = [n.id for n in nodes]
+    sel = st.selectbox(
+        "Node",
+        node_ids,
+        index=node_ids.index(tree_state.node),
+        format_func=lambda i: (
+            f"node {i} (depth {nodes[i].depth}, n = {int(round(nodes[i].n))})"
+            + (" - leaf" if nodes[i].split is None else f" - split on {nodes[i].split.feature}")
+        ),
+        key=f"tr_node_select_{tree_tag}_{tree_state.node}",
+    )
+    if sel != tree_state.node:
+        tree_state.node = sel
+        rerun_fragment()
+    node = nodes[tree_state.node]
+
+    left, right = st.columns([1, 1])
+    with left:
+        st.subheader("Path from the root")
+        st.code(
+            "\n".join(node.conditions) if node.conditions else "(the root: all rows)", language=None
+        )
+        st.subheader("Class counts")
+        total = max(float(np.sum(node.counts)), 1.0)
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "class": [str(c) for c in clf.classes_],
+                    "count": [int(round(c)) for c in node.counts],
+                    "share": [f"{c / total:.1%}" for c in node.counts],
+                }
+            ),
+            hide_index=True,
+        )
+        st.text(
+            f"n = {int(round(node.n))}; prediction: {node.prediction}"
+            + (f"; {node.n_missing} with missing values" if getattr(node, "n_missing", 0) else "")
+        )
+    with right:
+        st.subheader("Impurity under each measure")
+        imps = clf.node_impurities(node.id)
+        if clf.setting_.info.is_criterion:
+            st.caption("The Hellinger distance (HDDT) scores splits; its node impurity is DKM's.")
+        labels = imps.attrs.get("labels", {})
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "measure": tree_comparison.prior_labels(imps.index, clf.prior_, labels),
+                    "impurity": imps.to_numpy(dtype=float),
+                }
+            ),
+            hide_index=True,
+            width="stretch",
+            column_config=tree_comparison.numbers_config(pd.DataFrame({"impurity": [0.0]})),
+        )
+
+    cands = tree_comparison.show_node_comparison(clf, node, tree_key, tree_tag)
+    tree_comparison.show_worked_calculation(clf, node, alpha)
+
+    # ---------------------------------------------------------------- edits
+    st.subheader("Edit the tree at this node")
+    e1, e2, e3 = st.columns([2, 1, 1])
+    feature_choices = list(cands["feature"]) if cands is not None and len(cands) else []
+    force = e1.selectbox(
+        "Split on",
+        feature_choices,
+        index=None,
+        key="tr_force_feature",
+        placeholder="choose a feature",
+        format_func=str,
+    )
+    if e1.button("Use this split", key="tr_force", disabled=force is None):
+        try:
+            tree_state.apply(Split(node.id, force))
+            st.rerun()
+        except (ValueError, KeyError) as exc:
+            st.error(f"Cannot split node {node.id} on that feature: {exc}")
+    if e2.button("Make it a leaf", key="tr_leaf", disabled=node.split is None):
+        tree_state.apply(MakeLeaf(node.id))
+        st.rerun()
+    if e3.button("Undo", key="tr_undo", disabled=not tree_state.edited):
+        tree_state.undo()
+        st.rerun()
+    if tree_state.edited:
+        st.text("Edits: " + tree_state.edits_text())
+
+    # ---------------------------------------------------------------- rows
+    st.subheader("Rows reaching this node")
+    idx = clf.node_indices(node.id)
+    rows = X.iloc[idx].assign(**{f"{target} (target)": y.iloc[idx].to_numpy()})
+    st.dataframe(rows.head(5000), width="stretch", key="tr_rows")
+    if len(rows) > 5000:
+        st.caption(f"Showing 5,000 of {len(rows):,} rows; the download has them all.")
+    csv_button(
+        "Download these rows (CSV)",
+        lambda: rows,
+        f"rows_node{node.id}.csv",
+        "tr_dl_rows",
+        rerun=False,
+    )  # the CSV is made only when the file is downloaded
+
+
+tree_and_node(X, y, target, alpha)
 
 # ---------------------------------------------------------------- export
 st.header("5. Export")

@@ -16,11 +16,15 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "3_Tree.py")
 
 
-def run(at=None, **query):
+def run(at=None, *, cands_open=False, **query):
+    """Run the page (a new one with ``query`` as its link); ``cands_open`` opens the expander
+    of every feature at the tree's thresholds (drawn only when open)."""
     if at is None:
         at = AppTest.from_file(PAGE, default_timeout=120)
         for k, v in query.items():
             at.query_params[k] = v
+    if cands_open:
+        at.session_state["tr_cand_open"] = True
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -193,7 +197,7 @@ def test_parameter_setting_label_follows_the_slider():
 
 
 def test_candidate_table_settings_choice_and_full_precision_download():
-    at = run(data="pima", max_depth="2")
+    at = run(data="pima", max_depth="2", cands_open=True)
     cand_keys = [m for m in at.multiselect if m.key and m.key.startswith("tr_cand_keys_")][0]
     cand_keys.set_value(["shannon", "misclassification"])
     at = run(at)

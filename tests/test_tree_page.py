@@ -14,11 +14,15 @@ PAGE = str(ROOT / "pages" / "3_Tree.py")
 BAD = ROOT / "tests" / "data" / "bad_csv"
 
 
-def run(at=None, **query):
+def run(at=None, *, cands_open=False, **query):
+    """Run the page (a new one with ``query`` as its link); ``cands_open`` opens the expander
+    of every feature at the tree's thresholds (drawn only when open)."""
     if at is None:
         at = AppTest.from_file(PAGE, default_timeout=120)
         for k, v in query.items():
             at.query_params[k] = v
+    if cands_open:
+        at.session_state["tr_cand_open"] = True
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -229,7 +233,7 @@ def test_hellinger_criterion_and_dkm_grow_and_explain(data):
     at = run(at)
     assert at.selectbox(key="tr_score").disabled
     at.button(key="tr_grow").click()
-    at = run(at)
+    at = run(at, cands_open=True)
     assert not at.error
     text = texts(at)
     heads = [str(h.value) for h in at.subheader]
@@ -283,8 +287,20 @@ def test_select_node_force_split_make_leaf_undo():
     assert at.button(key="tr_undo").disabled
 
 
-def test_candidate_table_and_disagreement():
+def test_candidate_table_is_drawn_only_when_its_expander_is_open():
     at = run(data="iris")
+    frames = [d.value for d in at.dataframe]
+    assert not [f for f in frames if hasattr(f, "columns") and "best under" in f.columns]
+    labels = [b.label for b in at.get("download_button")]
+    assert "Download the candidate table (CSV, full precision)" not in labels
+    assert [e.label for e in at.expander if e.label.startswith("Every feature at the tree's")]
+    at = run(at, cands_open=True)
+    frames = [d.value for d in at.dataframe]
+    assert [f for f in frames if hasattr(f, "columns") and "best under" in f.columns]
+
+
+def test_candidate_table_and_disagreement():
+    at = run(data="iris", cands_open=True)
     frames = [d.value for d in at.dataframe]
     cands = [f for f in frames if hasattr(f, "columns") and "best under" in f.columns]
     assert cands, "no candidate table"
@@ -298,7 +314,7 @@ def test_pure_node_says_no_measure_prefers_a_split():
     at = run(data="mutation")
     leaf = [i for i in node_select(at).options if "leaf" in str(i)]
     node_select(at).select_index(node_select(at).options.index(leaf[0]))
-    at = run(at)
+    at = run(at, cands_open=True)
     assert any("No measure prefers any split" in i.value for i in at.info)
 
 
@@ -316,7 +332,7 @@ def test_binary_categorical_splits():
     at = run(data="tic_tac_toe")
     at.radio(key="tr_categorical").set_value("binary")
     at.button(key="tr_grow").click()
-    at = run(at)
+    at = run(at, cands_open=True)
     assert not at.error
     frames = [d.value for d in at.dataframe]
     cands = [f for f in frames if hasattr(f, "columns") and "best under" in f.columns][0]
@@ -324,7 +340,7 @@ def test_binary_categorical_splits():
 
 
 def test_exports_are_offered():
-    at = run()
+    at = run(cands_open=True)
     labels = [b.label for b in at.get("download_button")]
     assert "Tree as JSON" in labels and "Tree as text rules" in labels
     assert "Download the candidate table (CSV, full precision)" in labels
@@ -389,7 +405,7 @@ def test_type_override_numeric_code_as_categorical():
     at = run(data="mutation")
     ascat = [m for m in at.multiselect if m.key and m.key.startswith("tr_ascat_")][0]
     ascat.set_value(["mutation_3"])
-    at = run(at)
+    at = run(at, cands_open=True)
     frames = [d.value for d in at.dataframe]
     types = [f for f in frames if hasattr(f, "columns") and "left out because" in f.columns][0]
     kinds = dict(zip(types["column"], types["type"]))

@@ -226,17 +226,26 @@ def show_training_report(clf, X, y, tree_key: str | None = None) -> None:
 def node_tables(tree_key: str, node: int, _clf) -> dict:
     """The node's tables, computed once per (tree, node) and shared by reruns (read-only):
     ``optima`` and ``cands`` (labels with the prior's numbers), ``best`` (own best per
-    setting), ``chosen`` (the tree's split under every setting, None at a leaf), ``verdict``."""
+    setting), ``chosen`` (the tree's split under every setting, None at a leaf), ``verdict``,
+    ``informative`` (the settings that prefer some candidate to another)."""
     prior = _clf.prior_
     optima = with_prior_labels(_clf.own_optima(node), prior)
     cands = with_prior_labels(_clf.candidates(node), prior)
     split = _clf.tree_.nodes[node].split
     out = {"optima": optima, "cands": cands}
+    out["informative"] = informative_settings(cands)
     if len(cands):
         out["best"] = own_best_table(optima)
         out["verdict"] = verdict(optima)
         out["chosen"] = None if split is None else chosen_split_table(cands, optima, split.feature)
     return out
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def feature_table(tree_key: str, node: int, choice: str, _optima) -> pd.DataFrame:
+    """:func:`offcenter.viz.comparison.own_feature_table` of the node under ``choice`` (a
+    setting key, or ``"(all settings)"``), once per (tree, node, choice); read-only."""
+    return own_feature_table(_optima, None if choice == "(all settings)" else [choice])
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -312,7 +321,7 @@ def show_node_comparison(clf, node, tree_key: str, tree_tag: str):
         format_func=lambda k: labels.get(k, k),
         key="tr_own_setting",
     )
-    per_feature = own_feature_table(optima, None if choice == "(all settings)" else [choice])
+    per_feature = feature_table(tree_key, node.id, choice, optima)
     show_table(per_feature, "tr_own_features", height=min(420, 38 + 35 * len(per_feature)))
     csv_button(
         "Download every setting's own splits (CSV, full precision)",
@@ -334,41 +343,47 @@ def show_node_comparison(clf, node, tree_key: str, tree_tag: str):
         )
         show_table(chosen, "tr_chosen_split")
 
-    with st.expander("Every feature at the tree's thresholds, scored under every setting"):
-        shown_keys = st.multiselect(
-            "Settings in the table",
-            keys,
-            default=keys,
-            format_func=lambda k: labels.get(k, k),
-            # keyed by the options: a tree grown with a new measure (a new column) shows them all
-            key="tr_cand_keys_" + "|".join(keys),
-        )
-        table, flags = candidate_table(tree_key, node.id, tuple(shown_keys or keys), cands)
-        if not informative_settings(cands):
-            st.info(
-                "No measure prefers any split here: every candidate scores the same at the "
-                "tree's thresholds (the node is pure, or the features take one value here)."
+    every = st.expander(
+        "Every feature at the tree's thresholds, scored under every setting",
+        key="tr_cand_open",
+        on_change="rerun",  # drawn only when open: it is a wide table, rarely opened
+    )
+    if every.open:
+        with every:
+            shown_keys = st.multiselect(
+                "Settings in the table",
+                keys,
+                default=keys,
+                format_func=lambda k: labels.get(k, k),
+                # keyed by the options: a tree grown with a new measure (a new column) shows them all
+                key="tr_cand_keys_" + "|".join(keys),
             )
-        no_pref = [labels[k] for k in keys if k not in informative_settings(cands)]
-        if no_pref:
-            st.caption(f"{NO_WINNER} at the tree's thresholds: " + md_escape("; ".join(no_pref)))
-        styled = table.style.apply(
-            lambda row: ["background-color: #fff3cd" if flags[row.name] else "" for _ in row],
-            axis=1,
-        ).format({c: "{:.6g}" for c in table.columns if pd.api.types.is_float_dtype(table[c])})
-        st.dataframe(styled, hide_index=True, width="stretch", key="tr_cand_table")
-        if any(MeasureSetting.parse(k).info.is_criterion for k in shown_keys or keys):
-            st.caption(
-                "For the Hellinger distance (HDDT), a split criterion, the gain and score columns "
-                "hold the Hellinger distance of the split (0 to √2), not an impurity decrease."
+            table, _ = candidate_table(tree_key, node.id, tuple(shown_keys or keys), cands)
+            informative = tables["informative"]
+            if not informative:
+                st.info(
+                    "No measure prefers any split here: every candidate scores the same at the "
+                    "tree's thresholds (the node is pure, or the features take one value here)."
+                )
+            no_pref = [labels[k] for k in keys if k not in informative]
+            if no_pref:
+                st.caption(
+                    f"{NO_WINNER} at the tree's thresholds: " + md_escape("; ".join(no_pref))
+                )
+            # the rows where the settings' first choices differ are the 'measures disagree' column
+            show_table(table, "tr_cand_table")
+            if any(MeasureSetting.parse(k).info.is_criterion for k in shown_keys or keys):
+                st.caption(
+                    "For the Hellinger distance (HDDT), a split criterion, the gain and score columns "
+                    "hold the Hellinger distance of the split (0 to √2), not an impurity decrease."
+                )
+            csv_button(
+                "Download the candidate table (CSV, full precision)",
+                table,
+                f"candidates_node{node.id}.csv",
+                "tr_dl_cands",
+                rerun=False,
             )
-        csv_button(
-            "Download the candidate table (CSV, full precision)",
-            table,
-            f"candidates_node{node.id}.csv",
-            "tr_dl_cands",
-            rerun=False,
-        )
 
     _threshold_section(clf, node, tree_key, tree_tag, cands, labels)
     return cands

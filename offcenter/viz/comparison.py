@@ -36,6 +36,7 @@ import pandas as pd
 
 from offcenter.measures.registry import CRITERIA, MEASURES
 from offcenter.measures.settings import MeasureSetting
+from offcenter.tree.inspect import without_attrs
 
 __all__ = [
     "NUMBER_FORMAT",
@@ -176,6 +177,12 @@ def _score_differs(optima: pd.DataFrame) -> bool:
     return not np.allclose(g, s, equal_nan=True, rtol=0, atol=0)
 
 
+def by_setting(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The rows of an :func:`~offcenter.tree.inspect.own_optima` table per ``setting_key``, in
+    the table's order (one pass: filtering the table once per setting costs a scan each)."""
+    return {str(k): sub for k, sub in without_attrs(table).groupby("setting_key", sort=False)}
+
+
 def own_best_table(optima: pd.DataFrame) -> pd.DataFrame:
     """Every setting's own overall best split: one row per setting, every setting listed.
 
@@ -186,9 +193,11 @@ def own_best_table(optima: pd.DataFrame) -> pd.DataFrame:
     """
     with_score = _score_differs(optima)
     rows = []
+    parts = by_setting(optima)
+    empty = without_attrs(optima.iloc[:0])
     for key, label in optima.attrs.get("settings", []):
-        sub = optima[optima["setting_key"] == key]
-        best = sub[sub["is_best"]]
+        sub = parts.get(key, empty)
+        best = sub[sub["is_best"].to_numpy(bool)]
         if len(best):
             r = best.iloc[0]
             rows.append((snap(r["gain"]), snap(r["score"]), r["pick"], label))
@@ -226,20 +235,25 @@ def own_feature_table(optima: pd.DataFrame, keys: Sequence[str] | None = None) -
     with_score = _score_differs(optima)
     labels = dict(optima.attrs.get("settings", []))
     keys = list(labels) if keys is None else [k for k in keys if k in labels]
-    parts = []
-    for key in keys:
-        sub = optima[optima["setting_key"] == key].copy()
-        same = sub["rank"].map(sub["rank"].value_counts()).fillna(0).astype(int)
-        sub["rank text"] = [
-            _rank_text(r, s, t) for r, s, t in zip(sub["rank"], same, sub["tied_all"])
-        ]
-        sub = sub.assign(_order=sub["rank"].fillna(np.inf)).sort_values("_order", kind="stable")
-        parts.append(sub)
-    if not parts:
+    order = {k: i for i, k in enumerate(keys)}
+    df = without_attrs(optima)
+    df = df[df["setting_key"].isin(keys).to_numpy(bool)]
+    if not len(df):
         return pd.DataFrame(
             columns=["rank", "gain", "score", "best", "split", "feature", "setting"]
         )
-    df = pd.concat(parts, ignore_index=True)
+    rank = df["rank"].to_numpy(float)
+    # how many features share each (setting, rank): "1 (tie)"
+    same = (
+        df.assign(_r=rank)
+        .groupby(["setting_key", "_r"], sort=False, dropna=False)["_r"]
+        .transform("size")
+        .fillna(0)
+    ).to_numpy()
+    tied = df["tied_all"].to_numpy(bool)
+    text = [_rank_text(r, int(n), t) for r, n, t in zip(rank, same, tied)]
+    sort = np.lexsort((np.where(np.isnan(rank), np.inf, rank), df["setting_key"].map(order)))
+    df = df.assign(**{"rank text": text}).iloc[sort].reset_index(drop=True)
     out = pd.DataFrame(
         {
             "rank": df["rank text"],
@@ -267,20 +281,25 @@ def chosen_split_table(cands: pd.DataFrame, optima: pd.DataFrame, feature) -> pd
     setting makes the same choice), ``own best split``, ``setting``.
     """
     with_score = _score_differs(optima)
+    settings = list(cands.attrs.get("settings", []))
+    cands = without_attrs(cands)
     row = cands[cands["feature"].astype(str) == str(feature)]
     if row.empty:
         raise ValueError(f"feature {feature!r} is not a candidate of this node.")
     row = row.iloc[0]
-    best = own_best_table(optima).set_index(pd.Index(own_best_table(optima).attrs["keys"]))
+    best_table = own_best_table(optima)
+    best = best_table.set_index(pd.Index(best_table.attrs["keys"]))
+    groups = by_setting(optima)
+    empty = without_attrs(optima.iloc[:0])
     records = []
-    for key, label in cands.attrs.get("settings", []):
+    for key, label in settings:
         scores = cands[f"score:{key}"].to_numpy(float)
         valid = scores[~np.isnan(scores)]
         tied_all = valid.size >= 2 and float(valid.max() - valid.min()) <= 1e-12
         rank = float(row[f"rank:{key}"])
         n_same = int(np.sum(np.abs(valid - row[f"score:{key}"]) <= 1e-12))
-        sub = optima[optima["setting_key"] == key]
-        own = sub[sub["is_best"]]
+        sub = groups.get(key, empty)
+        own = sub[sub["is_best"].to_numpy(bool)]
         own_score = float(own["score"].iloc[0]) if len(own) else float(np.nanmax(sub["score"]))
         own_gain = float(own["gain"].iloc[0]) if len(own) else float(np.nanmax(sub["gain"]))
         records.append(

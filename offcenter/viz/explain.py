@@ -33,6 +33,7 @@ import pandas as pd
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.offcentering import _off_center
 from offcenter.measures.settings import MeasureSetting
+from offcenter.tree.inspect import without_attrs
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&=:\"'])")
 
@@ -442,6 +443,7 @@ def candidate_display(cands, keys: Sequence[str] | None = None, *, scores: bool 
     keys = [k for k, _ in settings] if keys is None else list(keys)
     flags = disagreement(cands)
     firsts = best_under(cands)
+    cands = without_attrs(cands)
     out = pd.DataFrame(
         {
             "feature": cands["feature"].astype(str),
