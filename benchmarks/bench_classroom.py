@@ -138,6 +138,68 @@ def _load_tool():
     return mod
 
 
+def browser_like_session(tool):
+    """The load client's ``Session``, completed with what the browser does with fragments.
+
+    The shared client (``classroom_load.py``) always asks for a full rerun. The browser does not:
+    a widget drawn by an ``st.fragment`` (``Delta.fragment_id`` of its element) sends its
+    ``rerun_script`` with that ``fragment_id``, and the server reruns the fragment alone; the
+    widgets outside the fragment stay on the page with their values. This subclass does the same:
+
+    - it remembers the fragment of every widget it receives;
+    - a change of (or trigger on) a fragment's widget sends the fragment's id;
+    - after a fragment run it keeps the widgets and values of the rest of the page (the client
+      replaces its widget list with the run's, which would drop them);
+    - the Tree page's measure choice is keyed ``tr_setting`` since issue 13 (the client looks for
+      ``tr_measure``): it is found under both names, so that the Tree students change the
+      measure and grow, as the client intends.
+    """
+
+    class BrowserLikeSession(tool.Session):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            self.fragment_of: dict[str, str] = {}  # widget id -> fragment id
+            self._fragment = ""
+
+        def _on_message(self, data: bytes) -> None:
+            msg = tool.ForwardMsg()
+            msg.ParseFromString(data)
+            if msg.WhichOneof("type") == "delta" and msg.delta.fragment_id:
+                el = msg.delta.new_element
+                et = (
+                    el.WhichOneof("type") if msg.delta.WhichOneof("type") == "new_element" else None
+                )
+                wid = getattr(getattr(el, et), "id", "") if et else ""
+                if wid:
+                    self.fragment_of[wid] = msg.delta.fragment_id
+            super()._on_message(data)
+
+        def _client_state(self, initial_page, changes, triggers):
+            bm = super()._client_state(initial_page, changes, triggers)
+            ids = [*changes, *(t.id for t in triggers)]
+            frags = {self.fragment_of.get(i, "") for i in ids}
+            self._fragment = frags.pop() if len(frags) == 1 and initial_page is None else ""
+            if self._fragment:
+                bm.rerun_script.fragment_id = self._fragment
+            return bm
+
+        async def run(self, initial_page=None, changes=None, triggers=None, send_only=False):
+            widgets, values = dict(self.widgets), dict(self.values)
+            r = await super().run(initial_page, changes, triggers, send_only)
+            if self._fragment and not send_only:
+                # the run redrew the fragment only: the rest of the page is still there
+                ran = self.fragment_of
+                kept = {k: w for k, w in widgets.items() if ran.get(w["id"]) != self._fragment}
+                self.widgets = {**kept, **self.widgets}
+                ids = {w["id"] for w in self.widgets.values()}
+                self.values = {**{k: v for k, v in values.items() if k in ids}, **self.values}
+            if "tr_setting" in self.widgets:
+                self.widgets["tr_measure"] = self.widgets["tr_setting"]
+            return r
+
+    return BrowserLikeSession
+
+
 def run_class(tool, server: Server, size: int, args, out: Path, tag: str) -> dict:
     """One class of ``size`` students; the load client's summary (memory summed over pids)."""
     two, q, tree = MIXES[size]
@@ -209,6 +271,7 @@ def main(argv=None) -> None:
     raw = out / "classroom_runs"
     raw.mkdir(parents=True, exist_ok=True)
     tool = _load_tool()
+    tool.Session = browser_like_session(tool)
     tag = f"w{args.workers}" + ("_" + "_".join(args.streamlit_args) if args.streamlit_args else "")
     tag = tag.replace("--", "").replace(".", "-").replace(" ", "")
     server = Server(args.workers, args.streamlit_args)
