@@ -75,6 +75,20 @@ def _chart(fig, stub_name: str, key: str) -> None:
     )
 
 
+def _theta_slider() -> None:
+    st.slider(
+        "θ: the off-centering point (where the maximum sits)",
+        0.01,
+        0.99,
+        step=0.01,
+        key="tc_theta",
+    )
+
+
+def _cursor_slider() -> None:
+    st.slider("p cursor (or click on the figure)", 0.0, 1.0, step=0.01, key="tc_cursor")
+
+
 #: theta values of the animation's frames (0.02 to 0.98: 49 frames, 1.6 s at 30 frames/s).
 ANIMATION_THETAS = [round(0.02 * k, 2) for k in range(1, 50)]
 
@@ -113,13 +127,7 @@ with st.sidebar:
     st.button("Reset to defaults", on_click=_reset, key="tc_btn_reset", width="stretch")
 
     st.header("Parameters")
-    st.slider(
-        "θ: the off-centering point (where the maximum sits)",
-        0.01,
-        0.99,
-        step=0.01,
-        key="tc_theta",
-    )
+    theta_slot = st.container()  # the θ slider: drawn by the figure's fragment (below)
     st.toggle(
         "Animate θ (▶ play in the figure)",
         key="tc_animate",
@@ -128,7 +136,7 @@ with st.sidebar:
     )
     measure_controls(PREFIX)  # measures, versions, beta, rho, consistent form
     st.header("Readout and derivatives")
-    st.slider("p cursor (or click on the figure)", 0.0, 1.0, step=0.01, key="tc_cursor")
+    cursor_slot = st.container()  # the p cursor: drawn by the figure's fragment
     st.checkbox("Show derivatives (paper, section 3.2)", key="tc_deriv")
     st.radio(
         "Derivative order",
@@ -139,19 +147,19 @@ with st.sidebar:
         disabled=not S["tc_deriv"],
     )
 
-values = urlstate.save(SCHEMA, S, PREFIX)
-urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
-theta = float(values["theta"])
-raw_specs, oc_specs = page_specs(values)
+values = urlstate.current_values(SCHEMA, S, PREFIX)  # θ and the cursor: their last values
+raw_specs, oc_specs = page_specs(values)  # the measures: what the sidebar's widgets chose
 specs = raw_specs + oc_specs
 
 if not specs:
+    urlstate.save(SCHEMA, S, PREFIX)
+    urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
+    with theta_slot:
+        _theta_slider()
+    with cursor_slot:
+        _cursor_slider()
     st.info("Choose at least one measure in the sidebar (or a preset) to draw curves.")
     st.stop()
-
-preset = matching_preset(values)
-title = PRESETS[preset]["title"] if preset else None
-stub = file_stub("offcenter", preset or "two_classes", "theta", f"{theta:g}")
 
 if draws_reconstructed_rank(specs):
     st.info(
@@ -160,106 +168,135 @@ if draws_reconstructed_rank(specs):
         "$(i - 1)^\\rho$ (see the package docstring)."
     )
 
-# ------------------------------------------------------------------ figures
-y_title = y_axis_title(specs)
-cursor = values["cursor"]
-df = binary_curves(specs, theta)
-if values["version"] == "side":
-    left, right, aside = st.columns([5, 5, 3])
-    with left:
-        d_raw = binary_curves(raw_specs, theta)
-        fig = curves_figure(
-            d_raw,
-            theta=theta,
-            cursor=cursor,
-            title="Uncentered",
-            y_title=y_axis_title(raw_specs),
-            presentation=present,
-        )
-        _chart(fig, stub + "_uncentered", "tc_chart_raw")
-    with right:
-        d_oc = binary_curves(oc_specs, theta)
-        fig = curves_figure(
-            d_oc,
-            theta=theta,
-            cursor=cursor,
-            title="Off-centered on θ",
-            y_title=y_axis_title(oc_specs),
-            presentation=present,
-        )
-        _chart(fig, stub + "_off_centered", "tc_chart_oc")
-else:
-    main, aside = st.columns([3, 1])
-    with main:
-        if S.get("tc_animate") and oc_specs:
-            grid, sweep = theta_sweep(oc_specs, ANIMATION_THETAS)
-            fig = theta_animation_figure(
-                grid,
-                sweep,
-                ANIMATION_THETAS,
-                labels=df.attrs["labels"],
+
+@st.fragment
+def figures(raw_specs: list, oc_specs: list) -> None:
+    """θ, the p cursor, the figures, the readout and the derivatives: a fragment.
+
+    Moving θ or the cursor (or clicking on a figure) reruns this part of the page alone: the
+    measures, the presets and the formulas below do not change with them. Its two sliders
+    are drawn in the sidebar's slots, where the user expects them.
+    """
+    with theta_slot:
+        _theta_slider()
+    with cursor_slot:
+        _cursor_slider()
+    values = urlstate.save(SCHEMA, S, PREFIX)
+    urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
+    theta = float(values["theta"])
+    specs = raw_specs + oc_specs
+    preset = matching_preset(values)
+    title = PRESETS[preset]["title"] if preset else None
+    stub = file_stub("offcenter", preset or "two_classes", "theta", f"{theta:g}")
+    # ------------------------------------------------------------------ figures
+    y_title = y_axis_title(specs)
+    cursor = values["cursor"]
+    df = binary_curves(specs, theta)
+    if values["version"] == "side":
+        left, right, aside = st.columns([5, 5, 3])
+        with left:
+            d_raw = binary_curves(raw_specs, theta)
+            fig = curves_figure(
+                d_raw,
                 theta=theta,
-                fixed=binary_curves(raw_specs, theta) if raw_specs else None,
                 cursor=cursor,
-                title=title,
-                y_title=y_title,
+                title="Uncentered",
+                y_title=y_axis_title(raw_specs),
                 presentation=present,
             )
-        else:
+            _chart(fig, stub + "_uncentered", "tc_chart_raw")
+        with right:
+            d_oc = binary_curves(oc_specs, theta)
             fig = curves_figure(
-                df, theta=theta, cursor=cursor, title=title, y_title=y_title, presentation=present
+                d_oc,
+                theta=theta,
+                cursor=cursor,
+                title="Off-centered on θ",
+                y_title=y_axis_title(oc_specs),
+                presentation=present,
             )
-        _chart(fig, stub, "tc_chart")
+            _chart(fig, stub + "_off_centered", "tc_chart_oc")
+    else:
+        main, aside = st.columns([3, 1])
+        with main:
+            if S.get("tc_animate") and oc_specs:
+                grid, sweep = theta_sweep(oc_specs, ANIMATION_THETAS)
+                fig = theta_animation_figure(
+                    grid,
+                    sweep,
+                    ANIMATION_THETAS,
+                    labels=df.attrs["labels"],
+                    theta=theta,
+                    fixed=binary_curves(raw_specs, theta) if raw_specs else None,
+                    cursor=cursor,
+                    title=title,
+                    y_title=y_title,
+                    presentation=present,
+                )
+            else:
+                fig = curves_figure(
+                    df,
+                    theta=theta,
+                    cursor=cursor,
+                    title=title,
+                    y_title=y_title,
+                    presentation=present,
+                )
+            _chart(fig, stub, "tc_chart")
 
-# ------------------------------------------------------------------ readout
-with aside:
-    st.subheader(f"Values at p = {cursor:.2f}")
-    readout = binary_values_at(specs, theta, cursor)
-    # a static table: it wraps long curve names in the narrow column, and scales with the text
-    st.table(readout[["curve", "value"]].style.format({"value": "{:.4f}"}).hide(axis="index"))
-    st.caption("Click on the figure to move the cursor there.")
-if preset:
-    st.caption(f"**{PRESETS[preset]['title']}** {PRESETS[preset]['caption']}")
-st.caption(
-    "Hover for values; the dotted vertical line is θ, the dashed one the p cursor. "
-    "PNG: use the camera button of the figure's toolbar (file "
-    f"`{stub}.png`). Every measure setting keeps its own colour, dash and marker on every "
-    "page (colour-blind safe, readable in grayscale)."
-)
-
-csv_button("Download the plotted values (CSV)", df, f"{stub}.csv", "tc_csv", relabel=True)
-
-# ------------------------------------------------------------------ derivatives
-if values["deriv"]:
-    order = int(values["order"])
-    st.subheader("Derivatives (section 3.2)")
-    dd = binary_derivatives(specs, theta, order=order)
-    dfig = derivative_figure(dd, theta=theta, order=order, presentation=present)
-    plotly_chart(
-        dfig, config=png_config(f"{stub}_derivative{order}"), key="tc_chart_deriv", theme=None
-    )
-    st.markdown(
-        "Finite differences taken within each piece ($0$ to $\\theta$, $\\theta$ to $1$); at "
-        "$p = \\theta$ the left and right derivatives are both drawn, so a jump shows as a "
-        "vertical step. The off-centered Shannon entropy has a zero first derivative at "
-        "$\\theta$ from both sides but different second derivatives, on the left and on the "
-        "right of $\\theta$:"
-    )
-    st.latex(
-        r"\eta_\theta''(\theta^-) = -\frac{1}{4\,\theta^2 \ln 2\;\pi(1-\pi)},\qquad"
-        r"\eta_\theta''(\theta^+) = -\frac{1}{4\,(1-\theta)^2 \ln 2\;\pi(1-\pi)}"
-    )
+    # ------------------------------------------------------------------ readout
+    with aside:
+        st.subheader(f"Values at p = {cursor:.2f}")
+        readout = binary_values_at(specs, theta, cursor)
+        # a static table: it wraps long curve names in the narrow column, and scales with the text
+        shown = readout[["curve", "value"]].assign(value=[f"{v:.4f}" for v in readout["value"]])
+        st.table(shown, hide_index=True)  # text already formatted: no Styler to marshal
+        st.caption("Click on the figure to move the cursor there.")
+    if preset:
+        st.caption(f"**{PRESETS[preset]['title']}** {PRESETS[preset]['caption']}")
     st.caption(
-        "The slope of the derivative changes at θ (choose 'second' to see the jump). "
-        "Derivatives are infinite at p = 0 and 1, so the panel shows 0.01 ≤ p ≤ 0.99."
+        "Hover for values; the dotted vertical line is θ, the dashed one the p cursor. "
+        "PNG: use the camera button of the figure's toolbar (file "
+        f"`{stub}.png`). Every measure setting keeps its own colour, dash and marker on every "
+        "page (colour-blind safe, readable in grayscale)."
     )
-    csv_button(
-        "Download the derivatives (CSV)",
-        dd,
-        f"{stub}_derivative{order}.csv",
-        "tc_csv_deriv",
-        relabel=True,
-    )
+
+    csv_button("Download the plotted values (CSV)", df, f"{stub}.csv", "tc_csv", relabel=True)
+
+    # ------------------------------------------------------------------ derivatives
+    if values["deriv"]:
+        order = int(values["order"])
+        st.subheader("Derivatives (section 3.2)")
+        dd = binary_derivatives(specs, theta, order=order)
+        dfig = derivative_figure(dd, theta=theta, order=order, presentation=present)
+        plotly_chart(
+            dfig, config=png_config(f"{stub}_derivative{order}"), key="tc_chart_deriv", theme=None
+        )
+        st.markdown(
+            "Finite differences taken within each piece ($0$ to $\\theta$, $\\theta$ to $1$); at "
+            "$p = \\theta$ the left and right derivatives are both drawn, so a jump shows as a "
+            "vertical step. The off-centered Shannon entropy has a zero first derivative at "
+            "$\\theta$ from both sides but different second derivatives, on the left and on the "
+            "right of $\\theta$:"
+        )
+        st.latex(
+            r"\eta_\theta''(\theta^-) = -\frac{1}{4\,\theta^2 \ln 2\;\pi(1-\pi)},\qquad"
+            r"\eta_\theta''(\theta^+) = -\frac{1}{4\,(1-\theta)^2 \ln 2\;\pi(1-\pi)}"
+        )
+        st.caption(
+            "The slope of the derivative changes at θ (choose 'second' to see the jump). "
+            "Derivatives are infinite at p = 0 and 1, so the panel shows 0.01 ≤ p ≤ 0.99."
+        )
+        csv_button(
+            "Download the derivatives (CSV)",
+            dd,
+            f"{stub}_derivative{order}.csv",
+            "tc_csv_deriv",
+            relabel=True,
+        )
+
+
+figures(raw_specs, oc_specs)
 
 # ------------------------------------------------------------------ formulas
 st.subheader("Formulas and references")
