@@ -8,6 +8,7 @@ from offcenter.app.curve_pages import (
     TWO_CLASS_SCHEMA,
     page_specs,
 )
+from offcenter.app.lesson import STEPS, step_link
 from offcenter.app.navigation import ensure_router
 from offcenter.app.presentation import is_on
 from offcenter.measures.curves import (
@@ -28,6 +29,30 @@ st.write(
     "maximum to a chosen distribution theta, such as the class distribution of the data. "
     "This app lets you see these measures move, grow trees with them and compare them."
 )
+
+# ------------------------------------------------------------------ the lesson
+st.header("Lesson: four steps", anchor="lesson")
+st.caption(
+    "For a class: follow the steps in order. Each link opens a page with the settings of the "
+    "step (in presentation mode when it is on); change them freely there, and come back here "
+    "for the next step."
+)
+numbered = list(enumerate(STEPS, 1))
+for row in (numbered[:2], numbered[2:]):  # two by two; one under the other on a phone
+    for col, (i, step) in zip(st.columns(2), row):
+        with col, st.container(border=True, key=f"lesson_step_{i}"):
+            st.subheader(f"{i}. {step.title}", anchor=False)
+            st.markdown(step.text)
+            for formula in step.latex:
+                st.latex(formula)
+            link = step_link(step, present=present)
+            st.page_link(
+                link.page,
+                label=step.label,
+                help=step.detail,
+                icon=":material/arrow_forward:",
+                query_params=link.query,
+            )
 
 left, right = st.columns([3, 2])
 with right:

@@ -74,9 +74,11 @@ SCHEMA = urlstate.Schema(
 )
 
 # Widget values survive page switches: Streamlit forgets the keys of widgets not drawn, so a
-# copy is kept under a plain key and restored before the URL is read.
-for _name, _value in S.get("tr_saved", {}).items():
-    S.setdefault(PREFIX + _name, _value)
+# copy is kept under a plain key and restored before the URL is read; a link that names the
+# page's fields (the home page's lesson) rules over the copy.
+if not any(f.name in st.query_params for f in SCHEMA):
+    for _name, _value in S.get("tr_saved", {}).items():
+        S.setdefault(PREFIX + _name, _value)
 tree_comparison.upgrade_link(st.query_params)  # measure=..&theta=.. of older links
 url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
 url_warnings += tree_restore.start(SCHEMA, PREFIX)  # a link's edits, a session file opened

@@ -56,9 +56,22 @@ def ensure_router() -> None:
         _every_page()
 
 
-#: Our only style rule (static, never user text): a displayed equation wider than the screen
-#: (a phone) scrolls sideways instead of being cut; Streamlit has no option for it.
-STYLE = "<style>.katex-display { overflow-x: auto; overflow-y: hidden; }</style>"
+#: Our only style rules (static, never user text), for narrow screens, where Streamlit has no
+#: option for them: a displayed equation wider than the screen (a phone) scrolls sideways
+#: instead of being cut; below 640 px (a phone: Streamlit stacks the columns there) a figure's
+#: title (its legend's title, see :mod:`offcenter.viz.curves`) and its x axis title take
+#: smaller type, since Plotly never wraps a title and sizes it for the 1400 px layout: "Fig. 1.
+#: Off-centered, asymmetric" needs 274 px at 18 px, and a 390 px phone leaves it 277 px beside
+#: the y axis (its bounding box is checked in tests/browser/test_classroom_browser.py).
+STYLE = (
+    "<style>"
+    ".katex-display { overflow-x: auto; overflow-y: hidden; }"
+    "@media (max-width: 640px) {"
+    " .js-plotly-plot .legendtitletext { font-size: 15px !important; }"
+    " .js-plotly-plot .g-xtitle text { font-size: 14px !important; }"
+    "}"
+    "</style>"
+)
 
 
 def _this_run():

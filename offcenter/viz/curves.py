@@ -171,7 +171,11 @@ def _base_layout(
         hovermode="x unified",
         showlegend=True,
         legend=_legend(t, title),
-        margin=dict(l=20, r=30, t=40, b=20),  # t: a strip for the modebar above the legend
+        margin=dict(l=20, r=30, t=40, b=20),
+        # the toolbar (modebar) as a column in the right margin, not a row over the legend and
+        # its title: a touch screen (a phone) shows it all the time, and the title, as wide as
+        # the figure there, was hidden under it (at 1400 px it only shows on hover)
+        modebar=dict(orientation="v"),
         xaxis=_axis(x_title, t),
         # a long y title in two lines (short plots, phones, presentation type)
         yaxis=_axis(_wrap(y_title, 34), t),

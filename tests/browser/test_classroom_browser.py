@@ -149,6 +149,30 @@ def test_ternary_view(page, app_url, present):
     _shot_plot(page, index, f"ternary_present{present}")
 
 
+# Bounding boxes (page px) of a figure's svg, its title (the legend's title: the curve figures
+# head their legend with it), x axis title, toolbar (modebar) and the legend's clip rectangle.
+_TITLE_BOXES = """(i) => {
+  const g = document.querySelectorAll('.js-plotly-plot')[i];
+  const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect();
+    return {x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}; };
+  const mb = g.querySelector('.modebar');
+  const shown = mb && getComputedStyle(mb.querySelector('.modebar-group')).opacity !== '0';
+  return {svg: box(g.querySelector('.main-svg')), title: box(g.querySelector('.legendtitletext')),
+          text: (g.querySelector('.legendtitletext') || {}).textContent || '',
+          xtitle: box(g.querySelector('.g-xtitle')), modebar: shown ? box(mb) : null,
+          legend: box(g.querySelector('.legend .bg'))};
+}"""
+
+
+def _inside(inner, outer, tol=0.5) -> bool:
+    return (
+        inner["x0"] >= outer["x0"] - tol
+        and inner["x1"] <= outer["x1"] + tol
+        and inner["y0"] >= outer["y0"] - tol
+        and inner["y1"] <= outer["y1"] + tol
+    )
+
+
 def test_phone_width(browser, app_url):
     ctx = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
@@ -172,6 +196,17 @@ def test_phone_width(browser, app_url):
                 "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
             )
             assert width <= 392, width
+            # the figure's title and x axis title are whole: inside the svg and the legend's
+            # box (Plotly clips the legend to it), clear of the toolbar (always shown on a
+            # touch screen)
+            boxes = page.evaluate(_TITLE_BOXES, 0)
+            if name != "q_classes":  # the slice has no title (and a longer x axis title)
+                assert boxes["text"].startswith("Fig. "), boxes["text"]
+                assert _inside(boxes["title"], boxes["svg"]), boxes
+                assert _inside(boxes["title"], boxes["legend"]), boxes
+                assert not _overlap(boxes["title"], boxes["modebar"]), boxes
+                assert _inside(boxes["xtitle"], boxes["svg"]), boxes
+            assert not _overlap(boxes["xtitle"], boxes["modebar"]), boxes
             _shot(page, f"phone_{name}")
             _shot_plot(page, 0, f"phone_{name}_plot")
     finally:

@@ -1,11 +1,25 @@
-"""The home page loads in a real browser."""
+"""The home page in a real browser: it loads, its lesson's links open the pages with the step's
+settings, and the lesson fits a phone (390x844).
+
+The lesson's screenshots (1400x1000 and 390x844) go to the temporary directory
+(``offcenter_screens/``), to be looked at, not kept in the repository.
+"""
+
+import tempfile
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from offcenter.app.lesson import STEPS
+
 from .conftest import screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
+
+SHOTS = Path(tempfile.gettempdir()) / "offcenter_screens"
+NAV = "[data-testid='stSidebarNav']"
+LESSON_HEAD = "h2:has-text('Lesson: four steps')"
 
 
 def test_home_page_renders(page, app_url):
@@ -18,3 +32,83 @@ def test_home_page_renders(page, app_url):
     assert page.locator(".js-plotly-plot .scatterlayer .trace").count() >= 3
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "home")
+
+
+def _shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def _slider_value(page, label_start: str) -> float:
+    box = page.locator("[data-testid='stSlider']", has_text=label_start).first
+    return float(box.locator("[data-testid='stSliderThumbValue']").first.inner_text())
+
+
+def test_lesson_step_3_opens_two_classes_on_figure_1(page, app_url):
+    # the user had moved theta on the Two classes page, then came back to the home page
+    page.goto(app_url + "/Two_classes?theta=0.55")
+    wait_for_app(page)
+    assert _slider_value(page, "θ: the off-centering point") == pytest.approx(0.55)
+    page.locator(NAV).get_by_text("Home", exact=True).click()
+    page.wait_for_selector(LESSON_HEAD)
+    wait_for_app(page)
+    for i, step in enumerate(STEPS, 1):
+        expect(page.get_by_role("heading", name=f"{i}. {step.title}")).to_be_visible()
+        expect(page.get_by_role("link", name=step.label)).to_be_visible()
+    page.locator(LESSON_HEAD).scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    _shot(page, "home_lesson_1400")
+    page.get_by_role("link", name=STEPS[2].label).click()
+    page.wait_for_url("**/Two_classes*")
+    page.wait_for_selector("h1:has-text('Two classes')")
+    wait_for_app(page)
+    page.wait_for_selector(".js-plotly-plot .legendtitletext")
+    assert _slider_value(page, "θ: the off-centering point") == pytest.approx(0.20)
+    title = page.locator(".js-plotly-plot .legendtitletext").first.text_content()
+    assert title.startswith("Fig. 1. Off-centered, asymmetric")
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_text("Link parameter fixed").count() == 0
+    _shot(page, "lesson_step3_two_classes_1400")
+
+
+def test_lesson_fits_a_phone(browser, app_url):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(app_url)
+        page.wait_for_selector(LESSON_HEAD, timeout=90_000)
+        wait_for_app(page)
+        page.wait_for_selector(".katex-display")
+        page.wait_for_timeout(800)
+        # the four steps, one under the other, each within the screen
+        boxes = [
+            page.locator(f".st-key-lesson_step_{i}").bounding_box()
+            for i in range(1, len(STEPS) + 1)
+        ]
+        for a, b in zip(boxes, boxes[1:]):
+            assert b["y"] >= a["y"] + a["height"] - 1  # stacked in order
+        for box in boxes:
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1, box
+        # nothing cut: no link label shortened with an ellipsis, no formula that needs a
+        # sideways scroll, nothing wider than the screen
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll(
+                '[class*="st-key-lesson_step_"] [data-testid="stPageLink"] *,'
+                + '[class*="st-key-lesson_step_"] .katex-display')]
+              .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
+              .map(e => e.tagName + ': ' + e.textContent.slice(0, 40))"""
+        )
+        assert cut == [], cut
+        width = page.evaluate(
+            "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
+        )
+        assert width <= 392, width
+        for i in range(1, len(STEPS) + 1):
+            page.locator(f".st-key-lesson_step_{i}").scroll_into_view_if_needed()
+            page.wait_for_timeout(300)
+            _shot(page, f"home_lesson_390_step{i}")
+    finally:
+        context.close()
