@@ -201,140 +201,146 @@ tab_slice, tab_ternary, tab_transform, tab_formulas = st.tabs(
 )
 
 # ------------------------------------------------------------------ slice
-with tab_slice:
-    st.write(
-        "$p_1$ goes from 0 to 1 and the other classes share the rest in proportion to their "
-        r"$\theta_j$, $p_j = (1 - p_1)\,\theta_j / (1 - \theta_1)$, so the slice passes "
-        f"through θ at $p_1 = \\theta_1 = {theta[0]:.3g}$."
-    )
-    if not specs:
-        st.info("Choose at least one measure in the sidebar.")
-    else:
-        sdf = slice_curves(specs, theta)
-        fig = curves_figure(
-            sdf,
-            x="p1",
-            theta=float(theta[0]),
-            cursor=values["cursor"],
-            theta_label="θ₁",
-            y_title=y_axis_title(specs),
-            x_title="p₁ = frequency of class 1 on the slice (proportion)",
-            presentation=present,
+if tab_slice.open:  # only the open tab runs (lazy tabs): the others cost nothing
+    with tab_slice:
+        st.write(
+            "$p_1$ goes from 0 to 1 and the other classes share the rest in proportion to their "
+            r"$\theta_j$, $p_j = (1 - p_1)\,\theta_j / (1 - \theta_1)$, so the slice passes "
+            f"through θ at $p_1 = \\theta_1 = {theta[0]:.3g}$."
         )
-        plotly_chart(
-            fig,
-            config=png_config(stub + "_slice"),
-            key="qc_chart_slice",
-            theme=None,
-            on_select=_clicked,
-            selection_mode="points",
-        )
-        st.caption(
-            "Dotted line: θ₁; dashed line: the p₁ cursor (click on the figure to move it). "
-            f"PNG: camera button of the figure's toolbar (file `{stub}_slice.png`)."
-        )
-        csv_button(
-            "Download the slice values (CSV)",
-            sdf,
-            f"{stub}_slice.csv",
-            "qc_csv_slice",
-            relabel=True,
-        )
+        if not specs:
+            st.info("Choose at least one measure in the sidebar.")
+        else:
+            sdf = slice_curves(specs, theta)
+            fig = curves_figure(
+                sdf,
+                x="p1",
+                theta=float(theta[0]),
+                cursor=values["cursor"],
+                theta_label="θ₁",
+                y_title=y_axis_title(specs),
+                x_title="p₁ = frequency of class 1 on the slice (proportion)",
+                presentation=present,
+            )
+            plotly_chart(
+                fig,
+                config=png_config(stub + "_slice"),
+                key="qc_chart_slice",
+                theme=None,
+                on_select=_clicked,
+                selection_mode="points",
+            )
+            st.caption(
+                "Dotted line: θ₁; dashed line: the p₁ cursor (click on the figure to move it). "
+                f"PNG: camera button of the figure's toolbar (file `{stub}_slice.png`)."
+            )
+            csv_button(
+                "Download the slice values (CSV)",
+                sdf,
+                f"{stub}_slice.csv",
+                "qc_csv_slice",
+                relabel=True,
+            )
 
 # ------------------------------------------------------------------ ternary
-with tab_ternary:
-    if q != 3:
-        st.info("The ternary view shows the whole simplex of 3 classes: set q = 3 to see it.")
-    elif not specs:
-        st.info("Choose at least one measure in the sidebar.")
-    else:
-        labels = {s.key: s for s in specs}
-        keys = list(labels)
-        if S.get("qc_ternary") not in keys:
-            S["qc_ternary"] = keys[len(raw_specs)] if len(keys) > len(raw_specs) else keys[0]
-        st.selectbox(
-            "Measure shown over the simplex",
-            keys,
-            format_func=lambda k: curve_label(labels[k]),
-            key="qc_ternary",
-        )
-        spec = labels[S["qc_ternary"]]
-        mesh = ternary_mesh(spec, theta)
-        tfig = ternary_figure(
-            mesh, title=f"{curve_label(spec)} over the simplex", presentation=present
-        )
-        plotly_chart(tfig, config=png_config(stub + "_ternary"), key="qc_chart_ternary", theme=None)
-        am = mesh["argmax"]
-        st.caption(
-            f"Star: θ = ({theta_text}). Open diamond: the largest value, "
-            f"{mesh['max']:.4f} at ({', '.join(f'{a:.3g}' for a in am)}). Move θ in the "
-            "sidebar to see the peak follow it; an uncentered measure keeps its peak at the "
-            "uniform distribution. Colour: Cividis scale (readable in grayscale)."
-        )
-        csv_button(
-            "Download the ternary grid (CSV)",
-            lambda: ternary_grid(spec, theta, resolution=40),  # made only when clicked
-            f"{stub}_ternary.csv",
-            "qc_csv_ternary",
-        )
+if tab_ternary.open:  # only the open tab runs (lazy tabs): the others cost nothing
+    with tab_ternary:
+        if q != 3:
+            st.info("The ternary view shows the whole simplex of 3 classes: set q = 3 to see it.")
+        elif not specs:
+            st.info("Choose at least one measure in the sidebar.")
+        else:
+            labels = {s.key: s for s in specs}
+            keys = list(labels)
+            if S.get("qc_ternary") not in keys:
+                S["qc_ternary"] = keys[len(raw_specs)] if len(keys) > len(raw_specs) else keys[0]
+            st.selectbox(
+                "Measure shown over the simplex",
+                keys,
+                format_func=lambda k: curve_label(labels[k]),
+                key="qc_ternary",
+            )
+            spec = labels[S["qc_ternary"]]
+            mesh = ternary_mesh(spec, theta)
+            tfig = ternary_figure(
+                mesh, title=f"{curve_label(spec)} over the simplex", presentation=present
+            )
+            plotly_chart(
+                tfig, config=png_config(stub + "_ternary"), key="qc_chart_ternary", theme=None
+            )
+            am = mesh["argmax"]
+            st.caption(
+                f"Star: θ = ({theta_text}). Open diamond: the largest value, "
+                f"{mesh['max']:.4f} at ({', '.join(f'{a:.3g}' for a in am)}). Move θ in the "
+                "sidebar to see the peak follow it; an uncentered measure keeps its peak at the "
+                "uniform distribution. Colour: Cividis scale (readable in grayscale)."
+            )
+            csv_button(
+                "Download the ternary grid (CSV)",
+                lambda: ternary_grid(spec, theta, resolution=40),  # made only when clicked
+                f"{stub}_ternary.csv",
+                "qc_csv_ternary",
+            )
 
 # ------------------------------------------------------------------ transform
-with tab_transform:
-    st.write(
-        "For one distribution $p$: each $p_j$ is mapped by a piecewise-linear increasing map to "
-        "$\\pi_j$ ($0$ at $0$, $1/q$ at $\\theta_j$, $1$ at $1$), then the $\\pi_j$ are divided "
-        "by their sum to give $\\pi^*$, the distribution the base measure is applied to. At "
-        "$p = \\theta$ every $\\pi_j$ is $1/q$, so $\\pi^*$ is uniform and the measure is at "
-        "its maximum."
-    )
-    st.text_input(
-        "Distribution p (comma-separated; empty = the point of the slice at the p1 cursor)",
-        key="qc_p",
-        placeholder="e.g. " + ", ".join(["%.2g" % (1 / q)] * q),
-    )
-    p_vec = None
-    if S["qc_p"].strip():
-        p_vec, msgs = parse_distribution(S["qc_p"], q)
-        for m in msgs:
-            (st.error if p_vec is None else st.info)(f"p: {m}")
-    if p_vec is None:
-        p_vec = slice_distributions(theta, values["cursor"])
-    table = transform_table(p_vec, theta)
-    # side by side, or one under the other in presentation mode (large type needs the width)
-    c1, c2 = (st.container(), st.container()) if present else st.columns(2)
-    with c1:
-        plotly_chart(
-            transform_bars_figure(table, title="p, π and π* per class", presentation=present),
-            config=png_config(stub + "_transform_bars"),
-            key="qc_chart_bars",
-            theme=None,
+if tab_transform.open:  # only the open tab runs (lazy tabs): the others cost nothing
+    with tab_transform:
+        st.write(
+            "For one distribution $p$: each $p_j$ is mapped by a piecewise-linear increasing map to "
+            "$\\pi_j$ ($0$ at $0$, $1/q$ at $\\theta_j$, $1$ at $1$), then the $\\pi_j$ are divided "
+            "by their sum to give $\\pi^*$, the distribution the base measure is applied to. At "
+            "$p = \\theta$ every $\\pi_j$ is $1/q$, so $\\pi^*$ is uniform and the measure is at "
+            "its maximum."
         )
-    with c2:
-        plotly_chart(
-            transform_maps_figure(
-                transform_maps(theta), theta, title="The maps pⱼ → πⱼ", presentation=present
-            ),
-            config=png_config(stub + "_transform_maps"),
-            key="qc_chart_maps",
-            theme=None,
+        st.text_input(
+            "Distribution p (comma-separated; empty = the point of the slice at the p1 cursor)",
+            key="qc_p",
+            placeholder="e.g. " + ", ".join(["%.2g" % (1 / q)] * q),
         )
-    st.dataframe(
-        table,
-        hide_index=True,
-        column_config={
-            c: st.column_config.NumberColumn(format="%.4f")
-            for c in ("p", "theta", "pi", "pi*", "uniform 1/q")
-        },
-    )
-    csv_button(
-        "Download the transform table (CSV)", table, f"{stub}_transform.csv", "qc_csv_transform"
-    )
+        p_vec = None
+        if S["qc_p"].strip():
+            p_vec, msgs = parse_distribution(S["qc_p"], q)
+            for m in msgs:
+                (st.error if p_vec is None else st.info)(f"p: {m}")
+        if p_vec is None:
+            p_vec = slice_distributions(theta, values["cursor"])
+        table = transform_table(p_vec, theta)
+        # side by side, or one under the other in presentation mode (large type needs the width)
+        c1, c2 = (st.container(), st.container()) if present else st.columns(2)
+        with c1:
+            plotly_chart(
+                transform_bars_figure(table, title="p, π and π* per class", presentation=present),
+                config=png_config(stub + "_transform_bars"),
+                key="qc_chart_bars",
+                theme=None,
+            )
+        with c2:
+            plotly_chart(
+                transform_maps_figure(
+                    transform_maps(theta), theta, title="The maps pⱼ → πⱼ", presentation=present
+                ),
+                config=png_config(stub + "_transform_maps"),
+                key="qc_chart_maps",
+                theme=None,
+            )
+        st.dataframe(
+            table,
+            hide_index=True,
+            column_config={
+                c: st.column_config.NumberColumn(format="%.4f")
+                for c in ("p", "theta", "pi", "pi*", "uniform 1/q")
+            },
+        )
+        csv_button(
+            "Download the transform table (CSV)", table, f"{stub}_transform.csv", "qc_csv_transform"
+        )
 
 # ------------------------------------------------------------------ formulas
-with tab_formulas:
-    for item in formulas(specs):
-        st.markdown(f"**{item['label']}**")
-        st.latex(item["latex"])
-        st.caption(f"Reference: {item['reference']}")
-        if item["notes"] and item["name"] == "rank_diversity":
-            st.caption(item["notes"])
+if tab_formulas.open:  # only the open tab runs (lazy tabs): the others cost nothing
+    with tab_formulas:
+        for item in formulas(specs):
+            st.markdown(f"**{item['label']}**")
+            st.latex(item["latex"])
+            st.caption(f"Reference: {item['reference']}")
+            if item["notes"] and item["name"] == "rank_diversity":
+                st.caption(item["notes"])

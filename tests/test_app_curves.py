@@ -369,6 +369,11 @@ def test_q_classes_default_view():
         oc.off_centered(p, [0.6, 0.3, 0.1])
     )
     assert all_finite(fig)
+    # only the open tab runs (lazy tabs): the slice, its figure and its download
+    assert len(at.get("plotly_chart")) == 1
+    assert len(at.get("download_button")) == 1
+    at = run(QC, {"tab": "ternary"})
+    assert len(at.get("plotly_chart")) == 1
     tern = figure(at, "qc_chart_ternary")
     assert title_of(tern) == "off-centered Shannon over the simplex"
     star = [t for t in tern["data"] if t.get("name") == "θ"][0]
@@ -378,8 +383,22 @@ def test_q_classes_default_view():
     # a smooth filled contour over a fine mesh of the triangle
     contour = [t for t in tern["data"] if t.get("type") == "contour"][0]
     assert np.asarray(_array(contour["z"])).size >= 100 * 100
-    assert len(at.get("plotly_chart")) == 4
-    assert len(at.get("download_button")) == 3
+    at = run(QC, {"tab": "transform"})
+    assert [c.proto.id.split("-")[-1] for c in at.get("plotly_chart")] == [
+        "qc_chart_bars",
+        "qc_chart_maps",
+    ]
+
+
+def test_q_lazy_tabs_a_cursor_move_draws_only_the_open_tab():
+    at = run(QC)
+    at.slider(key="qc_cursor").set_value(0.8).run()
+    assert [c.proto.id.split("-")[-1] for c in ok(at).get("plotly_chart")] == ["qc_chart_slice"]
+    assert not [d for d in at.dataframe if "pi*" in d.value.columns]  # the transform's table
+    assert not at.latex  # the formulas' tab
+    at.session_state["qc_tabs"] = "Formulas"
+    at.run()
+    assert ok(at).latex and not at.get("plotly_chart")
 
 
 def test_q_uniform_and_imbalanced_buttons():
@@ -403,14 +422,18 @@ def test_q_slider(q):
     assert at.query_params["q"] == str(q)
     fig = figure(at, "qc_chart_slice")
     assert len(fig["traces"]) == 13 and all_finite(fig)
-    assert "set q = 3" in texts(at, "info")
-    table = transform(at)
+    at.session_state["qc_tabs"] = "Ternary view (q = 3)"
+    at.run()
+    assert "set q = 3" in texts(ok(at), "info")
+    at.session_state["qc_tabs"] = "The transform"
+    at.run()
+    table = transform(ok(at))
     assert len(table) == q
     assert table["pi*"].sum() == pytest.approx(1.0)
 
 
 def test_ternary_measure_choice():
-    at = run(QC)
+    at = run(QC, {"tab": "ternary"})
     at.selectbox(key="qc_ternary").set_value("shannon").run()
     tern = figure(ok(at), "qc_chart_ternary")
     best = [t for t in tern["data"] if t.get("name") == "maximum"][0]
@@ -419,7 +442,7 @@ def test_ternary_measure_choice():
 
 
 def test_transform_tab_custom_p():
-    at = run(QC)
+    at = run(QC, {"tab": "transform"})
     table = transform(at)
     # default: the slice point at the cursor p1 = 0.5
     assert table["p"].tolist() == pytest.approx([0.5, 0.375, 0.125])
@@ -439,7 +462,7 @@ def test_transform_tab_custom_p():
 
 
 def test_q_cursor_moves_the_transform_point():
-    at = run(QC)
+    at = run(QC, {"tab": "transform"})
     at.slider(key="qc_cursor").set_value(1.0).run()
     table = transform(ok(at))
     assert table["p"].tolist() == pytest.approx([1.0, 0.0, 0.0])
@@ -486,7 +509,10 @@ def test_q_no_measure():
     at.multiselect(key="qc_measures").set_value([]).run()
     ok(at)
     assert "Choose at least one measure" in texts(at, "info")
-    assert len(at.get("plotly_chart")) == 2  # the transform figures remain
+    assert not at.get("plotly_chart")
+    at.session_state["qc_tabs"] = "The transform"
+    at.run()
+    assert len(ok(at).get("plotly_chart")) == 2  # the transform figures need no measure
 
 
 def test_app_routes_through_st_navigation_with_a_home_page():
@@ -627,10 +653,17 @@ def test_presentation_toggle_is_drawn_once_by_the_navigation():
 
 
 def test_presentation_mode_from_a_link():
-    at = _open("pages/2_Q_classes.py", {"present": "1", "q": "3"})
-    assert at.toggle(key="_present_toggle").value is True
-    for key in ("qc_chart_slice", "qc_chart_ternary", "qc_chart_bars", "qc_chart_maps"):
-        fig = figure(at, key)
+    keys = {
+        "slice": ["qc_chart_slice"],
+        "ternary": ["qc_chart_ternary"],
+        "transform": ["qc_chart_bars", "qc_chart_maps"],
+    }
+    figs = {}
+    for tab, tab_keys in keys.items():
+        at = _open("pages/2_Q_classes.py", {"present": "1", "q": "3", "tab": tab})
+        assert at.toggle(key="_present_toggle").value is True
+        figs |= {k: figure(at, k) for k in tab_keys}
+    for key, fig in figs.items():
         sizes = [fig["layout"]["font"]["size"]] + [
             a["font"]["size"] for a in fig["layout"].get("annotations", [])
         ]
