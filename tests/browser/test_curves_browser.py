@@ -147,14 +147,21 @@ def test_q_classes_slider_and_tabs(page, app_url):
     _move_slider(page, "p1 cursor on the slice", 5)
     page.wait_for_url("**cursor=0.55*")
     _no_exception(page)
+    # lazy tabs: a tab's figures are drawn when it is opened, and only its own
     page.get_by_role("tab", name="Ternary view (q = 3)").click()
-    page.wait_for_timeout(800)
+    wait_for_app(page)
+    page.wait_for_selector("[data-testid='stPlotlyChart'] .contour", timeout=30_000)
     screenshot(page, "curves_q_classes_ternary")
     page.get_by_role("tab", name="The transform").click()
-    page.wait_for_timeout(800)
+    wait_for_app(page)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.js-plotly-plot').length === 2"
+        " && !document.querySelector('.js-plotly-plot .contour')",
+        timeout=30_000,
+    )
     screenshot(page, "curves_q_classes_transform")
-    _shot_plot(page, 2, "curves_q_classes_transform_bars")
-    _shot_plot(page, 3, "curves_q_classes_transform_maps")
+    _shot_plot(page, 0, "curves_q_classes_transform_bars")
+    _shot_plot(page, 1, "curves_q_classes_transform_maps")
     # q from 3 to 4: the slice is recomputed for the new theta
     page.get_by_role("tab", name="Slice through θ").click()
     _move_slider(page, "q: number of classes", 1)
