@@ -529,9 +529,9 @@ with st.expander("The rules"):
 compare_two_trees(
     X,
     y,
-    base_params=tree_params,
+    base_params=json.loads(tree_state.grown.params_json),  # the grown tree's, as drawn above
     prior=class_counts,
     data_key=data_key,
     fit=cached_fit,
-    current=setting,
+    current=clf.setting_,
 )

@@ -96,13 +96,23 @@ def test_same_setting_twice_and_stacked_layout():
     assert marked_ids(figs["A"]) == [] and marked_ids(figs["B"]) == []
 
 
-def test_the_pair_follows_the_page_stopping_rules():
-    at = run(data="pima")
-    at.slider(key="tr_max_depth").set_value(2)
-    at = run(at)
+def _pair_depths(at) -> tuple[str, str]:
     metrics = [d.value for d in at.dataframe if "metric (training data)" in d.value.columns][0]
     depth_row = metrics[metrics["metric (training data)"] == "depth"].iloc[0]
-    assert depth_row.iloc[1] == "2" and depth_row.iloc[2] == "2"
+    return depth_row.iloc[1], depth_row.iloc[2]
+
+
+def test_the_pair_follows_the_grown_tree_stopping_rules():
+    at = run(data="pima")
+    assert _pair_depths(at) == ("5", "5")
+    at.slider(key="tr_max_depth").set_value(2)
+    at = run(at)
+    # not grown yet: the tree above and the pair are still those of depth 5
+    assert any("press **Grow the tree**" in str(i.value) for i in at.info)
+    assert _pair_depths(at) == ("5", "5")
+    at.button(key="tr_grow").click()
+    at = run(at)
+    assert _pair_depths(at) == ("2", "2")
 
 
 def test_pure_helpers():

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from offcenter.app.charts import plotly_chart
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.compare import difference_reason, first_differences, metrics_table
 from offcenter.viz.tree import (
@@ -112,6 +113,21 @@ def metrics_frame(trees: Sequence, X, y, names: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(data)
 
 
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _pair_view(pair_key: str, view: float, _trees, _X, _y, _names) -> tuple:
+    """The pair's metrics table, first differences and default depth, once per (pair, width):
+    ``pair_key`` identifies the data and both trees' parameters."""
+    clf_a, clf_b = _trees
+    diffs = first_differences(clf_a, clf_b)
+    default = (
+        default_depth(clf_a, clf_b, diffs, view)
+        if max(clf_a.tree_.depth, clf_b.tree_.depth) > 1
+        else 1
+    )
+    return metrics_frame(_trees, _X, _y, _names), diffs, default
+
+
+@st.fragment
 def compare_two_trees(
     X: pd.DataFrame,
     y: pd.Series,
@@ -127,12 +143,14 @@ def compare_two_trees(
     and the two tree figures.
 
     ``fit(data_key, params_json, X, y)`` grows a tree (the page's cached fit, so that the
-    pair shares the page's cache).
+    pair shares the page's cache). ``base_params`` are those of the tree grown above (the
+    pair follows the Grow button, not settings changed since). A fragment: its own widgets
+    rerun this section alone.
     """
     st.header("6. Compare two trees")
     st.write(
         "The same data grown under two measure settings, with the stopping rules, split score "
-        "and leaf rule chosen above. The nodes where the two trees' splits **first differ** "
+        "and leaf rule of the tree grown above. The nodes where the two trees' splits **first differ** "
         "(another feature, another threshold or grouping, or a leaf against a split, at the "
         "same place in both trees) are outlined in red and marked *splits differ*."
     )
@@ -158,9 +176,10 @@ def compare_two_trees(
     layout = c3.radio(
         "Layout", list(LAYOUTS), format_func=LAYOUTS.get, key=f"{key}_layout", horizontal=False
     )
-    trees = []
+    trees, pair_key = [], [data_key]
     for k in (ka, kb):
         params_json = json.dumps(pair_params(base_params, by_key[k]), sort_keys=True)
+        pair_key.append(params_json)
         try:
             with st.spinner(f"Growing the tree under {labels[k]}..."):
                 trees.append(fit(data_key, params_json, X, y))
@@ -169,11 +188,13 @@ def compare_two_trees(
             return
     clf_a, clf_b = trees
     names = [f"A: {labels[ka]}", f"B: {labels[kb]}"]
+    side = layout == "side"
+    view = 460 if side else 940
+    metrics, diffs, default = _pair_view(json.dumps([*pair_key, names]), view, trees, X, y, names)
 
     st.subheader("Training metrics")
-    st.dataframe(metrics_frame(trees, X, y, names), hide_index=True, width="stretch")
+    st.dataframe(metrics, hide_index=True, width="stretch")
 
-    diffs = first_differences(clf_a, clf_b)
     st.subheader("Where the splits first differ")
     if ka == kb:
         st.info("Both trees use the same setting: pick another setting for tree B.")
@@ -190,12 +211,9 @@ def compare_two_trees(
             )
         )
 
-    side = layout == "side"
-    view = 460 if side else 940
     max_depth = max(clf_a.tree_.depth, clf_b.tree_.depth)
     shown_depth = max_depth
     if max_depth > 1:
-        default = default_depth(clf_a, clf_b, diffs, view)
         shown_depth = st.slider(
             "Depth shown in both drawings (deeper levels collapse into '+ k nodes hidden'; "
             "a drawing wider than its chart is panned)",
@@ -225,8 +243,9 @@ def compare_two_trees(
         fig = tree_figure(
             clf, max_depth=depth, marked=marks, title=title, view_width=view, title_rows=rows
         )
-        col.plotly_chart(
+        plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
             fig,
+            container=col,
             key=f"{key}_chart_{tag}",
             width="stretch",
             config={"displaylogo": False, "scrollZoom": True},
