@@ -335,3 +335,42 @@ def test_presentation_parameter_survives_a_pages_own_url_writes():
     assert query == {"theta": "0.3"}
     values, warnings = GLOBAL_SCHEMA.decode({"present": "yes"})
     assert values == {"present": True} and not warnings
+
+
+def test_evaluation_and_study_figures_colour_each_setting_by_its_key():
+    """The Compare page's figures and the study's give a setting the colour it has on the curve
+    pages, whatever the other settings drawn and their order."""
+    import pandas as pd
+
+    from offcenter.evaluation.runner import EvaluationResult, parse_settings
+    from offcenter.viz.evaluation import metric_figure
+    from offcenter.viz.study import cd_diagram, gain_figure
+    from offcenter.viz.styles import setting_style
+
+    for order in ("shannon,gini,oc_shannon", "oc_shannon,shannon", "gini"):
+        settings = parse_settings(order)
+        folds = pd.DataFrame(
+            [
+                {"setting": s.key, "label": s.label, "repeat": 0, "fold": f,
+                 "balanced_accuracy": 0.7 + 0.01 * f}
+                for s in settings
+                for f in range(2)
+            ]
+        )  # fmt: skip
+        fig = metric_figure(EvaluationResult(folds, settings, {"model": "tree"}))
+        boxes = [t for t in fig.data if t.type == "box"]
+        assert [b.line.color for b in boxes] == [setting_style(s.key).color for s in settings]
+    ranks = pd.DataFrame(
+        {"setting": ["gini", "shannon"], "label": ["Gini", "Shannon"], "mean_rank": [1.2, 1.8]}
+    )
+    fig = cd_diagram(ranks, 1.0)
+    colours = {a.text.split(" (")[0]: a.font.color for a in fig.layout.annotations if "(" in a.text}
+    assert colours == {
+        "Gini": setting_style("gini").color,
+        "Shannon": setting_style("shannon").color,
+    }
+    gains = pd.DataFrame(
+        {"data": list("abcd"), "setting": "oc_gini", "label": "X", "gain": [0.0, 0.1, 0.2, 0.3],
+         "imbalance_ratio": [2.0, 5.0, 20.0, 100.0]}
+    )  # fmt: skip
+    assert gain_figure(gains).data[0].marker.color == setting_style("oc_gini").color

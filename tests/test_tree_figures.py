@@ -5,6 +5,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import pytest
 
 from offcenter import Impurity
@@ -145,6 +146,18 @@ def test_threshold_figure():
     )
     assert len(fig.data) == 2
     assert max(fig.data[0].y) == pytest.approx(1.0)
+    go.Figure(fig.to_dict())  # valid Plotly (built unvalidated, for speed)
+    # each setting's own style (its key), whatever else is drawn and in whichever order
+    from offcenter.viz.styles import setting_style
+
+    for keys in (["shannon", "gini"], ["gini", "shannon"], ["gini"]):
+        one = threshold_figure(gains, {"shannon": "Shannon", "gini": "Gini"}, "x", keys=keys)
+        for trace, key in zip(one.data, keys):
+            assert trace.line.color == setting_style(key).color
+            assert trace.line.dash == setting_style(key).dash
+    chosen = [s for s in fig.layout.shapes if s.x0 == 2.0]
+    assert chosen and chosen[0].line.dash == "dash"
+    assert [a.text for a in fig.layout.annotations] == ["chosen"]
 
 
 def test_worked_calculation_of_the_lecture_slides_edible_table():

@@ -26,6 +26,7 @@ import pandas as pd
 import streamlit as st
 
 from offcenter.app import urlstate
+from offcenter.app.charts import plotly_chart
 from offcenter.app.downloads import csv_button
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.inspect import agreement
@@ -433,7 +434,7 @@ def _threshold_section(clf, node, tree_key, tree_tag, cands, labels) -> None:
         st.info("This feature takes a single value at this node: there is no threshold to try.")
         return
     shown = thr_keys or default_keys
-    st.plotly_chart(
+    plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
         threshold_figure(gains, labels, feat, chosen=chosen_thr, keys=shown, normalise=norm),
         width="stretch",
         key="tr_thr_chart",

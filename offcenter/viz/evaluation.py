@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from offcenter.evaluation.runner import METRICS, SIZE_COLUMNS, EvaluationResult
+from offcenter.viz.styles import setting_style
 
 __all__ = ["metric_figure", "difference_figure", "roc_figure"]
 
@@ -35,8 +36,12 @@ def _text(s: object) -> str:
     return html.escape(str(s), quote=False)
 
 
-def _colour(i: int) -> str:
-    return _PALETTE[i % len(_PALETTE)]
+def _colour(key: object) -> str:
+    """The colour of a measure setting (its key: :func:`offcenter.viz.styles.setting_style`, the
+    same on every page and whatever else is drawn); a position (int) for anything else."""
+    if isinstance(key, str) and key:
+        return setting_style(key).color
+    return _PALETTE[int(key) % len(_PALETTE)]
 
 
 def _metric_name(metric: str) -> str:
@@ -59,7 +64,7 @@ def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -
     if metric not in METRICS and metric not in SIZE_COLUMNS:
         raise ValueError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}.")
     fig = go.Figure()
-    for i, s in enumerate(result.settings):
+    for s in result.settings:
         part = result.folds[result.folds["setting"] == s.key]
         values = part[metric].to_numpy(dtype=float) if len(part) else np.zeros(0)
         ok = ~np.isnan(values)
@@ -75,8 +80,8 @@ def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -
                 boxpoints="all",
                 jitter=0.4,
                 pointpos=0,
-                marker={"color": _colour(i), "size": 5, "opacity": 0.6},
-                line={"color": _colour(i)},
+                marker={"color": _colour(s.key), "size": 5, "opacity": 0.6},
+                line={"color": _colour(s.key)},
                 fillcolor="rgba(0,0,0,0)",
                 text=hover,
                 hovertemplate="%{text}: %{y:.3f}<extra>" + name + "</extra>",
@@ -131,7 +136,7 @@ def difference_figure(result: EvaluationResult, metric: str = "balanced_accuracy
     ref = result.reference
     ref_rows = result.folds[result.folds["setting"] == ref].set_index(["repeat", "fold"])
     fig = go.Figure()
-    for i, s in enumerate(result.settings):
+    for s in result.settings:
         if s.key == ref:
             continue
         mine = result.folds[result.folds["setting"] == s.key].set_index(["repeat", "fold"])
@@ -154,8 +159,8 @@ def difference_figure(result: EvaluationResult, metric: str = "balanced_accuracy
                 boxpoints="all",
                 jitter=0.4,
                 pointpos=0,
-                marker={"color": _colour(i), "size": 5, "opacity": 0.6},
-                line={"color": _colour(i)},
+                marker={"color": _colour(s.key), "size": 5, "opacity": 0.6},
+                line={"color": _colour(s.key)},
                 hovertemplate="%{y:+.3f}<extra>" + _text(info) + "</extra>",
                 showlegend=False,
             )
@@ -195,7 +200,7 @@ def roc_figure(result: EvaluationResult) -> go.Figure:
             hoverinfo="skip",
         )
     )
-    for i, s in enumerate(result.settings):
+    for s in result.settings:
         c = curves[curves["setting"] == s.key]
         if c.empty:
             continue
@@ -207,7 +212,11 @@ def roc_figure(result: EvaluationResult) -> go.Figure:
                 y=c["tpr"],
                 mode="lines+markers",
                 name=name,
-                line={"color": _colour(i), "shape": "linear"},
+                line={
+                    "color": _colour(s.key),
+                    "dash": setting_style(s.key).dash,
+                    "shape": "linear",
+                },
                 marker={"size": 4},
                 customdata=np.where(np.isinf(thr), np.nan, thr),
                 hovertemplate="FPR %{x:.3f}, TPR %{y:.3f}, score >= %{customdata:.3f}<extra>"

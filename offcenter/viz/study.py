@@ -86,6 +86,7 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
         7 * max((len(t) for t in part), default=0) + 25 for part in (labels[:half], labels[half:])
     ]
     for i, row in df.iterrows():
+        colour = _colour(row["setting"] if "setting" in df.columns else i)  # the setting's own
         left = i < half
         level = (i + 1) if left else (k - i)
         y = -0.35 - step * level
@@ -93,7 +94,7 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
         fig.add_shape(
             type="path",
             path=f"M {row['mean_rank']} 0 L {row['mean_rank']} {y} L {x_text} {y}",
-            line={"color": _colour(i), "width": 1.2},
+            line={"color": colour, "width": 1.2},
         )
         hover = f"average rank {row['mean_rank']:.3f}"
         if "p_holm" in df.columns and np.isfinite(row.get("p_holm", np.nan)):
@@ -104,7 +105,7 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
             text=labels[i],
             xanchor="right" if left else "left",
             showarrow=False,
-            font={"size": 12, "color": _colour(i)},
+            font={"size": 12, "color": colour},
             hovertext=hover,
         )
     for n, (a, b) in enumerate(cliques(df["mean_rank"], cd)):
@@ -151,6 +152,10 @@ def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = "", col
     ['X<br>(ρ = 1.00, p = 0)', 'Y<br>(ρ = -1.00, p = 0)']
     """
     groups = [(label, part) for label, part in gains.groupby("label", sort=False)]
+    colours = [
+        _colour(str(part["setting"].iloc[0]) if "setting" in part.columns else i)
+        for i, (_, part) in enumerate(groups)
+    ]  # each setting's own colour (its key), as on every page
     facets = columns > 0 and len(groups) > 1
     names = []
     for label, part in groups:
@@ -185,7 +190,7 @@ def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = "", col
                 y=part["gain"],
                 mode="markers",
                 name=name,
-                marker={"color": _colour(i), "size": 7, "opacity": 0.75},
+                marker={"color": colours[i], "size": 7, "opacity": 0.75},
                 text=[_text(d) for d in part["data"]],
                 hovertemplate="%{text}: IR %{x:.1f}, gain %{y:+.3f}<extra>"
                 + _text(label)

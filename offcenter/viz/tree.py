@@ -30,9 +30,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from offcenter.viz.styles import setting_style
 from offcenter.viz.tree_layout import (
     BAR_H,
-    CLASS_COLORS,
     FONT_FAMILY,
     FONT_SIZE,
     class_color,
@@ -506,14 +506,14 @@ def threshold_figure(
     0 (:func:`offcenter.viz.comparison.flat_curves` names them for a note). The chosen threshold
     is a dashed vertical line.
     """
-    fig = go.Figure()
     keys = (
         list(keys)
         if keys is not None
         else [c.split(":", 1)[1] for c in gains.columns if c.startswith("gain:")]
     )
     x = np.asarray(gains["threshold"], dtype=float)
-    for j, key in enumerate(keys):
+    data = []
+    for key in keys:
         col = f"gain:{key}"
         if col not in gains.columns:
             continue
@@ -525,29 +525,39 @@ def threshold_figure(
             span = float(finite.max() - finite.min()) if finite.size else 0.0
             top = float(np.abs(finite).max()) if finite.size else 0.0
             y = np.zeros_like(y) if span < 1e-9 or top <= 0 else y / top
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=y,
-                mode="lines+markers" if len(x) < 40 else "lines",
-                name=plot_text(labels.get(key, key), 40),
-                line={"color": CLASS_COLORS[(j + 1) % len(CLASS_COLORS)]},
-                hovertemplate="threshold %{x:.4g}<br>gain %{y:.4f}<extra>%{fullData.name}</extra>",
-            )
+        style = setting_style(key)  # the setting's own colour, dash and marker, on every page
+        data.append(
+            {
+                "type": "scatter",
+                "x": x,
+                "y": y,
+                "mode": "lines+markers" if len(x) < 40 else "lines",
+                "name": plot_text(labels.get(key, key), 40),
+                "line": {"color": style.color, "dash": style.dash},
+                "marker": {"symbol": style.symbol, "color": style.color},
+                "hovertemplate": "threshold %{x:.4g}<br>gain %{y:.4f}<extra>%{fullData.name}</extra>",
+            }
         )
+    shapes, notes = [], []
     if chosen is not None and np.isfinite(chosen):
-        fig.add_vline(
-            x=float(chosen),
-            line_dash="dash",
-            line_color="#5f6368",
-            annotation_text="chosen",
-            annotation_position="top",
-        )
-    fig.update_layout(
-        xaxis_title=f"threshold on {plot_text(feature, 40)}",
-        yaxis_title="gain / its maximum" if normalise else "gain",
-        height=360,
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        legend={"orientation": "h", "y": -0.25},
-    )
-    return fig
+        line = {"color": "#5f6368", "dash": "dash"}
+        shapes.append(
+            {"type": "line", "xref": "x", "yref": "paper", "x0": float(chosen),
+             "x1": float(chosen), "y0": 0, "y1": 1, "line": line}
+        )  # fmt: skip
+        notes.append(
+            {"x": float(chosen), "xref": "x", "yref": "paper", "y": 1, "text": "chosen",
+             "showarrow": False, "yanchor": "bottom"}
+        )  # fmt: skip
+    layout = {
+        "xaxis": {"title": {"text": f"threshold on {plot_text(feature, 40)}"}},
+        "yaxis": {"title": {"text": "gain / its maximum" if normalise else "gain"}},
+        "height": 360,
+        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "legend": {"orientation": "h", "y": -0.25},
+        "shapes": shapes,
+        "annotations": notes,
+        "template": "plotly",
+    }
+    # plain dicts, not validated (the tests validate them): a node click rebuilds it
+    return go.Figure(data=data, layout=layout, _validate=False)
