@@ -108,8 +108,14 @@ def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
     node_input = page.get_by_label("Node", exact=True)
     assert node_input.input_value().startswith(f"node {child['id']} (")
     # the candidate table (a glide data grid: read its accessible table), in its expander
+    # (drawn only when open: the click reruns the section, then the grid appears)
     page.get_by_text("Every feature at the tree's thresholds").first.click()
-    page.wait_for_timeout(800)
+    wait_for_app(page)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stDataFrame]')].some("
+        "g => [...g.querySelectorAll('th')].some(th => th.innerText === 'chosen'))",
+        timeout=30_000,
+    )
     page.get_by_text("Every feature at the tree's thresholds").first.scroll_into_view_if_needed()
     screenshot(page, "tree_node_selected")
     grids = page.locator("[data-testid='stDataFrame']")
@@ -136,8 +142,9 @@ def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
     assert any(0 < x <= 1 for x in numbers)  # some gains are shown
     # the verdicts and the split text are further right: scroll the grid sideways
     cand.hover()
-    page.mouse.wheel(3000, 0)
-    page.wait_for_timeout(500)
+    for _ in range(4):  # to the far right of the wide table
+        page.mouse.wheel(5000, 0)
+        page.wait_for_timeout(250)
     heads = cand.locator("th").all_inner_texts()
     screenshot(page, "tree_candidates_scrolled")
     assert "best under" in heads or "split" in heads or "children counts" in heads, heads
