@@ -15,6 +15,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from offcenter.app.serve import Backends
+from offcenter.app.warmup import open_page
 
 ROOT = Path(__file__).resolve().parents[1]
 TREE = str(ROOT / "pages" / "3_Tree.py")
@@ -67,34 +68,6 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-async def _open_session(port: int, page: str, close_abruptly: bool = False) -> int:
-    """Open one Streamlit session through the proxy; the status of its first run."""
-    import websockets
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    async with websockets.connect(
-        f"ws://127.0.0.1:{port}/_stcore/stream",
-        subprotocols=["streamlit"],
-        max_size=None,
-        origin=f"http://127.0.0.1:{port}",
-    ) as ws:
-        bm = BackMsg()
-        bm.rerun_script.page_name = page
-        bm.rerun_script.widget_states.SetInParent()
-        await ws.send(bm.SerializeToString())
-        async for data in ws:
-            msg = ForwardMsg()
-            msg.ParseFromString(data)
-            if msg.WhichOneof("type") == "script_finished" and (
-                msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
-            ):
-                if close_abruptly:
-                    ws.transport.abort()
-                return msg.script_finished
-    raise AssertionError("the session closed before its first run ended")
-
-
 def test_two_processes_behind_the_proxy_serve_pages_and_sessions():
     port = _free_port()
     proc = subprocess.Popen(
@@ -120,9 +93,9 @@ def test_two_processes_behind_the_proxy_serve_pages_and_sessions():
 
         async def classroom():
             # a dropped client first, then two students at once, on the two processes
-            await _open_session(port, "Two_classes", close_abruptly=True)
+            await open_page(port, "Two_classes", close_abruptly=True)
             return await asyncio.gather(
-                _open_session(port, "Two_classes"), _open_session(port, "Q_classes")
+                open_page(port, "Two_classes"), open_page(port, "Q_classes")
             )
 
         # asyncio.run in a thread of its own: in the full suite the browser tests (Playwright's

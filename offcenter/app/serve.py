@@ -15,6 +15,10 @@ spreads the sessions over them and keeps each session on its process:
   session (Streamlit keeps session state, uploads and media in the memory of one process);
   a client without the cookie (the load benchmark) gets the least-loaded process.
 
+Before its port opens, every page runs once on each process (:func:`offcenter.app.warmup.warm`:
+the imports and caches of a first visit), so that no student waits for them; ``--no-warm``
+skips it.
+
 Sessions stay isolated as in one process (each process has its own sessions; a session never
 moves). A process that dies is restarted by nobody: the command exits (and stops the others),
 so a supervisor (systemd, docker) can restart the whole. Tornado is Streamlit's own dependency.
@@ -35,6 +39,8 @@ from pathlib import Path
 import tornado.httpclient
 import tornado.web
 import tornado.websocket
+
+from offcenter.app.warmup import warm
 
 ROOT = Path(__file__).resolve().parents[2]
 COOKIE = "offcenter_backend"
@@ -257,6 +263,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="Streamlit processes"
     )
+    parser.add_argument(
+        "--no-warm", action="store_true", help="do not run each page once per process first"
+    )
     parser.add_argument("streamlit_args", nargs="*", help="more `streamlit run` options (after --)")
     args = parser.parse_args(argv)
     if args.workers < 1:
@@ -270,6 +279,14 @@ def main(argv: list[str] | None = None) -> None:
     )
 
     async def serve() -> None:
+        if not args.no_warm:
+            started = time.monotonic()
+            await warm(ports)
+            print(
+                f"offcenter: every page ran once on each process "
+                f"({time.monotonic() - started:.1f} s)",
+                flush=True,
+            )
         make_app(ports).listen(args.port, address=args.address, xheaders=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -104,32 +104,12 @@ def warm_up(url: str, pages=("", "Two_classes", "Q_classes", "Tree", "Compare_me
     tests do not wait for the first imports of a cold server (a minute on a loaded machine)."""
     import asyncio
 
-    import websockets
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from offcenter.app.warmup import warm
 
-    async def one(page: str) -> None:
-        async with websockets.connect(
-            url.replace("http://", "ws://") + "/_stcore/stream",
-            subprotocols=["streamlit"],
-            max_size=None,
-            origin=url,
-        ) as ws:
-            bm = BackMsg()
-            bm.rerun_script.page_name = page
-            bm.rerun_script.widget_states.SetInParent()
-            await ws.send(bm.SerializeToString())
-            async for data in ws:
-                msg = ForwardMsg()
-                msg.ParseFromString(data)
-                if msg.WhichOneof("type") == "script_finished" and (
-                    msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
-                ):
-                    return
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
 
     async def all_pages() -> None:
-        for page in pages:
-            await asyncio.wait_for(one(page), 300)
+        await warm([port], pages)
 
     # A thread of its own: asyncio.run refuses to start inside a running event loop, which
     # Playwright's sync API leaves in the main thread once a test has used it.
