@@ -327,3 +327,26 @@ def test_disagreement_on_an_imbalanced_set():
     assert any(
         any(disagreement(clf.candidates(n.id))) for n in clf.tree_.nodes if n.split is not None
     )
+
+
+@pytest.mark.parametrize(
+    "name, target, depth",
+    [("pima", "diabetes", 10), ("german_credit", "bad_credit", 10), ("iris", "species", 6)],
+)
+def test_fitting_depth_is_the_deepest_level_that_fits(name, target, depth):
+    """The top-down search gives what trying every level from the bottom gives."""
+    from offcenter.viz.tree import fitting_depth
+    from offcenter.viz.tree_layout import tree_layout
+
+    clf = _fit(name, target, max_depth=depth)
+    full = int(clf.tree_.depth)
+    for width in (200, 460, 940, 3000, 1e6):
+        brute = next(
+            (
+                d
+                for d in range(full, 0, -1)
+                if tree_layout(clf, max_depth=None if d == full else d).width <= width
+            ),
+            min(full, 1),
+        )
+        assert fitting_depth(clf, width) == brute, width
