@@ -15,12 +15,11 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     theta_sweep,
 )
 from offcenter.app.downloads import csv_button
-from offcenter.app.measure_sidebar import measure_controls
+from offcenter.app.measure_sidebar import formulas_section, measure_controls
 from offcenter.app.navigation import ensure_router
 from offcenter.app.presentation import is_on
 from offcenter.measures.curves import (
     draws_reconstructed_rank,
-    formulas,
     y_axis_title,
 )
 from offcenter.viz.curves import (
@@ -194,28 +193,21 @@ def figures(raw_specs: list, oc_specs: list) -> None:
     df = binary_curves(specs, theta)
     if values["version"] == "side":
         left, right, aside = st.columns([5, 5, 3])
-        with left:
-            d_raw = binary_curves(raw_specs, theta)
-            fig = curves_figure(
-                d_raw,
-                theta=theta,
-                cursor=cursor,
-                title="Uncentered",
-                y_title=y_axis_title(raw_specs),
-                presentation=present,
-            )
-            _chart(fig, stub + "_uncentered", "tc_chart_raw")
-        with right:
-            d_oc = binary_curves(oc_specs, theta)
-            fig = curves_figure(
-                d_oc,
-                theta=theta,
-                cursor=cursor,
-                title="Off-centered on θ",
-                y_title=y_axis_title(oc_specs),
-                presentation=present,
-            )
-            _chart(fig, stub + "_off_centered", "tc_chart_oc")
+        sides = [
+            (left, raw_specs, "Uncentered", "_uncentered", "tc_chart_raw"),
+            (right, oc_specs, "Off-centered on θ", "_off_centered", "tc_chart_oc"),
+        ]
+        for col, side_specs, side_title, suffix, key in sides:
+            with col:
+                fig = curves_figure(
+                    binary_curves(side_specs, theta),
+                    theta=theta,
+                    cursor=cursor,
+                    title=side_title,
+                    y_title=y_axis_title(side_specs),
+                    presentation=present,
+                )
+                _chart(fig, stub + suffix, key)
     else:
         main, aside = st.columns([3, 1])
         with main:
@@ -300,12 +292,7 @@ figures(raw_specs, oc_specs)
 
 # ------------------------------------------------------------------ formulas
 st.subheader("Formulas and references")
-for item in formulas(specs):
-    st.markdown(f"**{item['label']}**")
-    st.latex(item["latex"])
-    st.caption(f"Reference: {item['reference']}")
-    if item["notes"] and item["name"] == "rank_diversity":
-        st.caption(item["notes"])
+formulas_section(specs)
 st.caption(
     "For two classes p is the frequency of class 1 and θ its reference frequency: the "
     "package evaluates the distribution (1 − p, p) with the reference (1 − θ, θ)."

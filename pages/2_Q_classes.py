@@ -15,13 +15,12 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     transform_maps,
 )
 from offcenter.app.downloads import csv_button
-from offcenter.app.measure_sidebar import measure_controls
+from offcenter.app.measure_sidebar import formulas_section, measure_controls
 from offcenter.app.navigation import ensure_router
 from offcenter.app.presentation import is_on
 from offcenter.measures.curves import (
     curve_label,
     draws_reconstructed_rank,
-    formulas,
     imbalanced_example,
     normalise_theta,
     parse_distribution,
@@ -338,9 +337,4 @@ if tab_transform.open:  # only the open tab runs (lazy tabs): the others cost no
 # ------------------------------------------------------------------ formulas
 if tab_formulas.open:  # only the open tab runs (lazy tabs): the others cost nothing
     with tab_formulas:
-        for item in formulas(specs):
-            st.markdown(f"**{item['label']}**")
-            st.latex(item["latex"])
-            st.caption(f"Reference: {item['reference']}")
-            if item["notes"] and item["name"] == "rank_diversity":
-                st.caption(item["notes"])
+        formulas_section(specs)

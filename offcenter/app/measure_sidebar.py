@@ -5,7 +5,7 @@ versions are drawn, the orders beta and rho, and the consistent asymmetric entro
 sample size n. The widget keys are ``{prefix}measures``, ``{prefix}version``, ``{prefix}beta``,
 ``{prefix}betas``, ``{prefix}rho``, ``{prefix}consistent`` and ``{prefix}n``: fields that both
 curve pages' URL schemas (:mod:`offcenter.app.curve_pages`) share, so the URL reads and writes
-them.
+them. :func:`formulas_section` writes the formulas of the measures chosen, on both pages.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from offcenter.app.curve_pages import BETA_CHOICES, VERSIONS
+from offcenter.measures.curves import formulas
 from offcenter.measures.registry import MEASURES
 
 
@@ -66,3 +67,14 @@ def measure_controls(prefix: str) -> None:
         key=prefix + "n",
         disabled=not S[prefix + "consistent"],
     )
+
+
+def formulas_section(specs) -> None:
+    """The LaTeX formula, label and reference of each measure drawn
+    (:func:`offcenter.measures.curves.formulas`), where the caller is."""
+    for item in formulas(specs):
+        st.markdown(f"**{item['label']}**")
+        st.latex(item["latex"])
+        st.caption(f"Reference: {item['reference']}")
+        if item["notes"] and item["name"] == "rank_diversity":
+            st.caption(item["notes"])

@@ -147,6 +147,18 @@ def page(browser):
     context.close()
 
 
+@pytest.fixture
+def phone(browser):
+    """A page in a phone's viewport (390x844, touch), closed after the test."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    yield pg
+    context.close()
+
+
 def wait_for_app(page) -> None:
     """Wait until Streamlit has finished running the script (no 'Running...' status)."""
     page.wait_for_selector("[data-testid='stApp']", timeout=30_000)

@@ -173,44 +173,37 @@ def _inside(inner, outer, tol=0.5) -> bool:
     )
 
 
-def test_phone_width(browser, app_url):
-    ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
-    )
-    page = ctx.new_page()
-    page.set_default_timeout(60_000)
-    try:
-        for name, path in (
-            ("two_classes", "/Two_classes"),
-            ("q_classes", "/Q_classes"),
-            ("fig2", f"/Two_classes?{FIG2}"),
-        ):
-            _open(page, app_url + path)
-            geo = page.evaluate(_GEOMETRY, 0)
-            fig = geo["figure"]
-            assert fig["x1"] <= 390 + 1, fig
-            assert not _overlap(geo["legend"], geo["plot"])
-            assert not _overlap(geo["legend"], geo["xtitle"])
-            # nothing wider than the screen
-            width = page.evaluate(
-                "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
-            )
-            assert width <= 392, width
-            # the figure's title and x axis title are whole: inside the svg and the legend's
-            # box (Plotly clips the legend to it), clear of the toolbar (always shown on a
-            # touch screen)
-            boxes = page.evaluate(_TITLE_BOXES, 0)
-            if name != "q_classes":  # the slice has no title (and a longer x axis title)
-                assert boxes["text"].startswith("Fig. "), boxes["text"]
-                assert _inside(boxes["title"], boxes["svg"]), boxes
-                assert _inside(boxes["title"], boxes["legend"]), boxes
-                assert not _overlap(boxes["title"], boxes["modebar"]), boxes
-                assert _inside(boxes["xtitle"], boxes["svg"]), boxes
-            assert not _overlap(boxes["xtitle"], boxes["modebar"]), boxes
-            _shot(page, f"phone_{name}")
-            _shot_plot(page, 0, f"phone_{name}_plot")
-    finally:
-        ctx.close()
+def test_phone_width(phone, app_url):
+    page = phone
+    for name, path in (
+        ("two_classes", "/Two_classes"),
+        ("q_classes", "/Q_classes"),
+        ("fig2", f"/Two_classes?{FIG2}"),
+    ):
+        _open(page, app_url + path)
+        geo = page.evaluate(_GEOMETRY, 0)
+        fig = geo["figure"]
+        assert fig["x1"] <= 390 + 1, fig
+        assert not _overlap(geo["legend"], geo["plot"])
+        assert not _overlap(geo["legend"], geo["xtitle"])
+        # nothing wider than the screen
+        width = page.evaluate(
+            "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
+        )
+        assert width <= 392, width
+        # the figure's title and x axis title are whole: inside the svg and the legend's
+        # box (Plotly clips the legend to it), clear of the toolbar (always shown on a
+        # touch screen)
+        boxes = page.evaluate(_TITLE_BOXES, 0)
+        if name != "q_classes":  # the slice has no title (and a longer x axis title)
+            assert boxes["text"].startswith("Fig. "), boxes["text"]
+            assert _inside(boxes["title"], boxes["svg"]), boxes
+            assert _inside(boxes["title"], boxes["legend"]), boxes
+            assert not _overlap(boxes["title"], boxes["modebar"]), boxes
+            assert _inside(boxes["xtitle"], boxes["svg"]), boxes
+        assert not _overlap(boxes["xtitle"], boxes["modebar"]), boxes
+        _shot(page, f"phone_{name}")
+        _shot_plot(page, 0, f"phone_{name}_plot")
 
 
 def _plot_box(page, index: int = 0):

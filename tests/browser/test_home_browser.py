@@ -71,44 +71,34 @@ def test_lesson_step_3_opens_two_classes_on_figure_1(page, app_url):
     _shot(page, "lesson_step3_two_classes_1400")
 
 
-def test_lesson_fits_a_phone(browser, app_url):
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+def test_lesson_fits_a_phone(phone, app_url):
+    page = phone
+    page.goto(app_url)
+    page.wait_for_selector(LESSON_HEAD, timeout=90_000)
+    wait_for_app(page)
+    page.wait_for_selector(".katex-display")
+    page.wait_for_timeout(800)
+    # the four steps, one under the other, each within the screen
+    boxes = [
+        page.locator(f".st-key-lesson_step_{i}").bounding_box() for i in range(1, len(STEPS) + 1)
+    ]
+    for a, b in zip(boxes, boxes[1:]):
+        assert b["y"] >= a["y"] + a["height"] - 1  # stacked in order
+    for box in boxes:
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1, box
+    # nothing cut: no link label shortened with an ellipsis, no formula that needs a
+    # sideways scroll, nothing wider than the screen
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll(
+            '[class*="st-key-lesson_step_"] [data-testid="stPageLink"] *,'
+            + '[class*="st-key-lesson_step_"] .katex-display')]
+          .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
+          .map(e => e.tagName + ': ' + e.textContent.slice(0, 40))"""
     )
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    try:
-        page.goto(app_url)
-        page.wait_for_selector(LESSON_HEAD, timeout=90_000)
-        wait_for_app(page)
-        page.wait_for_selector(".katex-display")
-        page.wait_for_timeout(800)
-        # the four steps, one under the other, each within the screen
-        boxes = [
-            page.locator(f".st-key-lesson_step_{i}").bounding_box()
-            for i in range(1, len(STEPS) + 1)
-        ]
-        for a, b in zip(boxes, boxes[1:]):
-            assert b["y"] >= a["y"] + a["height"] - 1  # stacked in order
-        for box in boxes:
-            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1, box
-        # nothing cut: no link label shortened with an ellipsis, no formula that needs a
-        # sideways scroll, nothing wider than the screen
-        cut = page.evaluate(
-            """() => [...document.querySelectorAll(
-                '[class*="st-key-lesson_step_"] [data-testid="stPageLink"] *,'
-                + '[class*="st-key-lesson_step_"] .katex-display')]
-              .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
-              .map(e => e.tagName + ': ' + e.textContent.slice(0, 40))"""
-        )
-        assert cut == [], cut
-        width = page.evaluate(
-            "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
-        )
-        assert width <= 392, width
-        for i in range(1, len(STEPS) + 1):
-            page.locator(f".st-key-lesson_step_{i}").scroll_into_view_if_needed()
-            page.wait_for_timeout(300)
-            _shot(page, f"home_lesson_390_step{i}")
-    finally:
-        context.close()
+    assert cut == [], cut
+    width = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth")
+    assert width <= 392, width
+    for i in range(1, len(STEPS) + 1):
+        page.locator(f".st-key-lesson_step_{i}").scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        _shot(page, f"home_lesson_390_step{i}")
