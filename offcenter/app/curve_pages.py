@@ -236,5 +236,5 @@ binary_values_at = _cached(_curves.binary_values_at, 1024)
 binary_derivatives = _cached(_curves.binary_derivatives, 128)
 slice_curves = _cached(_curves.slice_curves, 128)
 transform_maps = _cached(_curves.transform_maps, 128)
-ternary_mesh = _cached(_curves.ternary_mesh, 64)
-theta_sweep = _cached(_curves.theta_sweep, 64)
+ternary_mesh = _cached(_curves.ternary_mesh, 16)  # 0.7 MB each: 11 MB at most
+theta_sweep = _cached(_curves.theta_sweep, 16)  # 0.5 MB each (49 frames): 9 MB at most
