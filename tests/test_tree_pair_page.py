@@ -24,10 +24,12 @@ PAGE = str(ROOT / "pages" / "3_Tree.py")
 
 
 def run(at=None, **query):
+    """Run the page (a new one with ``query`` as its link) with the two-tree section on."""
     if at is None:
         at = AppTest.from_file(PAGE, default_timeout=120)
         for k, v in query.items():
             at.query_params[k] = v
+        at.session_state["tr_pair_on"] = True
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -51,6 +53,19 @@ def pair_figures(at):
 def marked_ids(fig):
     text = [t for t in fig["data"] if t.get("name") == "text"][0]["text"]
     return [t for t in text if "splits differ" in t]
+
+
+def test_the_two_trees_are_grown_on_demand():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["data"] = "pima"
+    at.run()
+    assert not at.exception
+    assert at.toggle(key="tr_pair_on").value is False
+    assert not [s for s in at.selectbox if s.key == "tr_pair_a"]
+    assert not pair_figures(at)
+    at.toggle(key="tr_pair_on").set_value(True)
+    at = run(at)
+    assert set(pair_figures(at)) == {"A", "B"}
 
 
 def test_defaults_shannon_against_off_centered_on_pima():

@@ -145,7 +145,8 @@ def compare_two_trees(
     ``fit(data_key, params_json, X, y)`` grows a tree (the page's cached fit, so that the
     pair shares the page's cache). ``base_params`` are those of the tree grown above (the
     pair follows the Grow button, not settings changed since). A fragment: its own widgets
-    rerun this section alone.
+    rerun this section alone. The two trees are grown when the user turns the section on
+    (``{key}_on``).
     """
     st.header("6. Compare two trees")
     st.write(
@@ -154,6 +155,9 @@ def compare_two_trees(
         "(another feature, another threshold or grouping, or a leaf against a split, at the "
         "same place in both trees) are outlined in red and marked *splits differ*."
     )
+    # grown on demand: two more trees, their metrics and drawings are a rerun's largest cost
+    if not st.toggle("Grow and compare two trees", key=f"{key}_on"):
+        return
     options = pair_settings(current)
     by_key = {s.key: s for s in options}
     keys = list(by_key)

@@ -98,6 +98,7 @@ def test_two_trees_side_by_side(page, app_url):
     open_page(page, app_url, "data=pima&max_depth=4")
     heading = page.get_by_text("6. Compare two trees")
     heading.scroll_into_view_if_needed()
+    page.get_by_text("Grow and compare two trees").click()  # grown on demand
     page.wait_for_function(
         "() => [...document.querySelectorAll(\"[data-testid='stPlotlyChart'] .js-plotly-plot\")]"
         ".filter(gd => gd.data && gd.data.some(t => t.name === 'nodes')).length >= 3",
