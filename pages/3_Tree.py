@@ -162,11 +162,15 @@ except DataProblem as exc:
 for w in kind_warnings:
     st.warning(w)
 
-with st.expander(
-    f"Preview: {len(df):,} rows x {df.shape[1]} columns, with the detected types", expanded=False
-):
-    st.dataframe(types, hide_index=True, width="stretch")
-    st.dataframe(df.head(50), width="stretch")
+preview = st.expander(
+    f"Preview: {len(df):,} rows x {df.shape[1]} columns, with the detected types",
+    key="tr_preview_open",
+    on_change="rerun",  # drawn only when open (two tables converted at every rerun otherwise)
+)
+if preview.open:
+    with preview:
+        st.dataframe(types, hide_index=True, width="stretch")
+        st.dataframe(df.head(50), width="stretch")
 
 columns = list(df.columns)
 tc1, tc2 = st.columns([1, 2])
@@ -472,19 +476,25 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         st.text("Edits: " + tree_state.edits_text())
 
     # ---------------------------------------------------------------- rows
-    st.subheader("Rows reaching this node")
     idx = clf.node_indices(node.id)
-    rows = X.iloc[idx].assign(**{f"{target} (target)": y.iloc[idx].to_numpy()})
-    st.dataframe(rows.head(5000), width="stretch", key="tr_rows")
-    if len(rows) > 5000:
-        st.caption(f"Showing 5,000 of {len(rows):,} rows; the download has them all.")
-    csv_button(
-        "Download these rows (CSV)",
-        lambda: rows,
-        f"rows_node{node.id}.csv",
-        "tr_dl_rows",
-        rerun=False,
-    )  # the CSV is made only when the file is downloaded
+    rows_box = st.expander(
+        f"Rows reaching this node ({len(idx):,})",
+        key="tr_rows_open",
+        on_change="rerun",  # drawn only when open: up to 5,000 rows converted at every click
+    )
+    if rows_box.open:
+        with rows_box:
+            rows = X.iloc[idx].assign(**{f"{target} (target)": y.iloc[idx].to_numpy()})
+            st.dataframe(rows.head(5000), width="stretch", key="tr_rows")
+            if len(rows) > 5000:
+                st.caption(f"Showing 5,000 of {len(rows):,} rows; the download has them all.")
+            csv_button(
+                "Download these rows (CSV)",
+                lambda: rows,
+                f"rows_node{node.id}.csv",
+                "tr_dl_rows",
+                rerun=False,
+            )  # the CSV is made only when the file is downloaded
 
 
 tree_and_node(X, y, target, alpha)

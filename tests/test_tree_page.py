@@ -344,7 +344,14 @@ def test_exports_are_offered():
     labels = [b.label for b in at.get("download_button")]
     assert "Tree as JSON" in labels and "Tree as text rules" in labels
     assert "Download the candidate table (CSV, full precision)" in labels
+    assert "Download these rows (CSV)" not in labels  # its expander is closed: not drawn
+    assert [e.label for e in at.expander if e.label.startswith("Rows reaching this node (16")]
+    at.session_state["tr_rows_open"] = True
+    at = run(at)
+    labels = [b.label for b in at.get("download_button")]
     assert "Download these rows (CSV)" in labels
+    rows = [d.value for d in at.dataframe if "edible (target)" in d.value.columns]
+    assert len(rows) == 1 and len(rows[0]) == 16
 
 
 def test_tree_survives_reruns():
@@ -405,6 +412,7 @@ def test_type_override_numeric_code_as_categorical():
     at = run(data="mutation")
     ascat = [m for m in at.multiselect if m.key and m.key.startswith("tr_ascat_")][0]
     ascat.set_value(["mutation_3"])
+    at.session_state["tr_preview_open"] = True  # the types table is in the preview
     at = run(at, cands_open=True)
     frames = [d.value for d in at.dataframe]
     types = [f for f in frames if hasattr(f, "columns") and "left out because" in f.columns][0]

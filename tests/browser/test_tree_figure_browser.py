@@ -114,10 +114,14 @@ def test_two_trees_side_by_side(page, app_url):
     # side by side: two charts of about half the width
     assert a["width"] < 720 and b["width"] < 720
     assert abs(a["area"]["top"] - b["area"]["top"]) < 2
-    page.locator("[data-testid='stPlotlyChart']").filter(
-        has_text="A: Shannon"
-    ).scroll_into_view_if_needed()
-    page.mouse.wheel(0, -60)  # the titles too
+    chart_a = page.locator("[data-testid='stPlotlyChart']").filter(has_text="A: Shannon")
+    chart_a.scroll_into_view_if_needed()
+    # the titles too: scroll the page's scrolling container (a wheel over a chart would zoom it)
+    chart_a.evaluate(
+        "el => { let p = el.parentElement;"
+        " while (p && p.scrollHeight <= p.clientHeight) p = p.parentElement;"
+        " (p || document.scrollingElement).scrollBy(0, -60); }"
+    )
     page.wait_for_timeout(800)
     screenshot(page, "tree_pair")
     for c in page.evaluate(MEASURE)[1:]:
