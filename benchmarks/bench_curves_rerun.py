@@ -67,7 +67,7 @@ CASES = [
         [],
     ),
     (
-        "q classes (q = 3, slice + ternary + transform): p1 cursor",
+        "q classes (q = 3, slice tab open; lazy tabs): p1 cursor",
         "pages/2_Q_classes.py",
         "slider",
         "qc_cursor",
