@@ -218,7 +218,7 @@ if tab_slice.open:  # only the open tab runs (lazy tabs): the others cost nothin
                 cursor=values["cursor"],
                 theta_label="θ₁",
                 y_title=y_axis_title(specs),
-                x_title="p₁ = frequency of class 1 on the slice (proportion)",
+                x_title="p₁: frequency of class 1 on the slice",  # short: whole on a phone
                 presentation=present,
             )
             plotly_chart(

@@ -5,7 +5,9 @@ and fills its caches (bundled data sets, curve data) the first time a session ru
 the first student on each process waits one to two seconds. :func:`warm` runs every page once on
 each process before the class arrives (``python -m offcenter.app.serve`` does it for each of its
 processes before it opens its port); :func:`open_page` is the one session it opens, also used by
-the tests.
+the tests. The Tree page is also opened once on each bundled data set, so that the first
+student to pick one finds its tree grown and its root's tables computed (the page's caches are
+per process and shared by its sessions).
 
 The protocol is Streamlit's own: a websocket on ``/_stcore/stream`` (subprotocol
 ``streamlit``), one ``BackMsg`` asking for a run of the page by its URL path name (as the
@@ -15,6 +17,10 @@ contacted (127.0.0.1 by default).
 
 >>> PAGES[0], PAGES[-1]
 ('', 'Compare_measures')
+>>> LINKS[0]
+('', '')
+>>> ("Tree", "data=pima") in LINKS
+True
 """
 
 from __future__ import annotations
@@ -27,16 +33,22 @@ import tornado.websocket
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-__all__ = ["PAGES", "open_page", "warm"]
+from offcenter.data.datasets import DATASETS
+
+__all__ = ["LINKS", "PAGES", "open_page", "warm"]
 
 #: The app's pages by URL path name ("" is the home page).
 PAGES = ("", "Two_classes", "Q_classes", "Tree", "Compare_measures")
+#: What :func:`warm` opens: every page, then the Tree page on every bundled data set
+#: (page, query string).
+LINKS = tuple((page, "") for page in PAGES) + tuple(("Tree", f"data={name}") for name in DATASETS)
 
 
 async def open_page(
     port: int,
     page: str = "",
     *,
+    query: str = "",
     host: str = "127.0.0.1",
     timeout: float = 300.0,
     close_abruptly: bool = False,
@@ -49,6 +61,8 @@ async def open_page(
         The server's port (a Streamlit process, or the proxy of :mod:`offcenter.app.serve`).
     page : str
         The page's URL path name (``"Tree"``), ``""`` for the home page.
+    query : str
+        The link's query string (``"data=pima"``), as the browser sends it.
     host : str
         The server's address.
     timeout : float
@@ -76,6 +90,7 @@ async def open_page(
         try:
             bm = BackMsg()
             bm.rerun_script.page_name = page
+            bm.rerun_script.query_string = query
             bm.rerun_script.widget_states.SetInParent()
             await conn.write_message(bm.SerializeToString(), binary=True)
             while True:
@@ -97,8 +112,12 @@ async def open_page(
     return await asyncio.wait_for(session(), timeout)
 
 
-async def warm(ports: Iterable[int], pages: Iterable[str] = PAGES, **kwargs) -> None:
-    """Run every page once on each server of ``ports`` (one session per page, in turn)."""
+async def warm(ports: Iterable[int], links: Iterable = LINKS, **kwargs) -> None:
+    """Open every link once on each server of ``ports`` (one session each, in turn).
+
+    ``links`` are page names, or (page, query string) pairs; by default :data:`LINKS`.
+    """
+    links = [(x, "") if isinstance(x, str) else tuple(x) for x in links]
     for port in ports:
-        for page in pages:
-            await open_page(port, page, **kwargs)
+        for page, query in links:
+            await open_page(port, page, query=query, **kwargs)

@@ -200,12 +200,12 @@ def test_phone_width(phone, app_url):
         # box (Plotly clips the legend to it), clear of the toolbar (always shown on a
         # touch screen)
         boxes = page.evaluate(_TITLE_BOXES, 0)
-        if name != "q_classes":  # the slice has no title (and a longer x axis title)
+        if name != "q_classes":  # the slice has no title
             assert boxes["text"].startswith("Fig. "), boxes["text"]
             assert _inside(boxes["title"], boxes["svg"]), boxes
             assert _inside(boxes["title"], boxes["legend"]), boxes
             assert not _overlap(boxes["title"], boxes["modebar"]), boxes
-            assert _inside(boxes["xtitle"], boxes["svg"]), boxes
+        assert _inside(boxes["xtitle"], boxes["svg"]), boxes
         assert not _overlap(boxes["xtitle"], boxes["modebar"]), boxes
         _shot(page, f"phone_{name}")
         _shot_plot(page, 0, f"phone_{name}_plot")
