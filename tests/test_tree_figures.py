@@ -147,6 +147,8 @@ def test_threshold_figure():
     assert len(fig.data) == 2
     assert max(fig.data[0].y) == pytest.approx(1.0)
     go.Figure(fig.to_dict())  # valid Plotly (built unvalidated, for speed)
+    # a template name is expanded only by validation: none may reach the browser as a string
+    assert not isinstance(fig.to_dict()["layout"].get("template"), str)
     # each setting's own style (its key), whatever else is drawn and in whichever order
     from offcenter.viz.styles import setting_style
 

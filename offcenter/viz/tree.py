@@ -564,7 +564,6 @@ def threshold_figure(
         "legend": {"orientation": "h", "y": -0.25},
         "shapes": shapes,
         "annotations": notes,
-        "template": "plotly",
-    }
+    }  # no template: Streamlit's theme styles it, as it does the tree figure
     # plain dicts, not validated (the tests validate them): a node click rebuilds it
     return go.Figure(data=data, layout=layout, _validate=False)
