@@ -89,8 +89,8 @@ def test_bad_input_is_handled_counted_and_reported(bad_folder):
     settings = ["shannon", "oc_gini", "hellinger", "gini_balanced"]
     folds = run_study(sets, settings, ["tree", "pruned", "forest"], QUICK, n_jobs=1)
     assert (folds["error"] == "").all(), folds.loc[folds["error"] != "", "error"].iloc[0]
-    # 4 data sets x 3 models x 5 settings (anchor included) x 3 folds x 2 leaf rules
-    assert len(folds) == 4 * 3 * 5 * 3 * 2
+    # 4 data sets x (2 tree models x 5 settings + the forest's 6: both anchors) x 3 folds x 2 rules
+    assert len(folds) == 4 * (2 * 5 + 6) * 3 * 2
     few = folds[folds["data"] == "few_positives"]
     empty = few[few["n_test_positive"] == 0]
     assert len(empty) and empty[list(study.STUDY_METRICS)].isna().all().all()

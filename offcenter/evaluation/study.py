@@ -80,9 +80,11 @@ from offcenter.data.csv_io import DataProblem, prepare_xy, read_csv_bytes
 from offcenter.evaluation import metrics as _metrics
 from offcenter.evaluation.runner import fold_seed, parse_settings
 from offcenter.evaluation.statistics import (
+    RANK_DECIMALS,
     friedman_test,
     holm_versus_control,
     nemenyi_critical_difference,
+    paired_versus_control,
 )
 
 __all__ = [
@@ -91,7 +93,11 @@ __all__ = [
     "MODELS",
     "STUDY_METRICS",
     "STUDY_SETTINGS",
+    "DEFAULT_MODELS",
+    "MODEL_COST",
+    "WEIGHTED_FOREST",
     "StudyData",
+    "environment_versions",
     "StudyProtocol",
     "data_table",
     "gains",
@@ -120,12 +126,38 @@ STUDY_SETTINGS = (
 #: Key and label of the outside anchor (scikit-learn's class-weighted CART).
 ANCHOR = "sklearn_balanced"
 ANCHOR_LABEL = "scikit-learn CART, balanced classes"
+#: Second anchor of the forest models: scikit-learn's forest with class weights in the splits and
+#: the plain bootstrap (``class_weight="balanced_subsample"``: the weights are computed on each
+#: tree's bootstrap sample and weight its splits; the draw itself is uniform), beside the
+#: class-balanced bootstrap of ``class_weight="balanced"``: "sampling vs criterion", measured.
+WEIGHTED_FOREST = "sklearn_split_weighted"
+WEIGHTED_FOREST_LABEL = "scikit-learn forest, class-weighted splits, plain bootstrap"
 MODELS = {
     "tree": "depth-limited tree",
-    "pruned": "fully grown tree, cost-complexity pruned",
+    "pruned": "fully grown tree, pruned at cp = 0.01 of the root's cost (not measure-neutral)",
+    "pruned_cv": "fully grown tree, pruned at the inner-CV ccp_alpha (1-SE rule)",
+    "laplace": "fully grown tree, unpruned, Laplace leaf estimates (HDDT, C4.4)",
+    "bagged_laplace": "bagged unpruned Laplace trees, all features (Cieslak et al. 2012)",
     "forest": "bagged forest",
     "balanced_forest": "bagged forest, class-balanced bootstrap",
 }
+#: The models of the committed run (docs/imbalanced_study.md): the command line's default.
+DEFAULT_MODELS = ("tree", "pruned", "forest")
+#: Cost of each model relative to "tree" (CPU time over the 41 KEEL sets, every setting and the
+#: anchors), estimated from small runs on this project's 2-core machine: "tree" is about 2.5 min
+#: of CPU for all 41 sets.
+MODEL_COST = {
+    "tree": 1,
+    "pruned": 2,
+    "pruned_cv": 14,
+    "laplace": 2,
+    "bagged_laplace": 30,
+    "forest": 24,
+    "balanced_forest": 16,
+}
+#: Models whose trees are pruned (mean leaves and depth are reported beside their results).
+PRUNED_MODELS = ("pruned", "pruned_cv")
+FOREST_MODELS = ("forest", "balanced_forest", "bagged_laplace")
 LEAF_RULES = ("majority", "prior")
 #: Metrics of the positive (minority) class; all "higher is better".
 STUDY_METRICS = {
@@ -137,6 +169,9 @@ STUDY_METRICS = {
 }
 #: Metrics that do not depend on the leaf rule (scores, not labels).
 THRESHOLD_FREE = ("auc", "ap")
+#: Confusion counts of the positive class on each test fold under the row's leaf rule (for the
+#: metrics pooled over the folds of a repetition, Forman and Scholz 2010).
+COUNT_COLUMNS = ["tp", "fp", "fn", "tn"]
 FOLD_COLUMNS = [
     "data",
     "model",
@@ -149,6 +184,7 @@ FOLD_COLUMNS = [
     "n_test",
     "n_test_positive",
     *STUDY_METRICS,
+    *COUNT_COLUMNS,
     "leaves",
     "depth",
     "unseen_test_values",
@@ -309,16 +345,13 @@ def study_folds(y, protocol: StudyProtocol) -> list[tuple[int, int, np.ndarray, 
 
 
 # ====================================================================== models
-def _anchor(model: str, X: pd.DataFrame, protocol: StudyProtocol, seed: int):
-    """scikit-learn's class-weighted tree (or forest) behind an ordinal encoder of nominal columns."""
+def _encoder(X: pd.DataFrame):
+    """Ordinal codes for the nominal columns (missing and unseen: NaN), numbers passed through."""
     from sklearn.compose import ColumnTransformer
-    from sklearn.ensemble import RandomForestClassifier
-    from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import OrdinalEncoder
-    from sklearn.tree import DecisionTreeClassifier
 
     nominal = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c].dtype)]
-    encode = ColumnTransformer(
+    return ColumnTransformer(
         [
             (
                 "nominal",
@@ -332,11 +365,26 @@ def _anchor(model: str, X: pd.DataFrame, protocol: StudyProtocol, seed: int):
         ],
         remainder="passthrough",
     )
-    if model in ("forest", "balanced_forest"):
+
+
+def _anchor(
+    model: str,
+    X: pd.DataFrame,
+    protocol: StudyProtocol,
+    seed: int,
+    ccp_alpha=0.0,
+    class_weight="balanced",
+):
+    """scikit-learn's class-weighted tree (or forest) behind an ordinal encoder of nominal columns."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.pipeline import Pipeline
+    from sklearn.tree import DecisionTreeClassifier
+
+    if model in FOREST_MODELS:
         est = RandomForestClassifier(
             n_estimators=protocol.n_estimators,
-            max_features=protocol.max_features,
-            class_weight="balanced",
+            max_features=None if model == "bagged_laplace" else protocol.max_features,
+            class_weight=class_weight,
             random_state=seed,
             n_jobs=1,
         )
@@ -345,14 +393,132 @@ def _anchor(model: str, X: pd.DataFrame, protocol: StudyProtocol, seed: int):
             class_weight="balanced",
             max_depth=protocol.max_depth if model == "tree" else None,
             random_state=seed,
+            ccp_alpha=ccp_alpha,
         )
-    return Pipeline([("encode", encode), ("model", est)])
+    return Pipeline([("encode", _encoder(X)), ("model", est)])
+
+
+#: Folds of the inner cross-validation that chooses ccp_alpha (model "pruned_cv").
+INNER_FOLDS = 5
+
+
+def _balanced_error(y_true, y_pred) -> float:
+    """1 - balanced accuracy (the mean of the per-class error rates), the inner CV's loss."""
+    y_true = np.asarray(y_true, dtype=object)
+    y_pred = np.asarray(y_pred, dtype=object)
+    errs = [np.mean(y_pred[y_true == c] != c) for c in sorted(set(y_true.tolist()))]
+    return float(np.mean(errs))
+
+
+def one_se_alpha(alphas, errors) -> float:
+    r"""rpart's 1-SE rule on a cross-validated pruning table: the largest alpha within one SE.
+
+    Parameters
+    ----------
+    alphas : array of shape (m,)
+        Candidate ``ccp_alpha`` values, increasing (larger = smaller tree).
+    errors : array of shape (k, m)
+        The loss of each candidate on each of the k inner folds.
+
+    Returns
+    -------
+    float
+        The largest alpha whose mean loss is at most :math:`\min_j \bar e_j + SE_{j^*}`, with
+        :math:`SE = s / \sqrt k` of the best candidate :math:`j^*` (Breiman et al. 1984, 3.4.3;
+        rpart's ``xerror + xstd`` rule; the mean is over folds, not over rows).
+
+    Examples
+    --------
+    >>> one_se_alpha([0.0, 0.1, 0.2], [[0.30, 0.31, 0.40], [0.32, 0.33, 0.40]])
+    0.1
+    """
+    alphas = np.asarray(alphas, dtype=float)
+    errors = np.asarray(errors, dtype=float)
+    mean = errors.mean(axis=0)
+    k = errors.shape[0]
+    se = errors.std(axis=0, ddof=1) / math.sqrt(k) if k > 1 else np.zeros_like(mean)
+    best = int(np.argmin(mean))
+    ok = np.flatnonzero(mean <= mean[best] + se[best] + 1e-12)
+    return float(alphas[ok.max()])
+
+
+def _candidate_alphas(path_alphas) -> np.ndarray:
+    """rpart's candidates: geometric means of consecutive alphas of the path (0 kept first)."""
+    a = np.unique(np.asarray(path_alphas, dtype=float))
+    a = a[a >= 0]
+    if len(a) <= 1:
+        return np.array([0.0])
+    mids = np.sqrt(a[1:-1] * a[2:]) if len(a) > 2 else np.array([])
+    return np.concatenate([[0.0], mids, [a[-1]]])
+
+
+def cv_ccp_alpha(make, X_tr, y_tr, seed: int, n_splits: int = INNER_FOLDS) -> float:
+    """``ccp_alpha`` chosen by an inner stratified CV on the training fold, with the 1-SE rule.
+
+    ``make(ccp_alpha)`` returns an unfitted model (ours or scikit-learn's pipeline). The path of
+    the tree grown on the whole training fold gives the candidates (:func:`_candidate_alphas`);
+    each inner fold grows a full tree and prunes it at every candidate; the loss is the
+    balanced error (:func:`_balanced_error`) under the majority rule, the same loss for every
+    measure, so that the choice does not depend on the measure's scale (the fixed
+    ``cp x R(root)`` rule does: it prunes the consistent asymmetric entropy's trees to a third of
+    Shannon's). With fewer than 2 rows of a class the full tree is kept (alpha 0).
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    y_tr = np.asarray(y_tr, dtype=object)
+    counts = pd.Series(y_tr).value_counts()
+    k = int(min(n_splits, counts.min())) if len(counts) > 1 else 0
+    if k < 2:
+        return 0.0
+    full = make(0.0)
+    path = _path(full, X_tr, y_tr)
+    cands = _candidate_alphas(path)
+    if len(cands) == 1:
+        return 0.0
+    inner = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+    errors = []
+    for tr, te in inner.split(np.zeros((len(y_tr), 1)), y_tr):
+        Xa, ya, Xb, yb = X_tr.iloc[tr], y_tr[tr], X_tr.iloc[te], y_tr[te]
+        errors.append(
+            [_balanced_error(yb, p) for p in _pruned_predictions(make, cands, Xa, ya, Xb)]
+        )
+    return one_se_alpha(cands, errors)
+
+
+def _path(model, X, y) -> np.ndarray:
+    if hasattr(model, "steps"):  # the anchor's pipeline
+        Xt = model[:-1].fit_transform(X, y)
+        return model[-1].cost_complexity_pruning_path(Xt, y).ccp_alphas
+    return np.asarray(model.cost_complexity_pruning_path(X, y).ccp_alphas, dtype=float)
+
+
+def _pruned_predictions(make, alphas, X_tr, y_tr, X_te):
+    """Predictions (majority rule) of the tree grown on X_tr, pruned at each alpha."""
+    full = make(0.0)
+    if hasattr(full, "steps"):
+        out = []
+        for a in alphas:
+            out.append(make(float(a)).fit(X_tr, y_tr).predict(X_te))
+        return out
+    full.fit(X_tr, y_tr)
+    return [full.prune(float(a)).predict(X_te) if a > 0 else full.predict(X_te) for a in alphas]
 
 
 def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
     """The fitted model and the (weighted) training prior its prior-aware rule divides by."""
+    if setting == WEIGHTED_FOREST:
+        pipe = _anchor(model, X_tr, protocol, seed, class_weight="balanced_subsample")
+        pipe.fit(X_tr, y_tr)
+        n_classes = len(pipe.classes_)
+        return pipe, np.full(n_classes, 1.0 / n_classes)  # balanced per tree: uniform prior
     if setting == ANCHOR:
-        pipe = _anchor(model, X_tr, protocol, seed)
+        if model == "pruned_cv":
+            alpha = cv_ccp_alpha(
+                lambda a: _anchor(model, X_tr, protocol, seed, a), X_tr, y_tr, seed
+            )
+            pipe = _anchor(model, X_tr, protocol, seed, alpha)
+        else:
+            pipe = _anchor(model, X_tr, protocol, seed)
         pipe.fit(X_tr, y_tr)
         if model == "pruned":
             root = float(pipe[-1].tree_.impurity[0])
@@ -361,21 +527,36 @@ def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
         classes = list(pipe.classes_)
         n_classes = len(classes)
         return pipe, np.full(n_classes, 1.0 / n_classes)  # balanced weights: uniform prior
-    params = setting.tree_params()
-    if model in ("forest", "balanced_forest"):
-        from offcenter.ensemble.forest import ForestClassifier
+    from offcenter.ensemble.forest import ForestClassifier
+    from offcenter.tree.estimator import TreeClassifier
 
+    params = setting.tree_params()
+    if model in FOREST_MODELS:
+        laplace = model == "bagged_laplace"
         est = ForestClassifier(
             **params,
+            **({"leaf_estimate": "laplace"} if laplace else {}),
             bootstrap="balanced" if model == "balanced_forest" else True,
+            stratified=not laplace,  # Cieslak et al. bag with the plain bootstrap
             n_estimators=protocol.n_estimators,
-            max_features=protocol.max_features,
+            max_features=None if laplace else protocol.max_features,
             random_state=seed,
             n_jobs=1,
         ).fit(X_tr, y_tr)
         return est, None
-    from offcenter.tree.estimator import TreeClassifier
+    if model == "laplace":
+        est = TreeClassifier(**params, leaf_estimate="laplace").fit(X_tr, y_tr)
+        return est, est.prior_
+    if model == "pruned_cv":
 
+        def make(_alpha):
+            return TreeClassifier(**params)
+
+        alpha = cv_ccp_alpha(make, X_tr, y_tr, seed)
+        est = TreeClassifier(**params).fit(X_tr, y_tr)
+        if alpha > 0:
+            est = est.prune(alpha)
+        return est, est.prior_
     est = TreeClassifier(**params, max_depth=protocol.max_depth if model == "tree" else None)
     est.fit(X_tr, y_tr)
     if model == "pruned" and protocol.cp > 0:
@@ -448,10 +629,17 @@ def _unseen_values(X_tr: pd.DataFrame, X_te: pd.DataFrame, nominal: list[str]) -
     return int(hit.sum())
 
 
+def _key_label(setting) -> tuple[str, str]:
+    if setting == ANCHOR:
+        return ANCHOR, ANCHOR_LABEL
+    if setting == WEIGHTED_FOREST:
+        return WEIGHTED_FOREST, WEIGHTED_FOREST_LABEL
+    return setting.key, setting.label
+
+
 def _fold_rows(data: StudyData, setting, model, protocol, repeat, fold, train, test) -> list[dict]:
     """The rows of one (setting, model, fold): one per leaf rule; never raises."""
-    label = ANCHOR_LABEL if setting == ANCHOR else setting.label
-    key = ANCHOR if setting == ANCHOR else setting.key
+    key, label = _key_label(setting)
     X_tr, X_te = data.X.iloc[train], data.X.iloc[test]
     y_tr, y_te = data.y[train], data.y[test]
     is_pos = y_te == data.positive
@@ -468,7 +656,7 @@ def _fold_rows(data: StudyData, setting, model, protocol, repeat, fold, train, t
         "unseen_test_values": _unseen_values(X_tr, X_te, data.nominal),
     }
     t0 = time.perf_counter()
-    nan = dict.fromkeys([*STUDY_METRICS, "leaves", "depth"], np.nan)
+    nan = dict.fromkeys([*STUDY_METRICS, *COUNT_COLUMNS, "leaves", "depth"], np.nan)
     try:
         seed = fold_seed(protocol.seed, repeat, fold)
         est, prior = _fit(setting, model, X_tr, y_tr, protocol, seed)
@@ -498,6 +686,13 @@ def _fold_rows(data: StudyData, setting, model, protocol, repeat, fold, train, t
                 row["minority_f1"] = _metrics.precision_recall_f1(
                     y_te, pred, positive=data.positive
                 )[2]
+            hit = pred_pos = labels[rule] == data.positive
+            row.update(
+                tp=int(np.sum(hit & is_pos)),
+                fp=int(np.sum(pred_pos & ~is_pos)),
+                fn=int(np.sum(~hit & is_pos)),
+                tn=int(np.sum(~pred_pos & ~is_pos)),
+            )
         rows.append(row)
     return rows
 
@@ -511,8 +706,7 @@ def _run_group(data: StudyData, setting, model, protocol, folds) -> list[dict]:
 
 
 def _cost(data: StudyData, model: str) -> float:
-    scale = {"tree": 1.0, "pruned": 1.5, "forest": 20.0, "balanced_forest": 20.0}[model]
-    return scale * len(data.y) * max(1, data.X.shape[1])
+    return MODEL_COST[model] * len(data.y) * max(1, data.X.shape[1])
 
 
 def run_study(
@@ -559,7 +753,7 @@ def run_study(
     bad = [m for m in models if m not in MODELS]
     if bad or not models:
         raise ValueError(f"models must be among {', '.join(MODELS)}; got {models!r}.")
-    all_settings: list = [*parsed, *([ANCHOR] if anchor else [])]
+    all_settings: list = [*parsed, *([ANCHOR, WEIGHTED_FOREST] if anchor else [])]
     skip = skip or set()
     jobs = []
     for data in data_sets:
@@ -569,7 +763,9 @@ def run_study(
             continue
         for model in models:
             for s in all_settings:
-                key = ANCHOR if s == ANCHOR else s.key
+                key = _key_label(s)[0]
+                if s == WEIGHTED_FOREST and model not in ("forest", "balanced_forest"):
+                    continue
                 if (data.name, model, key) in skip:
                     continue
                 jobs.append((_cost(data, model), data, s, model, folds))
@@ -594,7 +790,7 @@ def run_study(
         df,
         [d.name for d in data_sets],
         models,
-        [ANCHOR if s == ANCHOR else s.key for s in all_settings],
+        [_key_label(s)[0] for s in all_settings],
     )
 
 
@@ -620,14 +816,89 @@ def sort_folds(df: pd.DataFrame, data_order=None, model_order=None, setting_orde
 
 # ====================================================================== reading the results
 def read_folds(path_or_buf) -> pd.DataFrame:
-    """A per-fold CSV written by the study (``error`` empty when the fit worked)."""
+    """A per-fold CSV written by the study (``error`` empty when the fit worked).
+
+    A CSV written before the confusion counts were recorded gets them back from its balanced
+    accuracy, G-mean and minority F1 (:func:`reconstruct_counts`).
+    """
     text_columns = {c: "str" for c in ("data", "model", "leaf_rule", "setting", "label", "error")}
     df = pd.read_csv(path_or_buf, dtype=text_columns, keep_default_na=False, na_values=[""])
-    missing = [c for c in FOLD_COLUMNS if c not in df.columns]
+    missing = [c for c in FOLD_COLUMNS if c not in df.columns and c not in COUNT_COLUMNS]
     if missing:
         raise ValueError(f"not a per-fold CSV of the study: no column {', '.join(missing)}.")
     df["error"] = df["error"].fillna("")
+    if any(c not in df.columns for c in COUNT_COLUMNS):
+        df = reconstruct_counts(df)
+    return df[FOLD_COLUMNS]
+
+
+def reconstruct_counts(folds: pd.DataFrame) -> pd.DataFrame:
+    r"""The confusion counts (tp, fp, fn, tn) of each row, from its threshold metrics.
+
+    With P positives and N negatives in the test fold, balanced accuracy
+    :math:`B = (t_+ + t_-)/2` and G-mean :math:`G = \sqrt{t_+ t_-}` make the two recalls the
+    roots of :math:`t^2 - 2Bt + G^2 = 0`; minority F1 :math:`2TP / (2TP + FP + FN)` says which
+    root is the positive recall. Counts are integers: TP = t_+ P and TN = t_- N are rounded
+    (the neighbours +-1 tried, the CSV holds 6 significant digits), and the combination whose
+    three metrics are closest to the recorded ones is kept. Rows without metrics get NaN.
+    """
+    df = folds.copy()
+    P = df["n_test_positive"].to_numpy(float)
+    N = df["n_test"].to_numpy(float) - P
+    B = df["balanced_accuracy"].to_numpy(float)
+    G = df["gmean"].to_numpy(float)
+    F = df["minority_f1"].to_numpy(float)
+    root = np.sqrt(np.clip(B * B - G * G, 0.0, None))
+    best = np.full(len(df), np.inf)
+    out = np.full((len(df), 2), np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for tpr in (B + root, B - root):
+            for dtp in (-1, 0, 1):
+                tp = np.clip(np.round(tpr * P) + dtp, 0, P)
+                for dtn in (-1, 0, 1):
+                    tn = np.clip(np.round((2 * B - tpr) * N) + dtn, 0, N)
+                    r1, r0 = tp / P, tn / N
+                    f1 = np.where(tp > 0, 2 * tp / (tp + P + (N - tn)), 0.0)
+                    dev = np.abs((r1 + r0) / 2 - B) + np.abs(np.sqrt(r1 * r0) - G) + np.abs(f1 - F)
+                    better = dev < best
+                    best = np.where(better, dev, best)
+                    out[better] = np.column_stack([tp, tn])[better]
+    ok = np.isfinite(best)
+    tp, tn = out[:, 0], out[:, 1]
+    df["tp"] = np.where(ok, tp, np.nan)
+    df["fn"] = np.where(ok, P - tp, np.nan)
+    df["tn"] = np.where(ok, tn, np.nan)
+    df["fp"] = np.where(ok, N - tn, np.nan)
+    df.attrs["reconstruction_deviation"] = float(np.max(best[ok])) if ok.any() else 0.0
     return df
+
+
+def pooled_metrics(folds: pd.DataFrame) -> pd.DataFrame:
+    """Threshold metrics from the confusion counts pooled over the folds of each repetition.
+
+    With few positives per test fold (120 of the committed 615 hold at most 4), per-fold
+    balanced accuracy, G-mean and F1 move in steps of 25 % or more; Forman and Scholz (2010)
+    recommend summing TP, FP, FN, TN over the folds of a repetition and computing the metric
+    once. Returns one row per (data, model, leaf rule, setting, repeat) with ``balanced_accuracy``,
+    ``gmean`` and ``minority_f1`` pooled (NaN when a repetition has a failed fold).
+
+    G. Forman, M. Scholz, Apples-to-apples in cross-validation studies: pitfalls in classifier
+    performance measurement, SIGKDD Explorations 12 (2010) 49-57.
+    """
+    keys = ["data", "model", "leaf_rule", "setting", "label", "repeat"]
+    g = folds.groupby(keys, sort=False)[COUNT_COLUMNS].sum(min_count=1).reset_index()
+    bad = folds[folds[COUNT_COLUMNS].isna().any(axis=1)].drop_duplicates(keys)[keys]
+    if len(bad):
+        mark = g.set_index(keys).index.isin(bad.set_index(keys).index)
+        g.loc[mark, COUNT_COLUMNS] = np.nan
+    tp, fp, fn, tn = (g[c].to_numpy(float) for c in COUNT_COLUMNS)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r1, r0 = tp / (tp + fn), tn / (tn + fp)
+        g["balanced_accuracy"] = (r1 + r0) / 2
+        g["gmean"] = np.sqrt(r1 * r0)
+        g["minority_f1"] = np.where(tp > 0, 2 * tp / (2 * tp + fp + fn), 0.0)
+    g.loc[g["tp"].isna(), ["balanced_accuracy", "gmean", "minority_f1"]] = np.nan
+    return g
 
 
 def problem_counts(folds: pd.DataFrame, data_sets: Sequence[StudyData] = ()) -> pd.DataFrame:
@@ -663,18 +934,58 @@ def problem_counts(folds: pd.DataFrame, data_sets: Sequence[StudyData] = ()) -> 
     return pd.DataFrame(rows)
 
 
-def study_means(folds: pd.DataFrame, metric: str, model: str, leaf_rule: str = "majority"):
-    """Mean over the folds (NaN folds left out): a (data set x setting) table."""
+#: Settings that are another setting for two classes: HDDT's squared Hellinger distance is twice
+#: DKM's relative gain, so both grow the same trees (docs/peers.md); counted once.
+SAME_FOR_TWO_CLASSES = {"hellinger": "dkm"}
+#: The study's one primary endpoint (see docs/imbalanced_study.md); everything else is exploratory.
+PRIMARY_ENDPOINT = {"model": "tree", "metric": "auc", "leaf_rule": "majority"}
+#: Threshold metrics (they depend on the leaf rule); the tables show them per fold and pooled.
+THRESHOLD_METRICS = ("balanced_accuracy", "gmean", "minority_f1")
+
+
+def study_means(
+    folds: pd.DataFrame,
+    metric: str,
+    model: str,
+    leaf_rule: str = "majority",
+    *,
+    pooled: bool = False,
+    distinct: bool = True,
+):
+    """Mean over the folds (NaN folds left out): a (data set x setting) table.
+
+    ``pooled=True`` (threshold metrics only): the mean over the repetitions of the metric computed
+    from the confusion counts pooled over the folds of each repetition (:func:`pooled_metrics`).
+    ``distinct=True`` drops a setting that is another for two classes
+    (:data:`SAME_FOR_TWO_CLASSES`: HDDT = DKM) when both are present.
+    """
     if metric not in STUDY_METRICS:
         raise ValueError(f"metric must be one of {', '.join(STUDY_METRICS)}; got {metric!r}.")
     if metric in THRESHOLD_FREE:
         leaf_rule = "majority"  # the same scores under both rules
+        pooled = False
     part = folds[(folds["model"] == model) & (folds["leaf_rule"] == leaf_rule)]
+    if pooled:
+        part = pooled_metrics(part)
     table = part.pivot_table(
         index="data", columns="setting", values=metric, aggfunc="mean", sort=False
     )
     order = list(dict.fromkeys(part["setting"]))
+    if distinct:
+        order = [
+            k for k in order if not (k in SAME_FOR_TWO_CLASSES and SAME_FOR_TWO_CLASSES[k] in order)
+        ]
     return table.reindex(columns=order)
+
+
+def setting_labels(folds: pd.DataFrame, distinct: bool = True) -> dict:
+    """Setting key -> label; DKM's label names HDDT too when both are present (two classes)."""
+    labels = folds.drop_duplicates("setting").set_index("setting")["label"].to_dict()
+    if distinct:
+        for dup, kept in SAME_FOR_TWO_CLASSES.items():
+            if dup in labels and kept in labels:
+                labels[kept] = f"{labels[kept]} = HDDT (two classes)"
+    return labels
 
 
 def rank_tests(
@@ -684,33 +995,72 @@ def rank_tests(
     leaf_rule: str = "majority",
     reference: str = "shannon",
     alpha: float = 0.05,
+    *,
+    pooled: bool = False,
+    distinct: bool = True,
+    bayes: bool = True,
 ) -> dict:
-    """Demsar's comparison of the settings over the data sets for one metric, model and rule.
+    """The comparison of the settings over the data sets for one metric, model and rule.
 
-    Returns a dict: ``table`` (data set x setting means), ``ranks`` (DataFrame: setting, label,
-    mean rank, z and Holm-adjusted p against ``reference``), ``friedman``
-    (:class:`~offcenter.evaluation.statistics.FriedmanResult`), ``cd`` (Nemenyi's critical
-    difference at ``alpha``), ``n`` (data sets with every setting scored) and ``dropped``
-    (data sets left out because a setting has no defined value, e.g. no positive in any fold).
+    Per data set, the mean over the folds (or of the pooled repetitions, ``pooled``), rounded to
+    12 decimals; then (:mod:`offcenter.evaluation.statistics`):
+
+    - the Friedman test with Iman-Davenport's F over all settings (is any different?);
+    - **the decision rule**: each setting against ``reference`` by the Wilcoxon signed-rank test
+      on the per-data-set means, Holm-adjusted (``p_holm``, ``significant``), with the mean and
+      median difference, a bootstrap 95 % CI of the median, wins/ties/losses over the data sets
+      and the Bayesian signed-rank test (ROPE 0.01: ``p_better``, ``p_rope``, ``p_worse``;
+      ``bayes=False`` leaves them NaN, for speed);
+    - for reference only, Demsar's z-test on the average ranks (``p_holm_z``) and Nemenyi's
+      critical difference (``cd``, the CD diagrams), both of which depend on the pool of settings.
+
+    Returns a dict: ``table`` (data set x setting means), ``ranks`` (DataFrame, one row per
+    setting: ``setting``, ``label``, ``mean_rank``, ``mean``, the columns above, ``leaves`` and
+    ``depth``: the mean size of the trees), ``friedman``, ``cd``, ``n`` (data sets with every
+    setting scored) and ``dropped`` (data sets left out).
     """
-    table = study_means(folds, metric, model, leaf_rule)
-    complete = table.dropna()
+    table = study_means(folds, metric, model, leaf_rule, pooled=pooled, distinct=distinct)
+    complete = table.dropna().round(RANK_DECIMALS)
     dropped = [str(i) for i in table.index if i not in complete.index]
     fr = friedman_test(complete.to_numpy())
     keys = list(complete.columns)
-    labels = folds.drop_duplicates("setting").set_index("setting")["label"].to_dict()
+    labels = setting_labels(folds, distinct)
     control = keys.index(reference) if reference in keys else 0
     post = holm_versus_control(fr.mean_ranks, fr.n, control)
+    paired = paired_versus_control(complete.to_numpy(), control, bayes=bayes)
+    part = folds[(folds["model"] == model) & (folds["leaf_rule"] == leaf_rule)]
+    size = part.groupby("setting")[["leaves", "depth"]].mean()
     ranks = pd.DataFrame(
         {
             "setting": keys,
             "label": [labels.get(k, k) for k in keys],
             "mean_rank": fr.mean_ranks,
             "mean": complete.mean(axis=0).to_numpy(),
+            **{
+                c: paired[c]
+                for c in (
+                    "mean_diff",
+                    "median_diff",
+                    "ci_low",
+                    "ci_high",
+                    "wins",
+                    "ties",
+                    "losses",
+                    "p",
+                    "p_holm",
+                    "significant",
+                    "p_better",
+                    "p_rope",
+                    "p_worse",
+                )
+            },
             "z": post["z"],
-            "p_holm": post["p_holm"],
+            "p_holm_z": post["p_holm"],
+            "leaves": size["leaves"].reindex(keys).to_numpy(),
+            "depth": size["depth"].reindex(keys).to_numpy(),
         }
     )
+    ranks.loc[control, "significant"] = False
     return {
         "table": table,
         "ranks": ranks,
@@ -746,3 +1096,32 @@ def gains(
     long["label"] = long["setting"].map(labels)
     long["imbalance_ratio"] = long["data"].map(ir)
     return long[["data", "setting", "label", "gain", "imbalance_ratio"]]
+
+
+def environment_versions() -> dict:
+    """Versions that fix the numbers: Python, numpy, scipy, scikit-learn, pandas, joblib, offcenter.
+
+    Recorded in the results' JSON. scikit-learn's matters for the forest anchor: from 1.9 its
+    ``RandomForestClassifier(class_weight="balanced")`` draws a class-balanced bootstrap (a
+    balanced random forest); before, it weights the splits of a plain bootstrap.
+    """
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    import joblib
+    import scipy
+    import sklearn
+
+    try:
+        own = version("offcenter")
+    except PackageNotFoundError:  # pragma: no cover - a source checkout not installed
+        own = "unknown"
+    return {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "scikit-learn": sklearn.__version__,
+        "pandas": pd.__version__,
+        "joblib": joblib.__version__,
+        "offcenter": own,
+    }

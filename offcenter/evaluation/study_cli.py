@@ -38,12 +38,16 @@ import pandas as pd
 from offcenter.evaluation.cli import CliError, _int_at_least, _n_jobs, _settings, _write
 from offcenter.evaluation.study import (
     ANCHOR,
+    DEFAULT_MODELS,
     FOLD_COLUMNS,
     LEAF_RULES,
+    MODEL_COST,
     MODELS,
+    PRIMARY_ENDPOINT,
     STUDY_METRICS,
     STUDY_SETTINGS,
     THRESHOLD_FREE,
+    THRESHOLD_METRICS,
     StudyProtocol,
     data_table,
     problem_counts,
@@ -51,10 +55,17 @@ from offcenter.evaluation.study import (
     read_folder,
     read_folds,
     run_study,
+    setting_labels,
     sort_folds,
+)
+from offcenter.evaluation.study import (
+    environment_versions as versions,
 )
 
 SIGNIFICANCE = 0.05
+#: The committed KEEL folder, relative to the repository root (the working directory of the
+#: documented command).
+DEFAULT_FOLDER = Path("data/keel")
 #: Seconds between two checkpoints of --out during a run.
 CHECKPOINT_SECONDS = 60.0
 
@@ -88,7 +99,14 @@ def build_parser() -> argparse.ArgumentParser:
             "(Friedman / Iman-Davenport, Holm against Shannon, Nemenyi)."
         ),
     )
-    p.add_argument("folder", nargs="?", type=Path, help="folder of CSV files (class: last column)")
+    p.add_argument(
+        "folder",
+        nargs="?",
+        type=Path,
+        default=None,
+        help=f"folder of CSV files (class: last column; default {DEFAULT_FOLDER}, the 41 KEEL "
+        "sets committed in the repository, when it exists)",
+    )
     p.add_argument(
         "--report",
         type=Path,
@@ -119,10 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--models",
         type=_models,
-        default=list(MODELS),
-        help="tree (depth-limited), pruned (full, then cost-complexity pruned), "
-        "forest (bagged, class-stratified bootstrap), balanced_forest (bagged, "
-        "class-balanced bootstrap); comma-separated (default all four)",
+        default=list(DEFAULT_MODELS),
+        help="comma-separated, default "
+        + ",".join(DEFAULT_MODELS)
+        + " (what docs/imbalanced_study.md shows). Each model, with its cost on the 41 KEEL "
+        "sets relative to 'tree' (measured on a subset): "
+        + "; ".join(f"{k} = {v} (x{MODEL_COST[k]:g})" for k, v in MODELS.items()),
     )
     p.add_argument("--folds", type=_int_at_least(2), default=5)
     p.add_argument("--repeats", type=_int_at_least(1), default=3)
@@ -187,8 +207,11 @@ def _column_name(metric: str, rule: str) -> str:
     return name if metric in THRESHOLD_FREE else f"{name} ({rule})"
 
 
-def markdown_report(folds: pd.DataFrame, meta: dict) -> str:
-    """The study's tables: data sets, problems, then per model the ranks and the tests."""
+def markdown_report(folds: pd.DataFrame, meta: dict, bayes: bool = True) -> str:
+    """The study's tables: data sets, problems, then per model the ranks and the tests.
+
+    ``bayes=False`` leaves the Bayesian signed-rank columns out (n/a), for quick checks.
+    """
     lines: list[str] = []
     if meta.get("command"):
         lines += ["Command:", "", "```", meta["command"], "```", ""]
@@ -237,17 +260,23 @@ def markdown_report(folds: pd.DataFrame, meta: dict) -> str:
     if len(errors):
         lines.append(f"{len(errors)} row(s) with a failed fit; first: {errors['error'].iloc[0]}")
         lines.append("")
-    labels = folds.drop_duplicates("setting").set_index("setting")["label"].to_dict()
+    versions = meta.get("versions")
+    if versions:
+        lines += ["Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + ".", ""]
+    lines += [STATISTICS_NOTE, ""]
+    labels = setting_labels(folds)
     for model in [m for m in MODELS if m in set(folds["model"])]:
         part = folds[folds["model"] == model]
         cols = _columns(part)
-        tests = {c: rank_tests(part, c[0], model, c[1]) for c in cols}
+        tests = {c: rank_tests(part, c[0], model, c[1], bayes=bayes) for c in cols}
         lines += [f"### {MODELS[model]} ({model}): average ranks over the data sets", ""]
         lines.append(
-            "Rank 1 = best on a data set (ties share the average rank), averaged over the data "
-            "sets; `*` = differs from Shannon at 5 % (Holm-adjusted z-test on the ranks, Demsar "
-            "2006). Below: the Friedman test with Iman-Davenport's F, the number of data sets "
-            "and Nemenyi's critical difference (CD, 5 %)."
+            "Rank 1 = best on a data set (means rounded to 1e-12, ties share the average rank), "
+            "averaged over the data sets; `*` = differs from Shannon at 5 % by the decision rule "
+            "(Wilcoxon signed-rank on the per-data-set means, Holm-adjusted over the settings), "
+            "`+`/`-` its sign; `z` = Demsar's z-test on the ranks alone would call it (Holm, "
+            "shown for comparison only). Below: Friedman / Iman-Davenport p, data sets and "
+            "Nemenyi's CD (5 %)."
         )
         lines.append("")
         lines.append("| setting | " + " | ".join(_column_name(*c) for c in cols) + " |")
@@ -257,8 +286,7 @@ def markdown_report(folds: pd.DataFrame, meta: dict) -> str:
             cells = []
             for c in cols:
                 r = tests[c]["ranks"].set_index("setting").loc[k]
-                star = " *" if r["p_holm"] < SIGNIFICANCE else ""
-                cells.append(f"{r['mean_rank']:.2f}{star}")
+                cells.append(f"{r['mean_rank']:.2f}{_marks(r)}")
             lines.append(f"| {labels.get(k, k)} | " + " | ".join(cells) + " |")
         lines.append(
             "| Iman-Davenport p | "
@@ -273,13 +301,95 @@ def markdown_report(folds: pd.DataFrame, meta: dict) -> str:
         lines.append("")
         lines.append(f"Mean over the data sets of the fold means ({model}):")
         lines.append("")
-        lines.append("| setting | " + " | ".join(_column_name(*c) for c in cols) + " |")
-        lines.append("|---|" + "---|" * len(cols))
+        lines.append(
+            "| setting | " + " | ".join(_column_name(*c) for c in cols) + " | leaves | depth |"
+        )
+        lines.append("|---|" + "---|" * (len(cols) + 2))
         for k in keys:
             cells = [f"{tests[c]['table'][k].mean():.3f}" for c in cols]
+            r0 = tests[cols[0]]["ranks"].set_index("setting").loc[k]
+            cells += [f"{r0['leaves']:.1f}", f"{r0['depth']:.1f}"]
             lines.append(f"| {labels.get(k, k)} | " + " | ".join(cells) + " |")
         lines.append("")
+        pooled = {
+            c: rank_tests(part, c[0], model, c[1], pooled=True, bayes=bayes)
+            for c in cols
+            if c[0] in THRESHOLD_METRICS
+        }
+        families = [(c, tests[c], "per-fold means") for c in cols]
+        families += [(c, pooled[c], "pooled over the folds of a repetition") for c in pooled]
+        for c, t, how in families:
+            lines += _family_table(model, c, t, how, labels)
     return "\n".join(lines)
+
+
+#: How the tables are computed (written at the top of the report).
+STATISTICS_NOTE = (
+    "Statistics (docs/imbalanced_study.md, *Protocol*): per data set the mean over its 15 "
+    "test folds (threshold metrics also from the confusion counts pooled over the 5 folds of "
+    "each repetition, Forman and Scholz 2010, in separate tables), rounded to 1e-12. Per family "
+    "(model, metric, leaf rule): Friedman / Iman-Davenport over all settings. The decision "
+    "rule: each setting against Shannon by the two-sided Wilcoxon signed-rank test on the "
+    "per-data-set means (scipy.stats.wilcoxon), Holm-adjusted over the settings of the family; "
+    "effect sizes: mean and median difference with a BCa bootstrap 95 % CI of the median over "
+    "the data sets (scipy.stats.bootstrap, 9,999 resamples, seed 0), wins/ties/losses over "
+    "the data sets; the Bayesian signed-rank test (baycomp, ROPE +-0.01, 10,000 draws, seed "
+    "0): P(better), P(equivalent), P(worse). DKM and HDDT are the same method for two "
+    "classes (d_H^2 = 2 x DKM's relative gain) and are counted once (the DKM column). The "
+    "primary endpoint is ROC AUC of the depth-limited trees (tree); every other family is "
+    "exploratory."
+)
+
+
+def _marks(r) -> str:
+    star = ""
+    if bool(r.get("significant", False)):
+        star = " *" + ("+" if r["mean_diff"] > 0 else "-")
+    z = " z" if (np.isfinite(r.get("p_holm_z", np.nan)) and r["p_holm_z"] < SIGNIFICANCE) else ""
+    return star + z
+
+
+def _family_table(model, col, t, how, labels) -> list[str]:
+    metric, rule = col
+    primary = (
+        model == PRIMARY_ENDPOINT["model"]
+        and metric == PRIMARY_ENDPOINT["metric"]
+        and how.startswith("per-fold")
+    )
+    title = f"#### {model}, {_column_name(metric, rule)}, {how}"
+    title += " (primary endpoint)" if primary else " (exploratory)"
+    fr = t["friedman"]
+    out = [
+        title,
+        "",
+        f"Iman-Davenport F = {fr.f:.2f}, p = {_p(fr.f_pvalue)}; {t['n']} data sets.",
+        "",
+        "| setting | mean | mean diff | median diff [95 % CI] | W/T/L | Wilcoxon-Holm p | "
+        "P(better / equiv. / worse) | mean rank | z-Holm p | leaves | depth |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for _, r in t["ranks"].iterrows():
+        name = labels.get(r["setting"], r["setting"])
+        if not np.isfinite(r["p"]):
+            out.append(
+                f"| {name} (reference) | {r['mean']:.4f} | | | | | | {r['mean_rank']:.2f} | | "
+                f"{r['leaves']:.1f} | {r['depth']:.1f} |"
+            )
+            continue
+        star = " *" if r["significant"] else ""
+        bayes = (
+            f"{r['p_better']:.2f} / {r['p_rope']:.2f} / {r['p_worse']:.2f}"
+            if np.isfinite(r["p_better"])
+            else "n/a"
+        )
+        out.append(
+            f"| {name} | {r['mean']:.4f} | {r['mean_diff']:+.4f} | {r['median_diff']:+.4f} "
+            f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}] | {int(r['wins'])}/{int(r['ties'])}/"
+            f"{int(r['losses'])} | {_p(r['p_holm'])}{star} | {bayes} | {r['mean_rank']:.2f} | "
+            f"{_p(r['p_holm_z'])} | {r['leaves']:.1f} | {r['depth']:.1f} |"
+        )
+    out.append("")
+    return out
 
 
 # ---------------------------------------------------------------------- main
@@ -349,7 +459,12 @@ def main(argv: list[str] | None = None) -> int:
                 raise CliError(f"{args.report}: no such file")
             return _report_only(args)
         if args.folder is None:
-            parser.error("give a FOLDER of CSV files (or --report FOLDS.csv)")
+            if not DEFAULT_FOLDER.is_dir():
+                parser.error(
+                    f"give a FOLDER of CSV files (or --report FOLDS.csv); the default "
+                    f"{DEFAULT_FOLDER} is not here (run from the repository root)"
+                )
+            args.folder = DEFAULT_FOLDER
         if args.resume and args.out is None:
             parser.error("--resume needs --out (the per-fold CSV to complete)")
         protocol = StudyProtocol(
@@ -412,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
         def meta_for(folds, wall, complete) -> dict:
             return {
                 "command": "python -m offcenter.evaluate study " + shlex.join(argv_list),
+                "versions": versions(),
                 "protocol": protocol.to_dict(),
                 "settings": all_keys,
                 "models": args.models,
