@@ -22,7 +22,40 @@ from scipy import stats
 
 from offcenter.viz.evaluation import _colour
 
-__all__ = ["cd_diagram", "cliques", "gain_figure"]
+__all__ = [
+    "STUDY_COLOURS",
+    "cd_diagram",
+    "cliques",
+    "common_range",
+    "dataset_figure",
+    "gain_figure",
+    "study_colour",
+]
+
+#: One colour per setting of the study (no two alike; viz/styles.py gives Shannon and balanced
+#: Shannon the same black): the classic "tab20"-like hues, Shannon black as the reference.
+STUDY_COLOURS = {
+    "shannon": "#000000",
+    "gini": "#7f7f7f",
+    "dkm": "#8c564b",
+    "hellinger": "#c49c94",
+    "shannon_balanced": "#1f77b4",
+    "gini_balanced": "#17becf",
+    "oc_shannon": "#d62728",
+    "oc_gini": "#ff7f0e",
+    "oc_daroczy_b0.5": "#e377c2",
+    "asymmetric": "#2ca02c",
+    "asymmetric_consistent": "#98df8a",
+    "sklearn_balanced": "#9467bd",
+    "sklearn_split_weighted": "#bcbd22",
+}
+
+
+def study_colour(key: object) -> str:
+    """The study's colour of a setting key (:data:`STUDY_COLOURS`), else the app's colour."""
+    if isinstance(key, str) and key in STUDY_COLOURS:
+        return STUDY_COLOURS[key]
+    return _colour(key)
 
 
 def _text(s: object) -> str:
@@ -48,11 +81,29 @@ def cliques(mean_ranks, cd: float) -> list[tuple[int, int]]:
     return runs
 
 
+#: What the CD diagram's marks mean, under the diagram (it and the tables agree by construction).
+NOTE = (
+    "Bars: Nemenyi's test cannot tell these apart (all pairs). "
+    "▲ / ▼: better / worse than Shannon by the decision rule (Wilcoxon-Holm)."
+)
+
+
+def _mark(row) -> str:
+    if not bool(row.get("significant", False)):
+        return ""
+    return " ▲" if row["mean_diff"] > 0 else " ▼"
+
+
 def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | None = None):
     """Critical-difference diagram of average ranks (1 = best, on the left).
 
     ``ranks`` has the columns ``label`` and ``mean_rank`` (and optionally ``p_holm``, shown in the
-    hover). Settings are labelled below the axis, the better half on the left, the others on the
+    hover). With the columns ``significant`` and ``mean_diff`` of
+    :func:`offcenter.evaluation.study.rank_tests`, the settings that the decision rule
+    (Wilcoxon-Holm against Shannon) calls better or worse are marked ▲ or ▼ and a note under the
+    axis says what the bars and the marks mean: the bars are Nemenyi's all-pairs test, which can
+    put a marked setting in Shannon's clique (it answers another question), so the picture and
+    the tables never disagree silently. Settings are labelled below the axis, the better half on the left, the others on the
     right, in side margins as wide as their longest label (drawn outside the axes' range, so
     never cut); thick bars join the settings that Nemenyi's test cannot tell apart at the level of
     ``cd``; the CD itself is drawn above the axis.
@@ -79,14 +130,18 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
     fig.add_annotation(x=lo + cd / 2, y=1.0, text=f"CD = {cd:.2f}", showarrow=False)
     half = (k + 1) // 2
     step = 0.42
-    labels = [f"{_text(r['label'])} ({r['mean_rank']:.2f})" for _, r in df.iterrows()]
+    marked = "significant" in df.columns and "mean_diff" in df.columns
+    labels = [
+        f"{_text(r['label'])} ({r['mean_rank']:.2f})" + (_mark(r) if marked else "")
+        for _, r in df.iterrows()
+    ]
     # the labels sit in the side margins, sized to the longest label of each side (7 px per
     # character of 12 px text, more than Arial's average), so that none is cut at any width
     side = [
         7 * max((len(t) for t in part), default=0) + 25 for part in (labels[:half], labels[half:])
     ]
     for i, row in df.iterrows():
-        colour = _colour(row["setting"] if "setting" in df.columns else i)  # the setting's own
+        colour = study_colour(row["setting"] if "setting" in df.columns else i)
         left = i < half
         level = (i + 1) if left else (k - i)
         y = -0.35 - step * level
@@ -98,7 +153,7 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
         )
         hover = f"average rank {row['mean_rank']:.3f}"
         if "p_holm" in df.columns and np.isfinite(row.get("p_holm", np.nan)):
-            hover += f", Holm p vs Shannon {row['p_holm']:.3g}"
+            hover += f", Wilcoxon-Holm p vs Shannon {row['p_holm']:.3g}"
         fig.add_annotation(
             x=x_text,
             y=y,
@@ -119,6 +174,15 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
             line={"color": "black", "width": 5},
         )
     depth = -0.35 - step * (half + 1)
+    if marked:
+        fig.add_annotation(
+            x=(lo + hi) / 2,
+            y=depth + 0.05,
+            text=NOTE,
+            showarrow=False,
+            font={"size": 11, "color": "#444"},
+        )
+        depth -= 0.35
     subtitle = f" ({n_data} data sets)" if n_data else ""
     fig.update_layout(
         title=_text(title) + subtitle if title else None,
@@ -132,14 +196,22 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
     return fig
 
 
-def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = "", columns: int = 0):
+def gain_figure(
+    gains: pd.DataFrame,
+    metric_name: str = "",
+    title: str = "",
+    columns: int = 0,
+    y_range: tuple[float, float] | None = None,
+):
     """Gain over the reference on each data set against its imbalance ratio (log x).
 
     ``gains`` has the columns ``label``, ``gain``, ``imbalance_ratio`` and ``data``
     (:func:`offcenter.evaluation.study.gains`). Each setting is one colour; its legend entry gives
     Spearman's rank correlation between gain and imbalance ratio (with its p-value): a positive
     correlation means the setting gains more where the minority is rarer. With ``columns`` > 0,
-    one small plot per setting on a grid of that many columns (shared axes), titled likewise.
+    one small plot per setting on a grid of that many columns (shared axes), titled likewise, with
+    the y-axis title on every row. ``y_range`` fixes the y-axis (the same for every figure of a
+    metric: :func:`common_range`).
 
     Examples
     --------
@@ -153,7 +225,7 @@ def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = "", col
     """
     groups = [(label, part) for label, part in gains.groupby("label", sort=False)]
     colours = [
-        _colour(str(part["setting"].iloc[0]) if "setting" in part.columns else i)
+        study_colour(str(part["setting"].iloc[0]) if "setting" in part.columns else i)
         for i, (_, part) in enumerate(groups)
     ]  # each setting's own colour (its key), as on every page
     facets = columns > 0 and len(groups) > 1
@@ -220,14 +292,162 @@ def gain_figure(gains: pd.DataFrame, metric_name: str = "", title: str = "", col
             yshift=-30,
             showarrow=False,
         )
-        fig.add_annotation(
-            text=y_title, x=-0.05, y=0.5, xref="paper", yref="paper", textangle=-90, showarrow=False
-        )
+        short = f"gain in {_text(metric_name)}" if metric_name else "gain"
+        for r in range(1, rows + 1):
+            fig.update_yaxes(title_text=short, title_font_size=11, row=r, col=1)
     else:
         fig.update_layout(xaxis_title=x_title, yaxis_title=y_title, height=480)
+    if y_range is not None:
+        fig.update_yaxes(range=list(y_range))
     fig.update_layout(
         title=_text(title) if title else None,
         legend={"font": {"size": 11}},
         margin={"l": 70, "r": 20, "t": 70 if title else 40, "b": 70},
     )
+    return fig
+
+
+def common_range(*gain_tables: pd.DataFrame, pad: float = 0.05) -> tuple[float, float]:
+    """One y-range for several gain tables of a metric (symmetric around 0, padded).
+
+    >>> common_range(pd.DataFrame({"gain": [-0.1, 0.2]}), pd.DataFrame({"gain": [0.3]}))
+    (-0.315, 0.315)
+    """
+    m = max((float(np.nanmax(np.abs(g["gain"]))) for g in gain_tables if len(g)), default=0.1)
+    m = m * (1 + pad) if m > 0 else 0.1
+    return (-round(m, 6), round(m, 6))
+
+
+def dataset_figure(gains: pd.DataFrame, metric_name: str = "", title: str = ""):
+    """Which data sets drive a result: each setting's gain over Shannon per data set, a heatmap.
+
+    Rows: the data sets sorted by imbalance ratio (IR in the row label); columns: the settings;
+    colour: the gain (diverging, symmetric around 0: red where the setting loses to Shannon,
+    blue where it wins). ``gains`` as for :func:`gain_figure`.
+
+    Examples
+    --------
+    >>> g = pd.DataFrame({"data": ["a", "b", "a", "b"], "setting": ["x", "x", "y", "y"],
+    ...     "label": ["X", "X", "Y", "Y"], "gain": [0.1, -0.2, 0.0, 0.05],
+    ...     "imbalance_ratio": [2.0, 9.0, 2.0, 9.0]})
+    >>> fig = dataset_figure(g)
+    >>> list(fig.data[0].y), list(fig.data[0].x)
+    (['b (IR 9.0)', 'a (IR 2.0)'], ['X', 'Y'])
+    """
+    df = gains.dropna(subset=["gain"])
+    order = df.drop_duplicates("data").sort_values(
+        ["imbalance_ratio", "data"], ascending=[False, True], kind="mergesort"
+    )
+    rows = order["data"].tolist()
+    names = [f"{_text(d)} (IR {ir:.1f})" for d, ir in zip(rows, order["imbalance_ratio"])]
+    cols = list(dict.fromkeys(df["label"]))
+    z = df.pivot_table(index="data", columns="label", values="gain", sort=False)
+    z = z.reindex(index=rows, columns=cols)
+    m = float(np.nanmax(np.abs(z.to_numpy()))) if z.size else 1.0
+    fig = go.Figure(
+        go.Heatmap(
+            z=z.to_numpy(),
+            x=[_text(c) for c in cols],
+            y=names,
+            zmid=0,
+            zmin=-m,
+            zmax=m,
+            colorscale="RdBu",
+            colorbar={"title": {"text": "gain"}},
+            hovertemplate="%{y}<br>%{x}: %{z:+.3f}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        title=_text(title) if title else None,
+        height=160 + 16 * len(rows),
+        xaxis={"tickangle": -35, "title": f"gain over Shannon in {_text(metric_name)}"},
+        yaxis={"title": "data set, most imbalanced at the top", "tickfont": {"size": 10}},
+        margin={"l": 230, "r": 20, "t": 60 if title else 30, "b": 160},
+    )
+    return fig
+
+
+def effect_figure(families: dict, metric_name: str = "", title: str = ""):
+    """Each setting's difference from Shannon with its 95 % CI, one panel per family.
+
+    ``families`` maps a panel title to the ``ranks`` table of
+    :func:`offcenter.evaluation.study.rank_tests` (columns ``setting``, ``label``,
+    ``median_diff``, ``ci_low``, ``ci_high``, ``mean_diff``, ``significant``, ``wins``,
+    ``losses``). A dot is the median difference over the data sets, the bar its bootstrap
+    95 % CI; filled (and ▲/▼ in the label) when the decision rule (Wilcoxon-Holm) calls the
+    setting better or worse than Shannon, hollow otherwise. The settings keep one row order in
+    every panel (that of the first).
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"setting": ["shannon", "gini"], "label": ["Shannon", "Gini"],
+    ...     "median_diff": [np.nan, 0.02], "ci_low": [np.nan, 0.01], "ci_high": [np.nan, 0.03],
+    ...     "mean_diff": [np.nan, 0.02], "significant": [False, True], "wins": [np.nan, 30],
+    ...     "ties": [np.nan, 1], "losses": [np.nan, 10]})
+    >>> fig = effect_figure({"A": r})
+    >>> list(fig.data[0].y), fig.data[0].marker.symbol
+    (['Gini ▲'], ('circle',))
+    """
+    names = list(families)
+    fig = make_subplots(
+        rows=1,
+        cols=max(1, len(names)),
+        shared_yaxes=True,
+        subplot_titles=[_text(n) for n in names],
+        horizontal_spacing=0.04,
+    )
+    first = None
+    for c, name in enumerate(names, start=1):
+        df = families[name]
+        df = df[np.isfinite(df["median_diff"].astype(float))]
+        if first is None:
+            first = df["setting"].tolist()
+        df = df.set_index("setting").reindex([k for k in first if k in set(df["setting"])])
+        ylab = [_text(r["label"]) + _mark(r) for _, r in df.iterrows()]
+        sig = df["significant"].astype(bool).to_numpy()
+        fig.add_trace(
+            go.Scatter(
+                x=df["median_diff"],
+                y=ylab,
+                mode="markers",
+                marker={
+                    "symbol": ["circle" if s else "circle-open" for s in sig],
+                    "size": 10,
+                    "color": [study_colour(k) for k in df.index],
+                    "line": {"width": 2},
+                },
+                error_x={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": (df["ci_high"] - df["median_diff"]).to_numpy(),
+                    "arrayminus": (df["median_diff"] - df["ci_low"]).to_numpy(),
+                    "color": "#555",
+                    "thickness": 1.2,
+                },
+                customdata=np.column_stack([df["mean_diff"], df["wins"], df["ties"], df["losses"]]),
+                hovertemplate="%{y}: median %{x:+.4f}, mean %{customdata[0]:+.4f}; "
+                "W/T/L %{customdata[1]}/%{customdata[2]}/%{customdata[3]}<extra></extra>",
+                showlegend=False,
+            ),
+            row=1,
+            col=c,
+        )
+        fig.add_vline(x=0, line={"color": "grey", "dash": "dot"}, row=1, col=c)
+        fig.update_xaxes(
+            title_text=f"difference from Shannon in {_text(metric_name)}"
+            if metric_name
+            else "difference from Shannon",
+            title_font_size=11,
+            row=1,
+            col=c,
+        )
+    fig.update_yaxes(autorange="reversed")
+    n = len(first or [])
+    fig.update_layout(
+        title=_text(title) if title else None,
+        height=140 + 30 * n,
+        margin={"l": 10, "r": 20, "t": 70 if title else 40, "b": 60},
+        plot_bgcolor="white",
+    )
+    fig.update_xaxes(showgrid=True, gridcolor="#eee", zeroline=False)
     return fig
