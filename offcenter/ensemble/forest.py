@@ -73,6 +73,7 @@ _TREE_PARAMS = (
     "min_gain",
     "categorical",
     "leaf_rule",
+    "leaf_estimate",
     "class_weight",
     "min_weight_fraction_leaf",
 )
@@ -126,8 +127,10 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         None joblib's default (1 unless a ``joblib.parallel_config`` context says otherwise).
         The forest is the same whatever ``n_jobs``.
     measure, theta, beta, rho, consistent, alpha, max_depth, min_samples_split, min_samples_leaf,
-    min_gain, categorical, leaf_rule :
-        Passed to every :class:`offcenter.TreeClassifier`.
+    min_gain, categorical, leaf_rule, leaf_estimate :
+        Passed to every :class:`offcenter.TreeClassifier` (``leaf_estimate="laplace"``: each
+        tree's probabilities are Laplace estimates, as in the bagged HDDT of Cieslak et al.
+        2012; the forest averages them).
     class_weight : None, "balanced" or dict
         Passed to every tree, which weighs its rows by it (``"balanced"``: n / (q n_c), computed on
         the tree's sample; with the stratified bootstrap the class counts, hence the weights, are
@@ -182,6 +185,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         min_gain: float = 0.0,
         categorical: str = "multiway",
         leaf_rule: str = "majority",
+        leaf_estimate: str = "frequency",
         class_weight=None,
         min_weight_fraction_leaf: float = 0.0,
     ):
@@ -203,6 +207,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.min_gain = min_gain
         self.categorical = categorical
         self.leaf_rule = leaf_rule
+        self.leaf_estimate = leaf_estimate
         self.class_weight = class_weight
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
 

@@ -110,6 +110,32 @@ from offcenter.tree.nodes import Node, Split, Tree, renumber
 from offcenter.tree.prune import check_ccp_alpha, prune_nodes, prune_tree
 from offcenter.tree.search import Record, Settings, grow
 
+LEAF_ESTIMATES = ("frequency", "laplace")
+
+
+def leaf_proba(counts, estimate: str = "frequency") -> np.ndarray:
+    r"""Class probabilities of nodes from their (weighted) class counts.
+
+    Parameters
+    ----------
+    counts : array_like of shape (..., q)
+        Class counts (sums of weights) of each node.
+    estimate : "frequency" or "laplace"
+        :math:`n_c / n` (0 for a node without weight), or the Laplace estimate
+        :math:`(n_c + 1) / (n + q)` (Provost and Domingos 2003; Cieslak and Chawla 2008).
+
+    Examples
+    --------
+    >>> leaf_proba([[3.0, 0.0]], "laplace").tolist()
+    [[0.8, 0.2]]
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    n = c.sum(axis=-1, keepdims=True)
+    if estimate == "laplace":
+        return (c + 1.0) / (n + c.shape[-1])
+    return c / np.where(n > 0, n, 1.0)
+
+
 _PARAMS = (
     "measure",
     "theta",
@@ -123,6 +149,7 @@ _PARAMS = (
     "min_gain",
     "categorical",
     "leaf_rule",
+    "leaf_estimate",
     "max_features",
     "random_state",
     "class_weight",
@@ -132,7 +159,7 @@ _PARAMS = (
 
 
 class TreeClassifier(ClassifierMixin, BaseEstimator):
-    """Decision tree classifier on any measure of the package (see the module docs for the rules).
+    r"""Decision tree classifier on any measure of the package (see the module docs for the rules).
 
     Parameters
     ----------
@@ -159,6 +186,19 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         measure).
     categorical : "multiway" or "binary"
     leaf_rule : "majority" or "prior"
+    leaf_estimate : "frequency" or "laplace"
+        What ``predict_proba`` (and ``Node.proba``) gives for a node with (weighted) class
+        counts :math:`n_c`, :math:`n = \sum_c n_c`, q classes: ``"frequency"`` (default)
+        :math:`n_c / n`; ``"laplace"`` the Laplace estimate
+
+        .. math:: \hat p_c = \frac{n_c + 1}{n + q},
+
+        which keeps small leaves off 0 and 1 and so ranks examples better (AUC): C4.4,
+        Provost and Domingos (2003), "Tree induction for probability-based ranking", Machine
+        Learning 52; HDDT, Cieslak and Chawla (2008), "Learning decision trees for unbalanced
+        data", ECML PKDD. With weights the counts are sums of weights (the +1 is not
+        rescaled). The predicted class (``leaf_rule``) does not depend on it; e.g. a pure
+        two-class leaf of n rows gives (n + 1) / (n + 2).
     max_features : None, int, float in (0, 1], "sqrt" or "log2"
         Number of features drawn at random at each node (forests); None: all.
     random_state : None, int, numpy Generator or RandomState
@@ -237,6 +277,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         min_gain=0.0,
         categorical="multiway",
         leaf_rule="majority",
+        leaf_estimate="frequency",
         max_features=None,
         random_state=None,
         class_weight=None,
@@ -255,6 +296,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.min_gain = min_gain
         self.categorical = categorical
         self.leaf_rule = leaf_rule
+        self.leaf_estimate = leaf_estimate
         self.max_features = max_features
         self.random_state = random_state
         self.class_weight = class_weight
@@ -417,6 +459,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             )
         if p["leaf_rule"] not in ("majority", "prior"):
             raise ValueError(f"leaf_rule must be 'majority' or 'prior'; got {p['leaf_rule']!r}.")
+        le = p.get("leaf_estimate", "frequency")
+        if not (isinstance(le, str) and le in LEAF_ESTIMATES):
+            raise ValueError(f"leaf_estimate must be 'frequency' or 'laplace'; got {le!r}.")
         mf = p["max_features"]
         if mf is None:
             k = None
@@ -525,9 +570,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         counts = np.stack([r.counts for r in recs]).astype(np.float64)
         impurities = imp.of_counts(counts)
         n = counts.sum(axis=1)
-        proba = counts / np.where(n > 0, n, 1.0)[:, None]
+        freq = counts / np.where(n > 0, n, 1.0)[:, None]
+        proba = leaf_proba(counts, self.leaf_estimate)
         if self.leaf_rule == "prior":
-            ratio = np.divide(proba, self.prior_, out=np.zeros_like(proba), where=self.prior_ > 0)
+            ratio = np.divide(freq, self.prior_, out=np.zeros_like(freq), where=self.prior_ > 0)
             pred = np.argmax(ratio, axis=1)
         else:
             pred = np.argmax(counts, axis=1)
@@ -622,7 +668,8 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         return cur
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies of the leaf each row reaches (columns in ``classes_`` order)."""
+        """Class probabilities of the leaf each row reaches (columns in ``classes_`` order):
+        its class frequencies, or their Laplace estimate (``leaf_estimate``)."""
         leaves = self.apply(X)
         proba = np.stack([nd.proba for nd in self.tree_.nodes])
         return proba[leaves]
