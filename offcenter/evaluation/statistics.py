@@ -77,6 +77,8 @@ __all__ = [
     "bayesian_signed_rank",
     "median_difference_ci",
     "paired_versus_control",
+    "bayesian_correlated_ttest",
+    "corrected_t_interval",
 ]
 
 #: Absolute differences at most this large count as ties (and are dropped by the Wilcoxon test).
@@ -510,3 +512,61 @@ def paired_versus_control(
     out["p_holm"] = holm(out["p"])
     out["significant"] = out["p_holm"] < alpha
     return out
+
+
+def corrected_t_interval(d, test_train_ratio: float, confidence: float = 0.95):
+    r"""Confidence interval of the mean fold-wise difference under Nadeau and Bengio's correction.
+
+    :math:`\bar d \pm t_{\nu, (1+c)/2} \sqrt{(1/J + n_2/n_1) s^2}`, :math:`\nu = J - 1` (the
+    interval of :func:`corrected_resampled_ttest`). Fewer than 2 differences: NaN.
+
+    Examples
+    --------
+    >>> lo, hi = corrected_t_interval([0.02, 0.01, 0.03, 0.0, 0.02], 0.25)
+    >>> round(lo, 4), round(hi, 4)
+    (-0.0052, 0.0372)
+    """
+    d = _differences(d)
+    j = d.size
+    if j < 2:
+        return math.nan, math.nan
+    half = float(stats.t.ppf((1 + confidence) / 2, j - 1)) * math.sqrt(
+        (1.0 / j + float(test_train_ratio)) * float(d.var(ddof=1))
+    )
+    m = float(d.mean())
+    return m - half, m + half
+
+
+def bayesian_correlated_ttest(x, y, runs: int = 1, rope: float = ROPE):
+    """P(x better), P(equivalent), P(y better) by the Bayesian correlated t-test on one data set.
+
+    :class:`baycomp.CorrelatedTTest` (Corani and Benavoli, Machine Learning 100, 2015): the
+    fold-wise differences of a cross-validation repeated ``runs`` times, with Nadeau and Bengio's
+    correlation correction, give a Student posterior of the mean difference; the three
+    probabilities are its mass right of the ROPE ``[-rope, rope]``, inside it and left of it
+    (closed form, no sampling). NaN pairs dropped; fewer than 2 pairs or an unequal split over
+    the runs: NaN.
+
+    Examples
+    --------
+    >>> b, e, w = bayesian_correlated_ttest([0.9, 0.8, 0.85, 0.9, 0.88], [0.7, 0.6, 0.65, 0.7, 0.69])
+    >>> b > 0.95, round(b + e + w, 6)
+    (True, 1.0)
+    """
+    from baycomp import CorrelatedTTest  # noqa: PLC0415 (pulls matplotlib: only when used)
+
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    ok = ~(np.isnan(x) | np.isnan(y))
+    x, y = x[ok], y[ok]
+    runs = max(1, int(runs))
+    if x.size < 2 or x.size % runs or x.size // runs < 2:
+        return math.nan, math.nan, math.nan
+    d = x - y
+    if np.all(np.abs(d) <= TIE_TOLERANCE):
+        return 0.0, 1.0, 0.0
+    if np.ptp(d) <= TIE_TOLERANCE:  # no variance: the posterior is a point
+        m = float(d.mean())
+        return (1.0, 0.0, 0.0) if m > rope else ((0.0, 0.0, 1.0) if m < -rope else (0.0, 1.0, 0.0))
+    left, mid, right = CorrelatedTTest.probs(x, y, rope=rope, runs=runs)
+    return float(left), float(mid), float(right)
