@@ -24,7 +24,7 @@ from offcenter.app.data_picker import pick_data, pick_target
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
 from offcenter.app.result_store import shared_result_store
-from offcenter.app.study_view import render_study
+from offcenter.app.study_view import render_short_answer, render_study
 from offcenter.data.csv_io import DataProblem, id_like_columns, prepare_xy
 from offcenter.data.datasets import DATASETS
 from offcenter.evaluation.runner import (
@@ -33,6 +33,7 @@ from offcenter.evaluation.runner import (
     CrossValidation,
     available_settings,
 )
+from offcenter.evaluation.wording import paired_sentences
 from offcenter.viz.evaluation import (
     difference_figure,
     metric_figure,
@@ -78,17 +79,22 @@ store = shared_result_store()  # finished results of every session, by data and 
 
 # ------------------------------------------------------------------------------ page
 st.title("Compare measures: does off-centering help on imbalanced data?")
+for w in url_warnings:
+    st.warning(f"Link parameter fixed: {w}")
+render_short_answer()
+with st.expander(
+    "Explore the benchmark: any model, metric and leaf rule (computed once, not rerun)"
+):
+    render_study()
+
+st.header("Run it on your own data")
 st.write(
     "Trees grown with each measure on the same folds of a repeated stratified cross-validation, "
     "with the same stopping rules, scored on metrics that matter when one class is rare: "
     "balanced accuracy, recall, precision and F1 of the minority class, and the area under the "
-    "ROC curve. Each measure is compared with Shannon's entropy fold by fold: wins, ties and "
-    "losses, and a paired test."
+    "ROC curve. Each measure is compared with Shannon's entropy fold by fold, worded by the "
+    "same rules as the study above."
 )
-for w in url_warnings:
-    st.warning(f"Link parameter fixed: {w}")
-with st.expander("The KEEL benchmark: 41 imbalanced data sets, ranked (computed once, not rerun)"):
-    render_study()
 
 # ---------------------------------------------------------------- data
 st.header("1. Data")
@@ -294,7 +300,9 @@ st.caption(
     "are not independent: the corrected resampled t-test of Nadeau and Bengio (2003) accounts "
     "for it, and its p-value is adjusted (Holm) for the number of settings compared. The "
     "Wilcoxon signed-rank p-value ignores the dependence and is too optimistic: shown for "
-    "reference only."
+    "reference only. The 95 % CI is that of the mean difference under the same correction; "
+    "P(better / equiv. / worse): the Bayesian correlated t-test (Corani and Benavoli 2015) with "
+    "a region of practical equivalence of ±0.01."
 )
 paired = result.paired()
 if len(paired):
@@ -309,6 +317,14 @@ if len(paired):
             ],
             "corrected t p": paired["t_p"].round(4),
             "Holm-adjusted p": paired["t_p_holm"].round(4),
+            "95 % CI": [
+                f"{a:+.4f} to {b:+.4f}" if pd.notna(a) else ""
+                for a, b in zip(paired["ci_low"], paired["ci_high"])
+            ],
+            "P(better / equiv. / worse)": [
+                f"{b:.2f} / {e:.2f} / {w:.2f}" if pd.notna(b) else ""
+                for b, e, w in zip(paired["p_better"], paired["p_rope"], paired["p_worse"])
+            ],
             "Wilcoxon p": paired["wilcoxon_p"].round(4),
         }
     )
@@ -320,12 +336,9 @@ if len(paired):
         key="cm_paired_metrics",
     )
     st.dataframe(table[paired["metric"].isin(shown)], hide_index=True, width="stretch")
-    significant = paired[(paired["t_p_holm"] < 0.05) & paired["metric"].isin(shown)]
-    if significant.empty:
-        st.caption(
-            "No difference with the reference is significant at 5% (Holm-adjusted "
-            "corrected t-test) on these metrics."
-        )
+    st.markdown("**In plain words** (the study's wording rules):")
+    for sentence in paired_sentences(paired[paired["metric"].isin(shown)], ref_label, METRICS):
+        st.markdown(f"- {sentence}")
 else:
     st.caption("Choose at least two settings to see paired comparisons.")
 

@@ -11,6 +11,7 @@ elsewhere (tests).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -21,13 +22,16 @@ import streamlit as st
 from offcenter.evaluation.study import (
     LEAF_RULES,
     MODELS,
+    SHORT_ANSWER_FIGURE,
     STUDY_METRICS,
     THRESHOLD_FREE,
     gains,
     rank_tests,
     read_folds,
+    short_answer,
 )
-from offcenter.viz.study import cd_diagram, gain_figure
+from offcenter.evaluation.wording import fmt_p
+from offcenter.viz.study import cd_diagram, dataset_figure, effect_figure, gain_figure
 
 STUDY_CSV = Path(__file__).resolve().parents[2] / "docs" / "imbalanced_study_folds.csv.gz"
 PREFIX = "ks_"
@@ -43,6 +47,107 @@ def _load(path: str, mtime: float) -> tuple[pd.DataFrame, dict]:
     meta_file = Path(path + ".json")
     meta = json.loads(meta_file.read_text(encoding="utf-8")) if meta_file.exists() else {}
     return folds, meta
+
+
+def _family_frame(ranks: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """A family's table as shown on the page (the columns of docs/imbalanced_study_tables.md)."""
+    r = ranks
+    out = pd.DataFrame(
+        {
+            "setting": r["label"],
+            f"mean {STUDY_METRICS[metric]}": r["mean"].round(4),
+            "mean diff": r["mean_diff"].round(4),
+            "median diff": r["median_diff"].round(4),
+            "95 % CI": [
+                "" if pd.isna(a) else f"{a:+.4f} to {b:+.4f}"
+                for a, b in zip(r["ci_low"], r["ci_high"])
+            ],
+            "W/T/L": [
+                "" if pd.isna(w) else f"{int(w)}/{int(t)}/{int(lo)}"
+                for w, t, lo in zip(r["wins"], r["ties"], r["losses"])
+            ],
+            "Wilcoxon-Holm p": [fmt_p(p) if pd.notna(p) else "" for p in r["p_holm"]],
+            "decision": [
+                "reference"
+                if pd.isna(p)
+                else ("better" if (sig and d > 0) else ("worse" if sig else "no difference shown"))
+                for p, sig, d in zip(r["p_holm"], r["significant"], r["mean_diff"])
+            ],
+            "P(better / equiv. / worse)": [
+                "" if pd.isna(b) else f"{b:.2f} / {e:.2f} / {w:.2f}"
+                for b, e, w in zip(r["p_better"], r["p_rope"], r["p_worse"])
+            ],
+            "average rank": r["mean_rank"].round(2),
+            "leaves": r["leaves"].round(1),
+            "depth": r["depth"].round(1),
+        }
+    )
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _short(path: str, mtime: float):
+    """The short answer's sentences and tables (a process-wide cache: the results are files
+    that change only with their mtime, and every session reads the same)."""
+    folds, meta = _load(path, mtime)
+    items = short_answer(folds, bayes=False)
+    model, metric = SHORT_ANSWER_FIGURE
+    fig_ranks = {}
+    if model in set(folds["model"]):
+        for rule in LEAF_RULES:
+            fig_ranks[rule] = rank_tests(folds, metric, model, rule, bayes=False)["ranks"]
+    return items, fig_ranks, int(folds["data"].nunique())
+
+
+def render_short_answer() -> None:
+    """The study's short answer: plain sentences from the committed results and one figure.
+
+    Every sentence is computed from the per-fold CSV by
+    :func:`offcenter.evaluation.study.short_answer` (the decision rule's calls only), and each
+    has its table in an expander right under it; so has the figure.
+    """
+    path = study_path()
+    if not path.exists():
+        st.info(
+            "The benchmark's per-fold results are not bundled with this installation "
+            f"({path.name} is missing). Run `python -m offcenter.evaluate study` from the "
+            "repository to make them."
+        )
+        return
+    items, fig_ranks, n_data = _short(str(path), path.stat().st_mtime)
+    st.markdown(
+        f"**The short answer, from {n_data} imbalanced KEEL data sets.** Each line is computed "
+        "from the study's committed results by its decision rule: each setting against "
+        "Shannon's entropy by the Wilcoxon signed-rank test on the per-data-set means, "
+        "Holm-adjusted; *better* or *worse* only when that test says so (5 %), with the mean "
+        "difference in brackets. The primary endpoint is stated first; the others are "
+        "exploratory."
+    )
+    for item in items:
+        st.markdown(f"- {item['sentence']}")
+        with st.expander(f"Table: {item['sentence'].split(':')[0]}", expanded=False):
+            st.dataframe(
+                _family_frame(item["ranks"], item["metric"]), hide_index=True, width="stretch"
+            )
+    if fig_ranks:
+        model, metric = SHORT_ANSWER_FIGURE
+        name = STUDY_METRICS[metric]
+        fig = effect_figure(
+            {f"{rule} leaf rule": r for rule, r in fig_ranks.items()},
+            name,
+            f"{MODELS[model]}s: difference from Shannon in {name} (median over the data sets, "
+            "95 % CI)",
+        )
+        st.plotly_chart(fig, key=PREFIX + "answer_fig")
+        st.caption(
+            "Filled dot and ▲/▼: the decision rule calls the setting better/worse than Shannon; "
+            "hollow: no difference shown. The bar is the bootstrap 95 % CI of the median "
+            "difference over the data sets."
+        )
+        with st.expander("Tables of the figure", expanded=False):
+            for rule, r in fig_ranks.items():
+                st.caption(f"{MODELS[model]}, {name}, {rule} leaf rule")
+                st.dataframe(_family_frame(r, metric), hide_index=True, width="stretch")
 
 
 def render_study() -> None:
@@ -80,23 +185,17 @@ def render_study() -> None:
         disabled=metric in THRESHOLD_FREE,
         help="AUC and average precision use the scores, the same under both rules.",
     )
-    res = rank_tests(folds, metric, model, rule)
+    res = _tests(str(path), path.stat().st_mtime, model, metric, rule)
     fr = res["friedman"]
-    ranks = res["ranks"]
-    table = pd.DataFrame(
-        {
-            "setting": ranks["label"],
-            "average rank": ranks["mean_rank"],
-            f"mean {STUDY_METRICS[metric]}": ranks["mean"],
-            "Holm p vs Shannon": ranks["p_holm"],
-        }
-    ).sort_values("average rank", kind="mergesort")
-    st.dataframe(table.round(4), hide_index=True, width="stretch")
+    st.dataframe(_family_frame(res["ranks"], metric), hide_index=True, width="stretch")
     st.caption(
         f"Friedman chi2 = {fr.chi2:.2f} (p = {fr.chi2_pvalue:.3g}); Iman-Davenport F = "
-        f"{fr.f:.2f} (p = {fr.f_pvalue:.3g}) on {fr.n} data sets and {fr.k} settings; "
-        f"Nemenyi's critical difference (5 %) = {res['cd']:.2f}. Rank 1 = best. Holm p: "
-        "each setting's average rank against Shannon's (z-test, Demsar 2006), adjusted."
+        f"{fr.f:.2f} (p = {fr.f_pvalue:.3g}) on {fr.n} data sets and {fr.k} settings "
+        "(DKM and HDDT counted once: the same trees for two classes). Decision: Wilcoxon "
+        "signed-rank on the per-data-set means against Shannon, Holm-adjusted; effect: median "
+        "difference with a bootstrap 95 % CI, wins/ties/losses over the data sets; Bayesian "
+        "signed-rank test with a ROPE of ±0.01. Nemenyi's critical difference (5 %, the "
+        f"diagram's bars) = {res['cd']:.2f}."
         + (
             f" Left out (a setting undefined there): {', '.join(res['dropped'])}."
             if res["dropped"]
@@ -119,3 +218,13 @@ def render_study() -> None:
         gain_figure(g, name, "Gain over Shannon on each data set against its imbalance ratio"),
         key=PREFIX + "gain",
     )
+    st.plotly_chart(
+        dataset_figure(g, name, "Which data sets drive the result"), key=PREFIX + "datasets"
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _tests(path: str, mtime: float, model: str, metric: str, rule: str) -> dict:
+    """One family's tests (process-wide cache, as :func:`_short`)."""
+    folds, _ = _load(path, mtime)
+    return rank_tests(folds, metric, model, rule)

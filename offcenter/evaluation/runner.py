@@ -25,7 +25,9 @@ from sklearn.model_selection import RepeatedStratifiedKFold
 
 from offcenter.evaluation import metrics as _metrics
 from offcenter.evaluation.statistics import (
+    bayesian_correlated_ttest,
     corrected_resampled_ttest,
+    corrected_t_interval,
     holm,
     wilcoxon_signed_rank,
     wins_ties_losses,
@@ -341,7 +343,12 @@ class EvaluationResult:
         One row per (setting, metric): ``mean_diff`` (setting - reference), ``wins``, ``ties``,
         ``losses`` (of the setting), ``wilcoxon_p`` (scipy's, see
         :func:`~offcenter.evaluation.statistics.wilcoxon_signed_rank`), ``t`` and ``t_p`` (the corrected resampled t-test),
-        ``t_p_holm`` (Holm-adjusted over the settings, per metric) and ``n_pairs``.
+        ``t_p_holm`` (Holm-adjusted over the settings, per metric) and ``n_pairs``; ``ci_low``,
+        ``ci_high``: the 95 % interval of the mean difference under the same correction
+        (:func:`~offcenter.evaluation.statistics.corrected_t_interval`); ``p_better``,
+        ``p_rope``, ``p_worse``: the Bayesian correlated t-test with a ROPE of +-0.01
+        (:func:`~offcenter.evaluation.statistics.bayesian_correlated_ttest`), the same wording
+        rules as the study (:mod:`offcenter.evaluation.wording`).
         """
         reference = reference or self.reference
         metrics = list(metrics) if metrics is not None else list(METRICS)
@@ -363,6 +370,10 @@ class EvaluationResult:
                 if ratio is None and len(common):
                     ratio = float(np.mean(mine.loc[common, "n_test"] / mine.loc[common, "n_train"]))
                 tt = corrected_resampled_ttest(d, ratio if ratio is not None else 0.0)
+                lo_ci, hi_ci = corrected_t_interval(d, ratio if ratio is not None else 0.0)
+                ok = ~(np.isnan(a) | np.isnan(b))
+                runs = int(pd.Series(common.get_level_values(0)[ok]).nunique()) or 1
+                pb, pr, pw = bayesian_correlated_ttest(a[ok], b[ok], runs=runs)
                 rows.append(
                     {
                         "setting": s.key,
@@ -376,6 +387,11 @@ class EvaluationResult:
                         "wilcoxon_p": wil.pvalue if d.size else np.nan,
                         "t": tt.statistic,
                         "t_p": tt.pvalue,
+                        "ci_low": lo_ci,
+                        "ci_high": hi_ci,
+                        "p_better": pb,
+                        "p_rope": pr,
+                        "p_worse": pw,
                     }
                 )
         out = pd.DataFrame(
@@ -392,6 +408,11 @@ class EvaluationResult:
                 "wilcoxon_p",
                 "t",
                 "t_p",
+                "ci_low",
+                "ci_high",
+                "p_better",
+                "p_rope",
+                "p_worse",
             ],
         )
         out["t_p_holm"] = np.nan

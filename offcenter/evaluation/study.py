@@ -98,6 +98,10 @@ __all__ = [
     "WEIGHTED_FOREST",
     "StudyData",
     "environment_versions",
+    "pooled_metrics",
+    "reconstruct_counts",
+    "short_answer",
+    "table_anchor",
     "StudyProtocol",
     "data_table",
     "gains",
@@ -978,9 +982,18 @@ def study_means(
     return table.reindex(columns=order)
 
 
-def setting_labels(folds: pd.DataFrame, distinct: bool = True) -> dict:
-    """Setting key -> label; DKM's label names HDDT too when both are present (two classes)."""
+#: The anchor's label in the forest models (the CSV's label column names the tree).
+ANCHOR_FOREST_LABEL = "scikit-learn balanced random forest"
+
+
+def setting_labels(folds: pd.DataFrame, distinct: bool = True, model: str | None = None) -> dict:
+    """Setting key -> label; DKM's label names HDDT too when both are present (two classes).
+
+    With a forest ``model``, the anchor is labelled as the balanced random forest it is there.
+    """
     labels = folds.drop_duplicates("setting").set_index("setting")["label"].to_dict()
+    if model in FOREST_MODELS and ANCHOR in labels:
+        labels[ANCHOR] = ANCHOR_FOREST_LABEL
     if distinct:
         for dup, kept in SAME_FOR_TWO_CLASSES.items():
             if dup in labels and kept in labels:
@@ -1024,7 +1037,7 @@ def rank_tests(
     dropped = [str(i) for i in table.index if i not in complete.index]
     fr = friedman_test(complete.to_numpy())
     keys = list(complete.columns)
-    labels = setting_labels(folds, distinct)
+    labels = setting_labels(folds, distinct, model)
     control = keys.index(reference) if reference in keys else 0
     post = holm_versus_control(fr.mean_ranks, fr.n, control)
     paired = paired_versus_control(complete.to_numpy(), control, bayes=bayes)
@@ -1125,3 +1138,68 @@ def environment_versions() -> dict:
         "joblib": joblib.__version__,
         "offcenter": own,
     }
+
+
+#: The families of the short answer (docs/imbalanced_study.md and the Compare page), in order:
+#: (model, metric, leaf rule, what). The fixed-cp pruned trees are left out: that pruning rule
+#: is not measure-neutral (it prunes some measures' trees much more than others).
+SHORT_ANSWER = (
+    ("tree", "auc", "majority", "Primary endpoint, ROC AUC of depth-5 trees"),
+    ("tree", "gmean", "majority", "Depth-5 trees, G-mean, majority leaf rule"),
+    ("tree", "gmean", "prior", "Depth-5 trees, G-mean, prior-aware leaf rule"),
+    ("forest", "auc", "majority", "Bagged forests (25 trees), ROC AUC"),
+    ("forest", "gmean", "majority", "Bagged forests, G-mean, majority vote"),
+)
+#: The family of the short answer's figure (one figure, two panels: the two leaf rules).
+SHORT_ANSWER_FIGURE = ("tree", "gmean")
+
+
+def table_anchor(model: str, metric: str, rule: str, how: str = "per-fold means") -> str:
+    """The GitHub anchor of a family's table in docs/imbalanced_study_tables.md.
+
+    >>> table_anchor("tree", "gmean", "prior")
+    'tree-g-mean-prior-per-fold-means-exploratory'
+    >>> table_anchor("tree", "auc", "majority")
+    'tree-roc-auc-per-fold-means-primary-endpoint'
+    """
+    name = (
+        STUDY_METRICS[metric] if metric in THRESHOLD_FREE else f"{STUDY_METRICS[metric]} ({rule})"
+    )
+    primary = (
+        model == PRIMARY_ENDPOINT["model"]
+        and metric == PRIMARY_ENDPOINT["metric"]
+        and how == "per-fold means"
+    )
+    title = f"{model}, {name}, {how} " + ("(primary endpoint)" if primary else "(exploratory)")
+    keep = "".join(ch for ch in title.lower() if ch.isalnum() or ch in " -_")
+    return keep.replace(" ", "-")
+
+
+def short_answer(folds: pd.DataFrame, families=SHORT_ANSWER, bayes: bool = False) -> list[dict]:
+    """The study's short answer: one plain sentence per family, from the per-fold results.
+
+    Each item: ``sentence`` (:func:`offcenter.evaluation.wording.family_sentence`, so only the
+    decision rule's calls are worded as better or worse), ``model``, ``metric``, ``leaf_rule``,
+    ``anchor`` (its table in docs/imbalanced_study_tables.md) and ``ranks`` (the family's table,
+    :func:`rank_tests`). Families whose model is not in ``folds`` are left out.
+    """
+    from offcenter.evaluation.wording import family_sentence
+
+    out = []
+    models = set(folds["model"])
+    for model, metric, rule, what in families:
+        if model not in models:
+            continue
+        t = rank_tests(folds, metric, model, rule, bayes=bayes)
+        rows = t["ranks"][t["ranks"]["setting"] != "shannon"]
+        out.append(
+            {
+                "sentence": family_sentence(what, rows.to_dict("records")),
+                "model": model,
+                "metric": metric,
+                "leaf_rule": rule,
+                "anchor": table_anchor(model, metric, rule),
+                "ranks": t["ranks"],
+            }
+        )
+    return out

@@ -264,8 +264,8 @@ def markdown_report(folds: pd.DataFrame, meta: dict, bayes: bool = True) -> str:
     if versions:
         lines += ["Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + ".", ""]
     lines += [STATISTICS_NOTE, ""]
-    labels = setting_labels(folds)
     for model in [m for m in MODELS if m in set(folds["model"])]:
+        labels = setting_labels(folds, model=model)
         part = folds[folds["model"] == model]
         cols = _columns(part)
         tests = {c: rank_tests(part, c[0], model, c[1], bayes=bayes) for c in cols}
