@@ -261,3 +261,25 @@ def test_without_shannon_the_first_setting_is_the_reference():
     assert any(h.value == "Paired comparison with Gini, fold by fold" for h in at.subheader)
     paired = [d.value for d in at.dataframe if "W/T/L" in d.value.columns][0]
     assert set(paired["setting"]) == {"off-centered Gini, θ = prior"}
+
+
+def test_own_run_is_worded_by_the_study_rules(steps):
+    """The user's run: the paired table carries the CI and the Bayesian test, and every
+    (setting, metric) shown gets one sentence worded by offcenter.evaluation.wording."""
+    at = small(run(), settings=("shannon", "oc_shannon", "gini_balanced"))
+    at.button(key="cm_run").click()
+    at = run(at)
+    paired = next(d.value for d in at.dataframe if "Holm-adjusted p" in d.value.columns)
+    assert {"95 % CI", "P(better / equiv. / worse)"} <= set(paired.columns)
+    md = [str(m.value) for m in at.markdown]
+    assert "**In plain words** (the study's wording rules):" in md
+    start = md.index("**In plain words** (the study's wording rules):")
+    sentences = [m[2:] for m in md[start + 1 :] if m.startswith("- ")]
+    shown = at.multiselect(key="cm_paired_metrics").value
+    assert len(sentences) == 2 * len(shown)
+    for s in sentences:
+        assert "over the folds; corrected t, Holm p = " in s
+        # better/worse only with a Holm p below 5 %
+        if ": better than" in s or ": worse than" in s:
+            p = s.rsplit("p = ", 1)[1].rstrip(").")
+            assert p == "< 0.001" or float(p) < 0.05
