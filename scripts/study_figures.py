@@ -16,26 +16,38 @@ import shutil
 import sys
 from pathlib import Path
 
-from offcenter.evaluation.study import MODELS, STUDY_METRICS, gains, rank_tests, read_folds
-from offcenter.viz.study import cd_diagram, gain_figure
+from offcenter.evaluation.study import (
+    LEAF_RULES,
+    MODELS,
+    SHORT_ANSWER_FIGURE,
+    STUDY_METRICS,
+    gains,
+    rank_tests,
+    read_folds,
+)
+from offcenter.viz.study import (
+    cd_diagram,
+    common_range,
+    dataset_figure,
+    effect_figure,
+    gain_figure,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
-#: (model, metric, leaf rule) of the figures in the document.
+#: (model, metric, leaf rule) of the figures in the document (tree AUC: the primary endpoint).
 FIGURES = [
-    ("pruned", "auc", "majority"),
-    ("pruned", "gmean", "majority"),
-    ("pruned", "gmean", "prior"),
-    ("tree", "balanced_accuracy", "majority"),
+    ("tree", "auc", "majority"),
+    ("tree", "gmean", "majority"),
+    ("tree", "gmean", "prior"),
     ("forest", "auc", "majority"),
     ("forest", "gmean", "majority"),
-    ("forest", "gmean", "prior"),
 ]
 GAINS = [
-    ("pruned", "auc", "majority"),
-    ("pruned", "gmean", "majority"),
+    ("tree", "auc", "majority"),
+    ("tree", "gmean", "majority"),
     ("forest", "auc", "majority"),
-    ("forest", "gmean", "prior"),
 ]
+DATASETS = [("tree", "gmean", "majority")]
 
 
 def _chromium() -> str:
@@ -48,7 +60,7 @@ def _chromium() -> str:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument(
-        "csv", nargs="?", type=Path, default=ROOT / "docs" / "imbalanced_study_folds.csv"
+        "csv", nargs="?", type=Path, default=ROOT / "docs" / "imbalanced_study_folds.csv.gz"
     )
     p.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
     args = p.parse_args(argv)
@@ -66,16 +78,46 @@ def main(argv=None) -> int:
         fig = cd_diagram(res["ranks"], res["cd"], f"{MODELS[model]}: {name}", n_data=res["n"])
         fig.update_layout(width=900)
         figs[f"study_cd_{model}_{metric}_{rule}"] = fig
+    tables = {
+        (model, metric, rule): gains(folds, metric, model, rule, imbalance=ir)
+        for model, metric, rule in GAINS + DATASETS
+        if model in models
+    }
+    ranges = {
+        metric: common_range(*[g for (_, m, _), g in tables.items() if m == metric])
+        for metric in {k[1] for k in tables}
+    }  # one y-scale per metric, whatever the model
     for model, metric, rule in GAINS:
         if model not in models:
             continue
         name = STUDY_METRICS[metric] + ("" if metric in ("auc", "ap") else f", {rule} rule")
-        g = gains(folds, metric, model, rule, imbalance=ir)
         fig = gain_figure(
-            g, name, f"{MODELS[model]}: gain over Shannon against the imbalance ratio", columns=4
+            tables[(model, metric, rule)],
+            name,
+            f"{MODELS[model]}: gain over Shannon against the imbalance ratio",
+            columns=4,
+            y_range=ranges[metric],
         )
         fig.update_layout(width=1100)
         figs[f"study_gain_{model}_{metric}_{rule}"] = fig
+    for model, metric, rule in DATASETS:
+        if model not in models:
+            continue
+        name = STUDY_METRICS[metric] + ("" if metric in ("auc", "ap") else f", {rule} rule")
+        fig = dataset_figure(tables[(model, metric, rule)], name, f"{MODELS[model]}: per data set")
+        fig.update_layout(width=1000)
+        figs[f"study_datasets_{model}_{metric}_{rule}"] = fig
+    model, metric = SHORT_ANSWER_FIGURE
+    if model in models:
+        fams = {
+            f"{rule} leaf rule": rank_tests(folds, metric, model, rule)["ranks"]
+            for rule in LEAF_RULES
+        }
+        fig = effect_figure(
+            fams, STUDY_METRICS[metric], f"{MODELS[model]}s: difference from Shannon"
+        )
+        fig.update_layout(width=1000)
+        figs[f"study_effect_{model}_{metric}"] = fig
 
     from playwright.sync_api import sync_playwright
 

@@ -148,16 +148,18 @@ MODELS = {
 #: The models of the committed run (docs/imbalanced_study.md): the command line's default.
 DEFAULT_MODELS = ("tree", "pruned", "forest")
 #: Cost of each model relative to "tree" (CPU time over the 41 KEEL sets, every setting and the
-#: anchors), estimated from small runs on this project's 2-core machine: "tree" is about 2.5 min
-#: of CPU for all 41 sets.
+#: anchors): tree, pruned and forest measured on the committed run ("tree" is 1.4 min of CPU for
+#: all 41 sets, "forest" 44.6 min), the others scaled from a run on 3 sets (ecoli3, glass4,
+#: yeast-1_vs_7, one repetition) relative to "forest" there. Also the scheduling weights of
+#: :func:`run_study` (the longest groups first).
 MODEL_COST = {
     "tree": 1,
     "pruned": 2,
-    "pruned_cv": 14,
+    "pruned_cv": 12,
     "laplace": 2,
-    "bagged_laplace": 30,
-    "forest": 24,
-    "balanced_forest": 16,
+    "bagged_laplace": 38,
+    "forest": 32,
+    "balanced_forest": 37,
 }
 #: Models whose trees are pruned (mean leaves and depth are reported beside their results).
 PRUNED_MODELS = ("pruned", "pruned_cv")
@@ -446,17 +448,27 @@ def one_se_alpha(alphas, errors) -> float:
     return float(alphas[ok.max()])
 
 
+#: At most this many candidate alphas are cross-validated (evenly spaced along the path: the
+#: cost of ``pruned_cv`` is in pruning and predicting each candidate on each inner fold).
+MAX_CANDIDATES = 16
+
+
 def _candidate_alphas(path_alphas) -> np.ndarray:
-    """rpart's candidates: geometric means of consecutive alphas of the path (0 kept first)."""
+    """rpart's candidates: geometric means of consecutive alphas of the path (0 kept first),
+    at most :data:`MAX_CANDIDATES` of them (evenly spaced by position, both ends kept)."""
     a = np.unique(np.asarray(path_alphas, dtype=float))
     a = a[a >= 0]
     if len(a) <= 1:
         return np.array([0.0])
     mids = np.sqrt(a[1:-1] * a[2:]) if len(a) > 2 else np.array([])
-    return np.concatenate([[0.0], mids, [a[-1]]])
+    cands = np.concatenate([[0.0], mids, [a[-1]]])
+    if len(cands) > MAX_CANDIDATES:
+        keep = np.unique(np.round(np.linspace(0, len(cands) - 1, MAX_CANDIDATES)).astype(int))
+        cands = cands[keep]
+    return cands
 
 
-def cv_ccp_alpha(make, X_tr, y_tr, seed: int, n_splits: int = INNER_FOLDS) -> float:
+def cv_ccp_alpha(make, X_tr, y_tr, seed: int, n_splits: int = INNER_FOLDS, full=None) -> float:
     """``ccp_alpha`` chosen by an inner stratified CV on the training fold, with the 1-SE rule.
 
     ``make(ccp_alpha)`` returns an unfitted model (ours or scikit-learn's pipeline). The path of
@@ -465,7 +477,9 @@ def cv_ccp_alpha(make, X_tr, y_tr, seed: int, n_splits: int = INNER_FOLDS) -> fl
     balanced error (:func:`_balanced_error`) under the majority rule, the same loss for every
     measure, so that the choice does not depend on the measure's scale (the fixed
     ``cp x R(root)`` rule does: it prunes the consistent asymmetric entropy's trees to a third of
-    Shannon's). With fewer than 2 rows of a class the full tree is kept (alpha 0).
+    Shannon's). With fewer than 2 rows of a class the full tree is kept (alpha 0). ``full``:
+    our tree already grown on the training fold, whose pruning sequence gives the path without
+    a refit.
     """
     from sklearn.model_selection import StratifiedKFold
 
@@ -474,8 +488,10 @@ def cv_ccp_alpha(make, X_tr, y_tr, seed: int, n_splits: int = INNER_FOLDS) -> fl
     k = int(min(n_splits, counts.min())) if len(counts) > 1 else 0
     if k < 2:
         return 0.0
-    full = make(0.0)
-    path = _path(full, X_tr, y_tr)
+    if full is not None:
+        path = full.cp_table()["alpha"].to_numpy(dtype=float)
+    else:
+        path = _path(make(0.0), X_tr, y_tr)
     cands = _candidate_alphas(path)
     if len(cands) == 1:
         return 0.0
@@ -556,8 +572,8 @@ def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
         def make(_alpha):
             return TreeClassifier(**params)
 
-        alpha = cv_ccp_alpha(make, X_tr, y_tr, seed)
         est = TreeClassifier(**params).fit(X_tr, y_tr)
+        alpha = cv_ccp_alpha(make, X_tr, y_tr, seed, full=est)
         if alpha > 0:
             est = est.prune(alpha)
         return est, est.prior_
@@ -1203,3 +1219,82 @@ def short_answer(folds: pd.DataFrame, families=SHORT_ANSWER, bayes: bool = False
             }
         )
     return out
+
+
+#: Further families quoted in the summary of docs/imbalanced_study.md (exploratory).
+SUMMARY_FAMILIES = (
+    *SHORT_ANSWER,
+    ("tree", "balanced_accuracy", "majority", "Depth-5 trees, balanced accuracy, majority rule"),
+    ("tree", "balanced_accuracy", "prior", "Depth-5 trees, balanced accuracy, prior-aware rule"),
+    ("tree", "minority_f1", "majority", "Depth-5 trees, minority F1, majority rule"),
+    ("forest", "gmean", "prior", "Bagged forests, G-mean, prior-aware vote"),
+    ("forest", "ap", "majority", "Bagged forests, average precision"),
+    ("pruned", "auc", "majority", "Fixed-cp pruned trees (not measure-neutral), ROC AUC"),
+    ("pruned", "gmean", "majority", "Fixed-cp pruned trees, G-mean, majority rule"),
+    ("pruned", "gmean", "prior", "Fixed-cp pruned trees, G-mean, prior-aware rule"),
+)
+
+
+def leaf_rule_effect(folds: pd.DataFrame, model: str, metric: str, setting: str) -> dict:
+    """The prior-aware leaf rule against the majority rule for one setting (same fits).
+
+    Per data set the mean over the folds under each rule; returns the means over the data sets
+    (``majority``, ``prior``), wins/ties/losses of the prior rule and the two-sided Wilcoxon
+    p-value (``p``) on the per-data-set differences.
+    """
+    from offcenter.evaluation.statistics import wilcoxon_signed_rank, wins_ties_losses
+
+    a = study_means(folds, metric, model, "majority")[setting].round(RANK_DECIMALS)
+    b = study_means(folds, metric, model, "prior")[setting].round(RANK_DECIMALS)
+    d = (b - a).dropna().to_numpy()
+    w, t, lo = wins_ties_losses(d, np.zeros_like(d))
+    return {
+        "majority": float(a.mean()),
+        "prior": float(b.mean()),
+        "wins": w,
+        "ties": t,
+        "losses": lo,
+        "p": wilcoxon_signed_rank(d).pvalue,
+        "n": int(d.size),
+    }
+
+
+def summary_lines(folds: pd.DataFrame) -> list[str]:
+    """The numbers of the summary of docs/imbalanced_study.md, as Markdown bullet lines.
+
+    Computed from the per-fold results only (a test rebuilds them from the committed CSV and
+    compares them with the document): one sentence per family of :data:`SUMMARY_FAMILIES`
+    (:func:`short_answer`), each linked to its table; the prior-aware rule against the majority
+    rule for Shannon; the mean size of the fixed-cp pruned trees per setting.
+    """
+    from offcenter.evaluation.wording import p_text
+
+    lines = []
+    for item in short_answer(folds, SUMMARY_FAMILIES):
+        lines.append(f"- {item['sentence']} ([table](imbalanced_study_tables.md#{item['anchor']}))")
+    models = set(folds["model"])
+    for model in ("tree", "forest"):
+        if model not in models:
+            continue
+        e = leaf_rule_effect(folds, model, "gmean", "shannon")
+        lines.append(
+            f"- The prior-aware leaf rule against the majority rule, Shannon's {MODELS[model]}s "
+            f"(same fits): G-mean {e['majority']:.3f} -> {e['prior']:.3f} over {e['n']} data sets "
+            f"(wins/ties/losses {e['wins']}/{e['ties']}/{e['losses']}, Wilcoxon "
+            f"{p_text(e['p'])})."
+        )
+    if "pruned" in models:
+        size = (
+            folds[(folds["model"] == "pruned") & (folds["leaf_rule"] == "majority")]
+            .groupby("setting")[["leaves"]]
+            .mean()["leaves"]
+        )
+        labels = setting_labels(folds)
+        small, big = size.idxmin(), size.idxmax()
+        lines.append(
+            f"- Fixed-cp pruning (ccp_alpha = 0.01 x the root's cost under each tree's own "
+            f"measure) grows trees of different sizes per measure: mean leaves from "
+            f"{size[small]:.1f} ({labels.get(small, small)}) to {size[big]:.1f} "
+            f"({labels.get(big, big)}); Shannon {size.get('shannon', float('nan')):.1f}."
+        )
+    return lines

@@ -48,6 +48,7 @@ from offcenter.evaluation.study import (
     STUDY_SETTINGS,
     THRESHOLD_FREE,
     THRESHOLD_METRICS,
+    WEIGHTED_FOREST,
     StudyProtocol,
     data_table,
     problem_counts,
@@ -61,6 +62,7 @@ from offcenter.evaluation.study import (
 from offcenter.evaluation.study import (
     environment_versions as versions,
 )
+from offcenter.evaluation.wording import p_text
 
 SIGNIFICANCE = 0.05
 #: The committed KEEL folder, relative to the repository root (the working directory of the
@@ -362,7 +364,7 @@ def _family_table(model, col, t, how, labels) -> list[str]:
     out = [
         title,
         "",
-        f"Iman-Davenport F = {fr.f:.2f}, p = {_p(fr.f_pvalue)}; {t['n']} data sets.",
+        f"Iman-Davenport F = {fr.f:.2f}, {p_text(fr.f_pvalue)}; {t['n']} data sets.",
         "",
         "| setting | mean | mean diff | median diff [95 % CI] | W/T/L | Wilcoxon-Holm p | "
         "P(better / equiv. / worse) | mean rank | z-Holm p | leaves | depth |",
@@ -510,7 +512,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
 
-        all_keys = [*keys, *([] if args.no_anchor else [ANCHOR])]
+        anchors = [ANCHOR, WEIGHTED_FOREST] if not args.no_anchor else []
+        all_keys = [*keys, *anchors]
         kept = prev
         if len(prev):
             kept = prev[prev.set_index(["data", "model", "setting"]).index.isin(list(skip))]

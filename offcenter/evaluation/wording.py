@@ -20,7 +20,15 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["SURE", "direction", "family_sentence", "fmt_p", "paired_sentences", "verdict"]
+__all__ = [
+    "SURE",
+    "direction",
+    "family_sentence",
+    "fmt_p",
+    "p_text",
+    "paired_sentences",
+    "verdict",
+]
 
 #: A Bayesian probability at least this large is worded ("practically equivalent", "leans").
 SURE = 0.95
@@ -35,6 +43,16 @@ def fmt_p(p: float) -> str:
     if p is None or not math.isfinite(p):
         return "n/a"
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def p_text(p: float) -> str:
+    """``"p < 0.001"`` or ``"p = 0.031"`` (``"p n/a"`` when undefined).
+
+    >>> p_text(0.00001), p_text(0.5)
+    ('p < 0.001', 'p = 0.500')
+    """
+    f = fmt_p(p)
+    return "p n/a" if f == "n/a" else ("p " + f if f.startswith("<") else "p = " + f)
 
 
 def direction(significant: bool, mean_diff: float) -> str:
@@ -96,7 +114,7 @@ def verdict(
     return (
         f"{head} ({diff_kind} {diff:+.3f}, 95 % CI {ci_low:+.3f} to {ci_high:+.3f}; "
         f"wins/ties/losses {int(wins)}/{int(ties)}/{int(losses)} over the {unit}; "
-        f"{test} p = {fmt_p(p_holm)})."
+        f"{test} {p_text(p_holm)})."
     )
 
 
