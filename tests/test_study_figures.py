@@ -125,5 +125,6 @@ def test_dataset_and_effect_figures():
         }
     )
     fig = effect_figure({"majority": r, "prior": r.assign(significant=False)}, "G-mean")
-    assert list(fig.data[0].y) == ["Gini ▼"] and list(fig.data[1].y) == ["Gini"]
+    assert list(fig.data[0].y) == list(fig.data[1].y) == ["Gini"]  # one row per setting
+    assert list(fig.data[0].text) == ["▼"] and list(fig.data[1].text) == [""]
     assert fig.data[1].marker.symbol == ("circle-open",)

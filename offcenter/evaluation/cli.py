@@ -36,6 +36,13 @@ import numpy as np
 import pandas as pd
 
 from offcenter.data.csv_io import read_csv_bytes
+from offcenter.evaluation.cli_common import (
+    CliError,
+    _int_at_least,
+    _n_jobs,
+    _settings,
+    _write,
+)
 from offcenter.evaluation.runner import (
     DEFAULT_SETTINGS,
     METRICS,
@@ -49,37 +56,14 @@ from offcenter.evaluation.statistics import (
     wilcoxon_signed_rank,
     wins_ties_losses,
 )
+from offcenter.evaluation.study_cli import main as study_main
 
 #: Metrics shown in the Markdown tables (all are in the CSV).
 MARKDOWN_METRICS = ("balanced_accuracy", "minority_recall", "minority_f1", "auc", "accuracy")
 SIGNIFICANCE = 0.05
 
 
-class CliError(Exception):
-    """A problem with the data or the files: one line on stderr, exit code 1."""
-
-
 # ---------------------------------------------------------------------- argument types
-def _int_at_least(low: int):
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
-        return value
-
-    return convert
-
-
-def _settings(text: str):
-    try:
-        return parse_settings(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-
-
 def _choices_list(allowed: tuple[str, ...]):
     def convert(text: str) -> list[str]:
         items = [t.strip().lower() for t in text.split(",") if t.strip()]
@@ -109,16 +93,6 @@ def _max_features(text: str):
     if 0 < value < 1:
         return value
     raise argparse.ArgumentTypeError(f"expected a count >= 1 or a share in (0, 1); got {text!r}")
-
-
-def _n_jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value == 0:
-        raise argparse.ArgumentTypeError("must not be 0 (-1 = every core, 1 = one at a time)")
-    return value
 
 
 def _dask_client(address: str):
@@ -412,8 +386,6 @@ def leaf_rule_tables(results: list[EvaluationResult]) -> str:
 def main(argv: list[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     if args_in[:1] == ["study"]:  # the benchmark over a folder: offcenter.evaluation.study_cli
-        from offcenter.evaluation.study_cli import main as study_main
-
         return study_main(args_in[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -516,15 +488,6 @@ def main(argv: list[str] | None = None) -> int:
         if client is not None:
             client.close()
     return 0
-
-
-def _write(path: Path, text: str) -> None:
-    try:
-        if path.parent and not path.parent.exists():
-            raise CliError(f"{path}: its folder {path.parent} does not exist")
-        path.write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise CliError(f"{path}: cannot be written ({err.strerror or err})") from None
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from offcenter.evaluation.cli import CliError, _int_at_least, _n_jobs, _settings, _write
+from offcenter.evaluation.cli_common import CliError, _int_at_least, _n_jobs, _settings, _write
 from offcenter.evaluation.study import (
     ANCHOR,
     DEFAULT_MODELS,

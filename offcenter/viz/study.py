@@ -374,7 +374,7 @@ def effect_figure(families: dict, metric_name: str = "", title: str = ""):
     :func:`offcenter.evaluation.study.rank_tests` (columns ``setting``, ``label``,
     ``median_diff``, ``ci_low``, ``ci_high``, ``mean_diff``, ``significant``, ``wins``,
     ``losses``). A dot is the median difference over the data sets, the bar its bootstrap
-    95 % CI; filled (and ▲/▼ in the label) when the decision rule (Wilcoxon-Holm) calls the
+    95 % CI; filled (and marked ▲/▼) when the decision rule (Wilcoxon-Holm) calls the
     setting better or worse than Shannon, hollow otherwise. The settings keep one row order in
     every panel (that of the first).
 
@@ -385,8 +385,8 @@ def effect_figure(families: dict, metric_name: str = "", title: str = ""):
     ...     "mean_diff": [np.nan, 0.02], "significant": [False, True], "wins": [np.nan, 30],
     ...     "ties": [np.nan, 1], "losses": [np.nan, 10]})
     >>> fig = effect_figure({"A": r})
-    >>> list(fig.data[0].y), fig.data[0].marker.symbol
-    (['Gini ▲'], ('circle',))
+    >>> list(fig.data[0].y), list(fig.data[0].text), fig.data[0].marker.symbol
+    (['Gini'], ['▲'], ('circle',))
     """
     names = list(families)
     fig = make_subplots(
@@ -403,13 +403,16 @@ def effect_figure(families: dict, metric_name: str = "", title: str = ""):
         if first is None:
             first = df["setting"].tolist()
         df = df.set_index("setting").reindex([k for k in first if k in set(df["setting"])])
-        ylab = [_text(r["label"]) + _mark(r) for _, r in df.iterrows()]
+        ylab = [_text(r["label"]) for _, r in df.iterrows()]  # one category per setting
+        marks = [_mark(r).strip() for _, r in df.iterrows()]
         sig = df["significant"].astype(bool).to_numpy()
         fig.add_trace(
             go.Scatter(
                 x=df["median_diff"],
                 y=ylab,
-                mode="markers",
+                mode="markers+text",
+                text=marks,
+                textposition="top center",
                 marker={
                     "symbol": ["circle" if s else "circle-open" for s in sig],
                     "size": 10,

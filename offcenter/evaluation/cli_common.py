@@ -1,0 +1,57 @@
+"""What both command lines share (:mod:`offcenter.evaluation.cli` and
+:mod:`offcenter.evaluation.study_cli`): the error that exits with code 1, argument types and the
+file writer. Its own module so that neither command line imports the other's internals (the
+study's is dispatched to by ``cli.main``; before, each imported the other).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from offcenter.evaluation.runner import parse_settings
+
+__all__ = ["CliError", "_int_at_least", "_n_jobs", "_settings", "_write"]
+
+
+class CliError(Exception):
+    """A problem with the data or the files: one line on stderr, exit code 1."""
+
+
+def _int_at_least(low: int):
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
+        return value
+
+    return convert
+
+
+def _settings(text: str):
+    try:
+        return parse_settings(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _n_jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("must not be 0 (-1 = every core, 1 = one at a time)")
+    return value
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        if path.parent and not path.parent.exists():
+            raise CliError(f"{path}: its folder {path.parent} does not exist")
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise CliError(f"{path}: cannot be written ({err.strerror or err})") from None
