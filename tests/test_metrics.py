@@ -133,3 +133,40 @@ def test_string_labels_and_minority():
     assert res["minority_recall"] == 1.0
     assert res["minority_precision"] == 0.5
     assert res["auc"] == 1.0 and res["minority_auc"] == 1.0
+
+
+# ---------------------------------------------------------------- one home: minority, report
+def test_training_report_agrees_with_the_tree_pages_reports():
+    """metrics.training_report is the one home of the training report: it gives what
+    tree.compare.training_metrics and viz.comparison.training_report give today."""
+    import numpy as np
+
+    from offcenter import TreeClassifier
+    from offcenter.evaluation.metrics import training_report
+    from offcenter.tree.compare import training_metrics
+    from offcenter.viz.comparison import training_report as page_report
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 3))
+    y = np.where(X[:, 0] + rng.normal(size=120) > 1.2, "rare", "common")
+    clf = TreeClassifier(max_depth=2).fit(X, y)
+    mine = training_report(y, clf.predict(X), clf.classes_)
+    a = training_metrics(clf, X, y)
+    b = page_report(clf, X, y)
+    assert mine["minority"] == a["minority class"] == b.minority == "rare"
+    assert mine["minority_recall"] == a["minority recall"] == b.minority_recall
+    assert mine["accuracy"] == a["accuracy"] == b.accuracy
+    assert mine["balanced_accuracy"] == a["balanced accuracy"]
+    assert (mine["matrix"] == b.matrix.to_numpy()).all()
+
+
+def test_minority_class_present_only_and_unknown_labels():
+    import pytest
+
+    from offcenter.evaluation.metrics import minority_class
+
+    assert minority_class(["x", "y", "y"], labels=["y", "x", "z"]) == "z"
+    assert minority_class(["x", "y", "y"], labels=["y", "x", "z"], present_only=True) == "x"
+    assert minority_class(["x", "y"], labels=["y", "x"], present_only=True) == "y"  # tie: order
+    with pytest.raises(ValueError, match="outside labels"):
+        minority_class(["q"], labels=["a"])

@@ -56,6 +56,7 @@ __all__ = [
     "roc_auc",
     "roc_auc_ovr",
     "roc_curve",
+    "training_report",
 ]
 
 
@@ -237,10 +238,13 @@ def average_precision(y_true, scores, positive=1) -> float:
     return float(skm.average_precision_score(is_pos, s))
 
 
-def minority_class(y, labels=None):
-    """The least frequent class of ``y`` (ties: the first in label order).
+def minority_class(y, labels=None, present_only: bool = False):
+    """The least frequent class of ``y`` (ties: the first in label order): the one rule.
 
-    With ``labels``, a label absent from ``y`` has frequency 0 and is the minority class.
+    With ``labels``, they fix the order; a label absent from ``y`` has frequency 0 and is the
+    minority class, unless ``present_only`` (then only the classes present in ``y`` compete: the
+    rule of a tree's training report, whose ``classes_`` may hold a class absent from the rows
+    shown).
 
     Examples
     --------
@@ -248,13 +252,69 @@ def minority_class(y, labels=None):
     'c'
     >>> minority_class([1, 1, 0, 0])
     0
+    >>> minority_class(["a", "b", "b"], labels=["b", "a", "z"]), minority_class(
+    ...     ["a", "b", "b"], labels=["b", "a", "z"], present_only=True)
+    ('z', 'a')
     """
     arr = _labels_array(y)
-    if arr.shape[0] == 0 and labels is None:
+    if arr.shape[0] == 0 and (labels is None or present_only):
         raise ValueError("the minority class of an empty set of labels is undefined.")
     labels = _sorted_labels(arr) if labels is None else list(labels)
-    counts = np.bincount(_codes(arr, labels), minlength=len(labels))
+    unknown = set(arr.tolist()) - set(labels)
+    if unknown:
+        raise ValueError(f"y holds labels outside labels: {sorted(map(str, unknown))}.")
+    counts = np.bincount(_codes(arr, labels), minlength=len(labels)).astype(float)
+    if present_only:
+        counts[counts == 0] = np.inf
     return labels[int(np.argmin(counts))]
+
+
+def training_report(y_true, y_pred, classes, minority=None) -> dict:
+    """What a tree predicts on its training rows: the one training report.
+
+    Parameters
+    ----------
+    y_true, y_pred : sequences of labels
+    classes : sequence
+        The model's classes (their order fixes the confusion matrix's).
+    minority : label, optional
+        The class whose recall is reported; by default :func:`minority_class` of ``y_true``
+        among ``classes``, present classes only.
+
+    Returns
+    -------
+    dict
+        ``accuracy``, ``balanced_accuracy`` (mean recall over the classes present),
+        ``minority``, ``minority_recall`` (0 when no row of it is predicted as it) and
+        ``matrix`` (the confusion matrix in ``classes`` order, rows the truth), all from
+        :mod:`sklearn.metrics`.
+
+    Examples
+    --------
+    >>> r = training_report(["a", "a", "a", "b"], ["a", "a", "b", "a"], ["a", "b"])
+    >>> r["minority"], r["minority_recall"], r["accuracy"], r["matrix"].tolist()
+    ('b', 0.0, 0.5, [[2, 1], [1, 0]])
+    """
+    t, p = _pair(y_true, y_pred)
+    classes = list(classes)
+    unknown = (set(t.tolist()) | set(p.tolist())) - set(classes)
+    if unknown:
+        raise ValueError(f"labels outside the model's classes: {sorted(map(str, unknown))}.")
+    if minority is None:
+        minority = minority_class(t, classes, present_only=True)
+    elif minority not in classes:
+        raise ValueError(f"minority must be one of the classes {classes}; got {minority!r}.")
+    tc, pc = _codes(t, classes), _codes(p, classes)
+    m = classes.index(minority)
+    return {
+        "accuracy": float(skm.accuracy_score(tc, pc)),
+        "balanced_accuracy": balanced_accuracy(t, p, classes),
+        "minority": minority,
+        "minority_recall": float(
+            skm.recall_score(tc, pc, labels=[m], average="macro", zero_division=0)
+        ),
+        "matrix": skm.confusion_matrix(tc, pc, labels=list(range(len(classes)))),
+    }
 
 
 def _scored(y_true, scores, positive) -> tuple[np.ndarray, np.ndarray]:
