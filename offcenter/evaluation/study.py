@@ -78,7 +78,8 @@ from sklearn.model_selection import RepeatedStratifiedKFold
 
 from offcenter.data.csv_io import DataProblem, prepare_xy, read_csv_bytes
 from offcenter.evaluation import metrics as _metrics
-from offcenter.evaluation.runner import fold_seed, parse_settings
+from offcenter.evaluation.folds import fold_seed
+from offcenter.evaluation.runner import parse_settings
 from offcenter.evaluation.statistics import (
     RANK_DECIMALS,
     friedman_test,
@@ -86,6 +87,7 @@ from offcenter.evaluation.statistics import (
     nemenyi_critical_difference,
     paired_versus_control,
 )
+from offcenter.measures.settings import STUDY_SETTINGS
 
 __all__ = [
     "ANCHOR",
@@ -113,20 +115,6 @@ __all__ = [
     "study_means",
 ]
 
-#: The settings of the study (Shannon first: the reference).
-STUDY_SETTINGS = (
-    "shannon",
-    "gini",
-    "dkm",
-    "hellinger",
-    "shannon_balanced",
-    "gini_balanced",
-    "oc_shannon",
-    "oc_gini",
-    "oc_daroczy_b0.5",
-    "asymmetric",
-    "asymmetric_consistent",
-)
 #: Key and label of the outside anchor (scikit-learn's class-weighted CART).
 ANCHOR = "sklearn_balanced"
 ANCHOR_LABEL = "scikit-learn CART, balanced classes"

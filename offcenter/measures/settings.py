@@ -535,3 +535,47 @@ def comparison_settings() -> list[MeasureSetting]:
         MeasureSetting("asymmetric", theta="prior"),
         MeasureSetting("asymmetric", theta="prior", consistent=True),
     ]
+
+
+# ---------------------------------------------------------------- setting catalogs (one home)
+#: The settings a cross-validated comparison uses by default (the study of docs/evaluation.md).
+EVALUATION_SETTINGS = (
+    "shannon",
+    "gini",
+    "oc_shannon",
+    "oc_gini",
+    "oc_daroczy_b0.5",
+    "asymmetric",
+    "asymmetric_consistent",
+)
+#: The imbalance-aware peers offered beside the standard settings (issue 14).
+PEER_SETTINGS = ("dkm", "hellinger", "shannon_balanced", "gini_balanced")
+#: The settings of the KEEL study (docs/imbalanced_study.md), Shannon first: the reference.
+STUDY_SETTINGS = (
+    "shannon",
+    "gini",
+    "dkm",
+    "hellinger",
+    "shannon_balanced",
+    "gini_balanced",
+    "oc_shannon",
+    "oc_gini",
+    "oc_daroczy_b0.5",
+    "asymmetric",
+    "asymmetric_consistent",
+)
+
+
+def available_settings() -> list[MeasureSetting]:
+    """The settings the app offers: :func:`comparison_settings`, :data:`EVALUATION_SETTINGS`
+    and :data:`PEER_SETTINGS`, each once, in that order.
+
+    >>> [s.key for s in available_settings()][-2:]
+    ['shannon_balanced', 'gini_balanced']
+    """
+    out: list[MeasureSetting] = []
+    for spec in [*comparison_settings(), *EVALUATION_SETTINGS, *PEER_SETTINGS]:
+        s = MeasureSetting.parse(spec)
+        if s.key not in {o.key for o in out}:
+            out.append(s)
+    return out
