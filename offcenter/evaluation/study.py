@@ -143,7 +143,7 @@ DEFAULT_MODELS = ("tree", "pruned", "forest")
 MODEL_COST = {
     "tree": 1,
     "pruned": 2,
-    "pruned_cv": 12,
+    "pruned_cv": 32,
     "laplace": 2,
     "bagged_laplace": 38,
     "forest": 32,
