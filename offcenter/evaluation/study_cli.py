@@ -2,8 +2,8 @@
 
 Usage::
 
-    python -m offcenter.evaluate study FOLDER --out folds.csv [--markdown report.md] \\
-        [--settings shannon,gini,...] [--no-anchor] [--models tree,pruned,forest,balanced_forest] \\
+    python -m offcenter.evaluate study [FOLDER] --out folds.csv [--markdown report.md] \\
+        [--settings shannon,gini,...] [--no-anchor] [--models tree,pruned,forest,...] \\
         [--folds 5] [--repeats 3] [--seed 0] [--max-depth 5] [--cp 0.01] [--n-estimators 25] \\
         [--only NAME,NAME] [--n-jobs -1] [--resume] [--quiet]
     python -m offcenter.evaluate study --report folds.csv --markdown report.md
@@ -142,9 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=list(DEFAULT_MODELS),
         help="comma-separated, default "
         + ",".join(DEFAULT_MODELS)
-        + " (what docs/imbalanced_study.md shows). Each model, with its cost on the 41 KEEL "
-        "sets relative to 'tree' (measured on a subset): "
-        + "; ".join(f"{k} = {v} (x{MODEL_COST[k]:g})" for k, v in MODELS.items()),
+        + " (what docs/imbalanced_study.md shows). Each model, with its CPU cost on the 41 KEEL "
+        "sets relative to 'tree' (about 1.4 CPU-minutes; docs/imbalanced_study.md says how "
+        "measured): " + "; ".join(f"{k} = {v} (x{MODEL_COST[k]:g})" for k, v in MODELS.items()),
     )
     p.add_argument("--folds", type=_int_at_least(2), default=5)
     p.add_argument("--repeats", type=_int_at_least(1), default=3)
