@@ -259,7 +259,7 @@ def test_without_shannon_the_first_setting_is_the_reference():
     at.button(key="cm_run").click()
     at = run(at)
     assert any(h.value == "Paired comparison with Gini, fold by fold" for h in at.subheader)
-    paired = [d.value for d in at.dataframe if "W/T/L" in d.value.columns][0]
+    paired = [d.value for d in at.dataframe if "Holm-adjusted p" in d.value.columns][0]
     assert set(paired["setting"]) == {"off-centered Gini, θ = prior"}
 
 

@@ -512,7 +512,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
 
-        anchors = [ANCHOR, WEIGHTED_FOREST] if not args.no_anchor else []
+        forests = any(m in ("forest", "balanced_forest") for m in args.models)
+        anchors = [] if args.no_anchor else [ANCHOR, *([WEIGHTED_FOREST] if forests else [])]
         all_keys = [*keys, *anchors]
         kept = prev
         if len(prev):
