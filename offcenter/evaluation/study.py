@@ -65,18 +65,29 @@ imbalanced data, Technical report 666, UC Berkeley, 2004.
 from __future__ import annotations
 
 import math
+import platform
 import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+import joblib
 import numpy as np
 import pandas as pd
+import scipy
+import sklearn
 from joblib import Parallel, delayed, parallel_config
-from sklearn.model_selection import RepeatedStratifiedKFold
+from sklearn.compose import ColumnTransformer
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import OrdinalEncoder
+from sklearn.tree import DecisionTreeClassifier
 
 from offcenter.data.csv_io import DataProblem, prepare_xy, read_csv_bytes
+from offcenter.ensemble.forest import ForestClassifier
 from offcenter.evaluation import metrics as _metrics
 from offcenter.evaluation.folds import fold_seed
 from offcenter.evaluation.runner import parse_settings
@@ -86,8 +97,12 @@ from offcenter.evaluation.statistics import (
     holm_versus_control,
     nemenyi_critical_difference,
     paired_versus_control,
+    wilcoxon_signed_rank,
+    wins_ties_losses,
 )
+from offcenter.evaluation.wording import family_sentence, p_text
 from offcenter.measures.settings import STUDY_SETTINGS
+from offcenter.tree.estimator import TreeClassifier
 
 __all__ = [
     "ANCHOR",
@@ -341,9 +356,6 @@ def study_folds(y, protocol: StudyProtocol) -> list[tuple[int, int, np.ndarray, 
 # ====================================================================== models
 def _encoder(X: pd.DataFrame):
     """Ordinal codes for the nominal columns (missing and unseen: NaN), numbers passed through."""
-    from sklearn.compose import ColumnTransformer
-    from sklearn.preprocessing import OrdinalEncoder
-
     nominal = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c].dtype)]
     return ColumnTransformer(
         [
@@ -370,10 +382,6 @@ def _anchor(
     class_weight="balanced",
 ):
     """scikit-learn's class-weighted tree (or forest) behind an ordinal encoder of nominal columns."""
-    from sklearn.ensemble import RandomForestClassifier
-    from sklearn.pipeline import Pipeline
-    from sklearn.tree import DecisionTreeClassifier
-
     if model in FOREST_MODELS:
         est = RandomForestClassifier(
             n_estimators=protocol.n_estimators,
@@ -469,8 +477,6 @@ def cv_ccp_alpha(make, X_tr, y_tr, seed: int, n_splits: int = INNER_FOLDS, full=
     our tree already grown on the training fold, whose pruning sequence gives the path without
     a refit.
     """
-    from sklearn.model_selection import StratifiedKFold
-
     y_tr = np.asarray(y_tr, dtype=object)
     counts = pd.Series(y_tr).value_counts()
     k = int(min(n_splits, counts.min())) if len(counts) > 1 else 0
@@ -535,9 +541,6 @@ def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
         classes = list(pipe.classes_)
         n_classes = len(classes)
         return pipe, np.full(n_classes, 1.0 / n_classes)  # balanced weights: uniform prior
-    from offcenter.ensemble.forest import ForestClassifier
-    from offcenter.tree.estimator import TreeClassifier
-
     params = setting.tree_params()
     if model in FOREST_MODELS:
         laplace = model == "bagged_laplace"
@@ -1122,13 +1125,6 @@ def environment_versions() -> dict:
     ``RandomForestClassifier(class_weight="balanced")`` draws a class-balanced bootstrap (a
     balanced random forest); before, it weights the splits of a plain bootstrap.
     """
-    import platform
-    from importlib.metadata import PackageNotFoundError, version
-
-    import joblib
-    import scipy
-    import sklearn
-
     try:
         own = version("offcenter")
     except PackageNotFoundError:  # pragma: no cover - a source checkout not installed
@@ -1187,8 +1183,6 @@ def short_answer(folds: pd.DataFrame, families=SHORT_ANSWER, bayes: bool = False
     ``anchor`` (its table in docs/imbalanced_study_tables.md) and ``ranks`` (the family's table,
     :func:`rank_tests`). Families whose model is not in ``folds`` are left out.
     """
-    from offcenter.evaluation.wording import family_sentence
-
     out = []
     models = set(folds["model"])
     for model, metric, rule, what in families:
@@ -1230,8 +1224,6 @@ def leaf_rule_effect(folds: pd.DataFrame, model: str, metric: str, setting: str)
     (``majority``, ``prior``), wins/ties/losses of the prior rule and the two-sided Wilcoxon
     p-value (``p``) on the per-data-set differences.
     """
-    from offcenter.evaluation.statistics import wilcoxon_signed_rank, wins_ties_losses
-
     a = study_means(folds, metric, model, "majority")[setting].round(RANK_DECIMALS)
     b = study_means(folds, metric, model, "prior")[setting].round(RANK_DECIMALS)
     d = (b - a).dropna().to_numpy()
@@ -1255,8 +1247,6 @@ def summary_lines(folds: pd.DataFrame) -> list[str]:
     (:func:`short_answer`), each linked to its table; the prior-aware rule against the majority
     rule for Shannon; the mean size of the fixed-cp pruned trees per setting.
     """
-    from offcenter.evaluation.wording import p_text
-
     lines = []
     for item in short_answer(folds, SUMMARY_FAMILIES):
         lines.append(f"- {item['sentence']} ([table](imbalanced_study_tables.md#{item['anchor']}))")
