@@ -55,6 +55,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
+from offcenter.measures.custom import ensure_registered, registration
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.estimator import TreeClassifier
 
@@ -78,8 +79,10 @@ _TREE_PARAMS = (
 )
 
 
-def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray) -> TreeClassifier:
-    """One tree on the rows ``idx`` (run by a joblib worker: everything comes as arguments)."""
+def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray, reg=None) -> TreeClassifier:
+    """One tree on the rows ``idx`` (run by a joblib worker: everything comes as arguments,
+    a custom measure's registration too)."""
+    ensure_registered(reg)
     Xi = X.iloc[idx] if isinstance(X, pd.DataFrame) else X[idx]
     return TreeClassifier(**params).fit(Xi, y[idx])
 
@@ -380,9 +383,10 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
                 idx = np.sort(rng.integers(0, n, n))
             samples.append(idx)
             seeds.append(int(rng.integers(2**31 - 1)))
+        reg = registration(setting.measure)  # a custom measure travels to the workers
         trees = Parallel(n_jobs=self.n_jobs)(
             delayed(_grow_tree)(
-                {**tree_params, "max_features": mf, "random_state": seed}, Xa, y_arr, idx
+                {**tree_params, "max_features": mf, "random_state": seed}, Xa, y_arr, idx, reg
             )
             for idx, seed in zip(samples, seeds)
         )
