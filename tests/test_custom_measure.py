@@ -233,3 +233,46 @@ def test_entry_point_group(tmp_path):
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["['dkm_half']", "True"]
+
+
+def test_curve_pages_show_an_installed_plugin(tmp_path):
+    """An installed package's measure (entry point) is a choice of the curve pages, drawn raw
+    and off-centered (AppTest in a fresh interpreter: the app loads the plugins at start)."""
+    pkg = tmp_path / "site"
+    pkg.mkdir()
+    (pkg / "my_measures.py").write_text(
+        PLUGIN.replace('offcenter.register_measure("dkm_half", dkm_half, label="half DKM")', "")
+        + "\ndef register():\n    offcenter.register_measure('dkm_half', dkm_half, label='half DKM')\n"
+    )
+    dist = pkg / "my_measures-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: my-measures\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[offcenter.measures]\nhalf = my_measures:register\n")
+    page = ROOT / "pages" / "1_Two_classes.py"
+    code = textwrap.dedent(
+        f"""
+        import json
+        from streamlit.testing.v1 import AppTest
+        at = AppTest.from_file({str(page)!r}, default_timeout=120)
+        at.query_params["measures"] = "gini,dkm_half"
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert "half DKM" in at.multiselect(key="tc_measures").options
+        assert at.multiselect(key="tc_measures").value == ["gini", "dkm_half"]
+        names = set()
+        for chart in at.get("plotly_chart"):
+            names |= {{t.get("name") for t in json.loads(chart.proto.spec)["data"]}}
+        print(sorted(n for n in names if n and "DKM" in n))
+        """
+    )
+    env = {"PYTHONPATH": f"{pkg}:{ROOT}", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "'half DKM'" in out.stdout and "'off-centered half DKM'" in out.stdout, out.stdout
