@@ -276,3 +276,33 @@ def test_curve_pages_show_an_installed_plugin(tmp_path):
     )
     assert out.returncode == 0, out.stderr[-3000:]
     assert "'half DKM'" in out.stdout and "'off-centered half DKM'" in out.stdout, out.stdout
+
+
+def test_parallel_evaluate_knows_a_plugin_loaded_after_workers_started(tmp_path):
+    """load_plugins restarts joblib's reusable workers: a cross-validation in worker processes
+    started before the plugin was loaded still knows its measure (no NaN)."""
+    (tmp_path / "my_measures.py").write_text(PLUGIN)
+    code = textwrap.dedent(
+        """
+        import numpy as np
+        import offcenter
+        from sklearn.datasets import load_wine
+        from offcenter.evaluation.runner import evaluate
+        X, y = load_wine(return_X_y=True)
+        offcenter.ForestClassifier(n_estimators=2, n_jobs=2).fit(X, y)  # workers started
+        offcenter.load_plugins(["my_measures"])
+        r = evaluate(X, y, ["gini", "oc_dkm_half"], n_splits=2, n_repeats=1, n_jobs=2)
+        print(r.summary().set_index("setting")["accuracy_mean"].notna().all())
+        """
+    )
+    env = {"PYTHONPATH": f"{tmp_path}:{ROOT}", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "True", out.stdout

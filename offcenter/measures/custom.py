@@ -378,13 +378,14 @@ def load_plugins(modules=(), *, entry_points: bool = True, strict: bool = False)
 
     Each plugin loaded is remembered in the ``OFFCENTER_PLUGINS`` environment variable, which
     worker processes (joblib's loky, dask on this machine) inherit and load at
-    ``import offcenter``, so that a cross-validation in parallel knows the measures.
+    ``import offcenter``, so that a cross-validation in parallel knows the measures; joblib's
+    reusable workers started earlier are stopped (the next parallel call starts fresh ones).
     Loading twice is harmless (a module is imported once; a function re-registering the same
     name should pass ``replace=True``).
     """
     from importlib.metadata import entry_points as _entry_points
 
-    before = set(_CUSTOM)
+    before, loaded = set(_CUSTOM), set(_LOADED)
     specs = [(str(m).strip(), strict) for m in modules if str(m).strip()]
     if entry_points:  # an installed package's failure only warns
         specs += [(ep.value, False) for ep in _entry_points(group=ENTRY_POINT_GROUP)]
@@ -397,7 +398,21 @@ def load_plugins(modules=(), *, entry_points: bool = True, strict: bool = False)
             warnings.warn(str(exc), UserWarning, stacklevel=2)
             continue
         _remember(spec)
+    if _LOADED - loaded:
+        _restart_workers()
     return [n for n in _CUSTOM if n not in before]
+
+
+def _restart_workers() -> None:
+    """Stop joblib's reusable worker processes (loky), if any: the next parallel call starts
+    fresh ones, which inherit ``OFFCENTER_PLUGINS`` and so know the new measures."""
+    try:
+        from joblib.externals.loky import reusable_executor
+    except ImportError:  # pragma: no cover - joblib without loky
+        return
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=True)
 
 
 def plugin_args(argv) -> list[str]:
