@@ -107,13 +107,16 @@ def test_parametrised_measure_everywhere(registered):
 @given(st.lists(st.floats(0, 1), min_size=2, max_size=6).filter(lambda v: sum(v) > 1e-3))
 def test_registered_function_validates_and_matches(values):
     name = "py_gini_h"
-    if name not in custom.custom_measure_names():
-        oc.register_measure(name, py_gini)
-    p = np.asarray(values) / np.sum(values)
-    assert oc.get_measure(name).function(p) == pytest.approx(oc.gini(p), abs=1e-12)
-    assert oc.off_centered(p, theta=np.full(len(p), 1 / len(p)), measure=name) == pytest.approx(
-        oc.off_centered(p, theta=np.full(len(p), 1 / len(p)), measure="gini"), abs=1e-12
-    )
+    oc.register_measure(name, py_gini)
+    try:  # registered and removed within each example: nothing leaks into other tests
+        p = np.asarray(values) / np.sum(values)
+        theta = np.full(len(p), 1 / len(p))
+        assert oc.get_measure(name).function(p) == pytest.approx(oc.gini(p), abs=1e-12)
+        assert oc.off_centered(p, theta=theta, measure=name) == pytest.approx(
+            oc.off_centered(p, theta=theta, measure="gini"), abs=1e-12
+        )
+    finally:
+        oc.unregister_measure(name)
 
 
 @pytest.mark.parametrize(
