@@ -43,21 +43,60 @@ _LN2 = np.log(2.0)
 
 # ----------------------------------------------------------------------------------------------
 # Kernels: valid float64 input of shape (..., q), result of shape (...). No checks.
+#
+# Accuracy. A frequency near 1 holds little information in float64: 1 - 1e-17 is stored as 1.0,
+# and 1 - p computed by subtraction keeps none of it. Every kernel therefore takes the
+# complement 1 - p_j of the (at most one) frequency above 1/2 as the sum of the other
+# frequencies (:func:`_complement`), and its logarithm as log1p(-(1 - p_j)). After that each
+# measure is a sum of terms of one sign, each with a small relative error, so the result has a
+# small *relative* error (<= 1e-13 against mpmath, tests/test_measures_accuracy.py), down to
+# frequencies of 1e-300 beside 1.
 # ----------------------------------------------------------------------------------------------
 
 
-def _shannon(p: np.ndarray) -> np.ndarray:
+def _complement(p: np.ndarray) -> np.ndarray:
+    """1 - p_j for each class, accurately: for a frequency above 1/2, the sum of the others.
+
+    At most one frequency of a distribution exceeds 1/2, and its complement is a sum of
+    non-negative frequencies, free of the cancellation of ``1 - p_j`` (which is 0 for
+    p = (1e-17, 1.0)). Elsewhere ``1 - p_j >= 1/2`` is computed directly (exact or within
+    half an ulp).
+    """
+    big = p > 0.5
+    others = np.where(big, 0.0, p).sum(axis=-1, keepdims=True)
+    return np.where(big, others, 1.0 - p)
+
+
+def _log(p: np.ndarray, comp: np.ndarray) -> np.ndarray:
+    """Natural log of the frequencies, 0 where p_j = 0 (0 log 0 = 0 then follows).
+
+    ``log1p(-(1 - p_j))`` above 1/2, so that a frequency just below 1 keeps its small log.
+    """
     with np.errstate(divide="ignore", invalid="ignore"):
-        logs = np.log2(np.where(p > 0.0, p, 1.0))
-    return np.maximum(-(p * logs).sum(axis=-1), 0.0)
+        return np.where(p > 0.5, np.log1p(-comp), np.log(np.where(p > 0.0, p, 1.0)))
+
+
+def _shannon(p: np.ndarray) -> np.ndarray:
+    # each -p_j log2 p_j >= 0: the sum has a small relative error
+    return np.maximum(-(p * _log(p, _complement(p))).sum(axis=-1) / _LN2, 0.0)
 
 
 def _gini(p: np.ndarray) -> np.ndarray:
-    return np.maximum(1.0 - (p * p).sum(axis=-1), 0.0)
+    # 1 - sum p_j^2 = sum p_j (1 - p_j), a sum of non-negative terms (sum p = 1)
+    return np.maximum((p * _complement(p)).sum(axis=-1), 0.0)
 
 
 def _misclassification(p: np.ndarray) -> np.ndarray:
-    return np.maximum(1.0 - p.max(axis=-1), 0.0)
+    # 1 - max p_j, the complement of the largest frequency
+    return np.maximum(_complement(p).min(axis=-1), 0.0)
+
+
+def _expm1_ratio(x: np.ndarray) -> np.ndarray:
+    """expm1(x) / x, 1 at x = 0, accurate for every x (a series where |x| < 1e-5)."""
+    tiny = np.abs(x) < 1e-5
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.expm1(x) / np.where(tiny, 1.0, x)
+    return np.where(tiny, 1.0 + x / 2.0 + x * x / 6.0, ratio)
 
 
 def _daroczy(p: np.ndarray, beta: float) -> np.ndarray:
@@ -67,15 +106,28 @@ def _daroczy(p: np.ndarray, beta: float) -> np.ndarray:
     present = p > 0.0
     # frequencies above 1 by round-off are capped: p^beta then stays <= 1 for every beta
     safe = np.where(present, np.minimum(p, 1.0), 1.0)
+    log_p = np.where(present, _log(safe, _complement(safe)), 0.0)
     if abs(d) <= 0.5:
-        # p^beta - p = p * expm1(d ln p): no cancellation when beta is close to 1.
-        diff = safe * np.expm1(d * np.log(safe))
-    else:
-        diff = np.power(safe, beta) - safe  # in [-1, 0]: cannot overflow, underflows to -p
+        # Near beta = 1, with phi(x) = expm1(x) / x: p^beta - p = d p ln p phi(d ln p) and
+        # 2^d / (2^d - 1) = 1 / (d ln 2 phi(-d ln 2)), so d cancels and
+        #     H = -sum p ln p phi(d ln p) / (ln 2 phi(-d ln 2)),
+        # Shannon's formula times factors near 1: no cancellation, no underflow of d ln p,
+        # continuous at beta = 1. Each term p ln p phi(d ln p) = (p^beta - p) / d <= 0.
+        terms = safe * log_p * _expm1_ratio(d * log_p)
+        factor = 1.0 / (_LN2 * _expm1_ratio(np.float64(-d * _LN2)))
+        return np.maximum(-factor * np.where(present, terms, 0.0).sum(axis=-1), 0.0)
+    # p^beta - p = p expm1(d ln p) above 1/2 (ln p = log1p(-(1 - p)), so d ln p is in
+    # [-d ln 2, 0], or in [0, ln 2] for beta < 1: no overflow, no cancellation near p = 1);
+    # below, p^beta in [0, 1] cannot overflow (it underflows to 0), and p^beta - p has no
+    # cancellation since p <= 1/2 is far from 1.
+    big = p > 0.5
+    diff = np.where(
+        big, safe * np.expm1(d * np.where(big, log_p, 0.0)), np.power(safe, beta) - safe
+    )
     diff = np.where(present, diff, 0.0)
-    # (1 - sum p^beta) = -sum (p^beta - p) because sum p = 1. The factor
-    # 2^d / (2^d - 1) = 1 / (1 - 2^-d) = -1 / expm1(-d ln 2) is finite for every d != 0
-    # (2^d itself overflows from beta = 1025 on); it tends to 1 as beta grows.
+    # (1 - sum p^beta) = -sum (p^beta - p) because sum p = 1; every term has the sign of
+    # 1 - beta. The factor 2^d / (2^d - 1) = 1 / (1 - 2^-d) = -1 / expm1(-d ln 2) is finite
+    # for every d != 0 (2^d itself overflows from beta = 1025 on); it tends to 1 as beta grows.
     factor = -1.0 / np.expm1(-d * _LN2)
     return np.maximum(-factor * diff.sum(axis=-1), 0.0)
 
@@ -88,27 +140,44 @@ def _rank_diversity(p: np.ndarray, rho: float) -> np.ndarray:
         weights = (ranks > 0).astype(np.float64)
     else:
         weights = np.power(ranks, rho)
+    # the largest frequency has weight 0: only the small ones count, no cancellation
     return np.maximum(2.0 * (ordered * weights).sum(axis=-1), 0.0)
 
 
 def _dkm(p: np.ndarray) -> np.ndarray:
-    # p_j (1 - p_j) >= 0 for valid frequencies; the maximum guards round-off above 1
-    return np.sqrt(np.maximum(p * (1.0 - p), 0.0)).sum(axis=-1)
+    # p_j (1 - p_j) >= 0 with the accurate complement (sqrt(1e-17 (1 - 1.0)) would be 0)
+    return np.sqrt(p * _complement(p)).sum(axis=-1)
 
 
-def _laplace(p: np.ndarray, n: np.ndarray) -> np.ndarray:
+def _laplace(p: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Laplace estimates (n p_j + 1) / (n + q) and their complements (n (1 - p_j) + q - 1) / (n + q).
+
+    Both as ratios of sums of non-negative terms: at n = 1e15, 1 - (n + 1)/(n + 2) by
+    subtraction would keep 2 digits.
+    """
     q = p.shape[-1]
     n = n[..., None]
-    return (n * p + 1.0) / (n + q)
+    den = n + q
+    return (n * p + 1.0) / den, (n * _complement(p) + (q - 1.0)) / den
+
+
+def _difference(x: np.ndarray, x_comp: np.ndarray, theta: np.ndarray, theta_comp: np.ndarray):
+    """x_j - theta_j, as (1 - theta_j) - (1 - x_j) where theta_j > 1/2 (both near 1)."""
+    return np.where(theta > 0.5, theta_comp - x_comp, x - theta)
 
 
 def _asymmetric(p: np.ndarray, theta: np.ndarray, n: np.ndarray | None = None) -> np.ndarray:
     q = p.shape[-1]
-    ph = p if n is None else _laplace(p, n)
+    if n is None:
+        ph, ph_comp = p, _complement(p)
+    else:
+        ph, ph_comp = _laplace(p, n)
     # (1 - 2 theta) ph + theta^2 == (ph - theta)^2 + ph (1 - ph): a sum of non-negative terms,
-    # free of the cancellation of the first form when theta is near 0 or 1.
-    num = ph * (1.0 - ph)
-    denom = (ph - theta) ** 2 + num
+    # free of the cancellation of the first form when theta is near 0 or 1; ph (1 - ph) and
+    # ph - theta use the accurate complements.
+    num = ph * ph_comp
+    gap = _difference(ph, ph_comp, theta, _complement(theta))
+    denom = gap * gap + num
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(num > 0.0, num / np.where(denom > 0.0, denom, 1.0), 0.0)
     return np.maximum(terms.sum(axis=-1) / q, 0.0)

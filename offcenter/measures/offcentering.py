@@ -10,14 +10,22 @@ from __future__ import annotations
 import numpy as np
 
 from offcenter.measures._validation import as_distribution, as_theta, scalar_or_array
+from offcenter.measures.entropies import _complement, _difference
 
 
 def _off_center(p: np.ndarray, theta: np.ndarray) -> np.ndarray:
-    """Kernel of :func:`off_center`; valid input, no checks."""
+    """Kernel of :func:`off_center`; valid input, no checks.
+
+    The right branch uses 1 - p_j and 1 - theta_j computed as sums of the other frequencies,
+    and p_j - theta_j as (1 - theta_j) - (1 - p_j) when theta_j > 1/2: near theta = (1 - 1e-12,
+    1e-12) the plain differences of numbers close to 1 would keep 4 digits.
+    """
     q = p.shape[-1]
+    p_comp, theta_comp = _complement(p), _complement(theta)
+    gap = _difference(p, p_comp, theta, theta_comp)  # p - theta
     left = p / (q * theta)
-    right = (q * (p - theta) + 1.0 - p) / (q * (1.0 - theta))
-    pi = np.where(p <= theta, left, right)
+    right = (q * gap + p_comp) / (q * theta_comp)
+    pi = np.where(gap <= 0.0, left, right)
     return pi / pi.sum(axis=-1, keepdims=True)
 
 
