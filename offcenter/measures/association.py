@@ -33,6 +33,7 @@ from offcenter.measures._validation import (
     rescaled_table,
     scalar_or_array,
 )
+from offcenter.measures.entropies import _gain_of_frequencies
 from offcenter.measures.impurity import Impurity, resolve_theta
 
 
@@ -118,7 +119,19 @@ def _association_counts(t: np.ndarray, imp: Impurity) -> tuple[np.ndarray, ...]:
         return i_y, i_y, np.zeros_like(i_y), np.zeros_like(i_y)
     i_y_x = (rows * i_rows).sum(axis=-1) / n
     i_x = imp.for_predictor(t.shape[-2]).of_counts(rows)
-    return i_y, i_y_x, i_x, i_y - i_y_x
+    g = i_y - i_y_x
+    if imp.name in ("shannon", "gini") and imp.theta is None:
+        # the difference cancels when the gain is small against I(Y) (a nearly pure node):
+        # there, the gain as a sum of non-negative terms (relative error ~1e-15)
+        lost = np.abs(g) < 0.0625 * i_y  # more than 4 bits lost
+        if np.any(lost):
+            safe = np.where(rows > 0, rows, 1.0)
+            freqs = t / safe[..., None]
+            exact = _gain_of_frequencies(
+                freqs, rows / n[..., None], class_counts / n[..., None], imp.name
+            )
+            g = np.where(lost, exact, g)
+    return i_y, i_y_x, i_x, g
 
 
 def association(table, measure="shannon", theta=None, *, consistent=False, **params) -> Association:
@@ -155,6 +168,15 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
     except for the consistent asymmetric entropy: a table is first scaled by a power of two
     when its totals would overflow (counts near 1e308) or its counts are subnormal, which is
     exact; a consistent asymmetric table whose total overflows is refused.
+
+    Accuracy: I(Y), I(Y|X) and I(X) have the relative error of the measure (below 1e-13). The
+    gain I(Y) - I(Y|X) loses digits when it is small against I(Y) (a nearly pure node); for
+    plain Shannon and Gini it is then computed as a sum of non-negative terms, the rows'
+    divergences from the margin (see ``entropies._gain_of_frequencies``), which keeps a
+    relative error below 1e-13 (Shannon's gain of [[1e15, 1], [1e15, 0]] was 16 % off). Two
+    limits remain: a nearly *independent* table (rows with almost the same class shares) keeps
+    the rounding of the frequencies (1e-10 relative for counts near 1e6), and the gain of
+    other measures is the plain difference.
 
     Examples
     --------

@@ -13,6 +13,14 @@ Each public function validates its input and calls a private *kernel* (``_shanno
 assumes valid float64 input; the tree engine and the curve builders call the kernels directly
 on data they have already checked.
 
+Accuracy: every value has a relative error below 1e-13 against 400-digit mpmath references
+(tests/test_measures_accuracy.py), near a sure distribution too (frequencies of 1e-300 beside
+1), at sample sizes up to 1e300 and for theta down to 1e-12. The input is read as the
+distribution the numbers given make once divided by their sum, so for ``[1e-17, 1.0]`` the
+complement of the second frequency is 1e-17 (not ``1 - 1.0 = 0``). Method: the complement
+1 - p_j of the frequency above 1/2 (if any) is the sum of the others, its logarithm
+``log1p(-(1 - p_j))``; each measure is then a sum of terms of one sign.
+
 References
 ----------
 Shannon (1948); Daroczy, *Generalized information functions*, Information and Control 16 (1970);
@@ -54,6 +62,18 @@ _LN2 = np.log(2.0)
 # ----------------------------------------------------------------------------------------------
 
 
+def _row_sum(x: np.ndarray) -> np.ndarray:
+    """``x.sum(axis=-1)``, by columns when there are few (numpy's reduction over a short last
+    axis is several times slower than a few vector additions)."""
+    q = x.shape[-1]
+    if q > 8:
+        return x.sum(axis=-1)
+    total = x[..., 0].copy()
+    for j in range(1, q):
+        total += x[..., j]
+    return total
+
+
 def _complement(p: np.ndarray) -> np.ndarray:
     """1 - p_j for each class, accurately: for a frequency above 1/2, the sum of the others.
 
@@ -62,9 +82,11 @@ def _complement(p: np.ndarray) -> np.ndarray:
     p = (1e-17, 1.0)). Elsewhere ``1 - p_j >= 1/2`` is computed directly (exact or within
     half an ulp).
     """
-    big = p > 0.5
-    others = np.where(big, 0.0, p).sum(axis=-1, keepdims=True)
-    return np.where(big, others, 1.0 - p)
+    comp = 1.0 - p
+    big = comp < 0.5  # p_j > 1/2 (1 - p is exact there)
+    if big.any():
+        np.copyto(comp, _row_sum(p * ~big)[..., None], where=big)
+    return comp
 
 
 def _log(p: np.ndarray, comp: np.ndarray) -> np.ndarray:
@@ -72,18 +94,21 @@ def _log(p: np.ndarray, comp: np.ndarray) -> np.ndarray:
 
     ``log1p(-(1 - p_j))`` above 1/2, so that a frequency just below 1 keeps its small log.
     """
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(p > 0.5, np.log1p(-comp), np.log(np.where(p > 0.0, p, 1.0)))
+    logs = np.log(np.where(p > 0.0, p, 1.0))
+    big = comp < 0.5
+    if big.any():
+        np.log1p(-comp, out=logs, where=big)
+    return logs
 
 
 def _shannon(p: np.ndarray) -> np.ndarray:
     # each -p_j log2 p_j >= 0: the sum has a small relative error
-    return np.maximum(-(p * _log(p, _complement(p))).sum(axis=-1) / _LN2, 0.0)
+    return np.maximum(-_row_sum(p * _log(p, _complement(p))) / _LN2, 0.0)
 
 
 def _gini(p: np.ndarray) -> np.ndarray:
     # 1 - sum p_j^2 = sum p_j (1 - p_j), a sum of non-negative terms (sum p = 1)
-    return np.maximum((p * _complement(p)).sum(axis=-1), 0.0)
+    return np.maximum(_row_sum(p * _complement(p)), 0.0)
 
 
 def _misclassification(p: np.ndarray) -> np.ndarray:
@@ -115,7 +140,7 @@ def _daroczy(p: np.ndarray, beta: float) -> np.ndarray:
         # continuous at beta = 1. Each term p ln p phi(d ln p) = (p^beta - p) / d <= 0.
         terms = safe * log_p * _expm1_ratio(d * log_p)
         factor = 1.0 / (_LN2 * _expm1_ratio(np.float64(-d * _LN2)))
-        return np.maximum(-factor * np.where(present, terms, 0.0).sum(axis=-1), 0.0)
+        return np.maximum(-factor * _row_sum(np.where(present, terms, 0.0)), 0.0)
     # p^beta - p = p expm1(d ln p) above 1/2 (ln p = log1p(-(1 - p)), so d ln p is in
     # [-d ln 2, 0], or in [0, ln 2] for beta < 1: no overflow, no cancellation near p = 1);
     # below, p^beta in [0, 1] cannot overflow (it underflows to 0), and p^beta - p has no
@@ -129,7 +154,7 @@ def _daroczy(p: np.ndarray, beta: float) -> np.ndarray:
     # 1 - beta. The factor 2^d / (2^d - 1) = 1 / (1 - 2^-d) = -1 / expm1(-d ln 2) is finite
     # for every d != 0 (2^d itself overflows from beta = 1025 on); it tends to 1 as beta grows.
     factor = -1.0 / np.expm1(-d * _LN2)
-    return np.maximum(-factor * diff.sum(axis=-1), 0.0)
+    return np.maximum(-factor * _row_sum(diff), 0.0)
 
 
 def _rank_diversity(p: np.ndarray, rho: float) -> np.ndarray:
@@ -141,12 +166,12 @@ def _rank_diversity(p: np.ndarray, rho: float) -> np.ndarray:
     else:
         weights = np.power(ranks, rho)
     # the largest frequency has weight 0: only the small ones count, no cancellation
-    return np.maximum(2.0 * (ordered * weights).sum(axis=-1), 0.0)
+    return np.maximum(2.0 * _row_sum(ordered * weights), 0.0)
 
 
 def _dkm(p: np.ndarray) -> np.ndarray:
     # p_j (1 - p_j) >= 0 with the accurate complement (sqrt(1e-17 (1 - 1.0)) would be 0)
-    return np.sqrt(p * _complement(p)).sum(axis=-1)
+    return _row_sum(np.sqrt(p * _complement(p)))
 
 
 def _laplace(p: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -180,7 +205,51 @@ def _asymmetric(p: np.ndarray, theta: np.ndarray, n: np.ndarray | None = None) -
     denom = gap * gap + num
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(num > 0.0, num / np.where(denom > 0.0, denom, 1.0), 0.0)
-    return np.maximum(terms.sum(axis=-1) / q, 0.0)
+    return np.maximum(_row_sum(terms) / q, 0.0)
+
+
+def _relative_entropy_term(delta: np.ndarray) -> np.ndarray:
+    """f(r) = r ln r - r + 1 >= 0 at r = 1 + delta (delta >= -1), without cancellation.
+
+    Where |delta| < 0.1 the series sum_{m >= 2} (-delta)^m / (m (m - 1)) (18 terms: error
+    below 1e-17 relative); elsewhere (1 + delta) log1p(delta) - delta loses at most 5 bits.
+    """
+    small = np.abs(delta) < 0.1
+    x = np.where(small, delta, 0.0)
+    series = np.zeros_like(x)
+    for m in range(18, 1, -1):
+        series = series * -x + 1.0 / (m * (m - 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        direct = np.where(delta <= -1.0, 1.0, (1.0 + delta) * np.log1p(delta) - delta)
+    return np.where(small, x * x * series, direct)
+
+
+def _gain_of_frequencies(rows: np.ndarray, weights: np.ndarray, p: np.ndarray, name: str):
+    r"""Shannon or Gini gain :math:`I(p) - \sum_k w_k I(p_k)`, as a sum of non-negative terms.
+
+    ``rows`` (..., k, q) are the rows' class frequencies, ``weights`` (..., k) the rows'
+    shares :math:`w_k = n_k / n` and ``p`` (..., q) the margin :math:`\sum_k w_k p_k`. With
+    :math:`d_{kj} = p_{kj} - p_j` (computed from the complements for a class above 1/2),
+
+    .. math::
+        \text{Gini: } \sum_k w_k \sum_j d_{kj}^2, \qquad
+        \text{Shannon: } \frac{1}{\ln 2}\sum_k w_k \sum_j p_j\, f(d_{kj} / p_j),
+        \quad f(r) = (1 + r)\ln(1 + r) - r,
+
+    the second being the mutual information as a weighted sum of the rows' divergences from
+    the margin, each term :math:`p_j f \ge 0`. The difference :math:`I(p) - I(Y|X)` loses
+    digits when the gain is small against I(p) (a nearly pure node); these sums do not.
+    """
+    gap = _difference(rows, _complement(rows), p[..., None, :], _complement(p)[..., None, :])
+    if name == "gini":
+        per_row = (gap * gap).sum(axis=-1)
+    else:
+        pj = p[..., None, :]
+        present = pj > 0.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            delta = np.where(present, gap / np.where(present, pj, 1.0), 0.0)
+        per_row = np.where(present, pj * _relative_entropy_term(delta), 0.0).sum(axis=-1) / _LN2
+    return (weights * per_row).sum(axis=-1)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -194,6 +263,9 @@ def shannon(p):
     .. math:: H(p) = -\sum_{j=1}^{q} p_j \log_2 p_j, \qquad 0 \log 0 = 0.
 
     Maximal, equal to :math:`\log_2 q`, at the uniform distribution; 0 at a sure distribution.
+    Relative error below 1e-13: a frequency above 1/2 has its log computed as
+    ``log1p(-(sum of the other frequencies))`` (``shannon([1e-20, 1.0])`` keeps the
+    :math:`1e{-20}/\ln 2` of the second term).
 
     Parameters
     ----------
@@ -225,7 +297,9 @@ def gini(p):
 
     Kept raw, as in rpart, scikit-learn and the NPFL054 lecture 5 (Hladká and Holub, Charles
     University): its maximum is :math:`(q-1)/q`, so 1/2 for two classes. Daroczy's entropy of
-    order 2 is twice it.
+    order 2 is twice it. Computed as :math:`\sum_j p_j (1 - p_j)` with 1 - p_j of a frequency
+    above 1/2 as the sum of the others: relative error below 1e-13 (``1 - sum p^2`` is 0 for
+    (1e-17, 1 - 1e-17)).
 
     Parameters
     ----------
@@ -252,7 +326,8 @@ def misclassification(p):
 
     .. math:: E(p) = 1 - \max_j p_j.
 
-    Maximum :math:`(q-1)/q`. The rank diversity of order 0 is twice it.
+    Maximum :math:`(q-1)/q`. The rank diversity of order 0 is twice it. Computed as the sum
+    of the frequencies other than the largest one when it exceeds 1/2 (exact to rounding).
 
     Parameters
     ----------
@@ -292,10 +367,15 @@ def daroczy(p, beta):
     Numerics: with :math:`d = \beta - 1`, the factor is evaluated as
     :math:`2^d/(2^d - 1) = -1/\mathrm{expm1}(-d \ln 2)`, finite for every beta (:math:`2^d`
     alone overflows from beta = 1025), and the bracket as
-    :math:`-\sum_j (p_j^\beta - p_j)`, with :math:`p_j^\beta - p_j = p_j\,\mathrm{expm1}(d \ln
-    p_j)` when :math:`|d| \le 1/2`. So every finite beta >= 0 gives a finite value, the measure is
-    continuous and accurate for beta within 1e-9 of 1 (no cancellation), exactly Shannon at
-    beta = 1, and as beta grows it tends to 1 on every distribution that is not sure.
+    :math:`-\sum_j (p_j^\beta - p_j)`, a sum of terms of one sign, with
+    :math:`p_j^\beta - p_j = p_j\,\mathrm{expm1}(d \ln p_j)` for a frequency above 1/2
+    (:math:`\ln p_j = \mathrm{log1p}(-(1 - p_j))`, 1 - p_j the sum of the others). When
+    :math:`|d| \le 1/2`, d cancels exactly: with :math:`\varphi(x) = \mathrm{expm1}(x)/x`,
+    :math:`H_\beta = -\sum_j p_j \ln p_j\, \varphi(d \ln p_j) / (\ln 2\, \varphi(-d \ln 2))`,
+    Shannon's formula times factors near 1. So every finite beta >= 0 gives a finite value,
+    the measure is continuous in beta, exactly Shannon at beta = 1, accurate to a relative
+    1e-13 for every beta (near 1 and near a sure distribution included), and as beta grows it
+    tends to 1 on every distribution that is not sure.
 
     Parameters
     ----------
@@ -391,7 +471,12 @@ def asymmetric(p, theta, n=None):
     2007, n the sample size).
 
     The denominator is evaluated as :math:`(\hat p_j - \theta_j)^2 + \hat p_j(1-\hat p_j)`, the
-    same quantity written as a sum of non-negative terms (no cancellation for theta near 0 or 1).
+    same quantity written as a sum of non-negative terms (no cancellation for theta near 0 or 1);
+    :math:`1 - \hat p_j` is :math:`(n(1 - p_j) + q - 1)/(n + q)`, with 1 - p_j of a frequency
+    above 1/2 the sum of the others, and :math:`\hat p_j - \theta_j` is
+    :math:`(1 - \theta_j) - (1 - \hat p_j)` when theta_j > 1/2. Relative error below 1e-13 for
+    every n (1e300 included; ``1 - (n + 1)/(n + 2)`` by subtraction kept 2 digits at n = 1e15)
+    and theta down to 1e-12.
 
     The sum is divided by q so that the maximum, reached at :math:`p = \theta`, is 1 (the
     paper's formula for q classes omits this factor). For q = 2 the two terms are equal and this
@@ -479,6 +564,9 @@ def dkm(p):
     class ratio. It also ties DKM to the Hellinger distance split criterion (HDDT): for
     two classes, :math:`d_H^2 = 2\,\Delta D / D(\text{node})` (see
     :func:`offcenter.measures.criteria.hellinger_split`).
+
+    Computed with 1 - p_j of a frequency above 1/2 as the sum of the others: relative error
+    below 1e-13 (``dkm([2.2e-17, 1.0])`` is :math:`2\sqrt{2.2e{-17}}`, not half of it).
 
     Parameters
     ----------
