@@ -164,10 +164,11 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
     Notes
     -----
     A table of one row (X takes one value) has I(Y|X) = I(Y), gain 0 and I(X) = 0 under every
-    measure, so every lambda_alpha is 0. The counts are scale-free (only their ratios matter),
-    except for the consistent asymmetric entropy: a table is first scaled by a power of two
-    when its totals would overflow (counts near 1e308) or its counts are subnormal, which is
-    exact; a consistent asymmetric table whose total overflows is refused.
+    measure, so every lambda_alpha is 0. Only the ratios of the counts matter (except for the
+    consistent asymmetric entropy, whose Laplace estimate uses n itself): a table whose totals
+    would overflow (counts near 1e308), or whose counts are subnormal, is first scaled by a
+    power of two, which is exact; a consistent asymmetric table whose total overflows is
+    refused with a message that says so.
 
     Accuracy: I(Y), I(Y|X) and I(X) have the relative error of the measure (below 1e-13). The
     gain I(Y) - I(Y|X) loses digits when it is small against I(Y) (a nearly pure node); for
@@ -187,7 +188,7 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
     0.3333
     """
     t = _as_table(table)
-    if isinstance(measure, Impurity) and measure.consistent or consistent:
+    if measure.consistent if isinstance(measure, Impurity) else consistent:
         with np.errstate(over="ignore"):
             finite = np.all(np.isfinite(t.sum(axis=(-2, -1))))
         if not finite:
