@@ -36,6 +36,8 @@ ASMDA 2007 (hal-02121319).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from offcenter.measures._validation import (
@@ -47,7 +49,7 @@ from offcenter.measures._validation import (
     scalar_or_array,
 )
 
-_LN2 = np.log(2.0)
+_LN2 = math.log(2.0)
 
 # ----------------------------------------------------------------------------------------------
 # Kernels: valid float64 input of shape (..., q), result of shape (...). No checks.
@@ -117,43 +119,43 @@ def _misclassification(p: np.ndarray) -> np.ndarray:
 
 
 def _expm1_ratio(x: np.ndarray) -> np.ndarray:
-    """expm1(x) / x, 1 at x = 0, accurate for every x (a series where |x| < 1e-5)."""
-    tiny = np.abs(x) < 1e-5
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.expm1(x) / np.where(tiny, 1.0, x)
-    return np.where(tiny, 1.0 + x / 2.0 + x * x / 6.0, ratio)
+    """phi(x) = expm1(x) / x, 1 at x = 0; a few ulps everywhere (expm1 is accurate near 0)."""
+    return np.divide(np.expm1(x), x, out=np.ones_like(x), where=x != 0.0)
 
 
 def _daroczy(p: np.ndarray, beta: float) -> np.ndarray:
     d = beta - 1.0
     if d == 0.0:
         return _shannon(p)
-    present = p > 0.0
     # frequencies above 1 by round-off are capped: p^beta then stays <= 1 for every beta
-    safe = np.where(present, np.minimum(p, 1.0), 1.0)
-    log_p = np.where(present, _log(safe, _complement(safe)), 0.0)
+    safe = np.minimum(p, 1.0)
+    comp = _complement(safe)
     if abs(d) <= 0.5:
         # Near beta = 1, with phi(x) = expm1(x) / x: p^beta - p = d p ln p phi(d ln p) and
         # 2^d / (2^d - 1) = 1 / (d ln 2 phi(-d ln 2)), so d cancels and
         #     H = -sum p ln p phi(d ln p) / (ln 2 phi(-d ln 2)),
         # Shannon's formula times factors near 1: no cancellation, no underflow of d ln p,
-        # continuous at beta = 1. Each term p ln p phi(d ln p) = (p^beta - p) / d <= 0.
+        # continuous at beta = 1. Each term p ln p phi(d ln p) = (p^beta - p) / d <= 0, and 0
+        # for an absent class (ln p is taken as 0 there).
+        log_p = _log(safe, comp)
         terms = safe * log_p * _expm1_ratio(d * log_p)
-        factor = 1.0 / (_LN2 * _expm1_ratio(np.float64(-d * _LN2)))
-        return np.maximum(-factor * _row_sum(np.where(present, terms, 0.0)), 0.0)
-    # p^beta - p = p expm1(d ln p) above 1/2 (ln p = log1p(-(1 - p)), so d ln p is in
-    # [-d ln 2, 0], or in [0, ln 2] for beta < 1: no overflow, no cancellation near p = 1);
-    # below, p^beta in [0, 1] cannot overflow (it underflows to 0), and p^beta - p has no
-    # cancellation since p <= 1/2 is far from 1.
-    big = p > 0.5
-    diff = np.where(
-        big, safe * np.expm1(d * np.where(big, log_p, 0.0)), np.power(safe, beta) - safe
-    )
-    diff = np.where(present, diff, 0.0)
+        x = -d * _LN2
+        factor = x / (_LN2 * math.expm1(x))  # 1 / (ln 2 phi(-d ln 2)), d != 0
+        return np.maximum(-factor * _row_sum(terms), 0.0)
+    # p^beta in [0, 1] cannot overflow (it underflows to 0), and p^beta - p has no
+    # cancellation for p <= 1/2; above 1/2, p^beta - p = p expm1(d ln p) with
+    # ln p = log1p(-(1 - p)), d ln p in [-d ln 2, 0] (or [0, ln 2] for beta < 1/2).
+    diff = np.power(safe, beta) - safe
+    big = comp < 0.5
+    if big.any():
+        log_big = np.log1p(-comp, out=np.zeros_like(comp), where=big)
+        np.copyto(diff, safe * np.expm1(d * log_big), where=big)
+    if beta == 0.0:
+        diff = np.where(safe > 0.0, diff, 0.0)  # 0^0 = 0 here: an absent class does not count
     # (1 - sum p^beta) = -sum (p^beta - p) because sum p = 1; every term has the sign of
     # 1 - beta. The factor 2^d / (2^d - 1) = 1 / (1 - 2^-d) = -1 / expm1(-d ln 2) is finite
     # for every d != 0 (2^d itself overflows from beta = 1025 on); it tends to 1 as beta grows.
-    factor = -1.0 / np.expm1(-d * _LN2)
+    factor = -1.0 / math.expm1(-d * _LN2)
     return np.maximum(-factor * _row_sum(diff), 0.0)
 
 
