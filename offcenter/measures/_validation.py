@@ -105,7 +105,8 @@ def as_theta(theta: object, q: int, name: str = "theta") -> np.ndarray:
     each strictly between 0 and 1, summing to 1. As a convenience for the boolean case, a single
     number t with ``q == 2`` means ``(1 - t, t)`` (t is the reference frequency of class 1).
     Every value must be at least :data:`THETA_MIN` (1e-12), so that the off-centering's
-    divisions by q theta_j stay finite.
+    divisions by q theta_j stay finite. A single number t is checked as given
+    (``1e-12 <= t <= 1 - 1e-12``), so that its messages quote t and never the derived 1 - t.
     """
     arr = as_float_array(theta, name)
     if arr.ndim == 0:
