@@ -427,8 +427,12 @@ def test_off_centered_is_continuous_at_a_sure_distribution(x, t):
 # --------------------------------------------------------------------------------------------
 
 
-def ref_association(table, measure):
-    impurity = {"shannon": ref_shannon, "gini": ref_gini}[measure]
+def ref_association(table, measure, **params):
+    impurity = {
+        "shannon": ref_shannon,
+        "gini": ref_gini,
+        "daroczy": lambda p: ref_daroczy(p, mpmath.mpf(params.get("beta", 2.0))),
+    }[measure]
     t = [[mpmath.mpf(float(v)) for v in row] for row in table]
     rows = [mpmath.fsum(row) for row in t]
     n = mpmath.fsum(rows)
@@ -441,7 +445,17 @@ def ref_association(table, measure):
     return i_y, i_y - i_y_x, i_x
 
 
-@pytest.mark.parametrize("measure", ["shannon", "gini"])
+@pytest.mark.parametrize(
+    "measure, params",
+    [
+        ("shannon", {}),
+        ("gini", {}),
+        ("daroczy", {"beta": 2.0}),  # was 60 % off on the first table
+        ("daroczy", {"beta": 0.5}),
+        ("daroczy", {"beta": 1 + 1e-9}),
+        ("daroczy", {"beta": 3.5}),
+    ],
+)
 @pytest.mark.parametrize(
     "table",
     [
@@ -453,9 +467,9 @@ def ref_association(table, measure):
         [[3, 1], [1, 2]],
     ],
 )
-def test_gain_of_a_nearly_pure_table(measure, table):
-    i_y, g, i_x = ref_association(table, measure)
-    a = oc.association(table, measure)
+def test_gain_of_a_nearly_pure_table(measure, params, table):
+    i_y, g, i_x = ref_association(table, measure, **params)
+    a = oc.association(table, measure, **params)
     assert_close(a.i_y, i_y)
     assert_close(a.gain, g)
     assert_close(a.lambda_alpha(0.0), g / i_x)
@@ -478,6 +492,6 @@ def test_gain_of_a_large_nearly_pure_table_agrees_with_mpmath(big, small):
     # (rows with the same small class share, a nearly independent table, are another matter:
     # their gain is limited by the rounding of the frequencies, 1e-10 relative at n = 1e6)
     table = [[big, small[0] + 1], [big + small[1], 0], [small[3], small[2]]]
-    for measure in ("shannon", "gini"):
-        _, g, _ = ref_association(table, measure)
-        assert_close(oc.gain(table, measure), g)
+    for measure, params in (("shannon", {}), ("gini", {}), ("daroczy", {"beta": 3.0})):
+        _, g, _ = ref_association(table, measure, **params)
+        assert_close(oc.gain(table, measure, **params), g)

@@ -120,7 +120,8 @@ def _association_counts(t: np.ndarray, imp: Impurity) -> tuple[np.ndarray, ...]:
     i_y_x = (rows * i_rows).sum(axis=-1) / n
     i_x = imp.for_predictor(t.shape[-2]).of_counts(rows)
     g = i_y - i_y_x
-    if imp.name in ("shannon", "gini") and imp.theta is None:
+    beta = imp.params.get("beta", 2.0)
+    if imp.name in ("shannon", "gini", "daroczy") and imp.theta is None and beta > 0.0:
         # the difference cancels when the gain is small against I(Y) (a nearly pure node):
         # there, the gain as a sum of non-negative terms (relative error ~1e-15)
         lost = np.abs(g) < 0.0625 * i_y  # more than 4 bits lost
@@ -128,7 +129,7 @@ def _association_counts(t: np.ndarray, imp: Impurity) -> tuple[np.ndarray, ...]:
             safe = np.where(rows > 0, rows, 1.0)
             freqs = t / safe[..., None]
             exact = _gain_of_frequencies(
-                freqs, rows / n[..., None], class_counts / n[..., None], imp.name
+                freqs, rows / n[..., None], class_counts / n[..., None], imp.name, beta
             )
             g = np.where(lost, exact, g)
     return i_y, i_y_x, i_x, g
@@ -172,8 +173,8 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
 
     Accuracy: I(Y), I(Y|X) and I(X) have the relative error of the measure (below 1e-13). The
     gain I(Y) - I(Y|X) loses digits when it is small against I(Y) (a nearly pure node); for
-    plain Shannon and Gini it is then computed as a sum of non-negative terms, the rows'
-    divergences from the margin (see ``entropies._gain_of_frequencies``), which keeps a
+    plain Shannon, Gini and Daroczy (beta > 0) it is then computed as a sum of terms of one
+    sign, the rows' divergences from the margin (``entropies._gain_of_frequencies``), which keeps a
     relative error below 1e-13 (Shannon's gain of [[1e15, 1], [1e15, 0]] was 16 % off). Two
     limits remain: a nearly *independent* table (rows with almost the same class shares) keeps
     the rounding of the frequencies (1e-10 relative for counts near 1e6), and the gain of

@@ -138,9 +138,15 @@ def _daroczy(p: np.ndarray, beta: float) -> np.ndarray:
         # continuous at beta = 1. Each term p ln p phi(d ln p) = (p^beta - p) / d <= 0, and 0
         # for an absent class (ln p is taken as 0 there).
         log_p = _log(safe, comp)
-        terms = safe * log_p * _expm1_ratio(d * log_p)
-        x = -d * _LN2
-        factor = x / (_LN2 * math.expm1(x))  # 1 / (ln 2 phi(-d ln 2)), d != 0
+        x = d * log_p
+        terms = safe * log_p * _expm1_ratio(x)
+        # exp of a large d ln p (a tiny p) magnifies the rounding of d ln p (5e-14 at 346):
+        # there p^beta / p is far from 1 and (p^beta - p) / d has no cancellation
+        far = np.abs(x) >= 1.0
+        if far.any():
+            np.copyto(terms, (np.power(safe, beta) - safe) / d, where=far)
+        y = -d * _LN2
+        factor = y / (_LN2 * math.expm1(y))  # 1 / (ln 2 phi(-d ln 2)), d != 0
         return np.maximum(-factor * _row_sum(terms), 0.0)
     # p^beta in [0, 1] cannot overflow (it underflows to 0), and p^beta - p has no
     # cancellation for p <= 1/2; above 1/2, p^beta - p = p expm1(d ln p) with
@@ -226,32 +232,90 @@ def _relative_entropy_term(delta: np.ndarray) -> np.ndarray:
     return np.where(small, x * x * series, direct)
 
 
-def _gain_of_frequencies(rows: np.ndarray, weights: np.ndarray, p: np.ndarray, name: str):
-    r"""Shannon or Gini gain :math:`I(p) - \sum_k w_k I(p_k)`, as a sum of non-negative terms.
+def _expm1_ratio_minus_one(x: np.ndarray) -> np.ndarray:
+    """expm1(x)/x - 1 = x/2 + x^2/6 + ..., without cancellation (series where |x| < 0.1)."""
+    small = np.abs(x) < 0.1
+    y = np.where(small, x, 0.0)
+    series = np.zeros_like(y)
+    for m in range(18, 1, -1):  # sum_{m >= 2} y^(m-1) / m!
+        series = (series * y + 1.0) / m
+    series = series * y
+    with np.errstate(over="ignore", invalid="ignore"):
+        direct = np.expm1(x) / np.where(small, 1.0, x) - 1.0
+    return np.where(small, series, direct)
+
+
+def _bregman_power_term(delta: np.ndarray, beta: float) -> np.ndarray:
+    """f(delta) = (1 + delta)^beta - 1 - beta delta (delta >= -1), without cancellation.
+
+    ``y^beta f(delta)`` is the Bregman divergence of x^beta between x = y (1 + delta) and y.
+    Where |beta delta| < 0.1 (and |delta| < 0.1) the binomial series sum_{m >= 2}
+    C(beta, m) delta^m (24 terms, each at most 0.1 times the one before); elsewhere
+    expm1(beta log1p(delta)) - beta delta, which loses at most 5 bits there.
+    """
+    small = np.abs(delta) * max(abs(beta), 1.0) < 0.1
+    x = np.where(small, delta, 0.0)
+    term = beta * x  # C(beta, 1) x
+    series = np.zeros_like(x)
+    for m in range(2, 26):
+        term = term * x * ((beta - m + 1.0) / m)
+        series += term
+    with np.errstate(divide="ignore", invalid="ignore"):
+        direct = np.expm1(beta * np.log1p(delta)) - beta * delta
+    return np.where(small, series, direct)
+
+
+def _gain_of_frequencies(
+    rows: np.ndarray, weights: np.ndarray, p: np.ndarray, name: str, beta: float = 2.0
+):
+    r"""Gain :math:`I(p) - \sum_k w_k I(p_k)` of Shannon, Gini or Daroczy, as a sum of terms of one sign.
 
     ``rows`` (..., k, q) are the rows' class frequencies, ``weights`` (..., k) the rows'
     shares :math:`w_k = n_k / n` and ``p`` (..., q) the margin :math:`\sum_k w_k p_k`. With
-    :math:`d_{kj} = p_{kj} - p_j` (computed from the complements for a class above 1/2),
+    :math:`d_{kj} = p_{kj} - p_j` (computed from the complements for a class above 1/2) and
+    :math:`\delta_{kj} = d_{kj} / p_j`,
 
     .. math::
         \text{Gini: } \sum_k w_k \sum_j d_{kj}^2, \qquad
-        \text{Shannon: } \frac{1}{\ln 2}\sum_k w_k \sum_j p_j\, f(d_{kj} / p_j),
-        \quad f(r) = (1 + r)\ln(1 + r) - r,
+        \text{Shannon: } \frac{1}{\ln 2}\sum_k w_k \sum_j p_j\,
+        \bigl((1 + \delta_{kj})\ln(1 + \delta_{kj}) - \delta_{kj}\bigr),
 
-    the second being the mutual information as a weighted sum of the rows' divergences from
-    the margin, each term :math:`p_j f \ge 0`. The difference :math:`I(p) - I(Y|X)` loses
-    digits when the gain is small against I(p) (a nearly pure node); these sums do not.
+        \text{Daroczy: } \frac{2^{\beta-1}}{2^{\beta-1}-1} \sum_k w_k \sum_j p_j^\beta
+        \bigl((1 + \delta_{kj})^\beta - 1 - \beta\delta_{kj}\bigr).
+
+    Shannon's is the mutual information as the rows' divergences from the margin; Daroczy's
+    adds :math:`-\beta p_j^{\beta-1} \sum_k w_k d_{kj} = 0` to each class's Jensen gap, making
+    each term a Bregman divergence of :math:`x^\beta` (of the sign of beta - 1, as the
+    factor). The difference :math:`I(p) - I(Y|X)` loses digits when the gain is small against
+    I(p) (a nearly pure node); these sums do not. Daroczy needs beta > 0 (beta = 1: Shannon).
     """
     gap = _difference(rows, _complement(rows), p[..., None, :], _complement(p)[..., None, :])
     if name == "gini":
         per_row = (gap * gap).sum(axis=-1)
-    else:
-        pj = p[..., None, :]
-        present = pj > 0.0
+        return (weights * per_row).sum(axis=-1)
+    pj = p[..., None, :]
+    present = pj > 0.0
+    delta = np.divide(gap, pj, out=np.zeros_like(gap), where=present)
+    if name == "shannon" or beta == 1.0:
+        terms = pj * _relative_entropy_term(delta)
+        factor = 1.0 / _LN2
+    elif abs(beta - 1.0) <= 0.5:
+        # d = beta - 1 cancels as in the entropy: with L = log1p(delta),
+        # (1 + delta)^beta - 1 - beta delta = d [f(delta) + (1 + delta) L psi(d L)], f the
+        # Shannon term and psi(x) = expm1(x)/x - 1; the factor times d is 1/(ln 2 phi(-d ln 2))
+        d = beta - 1.0
         with np.errstate(divide="ignore", invalid="ignore"):
-            delta = np.where(present, gap / np.where(present, pj, 1.0), 0.0)
-        per_row = np.where(present, pj * _relative_entropy_term(delta), 0.0).sum(axis=-1) / _LN2
-    return (weights * per_row).sum(axis=-1)
+            log1p = np.log1p(np.maximum(delta, -1.0))
+            extra = (1.0 + delta) * log1p * _expm1_ratio_minus_one(d * log1p)
+        extra = np.where(delta <= -1.0, 0.0, extra)
+        terms = np.power(pj, beta) * (_relative_entropy_term(delta) + extra)
+        x = -d * _LN2
+        factor = x / (_LN2 * math.expm1(x))
+    else:
+        terms = np.power(pj, beta) * _bregman_power_term(delta, beta)
+        factor = -1.0 / math.expm1(-(beta - 1.0) * _LN2)
+    per_row = np.where(present, terms, 0.0).sum(axis=-1)
+    return factor * (weights * per_row).sum(axis=-1)
 
 
 # ----------------------------------------------------------------------------------------------
