@@ -246,7 +246,11 @@ def server_states(admin_socket: str) -> dict[str, str]:
 
 def find_haproxy(path: str | None = None) -> str:
     """The HAProxy binary (``path``, or ``haproxy`` on PATH, or Debian's /usr/sbin/haproxy)."""
-    for candidate in (path, shutil.which("haproxy"), "/usr/sbin/haproxy"):
+    if path is not None:
+        if os.access(path, os.X_OK):
+            return path
+        raise FileNotFoundError(f"--haproxy {path}: no executable there")
+    for candidate in (shutil.which("haproxy"), "/usr/sbin/haproxy"):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     raise FileNotFoundError(
