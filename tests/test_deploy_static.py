@@ -57,11 +57,13 @@ def test_the_configuration_has_what_a_class_needs():
         "timeout client-fin 30s",
     ):
         assert directive in lines, directive
+    previous = "http-request set-header X-Offcenter-Previous %[req.cook(OFFCENTER)] if { "
+    assert previous + "req.cook(OFFCENTER) -m found }" in lines
     default_server = next(x for x in lines if x.startswith("default-server"))
-    assert "on-marked-down shutdown-sessions" in default_server
-    # out within 5 s: fall x interval + the check timeout (a hung process) stays under it
-    assert "inter 1000ms" in default_server and "fall 2" in default_server
-    assert "timeout check 1000ms" in lines
+    # out within 5 s (measured about 4 s for a hung process in tests/test_deploy_haproxy.py):
+    # a check every second, half a second after a failure, 1.5 s to answer, 2 failures
+    assert "inter 1000ms fastinter 500ms" in default_server and "fall 2" in default_server
+    assert "timeout check 1500ms" in lines
 
 
 def test_the_example_configuration_for_two_machines_is_the_generators(tmp_path):
