@@ -443,9 +443,11 @@ def main(argv=None) -> None:
     finally:
         server.stop()
     cpu = f"{os.cpu_count()} cores, {platform.processor() or platform.machine()}"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     head = (
         f"workers={args.workers} streamlit args={' '.join(args.streamlit_args) or '-'}; "
-        f"{cpu}; think 1-2 s, {args.interactions} interactions or {args.duration:g} s per student"
+        f"{cpu}; think 1-2 s, {args.interactions} interactions or {args.duration:g} s per student; "
+        f"load average at the end {load} (above 2 on 2 cores: other work shared the machine)"
     )
     if args.cycles:
         text = head + "\n\n| cycle | RSS all open MB | RSS after close MB |\n|---|---|---|\n"
