@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 import plotly.io as pio  # noqa: E402
 
 from offcenter import TreeClassifier  # noqa: E402
+from offcenter.app.tree_click import cached_tree_figure  # noqa: E402
 from offcenter.data.datasets import DATASETS, load  # noqa: E402
 from offcenter.viz.tree import tree_figure  # noqa: E402
 
@@ -65,6 +66,9 @@ def profile_one(name: str, args) -> None:
     parts = {
         "grow: fit": _ms(fit, max(3, args.repeat // 4)),
         "click: tree_figure": _ms(lambda: tree_figure(clf, selected=node), args.repeat),
+        "click: cached_tree_figure, node clicked before (any session)": _ms(
+            lambda: cached_tree_figure(name, None, node, (), clf), args.repeat
+        ),
         "click: figure to JSON": _ms(lambda: pio.to_json(fig, validate=False), args.repeat),
         "click: node_impurities": _ms(lambda: clf.node_impurities(node), args.repeat),
         "click: candidates (cached by the page)": _ms(
