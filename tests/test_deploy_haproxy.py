@@ -447,3 +447,57 @@ def test_a_restart_of_the_whole_deployment_leaves_no_stray_process_or_port(tmp_p
         assert r.status_code == 200
     finally:
         assert second.stop() == 0
+
+
+def _streamlit(host: str, port: int) -> subprocess.Popen:
+    """A Streamlit process of the app as an app machine runs it (its own supervisor's job)."""
+    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")]
+    cmd += ["--server.headless", "true", "--server.address", host, "--server.port", str(port)]
+    cmd += ["--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _free_port_on(host: str) -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def test_processes_on_other_hosts_are_warmed_before_they_come_back(tmp_path):
+    """``--backends``: processes the launcher did not start (other machines; here other
+    loopback addresses). One killed is taken out; restarted by its own machine, it is warmed
+    before HAProxy sends it a student again."""
+    ports = [_free_port_on(h) for h in HOSTS]
+    apps = [_streamlit(h, p) for h, p in zip(HOSTS, ports)]
+    launcher = None
+    try:
+        backends = [f"{h}:{p}" for h, p in zip(HOSTS, ports)]
+        launcher = Launcher(tmp_path, _free_port(), "--backends", *backends)
+        launcher.wait_ready()
+        states = launcher.states()
+        assert sorted(states) == ["app1", "app2"]
+        assert all(s.startswith("UP") for s in states.values()), states
+        assert launcher.output.count("every page ran once") == 2
+        apps[0].kill()
+        apps[0].wait()
+        killed = time.monotonic()
+        out = _poll(lambda: not launcher.states().get("app1", "").startswith("UP"), 10)
+        assert out and time.monotonic() - killed < 5.0, launcher.states()
+        assert _poll(
+            lambda: "app1 (127.0.0.2" in launcher.output and "is down" in launcher.output, 30
+        )
+        assert launcher.states()["app1"] == "MAINT"  # held out until warm
+        apps[0] = _streamlit(HOSTS[0], ports[0])  # its machine restarts it
+        back = _poll(lambda: launcher.states().get("app1") == "UP", 300, every=0.5)
+        assert back, launcher.output[-3000:]
+        assert launcher.output.count("app1 (127.0.0.2") >= 4  # warmed again before service
+        assert launcher.output.count("every page ran once") == 3
+    finally:
+        if launcher is not None:
+            assert launcher.stop() == 0, launcher.output[-3000:]
+        for app in apps:
+            app.terminate()
+            try:
+                app.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                app.kill()

@@ -413,6 +413,22 @@ class Deployment:
         self.log(f"{b.name} ({b.address}) in service")
         return True
 
+    def watch_remote(self) -> None:
+        """Processes on other machines (``--backends``): one that HAProxy marks DOWN is held in
+        maintenance; when it answers again (restarted by its machine's supervisor), it is
+        warmed, then put back in service, so that no student meets it cold."""
+        states = server_states(self.admin)
+        for b in self.backends:
+            state = states.get(b.name, "")
+            if b.name in self.in_service:
+                if state.startswith("DOWN"):
+                    self.in_service.discard(b.name)
+                    if not self.args.no_warm:
+                        haproxy_command(self.admin, f"set server {POOL}/{b.name} state maint")
+                    self.log(f"{b.name} ({b.address}) is down; back in service once it answers")
+            elif _healthy(b.host, b.port, timeout=1.0):
+                self.bring_in(b, None, time.monotonic() + self.args.start_timeout)
+
     def stop(self) -> None:
         if self.haproxy is not None and self.haproxy.poll() is None:
             self.haproxy.terminate()
@@ -461,6 +477,8 @@ class Deployment:
             if self.haproxy.poll() is not None:
                 self.log(f"HAProxy exited ({self.haproxy.returncode}); stopping")
                 return 1
+            if not self.apps:
+                self.watch_remote()
             for app in self.apps:
                 if app.alive():
                     continue
