@@ -501,3 +501,29 @@ def test_processes_on_other_hosts_are_warmed_before_they_come_back(tmp_path):
                 app.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 app.kill()
+
+
+def test_a_browser_arriving_while_no_process_is_in_service_gets_a_page_that_retries(tmp_path):
+    """Nothing in service (here: a backend that never answers): HAProxy's own page, which
+    reloads itself, and /healthz says 503; the launcher still stops cleanly."""
+    nobody = _free_port_on("127.0.0.9")
+    launcher = Launcher(tmp_path, _free_port(), "--backends", f"127.0.0.9:{nobody}")
+    try:
+        base = f"http://127.0.0.1:{launcher.port}"
+
+        def answer():
+            try:  # (a Response of status 503 is falsy: wrap it)
+                return [requests.get(base + "/Tree", timeout=5)]
+            except requests.ConnectionError:  # HAProxy not listening yet
+                return None
+
+        got = _poll(answer, 60, every=0.3)
+        assert got is not None, launcher.output
+        (r,) = got
+        assert r.status_code == 503
+        assert "http-equiv=refresh content=3" in r.text and "tries again" in r.text
+        assert r.headers["Content-Type"].startswith("text/html")
+        health = requests.get(base + "/healthz", timeout=5)
+        assert health.status_code == 503 and health.text == "no app process in service"
+    finally:
+        assert launcher.stop() == 0, launcher.output[-3000:]

@@ -57,6 +57,10 @@ def test_the_configuration_has_what_a_class_needs():
         "timeout client-fin 30s",
     ):
         assert directive in lines, directive
+    busy = next(
+        x for x in lines if x.startswith('http-request return status 503 content-type "text/html')
+    )
+    assert busy.endswith("if !healthz { nbsrv(streamlit) eq 0 }") and "http-equiv=refresh" in busy
     previous = "http-request set-header X-Offcenter-Previous %[req.cook(OFFCENTER)] if { "
     assert previous + "req.cook(OFFCENTER) -m found }" in lines
     default_server = next(x for x in lines if x.startswith("default-server"))

@@ -80,6 +80,11 @@ BACKEND_HEADER = "X-Offcenter-Backend"
 #: frontend time (ms), server, status, Tw Tc Tr Ta Tt (ms: queue, connect, response, active,
 #: total), bytes read, method, path.
 LOG_FORMAT = "%ci %b/%s %ST %Tw %Tc %Tr %Ta %Tt %B %HM %HPO"
+#: What a browser gets while no process is in service: it reloads itself after 3 s.
+BUSY_PAGE = (
+    "<!doctype html><meta http-equiv=refresh content=3><title>offcenter</title>"
+    "<p>The app is restarting or busy: this page tries again in 3 seconds.</p>"
+)
 
 
 @dataclass(frozen=True)
@@ -196,6 +201,10 @@ def haproxy_config(
         f"{{ nbsrv({POOL}) gt 0 }}",
         "    http-request return status 503 content-type text/plain "
         'string "no app process in service" if healthz',
+        "    # no process in service (all restarting, or all too busy to answer their check): a",
+        "    # page that tries again by itself rather than HAProxy's bare 503",
+        '    http-request return status 503 content-type "text/html; charset=utf-8" string '
+        f'"{BUSY_PAGE}" if !healthz {{ nbsrv({POOL}) eq 0 }}',
         "    # the process a browser's cookie names, for the page (offcenter.app.failover): a session",
         "    # that reaches another process moved there because its own stopped",
         f"    http-request del-header {PREVIOUS_HEADER}",
