@@ -1,23 +1,26 @@
 """Benchmark (not a test): a class on one server, through Streamlit's own websocket protocol.
 
-Starts the app (one ``streamlit run app.py`` process, or ``python -m offcenter.app.serve`` with
-``--workers`` processes behind its sticky proxy), then for each class size runs the students of
-``classroom_load.py`` (the shared load client: ``../shared/tools/classroom_load.py``, or
-``--tool``): students on "Two classes" move theta, on "q classes" move the p1 cursor (sometimes
+Starts the app (one ``streamlit run app.py`` process, or the deployment ``python -m
+offcenter.app.serve`` with ``--workers`` processes behind HAProxy), then for each class size runs
+the students of ``classroom_load.py`` (the shared load client: ``../shared/tools/classroom_load.py``,
+or ``--tool``): students on "Two classes" move theta, on "q classes" move the p1 cursor (sometimes
 beta), on "Tree" pick a data set and click nodes (sometimes change the measure and grow), every
-1 to 2 s. Class sizes and their mix:
-
-    1 student   1 Two classes
-    10          7 Two classes, 1 q classes, 2 Tree
-    30          22 Two classes, 4 q classes, 4 Tree
+1 to 2 s, rerunning a fragment alone where the browser does. A class of N has the proportions of
+the class of 30 (22 Two classes, 4 q classes, 4 Tree): 10 = 7/1/2, 60 = 44/8/8, 90 = 66/12/12.
 
 It prints p50/p95/max of the time from an interaction to the end of its script run, per page and
-kind, the errors, and the server memory (RSS summed over the Streamlit processes and the proxy)
-before the class, with every session open, and after they left. ``--cycles N`` instead opens and
-closes the 10-student class N times and prints the memory after each (is it flat?).
+kind, the errors, the server memory (RSS summed over the Streamlit processes, HAProxy and the
+launcher) before the class, with every session open, and after they left, and the capacity
+curve (students vs p95 of the slowest interaction kind). Behind HAProxy it also prints, per
+process, the interactions' p50/p95 (each session's process is the ``X-Offcenter-Backend`` header
+of its websocket) and a summary of HAProxy's access log (requests, websocket sessions, p50/p95
+of the server response time Tr). ``--cycles N`` instead opens and closes the 10-student class N
+times and prints the memory after each (is it flat?).
 
-    python benchmarks/bench_classroom.py --workers 2                 # the deployment
-    python benchmarks/bench_classroom.py --workers 1                 # one process
+    python benchmarks/bench_classroom.py --workers 1 --sizes 30             # one process
+    python benchmarks/bench_classroom.py --workers 2 --sizes 60             # the deployment
+    python benchmarks/bench_classroom.py --workers 1 --sizes 10,30,50,70,90 --duration 40  # curve
+    python benchmarks/bench_classroom.py --workers 2 --sizes 10,30,50,70,90 --duration 40
     python benchmarks/bench_classroom.py --workers 1 --cycles 4 -- --runner.postScriptGC true
 
 Arguments after ``--`` go to ``streamlit run``. Results: benchmarks/results/classroom*.md.
@@ -42,7 +45,19 @@ ROOT = Path(__file__).resolve().parents[1]
 TOOL = ROOT.parent / "shared" / "tools" / "classroom_load.py"
 if not TOOL.exists():
     TOOL = Path("/work/shared/tools/classroom_load.py")
-MIXES = {1: (1, 0, 0), 10: (7, 1, 2), 30: (22, 4, 4)}
+#: Pages of a class of 30 (Two classes, q classes, Tree); other sizes keep the proportions.
+CLASS_30 = (22, 4, 4)
+
+
+def mix(size: int) -> tuple[int, int, int]:
+    """(Two classes, q classes, Tree) students of a class of ``size``.
+
+    >>> mix(1), mix(10), mix(30), mix(60), mix(90)
+    ((1, 0, 0), (7, 1, 2), (22, 4, 4), (44, 8, 8), (66, 12, 12))
+    """
+    two = max(1, round(size * CLASS_30[0] / 30))
+    q = min(size - two, round(size * CLASS_30[1] / 30))
+    return two, q, size - two - q
 
 
 def _free_port() -> int:
@@ -80,30 +95,44 @@ def _cpu_s(pid: int) -> float:
 
 
 class Server:
-    """The app under test: one Streamlit process or the proxy with its processes."""
+    """The app under test: one Streamlit process, or the deployment (HAProxy + processes)."""
 
-    def __init__(self, workers: int, extra: list[str]):
+    def __init__(
+        self,
+        workers: int,
+        extra: list[str],
+        access_log: Path | None = None,
+        launcher_log: Path | None = None,
+    ):
         self.port = _free_port()
+        self.access_log = access_log
+        self.launcher_log = launcher_log
         if workers == 1:
             cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port"]
             cmd += [str(self.port), "--server.address", "127.0.0.1", "--server.headless", "true"]
             cmd += ["--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
             cmd += extra
+            health = "/_stcore/health"
         else:
             cmd = [sys.executable, "-m", "offcenter.app.serve", "--port", str(self.port)]
-            cmd += ["--address", "127.0.0.1", "--workers", str(workers), "--"]
-            cmd += ["--server.fileWatcherType", "none", *extra]
+            cmd += ["--address", "127.0.0.1", "--workers", str(workers)]
+            if access_log is not None:
+                access_log.unlink(missing_ok=True)
+                cmd += ["--access-log", str(access_log)]
+            cmd += ["--", "--server.fileWatcherType", "none", *extra]
+            health = "/healthz"  # 200 once a process is warm and in service
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.proc = subprocess.Popen(
-            cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        deadline = time.monotonic() + 240
+        sink = open(launcher_log, "w") if launcher_log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 300
+        # every process warm and in service (the launcher warms them one after the other)
+        want = workers if workers > 1 else 1
         while True:
             try:
                 with urllib.request.urlopen(
-                    f"http://127.0.0.1:{self.port}/_stcore/health", timeout=3
+                    f"http://127.0.0.1:{self.port}{health}", timeout=3
                 ) as r:
-                    if r.status == 200:
+                    if r.status == 200 and (workers == 1 or self._in_service() >= want):
                         break
             except OSError:
                 pass
@@ -111,6 +140,14 @@ class Server:
                 self.stop()
                 raise SystemExit("the app did not start")
             time.sleep(0.5)
+
+    def _in_service(self) -> int:
+        """Processes in service behind HAProxy (distinct backends answering new browsers)."""
+        seen = set()
+        for _ in range(8):
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/_stcore/health") as r:
+                seen.add(r.headers.get("X-Offcenter-Backend"))
+        return len(seen - {None})
 
     def pids(self) -> list[int]:
         return [self.proc.pid, *_children(self.proc.pid)]
@@ -128,6 +165,78 @@ class Server:
                 self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+#: session name -> the process behind HAProxy that holds it (filled as sessions connect)
+BACKENDS: dict[str, str | None] = {}
+
+
+def per_backend(tool, events_file: Path) -> list[dict]:
+    """p50/p95 of the interactions (open excluded) of each process's sessions."""
+    groups: dict[str, list[float]] = {}
+    errors: dict[str, int] = {}
+    with open(events_file, encoding="utf-8") as fh:
+        for line in fh:
+            e = json.loads(line)
+            if e.get("kind") in (None, "error", "open", "compare_fire"):
+                continue
+            b = BACKENDS.get(e.get("session")) or "-"
+            if e.get("error") or e.get("latency") is None:
+                errors[b] = errors.get(b, 0) + 1
+                continue
+            groups.setdefault(b, []).append(e["latency"])
+    return [
+        {
+            "backend": b,
+            "sessions": sum(1 for v in BACKENDS.values() if (v or "-") == b),
+            "n": len(xs),
+            "errors": errors.get(b, 0),
+            "p50_ms": round(1000 * tool.pct(xs, 50)),
+            "p95_ms": round(1000 * tool.pct(xs, 95)),
+        }
+        for b, xs in sorted(groups.items())
+    ]
+
+
+def haproxy_log_summary(path: Path, tool, offset: int = 0) -> list[dict]:
+    """Per server: HTTP requests and websocket sessions in HAProxy's access log, with p50/p95 of
+    the server's response time Tr (headers received; for a websocket, its upgrade) and of the
+    websocket sessions' length Tt. Log format: offcenter.app.serve.LOG_FORMAT."""
+    rows: dict[str, dict] = {}
+    if not path.exists():
+        return []
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        fh.seek(offset)
+        for line in fh:
+            parts = line.split()
+            if len(parts) < 11 or "/" not in parts[1] or not parts[2].isdigit():
+                continue
+            server = parts[1].split("/", 1)[1]
+            status, tr, tt, path_ = int(parts[2]), int(parts[5]), int(parts[8]), parts[11:12]
+            r = rows.setdefault(server, {"http": 0, "ws": 0, "5xx": 0, "tr": [], "ws_tt": []})
+            if status >= 500:
+                r["5xx"] += 1
+            if status == 101 or (path_ and path_[0].startswith("/_stcore/stream")):
+                r["ws"] += 1
+                r["ws_tt"].append(tt)
+            else:
+                r["http"] += 1
+                if tr >= 0:
+                    r["tr"].append(tr)
+    out = []
+    for server, r in sorted(rows.items()):
+        out.append(
+            {
+                "server": server,
+                "http": r["http"],
+                "websockets": r["ws"],
+                "5xx": r["5xx"],
+                "tr_p50_ms": round(tool.pct(r["tr"], 50)) if r["tr"] else None,
+                "tr_p95_ms": round(tool.pct(r["tr"], 95)) if r["tr"] else None,
+                "ws_tt_p50_s": round(tool.pct(r["ws_tt"], 50) / 1000, 1) if r["ws_tt"] else None,
+            }
+        )
+    return out
 
 
 def _load_tool():
@@ -160,6 +269,11 @@ def browser_like_session(tool):
             super().__init__(*a, **kw)
             self.fragment_of: dict[str, str] = {}  # widget id -> fragment id
             self._fragment = ""
+
+        async def connect(self) -> None:
+            await super().connect()
+            # behind HAProxy: the process that holds this session (None on one process)
+            BACKENDS[self.name] = self.ws.response.headers.get("X-Offcenter-Backend")
 
         def _on_message(self, data: bytes) -> None:
             msg = tool.ForwardMsg()
@@ -202,7 +316,7 @@ def browser_like_session(tool):
 
 def run_class(tool, server: Server, size: int, args, out: Path, tag: str) -> dict:
     """One class of ``size`` students; the load client's summary (memory summed over pids)."""
-    two, q, tree = MIXES[size]
+    two, q, tree = mix(size)
 
     def read(self):  # the load client's monitor, over every process of the app
         return {
@@ -250,10 +364,30 @@ def _table(rows: list[tuple]) -> str:
     return "\n".join(lines)
 
 
+def _curve(rows: list[tuple]) -> str:
+    """The capacity curve: per class size, the p95 of its slowest interaction kind."""
+    by_size: dict[int, list[dict]] = {}
+    for size, r in rows:
+        by_size.setdefault(size, []).append(r)
+    lines = [
+        "| students | interactions | errors | p95 ms, slowest kind (open excluded) | kind |",
+        "|---|---|---|---|---|",
+    ]
+    for size, rs in sorted(by_size.items()):
+        kinds = [r for r in rs if r["kind"] != "open" and r["p95_ms"] is not None]
+        worst = max(kinds, key=lambda r: r["p95_ms"]) if kinds else None
+        lines.append(
+            f"| {size} | {sum(r['n'] for r in rs)} | {sum(r['errors'] + r['with_exc'] for r in rs)} "
+            f"| {worst['p95_ms'] if worst else '-'} | "
+            f"{worst['role'] + ' ' + worst['kind'] if worst else '-'} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--workers", type=int, default=2, help="Streamlit processes (1: no proxy)")
-    p.add_argument("--sizes", default="1,10,30", help="class sizes among 1, 10, 30")
+    p.add_argument("--sizes", default="1,10,30", help="class sizes (comma-separated)")
     p.add_argument("--interactions", type=int, default=25, help="per student")
     p.add_argument("--duration", type=float, default=60.0, help="s per class (bound)")
     p.add_argument("--ramp", type=float, default=5.0, help="s over which sessions open")
@@ -265,8 +399,8 @@ def main(argv=None) -> None:
     p.add_argument("streamlit_args", nargs="*", help="after --: more `streamlit run` options")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
-    if any(s not in MIXES for s in sizes):
-        p.error(f"--sizes: choose among {sorted(MIXES)}")
+    if any(not 1 <= s <= 200 for s in sizes):
+        p.error("--sizes: class sizes between 1 and 200")
     out = Path(args.out)
     raw = out / "classroom_runs"
     raw.mkdir(parents=True, exist_ok=True)
@@ -274,8 +408,11 @@ def main(argv=None) -> None:
     tool.Session = browser_like_session(tool)
     tag = f"w{args.workers}" + ("_" + "_".join(args.streamlit_args) if args.streamlit_args else "")
     tag = tag.replace("--", "").replace(".", "-").replace(" ", "")
-    server = Server(args.workers, args.streamlit_args)
-    rows, memory, errors = [], [], 0
+    balancer = args.workers > 1
+    access_log = raw / f"{tag}_haproxy_access.log" if balancer else None
+    launcher_log = raw / f"{tag}_launcher.log" if balancer else None
+    server = Server(args.workers, args.streamlit_args, access_log, launcher_log)
+    rows, memory, errors, backends, logs = [], [], 0, [], []
     try:
         warm_up(tool, server, args)
         time.sleep(2)
@@ -292,17 +429,25 @@ def main(argv=None) -> None:
         else:
             for size in sizes:
                 before = server.rss_mb()
+                BACKENDS.clear()
+                offset = access_log.stat().st_size if balancer and access_log.exists() else 0
                 s = run_class(tool, server, size, args, raw, tag)
                 errors += sum(r["errors"] + r["with_exc"] for r in s["latency"])
                 rows += [(size, r) for r in s["latency"]]
                 memory.append((size, round(before, 1), s["rss_all_open_mb"],
                                s["rss_after_close_mb"]))  # fmt: skip
+                if balancer:
+                    events = raw / f"{tag}_n{size}.events.jsonl"
+                    backends += [(size, r) for r in per_backend(tool, events)]
+                    logs += [(size, r) for r in haproxy_log_summary(access_log, tool, offset)]
     finally:
         server.stop()
     cpu = f"{os.cpu_count()} cores, {platform.processor() or platform.machine()}"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     head = (
         f"workers={args.workers} streamlit args={' '.join(args.streamlit_args) or '-'}; "
-        f"{cpu}; think 1-2 s, {args.interactions} interactions or {args.duration:g} s per student"
+        f"{cpu}; think 1-2 s, {args.interactions} interactions or {args.duration:g} s per student; "
+        f"load average at the end {load} (above 2 on 2 cores: other work shared the machine)"
     )
     if args.cycles:
         text = head + "\n\n| cycle | RSS all open MB | RSS after close MB |\n|---|---|---|\n"
@@ -315,9 +460,32 @@ def main(argv=None) -> None:
         )
         text += "\n".join(f"| {a} | {b} | {c} | {d} |" for a, b, c, d in memory)
         text += f"\n\nerrors (failed runs or exceptions): {errors}\n"
+        text += "\n" + _curve(rows) + "\n"
+        if balancer:
+            text += "\nPer process (each session's process: the X-Offcenter-Backend header):\n\n"
+            text += "| students | process | sessions | interactions | errors | p50 ms | p95 ms |\n"
+            text += "|---|---|---|---|---|---|---|\n"
+            text += "\n".join(
+                f"| {n} | {r['backend']} | {r['sessions']} | {r['n']} | {r['errors']} | "
+                f"{r['p50_ms']} | {r['p95_ms']} |"
+                for n, r in backends
+            )
+            text += "\n\nHAProxy's access log per server (Tr: the server's response time):\n\n"
+            text += (
+                "| students | server | HTTP requests | websockets | 5xx | Tr p50 ms | Tr p95 ms "
+            )
+            text += "| websocket length p50 s |\n|---|---|---|---|---|---|---|---|\n"
+            text += "\n".join(
+                f"| {n} | {r['server']} | {r['http']} | {r['websockets']} | {r['5xx']} | "
+                f"{r['tr_p50_ms']} | {r['tr_p95_ms']} | {r['ws_tt_p50_s']} |"
+                for n, r in logs
+            )
+            downs = launcher_log.read_text(errors="replace").count(" is DOWN")
+            text += f"\n\nprocesses taken out by a health check during the run: {downs}\n"
     print()
     print(text)
-    name = f"classroom_{tag}" + ("_cycles" if args.cycles else "") + ".md"
+    suffix = "_cycles" if args.cycles else "_n" + "-".join(map(str, sizes))
+    name = f"classroom_{tag}{suffix}.md"
     (out / name).write_text(text, encoding="utf-8")
     (raw / (name + ".json")).write_text(json.dumps({"rows": rows, "memory": memory}, default=str))
 

@@ -20,6 +20,7 @@ from offcenter.measures.association import (
     theil_u,
 )
 from offcenter.measures.criteria import SplitCriterion, hellinger_split
+from offcenter.measures.custom import load_plugins, register_measure, unregister_measure
 from offcenter.measures.entropies import (
     asymmetric,
     boolean_distribution,
@@ -74,14 +75,22 @@ __all__ = [
     "hellinger_split",
     "kvalseth",
     "lambda_alpha",
+    "load_plugins",
     "measure_names",
     "misclassification",
     "off_center",
     "off_centered",
     "rank_diversity",
+    "register_measure",
     "relative_gain",
     "resolve_theta",
     "shannon",
     "theil_u",
     "TreeClassifier",
+    "unregister_measure",
 ]
+
+# worker processes (joblib, dask) load the measure plugins their parent loaded
+from offcenter.measures.custom import _load_env_plugins  # noqa: E402
+
+_load_env_plugins()

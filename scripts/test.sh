@@ -7,7 +7,8 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing Debian's chromium for the browser tests..."
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    # haproxy: the deployment's balancer (tests/test_deploy_*.py start it)
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium haproxy >/dev/null
   else
     echo "chromium is missing: install it (sudo apt-get install chromium) for the browser tests" >&2
   fi

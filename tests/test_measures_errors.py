@@ -208,3 +208,34 @@ def test_rank_diversity_order_is_bounded_so_values_stay_finite():
     q = 1000
     value = oc.rank_diversity(np.full(q, 1.0 / q), 100)
     assert np.isfinite(value) and value > 0
+
+
+@pytest.mark.parametrize(
+    "theta, given, derived",
+    [
+        (0.0, "theta = 0 ", "got 1."),
+        (-0.1, "theta = -0.1 ", "1.1"),
+        (1.0, "theta = 1 ", "got 0"),
+        (1.25, "theta = 1.25 ", "-0.25"),
+        (1e-13, "theta = 1e-13 ", "0.9999"),
+        (1 - 1e-13, "theta = 0.9999999999999 ", "e-13"),
+    ],
+)
+def test_scalar_theta_message_quotes_the_value_given(theta, given, derived):
+    # a single theta t means (1 - t, t): the message names t, never the derived 1 - t
+    for call in (
+        lambda: oc.off_centered([0.7, 0.3], theta),
+        lambda: oc.off_center([0.7, 0.3], theta),
+        lambda: oc.asymmetric([0.7, 0.3], theta),
+        lambda: oc.TreeClassifier(theta=theta).fit([[0.0], [1.0]], [0, 1]),
+    ):
+        with pytest.raises(ValueError) as info:
+            call()
+        assert given in str(info.value)
+        assert derived not in str(info.value)
+
+
+def test_consistent_asymmetric_table_beyond_the_largest_float():
+    with pytest.raises(ValueError, match="sample size n") as info:
+        oc.association([[1e308, 1e308], [1e308, 0.0]], "asymmetric", consistent=True)
+    assert "1.8e308" in str(info.value)

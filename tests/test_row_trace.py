@@ -32,7 +32,7 @@ def with_missing():
 
 def test_every_training_row_typed_in_follows_the_trees_own_route(german):
     clf, X = german
-    expected = clf.decision_path(X)
+    expected = clf.decision_paths(X)
     for i in range(0, len(X), 37):
         values = {c: X[c].iloc[i] for c in X.columns}
         t = trace_values(clf, values)
@@ -63,7 +63,7 @@ def test_missing_values_follow_the_trees_missing_rule(with_missing):
                 "colour": pd.Series([None if colour == MISSING else colour], dtype=object),
             }
         )
-        assert t.path == clf.decision_path(frame)[0]
+        assert t.path == clf.decision_paths(frame)[0]
     t = trace_values(clf, {"size": None, "colour": "red"})
     if clf.tree_.nodes[0].split.feature == "size":
         assert t.steps["value"].iloc[0] == "missing"

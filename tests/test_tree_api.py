@@ -69,7 +69,7 @@ def test_fitted_attributes(iris):
 def test_predict_and_decision_path(iris):
     X, y = iris
     clf = TreeClassifier(max_depth=3).fit(X, y)
-    paths = clf.decision_path(X.iloc[:3])
+    paths = clf.decision_paths(X.iloc[:3])
     assert paths[0][0] == 0 and clf.tree_.nodes[paths[0][-1]].is_leaf
     for p in paths:
         for a, b in zip(p[:-1], p[1:]):

@@ -305,7 +305,7 @@ def test_real_tree_figure_and_candidates_table():
     fig = tree_figure(
         clf,
         selected=0,
-        path=[n for n in clf.decision_path(load("iris").drop(columns="species").iloc[[0]])[0]],
+        path=[n for n in clf.decision_paths(load("iris").drop(columns="species").iloc[[0]])[0]],
     )
     nodes = fig.data[node_trace_index(fig)]
     assert sorted(c[0] for c in nodes.customdata) == list(range(len(clf.tree_)))

@@ -141,7 +141,7 @@ def test_node_ids_match_the_tree_selector_and_path():
     lay = tree_layout(clf)
     assert sorted(lay.boxes) == [n.id for n in clf.tree_.nodes]
     fig = tree_figure(
-        clf, path=clf.decision_path(load("pima").drop(columns="diabetes").iloc[[0]])[0]
+        clf, path=clf.decision_paths(load("pima").drop(columns="diabetes").iloc[[0]])[0]
     )
     nodes = fig.data[node_trace_index(fig)]
     ids = [c[0] for c in nodes.customdata]

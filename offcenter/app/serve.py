@@ -1,318 +1,600 @@
-"""Serve the app from several Streamlit processes behind one sticky proxy (one command).
+"""Serve the app from several Streamlit processes behind HAProxy (one command).
 
     python -m offcenter.app.serve --port 8501 --workers 2
 
 One Streamlit process runs every session's script in one Python process: a class on one server
-shares one core (one GIL) whatever the machine has. This starts ``--workers`` processes of
-``streamlit run app.py`` on local ports (default: one per core) and a proxy on ``--port`` that
-spreads the sessions over them and keeps each session on its process:
+shares one core (one GIL) whatever the machine has. This command starts ``--workers`` processes
+of ``streamlit run app.py`` on local ports (default: one per core) and HAProxy (Debian's
+``haproxy`` package, ``apt-get install haproxy``) on ``--port`` in front of them, with the
+configuration of :func:`haproxy_config`:
 
-- a browser session is one websocket (``/_stcore/stream``): it is piped, whole, to one process,
-  the one with the fewest open sessions when it opens;
-- every other request (the page, static files, uploads, downloads, media) goes to the process
-  named by the ``offcenter_backend`` cookie, which the proxy sets on the first response, so the
-  websocket, the uploads and the downloads of a browser all reach the process that holds its
-  session (Streamlit keeps session state, uploads and media in the memory of one process);
-  a client without the cookie (the load benchmark) gets the least-loaded process.
+- ``balance leastconn``: a new session (a websocket on ``/_stcore/stream``) goes to the process
+  with the fewest open connections;
+- ``cookie OFFCENTER insert indirect nocache``: the first response sets a cookie naming the
+  process, so a browser's page, websocket, uploads and downloads all reach the process that
+  holds its session (Streamlit keeps session state, uploads and media in one process's memory);
+- health checks: ``GET /_stcore/health`` every second, a process is out after 2 failed checks
+  or 2 checks without an answer within 1.5 s (a dead process is out within about 2 s, a hung one
+  within about 4 s), and back after 2 good ones; ``option redispatch`` sends a cookie naming a
+  process that is out to a live one (a dead process's students, whose browser reconnects, get a
+  new session there; a hung process's open sessions are left alone: they go on after SIGCONT);
+- websocket timeouts: ``timeout tunnel 1h`` (an idle student keeps their session),
+  ``timeout client-fin``/``server-fin`` for half-closed connections;
+- ``/healthz`` on the balancer: 200 while at least one process is in service, else 503.
 
-Before its port opens, every page runs once on each process (:func:`offcenter.app.warmup.warm`:
-the imports and caches of a first visit), so that no student waits for them; ``--no-warm``
-skips it.
+Warm-up before traffic: HAProxy starts with every process in maintenance; each process is put
+in service (through HAProxy's admin socket) only after every page ran once on it
+(:func:`offcenter.app.warmup.warm`: the imports and caches of a first visit), so no student
+waits for a cold process. ``--no-warm`` skips the warm-up.
 
-Sessions stay isolated as in one process (each process has its own sessions; a session never
-moves). A process that dies is restarted by nobody: the command exits (and stops the others),
-so a supervisor (systemd, docker) can restart the whole. Tornado is Streamlit's own dependency.
+Supervision: a Streamlit process that dies is taken out by the health check, restarted on its
+port, warmed, then put back in service; the command keeps running (its other processes and their
+sessions are untouched). The command stops (and stops everything it started) on SIGINT/SIGTERM
+or when HAProxy itself exits.
+
+Several machines: run ``streamlit run app.py`` on each app host, then on the balancer host
+``python -m offcenter.app.serve --backends host1:8501 host2:8501`` (the same HAProxy
+configuration, with remote servers; they are warmed through their own ports before they get
+traffic), or ``--print-config`` to write the configuration for an HAProxy run by systemd.
+``--hosts`` binds the local processes to other addresses (the tests use 127.0.0.2, 127.0.0.3).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import ctypes
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
-import tornado.httpclient
-import tornado.web
-import tornado.websocket
-
+from offcenter.app.failover import NAME_ENV, PREVIOUS_HEADER
 from offcenter.app.warmup import warm
 
+__all__ = [
+    "Backend",
+    "haproxy_command",
+    "haproxy_config",
+    "find_haproxy",
+    "main",
+    "parse_backend",
+]
+
 ROOT = Path(__file__).resolve().parents[2]
-COOKIE = "offcenter_backend"
-HOP_BY_HOP = {
-    "connection",
-    "keep-alive",
-    "proxy-authenticate",
-    "proxy-authorization",
-    "te",
-    "trailers",
-    "transfer-encoding",
-    "upgrade",
-    "content-length",
-    "content-encoding",
-}
+#: HAProxy's backend (the pool of Streamlit processes) in the generated configuration.
+POOL = "streamlit"
+#: The stickiness cookie HAProxy sets (its value names the process).
+COOKIE = "OFFCENTER"
+#: The response header naming the process that answered (the load benchmark reads it).
+BACKEND_HEADER = "X-Offcenter-Backend"
+#: What HAProxy logs for each request or websocket session (one line, space-separated):
+#: frontend time (ms), server, status, Tw Tc Tr Ta Tt (ms: queue, connect, response, active,
+#: total), bytes read, method, path.
+LOG_FORMAT = "%ci %b/%s %ST %Tw %Tc %Tr %Ta %Tt %B %HM %HPO"
+#: What a browser gets while no process is in service: it reloads itself after 3 s.
+BUSY_PAGE = (
+    "<!doctype html><meta http-equiv=refresh content=3><title>offcenter</title>"
+    "<p>The app is restarting or busy: this page tries again in 3 seconds.</p>"
+)
 
 
-class Backends:
-    """The Streamlit processes: their ports and how many sessions each has open."""
+@dataclass(frozen=True)
+class Backend:
+    """One Streamlit process as HAProxy sees it: a server name, a host and a port."""
 
-    def __init__(self, ports: list[int]):
-        self.ports = list(ports)
-        self.sessions = [0] * len(ports)
+    name: str
+    host: str
+    port: int
 
-    def pick(self, cookie: str | None) -> int:
-        """The index named by the cookie when valid, else the least-loaded process."""
-        if cookie is not None and cookie.isdigit() and int(cookie) < len(self.ports):
-            return int(cookie)
-        return min(range(len(self.ports)), key=lambda i: (self.sessions[i], i))
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
 
 
-class StreamProxy(tornado.websocket.WebSocketHandler):
-    """Pipe one browser session's websocket to one Streamlit process."""
+def parse_backend(text: str, index: int) -> Backend:
+    """``host:port`` (``[v6]:port`` too) as the ``index``-th backend, named ``app<index>``.
 
-    def initialize(self, backends: Backends) -> None:
-        self.backends = backends
-        self.upstream = None
-        self.index = None
+    >>> parse_backend("10.0.0.7:8501", 2)
+    Backend(name='app2', host='10.0.0.7', port=8501)
+    """
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{text!r} is not host:port (for example 10.0.0.7:8501)")
+    return Backend(f"app{index}", host, int(port))
 
-    def select_subprotocol(self, subprotocols):
-        # Streamlit's client offers "streamlit" and may pass a session id as a 2nd protocol
-        self._offered = list(subprotocols)
-        return subprotocols[0] if subprotocols else None
 
-    def check_origin(self, origin: str) -> bool:
-        return True  # the backend checks the origin itself (headers are passed on)
+def haproxy_config(
+    backends: list[Backend],
+    *,
+    bind: str = "0.0.0.0:8501",
+    admin_socket: str | None = None,
+    log: bool = False,
+    disabled: bool = False,
+    check_interval_ms: int = 1000,
+    check_timeout_ms: int = 1500,
+    fall: int = 2,
+    rise: int = 2,
+) -> str:
+    """HAProxy's configuration for these Streamlit processes (see the module docs).
 
-    async def open(self, *args) -> None:
-        self.index = self.backends.pick(self.get_cookie(COOKIE))
-        self.backends.sessions[self.index] += 1
-        port = self.backends.ports[self.index]
-        headers = {
-            k: v
-            for k, v in self.request.headers.get_all()
-            if k.lower() in ("cookie", "origin", "user-agent", "accept-language")
-        }
-        headers["Host"] = self.request.host
-        request = tornado.httpclient.HTTPRequest(
-            f"ws://127.0.0.1:{port}{self.request.uri}", headers=headers
-        )
-        try:
-            self.upstream = await tornado.websocket.websocket_connect(
-                request,
-                subprotocols=getattr(self, "_offered", None) or None,
-                max_message_size=1 << 30,
-                ping_interval=None,
-            )
-        except Exception:
-            self.close(1011, "backend unavailable")
-            return
-        asyncio.ensure_future(self._pump())
+    Parameters
+    ----------
+    backends : list of Backend
+        The Streamlit processes, on this machine or others.
+    bind : str
+        The public address and port.
+    admin_socket : str, optional
+        A Unix socket path for HAProxy's runtime API (level admin), used to put processes in
+        service after their warm-up (:func:`haproxy_command`).
+    log : bool
+        Log every request and websocket session to HAProxy's stdout (format :data:`LOG_FORMAT`).
+    disabled : bool
+        Start every server in maintenance (put in service through the admin socket).
+    check_interval_ms, check_timeout_ms, fall, rise : int
+        Health checks of ``/_stcore/health``: every ``check_interval_ms``, a server is out after
+        ``fall`` failures in a row (a refused connection, an error status, or no answer within
+        ``check_timeout_ms``: a hung process) and back after ``rise`` successes; after a first
+        failure the next check comes after half the interval. The timeout is above the interval
+        so that a process busy with a class (its event loop waiting for the GIL) is not taken
+        for a hung one.
 
-    async def _pump(self) -> None:
+    Returns
+    -------
+    str
+        The configuration text (``haproxy -c -f`` accepts it).
+
+    Examples
+    --------
+    >>> text = haproxy_config([Backend("app1", "127.0.0.1", 8601)], bind="127.0.0.1:8501")
+    >>> "balance leastconn" in text and "cookie OFFCENTER insert indirect nocache" in text
+    True
+    >>> "server app1 127.0.0.1:8601 check cookie app1" in text
+    True
+    """
+    if not backends:
+        raise ValueError("HAProxy needs at least one Streamlit process")
+    names = [b.name for b in backends]
+    if len(set(names)) != len(names):
+        raise ValueError(f"backend names repeat: {names}")
+    glob = ["global", "    maxconn 4096", "    hard-stop-after 30s"]
+    if admin_socket:
+        glob.append(f"    stats socket {admin_socket} mode 600 level admin")
+    if log:
+        glob.append("    log stdout format raw local0 info")
+    lines = [
+        "# Generated by offcenter.app.serve (python -m offcenter.app.serve --print-config).",
+        *glob,
+        "",
+        "defaults",
+        "    mode http",
+        *(["    log global", f'    log-format "{LOG_FORMAT}"'] if log else []),
+        "    option dontlognull",
+        "    option forwardfor",
+        "    option redispatch",
+        "    retries 2",
+        "    timeout connect 5s",
+        "    timeout client 60s",
+        "    timeout server 60s",
+        "    timeout http-request 15s",
+        "    timeout http-keep-alive 15s",
+        "    timeout queue 30s",
+        f"    timeout check {check_timeout_ms}ms",
+        "    # a student's websocket (/_stcore/stream) may stay idle for a whole lecture",
+        "    timeout tunnel 1h",
+        "    timeout client-fin 30s",
+        "    timeout server-fin 30s",
+        "",
+        "frontend offcenter",
+        f"    bind {bind}",
+        "    # the balancer's own readiness: 200 while at least one app process is in service",
+        "    acl healthz path /healthz",
+        f"    http-request return status 200 content-type text/plain string ok if healthz "
+        f"{{ nbsrv({POOL}) gt 0 }}",
+        "    http-request return status 503 content-type text/plain "
+        'string "no app process in service" if healthz',
+        "    # no process in service (all restarting, or all too busy to answer their check): a",
+        "    # page that tries again by itself rather than HAProxy's bare 503",
+        '    http-request return status 503 content-type "text/html; charset=utf-8" string '
+        f'"{BUSY_PAGE}" if !healthz {{ nbsrv({POOL}) eq 0 }}',
+        "    # the process a browser's cookie names, for the page (offcenter.app.failover): a session",
+        "    # that reaches another process moved there because its own stopped",
+        f"    http-request del-header {PREVIOUS_HEADER}",
+        f"    http-request set-header {PREVIOUS_HEADER} %[req.cook({COOKIE})] "
+        f"if {{ req.cook({COOKIE}) -m found }}",
+        f"    default_backend {POOL}",
+        "",
+        f"backend {POOL}",
+        "    balance leastconn",
+        f"    cookie {COOKIE} insert indirect nocache httponly",
+        "    option httpchk",
+        "    http-check send meth GET uri /_stcore/health",
+        "    http-check expect status 200",
+        f"    http-response set-header {BACKEND_HEADER} %s",
+        f"    default-server inter {check_interval_ms}ms fastinter {check_interval_ms // 2}ms "
+        f"downinter {check_interval_ms}ms fall {fall} rise {rise}",
+    ]
+    for b in backends:
+        host = f"[{b.host}]" if ":" in b.host else b.host
+        state = " disabled" if disabled else ""
+        lines.append(f"    server {b.name} {host}:{b.port} check cookie {b.name}{state}")
+    return "\n".join(lines) + "\n"
+
+
+def haproxy_command(admin_socket: str, command: str, timeout: float = 5.0) -> str:
+    """Send one command to HAProxy's runtime API (its admin socket); return the answer.
+
+    ``set server streamlit/app1 state ready`` puts a process in service, ``show stat`` gives
+    every server's status (UP, DOWN, MAINT) as CSV.
+    """
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        s.connect(admin_socket)
+        s.sendall(command.encode() + b"\n")
+        chunks = []
         while True:
-            msg = await self.upstream.read_message()
-            if msg is None:
+            data = s.recv(65536)
+            if not data:
                 break
-            try:
-                await self.write_message(msg, binary=isinstance(msg, bytes))
-            except tornado.websocket.WebSocketClosedError:
-                break
-        self.close()
-
-    async def on_message(self, message) -> None:
-        if self.upstream is not None:
-            try:
-                await self.upstream.write_message(message, binary=isinstance(message, bytes))
-            except tornado.websocket.WebSocketClosedError:
-                self.close()
-
-    def on_close(self) -> None:
-        if self.index is not None:
-            self.backends.sessions[self.index] -= 1
-            self.index = None
-        if self.upstream is not None:
-            self.upstream.close()
-            self.upstream = None
+            chunks.append(data)
+    return b"".join(chunks).decode()
 
 
-class HttpProxy(tornado.web.RequestHandler):
-    """Every other request: to the cookie's process (set on the first response)."""
-
-    SUPPORTED_METHODS = ("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH")
-
-    def initialize(self, backends: Backends) -> None:
-        self.backends = backends
-
-    def compute_etag(self):
-        return None
-
-    async def _proxy(self) -> None:
-        cookie = self.get_cookie(COOKIE)
-        index = self.backends.pick(cookie)
-        if cookie != str(index):
-            self.set_cookie(COOKIE, str(index), httponly=True, samesite="Lax")
-        port = self.backends.ports[index]
-        headers = {k: v for k, v in self.request.headers.get_all() if k.lower() not in HOP_BY_HOP}
-        body = self.request.body if self.request.method in ("POST", "PUT", "PATCH") else None
-        request = tornado.httpclient.HTTPRequest(
-            f"http://127.0.0.1:{port}{self.request.uri}",
-            method=self.request.method,
-            headers=headers,
-            body=body,
-            allow_nonstandard_methods=True,
-            follow_redirects=False,
-            decompress_response=False,
-            request_timeout=600,
-        )
-        client = tornado.httpclient.AsyncHTTPClient()
-        try:
-            response = await client.fetch(request, raise_error=False)
-        except Exception as exc:  # the backend is gone
-            self.set_status(502)
-            self.finish(f"backend unavailable: {exc}")
-            return
-        self.set_status(response.code, response.reason)
-        self._headers = tornado.httputil.HTTPHeaders()
-        if cookie != str(index):
-            self.set_cookie(COOKIE, str(index), httponly=True, samesite="Lax")
-        for k, v in response.headers.get_all():
-            if k.lower() not in HOP_BY_HOP:
-                self.add_header(k, v) if k.lower() == "set-cookie" else self.set_header(k, v)
-        if response.headers.get("Content-Encoding"):
-            self.set_header("Content-Encoding", response.headers["Content-Encoding"])
-        if response.body and self.request.method != "HEAD":
-            self.write(response.body)
-        self.finish()
-
-    get = head = post = put = delete = options = patch = _proxy
+def server_states(admin_socket: str) -> dict[str, str]:
+    """Each server's status in HAProxy (``{"app1": "UP", "app2": "DOWN", ...}``)."""
+    text = haproxy_command(admin_socket, "show stat")
+    head, *rows = [line for line in text.splitlines() if line]
+    cols = head.lstrip("# ").split(",")
+    out = {}
+    for row in rows:
+        rec = dict(zip(cols, row.split(",")))
+        if rec.get("pxname") == POOL and rec.get("svname") not in ("FRONTEND", "BACKEND"):
+            out[rec["svname"]] = rec["status"]
+    return out
 
 
-def make_app(ports: list[int]) -> tornado.web.Application:
-    """The proxy application for Streamlit processes on these local ports."""
-    backends = Backends(ports)
-    return tornado.web.Application(
-        [
-            (r"/_stcore/stream", StreamProxy, {"backends": backends}),
-            (r".*", HttpProxy, {"backends": backends}),
-        ],
-        websocket_max_message_size=1 << 30,
+def find_haproxy(path: str | None = None) -> str:
+    """The HAProxy binary (``path``, or ``haproxy`` on PATH, or Debian's /usr/sbin/haproxy)."""
+    if path is not None:
+        if os.access(path, os.X_OK):
+            return path
+        raise FileNotFoundError(f"--haproxy {path}: no executable there")
+    for candidate in (shutil.which("haproxy"), "/usr/sbin/haproxy"):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise FileNotFoundError(
+        "HAProxy is not installed: install Debian's package (sudo apt-get install haproxy) "
+        "or pass --haproxy PATH"
     )
 
 
-def _free_port() -> int:
-    import socket
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """In a child: get SIGTERM when the launcher dies (even by kill -9): no stray process."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
+
+def _free_port(host: str) -> int:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind((host, 0))
         return s.getsockname()[1]
 
 
-def start_backends(n: int, extra: list[str]) -> tuple[list[subprocess.Popen], list[int]]:
-    """Start ``n`` headless Streamlit processes of app.py on free local ports; wait for them."""
-    ports = [_free_port() for _ in range(n)]
-    procs = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                str(ROOT / "app.py"),
-                "--server.headless",
-                "true",
-                "--server.address",
-                "127.0.0.1",
-                "--server.port",
-                str(port),
-                "--browser.gatherUsageStats",
-                "false",
-                *extra,
-            ],
-            cwd=ROOT,
-        )
-        for port in ports
-    ]
-    deadline = time.monotonic() + 120
-    for proc, port in zip(procs, ports):
-        while True:
+def _healthy(host: str, port: int, timeout: float = 2.0) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}/_stcore/health", timeout=timeout) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+def _wait_port(host: str, port: int, deadline: float, proc=None) -> bool:
+    """Poll until ``host:port`` accepts connections (or the process exits / the deadline)."""
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            return False
+        with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=1):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+class _Stop(BaseException):
+    """SIGINT or SIGTERM: stop everything (raised by the signal handler)."""
+
+
+class AppProcess:
+    """One local ``streamlit run app.py`` on a fixed host and port (restartable)."""
+
+    def __init__(self, backend: Backend, extra: list[str]):
+        self.backend = backend
+        self.extra = list(extra)
+        self.proc: subprocess.Popen | None = None
+        self.starts: list[float] = []
+
+    def start(self) -> None:
+        b = self.backend
+        cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")]
+        cmd += ["--server.headless", "true", "--server.address", b.host]
+        cmd += ["--server.port", str(b.port), "--browser.gatherUsageStats", "false", *self.extra]
+        env = {**os.environ, NAME_ENV: b.name}  # its name behind HAProxy (failover notice)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, preexec_fn=_die_with_parent)
+        self.starts.append(time.monotonic())
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.proc.pid, signal.SIGCONT)  # a stopped process cannot exit
+            self.proc.terminate()
             try:
-                with urllib.request.urlopen(
-                    f"http://127.0.0.1:{port}/_stcore/health", timeout=2
-                ) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                for p in procs:
-                    p.terminate()
-                raise RuntimeError(f"streamlit on port {port} did not start")
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Deployment:
+    """HAProxy and the app processes behind it (see :func:`main`)."""
+
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.log = lambda text: print(f"offcenter: {text}", flush=True)
+        self.run_dir = Path(args.run_dir or tempfile.mkdtemp(prefix="offcenter-serve-"))
+        self.own_run_dir = args.run_dir is None
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.admin = str(self.run_dir / "haproxy.sock")
+        self.config = self.run_dir / "haproxy.cfg"
+        self.haproxy: subprocess.Popen | None = None
+        self.apps: list[AppProcess] = []
+        if args.backends:
+            self.backends = [parse_backend(t, i + 1) for i, t in enumerate(args.backends)]
+        else:
+            hosts = args.hosts or ["127.0.0.1"]
+            self.backends = []
+            for i in range(args.workers):
+                host = hosts[i % len(hosts)]
+                self.backends.append(Backend(f"app{i + 1}", host, _free_port(host)))
+            self.apps = [AppProcess(b, args.streamlit_args) for b in self.backends]
+        self.in_service: set[str] = set()
+
+    # ---------------------------------------------------------------- pieces
+    def start_haproxy(self, binary: str) -> None:
+        text = haproxy_config(
+            self.backends,
+            bind=f"{self.args.address}:{self.args.port}",
+            admin_socket=self.admin,
+            log=self.args.access_log is not None,
+            disabled=not self.args.no_warm,
+        )
+        self.config.write_text(text, encoding="utf-8")
+        check = subprocess.run(
+            [binary, "-c", "-q", "-f", str(self.config)], capture_output=True, text=True
+        )
+        if check.returncode != 0:
+            raise RuntimeError(f"HAProxy refused its configuration:\n{check.stderr}")
+        out = open(self.args.access_log, "a") if self.args.access_log else subprocess.DEVNULL  # noqa: SIM115
+        self.haproxy = subprocess.Popen(
+            [binary, "-db", "-f", str(self.config)],
+            stdout=out,
+            stderr=None,
+            preexec_fn=_die_with_parent,
+        )
+        host = "127.0.0.1" if self.args.address in ("0.0.0.0", "") else self.args.address
+        if not _wait_port(host, self.args.port, time.monotonic() + 30, self.haproxy):
+            raise RuntimeError(f"HAProxy did not open port {self.args.port}")
+
+    def bring_in(self, b: Backend, app: AppProcess | None, deadline: float) -> bool:
+        """Wait for a process's health, warm it, put it in service. False if it failed."""
+        while not _healthy(b.host, b.port):
+            if (app is not None and not app.alive()) or time.monotonic() > deadline:
+                return False
             time.sleep(0.3)
-    return procs, ports
+        if not self.args.no_warm:
+            started = time.monotonic()
+            try:
+                asyncio.run(warm([b.port], host=b.host, timeout=self.args.warm_timeout))
+            except Exception as exc:  # a page failed: keep the process out, say why
+                self.log(f"{b.name} ({b.address}): warm-up failed: {exc!r}")
+                return False
+            self.log(
+                f"{b.name} ({b.address}): every page ran once ({time.monotonic() - started:.1f} s)"
+            )
+            haproxy_command(self.admin, f"set server {POOL}/{b.name} state ready")
+        # in service once HAProxy's own checks pass (it routes to it from then on)
+        while server_states(self.admin).get(b.name) != "UP":
+            if (app is not None and not app.alive()) or time.monotonic() > deadline:
+                return False
+            time.sleep(0.2)
+        self.in_service.add(b.name)
+        self.log(f"{b.name} ({b.address}) in service")
+        return True
+
+    def watch_remote(self) -> None:
+        """Processes on other machines (``--backends``): one that HAProxy marks DOWN is held in
+        maintenance; when it answers again (restarted by its machine's supervisor), it is
+        warmed, then put back in service, so that no student meets it cold."""
+        states = server_states(self.admin)
+        for b in self.backends:
+            state = states.get(b.name, "")
+            if b.name in self.in_service:
+                if state.startswith("DOWN"):
+                    self.in_service.discard(b.name)
+                    if not self.args.no_warm:
+                        haproxy_command(self.admin, f"set server {POOL}/{b.name} state maint")
+                    self.log(f"{b.name} ({b.address}) is down; back in service once it answers")
+            elif _healthy(b.host, b.port, timeout=1.0):
+                self.bring_in(b, None, time.monotonic() + self.args.start_timeout)
+
+    def stop(self) -> None:
+        if self.haproxy is not None and self.haproxy.poll() is None:
+            self.haproxy.terminate()
+            try:
+                self.haproxy.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.haproxy.kill()
+                self.haproxy.wait()
+        for app in self.apps:
+            if app.proc is not None and app.proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(app.proc.pid, signal.SIGCONT)
+                app.proc.terminate()
+        for app in self.apps:
+            app.stop()
+        if self.own_run_dir:
+            shutil.rmtree(self.run_dir, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                os.unlink(self.admin)
+
+    # ---------------------------------------------------------------- the whole
+    def run(self, binary: str, stop_event) -> int:
+        for app in self.apps:
+            app.start()
+        self.start_haproxy(binary)
+        where = ", ".join(
+            f"{b.name}={b.address}" + (f" pid {a.proc.pid}" if a else "")
+            for b, a in zip(self.backends, self.apps or [None] * len(self.backends))
+        )
+        self.log(
+            f"HAProxy (pid {self.haproxy.pid}) on http://{self.args.address}:{self.args.port} "
+            f"in front of {len(self.backends)} Streamlit processes: {where}; "
+            f"admin socket {self.admin}"
+        )
+        deadline = time.monotonic() + self.args.start_timeout
+        for b, app in zip(self.backends, self.apps or [None] * len(self.backends)):
+            if stop_event():
+                return 0
+            if not self.bring_in(b, app, deadline):
+                self.log(f"{b.name} ({b.address}) did not start")
+                return 1
+        self.log(f"ready: http://{self.args.address}:{self.args.port}")
+        restarts: dict[str, list[float]] = {}
+        while not stop_event():
+            if self.haproxy.poll() is not None:
+                self.log(f"HAProxy exited ({self.haproxy.returncode}); stopping")
+                return 1
+            if not self.apps:
+                self.watch_remote()
+            for app in self.apps:
+                if app.alive():
+                    continue
+                b = app.backend
+                code = app.proc.returncode if app.proc is not None else None
+                self.in_service.discard(b.name)
+                recent = [t for t in restarts.get(b.name, []) if time.monotonic() - t < 60]
+                if len(recent) >= 3:
+                    continue  # failing again and again: leave it out (HAProxy has it DOWN)
+                self.log(f"{b.name} ({b.address}) exited ({code}); restarting it")
+                restarts[b.name] = [*recent, time.monotonic()]
+                if not self.args.no_warm:
+                    with contextlib.suppress(OSError):
+                        haproxy_command(self.admin, f"set server {POOL}/{b.name} state maint")
+                app.start()
+                self.bring_in(b, app, time.monotonic() + self.args.start_timeout)
+            time.sleep(0.2)
+        return 0
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--port", type=int, default=8501, help="the public port (proxy)")
-    parser.add_argument("--address", default="0.0.0.0", help="the proxy's address")
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m offcenter.app.serve",
+        description="Serve the app from several Streamlit processes behind HAProxy "
+        "(sticky sessions, health checks, warm-up before traffic).",
+        epilog="Arguments after -- go to every `streamlit run`. HAProxy: sudo apt-get install "
+        "haproxy. See docs/deploy.md.",
+    )
+    parser.add_argument("--port", type=int, default=8501, help="the public port (HAProxy)")
+    parser.add_argument("--address", default="0.0.0.0", help="HAProxy's address")
     parser.add_argument(
-        "--workers", type=int, default=os.cpu_count() or 1, help="Streamlit processes"
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="local Streamlit processes (default: one per core)",
     )
     parser.add_argument(
-        "--no-warm", action="store_true", help="do not run each page once per process first"
+        "--hosts",
+        nargs="+",
+        metavar="ADDRESS",
+        help="addresses the local processes bind, in turn (default 127.0.0.1)",
     )
+    parser.add_argument(
+        "--backends",
+        nargs="+",
+        metavar="HOST:PORT",
+        help="Streamlit processes already running (other machines): start none locally",
+    )
+    parser.add_argument(
+        "--print-config",
+        action="store_true",
+        help="print HAProxy's configuration for these processes and exit",
+    )
+    parser.add_argument("--no-warm", action="store_true", help="no warm-up before traffic")
+    parser.add_argument(
+        "--access-log", metavar="FILE", help="append HAProxy's access log (one line a request)"
+    )
+    parser.add_argument("--haproxy", metavar="PATH", help="the HAProxy binary")
+    parser.add_argument("--run-dir", help="where HAProxy's configuration and admin socket go")
+    parser.add_argument("--start-timeout", type=float, default=300.0, help=argparse.SUPPRESS)
+    parser.add_argument("--warm-timeout", type=float, default=300.0, help=argparse.SUPPRESS)
     parser.add_argument("streamlit_args", nargs="*", help="more `streamlit run` options (after --)")
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
-    procs, ports = start_backends(args.workers, args.streamlit_args)
-    print(
-        f"offcenter: {args.workers} Streamlit processes (pids "
-        f"{', '.join(str(p.pid) for p in procs)}, ports {', '.join(map(str, ports))}) behind "
-        f"http://{args.address}:{args.port}",
-        flush=True,
-    )
-
-    async def serve() -> None:
-        if not args.no_warm:
-            started = time.monotonic()
-            await warm(ports)
-            print(
-                f"offcenter: every page ran once on each process "
-                f"({time.monotonic() - started:.1f} s)",
-                flush=True,
-            )
-        make_app(ports).listen(args.port, address=args.address, xheaders=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        while not stop.is_set():
-            if any(p.poll() is not None for p in procs):
-                print("offcenter: a Streamlit process exited; stopping", flush=True)
-                break
-            try:
-                await asyncio.wait_for(stop.wait(), 1.0)
-            except asyncio.TimeoutError:
-                pass
-
+    if not 0 < args.port < 65536:
+        parser.error("--port must be between 1 and 65535")
     try:
-        asyncio.run(serve())
+        backends = (
+            [parse_backend(t, i + 1) for i, t in enumerate(args.backends)] if args.backends else []
+        )
+    except ValueError as exc:
+        parser.error(f"--backends: {exc}")
+    if args.print_config:
+        if not backends:
+            hosts = args.hosts or ["127.0.0.1"]
+            backends = [
+                Backend(f"app{i + 1}", hosts[i % len(hosts)], 8601 + i) for i in range(args.workers)
+            ]
+        print(haproxy_config(backends, bind=f"{args.address}:{args.port}"), end="")
+        return 0
+    try:
+        binary = find_haproxy(args.haproxy)
+    except FileNotFoundError as exc:
+        print(f"offcenter: {exc}", file=sys.stderr)
+        return 2
+
+    def on_signal(signum, frame):
+        raise _Stop(signum)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, on_signal)
+    deployment = Deployment(args)
+    try:
+        return deployment.run(binary, lambda: False)
+    except _Stop:
+        deployment.log("stopping")
+        return 0
+    except (RuntimeError, OSError) as exc:
+        print(f"offcenter: {exc}", file=sys.stderr)
+        return 1
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second signal cannot cut the stop short
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        deployment.stop()
+        deployment.log("stopped")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

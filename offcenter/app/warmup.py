@@ -4,7 +4,7 @@ A Streamlit process imports a page's modules (scikit-learn, the tree engine, pan
 and fills its caches (bundled data sets, curve data) the first time a session runs the page:
 the first student on each process waits one to two seconds. :func:`warm` runs every page once on
 each process before the class arrives (``python -m offcenter.app.serve`` does it for each of its
-processes before it opens its port); :func:`open_page` is the one session it opens, also used by
+processes before HAProxy sends it a student); :func:`open_page` is the one session it opens, also used by
 the tests. The Tree page is also opened once on each bundled data set, so that the first
 student to pick one finds its tree grown and its root's tables computed (the page's caches are
 per process and shared by its sessions).
@@ -12,8 +12,12 @@ per process and shared by its sessions).
 The protocol is Streamlit's own: a websocket on ``/_stcore/stream`` (subprotocol
 ``streamlit``), one ``BackMsg`` asking for a run of the page by its URL path name (as the
 browser's first message does), then the server's ``ForwardMsg`` until ``script_finished``.
-It uses Tornado's websocket client (Streamlit's own dependency). Only the given host is
-contacted (127.0.0.1 by default).
+It uses the ``websockets`` client (declared in requirements.txt; Streamlit depends on it too).
+Only the given host is contacted (127.0.0.1 by default).
+
+``python -m offcenter.app.warmup --port 8501 --wait 300`` waits for a server's health and warms
+it (the Kubernetes manifest runs it as the container's postStart hook, so a pod is ready only
+once warm).
 
 >>> PAGES[0], PAGES[-1]
 ('', 'Compare_measures')
@@ -25,17 +29,20 @@ True
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import sys
+import time
+import urllib.request
 from collections.abc import Iterable
 
-import tornado.httpclient
-import tornado.websocket
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from websockets.asyncio.client import connect
 
 from offcenter.data.datasets import DATASETS
 
-__all__ = ["LINKS", "PAGES", "open_page", "warm"]
+__all__ = ["LINKS", "PAGES", "open_page", "wait_healthy", "warm"]
 
 #: The app's pages by URL path name ("" is the home page).
 PAGES = ("", "Two_classes", "Q_classes", "Tree", "Compare_measures")
@@ -58,7 +65,7 @@ async def open_page(
     Parameters
     ----------
     port : int
-        The server's port (a Streamlit process, or the proxy of :mod:`offcenter.app.serve`).
+        The server's port (a Streamlit process, or HAProxy in front of them).
     page : str
         The page's URL path name (``"Tree"``), ``""`` for the home page.
     query : str
@@ -81,33 +88,35 @@ async def open_page(
         When the server closes the session before its run ends.
     """
     url = f"ws://{host}:{port}/_stcore/stream"
-    request = tornado.httpclient.HTTPRequest(url, headers={"Origin": f"http://{host}:{port}"})
 
     async def session() -> int:
-        conn = await tornado.websocket.websocket_connect(
-            request, subprotocols=["streamlit"], max_message_size=1 << 30
+        conn = await connect(
+            url,
+            subprotocols=["streamlit"],
+            origin=f"http://{host}:{port}",
+            max_size=None,
+            open_timeout=timeout,
+            ping_interval=None,
         )
         try:
             bm = BackMsg()
             bm.rerun_script.page_name = page
             bm.rerun_script.query_string = query
             bm.rerun_script.widget_states.SetInParent()
-            await conn.write_message(bm.SerializeToString(), binary=True)
-            while True:
-                data = await conn.read_message()
-                if data is None:
-                    raise ConnectionError(f"the server closed the session on page {page!r}")
+            await conn.send(bm.SerializeToString())
+            async for data in conn:
                 msg = ForwardMsg()
                 msg.ParseFromString(data)
                 if msg.WhichOneof("type") == "script_finished" and (
                     msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
                 ):
                     return msg.script_finished
+            raise ConnectionError(f"the server closed the session on page {page!r}")
         finally:
-            if close_abruptly and conn.stream is not None:
-                conn.stream.close()  # the TCP connection, no close handshake
+            if close_abruptly:
+                conn.transport.abort()  # the TCP connection, no close handshake
             else:
-                conn.close()
+                await conn.close()
 
     return await asyncio.wait_for(session(), timeout)
 
@@ -121,3 +130,49 @@ async def warm(ports: Iterable[int], links: Iterable = LINKS, **kwargs) -> None:
     for port in ports:
         for page, query in links:
             await open_page(port, page, query=query, **kwargs)
+
+
+def wait_healthy(port: int, host: str = "127.0.0.1", wait: float = 300.0) -> bool:
+    """Poll ``/_stcore/health`` until it answers 200 (True) or ``wait`` seconds passed."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            with urllib.request.urlopen(
+                f"http://{host}:{port}/_stcore/health", timeout=3
+            ) as response:
+                if response.status == 200:
+                    return True
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.5)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m offcenter.app.warmup``: wait for one server, then open every link once."""
+    parser = argparse.ArgumentParser(
+        prog="python -m offcenter.app.warmup",
+        description="Wait for a Streamlit server of the app, then run every page once on it.",
+    )
+    parser.add_argument("--port", type=int, default=8501)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--wait", type=float, default=300.0, help="s to wait for its health")
+    args = parser.parse_args(argv)
+    if not wait_healthy(args.port, args.host, args.wait):
+        print(
+            f"warm-up: no server on {args.host}:{args.port} after {args.wait:g} s", file=sys.stderr
+        )
+        return 1
+    started = time.monotonic()
+    try:
+        asyncio.run(warm([args.port], host=args.host))
+    except (OSError, ConnectionError, TimeoutError) as exc:
+        print(f"warm-up failed: {exc!r}", file=sys.stderr)
+        return 1
+    print(f"warm-up: every page ran once ({time.monotonic() - started:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

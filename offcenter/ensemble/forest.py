@@ -55,6 +55,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
+from offcenter.measures.custom import ensure_registered, registration
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.estimator import TreeClassifier
 
@@ -79,8 +80,10 @@ _TREE_PARAMS = (
 )
 
 
-def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray) -> TreeClassifier:
-    """One tree on the rows ``idx`` (run by a joblib worker: everything comes as arguments)."""
+def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray, reg=None) -> TreeClassifier:
+    """One tree on the rows ``idx`` (run by a joblib worker: everything comes as arguments,
+    a custom measure's registration too)."""
+    ensure_registered(reg)
     Xi = X.iloc[idx] if isinstance(X, pd.DataFrame) else X[idx]
     return TreeClassifier(**params).fit(Xi, y[idx])
 
@@ -124,8 +127,14 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
     random_state : None, int, numpy.random.RandomState or Generator
     n_jobs : int or None
         Trees grown at once by joblib workers: -1 (default) every core, 1 one after the other,
-        None joblib's default (1 unless a ``joblib.parallel_config`` context says otherwise).
-        The forest is the same whatever ``n_jobs``.
+        None joblib's default (1 unless a ``joblib.parallel_config`` context says otherwise),
+        as scikit-learn's ``n_jobs``. The forest, its ``feature_importances_`` and its
+        out-of-bag estimates are the same whatever ``n_jobs`` (tested). Unlike scikit-learn's
+        forests (default None), the default is -1; prediction runs in the calling process.
+    oob_score : bool or callable
+        As scikit-learn's forests: estimate the generalisation score on the out-of-bag rows
+        (each row scored by the trees whose sample did not draw it), with accuracy (True) or a
+        callable ``score(y_true, y_pred)``. Needs ``bootstrap`` True or ``"balanced"``.
     measure, theta, beta, rho, consistent, alpha, max_depth, min_samples_split, min_samples_leaf,
     min_gain, categorical, leaf_rule, leaf_estimate :
         Passed to every :class:`offcenter.TreeClassifier` (``leaf_estimate="laplace"``: each
@@ -143,6 +152,19 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
     ----------
     classes_ : numpy.ndarray
     estimators_ : list of TreeClassifier
+        The fitted trees, as scikit-learn's ``estimators_`` (each a full
+        :class:`offcenter.TreeClassifier`: ``estimators_[i].own_optima(...)`` and the other
+        inspection methods work on tree i's bootstrap sample).
+    feature_importances_ : numpy.ndarray of shape (n_features_in_,)
+        Mean decrease in impurity, as scikit-learn's: the mean of the trees' normalised
+        ``feature_importances_`` (trees that are a single leaf left out), normalised to sum 1;
+        zeros when every tree is a single leaf. Under the forest's measure.
+    oob_score_ : float
+        The out-of-bag score (only with ``oob_score``).
+    oob_decision_function_ : numpy.ndarray of shape (n_samples, n_classes)
+        The out-of-bag class scores: for each training row, the mean ``predict_proba`` of the
+        trees that did not draw it. As in scikit-learn, a row drawn by every tree gets zeros
+        (with a UserWarning) and still counts in ``oob_score_`` (only with ``oob_score``).
     samples_ : list of numpy.ndarray
         The rows (indices into the training set) each tree was grown on.
     setting_ : MeasureSetting
@@ -188,6 +210,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         leaf_estimate: str = "frequency",
         class_weight=None,
         min_weight_fraction_leaf: float = 0.0,
+        oob_score=False,
     ):
         self.n_estimators = n_estimators
         self.bootstrap = bootstrap
@@ -210,6 +233,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.leaf_estimate = leaf_estimate
         self.class_weight = class_weight
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.oob_score = oob_score
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -302,6 +326,13 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"bootstrap must be True, False or 'balanced'; got {self.bootstrap!r}."
             )
+        oob = self.oob_score
+        if not (isinstance(oob, (bool, np.bool_)) or callable(oob)):
+            raise ValueError(f"oob_score must be True, False or a callable; got {oob!r}.")
+        if oob and self.bootstrap is False:
+            raise ValueError(
+                "oob_score needs a bootstrap (True or 'balanced'), not bootstrap=False."
+            )
         if y is None:
             raise ValueError("ForestClassifier requires y to be passed, but the target y is None.")
         Xa = self._validate_X(X, reset=True)
@@ -357,9 +388,10 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
                 idx = np.sort(rng.integers(0, n, n))
             samples.append(idx)
             seeds.append(int(rng.integers(2**31 - 1)))
+        reg = registration(setting.measure)  # a custom measure travels to the workers
         trees = Parallel(n_jobs=self.n_jobs)(
             delayed(_grow_tree)(
-                {**tree_params, "max_features": mf, "random_state": seed}, Xa, y_arr, idx
+                {**tree_params, "max_features": mf, "random_state": seed}, Xa, y_arr, idx, reg
             )
             for idx, seed in zip(samples, seeds)
         )
@@ -369,7 +401,50 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.max_features_ = mf
         self.estimators_ = list(trees)
         self.samples_ = samples
+        if oob:
+            self._set_oob(Xa, y_arr)
         return self
+
+    def _set_oob(self, X, y) -> None:
+        """``oob_decision_function_`` and ``oob_score_``, as scikit-learn's forests."""
+        import warnings
+
+        from sklearn.metrics import accuracy_score
+
+        n = X.shape[0]
+        total = np.zeros((n, len(self.classes_)))
+        seen = np.zeros(n, np.int64)
+        for tree, idx in zip(self.estimators_, self.samples_):
+            out = np.ones(n, bool)
+            out[idx] = False
+            rows = np.flatnonzero(out)
+            if not rows.size:
+                continue
+            Xo = X.iloc[rows] if isinstance(X, pd.DataFrame) else X[rows]
+            total[np.ix_(rows, self._column_map(tree))] += tree.predict_proba(Xo)
+            seen[rows] += 1
+        if (seen == 0).any():
+            warnings.warn(
+                "Some inputs do not have OOB scores. This probably means too few trees were "
+                "used to compute any reliable OOB estimates.",
+                UserWarning,
+                stacklevel=3,
+            )
+        self.oob_decision_function_ = total / np.maximum(seen, 1)[:, None]
+        score = accuracy_score if self.oob_score is True else self.oob_score
+        pred = self.classes_[np.argmax(self.oob_decision_function_, axis=1)]
+        self.oob_score_ = float(score(y, pred))
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Mean decrease in impurity of each feature, as scikit-learn's forests (see the
+        class Attributes)."""
+        check_is_fitted(self)
+        each = [t.feature_importances_ for t in self.estimators_ if len(t.tree_) > 1]
+        if not each:
+            return np.zeros(self.n_features_in_)
+        mean = np.mean(each, axis=0)
+        return mean / mean.sum()
 
     # ------------------------------------------------------------------ prediction
     def _column_map(self, tree) -> np.ndarray:

@@ -212,6 +212,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None, help="write the per-fold results as CSV")
     p.add_argument("--markdown", type=Path, default=None, help="write the tables as Markdown")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="module.path",
+        help="import a module that registers measures (offcenter.register_measure) before the "
+        "settings are read; repeatable; 'module:function' calls the function",
+    )
     return p
 
 
@@ -388,6 +396,12 @@ def main(argv: list[str] | None = None) -> int:
     if args_in[:1] == ["study"]:  # the benchmark over a folder: offcenter.evaluation.study_cli
         return study_main(args_in[1:])
     parser = build_parser()
+    try:  # plugins first: --settings may name their measures
+        from offcenter.measures.custom import load_plugins, plugin_args
+
+        load_plugins(plugin_args(args_in), strict=True)
+    except ValueError as exc:
+        parser.error(str(exc))
     args = parser.parse_args(argv)
     argv_list = list(sys.argv[1:] if argv is None else argv)
     files = [Path(f) for f in args.files]

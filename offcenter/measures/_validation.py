@@ -105,17 +105,34 @@ def as_theta(theta: object, q: int, name: str = "theta") -> np.ndarray:
     each strictly between 0 and 1, summing to 1. As a convenience for the boolean case, a single
     number t with ``q == 2`` means ``(1 - t, t)`` (t is the reference frequency of class 1).
     Every value must be at least :data:`THETA_MIN` (1e-12), so that the off-centering's
-    divisions by q theta_j stay finite.
+    divisions by q theta_j stay finite. A single number t is checked as given
+    (``1e-12 <= t <= 1 - 1e-12``), so that its messages quote t and never the derived 1 - t.
     """
     arr = as_float_array(theta, name)
     if arr.ndim == 0:
+        t = arr.item()
         if q != 2:
             raise ValueError(
-                f"{name} = {_num(arr.item())} is a single number, which only makes sense for two "
+                f"{name} = {_num(t)} is a single number, which only makes sense for two "
                 f"classes (it then means (1 - {name}, {name})); here there are {q} classes, so "
                 f"give {q} reference frequencies."
             )
-        arr = np.array([1.0 - arr.item(), arr.item()])
+        # Checked here, on the number given: the messages below would quote 1 - t.
+        if not np.isfinite(t):
+            raise ValueError(f"{name} must be a finite number; got {t!r}.")
+        if not 0.0 < t < 1.0:
+            raise ValueError(
+                f"{name} = {_num(t)} must be strictly between 0 and 1 (a single number is the "
+                f"reference frequency of class 1, and (1 - {name}, {name}) must give both "
+                "classes a chance)."
+            )
+        if t < THETA_MIN or 1.0 - t < THETA_MIN:
+            raise ValueError(
+                f"{name} = {t!r} is too close to {0 if t < 0.5 else 1}: a single number "
+                f"must lie between {THETA_MIN:g} and 1 - {THETA_MIN:g} (off-centering divides "
+                f"by q {name}_j, which would overflow)."
+            )
+        arr = np.array([1.0 - t, t])
     if arr.shape[-1] != q:
         raise ValueError(
             f"{name} has {arr.shape[-1]} values but the distribution has {q} classes; "
@@ -195,3 +212,32 @@ def scalar_or_array(values: np.ndarray) -> float | np.ndarray:
     if values.ndim == 0:
         return float(values)
     return values
+
+
+#: Largest binary exponent a count table's entries keep after :func:`rescaled_table`, less
+#: the bits of its number of cells: its totals stay below 2**960, leaving room for products
+#: of totals and impurities.
+_TABLE_EXP_MAX = 960
+
+
+def rescaled_table(t: np.ndarray) -> np.ndarray:
+    """A count table (..., k, q), each table scaled by a power of two if its sums could overflow.
+
+    Functions of a table that depend only on ratios of its counts (frequencies, the gain and
+    every lambda_alpha, the Hellinger distance) are scale-free, but its totals are computed:
+    counts near 1e308 overflow them (NaN results), and subnormal counts (below 2.2e-308) lose
+    digits in products. A table whose largest count is above about 2**(960 - log2(cells)) is
+    scaled down to that level, one whose largest count is below 2**-960 is scaled up to
+    [1/2, 1). Scaling by a power of two is exact for normal numbers, so every other table is
+    returned unchanged and the results are those of the table as given. Not for the consistent
+    asymmetric entropy, whose Laplace estimate depends on the counts themselves.
+    """
+    if t.size == 0:
+        return t
+    top = t.max(axis=(-2, -1), keepdims=True)
+    _, e = np.frexp(top)  # top = m 2**e, 1/2 <= m < 1
+    hi = _TABLE_EXP_MAX - int(np.ceil(np.log2(t.shape[-2] * t.shape[-1])))
+    shift = np.where(e > hi, hi - e, np.where((top > 0) & (e < -_TABLE_EXP_MAX), -e, 0))
+    if not np.any(shift):
+        return t
+    return np.ldexp(t, shift)

@@ -69,7 +69,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from offcenter.measures._validation import as_float_array, scalar_or_array
+from offcenter.measures._validation import as_float_array, rescaled_table, scalar_or_array
 
 __all__ = ["HELLINGER", "SplitCriterion", "hellinger_split"]
 
@@ -149,7 +149,8 @@ def hellinger_split(table):
     q > 2 classes the largest one-vs-rest distance over the classes (see
     :mod:`offcenter.measures.criteria` for the choice and why). Between 0 and
     :math:`\sqrt 2`; invariant to multiplying a class's counts by a positive factor (two
-    classes).
+    classes). Scale-free: a table of counts near 1e308 (or subnormal ones) is first scaled
+    by a power of two, exactly, so that its totals stay finite.
 
     Parameters
     ----------
@@ -184,4 +185,5 @@ def hellinger_split(table):
         )
     if not np.all(np.isfinite(t)) or np.any(t < 0):
         raise ValueError("table must hold non-negative, finite counts.")
-    return scalar_or_array(_hellinger_table(t))
+    # scale-free: counts near 1e308 would overflow the totals (exact power-of-two scaling)
+    return scalar_or_array(_hellinger_table(rescaled_table(t)))

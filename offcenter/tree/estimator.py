@@ -681,17 +681,6 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         pred = np.asarray([index[nd.prediction] for nd in self.tree_.nodes])
         return self.classes_[pred[leaves]]
 
-    def decision_path(self, X) -> list[list[int]]:
-        """The node ids each row goes through, from the root to its leaf."""
-        leaves = self.apply(X)
-        cache: dict[int, list[int]] = {}
-        out = []
-        for leaf in leaves.tolist():
-            if leaf not in cache:
-                cache[leaf] = self.tree_.path_to(leaf)
-            out.append(list(cache[leaf]))
-        return out
-
     # ------------------------------------------------------------------ training rows
     def _require_data(self):
         self._check_fitted()
@@ -991,6 +980,75 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         from offcenter.tree.export import to_text
 
         return to_text(self, style, precision)
+
+    # ------------------------------------------------------------------ scikit-learn's names
+    def get_depth(self) -> int:
+        """Depth of the tree: the longest root-to-leaf path in edges (0 for a single leaf), as
+        :meth:`sklearn.tree.DecisionTreeClassifier.get_depth`."""
+        self._check_fitted()
+        return int(self.tree_.depth)
+
+    def get_n_leaves(self) -> int:
+        """Number of leaves, as :meth:`sklearn.tree.DecisionTreeClassifier.get_n_leaves`."""
+        self._check_fitted()
+        return int(self.tree_.n_leaves)
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Natural logarithm of :meth:`predict_proba` (``-inf`` for a class absent from the
+        leaf), as scikit-learn's trees."""
+        proba = self.predict_proba(X)
+        with np.errstate(divide="ignore"):
+            return np.log(proba)
+
+    def decision_path(self, X, *, as_list=False):
+        """The nodes each row goes through, as scikit-learn's sparse indicator matrix.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (n_samples, n_nodes)
+            Entry (i, j) is 1 when row i passes through node j (ids of ``tree_.nodes``,
+            breadth-first; scikit-learn numbers its nodes depth-first), as
+            :meth:`sklearn.tree.DecisionTreeClassifier.decision_path`.
+
+        ``as_list=True`` returns the former list form (for each row the node ids from the root
+        to its leaf) with a FutureWarning; use :meth:`decision_paths` for that form.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> clf = TreeClassifier().fit(np.array([[0.0], [1.0], [2.0], [3.0]]), [0, 0, 1, 1])
+        >>> clf.decision_path(np.array([[0.0], [3.0]])).toarray().tolist()
+        [[1, 1, 0], [1, 0, 1]]
+        """
+        if as_list:
+            import warnings
+
+            warnings.warn(
+                "decision_path(X, as_list=True) is deprecated and will be removed in offcenter "
+                "0.3: decision_path returns scikit-learn's sparse indicator matrix; use "
+                "decision_paths(X) for the lists of node ids.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            return self.decision_paths(X)
+        paths = self.decision_paths(X)
+        indptr = np.zeros(len(paths) + 1, np.int64)
+        np.cumsum([len(pth) for pth in paths], out=indptr[1:])
+        indices = np.fromiter((i for pth in paths for i in pth), np.int64, int(indptr[-1]))
+        data = np.ones(len(indices), np.int64)
+        return sp.csr_matrix((data, indices, indptr), shape=(len(paths), len(self.tree_)))
+
+    def decision_paths(self, X) -> list[list[int]]:
+        """For each row, the node ids it goes through, from the root to its leaf (a list of
+        lists; :meth:`decision_path` gives scikit-learn's sparse indicator)."""
+        leaves = self.apply(X)
+        cache: dict[int, list[int]] = {}
+        out = []
+        for leaf in leaves.tolist():
+            if leaf not in cache:
+                cache[leaf] = self.tree_.path_to(leaf)
+            out.append(list(cache[leaf]))
+        return out
 
 
 __all__ = ["TreeClassifier", "Tree", "Node", "Split", "FeatureInfo"]

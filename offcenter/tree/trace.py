@@ -194,7 +194,7 @@ def trace_frame_row(clf, row: pd.DataFrame) -> RowTrace:
     if not isinstance(row, pd.DataFrame) or len(row) < 1:
         raise ValueError("row: expected a DataFrame with at least one row.")
     row = row.iloc[[0]]
-    path = [int(i) for i in clf.decision_path(row)[0]]
+    path = [int(i) for i in clf.decision_paths(row)[0]]
     nodes = clf.tree_.nodes
     records = []
     for k, nid in enumerate(path):

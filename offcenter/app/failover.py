@@ -1,0 +1,107 @@
+"""What a student loses when the server process that held their session is gone, in words.
+
+Behind HAProxy (:mod:`offcenter.app.serve`) each browser session lives in the memory of one
+Streamlit process. When that process dies (or is taken out as hung), the browser reconnects and
+HAProxy sends it to a live process (``option redispatch``), where a *new* session starts: what
+the page's address carries comes back (every page's settings, the Tree page's data choice,
+target, features and hand edits, through :mod:`offcenter.app.urlstate` and
+:mod:`offcenter.app.tree_link`); what lived only in the old process does not:
+
+- an uploaded file (the link names it, by file name and fingerprint, but cannot carry it);
+- a tree grown or a comparison run since the last change of the address (regrown or rerun
+  from the settings, which the address has);
+- the undo history of the Tree page's edits (the edits themselves are in the address).
+
+How a page knows: HAProxy copies the stickiness cookie the browser sent (the name of the process
+that held the session) into the request header :data:`PREVIOUS_HEADER`; the launcher tells each
+process its own name in the environment variable :data:`NAME_ENV`. A session whose header names
+another process is a session that moved. Streamlit-free: the page passes
+``st.context.headers`` and ``os.environ``.
+
+>>> failover_notice({"X-Offcenter-Previous": "app1"}, {"OFFCENTER_BACKEND": "app2"}) is not None
+True
+>>> failover_notice({"X-Offcenter-Previous": "app2"}, {"OFFCENTER_BACKEND": "app2"}) is None
+True
+>>> failover_notice({}, {"OFFCENTER_BACKEND": "app2"}) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+__all__ = ["NAME_ENV", "PREVIOUS_HEADER", "LOST_ON_FAILOVER", "failover_notice", "moved"]
+
+#: The request header in which HAProxy names the process the browser's cookie pointed to.
+PREVIOUS_HEADER = "X-Offcenter-Previous"
+#: The environment variable that gives a Streamlit process its name behind HAProxy.
+NAME_ENV = "OFFCENTER_BACKEND"
+#: What does not survive a move to another process (for docs/deploy.md and the notice).
+LOST_ON_FAILOVER = (
+    "an uploaded file",
+    "results computed since the address last changed (they are computed again)",
+    "the undo history of the tree's edits",
+)
+
+
+def _get(headers: Mapping, name: str) -> str:
+    """A header's value, whatever the case of its name ('' when absent)."""
+    for key, value in headers.items():
+        if str(key).lower() == name.lower():
+            return str(value).strip()
+    return ""
+
+
+def moved(headers: Mapping, env: Mapping) -> bool:
+    """True when this session's browser was on another process (it died or was taken out).
+
+    Parameters
+    ----------
+    headers : Mapping
+        The session's request headers (``st.context.headers``).
+    env : Mapping
+        The process's environment (``os.environ``).
+    """
+    previous = _get(headers, PREVIOUS_HEADER)
+    own = str(env.get(NAME_ENV, "")).strip()
+    return bool(previous and own and previous != own)
+
+
+def failover_notice(
+    headers: Mapping, env: Mapping, *, link_names_upload: bool = False
+) -> str | None:
+    """The message for a student whose session moved to this process, or None.
+
+    Parameters
+    ----------
+    headers, env : Mapping
+        As :func:`moved`.
+    link_names_upload : bool
+        The page's address names an uploaded file (``data=upload``): say it must be uploaded
+        again.
+
+    Returns
+    -------
+    str or None
+        Plain text (to show with ``st.info``; never rendered as HTML).
+
+    Examples
+    --------
+    >>> text = failover_notice(
+    ...     {"x-offcenter-previous": "app1"}, {"OFFCENTER_BACKEND": "app2"}, link_names_upload=True
+    ... )
+    >>> "upload it again" in text
+    True
+    """
+    if not moved(headers, env):
+        return None
+    text = (
+        "The server process that held your session stopped; you are now on another one. "
+        "The page's settings came back from its address."
+    )
+    if link_names_upload:
+        text += (
+            " Your uploaded file was in the memory of the process that stopped and cannot come "
+            "back: upload it again."
+        )
+    return text

@@ -1,0 +1,437 @@
+r"""Your own measure, in plain Python: :func:`register_measure` and the plugin entry points.
+
+scikit-learn's trees take three criteria or a Cython object; a criterion written in Python is
+"a common request" it does not serve (scikit-learn issues #17436, #10251). Here a measure is a
+vectorised function of class proportions, registered once:
+
+.. math::
+    I : \{p \in [0, 1]^q : \textstyle\sum_j p_j = 1\} \to [0, \infty), \qquad
+    I(e_j) = 0 \ \text{(pure distributions)}
+
+``func(p, **params)`` receives a float64 array whose **last axis** holds the q class
+proportions (leading axes are batches: the tree scores all the thresholds of a feature in one
+call) and returns one value per distribution (shape ``p.shape[:-1]``). After
+:func:`register_measure` the name works everywhere a built-in measure does:
+``TreeClassifier(measure=name)`` (and ``theta="prior"``: off-centered on any theta, as
+Lallich, Lenca and Vaillant's transform applies to any measure), :class:`MeasureSetting`,
+the inspection tables, the forest, the evaluation and its CLI (``--plugin module``) and the
+curve pages (an installed package declares an entry point in the ``offcenter.measures``
+group; see :func:`load_plugins`).
+
+Validation on registration
+--------------------------
+The function is called on pure, uniform and random distributions of 2, 3 and 5 classes (with
+its parameters at their defaults): the result must have one value per distribution, be finite
+and non-negative (round-off down to -1e-12 is clipped), and be 0 (within 1e-9) on every pure
+distribution. Anything else is a ``ValueError`` that says which distribution failed; an
+exception raised by ``func`` is reported with it. Concavity (which makes every gain >= 0) is
+checked numerically and recorded in ``MeasureInfo.concave``, not required.
+
+Parameters of a custom measure are named ``beta`` and/or ``rho``: the names
+:class:`~offcenter.TreeClassifier`, :class:`~offcenter.MeasureSetting` and the setting keys
+(``mymeasure_b0.5``) carry.
+
+Examples
+--------
+>>> import numpy as np
+>>> from offcenter import TreeClassifier, register_measure
+>>> def gini_again(p):
+...     return 1.0 - (p * p).sum(axis=-1)
+>>> info = register_measure("gini_again", gini_again, label="Gini, as a plugin")
+>>> X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])
+>>> clf = TreeClassifier(measure="gini_again", theta="prior").fit(X, [0, 0, 0, 1, 1])
+>>> clf.setting_.label
+'off-centered Gini, as a plugin, θ = prior'
+>>> unregister_measure("gini_again")
+"""
+
+from __future__ import annotations
+
+import importlib
+import numbers
+import os
+import re
+import warnings
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from offcenter.measures import registry as _registry
+from offcenter.measures._validation import as_distribution, scalar_or_array
+from offcenter.measures.registry import MeasureInfo, ParamInfo
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "custom_measure_names",
+    "load_plugins",
+    "register_measure",
+    "unregister_measure",
+]
+
+#: The entry point group an installed package declares its measures in (pyproject.toml:
+#: ``[project.entry-points."offcenter.measures"] my_measure = "my_pkg.measures:register"``).
+ENTRY_POINT_GROUP = "offcenter.measures"
+#: Environment variable listing the plugins loaded in this process (``module`` or
+#: ``module:function``, comma-separated), so that worker processes (joblib, dask) load them too.
+PLUGINS_ENV = "OFFCENTER_PLUGINS"
+
+_NAME = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+_PARAM_NAMES = ("beta", "rho")
+_CUSTOM: dict[str, Callable] = {}  # name -> the user's function
+_KWARGS: dict[str, dict] = {}  # name -> the other arguments of its registration
+_LOADED: set[str] = set()  # plugin specs loaded in this process
+
+
+def _check_name(name) -> str:
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ValueError(
+            f"a measure name is lower-case letters, digits and single underscores, starting "
+            f"with a letter (e.g. 'tsallis'); got {name!r}."
+        )
+    if name in ("oc", "ocuniform", "ocprior", "consistent", "balanced", "uniform", "prior"):
+        raise ValueError(f"{name!r} is a word of the setting keys; choose another name.")
+    if re.match(r"^(oc|octheta)", name) or re.search(r"_(b|r|a|n)[0-9.]", name):
+        raise ValueError(
+            f"{name!r} would be read as part of a setting key (an 'oc' prefix or a _b/_r/_a/_n "
+            "number suffix); choose another name."
+        )
+    return name
+
+
+def _param_info(name: str, spec, measure: str) -> ParamInfo:
+    if name not in _PARAM_NAMES:
+        raise ValueError(
+            f"the parameters of a custom measure are named beta or rho (the names TreeClassifier "
+            f"and MeasureSetting carry); got {name!r}. Rename it in your function."
+        )
+    if isinstance(spec, ParamInfo):
+        if spec.name != name:
+            raise ValueError(f"the ParamInfo for {name!r} is named {spec.name!r}.")
+        return spec
+    if isinstance(spec, Mapping):
+        extra = set(spec) - {"default", "low", "high", "description"}
+        if extra or "default" not in spec:
+            raise ValueError(
+                f"parameter {name!r}: give a default number, or a dict with 'default' and "
+                f"optionally 'low', 'high', 'description'; got {dict(spec)!r}."
+            )
+        default, low, high = spec["default"], spec.get("low"), spec.get("high")
+        description = spec.get("description", f"parameter {name} of the {measure} measure")
+    else:
+        default, low, high, description = spec, None, None, f"parameter {name} of {measure}"
+    for what, v in (("default", default), ("low", low), ("high", high)):
+        if v is not None and (
+            isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v)
+        ):
+            raise ValueError(f"parameter {name!r}: {what} must be a finite number; got {v!r}.")
+    default = float(default)
+    if (low is not None and default < low) or (high is not None and default > high):
+        raise ValueError(f"parameter {name!r}: the default {default} is outside [{low}, {high}].")
+    ui_low = float(low) if low is not None else default - max(1.0, abs(default))
+    ui_high = float(high) if high is not None else default + max(1.0, abs(default))
+    return ParamInfo(
+        name,
+        {"beta": r"\beta", "rho": r"\rho"}[name],
+        default,
+        None if low is None else float(low),
+        None if high is None else float(high),
+        ui_low,
+        ui_high,
+        (ui_high - ui_low) / 100.0,
+        str(description),
+    )
+
+
+def _test_distributions(q: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Pure distributions, the uniform one, and random ones (some with zeros); the mask says
+    which rows are pure."""
+    pure = np.eye(q)
+    uniform = np.full((1, q), 1.0 / q)
+    rand = rng.dirichlet(np.ones(q), size=40)
+    sparse = rng.dirichlet(np.ones(q), size=10)
+    sparse[:, 0] = 0.0
+    sparse /= sparse.sum(axis=1, keepdims=True)
+    p = np.vstack([pure, uniform, rand, sparse])
+    mask = np.zeros(len(p), bool)
+    mask[:q] = True
+    return p, mask
+
+
+def _validate(name: str, func: Callable, params: dict[str, float]) -> bool:
+    """Check func on test distributions; returns whether it looks concave."""
+    rng = np.random.default_rng(20070101)
+    concave = True
+    for q in (2, 3, 5):
+        p, pure = _test_distributions(q, rng)
+        try:
+            out = func(p.copy(), **params)
+        except Exception as exc:  # the user's code: report whatever it raised
+            raise ValueError(
+                f"measure {name!r}: calling it on an array of shape {p.shape} (the last axis "
+                f"holds the {q} class proportions) raised {type(exc).__name__}: {exc}"
+            ) from exc
+        out = np.asarray(out, dtype=float) if out is not None else None
+        if out is None or out.shape != p.shape[:-1]:
+            got = None if out is None else out.shape
+            raise ValueError(
+                f"measure {name!r} must return one value per distribution: for p of shape "
+                f"{p.shape} (last axis: the {q} classes) it returned shape {got}; reduce over "
+                "the last axis (e.g. .sum(axis=-1))."
+            )
+        bad = ~np.isfinite(out)
+        if bad.any():
+            raise ValueError(
+                f"measure {name!r} is not finite (value {out[bad][0]}) at p = "
+                f"{np.round(p[bad][0], 4).tolist()}; handle p_j = 0 (e.g. 0 log 0 = 0)."
+            )
+        if (out < -1e-12).any():
+            k = int(np.argmin(out))
+            raise ValueError(
+                f"measure {name!r} must be non-negative; it is {out[k]:.6g} at p = "
+                f"{np.round(p[k], 4).tolist()}."
+            )
+        if (np.abs(out[pure]) > 1e-9).any():
+            k = int(np.flatnonzero(pure & (np.abs(out) > 1e-9))[0])
+            raise ValueError(
+                f"measure {name!r} must be 0 on a pure distribution (one class only); it is "
+                f"{out[k]:.6g} at p = {p[k].tolist()}."
+            )
+        a = rng.dirichlet(np.ones(q), size=30)
+        b = rng.dirichlet(np.ones(q), size=30)
+        mid = np.asarray(func((a + b) / 2.0, **params), float)
+        ends = (np.asarray(func(a, **params), float) + np.asarray(func(b, **params), float)) / 2
+        concave &= bool(np.all(mid >= ends - 1e-9))
+    return concave
+
+
+def register_measure(
+    name: str,
+    func: Callable,
+    *,
+    label: str | None = None,
+    params: Mapping | None = None,
+    short: str | None = None,
+    latex: str = "",
+    description: str = "",
+    reference: str = "",
+    replace: bool = False,
+) -> MeasureInfo:
+    """Register a measure written in Python; it then works like a built-in one.
+
+    Parameters
+    ----------
+    name : str
+        The measure's name (``TreeClassifier(measure=name)``, setting keys): lower-case
+        letters, digits, single underscores.
+    func : callable
+        ``func(p, **params) -> array``: p of shape (..., q), the last axis the class
+        proportions (summing to 1, float64); returns shape ``p.shape[:-1]``. Validated on
+        registration (see the module docs).
+    label : str, optional
+        Readable name (tables, legends); default: the name. ``short`` (default: the label) is
+        the name in setting labels.
+    params : mapping, optional
+        ``{"beta": default}`` or ``{"beta": {"default": 0.5, "low": 0, "high": 1,
+        "description": ...}}`` (or a :class:`ParamInfo`); names ``beta`` and/or ``rho``.
+    latex, description, reference : str
+        For the pages and the docs.
+    replace : bool
+        Replace a custom measure registered under the same name (a built-in never).
+
+    Returns
+    -------
+    MeasureInfo
+        The registry entry (``offcenter.get_measure(name)`` returns it too).
+
+    Raises
+    ------
+    ValueError
+        A bad name, a name taken, bad parameters, or a function failing the validation.
+    TypeError
+        ``func`` is not callable.
+    """
+    name = _check_name(name)
+    if not callable(func):
+        raise TypeError(f"func must be a function of p (a numpy array); got {func!r}.")
+    taken = name in _registry.TREE_MEASURES or name in _registry._ALIASES
+    if taken and not (replace and name in _CUSTOM):
+        what = "a custom measure (pass replace=True)" if name in _CUSTOM else "a built-in measure"
+        raise ValueError(f"the name {name!r} is taken by {what}.")
+    label = str(label) if label is not None else name
+    infos = tuple(_param_info(k, v, label) for k, v in (params or {}).items())
+    defaults = {p.name: p.default for p in infos}
+    concave = _validate(name, func, defaults)
+
+    def kernel(p, **kw):
+        return np.maximum(np.asarray(func(p, **kw), dtype=np.float64), 0.0)
+
+    def function(p, **kw):
+        values = info.validate_params(kw, fill_defaults=True)
+        return scalar_or_array(kernel(as_distribution(p), **values))
+
+    function.__name__ = kernel.__name__ = name
+    function.__doc__ = description or f"The custom measure {label} (registered by the user)."
+    info = MeasureInfo(
+        name=name,
+        label=label,
+        short=str(short) if short is not None else label,
+        params=infos,
+        theta="optional",
+        latex=latex or rf"\mathrm{{{name}}}(p)",
+        description=description or f"Custom measure {label}.",
+        reference=reference or "user-defined (offcenter.register_measure)",
+        function=function,
+        kernel=kernel,
+        concave=concave,
+        notes="Registered with offcenter.register_measure.",
+    )
+    _registry.MEASURES[name] = info
+    _registry.TREE_MEASURES[name] = info
+    _CUSTOM[name] = func
+    _KWARGS[name] = dict(
+        label=label,
+        params=params,
+        short=short,
+        latex=latex,
+        description=description,
+        reference=reference,
+    )
+    return info
+
+
+def registration(name: str):
+    """What re-registers a custom measure in another process: ``(name, func, kwargs)``, or
+    None for a built-in measure. :class:`offcenter.ForestClassifier` sends it to its joblib
+    workers with each tree, so a forest on a custom measure grows in parallel."""
+    key = _registry.get_measure(name).name
+    if key not in _CUSTOM:
+        return None
+    return key, _CUSTOM[key], dict(_KWARGS[key])
+
+
+def ensure_registered(reg) -> None:
+    """Register ``reg`` (from :func:`registration`) unless its name is known already."""
+    if reg is not None and reg[0] not in _registry.TREE_MEASURES:
+        register_measure(reg[0], reg[1], **reg[2])
+
+
+def unregister_measure(name: str) -> None:
+    """Remove a measure added by :func:`register_measure` (built-ins cannot be removed)."""
+    if name not in _CUSTOM:
+        raise ValueError(f"{name!r} is not a custom measure; custom: {sorted(_CUSTOM) or 'none'}.")
+    del _CUSTOM[name]
+    _KWARGS.pop(name, None)
+    _registry.MEASURES.pop(name, None)
+    _registry.TREE_MEASURES.pop(name, None)
+
+
+def custom_measure_names() -> list[str]:
+    """Names of the measures registered by :func:`register_measure`, in order."""
+    return list(_CUSTOM)
+
+
+def _remember(spec: str) -> None:
+    known = [s for s in os.environ.get(PLUGINS_ENV, "").split(",") if s]
+    if spec not in known:
+        os.environ[PLUGINS_ENV] = ",".join([*known, spec])
+
+
+def _load_spec(spec: str) -> None:
+    """Import ``module`` (its import registers measures) or call ``module:function``."""
+    if spec in _LOADED:
+        return
+    module, _, attr = spec.partition(":")
+    try:
+        obj = importlib.import_module(module)
+        if attr:
+            for part in attr.split("."):
+                obj = getattr(obj, part)
+            obj()
+    except Exception as exc:
+        raise ValueError(
+            f"plugin {spec!r} could not be loaded: {type(exc).__name__}: {exc}"
+        ) from exc
+    _LOADED.add(spec)
+
+
+def load_plugins(modules=(), *, entry_points: bool = True, strict: bool = False) -> list[str]:
+    """Load measure plugins: modules given by path, and the ``offcenter.measures`` entry points.
+
+    Parameters
+    ----------
+    modules : iterable of str
+        ``"my_pkg.measures"`` (imported: its import calls :func:`register_measure`) or
+        ``"my_pkg.measures:register"`` (imported, then the function called).
+    entry_points : bool
+        Also load every entry point of the group :data:`ENTRY_POINT_GROUP` of the installed
+        packages (``importlib.metadata.entry_points``); its object is a function, called, or a
+        module.
+    strict : bool
+        Raise on a plugin of ``modules`` that fails (the CLI); otherwise warn and go on (the
+        app: one broken package must not take the pages down). A failing entry point only
+        warns.
+
+    Returns
+    -------
+    list of str
+        The names of the measures registered by this call.
+
+    Each plugin loaded is remembered in the ``OFFCENTER_PLUGINS`` environment variable, which
+    worker processes (joblib's loky, dask on this machine) inherit and load at
+    ``import offcenter``, so that a cross-validation in parallel knows the measures; joblib's
+    reusable workers started earlier are stopped (the next parallel call starts fresh ones).
+    Loading twice is harmless (a module is imported once; a function re-registering the same
+    name should pass ``replace=True``).
+    """
+    from importlib.metadata import entry_points as _entry_points
+
+    before, loaded = set(_CUSTOM), set(_LOADED)
+    specs = [(str(m).strip(), strict) for m in modules if str(m).strip()]
+    if entry_points:  # an installed package's failure only warns
+        specs += [(ep.value, False) for ep in _entry_points(group=ENTRY_POINT_GROUP)]
+    for spec, must in specs:
+        try:
+            _load_spec(spec)
+        except ValueError as exc:
+            if must:
+                raise
+            warnings.warn(str(exc), UserWarning, stacklevel=2)
+            continue
+        _remember(spec)
+    if _LOADED - loaded:
+        _restart_workers()
+    return [n for n in _CUSTOM if n not in before]
+
+
+def _restart_workers() -> None:
+    """Stop joblib's reusable worker processes (loky), if any: the next parallel call starts
+    fresh ones, which inherit ``OFFCENTER_PLUGINS`` and so know the new measures."""
+    try:
+        from joblib.externals.loky import reusable_executor
+    except ImportError:  # pragma: no cover - joblib without loky
+        return
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=True)
+
+
+def plugin_args(argv) -> list[str]:
+    """The module paths of the ``--plugin X`` / ``--plugin=X`` options of a command line
+    (read before the other options, whose settings may name a plugin's measure)."""
+    out, args = [], list(argv)
+    for i, a in enumerate(args):
+        if a == "--plugin" and i + 1 < len(args):
+            out.append(args[i + 1])
+        elif a.startswith("--plugin="):
+            out.append(a.split("=", 1)[1])
+    return out
+
+
+def _load_env_plugins() -> None:
+    """At ``import offcenter``: load the plugins a parent process listed (worker processes)."""
+    specs = [s for s in os.environ.get(PLUGINS_ENV, "").split(",") if s]
+    for spec in specs:
+        try:
+            _load_spec(spec)
+        except ValueError as exc:
+            warnings.warn(str(exc), UserWarning, stacklevel=2)

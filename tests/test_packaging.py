@@ -1,0 +1,118 @@
+"""The distributable package: wheel and sdist build, twine accepts them, the wheel installs
+into a fresh virtual environment outside the repository and fits a tree on a bundled data set;
+one version source; LICENSE and CITATION.cff.
+
+The build runs without isolation (``--no-isolation``: the installed setuptools, no download),
+on a copy of the tracked files; the venv reuses the installed dependencies
+(``--system-site-packages``) and installs the wheel with ``--no-deps``, so the test runs
+offline in about half a minute.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+import offcenter
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    from pip._vendor import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(cmd, cwd, timeout=600):
+    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    assert out.returncode == 0, (cmd, out.stdout[-2000:], out.stderr[-3000:])
+    return out.stdout
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory):
+    src = tmp_path_factory.mktemp("src")
+    files = _run(["git", "ls-files", "-z"], ROOT).split("\0")
+    for name in filter(None, files):
+        path = ROOT / name
+        if path.is_file():  # files deleted in the worktree but still tracked are skipped
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, src / name)
+    for name in ("pyproject.toml", "LICENSE", "CITATION.cff", "MANIFEST.in", "README.md"):
+        shutil.copy2(ROOT / name, src / name)  # also before they are committed
+    out = src / "dist"
+    _run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(src)], src)
+    return out
+
+
+def test_wheel_and_sdist_pass_twine(dist):
+    wheels = list(dist.glob("*.whl"))
+    sdists = list(dist.glob("*.tar.gz"))
+    assert len(wheels) == 1 and len(sdists) == 1
+    assert f"offcenter-{offcenter.__version__}-" in wheels[0].name
+    text = _run(
+        [sys.executable, "-m", "twine", "check", "--strict", *map(str, wheels + sdists)], dist
+    )
+    assert text.count("PASSED") == 2
+
+
+def test_wheel_installs_in_a_fresh_venv_and_fits(dist, tmp_path):
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    py = env_dir / "bin" / "python"
+    wheel = next(dist.glob("*.whl"))
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(py),
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        tmp_path,
+    )
+    code = (
+        "import offcenter, sys\n"
+        "from offcenter.data.datasets import load\n"
+        "df = load('pima')\n"
+        "X, y = df.drop(columns='diabetes'), df['diabetes']\n"
+        "clf = offcenter.TreeClassifier(theta='prior', max_depth=3).fit(X, y)\n"
+        "print(offcenter.__file__)\n"
+        "print(offcenter.__version__, clf.get_n_leaves(), round(clf.score(X, y), 3))\n"
+    )
+    out = _run([str(py), "-c", code], tmp_path).splitlines()
+    assert out[0].startswith(str(env_dir)), out  # the wheel's package, not the repository's
+    version, leaves, score = out[1].split()
+    assert version == offcenter.__version__ and int(leaves) >= 2 and float(score) > 0.7
+    # the console script of the evaluation CLI is installed
+    assert (env_dir / "bin" / "offcenter-evaluate").exists()
+
+
+def test_one_version_source():
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in meta["project"] and "version" in meta["project"]["dynamic"]
+    assert meta["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "offcenter.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+", offcenter.__version__)
+    cff = (ROOT / "CITATION.cff").read_text()
+    assert f"version: {offcenter.__version__}" in cff
+
+
+def test_license_and_citation():
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert meta["project"]["license"] == "MIT"
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    cff = (ROOT / "CITATION.cff").read_text()
+    assert "cff-version: 1.2.0" in cff and "license: MIT" in cff
+    for word in ("Lallich", "Lenca", "Vaillant", "off-centered entropy", "2007", "hal-02121319"):
+        assert word in cff
