@@ -6,14 +6,12 @@ from offcenter.app.charts import plotly_chart
 from offcenter.app.curve_pages import (
     PRESETS,
     TWO_CLASS_SCHEMA,
+    cached_binary_curves,
     page_specs,
 )
 from offcenter.app.lesson import STEPS, step_link
 from offcenter.app.navigation import ensure_router
 from offcenter.app.presentation import is_on
-from offcenter.measures.curves import (
-    binary_curves,
-)
 from offcenter.viz.curves import curves_figure, png_config
 
 ensure_router()  # a first visit straight to this page still goes through app.py
@@ -60,7 +58,7 @@ with right:
     fig1 = PRESETS["fig1"]
     values = {**TWO_CLASS_SCHEMA.defaults(), **fig1["values"]}
     raw, oc = page_specs(values)
-    df = binary_curves(raw + oc, values["theta"])
+    df = cached_binary_curves(raw + oc, values["theta"])
     thumb = curves_figure(
         df,
         theta=values["theta"],

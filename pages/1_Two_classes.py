@@ -7,21 +7,18 @@ from offcenter.app.charts import plotly_chart
 from offcenter.app.curve_pages import (  # the curve data, cached per process
     PRESETS,
     TWO_CLASS_SCHEMA,
-    binary_curves,
-    binary_derivatives,
-    binary_values_at,
+    cached_binary_curves,
+    cached_binary_derivatives,
+    cached_binary_values_at,
+    cached_theta_sweep,
     matching_preset,
     page_specs,
-    theta_sweep,
 )
+from offcenter.app.curve_text import draws_reconstructed_rank, y_axis_title
 from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import formulas_section, measure_controls
 from offcenter.app.navigation import ensure_router
 from offcenter.app.presentation import is_on
-from offcenter.measures.curves import (
-    draws_reconstructed_rank,
-    y_axis_title,
-)
 from offcenter.viz.curves import (
     curves_figure,
     derivative_figure,
@@ -190,7 +187,7 @@ def figures(raw_specs: list, oc_specs: list) -> None:
     # ------------------------------------------------------------------ figures
     y_title = y_axis_title(specs)
     cursor = values["cursor"]
-    df = binary_curves(specs, theta)
+    df = cached_binary_curves(specs, theta)
     if values["version"] == "side":
         left, right, aside = st.columns([5, 5, 3])
         sides = [
@@ -200,7 +197,7 @@ def figures(raw_specs: list, oc_specs: list) -> None:
         for col, side_specs, side_title, suffix, key in sides:
             with col:
                 fig = curves_figure(
-                    binary_curves(side_specs, theta),
+                    cached_binary_curves(side_specs, theta),
                     theta=theta,
                     cursor=cursor,
                     title=side_title,
@@ -212,14 +209,14 @@ def figures(raw_specs: list, oc_specs: list) -> None:
         main, aside = st.columns([3, 1])
         with main:
             if S.get("tc_animate") and oc_specs:
-                grid, sweep = theta_sweep(oc_specs, ANIMATION_THETAS)
+                grid, sweep = cached_theta_sweep(oc_specs, ANIMATION_THETAS)
                 fig = theta_animation_figure(
                     grid,
                     sweep,
                     ANIMATION_THETAS,
                     labels=df.attrs["labels"],
                     theta=theta,
-                    fixed=binary_curves(raw_specs, theta) if raw_specs else None,
+                    fixed=cached_binary_curves(raw_specs, theta) if raw_specs else None,
                     cursor=cursor,
                     title=title,
                     y_title=y_title,
@@ -239,7 +236,7 @@ def figures(raw_specs: list, oc_specs: list) -> None:
     # ------------------------------------------------------------------ readout
     with aside:
         st.subheader(f"Values at p = {cursor:.2f}")
-        readout = binary_values_at(specs, theta, cursor)
+        readout = cached_binary_values_at(specs, theta, cursor)
         # a static table: it wraps long curve names in the narrow column, and scales with the text
         shown = readout[["curve", "value"]].assign(value=[f"{v:.4f}" for v in readout["value"]])
         st.table(shown, hide_index=True)  # text already formatted: no Styler to marshal
@@ -259,7 +256,7 @@ def figures(raw_specs: list, oc_specs: list) -> None:
     if values["deriv"]:
         order = int(values["order"])
         st.subheader("Derivatives (section 3.2)")
-        dd = binary_derivatives(specs, theta, order=order)
+        dd = cached_binary_derivatives(specs, theta, order=order)
         dfig = derivative_figure(dd, theta=theta, order=order, presentation=present)
         plotly_chart(
             dfig, config=png_config(f"{stub}_derivative{order}"), key="tc_chart_deriv", theme=None
