@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from offcenter.app import urlstate
-from offcenter.app.charts import plotly_chart
+from offcenter.app.charts import chart_config, plotly_chart
 from offcenter.app.curve_pages import (  # the curve data, cached per process
     Q_CLASS_SCHEMA,
     Q_TABS,
@@ -35,7 +35,6 @@ from offcenter.measures.curves import (
 from offcenter.viz.curves import (
     curves_figure,
     file_stub,
-    png_config,
     ternary_figure,
     transform_bars_figure,
     transform_maps_figure,
@@ -222,7 +221,7 @@ if tab_slice.open:  # only the open tab runs (lazy tabs): the others cost nothin
             )
             plotly_chart(
                 fig,
-                config=png_config(stub + "_slice"),
+                config=chart_config(stub + "_slice"),
                 key="qc_chart_slice",
                 theme=None,
                 on_select=_clicked,
@@ -264,7 +263,7 @@ if tab_ternary.open:  # only the open tab runs (lazy tabs): the others cost noth
                 mesh, title=f"{curve_label(spec)} over the simplex", presentation=present
             )
             plotly_chart(
-                tfig, config=png_config(stub + "_ternary"), key="qc_chart_ternary", theme=None
+                tfig, config=chart_config(stub + "_ternary"), key="qc_chart_ternary", theme=None
             )
             am = mesh["argmax"]
             st.caption(
@@ -308,7 +307,7 @@ if tab_transform.open:  # only the open tab runs (lazy tabs): the others cost no
         with c1:
             plotly_chart(
                 transform_bars_figure(table, title="p, π and π* per class", presentation=present),
-                config=png_config(stub + "_transform_bars"),
+                config=chart_config(stub + "_transform_bars"),
                 key="qc_chart_bars",
                 theme=None,
             )
@@ -320,7 +319,7 @@ if tab_transform.open:  # only the open tab runs (lazy tabs): the others cost no
                     title="The maps pⱼ → πⱼ",
                     presentation=present,
                 ),
-                config=png_config(stub + "_transform_maps"),
+                config=chart_config(stub + "_transform_maps"),
                 key="qc_chart_maps",
                 theme=None,
             )

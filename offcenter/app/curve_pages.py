@@ -52,7 +52,18 @@ def _common_fields(default_measures: tuple[str, ...]) -> list[_us.Field]:
     ]
 
 
-#: URL parameters of the "Two classes" page (defaults reproduce Figure 1).
+#: Speeds of the theta animation: URL value -> (label, milliseconds per frame). 49 frames
+#: sweep theta from 0.02 to 0.98: 5.9 s slow, 2.9 s normal, 1.6 s fast.
+ANIMATION_SPEEDS = {
+    "slow": ("slow", 120),
+    "normal": ("normal", 60),
+    "fast": ("fast", 33),
+}
+#: theta values of the animation's frames (0.02 to 0.98: 49 frames).
+ANIMATION_THETAS = tuple(round(0.02 * k, 2) for k in range(1, 50))
+
+#: URL parameters of the "Two classes" page (defaults reproduce Figure 1). ``animate``,
+#: ``speed`` and ``loop`` are the theta animation's state.
 TWO_CLASS_SCHEMA = _us.Schema(
     [
         _us.Field("theta", "float", 0.2, low=0.01, high=0.99, step=0.01),
@@ -60,6 +71,9 @@ TWO_CLASS_SCHEMA = _us.Schema(
         _us.Field("cursor", "float", 0.1, low=0.0, high=1.0, step=0.01),
         _us.Field("deriv", "bool", False),
         _us.Field("order", "int", 1, low=1, high=2),
+        _us.Field("animate", "bool", False),
+        _us.Field("speed", "str", "normal", choices=tuple(ANIMATION_SPEEDS)),
+        _us.Field("loop", "bool", False),
     ]
 )
 

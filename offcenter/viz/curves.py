@@ -391,6 +391,11 @@ def _theta_trace(theta: float, y_range, t: Typography) -> dict:
     )
 
 
+#: Sweeps there and back that a looping animation plays before it stops by itself (about 5
+#: minutes at the slow speed, 1.6 minutes at the fast one).
+LOOP_SWEEPS = 30
+
+
 def theta_animation_figure(
     grid,
     sweep: dict,
@@ -403,6 +408,7 @@ def theta_animation_figure(
     title: str | None = None,
     y_title: str = "uncertainty (bits for Shannon)",
     frame_ms: int = 33,
+    loop: bool = False,
     presentation: bool = False,
 ) -> go.Figure:
     """The curves with a ▶ play button and a slider that sweep theta in the browser.
@@ -425,6 +431,9 @@ def theta_animation_figure(
     frame_ms : int, default 33
         Duration of a frame (33 ms = 30 frames per second), transitions off and
         ``redraw=False``: Plotly.animate only restyles the traces' y (and the theta line).
+    loop : bool, default False
+        ▶ play sweeps theta back and forth :data:`LOOP_SWEEPS` times (until ❚❚ pause)
+        instead of once from the current frame to the last.
 
     Returns
     -------
@@ -467,6 +476,10 @@ def theta_animation_figure(
         mode="immediate",
         fromcurrent=True,
     )
+    names = [f["name"] for f in frames]
+    # Plotly.animate plays a list of frame names in order: a loop is the sweep there and back,
+    # repeated (None plays every frame once, from the current one)
+    play = (names + names[-2:0:-1]) * LOOP_SWEEPS if loop else None
     layout = _base_layout(title, P_TITLE, y_title, t, height=520, n_items=len(data) - 1)
     layout["xaxis"].update(range=[-0.01, 1.01])
     layout["yaxis"].update(range=y_range)
@@ -496,7 +509,7 @@ def theta_animation_figure(
             pad=dict(t=below, b=10, l=0, r=10),
             font=dict(size=t.legend, color=TEXT_COLOR),
             buttons=[
-                dict(label="▶ play θ", method="animate", args=[None, anim]),
+                dict(label="▶ play θ", method="animate", args=[play, anim]),
                 dict(
                     label="❚❚ pause",
                     method="animate",
@@ -711,11 +724,19 @@ def ternary_figure(
     hidden = dict(visible=False, showgrid=False, zeroline=False)
     extra = 0 if t.font < 20 else 100
     layout = dict(
+        # the title right above the plotting area, which moves down to make room for it (the
+        # top margin grows: never cut at the figure's top edge), in two lines when long (a
+        # phone's 358 px hold about 34 characters at 18 px)
         title=dict(
-            text=title or label,
+            text=_wrap(title or label, 34),
             font=dict(size=t.title, color=TEXT_COLOR),
-            x=0.01,
+            x=0.0,
+            xref="paper",
             xanchor="left",
+            y=1.0,
+            yref="paper",
+            yanchor="bottom",
+            pad=dict(b=10),
             automargin=True,
         ),
         height=560 + extra,
@@ -727,7 +748,7 @@ def ternary_figure(
         showlegend=False,
         hovermode="closest",
         plot_bgcolor="#FFFFFF",
-        margin=dict(l=10, r=10, t=60 if t.font < 20 else 80, b=10),
+        margin=dict(l=10, r=10, t=20, b=10),
     )
     return _figure(data, layout)
 
