@@ -88,13 +88,15 @@ def _sliders() -> None:
     c_cursor.slider("p cursor (or click on the figure)", 0.0, 1.0, step=0.01, key="tc_cursor")
 
 
-st.title("Two classes: the boolean case")
-st.write(
+INTRO = (
     "A node holds two classes in proportions (1 - p, p). Each curve is an uncertainty measure of "
     "that node as p goes from 0 (pure class 0) to 1 (pure class 1). Off-centering on θ moves "
     "the maximum from p = 1/2 to p = θ, so that a node with the *a priori* class "
     "distribution counts as the most uncertain one."
 )
+st.title("Two classes: the boolean case")
+if not present:  # in presentation mode the figure comes first, on the projector's one screen
+    st.write(INTRO)
 for w in url_warnings:
     st.warning(f"Link parameter fixed: {w}")
 
@@ -128,8 +130,7 @@ with st.sidebar:
         help="Adds a play button and a θ slider to the figure: θ sweeps from 0.02 to 0.98 "
         "in your browser, without asking the server.",
     )
-    a1, a2 = st.columns(2)
-    a1.selectbox(
+    st.selectbox(
         "Speed",
         list(ANIMATION_SPEEDS),
         format_func=lambda k: ANIMATION_SPEEDS[k][0],
@@ -137,7 +138,7 @@ with st.sidebar:
         disabled=not S["tc_animate"],
         help="slow: 5.9 s per sweep, normal: 2.9 s, fast: 1.6 s",
     )
-    a2.checkbox(
+    st.checkbox(
         "Loop",
         key="tc_loop",
         disabled=not S["tc_animate"],
@@ -214,7 +215,9 @@ def figures(raw_specs: list, oc_specs: list) -> None:
                 )
                 _chart(fig, stub + suffix, key)
     else:
-        main, aside = st.columns([3, 1])
+        # presentation mode: the figure takes the whole width (its legend in two columns, the
+        # plot as large as the screen allows), the readout right under it
+        main, aside = (st.container(), st.container()) if present else st.columns([3, 1])
         with main:
             if animating:
                 grid, sweep = cached_theta_sweep(oc_specs, ANIMATION_THETAS)
@@ -311,6 +314,9 @@ def figures(raw_specs: list, oc_specs: list) -> None:
 
 
 figures(raw_specs, oc_specs)
+
+if present:
+    st.write(INTRO)
 
 # ------------------------------------------------------------------ formulas
 st.subheader("Formulas and references")

@@ -41,11 +41,15 @@ _WIDGET = "_present_toggle"
 #: a third of a laptop's screen. Streamlit stacks columns below 640 px.
 NARROW_PX = 700
 _VIEWPORT = "_viewport"
+#: The last reported class, kept under a key no widget uses (it survives a run that does not
+#: mount the component, such as one a page ends with ``st.stop()``).
+_KIND = "_viewport_kind"
 
 _CSS = f"""<style>
 @media (min-width: {NARROW_PX}px) {{
 html {{ font-size: 20px; }}
 [data-testid="stSidebar"] {{ font-size: 18px; }}
+[data-testid="stMainBlockContainer"] {{ padding-top: 2.5rem; }}
 }}
 </style>"""
 
@@ -77,8 +81,14 @@ export default function (component) {
 
 
 def viewport() -> str | None:
-    """Mount the viewport reporter (once per run, before a page reads :func:`is_on`) and return
-    the screen's class: ``"narrow"``, ``"wide"``, or None before the browser has reported."""
+    """Mount the viewport reporter and return the screen's class: ``"narrow"``, ``"wide"``, or
+    None before the browser has reported.
+
+    :func:`offcenter.app.navigation.run` mounts it once per run, *after* the page: its report
+    reruns the page, and a rerun asked for while the first run was still drawing the page's
+    widgets left sliders showing their minimum in the browser. The page reads the class with
+    :func:`is_on` / :func:`is_narrow` (from the component's state, which the rerun carries).
+    """
     S = st.session_state
     known = _known_viewport()
     # registered on every run (an identical definition: no warning), so that the registry of
@@ -89,14 +99,19 @@ def viewport() -> str | None:
 
 
 def _known_viewport() -> str | None:
-    state = st.session_state.get(_VIEWPORT)
+    S = st.session_state
+    state = S.get(_VIEWPORT)
     width = None
     if state is not None:
         try:
             width = state.get("width")
         except AttributeError:
             width = getattr(state, "width", None)
-    return width if width in ("narrow", "wide") else None
+    if width in ("narrow", "wide"):
+        S[_KIND] = width
+        return width
+    kept = S.get(_KIND)
+    return kept if kept in ("narrow", "wide") else None
 
 
 def is_narrow() -> bool:
@@ -126,7 +141,6 @@ def presentation_toggle() -> bool:
         values, _ = urlstate.GLOBAL_SCHEMA.decode(st.query_params)
         S[KEY] = bool(values[KEY])
     S[_WIDGET] = bool(S[KEY])
-    viewport()
     with st.sidebar:
         st.toggle(
             "Presentation mode",

@@ -120,7 +120,13 @@ def _axis(title: str, t: Typography, **kw) -> dict:
     )
 
 
-def _legend(t: Typography, title: str | None) -> dict:
+#: Presentation type of a legend of more than four entries: 20 px (the mode's least size) puts
+#: Figure 2's seven entries in two columns at 1400 px (at 22 px the widest, "off-centered Rank
+#: diversity (ρ = 0)", left room for one: seven rows, a plot a third of the figure's height).
+LONG_LEGEND_PX = 20
+
+
+def _legend(t: Typography, title: str | None, n_items: int = 3) -> dict:
     """A horizontal legend above the plotting area (outside it: Plotly moves the plot down to
     make room, on any width), the figure's title as the legend's title so that the two cannot
     overlap."""
@@ -130,8 +136,12 @@ def _legend(t: Typography, title: str | None) -> dict:
         y=1.02,
         xanchor="left",
         x=0.0,
-        font=dict(size=t.legend, color=TEXT_COLOR),
-        itemwidth=30 + 2 * t.marker,
+        font=dict(
+            size=min(t.legend, LONG_LEGEND_PX) if n_items > 4 else t.legend, color=TEXT_COLOR
+        ),
+        # the symbol's width: 40 px show every dash pattern, and leave presentation type two
+        # columns of Figure 2's seven entries in a 1400 px window (one column took 7 rows)
+        itemwidth=40,
         maxheight=0.6,
     )
     if title:
@@ -170,7 +180,7 @@ def _base_layout(
         hoverlabel=dict(font=dict(size=t.font)),
         hovermode="x unified",
         showlegend=True,
-        legend=_legend(t, title),
+        legend=_legend(t, title, n_items),
         margin=dict(l=20, r=30, t=40, b=20),
         # the toolbar (modebar) as a column in the right margin, not a row over the legend and
         # its title: a touch screen (a phone) shows it all the time, and the title, as wide as
@@ -526,11 +536,13 @@ def theta_animation_figure(
             y=0.0,
             yanchor="top",
             pad=dict(t=below - 10, b=10),
+            # the current frame's theta above the slider ("θ = 0.36"); the step labels say it,
+            # so every step has one, drawn in a transparent colour (49 labels would overlap)
             currentvalue=dict(prefix="θ = ", font=dict(size=t.legend, color=TEXT_COLOR)),
-            font=dict(size=t.tick, color=TEXT_COLOR),
+            font=dict(size=t.tick, color="rgba(0,0,0,0)"),
             steps=[
                 dict(
-                    label=f"{th:.2f}" if i % 5 == 0 else "",
+                    label=f"{th:.2f}",
                     method="animate",
                     args=[[f"{th:.2f}"], dict(anim, frame=dict(duration=0, redraw=False))],
                 )
