@@ -747,3 +747,66 @@ def test_q_theta_editor_typed_values_are_used_and_normalised():
         at, "error"
     )
     assert "theta" not in texts(at, "error")  # one word for it on the page: θ
+
+
+# ------------------------------------------------------------------ presentation: the viewer's choice
+def test_presentation_link_on_a_narrow_screen_keeps_normal_sizes():
+    """present=1 from a link on a window the browser reported narrow (a phone): normal type,
+    no toolbar, the link kept for wide screens, and the sidebar says why."""
+    at = AppTest.from_file(TWO, default_timeout=TIMEOUT)
+    at.query_params["present"] = "1"
+    at.session_state["_viewport_kind"] = "narrow"
+    at = ok(at.run())
+    assert at.toggle(key="_present_toggle").value is True  # the viewer's choice stands
+    fig = figure(at, "tc_chart")
+    assert _tick_size(fig) < 20
+    assert fig["config"]["displayModeBar"] is False
+    assert at.query_params["present"] == "1"
+    assert "for wide screens" in texts(at, "caption")
+    at.session_state["_viewport_kind"] = "wide"  # the same link on a projector
+    at = ok(at.run())
+    fig = figure(at, "tc_chart")
+    assert _tick_size(fig) >= 20 and "displayModeBar" not in fig["config"]
+    assert "for wide screens" not in texts(at, "caption")
+
+
+def test_theta_and_cursor_sliders_are_in_the_page_not_the_sidebar():
+    at = run(TWO)
+    main_keys = {s.key for s in at.main.slider}
+    assert {"tc_theta", "tc_cursor"} <= main_keys
+    assert not {"tc_theta", "tc_cursor"} & {s.key for s in at.sidebar.slider}
+
+
+# ------------------------------------------------------------------ the theta animation
+def _play_args(fig: dict):
+    return fig["layout"]["updatemenus"][0]["buttons"][0]["args"]
+
+
+def test_animation_state_is_in_the_link_and_the_page_tells_one_story():
+    at = run(TWO, {"animate": "1", "speed": "slow", "loop": "1"})
+    assert at.toggle(key="tc_animate").value is True
+    assert at.selectbox(key="tc_speed").value == "slow"
+    assert at.checkbox(key="tc_loop").value is True
+    fig = figure(at, "tc_chart")
+    frames, anim = _play_args(fig)
+    assert anim["frame"]["duration"] == 120
+    assert len(frames) == (49 + 47) * 30 and frames[:2] == ["0.02", "0.04"]
+    assert frames[48:51] == ["0.98", "0.96", "0.94"]  # there and back
+    # the readout and Figure 1's caption are for theta = 0.2: they step aside with a note
+    heads = texts(at, "subheader")
+    assert "Values while θ moves" in heads and "Values at p" not in heads
+    assert not at.table
+    caps = texts(at, "caption")
+    assert "Fig. 1." not in caps and "switch the animation off" in caps
+    assert "Fig. 1." not in json.dumps(fig["layout"].get("legend", {}))
+    # speed and loop from the widgets into the link
+    at.selectbox(key="tc_speed").set_value("fast")
+    at.checkbox(key="tc_loop").uncheck()
+    at = ok(at.run())
+    assert at.query_params["speed"] == "fast" and "loop" not in at.query_params
+    frames, anim = _play_args(figure(at, "tc_chart"))
+    assert frames is None and anim["frame"]["duration"] == 33
+    at.toggle(key="tc_animate").set_value(False)
+    at = ok(at.run())
+    assert "animate" not in at.query_params
+    assert "Values at p = 0.10" in texts(at, "subheader") and at.table
