@@ -490,7 +490,8 @@ def theta_animation_figure(
     # Plotly.animate plays a list of frame names in order: a loop is the sweep there and back,
     # repeated (None plays every frame once, from the current one)
     play = (names + names[-2:0:-1]) * LOOP_SWEEPS if loop else None
-    layout = _base_layout(title, P_TITLE, y_title, t, height=520, n_items=len(data) - 1)
+    # 60 px more than a still figure: the buttons and the slider take two rows under the axis
+    layout = _base_layout(title, P_TITLE, y_title, t, height=580, n_items=len(data) - 1)
     layout["xaxis"].update(range=[-0.01, 1.01])
     layout["yaxis"].update(range=y_range)
     layout["hovermode"] = "closest"
@@ -507,6 +508,7 @@ def theta_animation_figure(
     # the controls sit below the x axis title: anchored at the plot's bottom, pushed down by
     # the tick labels' and the axis title's height in px (pad.t), whatever the plot's height
     below = int(1.3 * t.tick + 1.3 * t.axis_title + 30)
+    buttons_h = int(1.6 * t.legend + 16)  # a button's height and a gap
     layout["updatemenus"] = [
         dict(
             type="buttons",
@@ -531,11 +533,13 @@ def theta_animation_figure(
     layout["sliders"] = [
         dict(
             active=start,
-            x=0.3,
-            len=0.7,
+            # a row of its own under the buttons, the whole width: beside them, a phone's
+            # 300 px plot put the buttons over the slider and its "θ = 0.36"
+            x=0.0,
+            len=1.0,
             y=0.0,
             yanchor="top",
-            pad=dict(t=below - 10, b=10),
+            pad=dict(t=below + buttons_h, b=10),
             # the current frame's theta above the slider ("θ = 0.36"); the step labels say it,
             # so every step has one, drawn in a transparent colour (49 labels would overlap)
             currentvalue=dict(prefix="θ = ", font=dict(size=t.legend, color=TEXT_COLOR)),

@@ -200,14 +200,15 @@ VIEWS = {
 }
 SCREENS = {"projector": (1400, 900), "phone": (390, 844)}
 
-_TEXTS = """(i) => {
+_TEXTS = r"""(i) => {
   const g = document.querySelectorAll('.js-plotly-plot')[i];
   const box = (el) => { const r = el.getBoundingClientRect();
     return {x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}; };
   const sel = '.gtitle, .legendtitletext, .legendtext, .g-xtitle text, .g-ytitle text, '
     + '.xtick text, .ytick text, .annotation-text, .colorbar text, '
-    + '.updatemenu-button, .slider-group .current-value';
-  const texts = Array.from(g.querySelectorAll(sel)).filter(t => t.textContent.trim())
+    + '.updatemenu-button, .slider-group text';
+  const shown = (t) => !/rgba\(0, 0, 0, 0\)/.test(t.style.fill || getComputedStyle(t).fill || '');
+  const texts = Array.from(g.querySelectorAll(sel)).filter(t => t.textContent.trim() && shown(t))
     .map(t => ({text: t.textContent.trim(), cls: t.getAttribute('class') || '', box: box(t),
       size: parseFloat(t.style.fontSize || getComputedStyle(t).fontSize || '0')}));
   const mb = g.querySelector('.modebar');
@@ -296,8 +297,13 @@ def test_figure_text_whole_and_clear_of_the_toolbar(browser, app_url, view, scre
         if view == "fig2_animated":
             buttons = [t for t in texts if "updatemenu" in t["cls"]]
             assert [b["text"] for b in buttons] == ["▶ play θ", "❚❚ pause"]
+            current = [t for t in texts if "slider" in t["cls"]]
+            assert current and current[0]["text"] == "θ = 0.20", current
             for b in buttons:
                 assert _inside(b["box"], window), (b, vp)
+                for t in texts:
+                    if t is not b and "updatemenu" not in t["cls"]:
+                        assert not _overlaps(b["box"], t["box"]), (b, t)
         if view == "fig2":
             assert sum("legendtext" in t["cls"] for t in texts) == 7
         _shot_plot(page, index, f"measured_{view}_{screen}")
