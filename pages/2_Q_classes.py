@@ -109,7 +109,9 @@ with st.sidebar:
     st.header("Classes and θ")
     st.slider("q: number of classes", 2, 10, step=1, key="qc_q", on_change=_q_changed)
     q = int(S["qc_q"])
-    c1, c2 = st.columns(2)
+    # side by side, or one under the other in presentation mode (its 18 px type cut
+    # "Imbalanced" in half the sidebar)
+    c1, c2 = (st.container(), st.container()) if present else st.columns(2)
     c1.button(
         "Uniform",
         on_click=_uniform,
