@@ -2,19 +2,17 @@
 
 import streamlit as st
 
-from offcenter.app.charts import plotly_chart
+from offcenter.app.charts import chart_config, plotly_chart
 from offcenter.app.curve_pages import (
     PRESETS,
     TWO_CLASS_SCHEMA,
+    cached_binary_curves,
     page_specs,
 )
 from offcenter.app.lesson import STEPS, step_link
 from offcenter.app.navigation import ensure_router
 from offcenter.app.presentation import is_on
-from offcenter.measures.curves import (
-    binary_curves,
-)
-from offcenter.viz.curves import curves_figure, png_config
+from offcenter.viz.curves import curves_figure
 
 ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="offcenter: entropies for imbalanced classes", layout="wide")
@@ -60,7 +58,7 @@ with right:
     fig1 = PRESETS["fig1"]
     values = {**TWO_CLASS_SCHEMA.defaults(), **fig1["values"]}
     raw, oc = page_specs(values)
-    df = binary_curves(raw + oc, values["theta"])
+    df = cached_binary_curves(raw + oc, values["theta"])
     thumb = curves_figure(
         df,
         theta=values["theta"],
@@ -69,7 +67,9 @@ with right:
         y_title="uncertainty (Shannon in bits)",
         presentation=present,
     )
-    plotly_chart(thumb, config=png_config("offcenter_fig1_theta_0.2"), key="home_fig1", theme=None)
+    plotly_chart(
+        thumb, config=chart_config("offcenter_fig1_theta_0.2"), key="home_fig1", theme=None
+    )
     st.caption(
         "theta = 0.2: Shannon's entropy peaks at p = 0.5, the off-centered and the asymmetric "
         "entropies at p = theta. Open **Two classes** to move theta."

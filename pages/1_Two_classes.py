@@ -3,30 +3,28 @@
 import streamlit as st
 
 from offcenter.app import urlstate
-from offcenter.app.charts import plotly_chart
+from offcenter.app.charts import chart_config, plotly_chart
 from offcenter.app.curve_pages import (  # the curve data, cached per process
+    ANIMATION_SPEEDS,
+    ANIMATION_THETAS,
     PRESETS,
     TWO_CLASS_SCHEMA,
-    binary_curves,
-    binary_derivatives,
-    binary_values_at,
+    cached_binary_curves,
+    cached_binary_derivatives,
+    cached_binary_values_at,
+    cached_theta_sweep,
     matching_preset,
     page_specs,
-    theta_sweep,
 )
+from offcenter.app.curve_text import draws_reconstructed_rank, y_axis_title
 from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import formulas_section, measure_controls
 from offcenter.app.navigation import ensure_router
 from offcenter.app.presentation import is_on
-from offcenter.measures.curves import (
-    draws_reconstructed_rank,
-    y_axis_title,
-)
 from offcenter.viz.curves import (
     curves_figure,
     derivative_figure,
     file_stub,
-    png_config,
     theta_animation_figure,
 )
 
@@ -66,7 +64,7 @@ def _clicked(chart_key: str) -> None:
 def _chart(fig, stub_name: str, key: str) -> None:
     plotly_chart(
         fig,
-        config=png_config(stub_name),
+        config=chart_config(stub_name),
         key=key,
         theme=None,
         on_select=lambda: _clicked(key),
@@ -74,31 +72,31 @@ def _chart(fig, stub_name: str, key: str) -> None:
     )
 
 
-def _theta_slider() -> None:
-    st.slider(
-        "θ: the off-centering point (where the maximum sits)",
+def _sliders() -> None:
+    """θ and the p cursor side by side in the main area, right above the figure: on a phone
+    the sidebar slides over the page, so a slider there hid the figure it moves."""
+    c_theta, c_cursor = st.columns(2)
+    c_theta.slider(
+        "θ: the off-centering point (where the maximum sits)"
+        if not S.get("tc_animate")
+        else "θ where the animation opens (▶ play in the figure sweeps it)",
         0.01,
         0.99,
         step=0.01,
         key="tc_theta",
     )
+    c_cursor.slider("p cursor (or click on the figure)", 0.0, 1.0, step=0.01, key="tc_cursor")
 
 
-def _cursor_slider() -> None:
-    st.slider("p cursor (or click on the figure)", 0.0, 1.0, step=0.01, key="tc_cursor")
-
-
-#: theta values of the animation's frames (0.02 to 0.98: 49 frames, 1.6 s at 30 frames/s).
-ANIMATION_THETAS = [round(0.02 * k, 2) for k in range(1, 50)]
-
-
-st.title("Two classes: the boolean case")
-st.write(
+INTRO = (
     "A node holds two classes in proportions (1 - p, p). Each curve is an uncertainty measure of "
     "that node as p goes from 0 (pure class 0) to 1 (pure class 1). Off-centering on θ moves "
     "the maximum from p = 1/2 to p = θ, so that a node with the *a priori* class "
     "distribution counts as the most uncertain one."
 )
+st.title("Two classes: the boolean case")
+if not present:  # in presentation mode the figure comes first, on the projector's one screen
+    st.write(INTRO)
 for w in url_warnings:
     st.warning(f"Link parameter fixed: {w}")
 
@@ -125,17 +123,30 @@ with st.sidebar:
     )
     st.button("Reset to defaults", on_click=_reset, key="tc_btn_reset", width="stretch")
 
-    st.header("Parameters")
-    theta_slot = st.container()  # the θ slider: drawn by the figure's fragment (below)
+    st.header("Animation")
     st.toggle(
         "Animate θ (▶ play in the figure)",
         key="tc_animate",
         help="Adds a play button and a θ slider to the figure: θ sweeps from 0.02 to 0.98 "
-        "in your browser (30 frames per second), without asking the server.",
+        "in your browser, without asking the server.",
     )
+    st.selectbox(
+        "Speed",
+        list(ANIMATION_SPEEDS),
+        format_func=lambda k: ANIMATION_SPEEDS[k][0],
+        key="tc_speed",
+        disabled=not S["tc_animate"],
+        help="slow: 5.9 s per sweep, normal: 2.9 s, fast: 1.6 s",
+    )
+    st.checkbox(
+        "Loop",
+        key="tc_loop",
+        disabled=not S["tc_animate"],
+        help="Sweep back and forth until ❚❚ pause",
+    )
+    st.header("Parameters")
     measure_controls(PREFIX)  # measures, versions, beta, rho, consistent form
-    st.header("Readout and derivatives")
-    cursor_slot = st.container()  # the p cursor: drawn by the figure's fragment
+    st.header("Derivatives")
     st.checkbox("Show derivatives (paper, section 3.2)", key="tc_deriv")
     st.radio(
         "Derivative order",
@@ -151,12 +162,9 @@ raw_specs, oc_specs = page_specs(values)  # the measures: what the sidebar's wid
 specs = raw_specs + oc_specs
 
 if not specs:
+    _sliders()
     urlstate.save(SCHEMA, S, PREFIX)
     urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
-    with theta_slot:
-        _theta_slider()
-    with cursor_slot:
-        _cursor_slider()
     st.info("Choose at least one measure in the sidebar (or a preset) to draw curves.")
     st.stop()
 
@@ -173,24 +181,22 @@ def figures(raw_specs: list, oc_specs: list) -> None:
     """θ, the p cursor, the figures, the readout and the derivatives: a fragment.
 
     Moving θ or the cursor (or clicking on a figure) reruns this part of the page alone: the
-    measures, the presets and the formulas below do not change with them. Its two sliders
-    are drawn in the sidebar's slots, where the user expects them.
+    measures, the presets and the formulas below do not change with them.
     """
-    with theta_slot:
-        _theta_slider()
-    with cursor_slot:
-        _cursor_slider()
+    _sliders()
     values = urlstate.save(SCHEMA, S, PREFIX)
     urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
     theta = float(values["theta"])
     specs = raw_specs + oc_specs
-    preset = matching_preset(values)
+    animating = bool(values["animate"]) and bool(oc_specs) and values["version"] != "side"
+    # the paper's figures are at θ = 0.2: while θ moves, neither their title nor caption holds
+    preset = None if animating else matching_preset(values)
     title = PRESETS[preset]["title"] if preset else None
     stub = file_stub("offcenter", preset or "two_classes", "theta", f"{theta:g}")
     # ------------------------------------------------------------------ figures
     y_title = y_axis_title(specs)
     cursor = values["cursor"]
-    df = binary_curves(specs, theta)
+    df = cached_binary_curves(specs, theta)
     if values["version"] == "side":
         left, right, aside = st.columns([5, 5, 3])
         sides = [
@@ -200,7 +206,7 @@ def figures(raw_specs: list, oc_specs: list) -> None:
         for col, side_specs, side_title, suffix, key in sides:
             with col:
                 fig = curves_figure(
-                    binary_curves(side_specs, theta),
+                    cached_binary_curves(side_specs, theta),
                     theta=theta,
                     cursor=cursor,
                     title=side_title,
@@ -209,20 +215,24 @@ def figures(raw_specs: list, oc_specs: list) -> None:
                 )
                 _chart(fig, stub + suffix, key)
     else:
-        main, aside = st.columns([3, 1])
+        # presentation mode: the figure takes the whole width (its legend in two columns, the
+        # plot as large as the screen allows), the readout right under it
+        main, aside = (st.container(), st.container()) if present else st.columns([3, 1])
         with main:
-            if S.get("tc_animate") and oc_specs:
-                grid, sweep = theta_sweep(oc_specs, ANIMATION_THETAS)
+            if animating:
+                grid, sweep = cached_theta_sweep(oc_specs, ANIMATION_THETAS)
                 fig = theta_animation_figure(
                     grid,
                     sweep,
                     ANIMATION_THETAS,
                     labels=df.attrs["labels"],
                     theta=theta,
-                    fixed=binary_curves(raw_specs, theta) if raw_specs else None,
+                    fixed=cached_binary_curves(raw_specs, theta) if raw_specs else None,
                     cursor=cursor,
-                    title=title,
+                    title="The curves as θ moves",
                     y_title=y_title,
+                    frame_ms=ANIMATION_SPEEDS[values["speed"]][1],
+                    loop=bool(values["loop"]),
                     presentation=present,
                 )
             else:
@@ -238,14 +248,29 @@ def figures(raw_specs: list, oc_specs: list) -> None:
 
     # ------------------------------------------------------------------ readout
     with aside:
-        st.subheader(f"Values at p = {cursor:.2f}")
-        readout = binary_values_at(specs, theta, cursor)
-        # a static table: it wraps long curve names in the narrow column, and scales with the text
-        shown = readout[["curve", "value"]].assign(value=[f"{v:.4f}" for v in readout["value"]])
-        st.table(shown, hide_index=True)  # text already formatted: no Styler to marshal
-        st.caption("Click on the figure to move the cursor there.")
+        if animating:
+            # the animation moves θ in the browser, the server never hears of it: a table for
+            # the page's θ would contradict the figure, so it steps aside with a note
+            st.subheader("Values while θ moves")
+            st.info(
+                "The ▶ play button and the slider under the plot move θ in your browser; "
+                "hover on a curve to read its value at that θ. The table of values at the "
+                "cursor comes back when the animation is off."
+            )
+        else:
+            st.subheader(f"Values at p = {cursor:.2f}")
+            readout = cached_binary_values_at(specs, theta, cursor)
+            # a static table: it wraps long curve names in a narrow column
+            shown = readout[["curve", "value"]].assign(value=[f"{v:.4f}" for v in readout["value"]])
+            st.table(shown, hide_index=True)  # text already formatted: no Styler to marshal
+            st.caption("Click on the figure to move the cursor there.")
     if preset:
         st.caption(f"**{PRESETS[preset]['title']}** {PRESETS[preset]['caption']}")
+    elif animating and matching_preset(values):
+        st.caption(
+            "The paper's figure and its caption are at θ = 0.2: switch the animation off to "
+            "see them."
+        )
     st.caption(
         "Hover for values; the dotted vertical line is θ, the dashed one the p cursor. "
         "PNG: use the camera button of the figure's toolbar (file "
@@ -259,10 +284,10 @@ def figures(raw_specs: list, oc_specs: list) -> None:
     if values["deriv"]:
         order = int(values["order"])
         st.subheader("Derivatives (section 3.2)")
-        dd = binary_derivatives(specs, theta, order=order)
+        dd = cached_binary_derivatives(specs, theta, order=order)
         dfig = derivative_figure(dd, theta=theta, order=order, presentation=present)
         plotly_chart(
-            dfig, config=png_config(f"{stub}_derivative{order}"), key="tc_chart_deriv", theme=None
+            dfig, config=chart_config(f"{stub}_derivative{order}"), key="tc_chart_deriv", theme=None
         )
         st.markdown(
             "Finite differences taken within each piece ($0$ to $\\theta$, $\\theta$ to $1$); at "
@@ -289,6 +314,9 @@ def figures(raw_specs: list, oc_specs: list) -> None:
 
 
 figures(raw_specs, oc_specs)
+
+if present:
+    st.write(INTRO)
 
 # ------------------------------------------------------------------ formulas
 st.subheader("Formulas and references")

@@ -1,18 +1,26 @@
 """q classes: slices through theta, the ternary view and the off-centering transform itself."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from offcenter.app import urlstate
-from offcenter.app.charts import plotly_chart
+from offcenter.app.charts import chart_config, plotly_chart
 from offcenter.app.curve_pages import (  # the curve data, cached per process
     Q_CLASS_SCHEMA,
     Q_TABS,
+    cached_slice_curves,
+    cached_ternary_mesh,
+    cached_transform_maps,
+    imbalanced_example,
     page_specs,
-    slice_curves,
-    ternary_mesh,
-    transform_maps,
+)
+from offcenter.app.curve_text import (
+    draws_reconstructed_rank,
+    format_value,
+    format_values,
+    normalise_theta,
+    parse_distribution,
+    y_axis_title,
 )
 from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import formulas_section, measure_controls
@@ -20,19 +28,13 @@ from offcenter.app.navigation import ensure_router
 from offcenter.app.presentation import is_on
 from offcenter.measures.curves import (
     curve_label,
-    draws_reconstructed_rank,
-    imbalanced_example,
-    normalise_theta,
-    parse_distribution,
     slice_distributions,
     ternary_grid,
     transform_table,
-    y_axis_title,
 )
 from offcenter.viz.curves import (
     curves_figure,
     file_stub,
-    png_config,
     ternary_figure,
     transform_bars_figure,
     transform_maps_figure,
@@ -107,7 +109,9 @@ with st.sidebar:
     st.header("Classes and θ")
     st.slider("q: number of classes", 2, 10, step=1, key="qc_q", on_change=_q_changed)
     q = int(S["qc_q"])
-    c1, c2 = st.columns(2)
+    # side by side, or one under the other in presentation mode (its 18 px type cut
+    # "Imbalanced" in half the sidebar)
+    c1, c2 = (st.container(), st.container()) if present else st.columns(2)
     c1.button(
         "Uniform",
         on_click=_uniform,
@@ -128,43 +132,39 @@ with st.sidebar:
         st.warning(f"θ had {len(base)} values for q = {q} classes; using the uniform distribution.")
         base = [1.0 / q] * q
         S["qc_theta"] = base
-    # short labels (θ₁ .. θ₁₀) so that the narrow sidebar never clips them
-    editor_df = pd.DataFrame(
-        {"class": [f"θ{_SUB[j + 1]}" for j in range(q)], "theta": [float(v) for v in base]}
-    )
-    edited = st.data_editor(
-        editor_df,
-        key=f"qc_theta_editor_{S['qc_editor_version']}_{q}",
-        hide_index=True,
-        disabled=["class"],
-        num_rows="fixed",
-        width="stretch",
-        column_config={
-            "class": st.column_config.TextColumn("", width=40),
-            "theta": st.column_config.NumberColumn(
-                "θⱼ",
-                min_value=0.0,
-                step=0.01,
-                format="%.4f",
-                width=120,
-                help="reference frequency of class j (normalised to sum 1)",
-            ),
-        },
-    )
+    # One number box per class (a real text field: typing "0.7" quickly gives 0.7), shown with
+    # 4 significant digits, the precision of every theta the page shows (1/3 reads 0.3333,
+    # 2^-10/(1 - 2^-10) reads 0.0009775). Keys carry a version: a preset, q or a reset sets them
+    # afresh from qc_theta.
+    st.caption("θⱼ: reference frequency of class j (divided by the sum when it is not 1)")
+    typed = []
+    for row in range(0, q, 2):
+        cols = st.columns(2)
+        for col, j in zip(cols, range(row, min(row + 2, q))):
+            typed.append(
+                col.number_input(
+                    f"θ{_SUB[j + 1]}",
+                    min_value=0.0,
+                    value=float(base[j]),
+                    step=0.01,
+                    format="%.4g",
+                    key=f"qc_th_{S['qc_editor_version']}_{q}_{j}",
+                )
+            )
 
 theta = None
 theta_error = None
 try:
-    theta, notes = normalise_theta(edited["theta"].to_numpy(dtype=float, na_value=np.nan), q)
+    theta, notes = normalise_theta(np.asarray(typed, dtype=float), q)
 except ValueError as exc:
     theta_error = str(exc)
     notes = []
 
 with st.sidebar:
     if theta_error:
-        st.error(f"theta is not usable: {theta_error}")
+        st.error(theta_error)
     for n_ in notes:
-        st.info(f"Normalised: {n_} Used: ({', '.join(f'{t:.4f}' for t in theta)}).")
+        st.info(n_)
 
     st.header("Curves")
     measure_controls(PREFIX)  # measures, versions, beta, rho, consistent form
@@ -184,7 +184,7 @@ urlstate.save(SCHEMA, S, PREFIX, values)
 
 raw_specs, oc_specs = page_specs(values)
 specs = raw_specs + oc_specs
-theta_text = ", ".join(f"{t:.3g}" for t in theta)
+theta_text = format_values(theta)
 stub = file_stub("offcenter", f"q{q}", "theta", "-".join(f"{t:.3g}" for t in theta))
 st.markdown(f"**θ = ({theta_text})**, q = {q}")
 
@@ -205,12 +205,12 @@ if tab_slice.open:  # only the open tab runs (lazy tabs): the others cost nothin
         st.write(
             "$p_1$ goes from 0 to 1 and the other classes share the rest in proportion to their "
             r"$\theta_j$, $p_j = (1 - p_1)\,\theta_j / (1 - \theta_1)$, so the slice passes "
-            f"through θ at $p_1 = \\theta_1 = {theta[0]:.3g}$."
+            f"through θ at $p_1 = \\theta_1 = {format_value(theta[0])}$."
         )
         if not specs:
             st.info("Choose at least one measure in the sidebar.")
         else:
-            sdf = slice_curves(specs, theta)
+            sdf = cached_slice_curves(specs, theta)
             fig = curves_figure(
                 sdf,
                 x="p1",
@@ -223,7 +223,7 @@ if tab_slice.open:  # only the open tab runs (lazy tabs): the others cost nothin
             )
             plotly_chart(
                 fig,
-                config=png_config(stub + "_slice"),
+                config=chart_config(stub + "_slice"),
                 key="qc_chart_slice",
                 theme=None,
                 on_select=_clicked,
@@ -260,17 +260,17 @@ if tab_ternary.open:  # only the open tab runs (lazy tabs): the others cost noth
                 key="qc_ternary",
             )
             spec = labels[S["qc_ternary"]]
-            mesh = ternary_mesh(spec, theta)
+            mesh = cached_ternary_mesh(spec, theta)
             tfig = ternary_figure(
                 mesh, title=f"{curve_label(spec)} over the simplex", presentation=present
             )
             plotly_chart(
-                tfig, config=png_config(stub + "_ternary"), key="qc_chart_ternary", theme=None
+                tfig, config=chart_config(stub + "_ternary"), key="qc_chart_ternary", theme=None
             )
             am = mesh["argmax"]
             st.caption(
                 f"Star: θ = ({theta_text}). Open diamond: the largest value, "
-                f"{mesh['max']:.4f} at ({', '.join(f'{a:.3g}' for a in am)}). Move θ in the "
+                f"{mesh['max']:.4f} at ({format_values(am)}). Move θ in the "
                 "sidebar to see the peak follow it; an uncentered measure keeps its peak at the "
                 "uniform distribution. Colour: Cividis scale (readable in grayscale)."
             )
@@ -300,7 +300,7 @@ if tab_transform.open:  # only the open tab runs (lazy tabs): the others cost no
         if S["qc_p"].strip():
             p_vec, msgs = parse_distribution(S["qc_p"], q)
             for m in msgs:
-                (st.error if p_vec is None else st.info)(f"p: {m}")
+                (st.error if p_vec is None else st.info)(m)
         if p_vec is None:
             p_vec = slice_distributions(theta, values["cursor"])
         table = transform_table(p_vec, theta)
@@ -309,16 +309,19 @@ if tab_transform.open:  # only the open tab runs (lazy tabs): the others cost no
         with c1:
             plotly_chart(
                 transform_bars_figure(table, title="p, π and π* per class", presentation=present),
-                config=png_config(stub + "_transform_bars"),
+                config=chart_config(stub + "_transform_bars"),
                 key="qc_chart_bars",
                 theme=None,
             )
         with c2:
             plotly_chart(
                 transform_maps_figure(
-                    transform_maps(theta), theta, title="The maps pⱼ → πⱼ", presentation=present
+                    cached_transform_maps(theta),
+                    theta,
+                    title="The maps pⱼ → πⱼ",
+                    presentation=present,
                 ),
-                config=png_config(stub + "_transform_maps"),
+                config=chart_config(stub + "_transform_maps"),
                 key="qc_chart_maps",
                 theme=None,
             )
@@ -326,7 +329,7 @@ if tab_transform.open:  # only the open tab runs (lazy tabs): the others cost no
             table,
             hide_index=True,
             column_config={
-                c: st.column_config.NumberColumn(format="%.4f")
+                c: st.column_config.NumberColumn(format="%.4g")
                 for c in ("p", "theta", "pi", "pi*", "uniform 1/q")
             },
         )

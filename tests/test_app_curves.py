@@ -405,7 +405,7 @@ def test_q_uniform_and_imbalanced_buttons():
     at = run(QC)
     at.button(key="qc_btn_uniform").click().run()
     ok(at)
-    assert "θ = (0.333, 0.333, 0.333)" in texts(at, "markdown")
+    assert "θ = (0.3333, 0.3333, 0.3333)" in texts(at, "markdown")
     assert not at.info  # rounding in the URL gives no normalisation note
     fig = figure(at, "qc_chart_slice")
     assert value_at(fig, "Shannon", 1 / 3) == pytest.approx(math.log2(3))
@@ -454,11 +454,11 @@ def test_transform_tab_custom_p():
         oc.off_center([0.5, 0.3, 0.2], [0.6, 0.3, 0.1]).tolist()
     )
     at.text_input(key="qc_p").input("2, 1, 1").run()
-    assert "divided by its sum" in texts(ok(at), "info")
+    assert "each was divided by the sum: p = (0.5, 0.25, 0.25)" in texts(ok(at), "info")
     at.text_input(key="qc_p").input("1, x, 1").run()
     assert "not a number" in texts(ok(at), "error")
     at.text_input(key="qc_p").input("1, 1").run()
-    assert "give 3 numbers" in texts(ok(at), "error")
+    assert "p needs 3 numbers, one per class; got 2." in texts(ok(at), "error")
 
 
 def test_q_cursor_moves_the_transform_point():
@@ -472,13 +472,13 @@ def test_q_cursor_moves_the_transform_point():
 def test_q_link_normalises_theta_with_a_note():
     at = run(QC, {"theta": "2,1,1"})
     assert "θ = (0.5, 0.25, 0.25)" in texts(at, "markdown")
-    assert "Normalised" in texts(at, "info")
+    assert "each was divided by the sum" in texts(at, "info")
     assert at.query_params["theta"] == "0.5,0.25,0.25"
 
 
 def test_q_link_with_a_zero_theta_shows_an_error():
     at = run(QC, {"theta": "0,1,1"})
-    assert "every class needs a reference frequency > 0" in texts(at, "error")
+    assert "every class needs a reference frequency above 0" in texts(at, "error")
     assert len(at.get("plotly_chart")) == 0
 
 
@@ -692,3 +692,121 @@ def test_derivative_caption_is_typeset():
     latex = " ".join(e.value for e in at.latex)
     assert r"\frac{1}{4\,\theta^2 \ln 2" in latex
     assert "theta^2" not in texts(at, "caption") + texts(at, "markdown")
+
+
+# ------------------------------------------------------------------ the q-classes theta editor
+def _theta_inputs(at: AppTest) -> list:
+    return [n for n in at.number_input if n.key and n.key.startswith("qc_th_")]
+
+
+def _heading(at: AppTest) -> str:
+    heads = [m.value for m in at.markdown if m.value.startswith("**θ = (")]
+    assert len(heads) == 1
+    return heads[0]
+
+
+def test_q_theta_editor_shows_what_was_computed_uniform():
+    """Uniform at q = 3: every box holds 1/3 and shows 4 significant digits (0.3333), as the
+    heading does; no box rounds to the step (the editor showed 0.3300 three times)."""
+    at = run(QC)
+    at.button(key="qc_btn_uniform").click()
+    at = ok(at.run())
+    boxes = _theta_inputs(at)
+    assert [b.value for b in boxes] == [pytest.approx(1 / 3, abs=1e-15)] * 3
+    assert {b.proto.format for b in boxes} == {"%.4g"}
+    assert f"{1 / 3:.4g}" == "0.3333"
+    assert _heading(at).startswith("**θ = (0.3333, 0.3333, 0.3333)**")
+    assert at.query_params["theta"] == "0.333333,0.333333,0.333333"
+
+
+def test_q_theta_editor_ten_classes_shows_the_smallest_theta():
+    """q = 10, imbalanced: theta down to 2^-9 / (2 - 2^-9) = 0.000978, shown, never 0.0000."""
+    at = run(QC)
+    at.slider(key="qc_q").set_value(10)
+    at = ok(at.run())
+    boxes = _theta_inputs(at)
+    want = 0.5 ** np.arange(10) / (0.5 ** np.arange(10)).sum()
+    assert [b.value for b in boxes] == pytest.approx(want.tolist(), rel=1e-12)
+    shown = [f"{b.value:.4g}" for b in boxes]
+    assert shown[-1] == "0.0009775" and all(float(s) > 0 for s in shown)
+    assert "0.0009775" in _heading(at)
+
+
+def test_q_theta_editor_typed_values_are_used_and_normalised():
+    at = run(QC)
+    for box, v in zip(_theta_inputs(at), (2.0, 1.0, 1.0)):
+        box.set_value(v)
+    at = ok(at.run())
+    assert _heading(at).startswith("**θ = (0.5, 0.25, 0.25)**")
+    info = texts(at, "info")
+    assert "The values sum to 4, so each was divided by the sum: θ = (0.5, 0.25, 0.25)." in info
+    assert at.query_params["theta"] == "0.5,0.25,0.25"
+    _theta_inputs(at)[0].set_value(0.0)
+    at = ok(at.run())
+    assert "θ of class 1 is 0; every class needs a reference frequency above 0" in texts(
+        at, "error"
+    )
+    assert "theta" not in texts(at, "error")  # one word for it on the page: θ
+
+
+# ------------------------------------------------------------------ presentation: the viewer's choice
+def test_presentation_link_on_a_narrow_screen_keeps_normal_sizes():
+    """present=1 from a link on a window the browser reported narrow (a phone): normal type,
+    no toolbar, the link kept for wide screens, and the sidebar says why."""
+    at = AppTest.from_file(TWO, default_timeout=TIMEOUT)
+    at.query_params["present"] = "1"
+    at.session_state["_viewport_kind"] = "narrow"
+    at = ok(at.run())
+    assert at.toggle(key="_present_toggle").value is True  # the viewer's choice stands
+    fig = figure(at, "tc_chart")
+    assert _tick_size(fig) < 20
+    assert fig["config"]["displayModeBar"] is False
+    assert at.query_params["present"] == "1"
+    assert "for wide screens" in texts(at, "caption")
+    at.session_state["_viewport_kind"] = "wide"  # the same link on a projector
+    at = ok(at.run())
+    fig = figure(at, "tc_chart")
+    assert _tick_size(fig) >= 20 and "displayModeBar" not in fig["config"]
+    assert "for wide screens" not in texts(at, "caption")
+
+
+def test_theta_and_cursor_sliders_are_in_the_page_not_the_sidebar():
+    at = run(TWO)
+    main_keys = {s.key for s in at.main.slider}
+    assert {"tc_theta", "tc_cursor"} <= main_keys
+    assert not {"tc_theta", "tc_cursor"} & {s.key for s in at.sidebar.slider}
+
+
+# ------------------------------------------------------------------ the theta animation
+def _play_args(fig: dict):
+    return fig["layout"]["updatemenus"][0]["buttons"][0]["args"]
+
+
+def test_animation_state_is_in_the_link_and_the_page_tells_one_story():
+    at = run(TWO, {"animate": "1", "speed": "slow", "loop": "1"})
+    assert at.toggle(key="tc_animate").value is True
+    assert at.selectbox(key="tc_speed").value == "slow"
+    assert at.checkbox(key="tc_loop").value is True
+    fig = figure(at, "tc_chart")
+    frames, anim = _play_args(fig)
+    assert anim["frame"]["duration"] == 120
+    assert len(frames) == (49 + 47) * 30 and frames[:2] == ["0.02", "0.04"]
+    assert frames[48:51] == ["0.98", "0.96", "0.94"]  # there and back
+    # the readout and Figure 1's caption are for theta = 0.2: they step aside with a note
+    heads = texts(at, "subheader")
+    assert "Values while θ moves" in heads and "Values at p" not in heads
+    assert not at.table
+    caps = texts(at, "caption")
+    assert "Fig. 1." not in caps and "switch the animation off" in caps
+    assert "Fig. 1." not in json.dumps(fig["layout"].get("legend", {}))
+    # speed and loop from the widgets into the link
+    at.selectbox(key="tc_speed").set_value("fast")
+    at.checkbox(key="tc_loop").uncheck()
+    at = ok(at.run())
+    assert at.query_params["speed"] == "fast" and "loop" not in at.query_params
+    frames, anim = _play_args(figure(at, "tc_chart"))
+    assert frames is None and anim["frame"]["duration"] == 33
+    at.toggle(key="tc_animate").set_value(False)
+    at = ok(at.run())
+    assert "animate" not in at.query_params
+    assert "Values at p = 0.10" in texts(at, "subheader") and at.table

@@ -10,7 +10,7 @@ import plotly.io as pio
 import plotly.tools
 
 from offcenter.app.charts import _Spec, figure_spec
-from offcenter.app.curve_pages import PRESETS, TWO_CLASS_SCHEMA, binary_curves, page_specs
+from offcenter.app.curve_pages import PRESETS, TWO_CLASS_SCHEMA, cached_binary_curves, page_specs
 from offcenter.viz.curves import curves_figure
 
 
@@ -35,7 +35,7 @@ def _sent(figure) -> dict:
 def test_the_spec_sends_the_same_figure_as_plotly():
     values = {**TWO_CLASS_SCHEMA.defaults(), **PRESETS["fig2"]["values"]}
     raw, oc = page_specs(values)
-    df = binary_curves(raw + oc, 0.3)
+    df = cached_binary_curves(raw + oc, 0.3)
     fig = curves_figure(df, theta=0.3, cursor=0.1, title="Fig. 2", y_title="y")
     assert _sent(_Spec(figure_spec(fig))) == _sent(fig)
     assert len(fig.data) == 7
@@ -55,7 +55,7 @@ def test_frames_are_kept():
 
 def test_curve_data_are_computed_once_per_curves_and_theta():
     raw, oc = page_specs(TWO_CLASS_SCHEMA.defaults())
-    first = binary_curves(raw + oc, 0.37)
-    again = binary_curves(list(raw + oc), np.float64(0.37))
+    first = cached_binary_curves(raw + oc, 0.37)
+    again = cached_binary_curves(list(raw + oc), np.float64(0.37))
     assert again is first  # the cached table, shared
-    assert binary_curves(raw + oc, 0.38) is not first
+    assert cached_binary_curves(raw + oc, 0.38) is not first

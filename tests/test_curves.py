@@ -13,8 +13,16 @@ from offcenter.app.curve_pages import (
     Q_CLASS_SCHEMA,
     TWO_CLASS_SCHEMA,
     chosen_betas,
+    imbalanced_example,
     matching_preset,
     page_specs,
+)
+from offcenter.app.curve_text import (
+    draws_reconstructed_rank,
+    formulas,
+    normalise_theta,
+    parse_distribution,
+    y_axis_title,
 )
 from offcenter.measures.curves import (
     binary_curves,
@@ -22,11 +30,6 @@ from offcenter.measures.curves import (
     binary_grid,
     binary_values_at,
     curve_label,
-    draws_reconstructed_rank,
-    formulas,
-    imbalanced_example,
-    normalise_theta,
-    parse_distribution,
     pi_unnormalised,
     slice_curves,
     slice_distributions,
@@ -35,7 +38,6 @@ from offcenter.measures.curves import (
     theta_sweep,
     transform_maps,
     transform_table,
-    y_axis_title,
 )
 from offcenter.viz.curves import (
     AXIS_MARGINS,

@@ -35,18 +35,40 @@ def _script():
 
     df = pd.DataFrame({"p": [0.5], "g": [1.0]})
     df.attrs["labels"] = {"g": "Gini"}
-    csv_button("Now", df, "now.csv", "dl_now", relabel=True, lazy=False)
-    csv_button("On click", df, "click.csv", "dl_click", relabel=True)
+    csv_button("Frame", df, "frame.csv", "dl_frame", relabel=True)
     c1, _ = st.columns(2)
-    csv_button("Later", lambda: df, "later.csv", "dl_later", rerun=False, container=c1)
+    csv_button("Callable", lambda: df, "later.csv", "dl_later", container=c1)
+    csv_button("Rerun", df, "rerun.csv", "dl_rerun", rerun=True)
 
 
-def test_buttons_are_drawn_with_their_keys():
-    at = AppTest.from_function(_script)
+def _buttons(at):
+    return {b.label: b.proto for b in at.get("download_button")}
+
+
+def test_every_download_is_a_static_file_that_survives_reruns():
+    """The download race (three CSV buttons clicked 0.3 s apart): no deferred download, whose
+    id a rerun revokes; a static file with the same URL on the next run, and a click that does
+    not rerun the page (the browser test clicks three buttons 0.3 s apart)."""
+    at = AppTest.from_function(_script, default_timeout=30)
     at.run()
     assert not at.exception
-    buttons = {b.label: b for b in at.get("download_button")}
-    assert set(buttons) == {"Now", "On click", "Later"}
-    assert buttons["On click"].proto.deferred_file_id and not buttons["On click"].proto.url
-    assert not buttons["Now"].proto.ignore_rerun and buttons["Now"].proto.url
-    assert buttons["Later"].proto.ignore_rerun and buttons["Later"].proto.deferred_file_id
+    first = _buttons(at)
+    assert set(first) == {"Frame", "Callable", "Rerun"}
+    for label, proto in first.items():
+        assert proto.url and not proto.deferred_file_id, label
+    assert first["Frame"].ignore_rerun and first["Callable"].ignore_rerun
+    assert not first["Rerun"].ignore_rerun
+    at.run()  # what a click on "Rerun" (or any widget) does
+    again = _buttons(at)
+    assert {k: p.url for k, p in again.items()} == {k: p.url for k, p in first.items()}
+
+
+def test_a_bad_frame_is_refused_when_drawn():
+    def script():
+        from offcenter.app.downloads import csv_button
+
+        csv_button("Bad", [[1, 2]], "bad.csv", "dl_bad")
+
+    at = AppTest.from_function(script, default_timeout=30)
+    at.run()
+    assert at.exception and "expected a pandas DataFrame" in at.exception[0].value

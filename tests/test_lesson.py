@@ -21,10 +21,11 @@ from offcenter.app.curve_pages import (
     matching_preset,
     page_specs,
 )
+from offcenter.app.curve_text import normalise_theta
 from offcenter.app.navigation import PAGES
 from offcenter.app.tree_comparison import CHOICES, url_fields
 from offcenter.data.datasets import DATASETS
-from offcenter.measures.curves import curve_label, normalise_theta
+from offcenter.measures.curves import curve_label
 from offcenter.measures.settings import MeasureSetting
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -250,8 +251,8 @@ def test_step_2_opens_the_ternary_view_with_its_peak_at_the_centre():
     spec = _figure(at, "qc_chart_ternary")
     assert _title(spec) == "Shannon over the simplex"
     captions = "\n".join(str(c.value) for c in at.caption)
-    assert "Star: θ = (0.333, 0.333, 0.333)" in captions
-    assert f"the largest value, {math.log2(3):.4f} at (0.333, 0.333, 0.333)" in captions
+    assert "Star: θ = (0.3333, 0.3333, 0.3333)" in captions
+    assert f"the largest value, {math.log2(3):.4f} at (0.3333, 0.3333, 0.3333)" in captions
 
 
 @pytest.mark.parametrize("present", [False, True])

@@ -16,7 +16,10 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
-__all__ = ["figure_spec", "plotly_chart"]
+from offcenter.app.presentation import is_narrow
+from offcenter.viz.curves import png_config
+
+__all__ = ["chart_config", "figure_spec", "plotly_chart"]
 
 
 class _Spec(BaseFigure):
@@ -47,6 +50,20 @@ def figure_spec(fig: go.Figure) -> dict:
     if fig.frames:
         spec["frames"] = [f.to_plotly_json() for f in fig.frames]
     return spec
+
+
+def chart_config(filename: str) -> dict:
+    """The ``config`` of a curve page's figure: the modebar's PNG named ``filename``.png
+    (:func:`offcenter.viz.curves.png_config`), and no modebar on a narrow screen.
+
+    A touch screen shows Plotly's modebar all the time, over the figure's top right corner,
+    where the legend and its title are on a phone (390 px): there it is left out (the PNG is a
+    desktop's business; Streamlit's own fullscreen button stays).
+    """
+    config = png_config(filename)
+    if is_narrow():
+        config["displayModeBar"] = False
+    return config
 
 
 def plotly_chart(fig: go.Figure, *, container=None, **kwargs):

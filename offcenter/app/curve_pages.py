@@ -1,5 +1,9 @@
-"""Page state of the curves pages: URL schemas, the paper's figures as presets, and the curves
-a page's settings ask for (Streamlit-free, but only the app uses it).
+"""Page state of the curves pages: URL schemas, the paper's figures as presets, the curves a
+page's settings ask for, and the cached curve data (Streamlit-free, but only the app uses it).
+
+The curve functions of :mod:`offcenter.measures.curves` are pure; the pages call their cached
+twins here, named ``cached_binary_curves``, ``cached_slice_curves``, ... (one LRU cache per
+process); the page text and typed-input parsing are in :mod:`offcenter.app.curve_text`.
 
 >>> matching_preset(TWO_CLASS_SCHEMA.defaults())
 'fig1'
@@ -48,7 +52,18 @@ def _common_fields(default_measures: tuple[str, ...]) -> list[_us.Field]:
     ]
 
 
-#: URL parameters of the "Two classes" page (defaults reproduce Figure 1).
+#: Speeds of the theta animation: URL value -> (label, milliseconds per frame). 49 frames
+#: sweep theta from 0.02 to 0.98: 5.9 s slow, 2.9 s normal, 1.6 s fast.
+ANIMATION_SPEEDS = {
+    "slow": ("slow", 120),
+    "normal": ("normal", 60),
+    "fast": ("fast", 33),
+}
+#: theta values of the animation's frames (0.02 to 0.98: 49 frames).
+ANIMATION_THETAS = tuple(round(0.02 * k, 2) for k in range(1, 50))
+
+#: URL parameters of the "Two classes" page (defaults reproduce Figure 1). ``animate``,
+#: ``speed`` and ``loop`` are the theta animation's state.
 TWO_CLASS_SCHEMA = _us.Schema(
     [
         _us.Field("theta", "float", 0.2, low=0.01, high=0.99, step=0.01),
@@ -56,6 +71,9 @@ TWO_CLASS_SCHEMA = _us.Schema(
         _us.Field("cursor", "float", 0.1, low=0.0, high=1.0, step=0.01),
         _us.Field("deriv", "bool", False),
         _us.Field("order", "int", 1, low=1, high=2),
+        _us.Field("animate", "bool", False),
+        _us.Field("speed", "str", "normal", choices=tuple(ANIMATION_SPEEDS)),
+        _us.Field("loop", "bool", False),
     ]
 )
 
@@ -116,6 +134,21 @@ PRESETS = {
         },
     },
 }
+
+
+def imbalanced_example(q: int) -> np.ndarray:
+    """An imbalanced reference for q classes: the spec's (0.6, 0.3, 0.1) for q = 3, (0.8, 0.2)
+    for q = 2, else halving frequencies normalised.
+
+    >>> imbalanced_example(3).tolist()
+    [0.6, 0.3, 0.1]
+    """
+    if q == 2:
+        return np.array([0.8, 0.2])
+    if q == 3:
+        return np.array([0.6, 0.3, 0.1])
+    w = 0.5 ** np.arange(q, dtype=float)
+    return w / w.sum()
 
 
 def chosen_betas(beta: float, betas: Sequence[str]) -> list[float]:
@@ -231,10 +264,12 @@ def _cached(fn: Callable, maxsize: int) -> Callable:
     return call
 
 
-binary_curves = _cached(_curves.binary_curves, 256)
-binary_values_at = _cached(_curves.binary_values_at, 1024)
-binary_derivatives = _cached(_curves.binary_derivatives, 128)
-slice_curves = _cached(_curves.slice_curves, 128)
-transform_maps = _cached(_curves.transform_maps, 128)
-ternary_mesh = _cached(_curves.ternary_mesh, 16)  # 0.7 MB each: 11 MB at most
-theta_sweep = _cached(_curves.theta_sweep, 16)  # 0.5 MB each (49 frames): 9 MB at most
+# The cached twins of the core's curve functions: same arguments, same tables, shared between
+# sessions (read-only). The ``cached_`` prefix says which one a caller holds.
+cached_binary_curves = _cached(_curves.binary_curves, 256)
+cached_binary_values_at = _cached(_curves.binary_values_at, 1024)
+cached_binary_derivatives = _cached(_curves.binary_derivatives, 128)
+cached_slice_curves = _cached(_curves.slice_curves, 128)
+cached_transform_maps = _cached(_curves.transform_maps, 128)
+cached_ternary_mesh = _cached(_curves.ternary_mesh, 16)  # 0.7 MB each: 11 MB at most
+cached_theta_sweep = _cached(_curves.theta_sweep, 16)  # 0.5 MB each (49 frames): 9 MB at most

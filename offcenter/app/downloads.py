@@ -38,39 +38,38 @@ def csv_button(
     key: str,
     *,
     relabel: bool = False,
-    rerun: bool = True,
-    lazy: bool = True,
+    rerun: bool = False,
     container=st,
 ) -> None:
-    """A download button for ``frame`` as CSV (``mime="text/csv"``).
+    """A download button for ``frame`` as CSV (``mime="text/csv"``), robust to quick clicks.
+
+    The CSV is made now and stored as a static file whose id is a hash of its bytes (a
+    ``/media`` URL in the page), and a click does not rerun the page. Streamlit's deferred
+    downloads (a callable ``data=``) get a new id on every rerun and revoke the previous one,
+    so three buttons clicked 0.3 s apart, each click rerunning the page, lost the later files
+    (``MediaFileStorageError: Deferred file ... not found`` in the server log, nothing on
+    screen). A static file keeps its id across reruns while its bytes are the same, and
+    Streamlit keeps a downloadable file for one more cleanup after its last reference, so a
+    click that races a rerun still finds it.
 
     Parameters
     ----------
     label, file_name, key : str
         The button's label, the downloaded file's name and the widget key.
     frame : DataFrame or callable
-        The table, or a callable returning it.
-    lazy : bool
-        Make the CSV only when the file is downloaded (Streamlit's deferred download, a
-        callable ``data``), not on every rerun: a CSV is rarely wanted, a rerun is frequent
-        (a slider move). False builds the bytes now (a ``/media`` URL in the page).
+        The table, or a callable returning it (called now).
     relabel : bool
         Rename the columns by ``frame.attrs["labels"]`` (see :func:`frame_csv`).
-    rerun : bool
-        Whether a click reruns the page (Streamlit's default); False for ``on_click="ignore"``.
+    rerun : bool, default False
+        Whether a click reruns the page (``on_click="rerun"``); by default it does not
+        (``"ignore"``): a download changes nothing on the page.
     container
         Where the button is drawn (``st``, a column, the sidebar).
     """
-    if callable(frame):
-        data = lambda: frame_csv(frame(), relabel=relabel)  # noqa: E731 - deferred CSV
-    elif lazy:
-        frame_csv(frame.iloc[:0], relabel=relabel)  # a bad argument fails here, not on click
-        data = lambda: frame_csv(frame, relabel=relabel)  # noqa: E731 - deferred CSV
-    else:
-        data = frame_csv(frame, relabel=relabel)
+    table = frame() if callable(frame) else frame
     container.download_button(
         label,
-        data,
+        frame_csv(table, relabel=relabel),
         file_name=file_name,
         mime="text/csv",
         key=key,

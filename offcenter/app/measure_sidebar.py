@@ -13,7 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from offcenter.app.curve_pages import BETA_CHOICES, VERSIONS
-from offcenter.measures.curves import formulas
+from offcenter.app.curve_text import formulas
 from offcenter.measures.registry import MEASURES
 
 
@@ -71,7 +71,7 @@ def measure_controls(prefix: str) -> None:
 
 def formulas_section(specs) -> None:
     """The LaTeX formula, label and reference of each measure drawn
-    (:func:`offcenter.measures.curves.formulas`), where the caller is."""
+    (:func:`offcenter.app.curve_text.formulas`), where the caller is."""
     for item in formulas(specs):
         st.markdown(f"**{item['label']}**")
         st.latex(item["latex"])

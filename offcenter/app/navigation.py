@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from offcenter.app.presentation import presentation_toggle
+from offcenter.app.presentation import presentation_toggle, viewport
 
 __all__ = ["PAGES", "ensure_router", "run"]
 
@@ -109,3 +109,4 @@ def run() -> None:
     page = st.navigation(pages)
     _every_page()
     page.run()
+    viewport()  # after the page: the browser's report of a narrow window reruns it

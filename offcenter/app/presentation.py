@@ -1,8 +1,18 @@
-"""Presentation mode: one sidebar toggle, on every page, kept in the URL (``present=1``).
+"""Presentation mode: one sidebar toggle, on every page, kept in the URL (``present=1``), and
+applied on wide screens only.
 
 In presentation mode the figures use the large type and thick lines of
 :data:`offcenter.viz.styles.PRESENTATION` (text of 20 px and more at 1400 px wide, dark on
 white) and the page's own text is scaled up by 25 %.
+
+**The viewer's choice.** The mode is a projector's: a link that carries ``present=1`` (the
+teacher's address, shared with the class) does not force it onto a phone. The browser reports
+whether its window is narrow (below :data:`NARROW_PX` px: a phone, or a window a third of a
+laptop's screen) through a tiny component (:func:`viewport`, no visible element); on a narrow
+screen the pages draw their normal sizes, the sidebar says why, and the link keeps
+``present=1`` for the wide screens it is passed on to. Until the browser has reported (the very
+first run of a session, or a page run without a browser, as in AppTest) the choice applies;
+the page's larger text is a CSS rule for wide screens only, so it never reaches a phone.
 
 Fullscreen: Streamlit's fullscreen button gives the figure the whole window (width and height),
 but Plotly sizes text in px, so fullscreen alone enlarges the plot, not the text (neither
@@ -12,7 +22,8 @@ stay as large in fullscreen.
 
 The state is ``st.session_state["present"]`` (not a widget key, so it survives page switches),
 read from the URL when a session opens and written back by
-:func:`offcenter.app.urlstate.sync_global`.
+:func:`offcenter.app.urlstate.sync_global`; the screen's class is in
+``st.session_state["_viewport"]`` (the component's state).
 """
 
 from __future__ import annotations
@@ -21,26 +32,95 @@ import streamlit as st
 
 from offcenter.app import urlstate
 
-__all__ = ["KEY", "is_on", "presentation_toggle"]
+__all__ = ["KEY", "NARROW_PX", "chosen", "is_on", "is_narrow", "presentation_toggle", "viewport"]
 
 #: Session-state key of the mode (also the URL parameter).
 KEY = "present"
 _WIDGET = "_present_toggle"
+#: Windows narrower than this (CSS px) are "narrow": phones (390 px), small tablets, a window
+#: a third of a laptop's screen. Streamlit stacks columns below 640 px.
+NARROW_PX = 700
+_VIEWPORT = "_viewport"
+#: The last reported class, kept under a key no widget uses (it survives a run that does not
+#: mount the component, such as one a page ends with ``st.stop()``).
+_KIND = "_viewport_kind"
 
-_CSS = """<style>
-html { font-size: 20px; }
-[data-testid="stSidebar"] { font-size: 18px; }
+_CSS = f"""<style>
+@media (min-width: {NARROW_PX}px) {{
+html {{ font-size: 20px; }}
+[data-testid="stSidebar"] {{ font-size: 18px; }}
+[data-testid="stMainBlockContainer"] {{ padding-top: 2.5rem; }}
+}}
 </style>"""
 
+#: The component's script: report "narrow" or "wide" when it differs from what the server
+#: knows (``data``), then again whenever a resize crosses :data:`NARROW_PX` (one rerun per
+#: crossing, never one per pixel).
+_JS = """
+export default function (component) {
+  const { data, setStateValue } = component;
+  const kind = () => (window.innerWidth < NARROW_PX ? "narrow" : "wide");
+  window.__offcenterViewport = { setStateValue, known: data };
+  if (!window.__offcenterViewportListens) {
+    window.__offcenterViewportListens = true;
+    window.addEventListener("resize", () => {
+      const v = window.__offcenterViewport;
+      const now = kind();
+      if (v && now !== v.known) {
+        v.known = now;
+        v.setStateValue("width", now);
+      }
+    });
+  }
+  if (kind() !== data) {
+    window.__offcenterViewport.known = kind();
+    setStateValue("width", kind());
+  }
+}
+""".replace("NARROW_PX", str(NARROW_PX))
 
-def _copy() -> None:
-    st.session_state[KEY] = bool(st.session_state[_WIDGET])
+
+def viewport() -> str | None:
+    """Mount the viewport reporter and return the screen's class: ``"narrow"``, ``"wide"``, or
+    None before the browser has reported.
+
+    :func:`offcenter.app.navigation.run` mounts it once per run, *after* the page: its report
+    reruns the page, and a rerun asked for while the first run was still drawing the page's
+    widgets left sliders showing their minimum in the browser. The page reads the class with
+    :func:`is_on` / :func:`is_narrow` (from the component's state, which the rerun carries).
+    """
+    S = st.session_state
+    known = _known_viewport()
+    # registered on every run (an identical definition: no warning), so that the registry of
+    # whatever runtime runs the page (a server, each AppTest) has it
+    mount = st.components.v2.component("offcenter_viewport", js=_JS)
+    mount(key=_VIEWPORT, data=known, on_width_change=lambda: None, height=0, width="stretch")
+    return _known_viewport() if _VIEWPORT in S else known
 
 
-def is_on() -> bool:
-    """Whether the mode is on, for a page: the toggle's state (drawn by
-    :func:`offcenter.app.navigation.run` before the page runs), else the URL's ``present``
-    (a page file run alone, as in ``AppTest.from_file``)."""
+def _known_viewport() -> str | None:
+    S = st.session_state
+    state = S.get(_VIEWPORT)
+    width = None
+    if state is not None:
+        try:
+            width = state.get("width")
+        except AttributeError:
+            width = getattr(state, "width", None)
+    if width in ("narrow", "wide"):
+        S[_KIND] = width
+        return width
+    kept = S.get(_KIND)
+    return kept if kept in ("narrow", "wide") else None
+
+
+def is_narrow() -> bool:
+    """Whether the browser reported a narrow window (a phone): the pages lay out for it."""
+    return _known_viewport() == "narrow"
+
+
+def chosen() -> bool:
+    """The viewer's choice (the toggle, else the URL's ``present``), whatever the screen."""
     S = st.session_state
     if KEY in S:
         return bool(S[KEY])
@@ -48,8 +128,14 @@ def is_on() -> bool:
     return bool(values[KEY])
 
 
+def is_on() -> bool:
+    """Whether a page draws in presentation mode: the viewer chose it (toggle or link) and the
+    screen is not narrow (see the module's docstring)."""
+    return chosen() and not is_narrow()
+
+
 def presentation_toggle() -> bool:
-    """Draw the toggle at the top of the sidebar and return whether the mode is on."""
+    """Draw the toggle at the top of the sidebar and return whether the mode applies."""
     S = st.session_state
     if KEY not in S:
         values, _ = urlstate.GLOBAL_SCHEMA.decode(st.query_params)
@@ -60,9 +146,19 @@ def presentation_toggle() -> bool:
             "Presentation mode",
             key=_WIDGET,
             on_change=_copy,
-            help="Large type and thick lines for a projector (kept in the link: present=1).",
+            help="Large type and thick lines for a projector, on screens at least "
+            f"{NARROW_PX} px wide (kept in the link: present=1; a phone opening the link "
+            "keeps its normal sizes).",
         )
+        if S[KEY] and is_narrow():
+            st.caption(
+                "Presentation mode is for wide screens: this narrow screen keeps the normal sizes."
+            )
     urlstate.sync_global(S, st.query_params)
     if S[KEY]:
         st.html(_CSS)
-    return bool(S[KEY])
+    return is_on()
+
+
+def _copy() -> None:
+    st.session_state[KEY] = bool(st.session_state[_WIDGET])

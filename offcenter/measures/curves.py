@@ -1,8 +1,11 @@
-r"""Curve data for the app's "Two classes" and "q classes" pages (pure functions, no Streamlit).
+r"""Curves of measure settings: pure functions of the settings, theta and a grid (no UI).
 
-Every value comes from the package: a curve is a :class:`offcenter.MeasureSetting` whose
-:class:`offcenter.Impurity` is evaluated on a grid of distributions. The pages only lay the
-results out.
+A curve is a :class:`offcenter.MeasureSetting` whose :class:`offcenter.Impurity` is evaluated
+on a grid of distributions: two-class curves and their derivatives, the q-class slice through
+theta, the 3-class simplex, a sweep of theta, and the off-centering transform p -> pi -> pi*.
+The app's curve pages draw these tables; their page data, user-input parsing and text live in
+:mod:`offcenter.app.curve_pages` and :mod:`offcenter.app.curve_text` (which also caches these
+functions per process, under ``cached_*`` names).
 
 Conventions
 -----------
@@ -38,10 +41,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from offcenter.measures._validation import THETA_MIN, as_distribution, as_theta
+from offcenter.measures._validation import as_distribution, as_theta
 from offcenter.measures.entropies import boolean_distribution
 from offcenter.measures.offcentering import _off_center
-from offcenter.measures.registry import OFF_CENTER_LATEX, OFF_CENTER_REFERENCE
 from offcenter.measures.settings import MeasureSetting
 
 __all__ = [
@@ -60,9 +62,6 @@ __all__ = [
     "transform_table",
     "transform_maps",
     "pi_unnormalised",
-    "normalise_theta",
-    "imbalanced_example",
-    "formulas",
 ]
 
 
@@ -295,67 +294,6 @@ def binary_derivatives(
 # ----------------------------------------------------------------------------------------------
 # q classes
 # ----------------------------------------------------------------------------------------------
-
-
-def normalise_theta(values, q: int | None = None) -> tuple[np.ndarray, list[str]]:
-    """Validate and normalise a user-edited theta vector: ``(theta, notes)``.
-
-    Values must be finite and > 0; they are divided by their sum when it is not 1 (a note says
-    so). Raises ``ValueError`` with a readable message otherwise.
-
-    Examples
-    --------
-    >>> th, notes = normalise_theta([2, 1, 1])
-    >>> th.tolist(), notes
-    ([0.5, 0.25, 0.25], ['theta summed to 4, so it was divided by its sum to make a distribution.'])
-    """
-    try:
-        arr = np.asarray(values, dtype=float).reshape(-1)
-    except (TypeError, ValueError):
-        raise ValueError("theta must be numbers, one per class.") from None
-    if q is not None and arr.size != q:
-        raise ValueError(f"theta needs {q} values, one per class; got {arr.size}.")
-    if arr.size < 2:
-        raise ValueError("theta needs at least 2 classes.")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("theta has an empty or non-numeric cell; give every class a number.")
-    if np.any(arr <= 0):
-        j = int(np.argmax(arr <= 0)) + 1
-        raise ValueError(
-            f"theta of class {j} is {arr[j - 1]:g}; every class needs a reference frequency > 0 "
-            "(off-centering divides by it)."
-        )
-    notes = []
-    total = float(arr.sum())
-    if abs(total - 1.0) > 1e-5:  # rounding in a shared link is not worth a note
-        notes.append(
-            f"theta summed to {total:.6g}, so it was divided by its sum to make a distribution."
-        )
-    th = arr / total
-    if np.any(th >= 1.0):
-        raise ValueError("theta must give every class a frequency strictly below 1.")
-    if np.any(th < THETA_MIN):
-        j = int(np.argmax(th < THETA_MIN)) + 1
-        raise ValueError(
-            f"theta of class {j} is {th[j - 1]:.3g} after normalising; every class needs a "
-            f"reference frequency of at least {THETA_MIN:g} (off-centering divides by it)."
-        )
-    return th, notes
-
-
-def imbalanced_example(q: int) -> np.ndarray:
-    """An imbalanced reference for q classes: the spec's (0.6, 0.3, 0.1) for q = 3, (0.8, 0.2)
-    for q = 2, else halving frequencies normalised.
-
-    >>> imbalanced_example(3).tolist()
-    [0.6, 0.3, 0.1]
-    """
-    if q == 2:
-        return np.array([0.8, 0.2])
-    if q == 3:
-        return np.array([0.6, 0.3, 0.1])
-    w = 0.5 ** np.arange(q, dtype=float)
-    return w / w.sum()
 
 
 def slice_grid(theta, n: int = 401) -> np.ndarray:
@@ -613,96 +551,3 @@ def transform_maps(theta, n: int = 101) -> pd.DataFrame:
             )
         )
     return pd.concat(frames, ignore_index=True)
-
-
-# ----------------------------------------------------------------------------------------------
-# Formulas
-# ----------------------------------------------------------------------------------------------
-
-
-def formulas(specs: Sequence[MeasureSetting]) -> list[dict]:
-    """The LaTeX formula, label and reference of each distinct measure drawn (registry data),
-    then the off-centering transform when any curve is off-centered.
-
-    Each item: ``{"name", "label", "latex", "reference", "notes"}``.
-    """
-    out: list[dict] = []
-    seen: set[str] = set()
-    any_oc = False
-    for s in _check_specs(specs):
-        info = s.info
-        any_oc = any_oc or s.off_centered
-        if info.name in seen:
-            continue
-        seen.add(info.name)
-        out.append(
-            {
-                "name": info.name,
-                "label": info.label,
-                "latex": info.latex,
-                "reference": info.reference,
-                "notes": info.notes,
-            }
-        )
-    if any_oc:
-        out.append(
-            {
-                "name": "off_center",
-                "label": "off-centering on theta",
-                "latex": OFF_CENTER_LATEX,
-                "reference": OFF_CENTER_REFERENCE,
-                "notes": "",
-            }
-        )
-    return out
-
-
-def draws_reconstructed_rank(specs: Sequence[MeasureSetting]) -> bool:
-    """True when a rank diversity of order rho != 0 (the reconstructed general order) is drawn."""
-    return any(s.measure == "rank_diversity" and s.rho != 0.0 for s in specs)
-
-
-def y_axis_title(specs: Sequence[MeasureSetting]) -> str:
-    """Axis title with units: bits when every curve is a Shannon entropy.
-
-    >>> y_axis_title([MeasureSetting("shannon"), MeasureSetting("shannon", "prior")])
-    'entropy (bits)'
-    """
-
-    def in_bits(s: MeasureSetting) -> bool:
-        return s.measure == "shannon" or (s.measure == "daroczy" and s.beta == 1.0)
-
-    specs = list(specs)
-    if specs and all(in_bits(s) for s in specs):
-        return "entropy (bits)"
-    if any(in_bits(s) for s in specs):
-        return "uncertainty (bits for Shannon; others unitless)"
-    return "uncertainty (unitless)"
-
-
-def parse_distribution(text: str, q: int) -> tuple[np.ndarray | None, list[str]]:
-    """Parse a typed distribution such as ``"0.5, 0.3, 0.2"``: ``(p or None, messages)``.
-
-    Non-negative numbers, q of them; normalised (with a note) when they do not sum to 1.
-
-    >>> parse_distribution("2, 1, 1", 3)[0].tolist()
-    [0.5, 0.25, 0.25]
-    >>> parse_distribution("a, 1", 2)
-    (None, ["'a' is not a number."])
-    """
-    parts = [t.strip() for t in str(text).replace(";", ",").split(",") if t.strip()]
-    vals = []
-    for t in parts:
-        try:
-            vals.append(float(t))
-        except ValueError:
-            return None, [f"{t!r} is not a number."]
-    if len(vals) != q:
-        return None, [f"give {q} numbers, one per class; got {len(vals)}."]
-    arr = np.asarray(vals)
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0) or arr.sum() <= 0:
-        return None, ["frequencies must be finite, non-negative and not all zero."]
-    notes = []
-    if abs(arr.sum() - 1.0) > 1e-9:
-        notes.append(f"p summed to {arr.sum():.6g}, so it was divided by its sum.")
-    return arr / arr.sum(), notes

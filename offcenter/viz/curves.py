@@ -120,7 +120,13 @@ def _axis(title: str, t: Typography, **kw) -> dict:
     )
 
 
-def _legend(t: Typography, title: str | None) -> dict:
+#: Presentation type of a legend of more than four entries: 20 px (the mode's least size) puts
+#: Figure 2's seven entries in two columns at 1400 px (at 22 px the widest, "off-centered Rank
+#: diversity (ρ = 0)", left room for one: seven rows, a plot a third of the figure's height).
+LONG_LEGEND_PX = 20
+
+
+def _legend(t: Typography, title: str | None, n_items: int = 3) -> dict:
     """A horizontal legend above the plotting area (outside it: Plotly moves the plot down to
     make room, on any width), the figure's title as the legend's title so that the two cannot
     overlap."""
@@ -130,8 +136,12 @@ def _legend(t: Typography, title: str | None) -> dict:
         y=1.02,
         xanchor="left",
         x=0.0,
-        font=dict(size=t.legend, color=TEXT_COLOR),
-        itemwidth=30 + 2 * t.marker,
+        font=dict(
+            size=min(t.legend, LONG_LEGEND_PX) if n_items > 4 else t.legend, color=TEXT_COLOR
+        ),
+        # the symbol's width: 40 px show every dash pattern, and leave presentation type two
+        # columns of Figure 2's seven entries in a 1400 px window (one column took 7 rows)
+        itemwidth=40,
         maxheight=0.6,
     )
     if title:
@@ -170,7 +180,7 @@ def _base_layout(
         hoverlabel=dict(font=dict(size=t.font)),
         hovermode="x unified",
         showlegend=True,
-        legend=_legend(t, title),
+        legend=_legend(t, title, n_items),
         margin=dict(l=20, r=30, t=40, b=20),
         # the toolbar (modebar) as a column in the right margin, not a row over the legend and
         # its title: a touch screen (a phone) shows it all the time, and the title, as wide as
@@ -391,6 +401,11 @@ def _theta_trace(theta: float, y_range, t: Typography) -> dict:
     )
 
 
+#: Sweeps there and back that a looping animation plays before it stops by itself (about 5
+#: minutes at the slow speed, 1.6 minutes at the fast one).
+LOOP_SWEEPS = 30
+
+
 def theta_animation_figure(
     grid,
     sweep: dict,
@@ -403,6 +418,7 @@ def theta_animation_figure(
     title: str | None = None,
     y_title: str = "uncertainty (bits for Shannon)",
     frame_ms: int = 33,
+    loop: bool = False,
     presentation: bool = False,
 ) -> go.Figure:
     """The curves with a ▶ play button and a slider that sweep theta in the browser.
@@ -425,6 +441,9 @@ def theta_animation_figure(
     frame_ms : int, default 33
         Duration of a frame (33 ms = 30 frames per second), transitions off and
         ``redraw=False``: Plotly.animate only restyles the traces' y (and the theta line).
+    loop : bool, default False
+        ▶ play sweeps theta back and forth :data:`LOOP_SWEEPS` times (until ❚❚ pause)
+        instead of once from the current frame to the last.
 
     Returns
     -------
@@ -467,7 +486,12 @@ def theta_animation_figure(
         mode="immediate",
         fromcurrent=True,
     )
-    layout = _base_layout(title, P_TITLE, y_title, t, height=520, n_items=len(data) - 1)
+    names = [f["name"] for f in frames]
+    # Plotly.animate plays a list of frame names in order: a loop is the sweep there and back,
+    # repeated (None plays every frame once, from the current one)
+    play = (names + names[-2:0:-1]) * LOOP_SWEEPS if loop else None
+    # 60 px more than a still figure: the buttons and the slider take two rows under the axis
+    layout = _base_layout(title, P_TITLE, y_title, t, height=580, n_items=len(data) - 1)
     layout["xaxis"].update(range=[-0.01, 1.01])
     layout["yaxis"].update(range=y_range)
     layout["hovermode"] = "closest"
@@ -484,6 +508,7 @@ def theta_animation_figure(
     # the controls sit below the x axis title: anchored at the plot's bottom, pushed down by
     # the tick labels' and the axis title's height in px (pad.t), whatever the plot's height
     below = int(1.3 * t.tick + 1.3 * t.axis_title + 30)
+    buttons_h = int(1.6 * t.legend + 16)  # a button's height and a gap
     layout["updatemenus"] = [
         dict(
             type="buttons",
@@ -496,7 +521,7 @@ def theta_animation_figure(
             pad=dict(t=below, b=10, l=0, r=10),
             font=dict(size=t.legend, color=TEXT_COLOR),
             buttons=[
-                dict(label="▶ play θ", method="animate", args=[None, anim]),
+                dict(label="▶ play θ", method="animate", args=[play, anim]),
                 dict(
                     label="❚❚ pause",
                     method="animate",
@@ -508,16 +533,20 @@ def theta_animation_figure(
     layout["sliders"] = [
         dict(
             active=start,
-            x=0.3,
-            len=0.7,
+            # a row of its own under the buttons, the whole width: beside them, a phone's
+            # 300 px plot put the buttons over the slider and its "θ = 0.36"
+            x=0.0,
+            len=1.0,
             y=0.0,
             yanchor="top",
-            pad=dict(t=below - 10, b=10),
+            pad=dict(t=below + buttons_h, b=10),
+            # the current frame's theta above the slider ("θ = 0.36"); the step labels say it,
+            # so every step has one, drawn in a transparent colour (49 labels would overlap)
             currentvalue=dict(prefix="θ = ", font=dict(size=t.legend, color=TEXT_COLOR)),
-            font=dict(size=t.tick, color=TEXT_COLOR),
+            font=dict(size=t.tick, color="rgba(0,0,0,0)"),
             steps=[
                 dict(
-                    label=f"{th:.2f}" if i % 5 == 0 else "",
+                    label=f"{th:.2f}",
                     method="animate",
                     args=[[f"{th:.2f}"], dict(anim, frame=dict(duration=0, redraw=False))],
                 )
@@ -711,11 +740,19 @@ def ternary_figure(
     hidden = dict(visible=False, showgrid=False, zeroline=False)
     extra = 0 if t.font < 20 else 100
     layout = dict(
+        # the title right above the plotting area, which moves down to make room for it (the
+        # top margin grows: never cut at the figure's top edge), in two lines when long (a
+        # phone's 358 px hold about 34 characters at 18 px)
         title=dict(
-            text=title or label,
+            text=_wrap(title or label, 34),
             font=dict(size=t.title, color=TEXT_COLOR),
-            x=0.01,
+            x=0.0,
+            xref="paper",
             xanchor="left",
+            y=1.0,
+            yref="paper",
+            yanchor="bottom",
+            pad=dict(b=10),
             automargin=True,
         ),
         height=560 + extra,
@@ -727,7 +764,7 @@ def ternary_figure(
         showlegend=False,
         hovermode="closest",
         plot_bgcolor="#FFFFFF",
-        margin=dict(l=10, r=10, t=60 if t.font < 20 else 80, b=10),
+        margin=dict(l=10, r=10, t=20, b=10),
     )
     return _figure(data, layout)
 

@@ -180,3 +180,231 @@ def test_shared_link_opens_the_exact_view(page, app_url):
     page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 2")
     assert page.get_by_text("Uncentered").count() >= 1
     screenshot(page, "curves_two_classes_shared_link")
+
+
+# ====================================================================== measured layouts
+# Every figure of the curve pages measured from bounding boxes, at a projector's 1400x900 with
+# presentation mode on and on a phone (390x844) opening the same link (present=1): each text
+# of the figure (title, legend, axis titles, ticks, annotations, the ternary's corner labels,
+# the colour bar, the animation's buttons) inside the figure and the window, clear of Plotly's
+# toolbar; in presentation mode the figure fits the screen's height and its text is 20 px and
+# more; on the phone the link's presentation mode is not applied.
+
+FIG2 = "measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
+VIEWS = {
+    "fig1": "/Two_classes?present=1",
+    "fig2": f"/Two_classes?present=1&{FIG2}",
+    "fig2_animated": f"/Two_classes?present=1&animate=1&{FIG2}",
+    "ternary": "/Q_classes?present=1&tab=ternary",
+    "slice_q10": "/Q_classes?present=1&q=10",
+}
+SCREENS = {"projector": (1400, 900), "phone": (390, 844)}
+
+_TEXTS = r"""(i) => {
+  const g = document.querySelectorAll('.js-plotly-plot')[i];
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return {x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}; };
+  const sel = '.gtitle, .legendtitletext, .legendtext, .g-xtitle text, .g-ytitle text, '
+    + '.xtick text, .ytick text, .annotation-text, .colorbar text, '
+    + '.updatemenu-button, .slider-group text';
+  const shown = (t) => !/rgba\(0, 0, 0, 0\)/.test(t.style.fill || getComputedStyle(t).fill || '');
+  const texts = Array.from(g.querySelectorAll(sel)).filter(t => t.textContent.trim() && shown(t))
+    .map(t => ({text: t.textContent.trim(), cls: t.getAttribute('class') || '', box: box(t),
+      size: parseFloat(t.style.fontSize || getComputedStyle(t).fontSize || '0')}));
+  const mb = g.querySelector('.modebar');
+  const mbox = mb && mb.getBoundingClientRect().width > 0 ? box(mb) : null;
+  const cb = g.querySelector('.colorbar');
+  return {figure: box(g), texts: texts, modebar: mbox, colorbar: cb ? box(cb) : null,
+          plots: document.querySelectorAll('.js-plotly-plot').length,
+          viewport: {w: window.innerWidth, h: window.innerHeight}};
+}"""
+
+
+def _overlaps(a, b, tol: float = 1.0) -> bool:
+    return (
+        a["x0"] < b["x1"] - tol
+        and b["x0"] < a["x1"] - tol
+        and a["y0"] < b["y1"] - tol
+        and b["y0"] < a["y1"] - tol
+    )
+
+
+def _inside(a, b, tol: float = 1.0) -> bool:
+    return (
+        a["x0"] >= b["x0"] - tol
+        and a["y0"] >= b["y0"] - tol
+        and a["x1"] <= b["x1"] + tol
+        and a["y1"] <= b["y1"] + tol
+    )
+
+
+def _open_measured(browser, base: str, path: str, screen: str):
+    w, h = SCREENS[screen]
+    extra = {"is_mobile": True, "has_touch": True} if screen == "phone" else {}
+    context = browser.new_context(viewport={"width": w, "height": h}, **extra)
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    page.goto(base + path)
+    wait_for_app(page)
+    page.wait_for_selector(".js-plotly-plot .main-svg")
+    page.wait_for_timeout(1500)  # the window's report (a rerun) and Plotly's automargin
+    wait_for_app(page)
+    _no_exception(page)
+    return context, page
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_figure_text_whole_and_clear_of_the_toolbar(browser, app_url, view, screen):
+    context, page = _open_measured(browser, app_url, VIEWS[view], screen)
+    try:
+        index = 0
+        if view == "ternary":
+            index = page.evaluate(
+                "() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+                ".findIndex(g => g.querySelector('.contourlayer .contour'))"
+            )
+            assert index >= 0
+        page.locator(".js-plotly-plot").nth(index).scroll_into_view_if_needed()
+        page.wait_for_timeout(400)
+        geo = page.evaluate(_TEXTS, index)
+        fig, vp = geo["figure"], geo["viewport"]
+        texts = geo["texts"]
+        assert len(texts) >= 8, texts
+        window = {"x0": 0, "y0": 0, "x1": vp["w"], "y1": vp["h"]}
+        # the whole figure on one screen (its title, legend, axes and controls with it)
+        assert fig["y1"] - fig["y0"] <= vp["h"], (fig, vp)
+        assert _inside(fig, window), (fig, vp)
+        for t in texts:
+            assert _inside(t["box"], fig), (view, screen, t, fig)
+            if geo["modebar"] is not None:
+                assert not _overlaps(t["box"], geo["modebar"]), (t, geo["modebar"])
+        if screen == "phone":
+            # a touch screen shows the toolbar all the time: the phone has none
+            assert geo["modebar"] is None
+            # the link's presentation mode is not applied on the phone: normal type
+            sizes = [t["size"] for t in texts if "updatemenu" not in t["cls"]]
+            assert max(sizes) < 20, sizes
+            assert min(sizes) >= 12, sizes
+        else:
+            sizes = [t["size"] for t in texts if t["size"]]
+            assert min(sizes) >= 20, sorted(sizes)[:5]
+        if view == "ternary":
+            corners = [t for t in texts if "p₂ = 1" in t["text"] or "p₃ = 1" in t["text"]]
+            assert len(corners) == 2
+            for t in corners:
+                assert not _overlaps(t["box"], geo["colorbar"]), (t, geo["colorbar"])
+        if view == "fig2_animated":
+            buttons = [t for t in texts if "updatemenu" in t["cls"]]
+            assert [b["text"] for b in buttons] == ["▶ play θ", "❚❚ pause"]
+            current = [t for t in texts if "slider" in t["cls"]]
+            assert current and current[0]["text"] == "θ = 0.20", current
+            for b in buttons:
+                assert _inside(b["box"], window), (b, vp)
+                for t in texts:
+                    if t is not b and "updatemenu" not in t["cls"]:
+                        assert not _overlaps(b["box"], t["box"]), (b, t)
+        if view == "fig2":
+            assert sum("legendtext" in t["cls"] for t in texts) == 7
+        _shot_plot(page, index, f"measured_{view}_{screen}")
+    finally:
+        context.close()
+
+
+def test_phone_moves_theta_with_the_figure_in_view(browser, app_url):
+    """On a phone theta is a slider of the page, above the figure: moving it does not open the
+    sidebar over the figure, and the figure follows."""
+    context, page = _open_measured(browser, app_url, "/Two_classes?present=1", "phone")
+    try:
+        slider = page.get_by_role("slider", name="θ: the off-centering point").first
+        slider.scroll_into_view_if_needed()
+        s_box = slider.bounding_box()
+        plot = page.locator(".js-plotly-plot").first
+        p_box = plot.bounding_box()
+        assert s_box["y"] < p_box["y"]  # above the figure, in the page
+        old = _first_trace_y(page)
+        slider.focus()
+        for _ in range(5):
+            slider.press("ArrowRight")
+        page.wait_for_function(_CHANGED, arg=old, timeout=60_000)
+        wait_for_app(page)
+        page.wait_for_url("**theta=0.25*")
+        # the sidebar stayed closed: nothing slid over the figure
+        sidebar = page.locator("[data-testid='stSidebar']")
+        sb = sidebar.bounding_box()
+        assert sb is None or sb["x"] + sb["width"] <= 1 or not sidebar.is_visible()
+        p_box = plot.bounding_box()
+        assert p_box["y"] < 844 and p_box["y"] + p_box["height"] > 0
+        page.screenshot(path=str(ARTIFACTS / "measured_phone_theta_moved.png"))
+    finally:
+        context.close()
+
+
+def test_three_downloads_clicked_quickly_all_arrive(page, app_url):
+    """The download race: buttons clicked 0.3 s apart each deliver their file (a deferred
+    download lost the later ones: 'Deferred file ... not found')."""
+    page.goto(f"{app_url}/Two_classes?deriv=1")
+    wait_for_app(page)
+    page.wait_for_selector(".js-plotly-plot .main-svg")
+    buttons = [
+        page.get_by_role("button", name="Download the plotted values (CSV)"),
+        page.get_by_role("button", name="Download the derivatives (CSV)"),
+    ]
+    downloads = []
+    page.on("download", lambda d: downloads.append(d))
+    for b in buttons + buttons[:1]:
+        b.scroll_into_view_if_needed()
+        b.click()
+        page.wait_for_timeout(300)
+    for _ in range(100):
+        if len(downloads) >= 3:
+            break
+        page.wait_for_timeout(200)
+    assert len(downloads) == 3, [d.suggested_filename for d in downloads]
+    got = []
+    for d in downloads:
+        assert d.failure() is None, d.failure()
+        with open(d.path(), encoding="utf-8") as fh:
+            got.append((d.suggested_filename, fh.readline().strip()))
+    names = [g[0] for g in got]
+    assert names == [
+        "offcenter_fig1_theta_0.2.csv",
+        "offcenter_fig1_theta_0.2_derivative1.csv",
+        "offcenter_fig1_theta_0.2.csv",
+    ]
+    assert got[0][1].startswith("p,") and got[1][1].startswith("p,side,")
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_typing_theta_fast_gives_what_was_typed(page, app_url):
+    """The q-classes theta box takes "0.7" typed at full speed (the grid editor gave 7)."""
+    page.goto(f"{app_url}/Q_classes")
+    wait_for_app(page)
+    box = page.locator("[data-testid='stSidebar'] [data-testid='stNumberInput'] input").first
+    box.click()
+    box.press("Control+a")
+    page.keyboard.type("0.7", delay=0)
+    page.keyboard.press("Enter")
+    wait_for_app(page)
+    page.get_by_text("θ = (0.6364, 0.2727, 0.09091)", exact=True).wait_for(timeout=30_000)
+    assert box.input_value() == "0.7"
+    page.wait_for_function(
+        "() => decodeURIComponent(location.search).includes('theta=0.636364,0.272727,0.0909091')"
+    )
+
+
+def test_looping_animation_sweeps_back(page, app_url):
+    """loop=1 (from the link): after reaching 0.98, theta comes back down, until pause."""
+    page.goto(f"{app_url}/Two_classes?animate=1&loop=1&speed=fast")
+    wait_for_app(page)
+    page.wait_for_selector(".js-plotly-plot .updatemenu-button")
+    page.wait_for_timeout(800)
+    theta_of = "() => document.querySelector('.js-plotly-plot')._fullData.at(-1).x[0]"
+    page.locator(".js-plotly-plot .updatemenu-button").first.click()
+    page.wait_for_function(f"() => ({theta_of})() >= 0.97", timeout=60_000)
+    page.wait_for_function(f"() => ({theta_of})() <= 0.5", timeout=60_000)
+    page.locator(".js-plotly-plot .updatemenu-button").nth(1).click()
+    page.wait_for_timeout(300)
+    held = page.evaluate(theta_of)
+    page.wait_for_timeout(600)
+    assert page.evaluate(theta_of) == held  # paused
