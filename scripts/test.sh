@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # Install the test dependencies (Python packages, and Debian's chromium for the browser tests
-# when it is missing and we can install it), then run ruff and every test.
+# when it is missing and we can install it), then run ruff, the import contracts
+# (import-linter) and every test, browser included, on every core (pytest-xdist).
+#
+#   bash scripts/test.sh                     # everything (what CI runs)
+#   bash scripts/test.sh -m "not browser"    # the everyday run, without Chromium
+#   HYPOTHESIS_PROFILE=thorough bash scripts/test.sh tests/test_measures_properties.py
+#
+# Extra arguments go to pytest. PYTEST_WORKERS sets -n (default: auto, one per core; 0 = none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
@@ -16,4 +23,15 @@ fi
 python3 -m pip install -q -r requirements-dev.txt -e .
 python3 -m ruff check .
 python3 -m ruff format --check .
-python3 -m pytest "$@"
+lint-imports
+status=0
+python3 -m pytest -n "${PYTEST_WORKERS:-auto}" "$@" || status=$?
+if [ "$status" = 5 ]; then
+  # pytest's "no tests collected": a filter that matched nothing, or a broken collection.
+  if [ "$#" -gt 0 ]; then
+    echo "scripts/test.sh: no test matched the arguments: $*" >&2
+  else
+    echo "scripts/test.sh: pytest collected no tests at all: the suite is broken" >&2
+  fi
+fi
+exit "$status"

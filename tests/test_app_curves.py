@@ -17,6 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import offcenter as oc
+from tests.conftest import run_app
 
 ROOT = Path(__file__).resolve().parents[1]
 HOME = str(ROOT / "app.py")
@@ -26,12 +27,7 @@ TIMEOUT = 60
 
 
 def run(path: str, query: dict | None = None) -> AppTest:
-    at = AppTest.from_file(path, default_timeout=TIMEOUT)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_app(page=path, query=query, timeout=TIMEOUT)
 
 
 def ok(at: AppTest) -> AppTest:

@@ -7,6 +7,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from offcenter.evaluation.runner import CrossValidation
+from tests.conftest import run_app
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "4_Compare_measures.py")
@@ -21,13 +22,7 @@ def result_charts(at):
 
 
 def run(at=None, **query):
-    if at is None:
-        at = AppTest.from_file(PAGE, default_timeout=300)
-        for k, v in query.items():
-            at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_app(at, page=PAGE, query=query, timeout=300)
 
 
 def texts(at):

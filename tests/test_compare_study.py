@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from offcenter.evaluation import study
 from offcenter.evaluation.cli import main as cli_main
+from tests.conftest import run_app
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "4_Compare_measures.py")
@@ -58,9 +59,7 @@ def fresh():
 
 
 def _run(at):
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_app(at)
 
 
 def _order(at) -> list[str]:

@@ -7,19 +7,15 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.conftest import run_app
+
 ROOT = Path(__file__).resolve().parents[1]
 TREE = str(ROOT / "pages" / "3_Tree.py")
 BAD = ROOT / "tests" / "data" / "bad_csv"
 
 
 def run(at=None, page=TREE, **query):
-    if at is None:
-        at = AppTest.from_file(page, default_timeout=120)
-        for k, v in query.items():
-            at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_app(at, page=page, query=query)
 
 
 def upload(at, name, data, key="tr_file"):

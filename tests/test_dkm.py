@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import offcenter as oc
 from offcenter.data.datasets import load
 from offcenter.measures.registry import MEASURES
-
-settings.register_profile("offcenter", max_examples=150, deadline=None)
-settings.load_profile("offcenter")
 
 
 def test_hand_computed_values():

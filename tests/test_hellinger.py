@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -100,10 +100,6 @@ def test_pair_and_table_kernels_agree():
         np.testing.assert_allclose(
             _hellinger_pair(Lw, Rw), _hellinger_table(np.stack([Lw, Rw], axis=1)), atol=1e-15
         )
-
-
-settings.register_profile("offcenter", max_examples=150, deadline=None)
-settings.load_profile("offcenter")
 
 
 @st.composite

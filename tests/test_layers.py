@@ -1,13 +1,20 @@
 """The import layers (docs/architecture.md): the core works without Streamlit and Plotly.
 
-Core = ``offcenter`` itself and ``offcenter.{measures,tree,ensemble,data,evaluation}``.
+The contracts live in pyproject.toml (``[tool.importlinter]``) and a maintained tool checks them:
+``lint-imports`` (import-linter, on grimp's static graph of every import statement, inside
+functions too). The tests here
 
-- Static: every module's source is parsed and each ``import`` in it, at any depth (inside
-  functions too), is checked: the core never imports streamlit, plotly, offcenter.viz or
-  offcenter.app; offcenter.viz never imports streamlit or offcenter.app.
+- run ``lint-imports`` (so that CI runs it) and show that each contract catches what it is for:
+  a new subpackage importing streamlit, a layer imported from below, a cycle, plotly in the core;
+- add what a static graph cannot see: ``importlib.import_module("offcenter.viz...")`` and
+  ``__import__("...")`` with a literal name are checked against the same layer order (read from
+  the layers contract), and a dynamic import whose name is not a literal is refused in the core;
 - Dynamic: a fresh interpreter in which streamlit and plotly cannot be imported imports every
   core module, then fits a small tree (and a forest, and a two-fold evaluation). One test per
   module reads its line of that run.
+
+Core = every module of ``offcenter`` outside ``offcenter.viz`` and ``offcenter.app``: a new
+subpackage is core until the layers contract places it.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -24,10 +32,23 @@ import pytest
 
 import offcenter
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pytest depends on tomli before 3.11
+    import tomli as tomllib
+
 PACKAGE_DIR = Path(offcenter.__file__).resolve().parent
 ROOT = PACKAGE_DIR.parent
-CORE_PACKAGES = ("measures", "tree", "ensemble", "data", "evaluation")
 APP_ONLY = ("streamlit", "plotly")
+CONTRACTS = {
+    c["id"]: c
+    for c in tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["importlinter"][
+        "contracts"
+    ]
+}
+#: The layers, top first; "measures | data" is one layer of two independent subpackages.
+LAYERS = [[part.strip() for part in layer.split("|")] for layer in CONTRACTS["layers"]["layers"]]
+LAYER_OF = {sub: i for i, layer in enumerate(LAYERS) for sub in layer}
 
 
 def _module_name(path: Path) -> str:
@@ -36,11 +57,9 @@ def _module_name(path: Path) -> str:
 
 
 def _layer(module: str) -> str:
-    """``core``, ``viz``, ``app`` or ``other`` for a module of the package."""
+    """``viz``, ``app`` or ``core`` for a module of the package: everything else is core."""
     parts = module.split(".")
-    if len(parts) == 1 or parts[1] in CORE_PACKAGES or parts[1] == "evaluate":
-        return "core"
-    return parts[1] if parts[1] in ("viz", "app") else "other"
+    return parts[1] if len(parts) > 1 and parts[1] in ("viz", "app") else "core"
 
 
 MODULES = {_module_name(p): p for p in sorted(PACKAGE_DIR.rglob("*.py"))}
@@ -49,15 +68,33 @@ VIZ = sorted(m for m in MODULES if _layer(m) == "viz")
 
 #: What each layer must never import (a name and everything below it).
 FORBIDDEN = {
-    "core": ("streamlit", "plotly", "offcenter.viz", "offcenter.app"),
-    "viz": ("streamlit", "offcenter.app"),
+    "core": ("streamlit", "plotly", "tornado", "offcenter.viz", "offcenter.app"),
+    "viz": ("streamlit", "tornado", "offcenter.app"),
 }
+_DYNAMIC = {("importlib", "import_module"), (None, "import_module"), (None, "__import__")}
+
+
+def _resolve(name: str, package: str, level: int) -> str:
+    if not level:
+        return name
+    anchor = package.split(".")[: len(package.split(".")) - level + 1]
+    return ".".join([*anchor, name] if name else anchor)
+
+
+def _dynamic_call(node: ast.Call) -> bool:
+    f = node.func
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        return (f.value.id, f.attr) in _DYNAMIC
+    return isinstance(f, ast.Name) and (None, f.id) in _DYNAMIC
 
 
 def imported_names(module: str) -> list[tuple[int, str]]:
     """``(line, module name)`` of every import in ``module``'s source, relative ones resolved.
 
     ``from a import b`` gives both ``a`` and ``a.b`` (b may be a submodule).
+    ``importlib.import_module("a.b")``, ``import_module(".b", package)`` and
+    ``__import__("a")`` give their literal name; a name that is not a literal gives
+    ``"<dynamic>"``.
     """
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
@@ -66,12 +103,20 @@ def imported_names(module: str) -> list[tuple[int, str]]:
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
+            base = _resolve(node.module or "", package, node.level)
             found.append((node.lineno, base))
             found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+        elif isinstance(node, ast.Call) and _dynamic_call(node) and node.args:
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                name = arg.value
+                level = len(name) - len(name.lstrip("."))
+                anchor = package  # import_module(".x", __package__) and the like
+                if len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
+                    anchor = str(node.args[1].value)
+                found.append((node.lineno, _resolve(name.lstrip("."), anchor, level)))
+            else:
+                found.append((node.lineno, "<dynamic>"))
     return found
 
 
@@ -79,17 +124,48 @@ def _is_under(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
 
 
+def _sub(name: str) -> str | None:
+    """The subpackage of ``offcenter`` that ``name`` is in (None: the root or outside)."""
+    parts = name.split(".")
+    return parts[1] if parts[0] == "offcenter" and len(parts) > 1 else None
+
+
+def violations(module: str) -> list[str]:
+    """Every import of ``module`` (static or a literal dynamic one) its layer forbids."""
+    forbidden = FORBIDDEN.get(_layer(module), ())
+    here = _sub(module)
+    bad = []
+    for line, name in imported_names(module):
+        if name == "<dynamic>":
+            if _layer(module) == "core":
+                bad.append(f"line {line}: a dynamic import whose name is not a literal")
+            continue
+        if any(_is_under(name, f) for f in forbidden):
+            bad.append(f"line {line}: {name}")
+            continue
+        there = _sub(name)
+        if here is None or there is None or here == there:
+            continue
+        if there not in LAYER_OF:
+            continue  # a name from the package root (``from offcenter import x``)
+        if here in LAYER_OF and LAYER_OF[there] <= LAYER_OF[here]:
+            bad.append(f"line {line}: {name} (layer {there} is not below {here})")
+    return bad
+
+
 def test_the_layers_are_found():
     assert {
         "offcenter",
         "offcenter.measures.entropies",
-        "offcenter.tree.search",
+        "offcenter.tree",
         "offcenter.ensemble.forest",
         "offcenter.data.csv_io",
-        "offcenter.evaluation.runner",
+        "offcenter.evaluation",
     } <= set(CORE)
     assert "offcenter.viz.curves" in VIZ
     assert _layer("offcenter.app.urlstate") == "app"
+    assert _layer("offcenter.brand_new.module") == "core"
+    assert LAYERS[:2] == [["app"], ["viz"]] and LAYERS[-1] == ["measures", "data"]
 
 
 def test_the_static_check_sees_imports_inside_functions(tmp_path, monkeypatch):
@@ -101,15 +177,140 @@ def test_the_static_check_sees_imports_inside_functions(tmp_path, monkeypatch):
     assert "offcenter.viz.curves" in names and "plotly.express" in names
 
 
-@pytest.mark.parametrize("module", CORE + VIZ)
-def test_static_imports_respect_the_layers(module):
-    forbidden = FORBIDDEN[_layer(module)]
-    bad = [
-        f"line {line}: {name}"
-        for line, name in imported_names(module)
-        if any(_is_under(name, f) for f in forbidden)
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ('import importlib\nimportlib.import_module("offcenter.viz")\n', "offcenter.viz"),
+        ('from importlib import import_module\nimport_module(".viz.curves", "offcenter")\n', ""),
+        ('m = __import__("plotly.express")\n', "plotly.express"),
+        ('import importlib\nimportlib.import_module("..tree.search", __package__)\n', ""),
+    ],
+)
+def test_string_imports_are_seen_and_checked(tmp_path, monkeypatch, source, expected):
+    # issue #23: an importlib import of offcenter.viz from measures/curves.py passed every test
+    bad = tmp_path / "curves.py"
+    bad.write_text(source)
+    monkeypatch.setitem(MODULES, "offcenter.measures.curves", bad)
+    found = violations("offcenter.measures.curves")
+    assert found, f"{source!r} was not caught"
+    assert expected in found[0]
+
+
+def test_a_dynamic_import_in_the_core_needs_a_literal_name(tmp_path, monkeypatch):
+    bad = tmp_path / "curves.py"
+    bad.write_text('import importlib\nNAME = "offcenter." + "viz"\nimportlib.import_module(NAME)\n')
+    monkeypatch.setitem(MODULES, "offcenter.measures.curves", bad)
+    assert violations("offcenter.measures.curves") == [
+        "line 3: a dynamic import whose name is not a literal"
     ]
+
+
+def test_a_new_subpackage_is_core_and_checked(tmp_path, monkeypatch):
+    # issue #23: a new subpackage importing streamlit passed every test
+    new = tmp_path / "__init__.py"
+    new.write_text("import streamlit as st\n")
+    monkeypatch.setitem(MODULES, "offcenter.brand_new", new)
+    assert violations("offcenter.brand_new") == ["line 1: streamlit"]
+
+
+def test_the_order_inside_the_core_is_checked(tmp_path, monkeypatch):
+    bad = tmp_path / "entropies.py"
+    bad.write_text("def f():\n    from offcenter.tree import nodes\n    import offcenter.data\n")
+    monkeypatch.setitem(MODULES, "offcenter.measures.entropies", bad)
+    assert violations("offcenter.measures.entropies") == [
+        "line 2: offcenter.tree (layer tree is not below measures)",
+        "line 2: offcenter.tree.nodes (layer tree is not below measures)",
+        "line 3: offcenter.data (layer data is not below measures)",
+    ]
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_respect_the_layers(module):
+    """Static and literal dynamic imports, in every module (app's are checked for cycles and
+    order by lint-imports; here they have nothing forbidden)."""
+    bad = violations(module)
     assert not bad, f"{module} ({_layer(module)} layer) imports {', '.join(bad)}"
+
+
+# ---------------------------------------------------------------------------- import-linter
+def _lint_imports(cwd: Path) -> subprocess.CompletedProcess:
+    exe = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-imports"))
+    env = {**os.environ, "PYTHONPATH": str(cwd)}
+    return subprocess.run(
+        [exe, "--no-cache"], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_lint_imports_keeps_every_contract():
+    out = _lint_imports(ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "0 broken" in out.stdout
+
+
+def test_every_subpackage_is_in_a_layer():
+    subpackages = {p.parent.name for p in PACKAGE_DIR.glob("*/__init__.py")}
+    modules = {p.stem for p in PACKAGE_DIR.glob("*.py") if p.stem != "__init__"}
+    assert subpackages | modules == set(LAYER_OF), (
+        "every subpackage and top-level module of offcenter is placed in the layers contract "
+        "of pyproject.toml (and only those)"
+    )
+
+
+#: Each mutation of a copy of the package, and the contract lint-imports must find broken.
+MUTATIONS = {
+    "new subpackage importing streamlit": (
+        {"offcenter/brand_new/__init__.py": "import streamlit\n"},
+        "Layers",
+    ),
+    "a layer imported from below, inside a function": (
+        {"offcenter/measures/_bad.py": "def f():\n    from offcenter.tree import nodes\n"},
+        "Layers",
+    ),
+    "data importing measures (independent siblings)": (
+        {"offcenter/data/_bad.py": "import offcenter.measures\n"},
+        "Layers",
+    ),
+    "viz importing app": ({"offcenter/viz/_bad.py": "import offcenter.app.urlstate\n"}, "Layers"),
+    "plotly in the core": (
+        {"offcenter/tree/_bad.py": "import plotly.graph_objects\n"},
+        "never imports Streamlit, Plotly",
+    ),
+    "streamlit in viz": ({"offcenter/viz/_bad.py": "import streamlit\n"}, "offcenter.viz draws"),
+    "a cycle between two modules": (
+        {
+            "offcenter/data/_a.py": "from offcenter.data import _b\n",
+            "offcenter/data/_b.py": "def f():\n    from offcenter.data import _a\n",
+        },
+        "No import cycle",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def package_copy(tmp_path_factory):
+    base = tmp_path_factory.mktemp("layers")
+    shutil.copytree(PACKAGE_DIR, base / "offcenter", ignore=shutil.ignore_patterns("*.csv"))
+    shutil.copy(ROOT / "pyproject.toml", base / "pyproject.toml")
+    return base
+
+
+@pytest.mark.parametrize("mutation", sorted(MUTATIONS))
+def test_lint_imports_catches(package_copy, mutation):
+    files, contract = MUTATIONS[mutation]
+    try:
+        for rel, text in files.items():
+            (package_copy / rel).parent.mkdir(parents=True, exist_ok=True)
+            (package_copy / rel).write_text(text)
+        out = _lint_imports(package_copy)
+    finally:
+        for rel in files:
+            (package_copy / rel).unlink()
+        new = package_copy / "offcenter" / "brand_new"
+        if new.exists():
+            shutil.rmtree(new)
+    assert out.returncode != 0, out.stdout
+    assert "Broken contracts" in out.stdout, out.stdout + out.stderr
+    assert contract in out.stdout.split("Broken contracts")[1], out.stdout
 
 
 _PROBE = textwrap.dedent(

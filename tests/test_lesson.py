@@ -27,6 +27,7 @@ from offcenter.app.tree_comparison import CHOICES, url_fields
 from offcenter.data.datasets import DATASETS
 from offcenter.measures.curves import curve_label
 from offcenter.measures.settings import MeasureSetting
+from tests.conftest import run_app
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 120
@@ -148,12 +149,7 @@ def test_a_step_with_a_field_its_page_does_not_have_is_refused():
 
 # ====================================================================== the home page
 def run(path: str, query: dict | None = None) -> AppTest:
-    at = AppTest.from_file(str(ROOT / path), default_timeout=TIMEOUT)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_app(page=path, query=query, timeout=TIMEOUT)
 
 
 @pytest.mark.parametrize("present", ["0", "1"])

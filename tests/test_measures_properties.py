@@ -6,15 +6,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import offcenter as oc
 from offcenter.measures.registry import MEASURES
-
-settings.register_profile("offcenter", max_examples=150, deadline=None)
-settings.load_profile("offcenter")
 
 OFF_CENTERABLE = [
     ("shannon", {}),

@@ -7,16 +7,16 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests.conftest import run_app
+
 ROOT = Path(__file__).resolve().parents[1]
 TREE = str(ROOT / "pages" / "3_Tree.py")
 TWO = str(ROOT / "pages" / "1_Two_classes.py")
 GOOD = ROOT / "tests" / "data" / "bad_csv" / "good" / "semicolon_latin1.csv"
 
 
-def _run(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+def _run(at):
+    return run_app(at)
 
 
 def test_an_upload_in_one_session_is_invisible_in_another():

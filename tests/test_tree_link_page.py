@@ -3,7 +3,7 @@ file restores the edited tree exactly, or says plainly what it cannot restore.""
 
 from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
+from tests.conftest import run_app
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "3_Tree.py")
@@ -11,13 +11,7 @@ GOOD = ROOT / "tests" / "data" / "bad_csv" / "good"
 
 
 def run(at=None, **query):
-    if at is None:
-        at = AppTest.from_file(PAGE, default_timeout=120)
-        for k, v in query.items():
-            at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return run_app(at, page=PAGE, query=query)
 
 
 def node_select(at):

@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from offcenter.data.datasets import DATASETS
+from tests.conftest import run_app
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "3_Tree.py")
@@ -17,15 +18,8 @@ BAD = ROOT / "tests" / "data" / "bad_csv"
 def run(at=None, *, cands_open=False, **query):
     """Run the page (a new one with ``query`` as its link); ``cands_open`` opens the expander
     of every feature at the tree's thresholds (drawn only when open)."""
-    if at is None:
-        at = AppTest.from_file(PAGE, default_timeout=120)
-        for k, v in query.items():
-            at.query_params[k] = v
-    if cands_open:
-        at.session_state["tr_cand_open"] = True
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    state = {"tr_cand_open": True} if cands_open else None
+    return run_app(at, page=PAGE, query=query, state=state)
 
 
 def upload(at, name, data):

@@ -18,6 +18,7 @@ from offcenter.data.datasets import load
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree import TreeClassifier
 from offcenter.viz.tree import fitting_depth
+from tests.conftest import run_app
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "3_Tree.py")
@@ -25,14 +26,8 @@ PAGE = str(ROOT / "pages" / "3_Tree.py")
 
 def run(at=None, **query):
     """Run the page (a new one with ``query`` as its link) with the two-tree section on."""
-    if at is None:
-        at = AppTest.from_file(PAGE, default_timeout=120)
-        for k, v in query.items():
-            at.query_params[k] = v
-        at.session_state["tr_pair_on"] = True
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    state = {"tr_pair_on": True} if at is None else None
+    return run_app(at, page=PAGE, query=query, state=state)
 
 
 def figures(at):

@@ -21,6 +21,7 @@ import streamlit as st
 from offcenter.app.charts import plotly_chart
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.compare import difference_reason, first_differences, metrics_table
+from offcenter.viz.format import fmt_fixed as _fmt
 from offcenter.viz.tree import (
     fitting_depth,
     nodes_by_depth,
@@ -82,12 +83,6 @@ def pair_marks(clf, pairs, other: str, shown_depth: int) -> dict[int, str]:
         note = f"{other}: node {theirs}" if i == own else f"below: node {own}"
         marks.setdefault(i, []).append(note)
     return {i: "splits differ (" + "; ".join(notes) + ")" for i, notes in marks.items()}
-
-
-def _fmt(x) -> str:
-    if isinstance(x, (float, np.floating)):
-        return f"{float(x):.4f}"
-    return str(x)
 
 
 def metrics_frame(trees: Sequence, X, y, names: Sequence[str]) -> pd.DataFrame:

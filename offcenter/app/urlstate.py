@@ -33,6 +33,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from offcenter.viz.format import fmt_exact as _fmt
+
 __all__ = [
     "Field",
     "Schema",
@@ -50,12 +52,6 @@ FIELD_TYPES = ("float", "int", "bool", "str", "floats", "strs")
 
 _TRUE = {"1", "true", "yes", "on", "t", "y"}
 _FALSE = {"0", "false", "no", "off", "f", "n", ""}
-
-
-def _fmt(x: float) -> str:
-    """Shortest readable text for a float (``repr`` rounded to 12 significant digits)."""
-    text = f"{x:.12g}"
-    return text
 
 
 @dataclass(frozen=True)

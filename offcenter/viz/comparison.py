@@ -37,6 +37,7 @@ import pandas as pd
 from offcenter.measures.registry import CRITERIA, MEASURES
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.inspect import without_attrs
+from offcenter.viz.format import fmt_sig as fmt
 
 __all__ = [
     "NUMBER_FORMAT",
@@ -73,22 +74,6 @@ def snap(values, tol: float = 1e-12):
         return values.where(values.isna() | (values.abs() >= tol), 0.0).astype(float)
     x = float(values)
     return 0.0 if abs(x) < tol else x
-
-
-def fmt(value, digits: int = 6) -> str:
-    """A number as text with ``digits`` significant digits of its exact value ('' for NaN).
-
-    >>> fmt(0.105840), fmt(0.10584334), fmt(1e-12), fmt(3)
-    ('0.10584', '0.105843', '1e-12', '3')
-    """
-    if value is None:
-        return ""
-    x = float(value)
-    if np.isnan(x):
-        return ""
-    if x == 0:
-        return "0"
-    return f"{x:.{digits}g}"
 
 
 # ------------------------------------------------------------------------------ settings

@@ -6,34 +6,15 @@ Streamlit. Labels are set as plain text (Plotly escapes them; no user HTML is re
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from offcenter.evaluation.runner import METRICS, SIZE_COLUMNS, EvaluationResult
-from offcenter.viz.styles import setting_style
+from offcenter.viz.format import plot_text
+from offcenter.viz.styles import PALETTE, setting_style
 
 __all__ = ["metric_figure", "difference_figure", "roc_figure"]
-
-_PALETTE = (
-    "#4c72b0",
-    "#dd8452",
-    "#55a868",
-    "#c44e52",
-    "#8172b3",
-    "#937860",
-    "#da8bc3",
-    "#8c8c8c",
-    "#ccb974",
-    "#64b5cd",
-)
-
-
-def _text(s: object) -> str:
-    """Plotly renders a small HTML subset in labels: escape user-provided text."""
-    return html.escape(str(s), quote=False)
 
 
 def _colour(key: object) -> str:
@@ -41,7 +22,7 @@ def _colour(key: object) -> str:
     same on every page and whatever else is drawn); a position (int) for anything else."""
     if isinstance(key, str) and key:
         return setting_style(key).color
-    return _PALETTE[int(key) % len(_PALETTE)]
+    return PALETTE[int(key) % len(PALETTE)]
 
 
 def _metric_name(metric: str) -> str:
@@ -72,7 +53,7 @@ def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -
             f"repeat {int(r) + 1}, fold {int(f) + 1}"
             for r, f in zip(part["repeat"].to_numpy()[ok], part["fold"].to_numpy()[ok])
         ]
-        name = _text(s.label)
+        name = plot_text(s.label)
         fig.add_trace(
             go.Box(
                 y=values[ok],
@@ -116,7 +97,7 @@ def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -
                 annotation_position="top left",
             )
     fig.update_layout(
-        title=f"{_metric_name(metric)} per fold ({_text(_design(result))})",
+        title=f"{_metric_name(metric)} per fold ({plot_text(_design(result))})",
         yaxis_title=_metric_name(metric),
         xaxis_title=None,
         height=440,
@@ -151,7 +132,7 @@ def difference_figure(result: EvaluationResult, metric: str = "balanced_accuracy
                 f"W/T/L {r['wins']}/{r['ties']}/{r['losses']}, corrected t p = "
                 f"{r['t_p']:.3g} (Holm {r['t_p_holm']:.3g}), Wilcoxon p = {r['wilcoxon_p']:.3g}"
             )
-        name = _text(s.label)
+        name = plot_text(s.label)
         fig.add_trace(
             go.Box(
                 y=d,
@@ -161,14 +142,14 @@ def difference_figure(result: EvaluationResult, metric: str = "balanced_accuracy
                 pointpos=0,
                 marker={"color": _colour(s.key), "size": 5, "opacity": 0.6},
                 line={"color": _colour(s.key)},
-                hovertemplate="%{y:+.3f}<extra>" + _text(info) + "</extra>",
+                hovertemplate="%{y:+.3f}<extra>" + plot_text(info) + "</extra>",
                 showlegend=False,
             )
         )
     fig.add_hline(y=0, line={"color": "grey"})
     ref_label = result.labels().get(ref, ref)
     fig.update_layout(
-        title=f"{_metric_name(metric)}: difference with {_text(ref_label)}, fold by fold",
+        title=f"{_metric_name(metric)}: difference with {plot_text(ref_label)}, fold by fold",
         yaxis_title=f"difference in {_metric_name(metric)}",
         height=420,
         margin={"l": 60, "r": 20, "t": 60, "b": 80},
@@ -204,7 +185,7 @@ def roc_figure(result: EvaluationResult) -> go.Figure:
         c = curves[curves["setting"] == s.key]
         if c.empty:
             continue
-        name = f"{_text(s.label)} (AUC {float(c['auc'].iloc[0]):.3f})"
+        name = f"{plot_text(s.label)} (AUC {float(c['auc'].iloc[0]):.3f})"
         thr = c["threshold"].to_numpy(dtype=float)
         fig.add_trace(
             go.Scatter(
@@ -220,13 +201,13 @@ def roc_figure(result: EvaluationResult) -> go.Figure:
                 marker={"size": 4},
                 customdata=np.where(np.isinf(thr), np.nan, thr),
                 hovertemplate="FPR %{x:.3f}, TPR %{y:.3f}, score >= %{customdata:.3f}<extra>"
-                + _text(s.label)
+                + plot_text(s.label)
                 + "</extra>",
             )
         )
     minority = result.config.get("minority")
     fig.update_layout(
-        title=f"ROC of the minority class {_text(repr(minority))}, out-of-fold scores pooled",
+        title=f"ROC of the minority class {plot_text(repr(minority))}, out-of-fold scores pooled",
         xaxis={"title": "false positive rate", "range": [0, 1], "constrain": "domain"},
         yaxis={
             "title": "true positive rate (minority recall)",

@@ -23,7 +23,6 @@ Examples
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,21 +33,8 @@ from offcenter.measures.impurity import Impurity
 from offcenter.measures.offcentering import _off_center
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.inspect import without_attrs
-
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&=:\"'])")
-
-
-def md_escape(text: object, limit: int | None = None) -> str:
-    r"""Escape a user string for ``st.markdown``: every markdown, HTML or LaTeX special is
-    backslash-escaped, newlines become spaces, and long strings are cut.
-
-    >>> md_escape("<b>x</b> $y$ *z*")
-    '\\<b\\>x\\</b\\> \\$y\\$ \\*z\\*'
-    """
-    s = str(text).replace("\r", " ").replace("\n", " ")
-    if limit is not None and len(s) > limit:
-        s = s[: limit - 1] + "…"
-    return _MD_SPECIAL.sub(r"\\\1", s)
+from offcenter.viz.format import fmt_calc as _f
+from offcenter.viz.format import md_escape
 
 
 @dataclass(frozen=True)
@@ -63,20 +49,6 @@ class Step:
     text: str
     latex: str
     value: float | None
-
-
-def _f(x: float, digits: int = 6) -> str:
-    """A number of the calculation: ``digits`` significant digits of its exact value
-    (0.105843, not 0.105840), trailing zeros dropped (0.5625, 0)."""
-    x = float(x)
-    if x == 0 or not np.isfinite(x):
-        return "0" if x == 0 else str(x)
-    text = f"{x:.{digits}g}"
-    if "e" in text:  # keep LaTeX free of 1e-07: a positional form with the same digits
-        text = np.format_float_positional(
-            x, precision=digits, unique=False, fractional=False, trim="-"
-        )
-    return text
 
 
 def _expanded(imp: Impurity, p: np.ndarray) -> str:

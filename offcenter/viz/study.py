@@ -12,8 +12,6 @@ Nothing here computes a statistic the figure does not show, nor touches Streamli
 
 from __future__ import annotations
 
-import html
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -21,6 +19,7 @@ from plotly.subplots import make_subplots
 from scipy import stats
 
 from offcenter.viz.evaluation import _colour
+from offcenter.viz.format import plot_text
 
 __all__ = [
     "STUDY_COLOURS",
@@ -56,10 +55,6 @@ def study_colour(key: object) -> str:
     if isinstance(key, str) and key in STUDY_COLOURS:
         return STUDY_COLOURS[key]
     return _colour(key)
-
-
-def _text(s: object) -> str:
-    return html.escape(str(s), quote=False)
 
 
 def cliques(mean_ranks, cd: float) -> list[tuple[int, int]]:
@@ -132,7 +127,7 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
     step = 0.42
     marked = "significant" in df.columns and "mean_diff" in df.columns
     labels = [
-        f"{_text(r['label'])} ({r['mean_rank']:.2f})" + (_mark(r) if marked else "")
+        f"{plot_text(r['label'])} ({r['mean_rank']:.2f})" + (_mark(r) if marked else "")
         for _, r in df.iterrows()
     ]
     # the labels sit in the side margins, sized to the longest label of each side (7 px per
@@ -185,7 +180,7 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
         depth -= 0.35
     subtitle = f" ({n_data} data sets)" if n_data else ""
     fig.update_layout(
-        title=_text(title) + subtitle if title else None,
+        title=plot_text(title) + subtitle if title else None,
         xaxis={"visible": False, "range": [lo - 0.3, hi + 0.3]},
         yaxis={"visible": False, "range": [depth, 1.2]},
         height=max(320, 120 + 32 * half),
@@ -237,9 +232,11 @@ def gain_figure(
             stat = f"ρ = {rho:.2f}, p = {p:.2g}"
             # a facet's title in two lines (the setting, then the statistic): one line of both
             # is wider than a facet of a 4-column grid and runs into its neighbour's
-            names.append(f"{_text(label)}<br>({stat})" if facets else f"{_text(label)} ({stat})")
+            names.append(
+                f"{plot_text(label)}<br>({stat})" if facets else f"{plot_text(label)} ({stat})"
+            )
         else:
-            names.append(_text(label))
+            names.append(plot_text(label))
     if facets:
         rows = -(-len(groups) // columns)
         fig = make_subplots(
@@ -263,9 +260,9 @@ def gain_figure(
                 mode="markers",
                 name=name,
                 marker={"color": colours[i], "size": 7, "opacity": 0.75},
-                text=[_text(d) for d in part["data"]],
+                text=[plot_text(d) for d in part["data"]],
                 hovertemplate="%{text}: IR %{x:.1f}, gain %{y:+.3f}<extra>"
-                + _text(label)
+                + plot_text(label)
                 + "</extra>",
                 showlegend=not facets,
             ),
@@ -275,7 +272,7 @@ def gain_figure(
         y=0, line={"color": "grey"}, row="all" if facets else None, col="all" if facets else None
     )
     x_title = "imbalance ratio (majority / minority, log scale)"
-    y_title = f"gain over Shannon in {_text(metric_name)}" if metric_name else "gain"
+    y_title = f"gain over Shannon in {plot_text(metric_name)}" if metric_name else "gain"
     # every tick labelled in full (Plotly's log axis writes 20 and 50 as "2" and "5")
     ticks = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
     fig.update_xaxes(type="log", tickvals=ticks, ticktext=[str(t) for t in ticks])
@@ -300,7 +297,7 @@ def gain_figure(
     if y_range is not None:
         fig.update_yaxes(range=list(y_range))
     fig.update_layout(
-        title=_text(title) if title else None,
+        title=plot_text(title) if title else None,
         legend={"font": {"size": 11}},
         margin={"l": 70, "r": 20, "t": 70 if title else 40, "b": 70},
     )

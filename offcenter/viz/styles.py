@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 __all__ = [
     "PALETTE",
+    "CLASS_COLORS",
     "DASHES",
     "SYMBOLS",
     "KNOWN",
@@ -58,6 +59,19 @@ PALETTE = (
     "#666666",  # grey
     "#882255",  # wine (Tol)
     "#1A7F94",  # cyan, darkened (Tol #66CCEE)
+)
+#: Fill colours of the classes in the tree's boxes and bars (Okabe and Ito 2008, undarkened:
+#: filled areas with the text beside them, not lines), cycled for many classes. The curves'
+#: class colours are :data:`PALETTE` (:func:`class_style`).
+CLASS_COLORS = (
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#D55E00",
+    "#CC79A7",
+    "#56B4E9",
+    "#F0E442",
+    "#000000",
 )
 #: Ten dash patterns (Plotly names or dash lengths in px).
 DASHES = (

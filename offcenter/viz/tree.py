@@ -7,11 +7,12 @@ n, impurity, gain and a bar of its class shares (the layout, in pixels, is
 marker per node carries its id in ``customdata`` (so
 ``st.plotly_chart(on_select="rerun", selection_mode="points")`` tells the page which node was
 clicked); the selected node, a traced row's path and marked nodes are outlined, and the nodes
-deeper than ``max_depth`` are collapsed into their ancestor. :func:`layout_positions` is the
-older slot layout (leaves on consecutive slots), kept for callers that need only (x, depth).
+deeper than ``max_depth`` are collapsed into their ancestor. :func:`layout_positions` gives
+(x, depth) only, leaves on consecutive slots; the figure does not use it (its boxes are placed
+by :func:`offcenter.viz.tree_layout.tree_layout`).
 
 User text (column names, category values, class labels) is escaped for Plotly's pseudo-HTML with
-:func:`plot_text`, and hover texts use ``hovertext`` (no ``%{...}`` template substitution), so a
+:func:`offcenter.viz.format.plot_text`, and hover texts use ``hovertext`` (no ``%{...}`` template substitution), so a
 column called ``<b>x</b>`` is shown as those characters.
 
 Examples
@@ -24,12 +25,12 @@ Examples
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 
+from offcenter.viz.format import plot_text
 from offcenter.viz.styles import setting_style
 from offcenter.viz.tree_layout import (
     BAR_H,
@@ -46,18 +47,6 @@ READABLE_NODES = 63
 #: The Tree page draws this many nodes before it collapses the deepest levels (a full tree
 #: of depth 6; the drawing is panned and zoomed when it is wider than the chart).
 DRAWN_NODES = 127
-
-
-def plot_text(text: object, limit: int | None = None) -> str:
-    """Escape user text for Plotly labels (which interpret <b>, <br>, <a>, ...), optionally cut."""
-    s = str(text)
-    if limit is not None and len(s) > limit:
-        s = s[: limit - 1] + "…"
-    return html.escape(s, quote=False)
-
-
-def _children_map(tree) -> dict[int, tuple[int, ...]]:
-    return {node.id: tuple(node.children) for node in tree.nodes}
 
 
 def layout_positions(

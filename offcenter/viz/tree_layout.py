@@ -32,7 +32,6 @@ True
 
 from __future__ import annotations
 
-import html
 import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,18 +39,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from offcenter.measures.registry import CRITERIA
+from offcenter.viz.format import fmt_share, fmt_threshold, fmt_value, plot_text
+from offcenter.viz.styles import CLASS_COLORS
 
-#: Class colours (colour-blind safe, Okabe-Ito), cycled for many classes.
-CLASS_COLORS = (
-    "#0072B2",
-    "#E69F00",
-    "#009E73",
-    "#D55E00",
-    "#CC79A7",
-    "#56B4E9",
-    "#F0E442",
-    "#000000",
-)
 #: Font of every text of the drawing (px) and its family (monospaced: widths are exact).
 FONT_SIZE = 11
 FONT_FAMILY = "DejaVu Sans Mono, Menlo, Consolas, monospace"
@@ -114,34 +104,6 @@ def wrap(text: str, width: int = WRAP) -> list[str]:
     if current or not lines:
         lines.append(current)
     return lines
-
-
-def _esc(text: object) -> str:
-    return html.escape(str(text), quote=False)
-
-
-def fmt_threshold(x: float) -> str:
-    """A threshold as the tree's branch labels write it (6 significant digits)."""
-    return f"{float(x):.6g}"
-
-
-def fmt_value(x: float) -> str:
-    """An impurity or a gain in a node box (4 significant digits, 0 as 0)."""
-    x = float(x)
-    if not np.isfinite(x):
-        return str(x)
-    if abs(x) < 5e-13:
-        return "0"
-    return f"{x:.4g}"
-
-
-def fmt_share(p: float) -> str:
-    """A class share in a node box: one decimal, "<0.1%" for a tiny non-zero share."""
-    if p <= 0:
-        return "0%"
-    if p < 0.0005:
-        return "<0.1%"
-    return f"{100 * p:.1f}%"
 
 
 def split_text(split) -> str:
@@ -251,14 +213,16 @@ def _node_lines(node, classes, counts, collapsed, hidden, marked_text) -> tuple[
     n = int(round(node.n))
     top: list[tuple[str, str, str]] = []
     if marked_text:
-        top.append((f"<b>{_esc(marked_text)}</b>", marked_text, "#B00020"))
+        top.append((f"<b>{plot_text(marked_text)}</b>", marked_text, "#B00020"))
     top.append((f"<b>node {node.id}</b>", f"node {node.id}", "#202124"))
     if node.split is not None:
         for piece in wrap(split_text(node.split)):
-            top.append((_esc(piece), piece, "#202124"))
+            top.append((plot_text(piece), piece, "#202124"))
     else:
         for k, piece in enumerate(wrap(f"→ {node.prediction}")):
-            top.append((f"<b>{_esc(piece)}</b>" if k == 0 else _esc(piece), piece, "#202124"))
+            top.append(
+                (f"<b>{plot_text(piece)}</b>" if k == 0 else plot_text(piece), piece, "#202124")
+            )
     top.append((f"n = {n}", f"n = {n}", "#202124"))
     top.append(
         (f"impurity {fmt_value(node.impurity)}", f"impurity {fmt_value(node.impurity)}", "#5f6368")
@@ -505,7 +469,7 @@ def tree_layout(
         ly = elbow + V_GAP / 2 + LINE_H / 2
         labels[i] = []
         for piece in rows:
-            labels[i].append(TextLine(_esc(piece), piece, cb.x, ly, "#5f6368", i))
+            labels[i].append(TextLine(plot_text(piece), piece, cb.x, ly, "#5f6368", i))
             ly += LINE_H
         pieces = [[(pb.x, pb.bottom), (pb.x, elbow), (cb.x, elbow)]]
         if rows:

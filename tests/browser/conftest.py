@@ -1,7 +1,9 @@
 """Fixtures for end-to-end tests in a real headless Chromium against `streamlit run app.py`.
 
-The server is started once per test session on a free port and stopped after. Chromium is
-Debian's (/usr/bin/chromium); a missing browser is a failure, never a skip.
+The server is started once per test session (once per pytest-xdist worker) on a free port and
+stopped after; its log is named after the worker, so parallel workers share no file. Chromium is
+Debian's (/usr/bin/chromium); a missing browser is a failure, never a skip. Every test in this
+folder is marked ``browser`` by tests/conftest.py.
 """
 
 from __future__ import annotations
@@ -47,13 +49,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@contextlib.contextmanager
-def streamlit_server(log_name: str = "streamlit-server", extra_args: tuple[str, ...] = ()):
-    """Run `streamlit run app.py` headless on a free port; yield its URL; stop it."""
-    port = _free_port()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / f"{log_name}.log", "w")
-    proc = subprocess.Popen(
+def _worker() -> str:
+    """The pytest-xdist worker's id (``gw0``, ``gw1``...), ``main`` without xdist."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+def _start(port: int, log, extra_args: tuple[str, ...]) -> subprocess.Popen:
+    return subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -76,26 +78,49 @@ def streamlit_server(log_name: str = "streamlit-server", extra_args: tuple[str, 
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+
+
+def _healthy(url: str) -> bool:
     try:
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not start; see {ARTIFACTS / (log_name + '.log')}")
-            time.sleep(0.3)
+        with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def streamlit_server(log_name: str = "streamlit-server", extra_args: tuple[str, ...] = ()):
+    """Run `streamlit run app.py` headless on a free port; yield its URL; stop it.
+
+    The port is the OS's pick; when another process (another xdist worker's server) takes it
+    between the pick and Streamlit's bind, Streamlit exits and a new port is tried (3 times).
+    """
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log_path = ARTIFACTS / f"{log_name}-{_worker()}.log"
+    log = open(log_path, "w")
+    proc = None
+    try:
+        for _attempt in range(3):
+            port = _free_port()
+            url = f"http://127.0.0.1:{port}"
+            proc = _start(port, log, extra_args)
+            deadline = time.monotonic() + 90
+            while proc.poll() is None and not _healthy(url):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"streamlit did not start in 90 s; see {log_path}")
+                time.sleep(0.3)
+            if proc.poll() is None:
+                break
+        else:
+            pytest.fail(f"streamlit did not start (3 ports tried); see {log_path}")
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         log.close()
 
 

@@ -1,23 +1,20 @@
 """The home page in a real browser: it loads, its lesson's links open the pages with the step's
 settings, and the lesson fits a phone (390x844).
 
-The lesson's screenshots (1400x1000 and 390x844) go to the temporary directory
-(``offcenter_screens/``), to be looked at, not kept in the repository.
+The lesson's screenshots (1400x1000 and 390x844) go to tests/artifacts/ (one file per test, so
+parallel workers share none), to be looked at, not kept in the repository.
 """
-
-import tempfile
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from offcenter.app.lesson import STEPS
 
-from .conftest import screenshot, wait_for_app
+from .conftest import ARTIFACTS, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(tempfile.gettempdir()) / "offcenter_screens"
+SHOTS = ARTIFACTS
 NAV = "[data-testid='stSidebarNav']"
 LESSON_HEAD = "h2:has-text('Lesson: four steps')"
 

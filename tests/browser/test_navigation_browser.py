@@ -55,26 +55,6 @@ def test_cold_deep_link_still_routes_through_app_py(browser):
         context.close()
 
 
-def test_settings_survive_the_sidebar_navigation(page, app_url):
-    _open(page, app_url + "/Two_classes")
-    slider = page.get_by_role("slider", name="θ: the off-centering point").first
-    slider.focus()
-    for _ in range(10):
-        slider.press("ArrowRight")
-    page.wait_for_url("**theta=0.3*")
-    wait_for_app(page)
-    page.locator(NAV).get_by_text("Home", exact=True).click()
-    page.wait_for_url(app_url + "/")
-    wait_for_app(page)
-    assert page.get_by_text("How to read these curves").count() >= 1
-    page.locator(NAV).get_by_text("Two classes", exact=True).click()
-    page.wait_for_url("**/Two_classes*")
-    wait_for_app(page)
-    assert _slider_value(page, "θ: the off-centering point") == pytest.approx(0.3)
-    page.wait_for_url("**theta=0.3*")  # the address is written again
-    screenshot(page, "nav_back_on_two_classes")
-
-
 def test_q_page_keeps_q_and_its_tab_and_a_link_opens_a_tab(page, app_url):
     _open(page, app_url + "/Q_classes?tab=transform")
     tab = page.get_by_role("tab", name="The transform")

@@ -1,5 +1,8 @@
-"""Shared state end to end in headless Chromium: an upload on Tree is the data Compare opens on;
-a link with hand edits shows the edited tree; a broken file gets a visible message."""
+"""Shared state end to end in headless Chromium, through the real upload widget: an upload on
+Tree is the data Compare opens on; a broken file gets a visible message.
+
+A link with hand edits, a row traced by its values and a file over 50 MB are AppTest tests
+(tests/test_tree_page_end_to_end.py): they need no browser."""
 
 from pathlib import Path
 
@@ -42,25 +45,6 @@ def test_an_upload_on_tree_is_the_data_compare_opens_on(page, app_url):
     assert page.locator("[data-testid='stException']").count() == 0
 
 
-def test_a_link_with_edits_shows_the_edited_tree(page, app_url):
-    open_tree(page, app_url + "/Tree?data=mutation&edits=s0:mutation_2,l1,l99")
-    page.wait_for_selector("text=2 of 3 hand edit(s) replayed", timeout=30_000)
-    assert page.get_by_text("Edit 3 of 3 (leaf at node 99) was not restored").is_visible()
-    edits = page.get_by_text("Edits: split node 0 on mutation_2; leaf at node 1")
-    edits.scroll_into_view_if_needed()
-    assert edits.is_visible()
-    # the figure draws the root split on mutation_2
-    root = page.evaluate("""() => {
-        const gd = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
-        return JSON.stringify(gd.data.map(t => t.text || t.hovertext || ''));
-    }""")
-    assert "mutation_2" in root
-    page.get_by_text("2 of 3 hand edit(s) replayed").scroll_into_view_if_needed()
-    screenshot(page, "state_link_with_edits")
-    # the address still holds the edits that were restored
-    assert "edits=s0%3Amutation_2%2Cl1" in page.url or "edits=s0:mutation_2,l1" in page.url
-
-
 def test_a_broken_file_gets_a_visible_message(page, app_url):
     open_tree(page, app_url + "/Tree")
     upload(page, str(BAD / "binary_png.csv"))
@@ -72,44 +56,4 @@ def test_a_broken_file_gets_a_visible_message(page, app_url):
     assert box is not None and box["height"] > 20 and box["width"] > 200
     screenshot(page, "state_broken_file")
     # the previous data is still the one shown
-    assert page.get_by_label("Data set", exact=True).input_value().startswith("Edible")
-
-
-def test_trace_a_row_typed_in_by_its_values(page, app_url):
-    open_tree(page, app_url + "/Tree?data=iris")
-    page.get_by_text("Trace a row through the tree").click()
-    page.wait_for_timeout(500)
-    length = page.get_by_role("spinbutton", name="petal length")
-    length.fill("1.2")
-    page.get_by_role("spinbutton", name="petal width").fill("0.2")
-    page.get_by_role("button", name="Trace this row").click()
-    page.wait_for_timeout(800)
-    wait_for_app(page)
-    path = page.get_by_text("Path: node 0")
-    path.wait_for(timeout=30_000)
-    assert "predicted setosa" in path.inner_text()
-    page.get_by_text("Trace a row through the tree").scroll_into_view_if_needed()
-    screenshot(page, "state_trace_by_values")
-    # the traced path is drawn in the figure
-    n_traced = page.evaluate("""() => {
-        const gd = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
-        const t = gd.data.find(t => t.name === 'traced path');
-        return t ? t.x.filter(v => v !== null).length : 0;
-    }""")
-    assert n_traced >= 2
-
-
-def test_a_file_over_50_mb_gets_a_visible_message_not_a_hover(page, app_url, tmp_path):
-    big = tmp_path / "big.csv"
-    with open(big, "wb") as f:
-        f.write(b"a,b\n")
-        f.write(b"1,x\n" * (15_000_000 + 1000))  # 60 MB: under Streamlit's 200 MB
-    open_tree(page, app_url + "/Tree")
-    upload(page, str(big))
-    alert = page.locator("[data-testid='stAlert']").filter(has_text="too large")
-    alert.first.wait_for(timeout=60_000)
-    alert.first.scroll_into_view_if_needed()
-    assert alert.first.is_visible()
-    assert "the limit is 50 MB" in alert.first.inner_text()
-    screenshot(page, "state_file_too_large")
     assert page.get_by_label("Data set", exact=True).input_value().startswith("Edible")

@@ -1,0 +1,119 @@
+"""Shared test fixtures and settings.
+
+- **Hypothesis profiles**, chosen by the environment variable ``HYPOTHESIS_PROFILE``:
+  ``dev`` (the default: 100 examples), ``ci`` (150 examples, what ``.ci/run`` uses) and
+  ``thorough`` (2,000 examples, for a night run). No profile has a deadline: a test never
+  depends on the machine's speed. A test's own ``@settings(max_examples=...)`` still wins.
+- **Markers**: every test under ``tests/browser/`` gets ``browser`` (a real headless Chromium
+  against ``streamlit run app.py``), so ``pytest -m "not browser"`` is the everyday run.
+- **AppTest**: :func:`run_app` opens a page (or reruns one) and fails on any exception the
+  script raised; the ``run_app`` fixture hands out the same function.
+
+Run the suite from the repository root: ``pytest -n 2`` (pytest-xdist) or
+``pytest -m "not browser"``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parents[1]
+BROWSER_DIR = Path(__file__).resolve().parent / "browser"
+
+# ---------------------------------------------------------------------------- hypothesis
+settings.register_profile(
+    "dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "ci",
+    max_examples=150,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+PROFILES = ("dev", "ci", "thorough")
+
+
+def _profile() -> str:
+    name = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+    if name not in PROFILES:
+        raise pytest.UsageError(
+            f"HYPOTHESIS_PROFILE={name!r} is not a profile: choose one of {', '.join(PROFILES)}"
+        )
+    return name
+
+
+def pytest_configure(config):
+    settings.load_profile(_profile())
+
+
+def pytest_report_header(config):
+    return f"hypothesis profile: {settings.get_current_profile_name()} (HYPOTHESIS_PROFILE)"
+
+
+# ---------------------------------------------------------------------------- markers
+def pytest_collection_modifyitems(config, items):
+    """Mark every test under tests/browser/ ``browser``."""
+    for item in items:
+        if BROWSER_DIR in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+# ---------------------------------------------------------------------------- AppTest
+def run_app(
+    at=None,
+    *,
+    page: str | Path | None = None,
+    query: Mapping[str, str] | None = None,
+    state: Mapping[str, object] | None = None,
+    timeout: float = 120,
+):
+    """Run a Streamlit page in AppTest and fail on any exception it raised.
+
+    Parameters
+    ----------
+    at : streamlit.testing.v1.AppTest, optional
+        A page already open: it is run again (after the widget changes the test made).
+        Without it, ``page`` is opened fresh.
+    page : str or Path, optional
+        The script to open, relative to the repository root (``"app.py"``,
+        ``"pages/3_Tree.py"``) or absolute. Needed when ``at`` is None.
+    query : mapping, optional
+        The link's query string of a fresh page (``{"data": "pima"}``).
+    state : mapping, optional
+        Session-state entries set before this run.
+    timeout : float
+        AppTest's ``default_timeout`` of a fresh page, in seconds.
+
+    Returns
+    -------
+    AppTest
+        ``at`` (or the page opened), after the run.
+    """
+    from streamlit.testing.v1 import AppTest
+
+    if at is None:
+        if page is None:
+            raise TypeError("run_app needs a page to open when no AppTest is given")
+        at = AppTest.from_file(str(ROOT / page), default_timeout=timeout)
+        for key, value in (query or {}).items():
+            at.query_params[key] = value
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.fixture(name="run_app")
+def run_app_fixture():
+    """:func:`run_app`, for tests that prefer a fixture to an import."""
+    return run_app
