@@ -10,14 +10,18 @@
 # Extra arguments go to pytest. PYTEST_WORKERS sets -n (default: auto, one per core; 0 = none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
+# Debian's chromium (the browser tests) and haproxy (the deployment's balancer, which
+# tests/test_deploy_*.py start), each installed when missing and we can.
+missing=()
+command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing Debian's chromium for the browser tests..."
+    echo "installing Debian's ${missing[*]} for the tests..."
     apt-get update -qq
-    # haproxy: the deployment's balancer (tests/test_deploy_*.py start it)
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium haproxy >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "chromium is missing: install it (sudo apt-get install chromium) for the browser tests" >&2
+    echo "missing: ${missing[*]}: install them (sudo apt-get install ${missing[*]}) for the tests" >&2
   fi
 fi
 python3 -m pip install -q -r requirements-dev.txt -e .
