@@ -13,14 +13,14 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitInvalidLayoutContextError
 
-from offcenter.app import tree_comparison, tree_restore, urlstate
+from offcenter.app import node_settings, tree_restore, urlstate
 from offcenter.app.charts import plotly_chart
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
 from offcenter.app.row_trace import trace_section
-from offcenter.app.tree_pair import compare_two_trees
-from offcenter.app.tree_session import Grow, MakeLeaf, Split, TreeSession
+from offcenter.app.tree_session import ForcedSplit, Grow, MakeLeaf, TreeSession
+from offcenter.app.two_trees import compare_two_trees
 from offcenter.data.csv_io import (
     DataProblem,
     apply_kinds,
@@ -59,7 +59,7 @@ SCORES = {
 SCHEMA = urlstate.Schema(
     [
         urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
-        *tree_comparison.url_fields(),  # setting (the measure as it is), leaf_rule
+        *node_settings.url_fields(),  # setting (the measure as it is), leaf_rule
         urlstate.Field("beta", "float", 2.0, low=0.0, high=10.0),
         urlstate.Field("rho", "float", 0.0, low=0.0, high=5.0),
         urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
@@ -79,7 +79,7 @@ SCHEMA = urlstate.Schema(
 if not any(f.name in st.query_params for f in SCHEMA):
     for _name, _value in S.get("tr_saved", {}).items():
         S.setdefault(PREFIX + _name, _value)
-tree_comparison.upgrade_link(st.query_params)  # measure=..&theta=.. of older links
+node_settings.upgrade_link(st.query_params)  # measure=..&theta=.. of older links
 url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
 url_warnings += tree_restore.start(SCHEMA, PREFIX)  # a link's edits, a session file opened
 S.setdefault("tr_session", TreeSession())  # the grown tree, its edits, the selected node
@@ -226,7 +226,7 @@ st.caption(
 # ---------------------------------------------------------------- settings
 st.header("2. Measure and stopping rules")
 c1, c2, c3 = st.columns(3)
-setting = tree_comparison.pick_setting(PREFIX, class_counts, c1)
+setting = node_settings.pick_setting(PREFIX, class_counts, c1)
 # a split criterion (HDDT) takes no theta and no alpha: the score widgets stay, disabled, so that
 # their values come back when another measure is chosen
 criterion = setting.info.is_criterion
@@ -258,7 +258,7 @@ min_gain = c3.number_input(
     "Minimum gain to split", 0.0, 1.0, step=0.001, format="%.4f", key=PREFIX + "min_gain"
 )
 
-leaf_rule = tree_comparison.pick_leaf_rule(PREFIX, c2)
+leaf_rule = node_settings.pick_leaf_rule(PREFIX, c2)
 
 setting = setting.replace(alpha=alpha)
 tree_params = {
@@ -385,7 +385,7 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         "leaf, tinted by it), n, impurity, gain, a bar of the class shares and the shares. "
         "A wide tree is drawn at full size: drag to pan, scroll to zoom, double-click to reset."
     )
-    tree_comparison.show_training_report(clf, X, y, tree_key)
+    node_settings.show_training_report(clf, X, y, tree_key)
 
     # ---------------------------------------------------------------- the selected node
     st.header("4. The selected node")
@@ -436,17 +436,17 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         st.dataframe(
             pd.DataFrame(
                 {
-                    "measure": tree_comparison.prior_labels(imps.index, clf.prior_, labels),
+                    "measure": node_settings.prior_labels(imps.index, clf.prior_, labels),
                     "impurity": imps.to_numpy(dtype=float),
                 }
             ),
             hide_index=True,
             width="stretch",
-            column_config=tree_comparison.numbers_config(pd.DataFrame({"impurity": [0.0]})),
+            column_config=node_settings.numbers_config(pd.DataFrame({"impurity": [0.0]})),
         )
 
-    cands = tree_comparison.show_node_comparison(clf, node, tree_key, tree_tag)
-    tree_comparison.show_worked_calculation(clf, node, alpha)
+    cands = node_settings.show_node_comparison(clf, node, tree_key, tree_tag)
+    node_settings.show_worked_calculation(clf, node, alpha)
 
     # ---------------------------------------------------------------- edits
     st.subheader("Edit the tree at this node")
@@ -462,7 +462,7 @@ def tree_and_node(X, y, target: str, alpha) -> None:
     )
     if e1.button("Use this split", key="tr_force", disabled=force is None):
         try:
-            tree_state.apply(Split(node.id, force))
+            tree_state.apply(ForcedSplit(node.id, force))
             st.rerun()
         except (ValueError, KeyError) as exc:
             st.error(f"Cannot split node {node.id} on that feature: {exc}")

@@ -22,7 +22,7 @@ from offcenter.app.curve_pages import (
     page_specs,
 )
 from offcenter.app.navigation import PAGES
-from offcenter.app.tree_comparison import CHOICES, url_fields
+from offcenter.app.node_settings import CHOICES, url_fields
 from offcenter.data.datasets import DATASETS
 from offcenter.measures.curves import curve_label, normalise_theta
 from offcenter.measures.settings import MeasureSetting
@@ -132,7 +132,7 @@ def test_step_4_is_pima_with_the_off_centered_shannon_on_the_prior():
             assert f == page_fields[f.name]
     tree_src = (ROOT / "pages" / "3_Tree.py").read_text(encoding="utf-8")
     assert 'urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload"))' in tree_src
-    assert "*tree_comparison.url_fields()" in tree_src
+    assert "*node_settings.url_fields()" in tree_src
 
 
 def test_a_step_with_a_field_its_page_does_not_have_is_refused():

@@ -33,7 +33,7 @@ from urllib.parse import urlencode
 
 from offcenter.app import urlstate
 from offcenter.app.curve_pages import PRESETS, Q_CLASS_SCHEMA, TWO_CLASS_SCHEMA
-from offcenter.app.tree_comparison import url_fields as _tree_setting_fields
+from offcenter.app.node_settings import url_fields as _tree_setting_fields
 from offcenter.data.datasets import DATASETS, DEFAULT
 
 __all__ = [
@@ -55,7 +55,7 @@ TREE = "pages/3_Tree.py"
 
 #: The Tree page's link fields a lesson uses: the data set and the measure setting. The same
 #: fields as the page's own schema (``data`` with the bundled sets' names, and
-#: :func:`offcenter.app.tree_comparison.url_fields`); the page's other fields keep their
+#: :func:`offcenter.app.node_settings.url_fields`); the page's other fields keep their
 #: defaults.
 TREE_LINK_SCHEMA = urlstate.Schema(
     [

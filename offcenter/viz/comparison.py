@@ -1,7 +1,7 @@
 r"""Tables that compare measure settings at a node, the setting choices and the training report.
 
 Pure functions (pandas, numpy, scikit-learn; no Streamlit): the Tree page
-(:mod:`offcenter.app.tree_comparison`) shows what they return.
+(:mod:`offcenter.app.node_settings`) shows what they return.
 
 - :func:`setting_choices`: the measure settings offered as what they are ("Shannon",
   "off-centered Shannon, θ = prior", ...), by a short choice id.

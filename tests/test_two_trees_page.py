@@ -1,4 +1,4 @@
-"""AppTest of the Tree page's "Compare two trees" section (offcenter/app/tree_pair.py)."""
+"""AppTest of the Tree page's "Compare two trees" section (offcenter/app/two_trees.py)."""
 
 import json
 from pathlib import Path
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from offcenter.app.tree_pair import (
+from offcenter.app.two_trees import (
     default_depth,
     metrics_frame,
     pair_marks,

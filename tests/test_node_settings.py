@@ -1,4 +1,4 @@
-"""AppTest of the Tree page's comparison of measure settings (offcenter.app.tree_comparison):
+"""AppTest of the Tree page's comparison of measure settings (offcenter.app.node_settings):
 the setting chosen as what it is, the imbalance suggestion, each setting's own optimum and the
 verdict, the chosen split under every setting, the threshold plot, the leaf rule and the
 training report."""
