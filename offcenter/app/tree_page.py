@@ -48,7 +48,8 @@ from offcenter.data.csv_io import (
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
 from offcenter.tree import TreeClassifier
-from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT
+from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT, fit_depth
+from offcenter.viz.tree_layout import FONT_SIZE, tree_layout
 
 __all__ = [
     "PREFIX",
@@ -63,6 +64,10 @@ __all__ = [
     "is_phone",
     "view_size",
     "file_stem",
+    "small_sample_note",
+    "carry_features",
+    "cached_fit_depth",
+    "drawn_font",
 ]
 
 PREFIX = "tr_"
@@ -242,3 +247,75 @@ def file_stem(data: str, setting_key: str) -> str:
         return re.sub(r"[^A-Za-z0-9._]+", "-", text).strip("-._")[:60] or "data"
 
     return f"{clean(data)}_{clean(setting_key)}"
+
+
+# ------------------------------------------------------------------------------ data checks
+#: Fewer rows than this (or a class with fewer than :data:`SMALL_CLASS`) and the page warns
+#: that the tree and its gains describe a handful of rows.
+SMALL_SAMPLE = 30
+SMALL_CLASS = 5
+
+
+def small_sample_note(class_counts) -> str | None:
+    """A warning for a tree grown on very few rows (None when there are enough).
+
+    >>> small_sample_note([1, 1])
+    'Only 2 rows (smallest class: 1): a tree grown on so few rows describes these rows only; its splits, gains and predictions are illustrations, not evidence.'
+    >>> small_sample_note([500, 268]) is None
+    True
+    """
+    counts = [int(round(float(c))) for c in class_counts]
+    n = sum(counts)
+    smallest = min(counts) if counts else 0
+    if n >= SMALL_SAMPLE and smallest >= SMALL_CLASS:
+        return None
+    return (
+        f"Only {n:,} rows (smallest class: {smallest:,}): a tree grown on so few rows "
+        "describes these rows only; its splits, gains and predictions are illustrations, not "
+        "evidence."
+    )
+
+
+def carry_features(
+    previous: list, old_target, new_target, candidates: list
+) -> tuple[list, str | None]:
+    """The features after the target changes from ``old_target`` to ``new_target``: the
+    previous selection without the new target, and the old target NOT added (it was the class:
+    turning it into a feature silently would change the tree). Returns (features, note).
+
+    >>> carry_features(["a", "b"], "c", "b", ["a", "b", "c"])
+    (['a'], "The target is now 'b' (it left the features); the previous target 'c' is not a feature: add it under Features to use it.")
+    """
+    feats = [f for f in previous if f != new_target and f in candidates]
+    if old_target == new_target:
+        return feats, None
+    note = f"The target is now {str(new_target)!r}"
+    note += " (it left the features)" if new_target in previous else ""
+    note += (
+        f"; the previous target {str(old_target)!r} is not a feature: add it under Features "
+        "to use it."
+    )
+    return feats, note
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_fit_depth(tree_key: str, size: ViewSize, _clf) -> int:
+    """:func:`offcenter.viz.tree.fit_depth` of the tree ``tree_key`` for ``size``, once."""
+    return fit_depth(
+        _clf,
+        size.width,
+        size.height,
+        font_size=size.font_size,
+        wrap_width=size.wrap_width,
+        shares_per_line=size.shares_per_line,
+    )
+
+
+def drawn_font(clf, depth: int | None, size: ViewSize) -> float:
+    """The node text's size (px) once Plotly fits the drawing at ``depth`` into a chart
+    ``size.width`` wide: ``size.font_size``, less when the drawing is wider than the chart."""
+    lay = tree_layout(
+        clf, max_depth=depth, wrap_width=size.wrap_width, shares_per_line=size.shares_per_line
+    )
+    scale = size.font_size / FONT_SIZE
+    return float(size.font_size * min(1.0, size.width / max(lay.width * scale, 1.0)))

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from offcenter.viz.styles import setting_style
+from offcenter.viz.styles import setting_style, typography
 from offcenter.viz.tree_layout import (
     BAR_H,
     FONT_FAMILY,
@@ -588,8 +588,12 @@ def threshold_figure(
     chosen: float | None = None,
     keys: Sequence[str] | None = None,
     normalise: bool = False,
+    presentation: bool = False,
 ) -> go.Figure:
     """Gain against the threshold of a numeric feature, one line per measure setting.
+
+    Text sizes and line widths are :func:`offcenter.viz.styles.typography` (``presentation``:
+    20 px and more, the curve pages' sizes).
 
     ``gains`` is ``clf.threshold_gains(node, feature)``: columns "threshold", "n_left" and
     "gain:<key>". Raw gains by default; with ``normalise`` each curve is divided by its maximum
@@ -603,6 +607,7 @@ def threshold_figure(
         else [c.split(":", 1)[1] for c in gains.columns if c.startswith("gain:")]
     )
     x = np.asarray(gains["threshold"], dtype=float)
+    typo = typography(presentation)
     data = []
     for key in keys:
         col = f"gain:{key}"
@@ -624,8 +629,8 @@ def threshold_figure(
                 "y": y,
                 "mode": "lines+markers" if len(x) < 40 else "lines",
                 "name": plot_text(labels.get(key, key), 40),
-                "line": {"color": style.color, "dash": style.dash},
-                "marker": {"symbol": style.symbol, "color": style.color},
+                "line": {"color": style.color, "dash": style.dash, "width": typo.line},
+                "marker": {"symbol": style.symbol, "color": style.color, "size": typo.marker},
                 "hovertemplate": "threshold %{x:.4g}<br>gain %{y:.4f}<extra>%{fullData.name}</extra>",
             }
         )
@@ -638,14 +643,36 @@ def threshold_figure(
         )  # fmt: skip
         notes.append(
             {"x": float(chosen), "xref": "x", "yref": "paper", "y": 1, "text": "chosen",
-             "showarrow": False, "yanchor": "bottom"}
+             "showarrow": False, "yanchor": "bottom", "font": {"size": typo.annotation}}
         )  # fmt: skip
+    n_rows = -(-len(data) // (2 if presentation else 3))  # legend rows under the plot
+    legend_h = n_rows * (typo.legend + 10)
     layout = {
-        "xaxis": {"title": {"text": f"threshold on {plot_text(feature, 40)}"}},
-        "yaxis": {"title": {"text": "gain / its maximum" if normalise else "gain"}},
-        "height": 360,
-        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-        "legend": {"orientation": "h", "y": -0.25},
+        "xaxis": {
+            "title": {
+                "text": f"threshold on {plot_text(feature, 40)}",
+                "font": {"size": typo.axis_title},
+            },
+            "tickfont": {"size": typo.tick},
+            "automargin": True,
+        },
+        "yaxis": {
+            "title": {
+                "text": "gain / its maximum" if normalise else "gain",
+                "font": {"size": typo.axis_title},
+            },
+            "tickfont": {"size": typo.tick},
+            "automargin": True,
+        },
+        "height": (460 if presentation else 360) + legend_h,
+        "margin": {"l": 10, "r": 10, "t": 30 + typo.annotation, "b": 10 + legend_h},
+        "legend": {
+            "orientation": "h",
+            "y": -0.18 if not presentation else -0.22,
+            "yanchor": "top",
+            "font": {"size": typo.legend},
+        },
+        "font": {"size": typo.font},
         "shapes": shapes,
         "annotations": notes,
     }  # no template: Streamlit's theme styles it, as it does the tree figure
