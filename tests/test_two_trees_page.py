@@ -27,9 +27,8 @@ def run(at=None, **query):
     """Run the page (a new one with ``query`` as its link) with the two-tree section on."""
     if at is None:
         at = AppTest.from_file(PAGE, default_timeout=120)
-        for k, v in query.items():
+        for k, v in {"pair_on": "1", **query}.items():  # the link turns the section on
             at.query_params[k] = v
-        at.session_state["tr_pair_on"] = True
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
