@@ -438,7 +438,9 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         on_select="rerun",
         selection_mode="points",
         width="stretch",
-        config={"displaylogo": False},
+        # a phone's chart is too narrow for Plotly's toolbar beside the class legend (and a
+        # finger does not zoom with it): none there
+        config={"displaylogo": False, "displayModeBar": not size.phone},
     )
 
     cands = node_settings.show_node_comparison(
