@@ -170,7 +170,7 @@ except DataProblem as exc:
 for w in xy_warnings:
     st.warning(w)
 small = tree_page.small_sample_note(class_counts)
-if small:
+if small and picked.source == "upload":  # the bundled lecture examples say so themselves
     st.warning(small)
 sampled = n_sample > 0
 prior = class_counts / class_counts.sum()

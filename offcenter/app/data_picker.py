@@ -61,6 +61,18 @@ from offcenter.data.datasets import DATASETS, load
 UPLOAD_LIMIT_MB = int(csv_io.MAX_UPLOAD_BYTES // 1_000_000)
 
 
+#: Streamlit refuses a file over the widget's limit in the browser and writes why in a
+#: visually hidden alert (shown on hover only): these rules show it under the file's chip.
+CHIP_ERROR_CSS = """<style>
+[data-testid="stFileChip"] [role="alert"] {
+  position: static !important; width: auto !important; height: auto !important;
+  clip: auto !important; clip-path: none !important; overflow: visible !important;
+  margin: 0 0 0 0.5rem !important; white-space: normal !important;
+  color: #b00020; font-size: 0.85rem;
+}
+</style>"""
+
+
 def upload_key(prefix: str) -> str:
     """The file uploader's current key: ``{prefix}file``, then ``{prefix}file_<k>`` after the
     k-th refused file (a new, empty widget: the refused file's chip is gone)."""
@@ -196,6 +208,7 @@ def _upload_box(prefix: str, detailed: bool) -> None:
         # a refused file's chip is cleared by drawing a new, empty uploader (a file uploader's
         # value cannot be set): its key carries a generation counted up at each refusal
         gen = int(S.get(prefix + "file_gen", 0))
+        st.html(CHIP_ERROR_CSS)
         uploaded = st.file_uploader(
             label,
             type=None,
