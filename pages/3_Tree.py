@@ -444,7 +444,7 @@ def tree_and_node(X, y, target: str, alpha) -> None:
     )
 
     cands = node_settings.show_node_comparison(
-        clf, node, tree_key, tree_tag, stem=stem, present=size.present
+        clf, node, tree_key, tree_tag, stem=stem, present=size.present, X=X, y=y
     )
     node_settings.show_worked_calculation(clf, node, alpha)
 

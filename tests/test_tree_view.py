@@ -276,3 +276,24 @@ def test_file_stem_is_safe_and_names_both():
     assert tree_page.file_stem("../my file.CSV", "oc_daroczy_b0.5") == "my-file_oc_daroczy_b0.5"
     assert "/" not in tree_page.file_stem("a/b\\c", "x:y")
     assert DATASETS  # the bundled names are safe as they are
+
+
+def test_the_class_histogram_of_the_gain_plot_feature_at_the_node():
+    import base64
+    import json
+
+    import numpy as np
+
+    def values(v):
+        if isinstance(v, dict):
+            return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).tolist()
+        return list(v)
+
+    at = run(data="pima")
+    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith("tr_hist_chart")]
+    spec = json.loads(charts[0].proto.spec)
+    assert [t["name"] for t in spec["data"]] == ["0", "1"]
+    by_class = [sum(values(t["y"])) for t in spec["data"]]
+    assert by_class == [500, 268]  # every row of the root, by class (glucose has no missing)
+    assert spec["layout"]["shapes"][0]["x0"] == 127.5  # the tree's threshold
+    assert spec["layout"]["xaxis"]["title"]["text"] == "glucose"

@@ -54,7 +54,7 @@ from offcenter.viz.explain import (
     optimum_steps,
     steps_markdown,
 )
-from offcenter.viz.tree import threshold_figure
+from offcenter.viz.tree import class_histogram_figure, threshold_figure
 
 CHOICES = setting_choices()
 DEFAULT_SETTING = "shannon"
@@ -354,7 +354,15 @@ def verdict(optima: pd.DataFrame) -> tuple[str, str]:
 
 
 def show_node_comparison(
-    clf, node, tree_key: str, tree_tag: str, *, stem: str = "tree", present: bool = False
+    clf,
+    node,
+    tree_key: str,
+    tree_tag: str,
+    *,
+    stem: str = "tree",
+    present: bool = False,
+    X=None,
+    y=None,
 ):
     """Everything about the settings at the selected node; returns the candidate table or None.
 
@@ -363,7 +371,8 @@ def show_node_comparison(
     2. The worked calculation of any setting's own best split of any feature (picked).
     3. The split this tree chose, scored under every setting.
     4. Every feature at the tree's thresholds under every setting (an expander).
-    5. Gain against the threshold of a numeric feature.
+    5. Gain against the threshold of a numeric feature, beside the histogram of that feature's
+       values at the node by class (when the training rows ``X``, ``y`` are given).
 
     Downloads are named ``{stem}_node{id}_...csv`` (``stem`` names the data set and setting).
     """
@@ -469,7 +478,7 @@ def show_node_comparison(
                 rerun=False,
             )
 
-    _threshold_section(clf, node, tree_key, tree_tag, cands, labels, present)
+    _threshold_section(clf, node, tree_key, tree_tag, cands, labels, present, X, y)
     return cands
 
 
@@ -511,7 +520,9 @@ def _pair_calculation(clf, node, optima, tree_tag: str) -> None:
         st.markdown(steps_markdown(steps))
 
 
-def _threshold_section(clf, node, tree_key, tree_tag, cands, labels, present=False) -> None:
+def _threshold_section(
+    clf, node, tree_key, tree_tag, cands, labels, present=False, X=None, y=None
+) -> None:
     """Gain against the threshold of a numeric feature. The feature (``tr_thr_feature``, ""
     = the node's split feature) and the normalisation (``tr_thr_norm``) are the page's URL
     fields: a shared link shows the same plot."""
@@ -566,13 +577,40 @@ def _threshold_section(clf, node, tree_key, tree_tag, cands, labels, present=Fal
         st.info("This feature takes a single value at this node: there is no threshold to try.")
         return
     shown = thr_keys or default_keys
+    with_hist = X is not None and y is not None and feat in X.columns
+    # side by side on a wide screen (Streamlit stacks columns on a narrow one)
+    gcol, hcol = st.columns([3, 2]) if with_hist else (st.container(), None)
     plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
         threshold_figure(
             gains, labels, feat, chosen=chosen_thr, keys=shown, normalise=norm, presentation=present
         ),
+        container=gcol,
         width="stretch",
         key="tr_thr_chart",
     )
+    if with_hist:
+        idx = clf.node_indices(node.id)
+        values = pd.to_numeric(X[feat].iloc[idx], errors="coerce")
+        plotly_chart(
+            class_histogram_figure(
+                values.to_numpy(dtype=float),
+                y.iloc[idx].to_numpy(),
+                list(clf.classes_),
+                feat,
+                threshold=chosen_thr,
+                presentation=present,
+            ),
+            container=hcol,
+            width="stretch",
+            key="tr_hist_chart",
+        )
+        missing = int(values.isna().sum())
+        hcol.caption(
+            f"{md_escape(feat, 40)} at node {node.id} by class"
+            + (f"; {missing} missing value(s) not drawn" if missing else "")
+            + ("; dashed: the tree's threshold" if chosen_thr is not None else "")
+            + "."
+        )
     flat = flat_curves(gains, shown)
     if norm and flat:
         st.caption(

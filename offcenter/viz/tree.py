@@ -678,3 +678,81 @@ def threshold_figure(
     }  # no template: Streamlit's theme styles it, as it does the tree figure
     # plain dicts, not validated (the tests validate them): a node click rebuilds it
     return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def class_histogram_figure(
+    values,
+    labels,
+    classes: Sequence,
+    feature: str,
+    *,
+    threshold: float | None = None,
+    presentation: bool = False,
+    bins: int = 30,
+) -> go.Figure:
+    """How a numeric feature's values at a node spread over the classes (dtreeviz's view).
+
+    One stacked histogram per class (the class colours of the tree drawing), on shared bins
+    (:func:`numpy.histogram_bin_edges`, at most ``bins``), and the split's threshold as a dashed
+    line: the counts each side of it are the children's class counts. Missing values are left
+    out (the caption of the page says how many).
+
+    >>> fig = class_histogram_figure([1.0, 2.0, 2.5, 4.0], ["a", "b", "a", "b"], ["a", "b"], "x",
+    ...                              threshold=2.2)
+    >>> [t.name for t in fig.data], int(sum(sum(t.y) for t in fig.data))
+    (['a', 'b'], 4)
+    """
+    x = np.asarray(values, dtype=float)
+    lab = np.asarray([str(v) for v in labels], dtype=object)
+    ok = np.isfinite(x)
+    x, lab = x[ok], lab[ok]
+    typo = typography(presentation)
+    edges = (
+        np.histogram_bin_edges(x, bins=min(int(bins), max(1, len(np.unique(x)))))
+        if len(x)
+        else np.array([0.0, 1.0])
+    )
+    centres = (edges[:-1] + edges[1:]) / 2
+    widths = np.diff(edges)
+    data = []
+    for j, cls in enumerate(classes):
+        counts, _ = np.histogram(x[lab == str(cls)], bins=edges)
+        data.append(
+            {
+                "type": "bar",
+                "x": centres,
+                "y": counts,
+                "width": widths,
+                "name": plot_text(cls, 24),
+                "marker": {"color": class_color(j), "line": {"width": 0}},
+                "hovertemplate": "%{x:.4g}: %{y} rows<extra>%{fullData.name}</extra>",
+            }
+        )
+    shapes = []
+    if threshold is not None and np.isfinite(threshold):
+        shapes.append(
+            {"type": "line", "xref": "x", "yref": "paper", "x0": float(threshold),
+             "x1": float(threshold), "y0": 0, "y1": 1,
+             "line": {"color": "#5f6368", "dash": "dash", "width": typo.guide}}
+        )  # fmt: skip
+    layout = {
+        "barmode": "stack",
+        "bargap": 0,
+        "xaxis": {
+            "title": {"text": plot_text(feature, 40), "font": {"size": typo.axis_title}},
+            "tickfont": {"size": typo.tick},
+            "automargin": True,
+        },
+        "yaxis": {
+            "title": {"text": "rows at the node", "font": {"size": typo.axis_title}},
+            "tickfont": {"size": typo.tick},
+            "automargin": True,
+        },
+        "height": 460 if presentation else 360,
+        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0,
+                   "font": {"size": typo.legend}},
+        "font": {"size": typo.font},
+        "shapes": shapes,
+    }  # fmt: skip
+    return go.Figure(data=data, layout=layout, _validate=False)
