@@ -97,6 +97,19 @@ def test_defaults_shannon_against_off_centered_on_pima():
         "depth shown 1 of"
         in [n["text"] for n in figs["A"]["layout"]["annotations"] if n.get("name") == "title"][0]
     )
+    # the comparison's settings, layout and depth shown are in the link, and restored from it
+    link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert link["pair_on"] == "1" and link.get("pair_depth") in (None, "1")
+    at.radio(key="tr_pair_layout").set_value("stacked")
+    at.selectbox(key="tr_pair_b").set_value("gini")
+    at = run(at)
+    link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert link["pair_layout"] == "stacked" and link["pair_b"] == "gini"
+    fresh = run(**{**link, "pair_depth": "2"})
+    assert fresh.radio(key="tr_pair_layout").value == "stacked"
+    assert fresh.selectbox(key="tr_pair_b").value == "gini"
+    depth = [s for s in fresh.slider if s.key and s.key.startswith("tr_pair_depth")][0]
+    assert depth.value == 2
 
 
 def test_same_setting_twice_and_stacked_layout():
