@@ -401,19 +401,19 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         if clf.setting_.info.is_criterion:
             st.caption("The Hellinger distance (HDDT) scores splits; its node impurity is DKM's.")
         labels = imps.attrs.get("labels", {})
+        # the values first: a long label never pushes them out of a narrow column
         st.dataframe(
             pd.DataFrame(
                 {
-                    "measure": node_settings.prior_labels(imps.index, clf.prior_, labels),
                     "impurity": imps.to_numpy(dtype=float),
+                    "measure": node_settings.prior_labels(imps.index, clf.prior_, labels),
                 }
             ),
             hide_index=True,
             width="stretch",
             column_config={
-                "measure": st.column_config.TextColumn("measure", width="large"),
                 "impurity": st.column_config.NumberColumn(
-                    "impurity", format=node_settings.NUMBER_FORMAT, width="small"
+                    "impurity", format=node_settings.NUMBER_FORMAT
                 ),
             },
         )

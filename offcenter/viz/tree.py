@@ -497,7 +497,7 @@ def tree_figure(
         12 + title_row_h * max(len(title_lines), title_rows or 0) + legend_row_h * legend_rows
     )
     plot_h = lay.height * scale
-    fig_h = int(height) if height else int(plot_h + top_margin + 8)
+    fig_h = int(height) if height else int(np.ceil(plot_h + top_margin + 8))
     layout = dict(
         height=fig_h,
         margin={"l": 4, "r": 4, "t": top_margin, "b": 8, "autoexpand": False},

@@ -79,7 +79,7 @@ def test_depth_6_tree_reads_without_overlaps(page, app_url):
     screenshot(page, "tree_depth6_fit")
     main = page.evaluate(MEASURE)[0]
     check_chart(main)
-    assert main["xscale"] == pytest.approx(14 / 11, rel=1e-3)  # fits at 14 px
+    assert main["xscale"] == pytest.approx(14 / 11, rel=5e-3)  # fits at 14 px (whole px)
     shown = [t["text"] for t in main["texts"]]
     assert "node 0" in shown and "glucose ≤ 111.5" in shown and "n = 768" in shown
     assert any("nodes hidden" in t for t in shown)  # deeper levels collapsed
