@@ -344,8 +344,8 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         f"Depth shown: {shown_depth} of {tree.depth}"
         + (" (the whole tree)" if depth_arg is None else " (deeper levels collapsed)")
         + (
-            f"; the drawing is wider than the chart, so its text is about {font:.0f} px: "
-            "show fewer levels, or use the chart's Fullscreen button"
+            f"; the drawing is wider than the chart, so it is drawn smaller (text about "
+            f"{font:.0f} px): show fewer levels to read it"
             if font < size.font_size - 0.5
             else ""
         )
@@ -426,7 +426,7 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         max_depth=depth_arg,
         selected=tree_state.node,
         path=trace_path,
-        font_size=size.font_size,
+        font_size=font,  # smaller than size.font_size when the drawing is wider than the chart
         wrap_width=size.wrap_width,
         shares_per_line=size.shares_per_line,
         view_width=size.width,

@@ -133,7 +133,7 @@ def test_a_phone_gets_narrow_boxes_and_no_presentation_sizes_from_a_link(monkeyp
     spec = tree_chart(at)
     text = next(t for t in spec["data"] if t.get("name") == "text")
     assert text["textfont"]["size"] == NODE_FONT  # not the projector's 20 px
-    assert spec["layout"]["meta"]["width"] <= 360  # root and children within a phone's chart
+    assert spec["layout"]["meta"]["width"] <= 354  # root and children within a phone's chart
     nodes = next(t for t in spec["data"] if t.get("name") == "nodes")
     assert {0, 1, 2} <= {c[0] for c in nodes["customdata"]}
 

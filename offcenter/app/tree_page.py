@@ -48,8 +48,7 @@ from offcenter.data.csv_io import (
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
 from offcenter.tree import TreeClassifier
-from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT, fit_depth
-from offcenter.viz.tree_layout import FONT_SIZE, tree_layout
+from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT, fit_depth, fitted_font
 
 __all__ = [
     "PREFIX",
@@ -219,7 +218,8 @@ def is_phone(user_agent: str | None) -> bool:
 def view_size(present: bool, phone: bool) -> ViewSize:
     """The drawing's size for presentation mode and a phone.
 
-    - a phone (390 x 844): a chart about 358 px wide (Streamlit's 16 px side padding), node text
+    - a phone (390 x 844): a chart about 358 px wide (Streamlit's 16 px side padding; 354 in
+      the plot area), node text
       of 14 px in narrow boxes; presentation mode does not apply (a link's ``present=1`` is the
       sender's projector, not the student's phone);
     - presentation mode on a wide screen (1400 x 900): 20 px text, the curve pages' size, in a
@@ -229,7 +229,7 @@ def view_size(present: bool, phone: bool) -> ViewSize:
       open is about 930 px wide: measured in the browser tests).
     """
     if phone:
-        return ViewSize(NODE_FONT, 356.0, 640.0, wrap_width=14, shares_per_line=2, phone=True)
+        return ViewSize(NODE_FONT, 354.0, 640.0, wrap_width=14, shares_per_line=2, phone=True)
     if present:
         return ViewSize(PRESENTATION_FONT, 860.0, 600.0, present=True)
     return ViewSize(NODE_FONT, 900.0, 560.0)
@@ -313,10 +313,14 @@ def cached_fit_depth(tree_key: str, size: ViewSize, _clf) -> int:
 
 
 def drawn_font(clf, depth: int | None, size: ViewSize) -> float:
-    """The node text's size (px) once Plotly fits the drawing at ``depth`` into a chart
-    ``size.width`` wide: ``size.font_size``, less when the drawing is wider than the chart."""
-    lay = tree_layout(
-        clf, max_depth=depth, wrap_width=size.wrap_width, shares_per_line=size.shares_per_line
+    """The node text's size (px) of the drawing at ``depth`` in a chart ``size.width`` wide:
+    ``size.font_size``, less when the drawing is wider than the chart
+    (:func:`offcenter.viz.tree.fitted_font`; the page draws it at that size)."""
+    return fitted_font(
+        clf,
+        size.width,
+        max_depth=depth,
+        font_size=size.font_size,
+        wrap_width=size.wrap_width,
+        shares_per_line=size.shares_per_line,
     )
-    scale = size.font_size / FONT_SIZE
-    return float(size.font_size * min(1.0, size.width / max(lay.width * scale, 1.0)))

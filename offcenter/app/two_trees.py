@@ -23,6 +23,7 @@ from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.compare import difference_reason, first_differences, metrics_table
 from offcenter.viz.tree import (
     NODE_FONT,
+    fitted_font,
     fitting_depth,
     nodes_by_depth,
     title_lines,
@@ -195,7 +196,7 @@ def compare_two_trees(
     clf_a, clf_b = trees
     names = [f"A: {labels[ka]}", f"B: {labels[kb]}"]
     side = layout == "side"
-    view = 460 if side else 940
+    view = 440 if side else 900  # the charts' widths at 1400 px (measured in the browser)
     # the drawings' widths at FONT_SIZE px text that fit ``view`` px at ``font_size`` px
     fit_view = view * FONT_SIZE / float(font_size)
     metrics, diffs, default = _pair_view(
@@ -264,7 +265,8 @@ def compare_two_trees(
             title=title,
             view_width=view,
             title_rows=rows,
-            font_size=font_size,
+            # smaller when the drawing is wider than its chart (Plotly does not scale text)
+            font_size=fitted_font(clf, view, max_depth=depth, font_size=font_size, marked=marks),
         )
         plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
             fig,
@@ -274,7 +276,7 @@ def compare_two_trees(
             config={"displaylogo": False},
         )
     st.caption(
-        "Each tree is drawn whole at the depth shown (its text smaller when it is wider than "
-        "its chart); the Fullscreen button enlarges it. "
+        "Each tree is drawn whole at the depth shown (smaller when it is wider than its "
+        "chart). "
         "Node ids are each tree's own (breadth-first); a marked node names its counterpart."
     )

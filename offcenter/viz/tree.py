@@ -210,6 +210,39 @@ def fit_depth(
     return best
 
 
+def fitted_font(
+    clf,
+    width: float,
+    *,
+    max_depth: int | None = None,
+    font_size: float = NODE_FONT,
+    wrap_width: int = WRAP,
+    shares_per_line: int = SHARES_PER_LINE,
+    marked: Mapping[int, str] | Sequence[int] = (),
+) -> float:
+    """The node text size (px) at which the drawing at ``max_depth`` is at most ``width`` px
+    wide: ``font_size`` when it fits, else smaller in proportion.
+
+    Plotly sizes text in px, not in data units: a drawing wider than its chart would be shrunk
+    by Plotly with its text left at full size (overlapping). Drawn at this size instead, the
+    boxes, gaps and text shrink together.
+
+    >>> from offcenter.tree import TreeClassifier
+    >>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
+    >>> fitted_font(clf, 10_000), fitted_font(clf, 100) < 14
+    (14.0, True)
+    """
+    lay = tree_layout(
+        clf,
+        max_depth=max_depth,
+        wrap_width=wrap_width,
+        shares_per_line=shares_per_line,
+        marked=marked,
+    )
+    scale = float(font_size) / FONT_SIZE
+    return float(font_size) * min(1.0, float(width) / max(lay.width * scale, 1.0))
+
+
 def _title_lines(title: str | None, view_width: float, size: float = 14.0) -> list[str]:
     return wrap(str(title), max(24, int(view_width / (0.6 * size)))) if title else []
 
@@ -500,7 +533,7 @@ def tree_figure(
     fig_h = int(height) if height else int(np.ceil(plot_h + top_margin + 8))
     layout = dict(
         height=fig_h,
-        margin={"l": 4, "r": 4, "t": top_margin, "b": 8, "autoexpand": False},
+        margin={"l": 2, "r": 2, "t": top_margin, "b": 8, "autoexpand": False},
         plot_bgcolor="white",
         xaxis={
             "visible": False,

@@ -62,7 +62,7 @@ LINE_H = 15.0
 #: Padding inside a box, height of the class bar, gaps between boxes and levels (px).
 PAD = 6.0
 BAR_H = 9.0
-H_GAP = 14.0
+H_GAP = 12.0
 V_GAP = 10.0
 #: Smallest width of a non-empty class segment of a bar (px): a 1 % minority stays visible.
 MIN_SEGMENT = 3.0
