@@ -113,12 +113,14 @@ def test_node_text_14_px_and_20_px_in_presentation_mode_and_the_root_children_fi
     text = next(t for t in spec["data"] if t.get("name") == "text")
     assert text["textfont"]["size"] == NODE_FONT
     assert spec["layout"]["meta"]["width"] <= 900  # fits the chart at that size
+    shown = next(t for t in spec["data"] if t.get("name") == "nodes")["customdata"]
+    assert len(shown) == 7  # pima's root and two more levels fit a 1400-px screen at 14 px
     at = run(data="pima", setting="oc_shannon", present="1")
     spec = tree_chart(at)
     text = next(t for t in spec["data"] if t.get("name") == "text")
     assert text["textfont"]["size"] == PRESENTATION_FONT
     meta = spec["layout"]["meta"]
-    assert meta["width"] <= 860 and meta["height"] <= 600
+    assert meta["width"] <= 860 and meta["height"] <= 640
     nodes = next(t for t in spec["data"] if t.get("name") == "nodes")
     assert {0, 1, 2} <= {c[0] for c in nodes["customdata"]}
 

@@ -224,15 +224,15 @@ def view_size(present: bool, phone: bool) -> ViewSize:
       sender's projector, not the student's phone);
     - presentation mode on a wide screen (1400 x 900): 20 px text, the curve pages' size, in a
       chart about 860 px wide (the mode's larger type widens the page's padding) and a drawing
-      at most 600 px high (a 900 px screen holds it with the title and the legend);
-    - otherwise: 14 px text, 900 x 560 px (the chart's plot area at 1400 px with the sidebar
+      at most 640 px high (a 900 px screen holds it with the legend above it);
+    - otherwise: 14 px text, 900 x 640 px (the chart's plot area at 1400 px with the sidebar
       open is about 930 px wide: measured in the browser tests).
     """
     if phone:
         return ViewSize(NODE_FONT, 354.0, 640.0, wrap_width=14, shares_per_line=2, phone=True)
     if present:
-        return ViewSize(PRESENTATION_FONT, 860.0, 600.0, present=True)
-    return ViewSize(NODE_FONT, 900.0, 560.0)
+        return ViewSize(PRESENTATION_FONT, 860.0, 640.0, present=True)
+    return ViewSize(NODE_FONT, 900.0, 640.0)
 
 
 def file_stem(data: str, setting_key: str) -> str:
