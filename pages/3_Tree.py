@@ -1,9 +1,11 @@
 """Tree: upload a data set, grow a tree, inspect every node's splits under every measure.
 
-Widgets and layout only: reading files is offcenter.data.csv_io, the bundled sets offcenter.data.datasets,
-the tree offcenter.TreeClassifier, the figures offcenter.viz.tree and the worked calculation
-and tables offcenter.viz.explain. User text is only shown through st.dataframe / st.text / st.code or
-escaped with explain.md_escape.
+Widgets and layout only. The page's URL schema, parameter building, caches, sizes and file
+names are offcenter.app.tree_page; state across pages is offcenter.app.urlstate.restore (a
+link rules when the page opens, else the values the user left); reading files is
+offcenter.data.csv_io, the tree offcenter.TreeClassifier, the figures offcenter.viz.tree,
+the tables and worked calculations offcenter.viz.comparison / offcenter.viz.explain. User text
+is only shown through st.dataframe / st.text / st.code or escaped with explain.md_escape.
 """
 
 import json
@@ -13,109 +15,41 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitInvalidLayoutContextError
 
-from offcenter.app import tree_comparison, tree_restore, urlstate
+from offcenter.app import node_settings, presentation, tree_page, tree_restore, urlstate
 from offcenter.app.charts import plotly_chart
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
 from offcenter.app.row_trace import trace_section
-from offcenter.app.tree_pair import compare_two_trees
-from offcenter.app.tree_session import Grow, MakeLeaf, Split, TreeSession
-from offcenter.data.csv_io import (
-    DataProblem,
-    apply_kinds,
-    column_table,
-    id_like_columns,
-    infer_kinds,
-    prepare_xy,
-    quick_sample_size,
-    sample_xy,
-    too_large,
-)
-from offcenter.data.datasets import DATASETS, DEFAULT
-from offcenter.tree import TreeClassifier
+from offcenter.app.tree_page import PREFIX, SCHEMA, SCORES, cached_fit, cached_profile, cached_xy
+from offcenter.app.tree_session import ForcedSplit, Grow, MakeLeaf, TreeSession
+from offcenter.app.two_trees import compare_two_trees
+from offcenter.data.csv_io import DataProblem, infer_kinds, quick_sample_size, too_large
+from offcenter.data.datasets import DEFAULT
 from offcenter.viz.comparison import tree_title
 from offcenter.viz.explain import md_escape
-from offcenter.viz.tree import (
-    DRAWN_NODES,
-    nodes_by_depth,
-    selected_node,
-    tree_figure,
-    visible_depth,
-)
+from offcenter.viz.tree import selected_node, tree_figure
+from offcenter.viz.tree_image import FORMATS, tree_image
 
 ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="Tree - offcenter", layout="wide")
 
 S = st.session_state
-PREFIX = "tr_"
-SCORES = {
-    "gain": ("gain", None),
-    "relative": ("relative gain (alpha = 1)", 1.0),
-    "ratio": ("gain ratio (alpha = 0)", 0.0),
-    "kvalseth": ("Kvalseth (alpha = 1/2)", 0.5),
-    "alpha": ("lambda_alpha, choose alpha", None),
-}
-SCHEMA = urlstate.Schema(
-    [
-        urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
-        *tree_comparison.url_fields(),  # setting (the measure as it is), leaf_rule
-        urlstate.Field("beta", "float", 2.0, low=0.0, high=10.0),
-        urlstate.Field("rho", "float", 0.0, low=0.0, high=5.0),
-        urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
-        urlstate.Field("alpha", "float", 0.5, low=0.0, high=1.0),
-        urlstate.Field("max_depth", "int", 5, low=0, high=30),
-        urlstate.Field("min_split", "int", 2, low=2, high=10_000),
-        urlstate.Field("min_leaf", "int", 1, low=1, high=10_000),
-        urlstate.Field("min_gain", "float", 0.0, low=0.0, high=1.0),
-        urlstate.Field("categorical", "str", "multiway", choices=("multiway", "binary")),
-        *tree_restore.LINK_FIELDS,  # target, features, edits ... (offcenter/app/tree_restore.py)
-    ]
-)
-
-# Widget values survive page switches: Streamlit forgets the keys of widgets not drawn, so a
-# copy is kept under a plain key and restored before the URL is read; a link that names the
-# page's fields (the home page's lesson) rules over the copy.
-if not any(f.name in st.query_params for f in SCHEMA):
-    for _name, _value in S.get("tr_saved", {}).items():
-        S.setdefault(PREFIX + _name, _value)
-tree_comparison.upgrade_link(st.query_params)  # measure=..&theta=.. of older links
-url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
+node_settings.upgrade_link(st.query_params)  # measure=..&theta=.. of older links
+if PREFIX + tree_page.ANCHOR not in S:
+    S["tr_view_pending"] = True  # the page opens: the link's (or the saved) view applies once
+url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX, anchor=tree_page.ANCHOR)
 url_warnings += tree_restore.start(SCHEMA, PREFIX)  # a link's edits, a session file opened
 S.setdefault("tr_session", TreeSession())  # the grown tree, its edits, the selected node
+present = presentation.is_on()
+phone = tree_page.is_phone(st.context.headers.get("User-Agent"))
+size = tree_page.view_size(present, phone)  # a link's present=1 does not apply on a phone
 
 
-# ------------------------------------------------------------------------------ cached work
-@st.cache_resource(max_entries=32, show_spinner=False)
-def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):
-    """Column kinds after the user's overrides, ID-like columns and the types table."""
-    df, warnings = apply_kinds(_raw, json.loads(overrides_json))
-    kinds = infer_kinds(df)
-    ids = id_like_columns(df, kinds)
-    return df, warnings, kinds, ids, column_table(df, kinds, ids)
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def cached_xy(
-    data_hash: str,
-    overrides_json: str,
-    target: str,
-    features_json: str,
-    n_sample: int,
-    _df: pd.DataFrame,
-    _features: list,
-):
-    """Features and labels (optionally a reproducible sample), with the class counts."""
-    X, y, warnings = prepare_xy(_df, target, list(_features))
-    X, y = sample_xy(X, y, n_sample, seed=0)
-    counts = y.value_counts().sort_index()
-    return X, y, warnings, [str(c) for c in counts.index], counts.to_numpy()
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def cached_fit(data_key: str, params_json: str, _X: pd.DataFrame, _y: pd.Series) -> TreeClassifier:
-    """Fit once per (data, settings): shared by reruns, page switches and every session."""
-    return TreeClassifier(**json.loads(params_json)).fit(_X, _y)
+def write_link() -> None:
+    """Keep the page's values (across pages) and write them to the address."""
+    urlstate.save(SCHEMA, S, PREFIX)
+    urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
 
 
 # ------------------------------------------------------------------------------ page
@@ -177,11 +111,32 @@ tc1, tc2 = st.columns([1, 2])
 target = pick_target(PREFIX, picked, columns, container=tc1)
 candidates_features = [c for c in columns if c != target]
 default_features = [c for c in candidates_features if c not in ids] or candidates_features
+features_key = f"tr_features_{data_hash}_{target}"
+last = S.get("tr_last_choice")
+if (
+    last is not None
+    and last["data"] == data_hash
+    and last["target"] != target
+    and features_key not in S
+    and features_key not in S.get(PREFIX + "keep", {})
+):
+    # a new target: the features chosen stay, without the new target; the old target is
+    # not silently added as a feature (it is said, below)
+    carried, note = tree_page.carry_features(
+        last["features"], last["target"], target, candidates_features
+    )
+    S[features_key] = carried
+    S["tr_target_note"] = note
 features = tc2.multiselect(
     "Features",
     candidates_features,
-    key=keep(PREFIX, f"tr_features_{data_hash}_{target}", default_features),
+    key=keep(PREFIX, features_key, default_features),
 )
+S["tr_last_choice"] = {"data": data_hash, "target": target, "features": list(features)}
+if S.get("tr_target_note"):
+    tc2.info(md_escape(S["tr_target_note"]))
+    if last is not None and last["target"] == target and last["features"] != list(features):
+        S["tr_target_note"] = None  # shown until the features are changed by hand
 if ids:
     st.caption("Left out by default (add them back above if you wish):")
     st.dataframe(
@@ -214,6 +169,9 @@ except DataProblem as exc:
     st.stop()
 for w in xy_warnings:
     st.warning(w)
+small = tree_page.small_sample_note(class_counts)
+if small and picked.source == "upload":  # the bundled lecture examples say so themselves
+    st.warning(small)
 sampled = n_sample > 0
 prior = class_counts / class_counts.sum()
 st.caption(
@@ -226,7 +184,7 @@ st.caption(
 # ---------------------------------------------------------------- settings
 st.header("2. Measure and stopping rules")
 c1, c2, c3 = st.columns(3)
-setting = tree_comparison.pick_setting(PREFIX, class_counts, c1)
+setting = node_settings.pick_setting(PREFIX, class_counts, c1)
 # a split criterion (HDDT) takes no theta and no alpha: the score widgets stay, disabled, so that
 # their values come back when another measure is chosen
 criterion = setting.info.is_criterion
@@ -240,11 +198,9 @@ score = c2.selectbox(
     if criterion
     else None,
 )
-alpha = SCORES[score][1]
+alpha = None
 if score == "alpha":
     alpha = c2.slider("alpha", 0.0, 1.0, step=0.05, key=PREFIX + "alpha", disabled=criterion)
-if criterion:
-    alpha = None
 categorical = c2.radio(
     "Categorical features",
     ["multiway", "binary"],
@@ -257,24 +213,28 @@ min_leaf = c3.number_input("Minimum examples in a leaf", 1, 10_000, key=PREFIX +
 min_gain = c3.number_input(
     "Minimum gain to split", 0.0, 1.0, step=0.001, format="%.4f", key=PREFIX + "min_gain"
 )
+leaf_rule = node_settings.pick_leaf_rule(PREFIX, c2)
 
-leaf_rule = tree_comparison.pick_leaf_rule(PREFIX, c2)
-
+tree_params = tree_page.tree_params(
+    setting.tree_params(),
+    score=score,
+    alpha=alpha,
+    leaf_rule=leaf_rule,
+    max_depth=max_depth,
+    min_split=min_split,
+    min_leaf=min_leaf,
+    min_gain=min_gain,
+    categorical=categorical,
+    criterion=criterion,
+)
+alpha = tree_params["alpha"]
 setting = setting.replace(alpha=alpha)
-tree_params = {
-    **setting.tree_params(),
-    "alpha": alpha,
-    "leaf_rule": leaf_rule,
-    "max_depth": int(max_depth) or None,
-    "min_samples_split": int(min_split),
-    "min_samples_leaf": int(min_leaf),
-    "min_gain": float(min_gain),
-    "categorical": categorical,
-}
 params_json = json.dumps(tree_params, sort_keys=True)
 data_key = json.dumps(
     [data_hash, target, [str(f) for f in features], overrides, sampled], sort_keys=True, default=str
 )
+data_name = picked.name if picked.source == "upload" else picked.source
+stem = tree_page.file_stem(data_name, setting.replace(alpha=None).key)
 
 data_choices = dict(
     target=target,
@@ -284,15 +244,14 @@ data_choices = dict(
     sample=(n_sample > 0) if slow else None,
 )
 tree_restore.publish(PREFIX, picked, default_features=default_features, **data_choices)
-S["tr_saved"] = urlstate.current_values(SCHEMA, S, PREFIX)
 remember(
     PREFIX,
     f"tr_ascat_{data_hash}",
     f"tr_asnum_{data_hash}",
-    f"tr_features_{data_hash}_{target}",
+    features_key,
     f"tr_sample_{data_hash}",
 )
-urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
+write_link()
 
 tree_state = S.tr_session
 grow = st.button("Grow the tree", type="primary", key="tr_grow")
@@ -325,6 +284,11 @@ def rerun_fragment() -> None:
         st.rerun()
 
 
+def _full_title(clf) -> str:
+    grown_score = "the Hellinger distance" if clf.setting_.info.is_criterion else SCORES[score][0]
+    return tree_title(clf.setting_, clf.prior_, score=grown_score, leaf_rule=clf.leaf_rule)
+
+
 @st.fragment
 def tree_and_node(X, y, target: str, alpha) -> None:
     """Sections 3 and 4: the tree figure and the selected node (a fragment).
@@ -339,11 +303,15 @@ def tree_and_node(X, y, target: str, alpha) -> None:
     tree = clf.tree_
     nodes = tree.nodes
     tree_state.check_node(len(nodes))
+    if S.pop("tr_view_pending", False):  # the link's (or the saved) selected node, once
+        asked = int(S.get("tr_node", 0) or 0)
+        if 0 <= asked < len(nodes):
+            tree_state.node = asked
+        S["tr_view_node"] = tree_state.node
 
     # ---------------------------------------------------------------- the tree
     st.header("3. The tree")
-    grown_score = "the Hellinger distance" if clf.setting_.info.is_criterion else SCORES[score][0]
-    st.subheader(tree_title(clf.setting_, clf.prior_, score=grown_score, leaf_rule=clf.leaf_rule))
+    st.subheader(_full_title(clf))
     st.caption(
         f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}"
         + ("; edited by hand" if tree_state.edited else "")
@@ -351,44 +319,42 @@ def tree_and_node(X, y, target: str, alpha) -> None:
     # a click on a node (read before drawing so that the figure shows it selected)
     event_state = S.get("tr_chart")
     tree_state.click(selected_node(event_state) if event_state is not None else None, len(nodes))
+    if tree_state.node != S.get("tr_view_node"):  # another node: the gain plot's default feature
+        S["tr_view_node"] = tree_state.node
+        S["tr_thr_feature"] = ""
+    S["tr_node"] = int(tree_state.node)
 
-    per_depth = nodes_by_depth(tree)
-    auto_depth = visible_depth(per_depth, DRAWN_NODES)
+    fit = tree_page.cached_fit_depth(tree_key, size, clf)
     shown_depth = tree.depth
-    if tree.depth > auto_depth:
+    if tree.depth >= 2:
+        asked = int(S.get("tr_depth", 0) or 0)
         shown_depth = st.slider(
-            "Depth shown (the tree is too big to read whole; widen to see more)",
+            "Depth shown",
             1,
             tree.depth,
-            value=auto_depth,
-            key=f"tr_shown_{tree_tag}",
+            value=asked if 1 <= asked <= tree.depth else fit,
+            key=f"tr_shown_{tree_tag}_{fit}",
+            help="Deeper levels are collapsed into '+ k nodes hidden' boxes. By default, the "
+            "deepest level at which the whole drawing fits the chart with readable text.",
         )
-    with st.expander("Trace a row through the tree"):
-        trace_path = trace_section(clf, X, y)
-
-    fig = tree_figure(
-        clf,
-        max_depth=shown_depth if shown_depth < tree.depth else None,
-        selected=tree_state.node,
-        path=trace_path,
-    )
-    plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
-        fig,
-        key="tr_chart",
-        on_select="rerun",
-        selection_mode="points",
-        width="stretch",
-        config={"displaylogo": False, "scrollZoom": True},
-    )
+        S["tr_depth"] = 0 if shown_depth == fit else int(shown_depth)
+    depth_arg = shown_depth if shown_depth < tree.depth else None
+    font = tree_page.drawn_font(clf, depth_arg, size)
     st.caption(
-        "Click a node's box to select it. Each box: node id, split (or → predicted class for a "
-        "leaf, tinted by it), n, impurity, gain, a bar of the class shares and the shares. "
-        "A wide tree is drawn at full size: drag to pan, scroll to zoom, double-click to reset."
+        f"Depth shown: {shown_depth} of {tree.depth}"
+        + (" (the whole tree)" if depth_arg is None else " (deeper levels collapsed)")
+        + (
+            f"; the drawing is wider than the chart, so it is drawn smaller (text about "
+            f"{font:.0f} px): show fewer levels to read it"
+            if font < size.font_size - 0.5
+            else ""
+        )
+        + ". Click a node's box to select it; its details follow right under the tree."
     )
-    tree_comparison.show_training_report(clf, X, y, tree_key)
+    chart_box = st.container()
 
     # ---------------------------------------------------------------- the selected node
-    st.header("4. The selected node")
+    st.header(f"4. The selected node: node {tree_state.node}")
     node_ids = [n.id for n in nodes]
     sel = st.selectbox(
         "Node",
@@ -422,6 +388,7 @@ def tree_and_node(X, y, target: str, alpha) -> None:
                 }
             ),
             hide_index=True,
+            width="stretch",
         )
         st.text(
             f"n = {int(round(node.n))}; prediction: {node.prediction}"
@@ -429,24 +396,57 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         )
     with right:
         st.subheader("Impurity under each measure")
-        imps = clf.node_impurities(node.id)
+        settings = node_settings.node_comparison_settings(len(clf.classes_))
+        imps = clf.node_impurities(node.id, settings)
         if clf.setting_.info.is_criterion:
             st.caption("The Hellinger distance (HDDT) scores splits; its node impurity is DKM's.")
         labels = imps.attrs.get("labels", {})
+        # the values first: a long label never pushes them out of a narrow column
         st.dataframe(
             pd.DataFrame(
                 {
-                    "measure": tree_comparison.prior_labels(imps.index, clf.prior_, labels),
                     "impurity": imps.to_numpy(dtype=float),
+                    "measure": node_settings.prior_labels(imps.index, clf.prior_, labels),
                 }
             ),
             hide_index=True,
             width="stretch",
-            column_config=tree_comparison.numbers_config(pd.DataFrame({"impurity": [0.0]})),
+            column_config={
+                "impurity": st.column_config.NumberColumn(
+                    "impurity", format=node_settings.NUMBER_FORMAT
+                ),
+            },
         )
 
-    cands = tree_comparison.show_node_comparison(clf, node, tree_key, tree_tag)
-    tree_comparison.show_worked_calculation(clf, node, alpha)
+    with st.expander("Trace a row through the tree"):
+        trace_path = trace_section(clf, X, y)
+
+    fig = tree_figure(
+        clf,
+        max_depth=depth_arg,
+        selected=tree_state.node,
+        path=trace_path,
+        font_size=font,  # smaller than size.font_size when the drawing is wider than the chart
+        wrap_width=size.wrap_width,
+        shares_per_line=size.shares_per_line,
+        view_width=size.width,
+    )
+    plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
+        fig,
+        container=chart_box,
+        key="tr_chart",
+        on_select="rerun",
+        selection_mode="points",
+        width="stretch",
+        # a phone's chart is too narrow for Plotly's toolbar beside the class legend (and a
+        # finger does not zoom with it): none there
+        config={"displaylogo": False, "displayModeBar": not size.phone},
+    )
+
+    cands = node_settings.show_node_comparison(
+        clf, node, tree_key, tree_tag, stem=stem, present=size.present, X=X, y=y
+    )
+    node_settings.show_worked_calculation(clf, node, alpha)
 
     # ---------------------------------------------------------------- edits
     st.subheader("Edit the tree at this node")
@@ -462,7 +462,7 @@ def tree_and_node(X, y, target: str, alpha) -> None:
     )
     if e1.button("Use this split", key="tr_force", disabled=force is None):
         try:
-            tree_state.apply(Split(node.id, force))
+            tree_state.apply(ForcedSplit(node.id, force))
             st.rerun()
         except (ValueError, KeyError) as exc:
             st.error(f"Cannot split node {node.id} on that feature: {exc}")
@@ -491,37 +491,57 @@ def tree_and_node(X, y, target: str, alpha) -> None:
             csv_button(
                 "Download these rows (CSV)",
                 lambda: rows,
-                f"rows_node{node.id}.csv",
+                f"{stem}_node{node.id}_rows.csv",
                 "tr_dl_rows",
                 rerun=False,
             )  # the CSV is made only when the file is downloaded
+    write_link()  # the selected node and the gain plot's feature, in the address
 
 
 tree_and_node(X, y, target, alpha)
 
-# ---------------------------------------------------------------- export
-st.header("5. Export")
-x1, x2, x3 = st.columns(3)
-x1.download_button(
+# ---------------------------------------------------------------- predictions and export
+st.header("5. Predictions and export")
+node_settings.show_training_report(clf, X, y, tree_state.key, stem=stem)
+st.subheader("Export")
+image_title = (
+    f"{data_name} (target {target}); {_full_title(clf)}; depth {clf.tree_.depth}, "
+    f"{len(clf.tree_)} nodes"
+)
+x1, x2, x3, x4 = st.columns(4)
+for col, fmt in zip((x1, x2), FORMATS):
+    col.download_button(
+        f"Whole tree as {fmt.upper()}",
+        lambda fmt=fmt: tree_image(clf, fmt, title=image_title),
+        file_name=f"{stem}_tree.{fmt}",
+        mime=FORMATS[fmt],
+        on_click="ignore",
+        key=f"tr_dl_{fmt}",
+        help="Every node, whatever the chart shows, with a title naming the data set, the "
+        "setting with its theta, the leaf rule and the depth.",
+    )
+x3.download_button(
     "Tree as JSON",
     clf.to_json,
-    file_name="tree.json",
+    file_name=f"{stem}_tree.json",
     on_click="ignore",
     mime="application/json",
     key="tr_dl_json",
 )
 rules = clf.to_text()
-x2.download_button(
+x4.download_button(
     "Tree as text rules",
     rules,
-    file_name="tree_rules.txt",
+    file_name=f"{stem}_rules.txt",
     mime="text/plain",
     on_click="ignore",
     key="tr_dl_text",
 )
-x3.caption(
-    "The settings and hand edits are in the page's address: copy it to share them (an "
-    "uploaded file is not: upload it again), or download the session below."
+st.caption(
+    "The settings, hand edits and view (selected node, gain plot, depth shown, two-tree "
+    "comparison) are in the page's address: copy it to share them (an uploaded file is not: "
+    "upload it again), or download the session below. Presentation mode in a shared address "
+    "applies on wide screens only, not on phones."
 )
 tree_restore.session_box(
     SCHEMA,
@@ -530,6 +550,7 @@ tree_restore.session_box(
     tree_state,
     setting_key=setting.key,
     tree_params=tree_params,
+    file_name=f"{stem}_session.json",
     **data_choices,
 )
 with st.expander("The rules"):
@@ -544,4 +565,6 @@ compare_two_trees(
     data_key=data_key,
     fit=cached_fit,
     current=clf.setting_,
+    font_size=size.font_size,
+    on_view_change=write_link,
 )

@@ -219,7 +219,9 @@ def test_upload_good_and_bad(steps):
     # the file name is shown as text only, never as markup
     assert not any("<b>" in str(m.value) for m in at.markdown)
     for name in ("empty.csv", "binary_png.csv"):
-        at.file_uploader(key="cm_file").set_value((name, (BAD / name).read_bytes(), "text/csv"))
+        # a refused file leaves the uploader: a new, empty one (key cm_file_<k>) takes its place
+        uploader = [u for u in at.get("file_uploader") if u.key.startswith("cm_file")][0]
+        uploader.set_value((name, (BAD / name).read_bytes(), "text/csv"))
         at = run(at)
         assert at.error, name
         assert at.selectbox(key="cm_data").value == "upload"  # the good upload is kept

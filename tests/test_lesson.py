@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from offcenter.app import lesson, urlstate
+from offcenter.app import lesson, tree_page, urlstate
 from offcenter.app.curve_pages import (
     PRESETS,
     Q_CLASS_SCHEMA,
@@ -23,7 +23,7 @@ from offcenter.app.curve_pages import (
 )
 from offcenter.app.curve_text import normalise_theta
 from offcenter.app.navigation import PAGES
-from offcenter.app.tree_comparison import CHOICES, url_fields
+from offcenter.app.node_settings import CHOICES, url_fields
 from offcenter.data.datasets import DATASETS
 from offcenter.measures.curves import curve_label
 from offcenter.measures.settings import MeasureSetting
@@ -133,8 +133,10 @@ def test_step_4_is_pima_with_the_off_centered_shannon_on_the_prior():
         if f.name in page_fields:
             assert f == page_fields[f.name]
     tree_src = (ROOT / "pages" / "3_Tree.py").read_text(encoding="utf-8")
-    assert 'urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload"))' in tree_src
-    assert "*tree_comparison.url_fields()" in tree_src
+    # the page reads the schema the lessons write (one home: offcenter.app.tree_page)
+    assert "urlstate.restore(SCHEMA, S, st.query_params, PREFIX" in tree_src
+    assert lesson.TREE_LINK_SCHEMA is tree_page.SCHEMA
+    assert "data" in tree_page.SCHEMA and "setting" in tree_page.SCHEMA
 
 
 def test_a_step_with_a_field_its_page_does_not_have_is_refused():

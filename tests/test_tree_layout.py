@@ -170,17 +170,51 @@ def test_collapsed_nodes_say_how_many_are_hidden_and_marks_are_drawn():
     assert "&lt;b&gt;" in fig.layout.annotations[0].text
 
 
-def test_the_figure_is_drawn_one_pixel_per_unit():
+def test_the_figure_is_drawn_at_its_font_size_per_unit_and_whole():
     clf = _fit("iris", 5)
     lay = tree_layout(clf)
-    fig = tree_figure(clf, title="iris")
-    m = fig.layout.margin
-    assert fig.layout.height == pytest.approx(lay.height + m.t + m.b, abs=1)
-    assert tuple(fig.layout.yaxis.range) == (-lay.height, 0.0)
-    assert fig.layout.xaxis.scaleanchor == "y" and fig.layout.xaxis.scaleratio == 1
-    lo, hi = fig.layout.xaxis.range
-    assert hi - lo <= 240 + 1e-9  # narrow: Plotly widens the x range to the chart, never shrinks y
+    for font in (11.0, 14.0, 20.0):
+        fig = tree_figure(clf, title="iris", font_size=font)
+        m = fig.layout.margin
+        scale = font / 11.0
+        assert fig.layout.height == pytest.approx(lay.height * scale + m.t + m.b, abs=1)
+        # the axes span the whole drawing: Plotly shows all of it whatever the chart's size
+        assert tuple(fig.layout.yaxis.range) == (-lay.height, 0.0)
+        assert tuple(fig.layout.xaxis.range) == (0.0, lay.width)
+        assert fig.layout.xaxis.scaleanchor == "y" and fig.layout.xaxis.scaleratio == 1
+        text = next(t for t in fig.data if t.name == "text")
+        assert text.textfont.size == font and fig.layout.meta["font_size"] == font
+        assert fig.layout.meta["width"] == pytest.approx(lay.width * scale)
     assert text_width("ab") == 2 * CHAR_W and text_width("漢") == 2 * CHAR_W and LINE_H > 11
+    with pytest.raises(ValueError, match="font_size"):
+        tree_figure(clf, font_size=0)
+
+
+def test_narrow_boxes_for_a_phone():
+    clf = _fit("german_credit", 3)
+    wide, narrow = tree_layout(clf), tree_layout(clf, wrap_width=14, shares_per_line=1)
+    assert narrow.width < wide.width
+    fixed = ("impurity", "gain", "n = ", "node ", "+ ")
+    wrapped = [t.plain for t in narrow.text_lines() if "%" not in t.plain]
+    assert max(len(p) for p in wrapped if not p.startswith(fixed)) <= 14
+    assert overlaps([t.box for t in narrow.text_lines()]) == []
+    with pytest.raises(ValueError, match="wrap_width"):
+        tree_layout(clf, wrap_width=2)
+
+
+def test_fit_depth_is_the_deepest_level_that_fits_at_the_font_size():
+    from offcenter.viz.tree import fit_depth
+
+    clf = _fit("pima", 5)
+    for w, h, font in [(940, 600, 14), (1000, 640, 20), (360, 700, 14), (3000, 3000, 11)]:
+        d = fit_depth(clf, w, h, font_size=font)
+        assert d >= 1
+        lay = tree_layout(clf, max_depth=None if d == clf.tree_.depth else d)
+        if d > 1:  # a deeper level would not fit; this one does
+            assert lay.width * font / 11 <= w and lay.height * font / 11 <= h
+        if d < clf.tree_.depth:
+            deeper = tree_layout(clf, max_depth=d + 1)
+            assert deeper.width * font / 11 > w or deeper.height * font / 11 > h
 
 
 def test_a_hellinger_tree_names_its_split_score():

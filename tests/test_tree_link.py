@@ -16,7 +16,7 @@ from offcenter.app.tree_link import (
     session_from_json,
     session_to_json,
 )
-from offcenter.app.tree_session import MakeLeaf, Split
+from offcenter.app.tree_session import ForcedSplit, MakeLeaf
 from offcenter.data.datasets import DATASETS, load
 from offcenter.tree import TreeClassifier
 
@@ -24,7 +24,7 @@ names = st.text(min_size=1, max_size=20)
 edits = st.lists(
     st.one_of(
         st.builds(MakeLeaf, st.integers(0, 10_000)),
-        st.builds(Split, st.integers(0, 10_000), names),
+        st.builds(ForcedSplit, st.integers(0, 10_000), names),
     ),
     max_size=12,
 )
@@ -43,14 +43,14 @@ def test_names_round_trip_through_the_link(ns):
 
 
 def test_link_text_is_compact_for_plain_names():
-    assert encode_edits([Split(0, "glucose"), MakeLeaf(4), Split(12, "age")]) == (
+    assert encode_edits([ForcedSplit(0, "glucose"), MakeLeaf(4), ForcedSplit(12, "age")]) == (
         "s0:glucose,l4,s12:age"
     )
 
 
 def test_unreadable_link_edits_are_named_not_dropped_silently():
     es, warnings = decode_edits("s0:age,q1,l-1,s:x,l7")
-    assert es == [Split(0, "age"), MakeLeaf(7)]
+    assert es == [ForcedSplit(0, "age"), MakeLeaf(7)]
     assert len(warnings) == 3 and "edit 2 ('q1')" in warnings[0]
 
 
@@ -60,7 +60,7 @@ def test_encode_refuses_what_is_not_an_edit():
 
 
 def test_session_file_round_trip():
-    es = [Split(0, "a,b"), MakeLeaf(2)]
+    es = [ForcedSplit(0, "a,b"), MakeLeaf(2)]
     text = session_to_json(
         data="upload",
         file_name="x.csv",
@@ -123,7 +123,7 @@ def _pima_tree():
 
 def test_replay_gives_the_same_tree_as_the_edits_made_by_hand():
     clf = _pima_tree()
-    es = [Split(1, "age"), MakeLeaf(2), Split(0, "bmi")]
+    es = [ForcedSplit(1, "age"), MakeLeaf(2), ForcedSplit(0, "bmi")]
     by_hand = clf
     for e in es:
         by_hand = e.apply(by_hand)
@@ -139,7 +139,7 @@ def test_replay_names_the_edits_that_no_longer_apply_and_keeps_going():
     clf = _pima_tree()
     n = len(clf.tree_.nodes)
     leaf = clf.tree_.leaves[0]
-    es = [Split(0, "no such column"), MakeLeaf(n + 5), MakeLeaf(leaf), MakeLeaf(1)]
+    es = [ForcedSplit(0, "no such column"), MakeLeaf(n + 5), MakeLeaf(leaf), MakeLeaf(1)]
     tree, applied, trees, warnings = replay(clf, es)
     assert applied == [MakeLeaf(1)]
     assert len(warnings) == 3

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from offcenter.app.tree_session import Grow, MakeLeaf, Split, TreeSession
+from offcenter.app.tree_session import ForcedSplit, Grow, MakeLeaf, TreeSession
 from offcenter.data.datasets import load
 from offcenter.tree import TreeClassifier
 
@@ -35,11 +35,11 @@ def test_empty_session():
 def test_edits_and_undo_with_real_trees(grown):
     s = started(grown)
     s.node = 1
-    s.apply(Split(0, "mutation_2"))
+    s.apply(ForcedSplit(0, "mutation_2"))
     assert s.current.tree_.nodes[0].split.feature == "mutation_2"
     s.apply(MakeLeaf(0))
     assert len(s.current.tree_.nodes) == 1
-    assert s.edits == [Split(0, "mutation_2"), MakeLeaf(0)]
+    assert s.edits == [ForcedSplit(0, "mutation_2"), MakeLeaf(0)]
     assert s.edits_text() == "split node 0 on mutation_2; leaf at node 0"
     s.undo()  # node 1 exists again after the undo: it stays selected
     assert s.current.tree_.nodes[0].split.feature == "mutation_2" and s.node == 1
@@ -52,7 +52,7 @@ def test_edits_and_undo_with_real_trees(grown):
 def test_undo_selects_the_root_when_the_node_is_gone(grown):
     s = started(grown)
     s.apply(MakeLeaf(0))
-    s.apply(Split(0, "mutation_1"))
+    s.apply(ForcedSplit(0, "mutation_1"))
     s.node = len(s.current.tree_.nodes) - 1
     s.undo()  # back to the one-node tree
     assert s.node == 0
@@ -61,7 +61,7 @@ def test_undo_selects_the_root_when_the_node_is_gone(grown):
 def test_a_failed_edit_leaves_the_history_unchanged(grown):
     s = started(grown)
     with pytest.raises((ValueError, KeyError)):
-        s.apply(Split(0, "no such feature"))
+        s.apply(ForcedSplit(0, "no such feature"))
     assert not s.edited and s.current is grown
 
 
@@ -97,7 +97,7 @@ def test_key_identifies_the_growth_and_the_edits(grown):
     b.apply(MakeLeaf(0), tree="edited")
     assert a.key == b.key
     b.undo()
-    b.apply(Split(0, "mutation_1"), tree="edited")
+    b.apply(ForcedSplit(0, "mutation_1"), tree="edited")
     assert a.key != b.key
     assert started(grown, params_json="{}").key != started(grown).key
 
@@ -128,5 +128,5 @@ def test_check_node(grown):
 
 def test_records_describe_themselves():
     assert Grow("d", "p").describe() == "grown"
-    assert Split(3, "colour").describe() == "split node 3 on colour"
+    assert ForcedSplit(3, "colour").describe() == "split node 3 on colour"
     assert MakeLeaf(4).describe() == "leaf at node 4"

@@ -10,10 +10,9 @@ HTML.
 Refused, with the previous data and tree kept:
 
 - a file the reader cannot use (binary, undecodable, ragged, empty, one column, ...);
-- a file over :data:`~offcenter.data.csv_io.MAX_UPLOAD_BYTES` (50 MB). Streamlit's
-  ``server.maxUploadSize`` is set higher (200 MB, ``.streamlit/config.toml``) so that files
-  between the two reach this code and get a visible ``st.error``; a file over 200 MB is refused
-  by the browser itself, whose message only shows on hover (Streamlit offers no hook for it);
+- a file over :data:`~offcenter.data.csv_io.MAX_UPLOAD_BYTES` (50 MB): the uploader's own
+  ``max_upload_size`` (:data:`UPLOAD_LIMIT_MB`) says the limit once ("Limit 50MB per file")
+  and refuses the file in the browser; the reader checks the size again;
 - a file whose last column (the default class) cannot be a class (a single value, or more than
   :data:`~offcenter.data.csv_io.MAX_CLASSES` = 50 different values): the file is held aside and
   the user may load it with another class column (:func:`~offcenter.data.csv_io.target_columns`);
@@ -30,7 +29,8 @@ Per page, for keys starting with ``prefix`` (``"tr_"``, ``"cm_"``):
 
 - ``{prefix}data``: the data set selectbox (``"upload"`` once a good file is read); the page's
   URL schema fills it before :func:`pick_data` runs;
-- ``{prefix}file``: the file uploader;
+- ``{prefix}file`` (then ``{prefix}file_<k>``, :func:`upload_key`): the file uploader; a
+  refused file is cleared from it (``{prefix}file_gen`` counts the refusals);
 - ``{prefix}upload_seen``: the id of the last file read (good or bad), so a file is read once;
 - ``{prefix}upload_error``: the message of the last bad file, or None;
 - ``{prefix}pending``: a readable file refused for its class column, with the columns that
@@ -55,6 +55,29 @@ from offcenter.data.csv_io import (
     target_columns,
 )
 from offcenter.data.datasets import DATASETS, load
+
+#: The upload widget's own limit (MB), the one the user reads ("Limit 50MB per file"); the
+#: reader checks :data:`~offcenter.data.csv_io.MAX_UPLOAD_BYTES` (the same 50 MB) again.
+UPLOAD_LIMIT_MB = int(csv_io.MAX_UPLOAD_BYTES // 1_000_000)
+
+
+#: Streamlit refuses a file over the widget's limit in the browser and writes why in a
+#: visually hidden alert (shown on hover only): these rules show it under the file's chip.
+CHIP_ERROR_CSS = """<style>
+[data-testid="stFileChip"] [role="alert"] {
+  position: static !important; width: auto !important; height: auto !important;
+  clip: auto !important; clip-path: none !important; overflow: visible !important;
+  margin: 0 0 0 0.5rem !important; white-space: normal !important;
+  color: #b00020; font-size: 0.85rem;
+}
+</style>"""
+
+
+def upload_key(prefix: str) -> str:
+    """The file uploader's current key: ``{prefix}file``, then ``{prefix}file_<k>`` after the
+    k-th refused file (a new, empty widget: the refused file's chip is gone)."""
+    gen = int(st.session_state.get(prefix + "file_gen", 0))
+    return prefix + "file" if gen == 0 else f"{prefix}file_{gen}"
 
 
 @dataclass(frozen=True)
@@ -143,7 +166,8 @@ def _receive_upload(prefix: str, name: str, data: bytes) -> None:
     except DataProblem as exc:
         usable = [c for c in target_columns(df) if c != last]
         S[prefix + "upload_error"] = (
-            f"The file was not loaded: its last column is the class by default, and {exc}"
+            "The file was not loaded: its last column is the class by default, but it cannot "
+            f"be one. {exc}"
             + (
                 " You can load it with another class column below."
                 if usable
@@ -174,17 +198,23 @@ def _upload_box(prefix: str, detailed: bool) -> None:
     expanded = (S[SHARED_UPLOAD] is None or bool(S[prefix + "upload_error"])) if detailed else False
     with st.expander("Upload your own CSV", expanded=expanded):
         mb = f"{csv_io.MAX_UPLOAD_BYTES / 1e6:.4g} MB"
+        # the limit is said once, by the widget itself ("Limit 50MB per file"), and enforced
+        # by it (max_upload_size); the size check below stays for a file sent past it
         label = (
-            f"CSV file, at most {mb} (comma, semicolon or tab separated; UTF-8, UTF-16 or Latin-1)"
+            "CSV file (comma, semicolon or tab separated; UTF-8, UTF-16 or Latin-1)"
             if detailed
-            else f"CSV file, at most {mb} (comma, semicolon or tab separated)"
+            else "CSV file (comma, semicolon or tab separated)"
         )
+        # a refused file's chip is cleared by drawing a new, empty uploader (a file uploader's
+        # value cannot be set): its key carries a generation counted up at each refusal
+        gen = int(S.get(prefix + "file_gen", 0))
+        st.html(CHIP_ERROR_CSS)
         uploaded = st.file_uploader(
             label,
             type=None,
-            key=prefix + "file",
-            help=f"At most {mb}. The first row holds the column names; the last column is "
-            "the class by default.",
+            key=upload_key(prefix),
+            max_upload_size=UPLOAD_LIMIT_MB,
+            help="The first row holds the column names; the last column is the class by default.",
         )
         if uploaded is not None:
             file_id = (getattr(uploaded, "file_id", None), uploaded.name, uploaded.size)
@@ -201,6 +231,9 @@ def _upload_box(prefix: str, detailed: bool) -> None:
                         _receive_upload(prefix, uploaded.name, uploaded.getvalue())
                 else:
                     _receive_upload(prefix, uploaded.name, uploaded.getvalue())
+                if S[prefix + "upload_error"] and S[prefix + "pending"] is None:
+                    S[prefix + "file_gen"] = gen + 1  # the refused file leaves the uploader
+                    st.rerun()
         if S[prefix + "pending"] is not None:
             _pending_box(prefix)
     # outside the expander, so that a collapsed box never hides it

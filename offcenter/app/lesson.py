@@ -33,8 +33,7 @@ from urllib.parse import urlencode
 
 from offcenter.app import urlstate
 from offcenter.app.curve_pages import PRESETS, Q_CLASS_SCHEMA, TWO_CLASS_SCHEMA
-from offcenter.app.tree_comparison import url_fields as _tree_setting_fields
-from offcenter.data.datasets import DATASETS, DEFAULT
+from offcenter.app.tree_page import SCHEMA as TREE_SCHEMA
 
 __all__ = [
     "TWO_CLASSES",
@@ -53,16 +52,10 @@ TWO_CLASSES = "pages/1_Two_classes.py"
 Q_CLASSES = "pages/2_Q_classes.py"
 TREE = "pages/3_Tree.py"
 
-#: The Tree page's link fields a lesson uses: the data set and the measure setting. The same
-#: fields as the page's own schema (``data`` with the bundled sets' names, and
-#: :func:`offcenter.app.tree_comparison.url_fields`); the page's other fields keep their
-#: defaults.
-TREE_LINK_SCHEMA = urlstate.Schema(
-    [
-        urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
-        *_tree_setting_fields(),
-    ]
-)
+#: The Tree page's URL schema (:data:`offcenter.app.tree_page.SCHEMA`), the one the page
+#: reads: a lesson's step sets some of its fields (the data set, the measure setting, a node,
+#: the gain plot's feature ...); the others keep their defaults.
+TREE_LINK_SCHEMA = TREE_SCHEMA
 
 #: The URL schema of each page a step opens.
 SCHEMAS: dict[str, urlstate.Schema] = {

@@ -11,12 +11,12 @@ Link encoding
 - the edits: ``l<node>`` (the node becomes a leaf) and ``s<node>:<feature>`` (the node splits
   on the best split of that feature), joined by ``,``, oldest first.
 
->>> from offcenter.app.tree_session import MakeLeaf, Split
->>> text = encode_edits([Split(0, "mutation_2"), MakeLeaf(3), Split(1, "a,b: c")])
+>>> from offcenter.app.tree_session import MakeLeaf, ForcedSplit
+>>> text = encode_edits([ForcedSplit(0, "mutation_2"), MakeLeaf(3), ForcedSplit(1, "a,b: c")])
 >>> text
 's0:mutation_2,l3,s1:a%2Cb%3A%20c'
 >>> decode_edits(text)
-([Split(node=0, feature='mutation_2'), MakeLeaf(node=3), Split(node=1, feature='a,b: c')], [])
+([ForcedSplit(node=0, feature='mutation_2'), MakeLeaf(node=3), ForcedSplit(node=1, feature='a,b: c')], [])
 
 Session file
 ------------
@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
-from offcenter.app.tree_session import MakeLeaf, Split
+from offcenter.app.tree_session import ForcedSplit, MakeLeaf
 
 __all__ = [
     "FORMAT",
@@ -82,10 +82,10 @@ def encode_edits(edits: Iterable) -> str:
     for e in edits:
         if isinstance(e, MakeLeaf):
             out.append(f"l{int(e.node)}")
-        elif isinstance(e, Split):
+        elif isinstance(e, ForcedSplit):
             out.append(f"s{int(e.node)}:{quote(str(e.feature), safe='')}")
         else:
-            raise TypeError(f"edits: {e!r} is not a Split or MakeLeaf edit")
+            raise TypeError(f"edits: {e!r} is not a ForcedSplit or MakeLeaf edit")
     return ",".join(out)
 
 
@@ -116,7 +116,7 @@ def decode_edits(text: str) -> tuple[list, list[str]]:
                 node, feature = item[1:].split(":", 1)
                 if not feature:
                     raise ValueError
-                edits.append(Split(_node(node), unquote(feature)))
+                edits.append(ForcedSplit(_node(node), unquote(feature)))
             else:
                 raise ValueError
         except ValueError:
@@ -193,9 +193,9 @@ class Restore:
 def _edit_dict(e) -> dict:
     if isinstance(e, MakeLeaf):
         return {"op": "leaf", "node": int(e.node)}
-    if isinstance(e, Split):
+    if isinstance(e, ForcedSplit):
         return {"op": "split", "node": int(e.node), "feature": str(e.feature)}
-    raise TypeError(f"edits: {e!r} is not a Split or MakeLeaf edit")
+    raise TypeError(f"edits: {e!r} is not a ForcedSplit or MakeLeaf edit")
 
 
 def session_to_json(
@@ -299,7 +299,7 @@ def session_from_json(text: str | bytes) -> Restore:
         if ok_node and e.get("op") == "leaf":
             r.edits.append(MakeLeaf(node))
         elif ok_node and e.get("op") == "split" and isinstance(e.get("feature"), str):
-            r.edits.append(Split(node, e["feature"]))
+            r.edits.append(ForcedSplit(node, e["feature"]))
         else:
             r.warnings.append(f"Edit {i} of the session file is not readable; left out.")
     return r

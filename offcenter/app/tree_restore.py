@@ -266,9 +266,11 @@ def session_box(
     sample: bool | None,
     setting_key: str,
     tree_params: dict,
+    file_name: str = "tree_session.json",
     container=st,
 ) -> None:
-    """Download the session as a file; open one (applied at the next run)."""
+    """Download the session as a file (``file_name``: the page names the data set and the
+    setting in it); open one (applied at the next run)."""
     S = st.session_state
     own = urlstate.Schema([f for f in schema if f.name not in _NAMES])
     page = own.encode(urlstate.current_values(own, S, prefix), skip_defaults=False)
@@ -290,7 +292,7 @@ def session_box(
     container.download_button(
         "Download the session (JSON)",
         text,
-        file_name="tree_session.json",
+        file_name=file_name,
         mime="application/json",
         on_click="ignore",
         key=prefix + "dl_session",
@@ -301,6 +303,7 @@ def session_box(
         "Open a session file",
         type=None,
         key=prefix + "session_file",
+        max_upload_size=5,
         help="A file downloaded with “Download the session”.",
     )
     if up is None:

@@ -2,7 +2,7 @@
 
 Streamlit-free (the page keeps one :class:`TreeSession` in its session state), so the edit
 history is unit-tested without a page. The history is typed: a :class:`Grow` record (the data
-and settings the tree was grown with) followed by edit records (:class:`Split`,
+and settings the tree was grown with) followed by edit records (:class:`ForcedSplit`,
 :class:`MakeLeaf`), each with the tree it produced, so that undo is a pop.
 
 >>> s = TreeSession()
@@ -42,7 +42,7 @@ class Grow:
 
 
 @dataclass(frozen=True)
-class Split:
+class ForcedSplit:
     """Edit: node ``node`` splits on ``feature`` (the best split of that feature)."""
 
     node: int
@@ -76,14 +76,14 @@ class MakeLeaf:
         return tree.make_leaf(self.node)
 
 
-Edit = Split | MakeLeaf
+Edit = ForcedSplit | MakeLeaf
 
 
 @dataclass(frozen=True)
 class Step:
     """One history entry: a record and the tree after it."""
 
-    record: Grow | Split | MakeLeaf
+    record: Grow | ForcedSplit | MakeLeaf
     tree: Any
 
 
@@ -124,7 +124,7 @@ class TreeSession:
         return self.steps[-1].tree if self.steps else None
 
     @property
-    def edits(self) -> list[Split | MakeLeaf]:
+    def edits(self) -> list[ForcedSplit | MakeLeaf]:
         """The edit records since the growth, oldest first."""
         return [s.record for s in self.steps[1:]]
 
@@ -164,7 +164,7 @@ class TreeSession:
         self.steps = [Step(grow, tree)]
         self.node = 0
 
-    def apply(self, edit: Split | MakeLeaf, tree=None) -> None:
+    def apply(self, edit: ForcedSplit | MakeLeaf, tree=None) -> None:
         """Add an edit; ``tree`` is the edited tree, computed by ``edit.apply`` when None.
 
         Raises

@@ -10,6 +10,25 @@ out the ones equal to their default so that links stay short.
 Pure functions and dataclasses only (no Streamlit import): the tree and comparison pages reuse
 them.
 
+Keeping a page's state across pages: one way, one precedence
+------------------------------------------------------------
+Every page keeps its state with :func:`restore` (when the page opens) and :func:`save` +
+:func:`sync_out` (once its widgets are drawn). The precedence is:
+
+1. **a link rules when the page opens**: an address that names at least one of the page's
+   fields (a shared link, a lesson step, the browser's back button) sets every field, those it
+   leaves out taking their default: whoever opens a link sees what its sender saw;
+2. else **the values the user left** (the copy :func:`save` keeps under ``{prefix}saved``):
+   coming back through the navigation (an address without the page's fields) finds the page
+   as it was;
+3. during the page's own reruns **the widgets rule** (the address only follows them).
+
+Pages open on the same data because :mod:`offcenter.app.data_picker` shares the data choice,
+not because one page's link overrides another's memory. (The Compare page still fills its
+widgets from its saved copy before reading the address, the opposite order: its two lines
+``for _name, _value in S.get("cm_saved", {}).items(): S.setdefault(...)`` and
+``urlstate.sync_in(...)`` become ``urlstate.restore(SCHEMA, S, st.query_params, PREFIX)``.)
+
 Examples
 --------
 >>> schema = Schema([

@@ -341,6 +341,9 @@ def _load_spec(spec: str) -> None:
     if spec in _LOADED:
         return
     module, _, attr = spec.partition(":")
+    if module == "offcenter" or module.startswith("offcenter."):
+        # a plugin is the user's own module; the core's layers stay whole (tests/test_layers.py)
+        raise ValueError(f"plugin {spec!r}: a plugin is a module of your own, not of offcenter.")
     try:
         obj = importlib.import_module(module)
         if attr:

@@ -1,7 +1,7 @@
 r"""Tables that compare measure settings at a node, the setting choices and the training report.
 
 Pure functions (pandas, numpy, scikit-learn; no Streamlit): the Tree page
-(:mod:`offcenter.app.tree_comparison`) shows what they return.
+(:mod:`offcenter.app.node_settings`) shows what they return.
 
 - :func:`setting_choices`: the measure settings offered as what they are ("Shannon",
   "off-centered Shannon, θ = prior", ...), by a short choice id.
@@ -168,13 +168,30 @@ def by_setting(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return {str(k): sub for k, sub in without_attrs(table).groupby("setting_key", sort=False)}
 
 
-def own_best_table(optima: pd.DataFrame) -> pd.DataFrame:
+def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
     """Every setting's own overall best split: one row per setting, every setting listed.
 
     Columns: ``gain``, ``score`` (only when some score differs from the gain, i.e. with an
     alpha), ``best split`` (its pick, e.g. ``glucose <= 127.5``, or :data:`NO_WINNER` when
     all features tie under the setting, or ``no valid split``), ``setting`` (the label, last).
     For a setting with no winner the gain and score are the value every feature ties at.
+
+    With ``impurities`` (``clf.node_impurities(node, settings)``, indexed by setting key) the
+    table says why, and on which scale:
+
+    - ``relative gain`` = gain / I(node), the share of the node's impurity under that measure
+      the split removes (measures have different scales: Shannon's maximum is log2 q bits,
+      Gini's 1 - 1/q, an off-centered measure's 1; a relative gain compares them). A split
+      criterion (the Hellinger distance) is not an impurity decrease: NaN;
+    - ``children (class counts)`` and ``children (class shares)`` of the best split, one
+      ``[...]`` per child;
+    - a split criterion's label ends with "(criterion, not an impurity)".
+
+    >>> from offcenter.tree import TreeClassifier
+    >>> clf = TreeClassifier().fit(pd.DataFrame({"x": [0.0, 1, 2, 3]}), [0, 0, 1, 1])
+    >>> t = own_best_table(clf.own_optima(0, ["shannon"]), clf.node_impurities(0, ["shannon"]))
+    >>> t.loc[0, "relative gain"], t.loc[0, "children (class counts)"]
+    (np.float64(1.0), '[2, 0] | [0, 2]')
     """
     with_score = _score_differs(optima)
     rows = []
@@ -185,18 +202,57 @@ def own_best_table(optima: pd.DataFrame) -> pd.DataFrame:
         best = sub[sub["is_best"].to_numpy(bool)]
         if len(best):
             r = best.iloc[0]
-            rows.append((snap(r["gain"]), snap(r["score"]), r["pick"], label))
+            rows.append((snap(r["gain"]), snap(r["score"]), r["pick"], label, r["children_counts"]))
         elif len(sub) and bool(sub["tied_all"].any()):
             valid = sub.dropna(subset=["score"])
             r = valid.iloc[0]
-            rows.append((snap(r["gain"]), snap(r["score"]), NO_WINNER, label))
+            rows.append((snap(r["gain"]), snap(r["score"]), NO_WINNER, label, ""))
         else:
-            rows.append((np.nan, np.nan, "no valid split", label))
-    out = pd.DataFrame(rows, columns=["gain", "score", "best split", "setting"])
+            rows.append((np.nan, np.nan, "no valid split", label, ""))
+    out = pd.DataFrame(
+        rows, columns=["gain", "score", "best split", "setting", "children (class counts)"]
+    )
+    keys = [k for k, _ in optima.attrs.get("settings", [])]
+    if impurities is not None:
+        crit = [_is_criterion(k) for k in keys]
+        imp = np.array([float(impurities.get(k, np.nan)) for k in keys], dtype=float)
+        gain = out["gain"].to_numpy(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rel = np.where(np.array(crit) | ~(imp > 1e-12), np.nan, gain / imp)
+        out.insert(1, "relative gain", snap(pd.Series(rel)))
+        out.insert(2, "node impurity", snap(pd.Series(imp)))
+        out["children (class shares)"] = [
+            children_shares_text(t) if t else "" for t in out["children (class counts)"]
+        ]
+        out["setting"] = [
+            f"{lab} (criterion, not an impurity)" if c else lab
+            for lab, c in zip(out["setting"], crit)
+        ]
+        out = out[[c for c in out.columns if c != "setting"] + ["setting"]]
+    else:
+        out = out.drop(columns="children (class counts)")
     if not with_score:
         out = out.drop(columns="score")
-    out.attrs["keys"] = [k for k, _ in optima.attrs.get("settings", [])]
+    out.attrs["keys"] = keys
     return out
+
+
+def _is_criterion(key: str) -> bool:
+    try:
+        return bool(MeasureSetting.parse(key).info.is_criterion)
+    except ValueError:
+        return False
+
+
+def children_shares_text(text: str) -> str:
+    """Each child's class shares from its counts text (``"[3, 1] | [0, 2]"`` ->
+    ``"75.0% / 25.0% | 0.0% / 100.0%"``)."""
+    out = []
+    for part in str(text).split("|"):
+        vals = [float(v) for v in part.strip().strip("[]").split(",") if v.strip()]
+        n = sum(vals)
+        out.append(" / ".join(f"{v / n:.1%}" if n > 0 else "-" for v in vals))
+    return " | ".join(out)
 
 
 def _rank_text(rank: float, n_same: int, tied_all: bool) -> str:
@@ -342,6 +398,17 @@ class TrainingReport:
         Share of rows predicted right.
     leaves_predicting_minority : int
         How many leaves predict the minority class.
+    minority_precision : float
+        Share of the rows predicted as the minority that are of it
+        (:func:`sklearn.metrics.precision_score`; 0 when none is predicted).
+    minority_f1 : float
+        F1 of the minority class, 2 P R / (P + R) (:func:`sklearn.metrics.f1_score`).
+    balanced_accuracy : float
+        Mean recall over the classes (:func:`sklearn.metrics.balanced_accuracy_score`).
+
+    A tree that predicts the minority class everywhere has recall 1 and a precision equal to
+    the minority's share: the three together say whether it found the minority or only
+    guessed it.
     """
 
     matrix: pd.DataFrame
@@ -349,6 +416,32 @@ class TrainingReport:
     minority_recall: float
     accuracy: float
     leaves_predicting_minority: int
+    minority_precision: float = float("nan")
+    minority_f1: float = float("nan")
+    balanced_accuracy: float = float("nan")
+
+    def metrics_frame(self) -> pd.DataFrame:
+        """The metrics as a two-column table (``metric``, ``value``), for a CSV or a table."""
+        return pd.DataFrame(
+            {
+                "metric": [
+                    "accuracy",
+                    "balanced accuracy",
+                    f"minority ({self.minority}) recall",
+                    f"minority ({self.minority}) precision",
+                    f"minority ({self.minority}) F1",
+                    "leaves predicting the minority",
+                ],
+                "value": [
+                    self.accuracy,
+                    self.balanced_accuracy,
+                    self.minority_recall,
+                    self.minority_precision,
+                    self.minority_f1,
+                    float(self.leaves_predicting_minority),
+                ],
+            }
+        )
 
     @property
     def note(self) -> str | None:
@@ -371,7 +464,14 @@ def training_report(clf, X, y) -> TrainingReport:
     X, y
         The rows it was grown on and their classes.
     """
-    from sklearn.metrics import accuracy_score, confusion_matrix, recall_score
+    from sklearn.metrics import (
+        accuracy_score,
+        balanced_accuracy_score,
+        confusion_matrix,
+        f1_score,
+        precision_score,
+        recall_score,
+    )
 
     y = pd.Series(y).reset_index(drop=True)
     pred = pd.Series(clf.predict(X)).reset_index(drop=True)
@@ -384,7 +484,8 @@ def training_report(clf, X, y) -> TrainingReport:
     matrix = pd.DataFrame(
         cm, index=[f"true: {c}" for c in names], columns=[f"predicted: {c}" for c in names]
     )
-    recall = float(recall_score(y, pred, labels=[minority], average="macro", zero_division=0))
+    one = {"labels": [minority], "average": "macro", "zero_division": 0}
+    recall = float(recall_score(y, pred, **one))
     leaves = [nd for nd in clf.tree_.nodes if not nd.children]
     n_min = sum(1 for nd in leaves if nd.prediction == minority)
     return TrainingReport(
@@ -393,7 +494,38 @@ def training_report(clf, X, y) -> TrainingReport:
         minority_recall=recall,
         accuracy=float(accuracy_score(y, pred)),
         leaves_predicting_minority=int(n_min),
+        minority_precision=float(precision_score(y, pred, **one)),
+        minority_f1=float(f1_score(y, pred, **one)),
+        balanced_accuracy=float(balanced_accuracy_score(y, pred)),
     )
+
+
+def predictions_table(clf, X, row_ids=None) -> pd.DataFrame:
+    """Every row's leaf, class probabilities and predicted class (for a CSV download).
+
+    Columns: ``row`` (``row_ids``, default the index of ``X``), ``leaf`` (the node id of the
+    row's leaf, :meth:`TreeClassifier.apply`), ``P(<class>)`` for every class
+    (:meth:`~TreeClassifier.predict_proba`, the leaf's class shares) and ``predicted``.
+
+    >>> from offcenter.tree import TreeClassifier
+    >>> clf = TreeClassifier().fit(pd.DataFrame({"x": [0.0, 1, 2, 3]}), ["a", "a", "b", "b"])
+    >>> predictions_table(clf, pd.DataFrame({"x": [0.5, 2.5]}))
+       row  leaf  P(a)  P(b) predicted
+    0    0     1   1.0   0.0         a
+    1    1     2   0.0   1.0         b
+    """
+    X = pd.DataFrame(X)
+    proba = np.asarray(clf.predict_proba(X), dtype=float)
+    out = pd.DataFrame(
+        {
+            "row": list(X.index if row_ids is None else row_ids),
+            "leaf": np.asarray(clf.apply(X), dtype=int),
+        }
+    )
+    for j, c in enumerate(clf.classes_):
+        out[f"P({c})"] = proba[:, j]
+    out["predicted"] = clf.predict(X)
+    return out
 
 
 # ------------------------------------------------------------------------------ labels

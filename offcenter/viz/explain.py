@@ -450,3 +450,65 @@ def candidate_display(cands, keys: Sequence[str] | None = None, *, scores: bool 
     back = ["best under", "measures disagree", "split", "children counts"]
     out = out[front + [c for c in out.columns if c not in front + back] + back]
     return out.reset_index(drop=True), flags
+
+
+def parse_counts(text: str) -> np.ndarray:
+    """The children's class counts of an :func:`~offcenter.tree.inspect.own_optima` or
+    :func:`~offcenter.tree.inspect.candidates` row (``"[426, 173] | [74, 95]"``) as an array
+    of shape (children, classes).
+
+    >>> parse_counts("[426, 173] | [74, 95]").tolist()
+    [[426.0, 173.0], [74.0, 95.0]]
+    """
+    rows = [r.strip().strip("[]") for r in str(text).split("|") if r.strip()]
+    if not rows:
+        raise ValueError("no children's counts in this row.")
+    return np.array([[float(v) for v in r.split(",")] for r in rows], dtype=float)
+
+
+def children_shares(text: str) -> str:
+    """Each child's class shares, from its counts text: ``"71.1% / 28.9% | 43.8% / 56.2%"``.
+
+    >>> children_shares("[426, 173] | [74, 95]")
+    '71.1% / 28.9% | 43.8% / 56.2%'
+    """
+    kids = parse_counts(text)
+    out = []
+    for row in kids:
+        n = row.sum()
+        out.append(" / ".join(f"{c / n:.1%}" if n > 0 else "-" for c in row))
+    return " | ".join(out)
+
+
+def optimum_steps(clf, node_id: int, optima, setting_key: str, feature) -> list[Step]:
+    """The worked calculation of any setting's own best split of any feature at a node.
+
+    ``optima`` is ``clf.own_optima(node_id, ...)``; the row of (``setting_key``, ``feature``)
+    gives the children's class counts and the split's text; the measure is the setting's, with
+    theta resolved on the training prior, and the tree's alpha (none for a split criterion).
+    Raises ValueError when the pair has no valid split.
+    """
+    rows = optima[
+        (optima["setting_key"].astype(str) == str(setting_key)).to_numpy(bool)
+        & (optima["feature"].astype(str) == str(feature)).to_numpy(bool)
+    ]
+    if not len(rows) or not str(rows.iloc[0]["children_counts"]):
+        raise ValueError(f"{feature!s} has no valid split under this setting at this node.")
+    row = rows.iloc[0]
+    kids = parse_counts(row["children_counts"])
+    parent = clf.tree_.nodes[node_id].counts
+    setting = MeasureSetting.parse(str(setting_key))
+    prior = clf.prior_
+    labels = [s.strip() for s in str(row["split"]).split(" / ")]
+    if len(labels) != len(kids):
+        labels = [f"child {k + 1}" for k in range(len(kids))]
+    alpha = None if setting.info.is_criterion else getattr(clf, "alpha", None)
+    return split_steps(
+        parent,
+        kids,
+        list(clf.classes_),
+        setting.impurity(prior),
+        labels,
+        alpha=alpha,
+        label=setting.label_for(prior),
+    )

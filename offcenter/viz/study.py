@@ -289,7 +289,7 @@ def gain_figure(
             yshift=-30,
             showarrow=False,
         )
-        short = f"gain in {_text(metric_name)}" if metric_name else "gain"
+        short = f"gain in {plot_text(metric_name)}" if metric_name else "gain"
         for r in range(1, rows + 1):
             fig.update_yaxes(title_text=short, title_font_size=11, row=r, col=1)
     else:
@@ -336,7 +336,7 @@ def dataset_figure(gains: pd.DataFrame, metric_name: str = "", title: str = ""):
         ["imbalance_ratio", "data"], ascending=[False, True], kind="mergesort"
     )
     rows = order["data"].tolist()
-    names = [f"{_text(d)} (IR {ir:.1f})" for d, ir in zip(rows, order["imbalance_ratio"])]
+    names = [f"{plot_text(d)} (IR {ir:.1f})" for d, ir in zip(rows, order["imbalance_ratio"])]
     cols = list(dict.fromkeys(df["label"]))
     z = df.pivot_table(index="data", columns="label", values="gain", sort=False)
     z = z.reindex(index=rows, columns=cols)
@@ -344,7 +344,7 @@ def dataset_figure(gains: pd.DataFrame, metric_name: str = "", title: str = ""):
     fig = go.Figure(
         go.Heatmap(
             z=z.to_numpy(),
-            x=[_text(c) for c in cols],
+            x=[plot_text(c) for c in cols],
             y=names,
             zmid=0,
             zmin=-m,
@@ -355,9 +355,9 @@ def dataset_figure(gains: pd.DataFrame, metric_name: str = "", title: str = ""):
         )
     )
     fig.update_layout(
-        title=_text(title) if title else None,
+        title=plot_text(title) if title else None,
         height=160 + 16 * len(rows),
-        xaxis={"tickangle": -35, "title": f"gain over Shannon in {_text(metric_name)}"},
+        xaxis={"tickangle": -35, "title": f"gain over Shannon in {plot_text(metric_name)}"},
         yaxis={"title": "data set, most imbalanced at the top", "tickfont": {"size": 10}},
         margin={"l": 230, "r": 20, "t": 60 if title else 30, "b": 160},
     )
@@ -390,7 +390,7 @@ def effect_figure(families: dict, metric_name: str = "", title: str = ""):
         rows=1,
         cols=max(1, len(names)),
         shared_yaxes=True,
-        subplot_titles=[_text(n) for n in names],
+        subplot_titles=[plot_text(n) for n in names],
         horizontal_spacing=0.04,
     )
     first = None
@@ -400,7 +400,7 @@ def effect_figure(families: dict, metric_name: str = "", title: str = ""):
         if first is None:
             first = df["setting"].tolist()
         df = df.set_index("setting").reindex([k for k in first if k in set(df["setting"])])
-        ylab = [_text(r["label"]) for _, r in df.iterrows()]  # one category per setting
+        ylab = [plot_text(r["label"]) for _, r in df.iterrows()]  # one category per setting
         marks = [_mark(r).strip() for _, r in df.iterrows()]
         sig = df["significant"].astype(bool).to_numpy()
         fig.add_trace(
@@ -434,7 +434,7 @@ def effect_figure(families: dict, metric_name: str = "", title: str = ""):
         )
         fig.add_vline(x=0, line={"color": "grey", "dash": "dot"}, row=1, col=c)
         fig.update_xaxes(
-            title_text=f"difference from Shannon in {_text(metric_name)}"
+            title_text=f"difference from Shannon in {plot_text(metric_name)}"
             if metric_name
             else "difference from Shannon",
             title_font_size=11,
@@ -444,7 +444,7 @@ def effect_figure(families: dict, metric_name: str = "", title: str = ""):
     fig.update_yaxes(autorange="reversed")
     n = len(first or [])
     fig.update_layout(
-        title=_text(title) if title else None,
+        title=plot_text(title) if title else None,
         height=140 + 30 * n,
         margin={"l": 10, "r": 20, "t": 70 if title else 40, "b": 60},
         plot_bgcolor="white",

@@ -31,17 +31,22 @@ import numpy as np
 import plotly.graph_objects as go
 
 from offcenter.viz.format import plot_text
-from offcenter.viz.styles import setting_style
+from offcenter.viz.styles import setting_style, typography
 from offcenter.viz.tree_layout import (
     BAR_H,
     FONT_FAMILY,
     FONT_SIZE,
+    SHARES_PER_LINE,
+    WRAP,
     class_color,
     split_text,
     tree_layout,
     wrap,
 )
 
+#: Node text (px) of the Tree page's drawing, and in presentation mode (the curve pages' size).
+NODE_FONT = 14.0
+PRESENTATION_FONT = 20.0
 #: Above this many visible nodes a tree is too big to read: the page collapses it.
 READABLE_NODES = 63
 #: The Tree page draws this many nodes before it collapses the deepest levels (a full tree
@@ -156,13 +161,85 @@ def fitting_depth(clf, width: float) -> int:
     return best
 
 
-def _title_lines(title: str | None, view_width: float) -> list[str]:
-    return wrap(str(title), max(30, int(view_width / 8.5))) if title else []
+def fit_depth(
+    clf,
+    width: float,
+    height: float,
+    *,
+    font_size: float = NODE_FONT,
+    wrap_width: int = WRAP,
+    shares_per_line: int = SHARES_PER_LINE,
+) -> int:
+    """The deepest level whose drawing fits ``width`` x ``height`` px at ``font_size`` px text
+    (at least 1 for a tree that splits, so the root and its children are always drawn; 0 for a
+    single leaf).
+
+    The drawing at depth d is ``tree_layout(clf, max_depth=d)`` scaled by
+    ``font_size / FONT_SIZE``; it fits when both its width and height, so scaled, are within
+    the bounds. Width and height only grow with the depth, so the levels are tried from the top.
+
+    >>> from offcenter.tree import TreeClassifier
+    >>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
+    >>> fit_depth(clf, 10_000, 10_000), fit_depth(clf, 10, 10)
+    (3, 1)
+    """
+    scale = float(font_size) / FONT_SIZE
+    depth = int(clf.tree_.depth)
+    best = min(depth, 1)
+    for d in range(1, depth + 1):
+        lay = tree_layout(
+            clf,
+            max_depth=None if d == depth else d,
+            wrap_width=wrap_width,
+            shares_per_line=shares_per_line,
+        )
+        if lay.width * scale > width or lay.height * scale > height:
+            break
+        best = d
+    return best
 
 
-def title_lines(title: str | None, view_width: float = 940.0) -> int:
-    """How many rows :func:`tree_figure` writes ``title`` on for a chart ``view_width`` wide."""
-    return len(_title_lines(title, view_width))
+def fitted_font(
+    clf,
+    width: float,
+    *,
+    max_depth: int | None = None,
+    font_size: float = NODE_FONT,
+    wrap_width: int = WRAP,
+    shares_per_line: int = SHARES_PER_LINE,
+    marked: Mapping[int, str] | Sequence[int] = (),
+) -> float:
+    """The node text size (px) at which the drawing at ``max_depth`` is at most ``width`` px
+    wide: ``font_size`` when it fits, else smaller in proportion.
+
+    Plotly sizes text in px, not in data units: a drawing wider than its chart would be shrunk
+    by Plotly with its text left at full size (overlapping). Drawn at this size instead, the
+    boxes, gaps and text shrink together.
+
+    >>> from offcenter.tree import TreeClassifier
+    >>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
+    >>> fitted_font(clf, 10_000), fitted_font(clf, 100) < 14
+    (14.0, True)
+    """
+    lay = tree_layout(
+        clf,
+        max_depth=max_depth,
+        wrap_width=wrap_width,
+        shares_per_line=shares_per_line,
+        marked=marked,
+    )
+    scale = float(font_size) / FONT_SIZE
+    return float(font_size) * min(1.0, float(width) / max(lay.width * scale, 1.0))
+
+
+def _title_lines(title: str | None, view_width: float, size: float = 14.0) -> list[str]:
+    return wrap(str(title), max(24, int(view_width / (0.6 * size)))) if title else []
+
+
+def title_lines(title: str | None, view_width: float = 940.0, size: float = 14.0) -> int:
+    """How many rows :func:`tree_figure` writes ``title`` on for a chart ``view_width`` wide
+    (title text of ``size`` px)."""
+    return len(_title_lines(title, view_width, size))
 
 
 def tree_figure(
@@ -176,6 +253,9 @@ def tree_figure(
     marked: Mapping[int, str] | Sequence[int] = (),
     view_width: float = 940.0,
     title_rows: int | None = None,
+    font_size: float = NODE_FONT,
+    wrap_width: int = WRAP,
+    shares_per_line: int = SHARES_PER_LINE,
 ) -> go.Figure:
     """Draw a fitted tree like ``sklearn.tree.plot_tree``: one box of full text per node.
 
@@ -183,9 +263,15 @@ def tree_figure(
     text or the predicted class, n, the impurity and the split's gain, and a bar of the class
     shares (a non-empty class is at least 3 px wide) with the shares written under it. The
     branch conditions are on the edges. The layout is :func:`offcenter.viz.tree_layout.tree_layout`
-    in pixels, drawn at 1 px per unit (the x axis is tied to the y axis): no text is cut and no
-    two texts overlap; a tree wider than the chart opens centred on its root and is panned by
-    dragging (scroll to zoom). Marker ``customdata`` is the node id (the trace named "nodes").
+    in units of :data:`~offcenter.viz.tree_layout.FONT_SIZE`-px text, drawn at
+    ``font_size / FONT_SIZE`` px per unit (the x axis is tied to the y axis, so the text, the
+    boxes and the gaps scale together): no text is cut and no two texts overlap. The axes' ranges
+    are the whole drawing, so Plotly always shows all of it: in a chart at least as wide as the
+    drawing it is drawn at ``font_size`` px text; in a narrower one (or in fullscreen) Plotly
+    scales the drawing to the chart and keeps it whole. :func:`fit_depth` picks the depth whose
+    drawing fits a chart at a given text size. Marker ``customdata`` is the node id (the trace
+    named "nodes"); ``layout.meta`` holds the drawing's size in px (``width``, ``height``) and
+    its ``font_size``.
 
     Parameters
     ----------
@@ -208,13 +294,36 @@ def tree_figure(
         "splits differ"), e.g. where two trees first differ.
     view_width : float
         About the width (px) of the chart the figure is shown in (940: the Tree page at
-        1400 px with the sidebar open): a tree up to this wide opens centred, a wider one
-        centred on its root; the title wraps and the legend's rows are counted for it.
+        1400 px with the sidebar open): the title wraps and the legend's rows are counted
+        for it.
     title_rows : int, optional
         Rows kept for the title (at least its own, :func:`title_lines`), so that figures
         shown side by side have their drawings at the same height.
+    font_size : float
+        Size (px) of the node text when the chart is as wide as the drawing (default
+        :data:`NODE_FONT`, 14 px; presentation mode: :data:`PRESENTATION_FONT`).
+    wrap_width, shares_per_line : int
+        Passed to :func:`~offcenter.viz.tree_layout.tree_layout` (narrow boxes for a phone).
+
+    Examples
+    --------
+    >>> from offcenter.tree import TreeClassifier
+    >>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1])
+    >>> fig = tree_figure(clf, font_size=20)
+    >>> text = next(t for t in fig.data if t.name == "text")
+    >>> fig.layout.meta["font_size"], text.textfont.size
+    (20.0, 20.0)
     """
-    lay = tree_layout(clf, max_depth=max_depth, marked=marked)
+    if not font_size > 0:
+        raise ValueError(f"font_size must be positive; got {font_size}.")
+    scale = float(font_size) / FONT_SIZE
+    lay = tree_layout(
+        clf,
+        max_depth=max_depth,
+        marked=marked,
+        wrap_width=wrap_width,
+        shares_per_line=shares_per_line,
+    )
     tree = clf.tree_
     classes = [str(c) for c in clf.classes_]
     nodes = {node.id: node for node in tree.nodes}
@@ -347,7 +456,7 @@ def tree_figure(
             textposition="middle center",
             textfont={
                 "family": FONT_FAMILY,
-                "size": FONT_SIZE,
+                "size": float(font_size),
                 "color": [t.color for t in lines],
             },
             hoverinfo="skip",
@@ -370,7 +479,7 @@ def tree_figure(
             hovertext=[_hover(nodes[i], classes, boxes[i].collapsed) for i in ids],
             hoverinfo="text",
             marker={
-                "size": [max(12.0, min(boxes[i].width, boxes[i].height)) for i in ids],
+                "size": [scale * max(12.0, min(boxes[i].width, boxes[i].height)) for i in ids],
                 "symbol": "square",
                 "color": "rgba(0,0,0,0)",
                 "line": {"width": 0},
@@ -389,50 +498,58 @@ def tree_figure(
                 y=[None],
                 mode="markers",
                 name=plot_text(cls, 24),
-                marker={"symbol": "square", "size": 10, "color": class_color(j)},
+                marker={"symbol": "square", "size": 10 * scale, "color": class_color(j)},
                 hoverinfo="skip",
             )
         )
 
-    # 1 px per unit: the y range is the drawing's height in a plot area of that height, and
-    # the x axis is tied to it (scaleanchor); the x range asked for is narrow, so Plotly widens
-    # it (never the y range) to the chart's width around its centre
-    # the margin above the plot holds the title and the class legend; it is computed (not
-    # auto-expanded by Plotly, which would shrink the plot area and so the drawing)
-    title_lines = _title_lines(title, view_width)
-    legend_w = 50 + sum(40 + 7 * len(str(c)) for c in classes[:12])
+    # ``scale`` px per unit: the plot area is the drawing's size times ``scale`` and the axes'
+    # ranges are the whole drawing, the x axis tied to the y axis (scaleanchor), so Plotly
+    # shows all of it, shrunk in a narrower chart, centred in a wider one or in fullscreen.
+    # The margin above the plot holds the title and the class legend; it is computed (not
+    # auto-expanded by Plotly, which would shrink the plot area and so the drawing).
+    title_font = max(14.0, float(font_size))
+    title_lines = _title_lines(title, view_width, title_font)
+    legend_font = max(12.0, float(font_size))
+    legend_w = 50 + sum(3 * legend_font + 0.62 * legend_font * len(str(c)) for c in classes[:12])
     legend_rows = -(-int(legend_w) // max(int(view_width), 200))
-    top_margin = 12 + 20 * max(len(title_lines), title_rows or 0) + 24 * legend_rows
-    plot_h = lay.height
-    fig_h = int(height) if height else int(plot_h + top_margin + 8)
-    if lay.width <= view_width:
-        centre = lay.width / 2
-    else:
-        centre = boxes[getattr(tree, "root", 0)].x
-    ask = min(lay.width, 240.0)
+    title_row_h = 1.45 * title_font
+    legend_row_h = 1.75 * legend_font
+    top_margin = int(
+        12 + title_row_h * max(len(title_lines), title_rows or 0) + legend_row_h * legend_rows
+    )
+    plot_h = lay.height * scale
+    fig_h = int(height) if height else int(np.ceil(plot_h + top_margin + 8))
     layout = dict(
         height=fig_h,
-        margin={"l": 4, "r": 4, "t": top_margin, "b": 8, "autoexpand": False},
+        margin={"l": 2, "r": 2, "t": top_margin, "b": 8, "autoexpand": False},
         plot_bgcolor="white",
         xaxis={
             "visible": False,
-            "range": [centre - ask / 2, centre + ask / 2],
+            "range": [0.0, lay.width],
             "scaleanchor": "y",
             "scaleratio": 1,
             "constrain": "range",
         },
-        yaxis={"visible": False, "range": [-plot_h, 0.0], "constrain": "range"},
+        yaxis={"visible": False, "range": [-lay.height, 0.0], "constrain": "range"},
         legend={
             "orientation": "h",
             "x": 0,
             "y": 1.0,
             "yanchor": "bottom",
             "title": {"text": "class", "side": "left"},
+            "font": {"size": legend_font},
         },
         clickmode="event+select",
         dragmode="pan",
-        hoverlabel={"align": "left"},
-        meta={"layout_width": lay.width, "layout_height": lay.height},
+        hoverlabel={"align": "left", "font": {"size": max(13.0, 0.8 * float(font_size))}},
+        meta={
+            "layout_width": lay.width,
+            "layout_height": lay.height,
+            "width": lay.width * scale,
+            "height": plot_h,
+            "font_size": float(font_size),
+        },
     )
     if title_lines:
         # an annotation above the legend (a multi-line layout title is placed by its first
@@ -447,10 +564,10 @@ def tree_figure(
                 "y": 1.0,
                 "xanchor": "left",
                 "yanchor": "bottom",
-                "yshift": 24 * legend_rows + 2,
+                "yshift": legend_row_h * legend_rows + 2,
                 "showarrow": False,
                 "align": "left",
-                "font": {"size": 14, "color": "#202124"},
+                "font": {"size": title_font, "color": "#202124"},
             }
         ]
     # built unvalidated: the traces above are plain, known-good dicts (validation costs
@@ -493,8 +610,12 @@ def threshold_figure(
     chosen: float | None = None,
     keys: Sequence[str] | None = None,
     normalise: bool = False,
+    presentation: bool = False,
 ) -> go.Figure:
     """Gain against the threshold of a numeric feature, one line per measure setting.
+
+    Text sizes and line widths are :func:`offcenter.viz.styles.typography` (``presentation``:
+    20 px and more, the curve pages' sizes).
 
     ``gains`` is ``clf.threshold_gains(node, feature)``: columns "threshold", "n_left" and
     "gain:<key>". Raw gains by default; with ``normalise`` each curve is divided by its maximum
@@ -508,6 +629,7 @@ def threshold_figure(
         else [c.split(":", 1)[1] for c in gains.columns if c.startswith("gain:")]
     )
     x = np.asarray(gains["threshold"], dtype=float)
+    typo = typography(presentation)
     data = []
     for key in keys:
         col = f"gain:{key}"
@@ -529,8 +651,8 @@ def threshold_figure(
                 "y": y,
                 "mode": "lines+markers" if len(x) < 40 else "lines",
                 "name": plot_text(labels.get(key, key), 40),
-                "line": {"color": style.color, "dash": style.dash},
-                "marker": {"symbol": style.symbol, "color": style.color},
+                "line": {"color": style.color, "dash": style.dash, "width": typo.line},
+                "marker": {"symbol": style.symbol, "color": style.color, "size": typo.marker},
                 "hovertemplate": "threshold %{x:.4g}<br>gain %{y:.4f}<extra>%{fullData.name}</extra>",
             }
         )
@@ -543,16 +665,116 @@ def threshold_figure(
         )  # fmt: skip
         notes.append(
             {"x": float(chosen), "xref": "x", "yref": "paper", "y": 1, "text": "chosen",
-             "showarrow": False, "yanchor": "bottom"}
+             "showarrow": False, "yanchor": "bottom", "font": {"size": typo.annotation}}
         )  # fmt: skip
+    n_rows = -(-len(data) // (2 if presentation else 3))  # legend rows under the plot
+    legend_h = n_rows * (typo.legend + 10)
     layout = {
-        "xaxis": {"title": {"text": f"threshold on {plot_text(feature, 40)}"}},
-        "yaxis": {"title": {"text": "gain / its maximum" if normalise else "gain"}},
-        "height": 360,
-        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-        "legend": {"orientation": "h", "y": -0.25},
+        "xaxis": {
+            "title": {
+                "text": f"threshold on {plot_text(feature, 40)}",
+                "font": {"size": typo.axis_title},
+            },
+            "tickfont": {"size": typo.tick},
+            "automargin": True,
+        },
+        "yaxis": {
+            "title": {
+                "text": "gain / its maximum" if normalise else "gain",
+                "font": {"size": typo.axis_title},
+            },
+            "tickfont": {"size": typo.tick},
+            "automargin": True,
+        },
+        "height": (460 if presentation else 360) + legend_h,
+        "margin": {"l": 10, "r": 10, "t": 30 + typo.annotation, "b": 10 + legend_h},
+        "legend": {
+            "orientation": "h",
+            "y": -0.18 if not presentation else -0.22,
+            "yanchor": "top",
+            "font": {"size": typo.legend},
+        },
+        "font": {"size": typo.font},
         "shapes": shapes,
         "annotations": notes,
     }  # no template: Streamlit's theme styles it, as it does the tree figure
     # plain dicts, not validated (the tests validate them): a node click rebuilds it
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def class_histogram_figure(
+    values,
+    labels,
+    classes: Sequence,
+    feature: str,
+    *,
+    threshold: float | None = None,
+    presentation: bool = False,
+    bins: int = 30,
+) -> go.Figure:
+    """How a numeric feature's values at a node spread over the classes (dtreeviz's view).
+
+    One stacked histogram per class (the class colours of the tree drawing), on shared bins
+    (:func:`numpy.histogram_bin_edges`, at most ``bins``), and the split's threshold as a dashed
+    line: the counts each side of it are the children's class counts. Missing values are left
+    out (the caption of the page says how many).
+
+    >>> fig = class_histogram_figure([1.0, 2.0, 2.5, 4.0], ["a", "b", "a", "b"], ["a", "b"], "x",
+    ...                              threshold=2.2)
+    >>> [t.name for t in fig.data], int(sum(sum(t.y) for t in fig.data))
+    (['a', 'b'], 4)
+    """
+    x = np.asarray(values, dtype=float)
+    lab = np.asarray([str(v) for v in labels], dtype=object)
+    ok = np.isfinite(x)
+    x, lab = x[ok], lab[ok]
+    typo = typography(presentation)
+    edges = (
+        np.histogram_bin_edges(x, bins=min(int(bins), max(1, len(np.unique(x)))))
+        if len(x)
+        else np.array([0.0, 1.0])
+    )
+    centres = (edges[:-1] + edges[1:]) / 2
+    widths = np.diff(edges)
+    data = []
+    for j, cls in enumerate(classes):
+        counts, _ = np.histogram(x[lab == str(cls)], bins=edges)
+        data.append(
+            {
+                "type": "bar",
+                "x": centres,
+                "y": counts,
+                "width": widths,
+                "name": plot_text(cls, 24),
+                "marker": {"color": class_color(j), "line": {"width": 0}},
+                "hovertemplate": "%{x:.4g}: %{y} rows<extra>%{fullData.name}</extra>",
+            }
+        )
+    shapes = []
+    if threshold is not None and np.isfinite(threshold):
+        shapes.append(
+            {"type": "line", "xref": "x", "yref": "paper", "x0": float(threshold),
+             "x1": float(threshold), "y0": 0, "y1": 1,
+             "line": {"color": "#5f6368", "dash": "dash", "width": typo.guide}}
+        )  # fmt: skip
+    layout = {
+        "barmode": "stack",
+        "bargap": 0,
+        "xaxis": {
+            "title": {"text": plot_text(feature, 40), "font": {"size": typo.axis_title}},
+            "tickfont": {"size": typo.tick},
+            "automargin": True,
+        },
+        "yaxis": {
+            "title": {"text": "rows at the node", "font": {"size": typo.axis_title}},
+            "tickfont": {"size": typo.tick},
+            "automargin": True,
+        },
+        "height": 460 if presentation else 360,
+        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0,
+                   "font": {"size": typo.legend}},
+        "font": {"size": typo.font},
+        "shapes": shapes,
+    }  # fmt: skip
     return go.Figure(data=data, layout=layout, _validate=False)

@@ -52,7 +52,7 @@ LINE_H = 15.0
 #: Padding inside a box, height of the class bar, gaps between boxes and levels (px).
 PAD = 6.0
 BAR_H = 9.0
-H_GAP = 14.0
+H_GAP = 12.0
 V_GAP = 10.0
 #: Smallest width of a non-empty class segment of a bar (px): a 1 % minority stays visible.
 MIN_SEGMENT = 3.0
@@ -208,7 +208,16 @@ class TreeLayout:
         return out
 
 
-def _node_lines(node, classes, counts, collapsed, hidden, marked_text) -> tuple[list, list]:
+def _node_lines(
+    node,
+    classes,
+    counts,
+    collapsed,
+    hidden,
+    marked_text,
+    wrap_width: int = WRAP,
+    shares_per_line: int = SHARES_PER_LINE,
+) -> tuple[list, list]:
     """(lines above the bar, lines under the bar) of a node: (markup, plain, colour)."""
     n = int(round(node.n))
     top: list[tuple[str, str, str]] = []
@@ -216,10 +225,10 @@ def _node_lines(node, classes, counts, collapsed, hidden, marked_text) -> tuple[
         top.append((f"<b>{plot_text(marked_text)}</b>", marked_text, "#B00020"))
     top.append((f"<b>node {node.id}</b>", f"node {node.id}", "#202124"))
     if node.split is not None:
-        for piece in wrap(split_text(node.split)):
+        for piece in wrap(split_text(node.split), wrap_width):
             top.append((plot_text(piece), piece, "#202124"))
     else:
-        for k, piece in enumerate(wrap(f"→ {node.prediction}")):
+        for k, piece in enumerate(wrap(f"→ {node.prediction}", wrap_width)):
             top.append(
                 (f"<b>{plot_text(piece)}</b>" if k == 0 else plot_text(piece), piece, "#202124")
             )
@@ -238,8 +247,8 @@ def _node_lines(node, classes, counts, collapsed, hidden, marked_text) -> tuple[
     total = float(np.sum(counts))
     shares = counts / total if total > 0 else np.zeros_like(counts)
     under: list[tuple[str, str, str]] = []
-    for start in range(0, len(classes), SHARES_PER_LINE):
-        idx = range(start, min(start + SHARES_PER_LINE, len(classes)))
+    for start in range(0, len(classes), shares_per_line):
+        idx = range(start, min(start + shares_per_line, len(classes)))
         plain = " · ".join(fmt_share(shares[j]) for j in idx)
         markup = " · ".join(
             f"<span style='color:{class_color(j)}'>{fmt_share(shares[j])}</span>" for j in idx
@@ -290,6 +299,8 @@ def tree_layout(
     *,
     max_depth: int | None = None,
     marked: Mapping[int, str] | Collection[int] = (),
+    wrap_width: int = WRAP,
+    shares_per_line: int = SHARES_PER_LINE,
 ) -> TreeLayout:
     """Lay out a fitted tree in pixels (see the module notes); nothing drawn.
 
@@ -301,7 +312,17 @@ def tree_layout(
         Deepest level drawn; a node there with children is drawn collapsed ("+ k nodes hidden").
     marked : mapping node id -> text, or collection of node ids
         Nodes drawn marked, with the text (default "splits differ") on their first line.
+    wrap_width : int
+        Longest line of a split text or branch label (characters) before it wraps; a narrow
+        screen (a phone) uses a smaller one so that the root's children fit side by side.
+    shares_per_line : int
+        Class shares written per line under a node's bar.
     """
+    if wrap_width < 4 or shares_per_line < 1:
+        raise ValueError(
+            f"wrap_width must be >= 4 and shares_per_line >= 1; got {wrap_width}, "
+            f"{shares_per_line}."
+        )
     tree = clf.tree_
     classes = [str(c) for c in clf.classes_]
     nodes = {node.id: node for node in tree.nodes}
@@ -340,6 +361,8 @@ def tree_layout(
             collapsed,
             sizes[i] - 1,
             marked.get(i),
+            wrap_width,
+            shares_per_line,
         )
         width = max(text_width(p) for _, p, _ in top + under) + 2 * PAD
         height = LINE_H * (len(top) + len(under)) + BAR_H + 2 * PAD + 4.0
@@ -365,7 +388,7 @@ def tree_layout(
         if parent is None or parent not in boxes or nodes[parent].split is None:
             continue
         k = list(nodes[parent].children).index(i)
-        label_plain[i] = wrap(branch_text(nodes[parent].split, k))
+        label_plain[i] = wrap(branch_text(nodes[parent].split, k), wrap_width)
 
     def own_width(i):
         w = boxes[i].width

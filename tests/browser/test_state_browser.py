@@ -57,3 +57,24 @@ def test_a_broken_file_gets_a_visible_message(page, app_url):
     screenshot(page, "state_broken_file")
     # the previous data is still the one shown
     assert page.get_by_label("Data set", exact=True).input_value().startswith("Edible")
+
+
+def test_a_file_over_50_mb_gets_a_visible_message_not_a_hover(page, app_url, tmp_path):
+    big = tmp_path / "big.csv"
+    with open(big, "wb") as f:
+        f.write(b"a,b\n")
+        f.write(b"1,x\n" * (15_000_000 + 1000))  # 60 MB
+    open_tree(page, app_url + "/Tree")
+    uploader = page.locator("[data-testid='stFileUploader']").first
+    # the limit is said once, by the widget, and it is the one enforced (not 200 MB)
+    assert "50MB per file" in uploader.inner_text()
+    assert "200" not in uploader.inner_text() and "at most" not in uploader.inner_text()
+    upload(page, str(big))
+    message = uploader.get_by_text("File must be 50.0MB or smaller")
+    message.first.wait_for(timeout=60_000)
+    message.first.scroll_into_view_if_needed()
+    assert message.first.is_visible()  # under the file's chip, not only on hover
+    box = message.first.bounding_box()
+    assert box["width"] > 100 and box["height"] > 8
+    screenshot(page, "state_file_too_large")
+    assert page.get_by_label("Data set", exact=True).input_value().startswith("Edible")

@@ -1,8 +1,8 @@
 """The tree drawing in headless Chromium at 1400 x 1000: a depth-6 tree and the two-trees view.
 
 The texts are measured where the browser drew them (SVG bounding boxes): none is cut by its box
-and no two overlap. Screenshots are saved in tests/artifacts/ (tree_depth6*.png,
-tree_pair*.png) to be looked at.
+and no two overlap; the drawing is scaled uniformly (x and y alike) and whole in its chart.
+Screenshots are saved in tests/artifacts/ (tree_depth6*.png, tree_pair*.png) to be looked at.
 """
 
 import pytest
@@ -60,38 +60,38 @@ def open_page(page, app_url, query):
 
 
 def check_chart(chart):
-    # drawn at one pixel per unit: the layout's guarantees hold on screen
-    assert chart["xscale"] == pytest.approx(1.0, rel=1e-3), chart["xscale"]
-    assert chart["yscale"] == pytest.approx(-1.0, rel=1e-3), chart["yscale"]
+    # drawn at one scale in x and y (at most 14/11 px per unit: 14 px text), so the layout's
+    # guarantees hold on screen; every text of the drawing lies in the plot area
+    assert chart["xscale"] == pytest.approx(-chart["yscale"], rel=1e-3), chart
+    assert chart["xscale"] <= 14 / 11 + 1e-3, chart["xscale"]
     assert len(chart["texts"]) >= 10
+    assert len(chart["texts"]) == chart["n_texts"]  # none outside the plot area
     assert overlapping(chart["texts"]) == []
 
 
 def test_depth_6_tree_reads_without_overlaps(page, app_url):
+    # by default the depth that fits the chart at 14 px; the link's depth=6 shows it whole
     open_page(page, app_url, "data=pima&max_depth=6&setting=oc_shannon")
     assert page.locator("[data-testid='stException']").count() == 0
     chart = page.locator("[data-testid='stPlotlyChart']").first
     chart.scroll_into_view_if_needed()
     page.wait_for_timeout(500)
-    screenshot(page, "tree_depth6")
-    charts = page.evaluate(MEASURE)
-    main = charts[0]
+    screenshot(page, "tree_depth6_fit")
+    main = page.evaluate(MEASURE)[0]
     check_chart(main)
+    assert main["xscale"] == pytest.approx(14 / 11, rel=5e-3)  # fits at 14 px (whole px)
     shown = [t["text"] for t in main["texts"]]
     assert "node 0" in shown and "glucose ≤ 111.5" in shown and "n = 768" in shown
-    # drag to the left part of the tree: the texts there do not overlap either
-    box = chart.bounding_box()
-    page.mouse.move(box["x"] + 300, box["y"] + 400)
-    page.mouse.down()
-    page.mouse.move(box["x"] + 1200, box["y"] + 400, steps=8)
-    page.mouse.up()
-    page.wait_for_timeout(800)
-    screenshot(page, "tree_depth6_panned")
-    panned = page.evaluate(MEASURE)[0]
-    check_chart(panned)
-    assert {t["text"] for t in panned["texts"]} != set(shown)
-    # a depth-6 tree is drawn whole (no collapsed node)
-    assert not any("nodes hidden" in t["text"] for t in main["texts"] + panned["texts"])
+    assert any("nodes hidden" in t for t in shown)  # deeper levels collapsed
+    open_page(page, app_url, "data=pima&max_depth=6&setting=oc_shannon&depth=6")
+    page.locator("[data-testid='stPlotlyChart']").first.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    screenshot(page, "tree_depth6")
+    whole = page.evaluate(MEASURE)[0]
+    check_chart(whole)
+    # a depth-6 tree is drawn whole (no collapsed node), all of it in the chart
+    assert not any("nodes hidden" in t["text"] for t in whole["texts"])
+    assert len(whole["texts"]) > len(main["texts"])
 
 
 def test_two_trees_side_by_side(page, app_url):

@@ -23,12 +23,15 @@ from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.compare import difference_reason, first_differences, metrics_table
 from offcenter.viz.format import fmt_fixed as _fmt
 from offcenter.viz.tree import (
+    NODE_FONT,
+    fitted_font,
     fitting_depth,
     nodes_by_depth,
     title_lines,
     tree_figure,
     visible_depth,
 )
+from offcenter.viz.tree_layout import FONT_SIZE
 
 #: The default pair: plain Shannon against Shannon off-centered on the prior.
 DEFAULT_A = "shannon"
@@ -133,6 +136,8 @@ def compare_two_trees(
     fit: Callable,
     current: MeasureSetting | None = None,
     key: str = "tr_pair",
+    font_size: float = NODE_FONT,
+    on_view_change: Callable[[], None] | None = None,
 ) -> None:
     """Draw the section: two setting pickers, the layout choice, the metrics, the differences
     and the two tree figures.
@@ -141,7 +146,9 @@ def compare_two_trees(
     pair shares the page's cache). ``base_params`` are those of the tree grown above (the
     pair follows the Grow button, not settings changed since). A fragment: its own widgets
     rerun this section alone. The two trees are grown when the user turns the section on
-    (``{key}_on``).
+    (``{key}_on``). ``font_size`` is the drawings' node text (px; presentation mode: 20);
+    ``on_view_change()`` is called once the section's widgets are read (the page writes its
+    link: the section is a fragment, its reruns do not run the page).
     """
     st.header("6. Compare two trees")
     st.write(
@@ -150,28 +157,24 @@ def compare_two_trees(
         "(another feature, another threshold or grouping, or a leaf against a split, at the "
         "same place in both trees) are outlined in red and marked *splits differ*."
     )
-    # grown on demand: two more trees, their metrics and drawings are a rerun's largest cost
+    # grown on demand: two more trees, their metrics and drawings are a rerun's largest cost.
+    # The widgets' keys are the page's URL fields (pair_on, pair_a, pair_b, pair_layout): a
+    # shared link restores them (offcenter.app.tree_page.VIEW_FIELDS).
+    S = st.session_state
     if not st.toggle("Grow and compare two trees", key=f"{key}_on"):
         return
     options = pair_settings(current)
     by_key = {s.key: s for s in options}
     keys = list(by_key)
     labels = {k: s.label_for(np.asarray(prior, dtype=float)) for k, s in by_key.items()}
+    for suffix, default in (("a", DEFAULT_A), ("b", DEFAULT_B)):
+        if S.get(f"{key}_{suffix}") not in keys:
+            S[f"{key}_{suffix}"] = default
+    if S.get(f"{key}_layout") not in LAYOUTS:
+        S[f"{key}_layout"] = "side"
     c1, c2, c3 = st.columns([2, 2, 1])
-    ka = c1.selectbox(
-        "Tree A: measure setting",
-        keys,
-        index=keys.index(DEFAULT_A),
-        format_func=labels.get,
-        key=f"{key}_a",
-    )
-    kb = c2.selectbox(
-        "Tree B: measure setting",
-        keys,
-        index=keys.index(DEFAULT_B),
-        format_func=labels.get,
-        key=f"{key}_b",
-    )
+    ka = c1.selectbox("Tree A: measure setting", keys, format_func=labels.get, key=f"{key}_a")
+    kb = c2.selectbox("Tree B: measure setting", keys, format_func=labels.get, key=f"{key}_b")
     layout = c3.radio(
         "Layout", list(LAYOUTS), format_func=LAYOUTS.get, key=f"{key}_layout", horizontal=False
     )
@@ -188,8 +191,12 @@ def compare_two_trees(
     clf_a, clf_b = trees
     names = [f"A: {labels[ka]}", f"B: {labels[kb]}"]
     side = layout == "side"
-    view = 460 if side else 940
-    metrics, diffs, default = _pair_view(json.dumps([*pair_key, names]), view, trees, X, y, names)
+    view = 440 if side else 900  # the charts' widths at 1400 px (measured in the browser)
+    # the drawings' widths at FONT_SIZE px text that fit ``view`` px at ``font_size`` px
+    fit_view = view * FONT_SIZE / float(font_size)
+    metrics, diffs, default = _pair_view(
+        json.dumps([*pair_key, names]), fit_view, trees, X, y, names
+    )
 
     st.subheader("Training metrics")
     st.dataframe(metrics, hide_index=True, width="stretch")
@@ -213,14 +220,19 @@ def compare_two_trees(
     max_depth = max(clf_a.tree_.depth, clf_b.tree_.depth)
     shown_depth = max_depth
     if max_depth > 1:
+        # the depth in the link (pair_depth, 0 = the default that fits) is a plain key: the
+        # slider's own key changes with the pair so that a new pair opens at its default
+        asked = int(S.get(f"{key}_depth", 0) or 0)
         shown_depth = st.slider(
-            "Depth shown in both drawings (deeper levels collapse into '+ k nodes hidden'; "
-            "a drawing wider than its chart is panned)",
+            "Depth shown in both drawings (deeper levels collapse into '+ k nodes hidden')",
             1,
             max_depth,
-            value=default,
+            value=asked if 1 <= asked <= max_depth else default,
             key=f"{key}_depth_{max_depth}_{default}",
         )
+        S[f"{key}_depth"] = 0 if shown_depth == default else int(shown_depth)
+    if on_view_change is not None:
+        on_view_change()
     marks_a = pair_marks(clf_a, [(a, b) for a, b in diffs], "B", shown_depth)
     marks_b = pair_marks(clf_b, [(b, a) for a, b in diffs], "A", shown_depth)
     if side:
@@ -235,21 +247,31 @@ def compare_two_trees(
             f"{name}; leaf rule: {getattr(clf, 'leaf_rule', 'majority')}"
             + (f"; depth shown {depth} of {clf.tree_.depth}" if depth is not None else "")
         )
-    rows = max(title_lines(t, view) for t in titles)  # both drawings start at the same height
+    rows = max(
+        title_lines(t, view, max(14.0, font_size)) for t in titles
+    )  # both drawings start at the same height
     for col, clf, depth, title, marks, tag in zip(
         cols, trees, shown, titles, (marks_a, marks_b), ("a", "b")
     ):
         fig = tree_figure(
-            clf, max_depth=depth, marked=marks, title=title, view_width=view, title_rows=rows
+            clf,
+            max_depth=depth,
+            marked=marks,
+            title=title,
+            view_width=view,
+            title_rows=rows,
+            # smaller when the drawing is wider than its chart (Plotly does not scale text)
+            font_size=fitted_font(clf, view, max_depth=depth, font_size=font_size, marked=marks),
         )
         plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
             fig,
             container=col,
             key=f"{key}_chart_{tag}",
             width="stretch",
-            config={"displaylogo": False, "scrollZoom": True},
+            config={"displaylogo": False},
         )
     st.caption(
-        "Each tree is drawn at full size: drag to pan, scroll to zoom, double-click to reset. "
+        "Each tree is drawn whole at the depth shown (smaller when it is wider than its "
+        "chart). "
         "Node ids are each tree's own (breadth-first); a marked node names its counterpart."
     )

@@ -1,4 +1,4 @@
-"""AppTest of the Tree page's comparison of measure settings (offcenter.app.tree_comparison):
+"""AppTest of the Tree page's comparison of measure settings (offcenter.app.node_settings):
 the setting chosen as what it is, the imbalance suggestion, each setting's own optimum and the
 verdict, the chosen split under every setting, the threshold plot, the leaf rule and the
 training report."""
@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from offcenter.viz.comparison import NO_WINNER
 from tests.conftest import run_app
@@ -97,12 +98,29 @@ def test_pima_root_verdict_is_a_disagreement_with_both_thresholds():
     warn = [plain(w.value) for w in at.warning if "disagree" in w.value]
     assert warn, texts(at)
     assert "glucose <= 111.5" in warn[0] and "glucose <= 127.5" in warn[0]
-    best = frame(at, "gain", "best split", "setting")
+    best = frame(at, "gain", "relative gain", "node impurity", "best split")
     v = best.value
-    assert len(v) == 9  # every setting is listed
+    # every setting is listed, and for two-class data DKM and the Hellinger distance too
+    assert len(v) == 11
     by = dict(zip(v["setting"], v["best split"]))
     assert by["Shannon"] == "glucose <= 127.5"
     assert by["off-centered Shannon, θ = prior (0.65, 0.35)"] == "glucose <= 111.5"
+    assert by["DKM"].startswith("glucose")
+    assert "Hellinger distance (HDDT) (criterion, not an impurity)" in by
+    # gains with their scale: relative gain = gain / the node's impurity under that measure
+    rows = v.set_index("setting")
+    sh = rows.loc["Shannon"]
+    assert sh["relative gain"] == pytest.approx(sh["gain"] / sh["node impurity"], rel=1e-12)
+    assert sh["node impurity"] == pytest.approx(0.933134, abs=1e-6)
+    assert np.isnan(
+        rows.loc["Hellinger distance (HDDT) (criterion, not an impurity)"]["relative gain"]
+    )
+    # the why: the children's class counts and shares of each setting's own best split
+    counts = [[float(c) for c in part.strip(" []").split(",")] for part in
+              sh["children (class counts)"].split("|")]  # fmt: skip
+    assert len(counts) == 2 and sum(map(sum, counts)) == 768
+    assert sh["children (class shares)"].count("%") == 4
+    assert "relative gain" in texts(at, ("caption",))
     # numbers are shown with 6 significant digits of the exact value
     assert '"format": "%.6g"' in best.proto.columns
     # the second view: the tree's split scored under every setting
@@ -116,7 +134,7 @@ def test_misclassification_without_a_winner_is_shown_as_such():
     at = run()  # edible, node 1: every misclassification gain is 0
     node_select(at).set_value(1)
     at = run(at)
-    best = frame(at, "gain", "best split", "setting").value.set_index("setting")
+    best = frame(at, "gain", "relative gain").value.set_index("setting")
     assert best.loc["Misclassification", "best split"] == NO_WINNER
     at.selectbox(key="tr_own_setting").set_value("misclassification")
     at = run(at)
@@ -167,15 +185,17 @@ def test_leaf_rule_title_confusion_matrix_and_no_minority_note():
     assert any("No leaf predicts the minority class" in w.value for w in at.warning)
     cm = frame(at, "predicted: 0", "predicted: 1").value
     assert int(cm.to_numpy().sum()) == 1000 and (cm["predicted: 1"] == 0).all()
-    metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Minority recall (class 1)"] == "0.0%"
+    metrics = dict(frame(at, "metric", "value").value.to_numpy())
+    assert metrics["recall of 1 (minority)"] == "0.0%"
+    assert metrics["precision of 1"] == "0.0%" and metrics["F1 of 1"] == "0.0%"
+    assert metrics["balanced accuracy"] == "50.0%" and metrics["accuracy"] == "70.0%"
     at.radio(key="tr_leaf_rule").set_value("prior")
     at.button(key="tr_grow").click()
     at = run(at)
     assert "leaf rule: prior-aware" in texts(at, ("subheader",))
     assert not any("No leaf predicts the minority class" in w.value for w in at.warning)
-    metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Minority recall (class 1)"] != "0.0%"
+    metrics = dict(frame(at, "metric", "value").value.to_numpy())
+    assert metrics["recall of 1 (minority)"] != "0.0%" and metrics["precision of 1"] != "0.0%"
     assert at.query_params["leaf_rule"] in (["prior"], "prior")
 
 

@@ -28,7 +28,7 @@ import streamlit as st
 from offcenter.app import urlstate
 from offcenter.app.charts import plotly_chart
 from offcenter.app.downloads import csv_button
-from offcenter.measures.settings import MeasureSetting
+from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.inspect import agreement
 from offcenter.viz.comparison import (
     LEAF_RULES,
@@ -39,6 +39,7 @@ from offcenter.viz.comparison import (
     imbalance_note,
     own_best_table,
     own_feature_table,
+    predictions_table,
     prior_label,
     setting_choices,
     training_report,
@@ -50,12 +51,29 @@ from offcenter.viz.explain import (
     md_escape,
     node_measure_label,
     node_split_steps,
+    optimum_steps,
     steps_markdown,
 )
-from offcenter.viz.tree import threshold_figure
+from offcenter.viz.tree import class_histogram_figure, threshold_figure
 
 CHOICES = setting_choices()
 DEFAULT_SETTING = "shannon"
+
+
+def node_comparison_settings(n_classes: int) -> list[MeasureSetting]:
+    """The settings compared at a node: :func:`offcenter.comparison_settings`, and for two-class
+    data DKM and the Hellinger distance (HDDT's criterion), the two measures built for skewed
+    two-class data, so that they are in the comparison whatever the tree was grown with.
+
+    >>> [s.key for s in node_comparison_settings(2)][-2:]
+    ['dkm', 'hellinger']
+    >>> "dkm" in [s.key for s in node_comparison_settings(3)]
+    False
+    """
+    out = list(comparison_settings())
+    if int(n_classes) == 2:
+        out += [MeasureSetting("dkm"), MeasureSetting("hellinger")]
+    return out
 
 
 def url_fields() -> list[urlstate.Field]:
@@ -203,23 +221,74 @@ def _cached_report(tree_key: str, _clf, _X, _y):
     return training_report(_clf, _X, _y)
 
 
-def show_training_report(clf, X, y, tree_key: str | None = None) -> None:
-    """The training confusion matrix, accuracy and minority recall, and the no-minority note
-    (computed once per ``tree_key`` when given: it must identify the tree and its data)."""
+def show_training_report(
+    clf, X, y, tree_key: str | None = None, *, stem: str = "tree", container=None
+) -> None:
+    """The training confusion matrix with accuracy, balanced accuracy and the minority class's
+    recall, precision and F1 (:func:`offcenter.viz.comparison.training_report`), the
+    no-minority note, and the predictions (row, leaf, class probabilities, predicted class)
+    and confusion matrix as CSV files named ``{stem}_predictions.csv`` /
+    ``{stem}_confusion.csv`` (computed once per ``tree_key`` when given: it must identify the
+    tree and its data)."""
+    box = st.container() if container is None else container
     rep = training_report(clf, X, y) if tree_key is None else _cached_report(tree_key, clf, X, y)
-    st.subheader("Predictions on the training rows")
-    c1, c2 = st.columns([2, 1])
-    with c1:
-        st.dataframe(rep.matrix, key="tr_confusion")
-    with c2:
-        st.metric(f"Minority recall (class {str(rep.minority)[:30]})", f"{rep.minority_recall:.1%}")
-        st.metric("Accuracy", f"{rep.accuracy:.1%}")
-        st.caption(
-            f"{rep.leaves_predicting_minority} leaf(s) predict the minority class. Training rows "
-            "only: an optimistic estimate (see Compare measures for cross-validation)."
-        )
-    if rep.note:
-        st.warning(md_escape(rep.note))
+    with box:
+        st.subheader("Predictions on the training rows")
+        c1, c2 = st.columns([3, 2])
+        with c1:
+            st.dataframe(rep.matrix, key="tr_confusion", width="stretch")
+            d1, d2 = st.columns(2)
+            with d1:
+                csv_button(
+                    "Predictions (CSV)",
+                    lambda: predictions_table(clf, X),
+                    f"{stem}_predictions.csv",
+                    "tr_dl_pred",
+                    rerun=False,
+                )
+            with d2:
+                csv_button(
+                    "Confusion matrix (CSV)",
+                    lambda: rep.matrix.reset_index(names="true class"),
+                    f"{stem}_confusion.csv",
+                    "tr_dl_confusion",
+                    rerun=False,
+                )
+        with c2:
+            m = str(rep.minority)[:30]
+            st.dataframe(
+                pd.DataFrame(
+                    {
+                        "metric": [
+                            "accuracy",
+                            "balanced accuracy",
+                            f"recall of {m} (minority)",
+                            f"precision of {m}",
+                            f"F1 of {m}",
+                        ],
+                        "value": [
+                            f"{v:.1%}"
+                            for v in (
+                                rep.accuracy,
+                                rep.balanced_accuracy,
+                                rep.minority_recall,
+                                rep.minority_precision,
+                                rep.minority_f1,
+                            )
+                        ],
+                    }
+                ),
+                hide_index=True,
+                width="stretch",
+                key="tr_metrics",
+            )
+            st.caption(
+                f"{rep.leaves_predicting_minority} leaf(s) predict the minority class. Training "
+                "rows only: an optimistic estimate (see Compare measures for cross-validation). "
+                "A high recall with a low precision means the minority is predicted too often."
+            )
+        if rep.note:
+            st.warning(md_escape(rep.note))
 
 
 # ------------------------------------------------------------------------------ node comparison
@@ -230,13 +299,15 @@ def node_tables(tree_key: str, node: int, _clf) -> dict:
     setting), ``chosen`` (the tree's split under every setting, None at a leaf), ``verdict``,
     ``informative`` (the settings that prefer some candidate to another)."""
     prior = _clf.prior_
-    optima = with_prior_labels(_clf.own_optima(node), prior)
-    cands = with_prior_labels(_clf.candidates(node), prior)
+    settings = node_comparison_settings(len(_clf.classes_))
+    optima = with_prior_labels(_clf.own_optima(node, settings), prior)
+    cands = with_prior_labels(_clf.candidates(node, settings), prior)
+    imps = _clf.node_impurities(node, settings)
     split = _clf.tree_.nodes[node].split
-    out = {"optima": optima, "cands": cands}
+    out = {"optima": optima, "cands": cands, "impurities": imps}
     out["informative"] = informative_settings(cands)
     if len(cands):
-        out["best"] = own_best_table(optima)
+        out["best"] = own_best_table(optima, imps)
         out["verdict"] = verdict(optima)
         out["chosen"] = None if split is None else chosen_split_table(cands, optima, split.feature)
     return out
@@ -257,7 +328,7 @@ def candidate_table(tree_key: str, node: int, keys: tuple, _cands) -> tuple:
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def cached_thresholds(tree_key: str, node: int, feature: str, _clf) -> pd.DataFrame:
-    return _clf.threshold_gains(node, feature)
+    return _clf.threshold_gains(node, feature, node_comparison_settings(len(_clf.classes_)))
 
 
 def _code(text) -> str:
@@ -282,13 +353,28 @@ def verdict(optima: pd.DataFrame) -> tuple[str, str]:
     return "warning", "**The settings disagree** on their own best split:\n" + body
 
 
-def show_node_comparison(clf, node, tree_key: str, tree_tag: str):
+def show_node_comparison(
+    clf,
+    node,
+    tree_key: str,
+    tree_tag: str,
+    *,
+    stem: str = "tree",
+    present: bool = False,
+    X=None,
+    y=None,
+):
     """Everything about the settings at the selected node; returns the candidate table or None.
 
-    1. Each setting's own best split (per setting, then per feature), with the verdict.
-    2. The split this tree chose, scored under every setting.
-    3. Every feature at the tree's thresholds under every setting (an expander).
-    4. Gain against the threshold of a numeric feature.
+    1. Each setting's own best split with its gain, relative gain (gain / the node's impurity
+       under that measure) and children's class counts and shares, and the verdict.
+    2. The worked calculation of any setting's own best split of any feature (picked).
+    3. The split this tree chose, scored under every setting.
+    4. Every feature at the tree's thresholds under every setting (an expander).
+    5. Gain against the threshold of a numeric feature, beside the histogram of that feature's
+       values at the node by class (when the training rows ``X``, ``y`` are given).
+
+    Downloads are named ``{stem}_node{id}_...csv`` (``stem`` names the data set and setting).
     """
     prior = clf.prior_
     own_label = clf.setting_.replace(alpha=None).label_for(prior)
@@ -311,9 +397,15 @@ def show_node_comparison(clf, node, tree_key: str, tree_tag: str):
     best = tables["best"]
     show_table(best, "tr_own_best")
     st.caption(
-        f"'{NO_WINNER}': every feature scores the same under that setting (e.g. all "
-        "misclassification gains 0), so it prefers no split."
+        "Measures have different scales (Shannon up to log2 q bits, Gini up to 1 - 1/q, an "
+        "off-centered measure up to 1), so raw gains of different measures are not comparable: "
+        "**relative gain** = gain / the node's impurity under that measure, the share of it the "
+        "split removes, is. The children's class counts and shares are those of each setting's "
+        f"own best split (one [...] per child, classes in the order {md_escape(', '.join(map(str, clf.classes_)), 80)}). "
+        f"'{NO_WINNER}': every feature scores the same under that setting. The Hellinger "
+        "distance is a split criterion, not an impurity: no relative gain."
     )
+    _pair_calculation(clf, node, optima, tree_tag)
     labels = dict(optima.attrs["settings"])
     keys = list(labels)
     choice = st.selectbox(
@@ -327,7 +419,7 @@ def show_node_comparison(clf, node, tree_key: str, tree_tag: str):
     csv_button(
         "Download every setting's own splits (CSV, full precision)",
         optima.drop(columns=["groups"]),
-        f"own_optima_node{node.id}.csv",
+        f"{stem}_node{node.id}_own_optima.csv",
         "tr_dl_own",
         rerun=False,
     )
@@ -381,39 +473,90 @@ def show_node_comparison(clf, node, tree_key: str, tree_tag: str):
             csv_button(
                 "Download the candidate table (CSV, full precision)",
                 table,
-                f"candidates_node{node.id}.csv",
+                f"{stem}_node{node.id}_candidates.csv",
                 "tr_dl_cands",
                 rerun=False,
             )
 
-    _threshold_section(clf, node, tree_key, tree_tag, cands, labels)
+    _threshold_section(clf, node, tree_key, tree_tag, cands, labels, present, X, y)
     return cands
 
 
-def _threshold_section(clf, node, tree_key, tree_tag, cands, labels) -> None:
-    numeric_feats = [f for f, k in zip(cands["feature"], cands["kind"]) if k == "numeric"]
+def _pair_calculation(clf, node, optima, tree_tag: str) -> None:
+    """The worked calculation of the own best split of a (setting, feature) pair the user
+    picks (default: the tree's setting and its best feature)."""
+    labels = dict(optima.attrs["settings"])
+    keys = list(labels)
+    chosen_key = optima.attrs.get("chosen_key", keys[0])
+    box = st.expander("Worked calculation of any setting's split (pick a setting and a feature)")
+    with box:
+        c1, c2 = st.columns(2)
+        key = c1.selectbox(
+            "Setting",
+            keys,
+            index=keys.index(chosen_key) if chosen_key in keys else 0,
+            format_func=lambda k: labels.get(k, k),
+            key=f"tr_calc_setting_{tree_tag}_{node.id}",
+        )
+        sub = optima[(optima["setting_key"] == key).to_numpy(bool)]
+        feats = [str(f) for f in sub["feature"]]
+        if not feats:
+            st.info("This setting has no candidate split here.")
+            return
+        best = sub[sub["is_best"].to_numpy(bool)]
+        first = str(best["feature"].iloc[0]) if len(best) else feats[0]
+        feat = c2.selectbox(
+            "Feature (its best split under that setting)",
+            feats,
+            index=feats.index(first),
+            key=f"tr_calc_feature_{tree_tag}_{node.id}_{key}",
+        )
+        try:
+            steps = optimum_steps(clf, node.id, optima, key, feat)
+        except ValueError as exc:
+            st.info(md_escape(exc))
+            return
+        st.caption("Measure: " + labels.get(key, key))
+        st.markdown(steps_markdown(steps))
+
+
+def _threshold_section(
+    clf, node, tree_key, tree_tag, cands, labels, present=False, X=None, y=None
+) -> None:
+    """Gain against the threshold of a numeric feature. The feature (``tr_thr_feature``, ""
+    = the node's split feature) and the normalisation (``tr_thr_norm``) are the page's URL
+    fields: a shared link shows the same plot."""
+    S = st.session_state
+    numeric_feats = [str(f) for f, k in zip(cands["feature"], cands["kind"]) if k == "numeric"]
     if not numeric_feats:
         return
     keys_all = list(labels)
     chosen_key = cands.attrs.get("chosen_key", keys_all[0])
     st.subheader("Gain against the threshold")
     default_f = (
-        node.split.feature
-        if node.split is not None and node.split.feature in numeric_feats
+        str(node.split.feature)
+        if node.split is not None and str(node.split.feature) in numeric_feats
         else numeric_feats[0]
     )
+    asked = str(S.get("tr_thr_feature", "") or "")
     g1, g2 = st.columns([2, 1])
     feat = g1.selectbox(
         "Numeric feature",
         numeric_feats,
-        index=numeric_feats.index(default_f),
+        index=numeric_feats.index(asked if asked in numeric_feats else default_f),
         key=f"tr_thr_feature_{tree_tag}_{node.id}",
     )
+    S["tr_thr_feature"] = "" if feat == default_f else feat
+    if not isinstance(S.get("tr_thr_norm"), bool):
+        S["tr_thr_norm"] = False
     norm = g2.checkbox(
         "Divide each curve by its maximum",
-        value=False,
         key="tr_thr_norm",
         help="Compares the shapes on one scale; a curve flat within 1e-9 stays at 0.",
+    )
+    st.caption(
+        "Raw gains show how much impurity each threshold removes, on each measure's own scale; "
+        "divided by its maximum, each curve's shape shows where that measure prefers to cut."
     )
     default_keys = [k for k in keys_all if k == chosen_key] + [
         k for k in keys_all if k != chosen_key
@@ -428,17 +571,46 @@ def _threshold_section(clf, node, tree_key, tree_tag, cands, labels) -> None:
     )
     gains = cached_thresholds(tree_key, node.id, feat, clf)
     chosen_thr = (
-        node.split.threshold if node.split is not None and node.split.feature == feat else None
+        node.split.threshold if node.split is not None and str(node.split.feature) == feat else None
     )
     if len(gains) == 0:
         st.info("This feature takes a single value at this node: there is no threshold to try.")
         return
     shown = thr_keys or default_keys
+    with_hist = X is not None and y is not None and feat in X.columns
+    # side by side on a wide screen (Streamlit stacks columns on a narrow one)
+    gcol, hcol = st.columns([3, 2]) if with_hist else (st.container(), None)
     plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
-        threshold_figure(gains, labels, feat, chosen=chosen_thr, keys=shown, normalise=norm),
+        threshold_figure(
+            gains, labels, feat, chosen=chosen_thr, keys=shown, normalise=norm, presentation=present
+        ),
+        container=gcol,
         width="stretch",
         key="tr_thr_chart",
     )
+    if with_hist:
+        idx = clf.node_indices(node.id)
+        values = pd.to_numeric(X[feat].iloc[idx], errors="coerce")
+        plotly_chart(
+            class_histogram_figure(
+                values.to_numpy(dtype=float),
+                y.iloc[idx].to_numpy(),
+                list(clf.classes_),
+                feat,
+                threshold=chosen_thr,
+                presentation=present,
+            ),
+            container=hcol,
+            width="stretch",
+            key="tr_hist_chart",
+        )
+        missing = int(values.isna().sum())
+        hcol.caption(
+            f"{md_escape(feat, 40)} at node {node.id} by class"
+            + (f"; {missing} missing value(s) not drawn" if missing else "")
+            + ("; dashed: the tree's threshold" if chosen_thr is not None else "")
+            + "."
+        )
     flat = flat_curves(gains, shown)
     if norm and flat:
         st.caption(

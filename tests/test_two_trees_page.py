@@ -1,4 +1,4 @@
-"""AppTest of the Tree page's "Compare two trees" section (offcenter/app/tree_pair.py)."""
+"""AppTest of the Tree page's "Compare two trees" section (offcenter/app/two_trees.py)."""
 
 import json
 from pathlib import Path
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from offcenter.app.tree_pair import (
+from offcenter.app.two_trees import (
     default_depth,
     metrics_frame,
     pair_marks,
@@ -26,8 +26,8 @@ PAGE = str(ROOT / "pages" / "3_Tree.py")
 
 def run(at=None, **query):
     """Run the page (a new one with ``query`` as its link) with the two-tree section on."""
-    state = {"tr_pair_on": True} if at is None else None
-    return run_app(at, page=PAGE, query=query, state=state)
+    query = {"pair_on": "1", **query} if at is None else None  # the link turns it on
+    return run_app(at, page=PAGE, query=query)
 
 
 def figures(at):
@@ -93,6 +93,19 @@ def test_defaults_shannon_against_off_centered_on_pima():
         "depth shown 1 of"
         in [n["text"] for n in figs["A"]["layout"]["annotations"] if n.get("name") == "title"][0]
     )
+    # the comparison's settings, layout and depth shown are in the link, and restored from it
+    link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert link["pair_on"] == "1" and link.get("pair_depth") in (None, "1")
+    at.radio(key="tr_pair_layout").set_value("stacked")
+    at.selectbox(key="tr_pair_b").set_value("gini")
+    at = run(at)
+    link = {k: (v[-1] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert link["pair_layout"] == "stacked" and link["pair_b"] == "gini"
+    fresh = run(**{**link, "pair_depth": "2"})
+    assert fresh.radio(key="tr_pair_layout").value == "stacked"
+    assert fresh.selectbox(key="tr_pair_b").value == "gini"
+    depth = [s for s in fresh.slider if s.key and s.key.startswith("tr_pair_depth")][0]
+    assert depth.value == 2
 
 
 def test_same_setting_twice_and_stacked_layout():

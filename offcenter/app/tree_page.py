@@ -1,0 +1,326 @@
+"""The Tree page's logic outside its layout: URL schema, parameters, caches, sizes, file names.
+
+``pages/3_Tree.py`` holds the widgets and their order; everything it computes is here:
+
+- :data:`SCHEMA`, the page's URL schema: the widget settings, the link's data choices
+  (:data:`offcenter.app.tree_restore.LINK_FIELDS`) and the **view** (:data:`VIEW_FIELDS`: the
+  selected node, the gain plot's feature and normalisation, the depth shown, the two-tree
+  comparison on, its settings, layout and depth shown), so that a shared link opens the page as
+  its sender saw it. State is kept across pages by :func:`offcenter.app.urlstate.restore` (the
+  one precedence, written in that module's docstring);
+- :data:`SCORES` (the split score's choice -> alpha) and :func:`tree_params` (the tree's
+  parameters from the widgets' values);
+- the caches :func:`cached_profile`, :func:`cached_xy`, :func:`cached_fit`;
+- :func:`view_size` (the drawing's text size and the room it may take: presentation mode on a
+  wide screen, a phone, a desktop) and :func:`file_stem` (every download's name carries the
+  data set and the setting).
+
+Examples
+--------
+>>> tree_params_for = tree_params(
+...     {"measure": "shannon", "theta": None}, score="ratio", leaf_rule="prior",
+...     max_depth=0, min_split=2, min_leaf=1, min_gain=0.0, categorical="multiway",
+...     criterion=False)
+>>> tree_params_for["alpha"], tree_params_for["max_depth"]
+(0.0, None)
+>>> file_stem("pima", "oc_shannon:prior")
+'pima_oc_shannon-prior'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from offcenter.app import node_settings, tree_restore, urlstate
+from offcenter.app.two_trees import DEFAULT_A, DEFAULT_B, LAYOUTS
+from offcenter.data.csv_io import (
+    apply_kinds,
+    column_table,
+    id_like_columns,
+    infer_kinds,
+    prepare_xy,
+    sample_xy,
+)
+from offcenter.data.datasets import DATASETS, DEFAULT
+from offcenter.tree import TreeClassifier
+from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT, fit_depth, fitted_font
+
+__all__ = [
+    "PREFIX",
+    "SCORES",
+    "VIEW_FIELDS",
+    "SCHEMA",
+    "tree_params",
+    "cached_profile",
+    "cached_xy",
+    "cached_fit",
+    "ViewSize",
+    "is_phone",
+    "view_size",
+    "file_stem",
+    "small_sample_note",
+    "carry_features",
+    "cached_fit_depth",
+    "drawn_font",
+]
+
+PREFIX = "tr_"
+#: The split score's choices: (label, alpha of lambda_alpha; None = plain gain or the slider).
+SCORES = {
+    "gain": ("gain", None),
+    "relative": ("relative gain (alpha = 1)", 1.0),
+    "ratio": ("gain ratio (alpha = 0)", 0.0),
+    "kvalseth": ("Kvalseth (alpha = 1/2)", 0.5),
+    "alpha": ("lambda_alpha, choose alpha", None),
+}
+
+#: The view in the link: what the sender looked at, beyond the tree itself. ``node`` is the
+#: selected node; ``thr_feature`` the gain plot's feature ("" = the node's split feature) and
+#: ``thr_norm`` its normalisation; ``depth`` the tree's depth shown (0 = what fits);
+#: ``pair_on``/``pair_a``/``pair_b``/``pair_layout``/``pair_depth`` the two-tree comparison.
+VIEW_FIELDS = (
+    urlstate.Field("node", "int", 0, low=0, high=1_000_000),
+    urlstate.Field("thr_feature", "str", ""),
+    urlstate.Field("thr_norm", "bool", False),
+    urlstate.Field("depth", "int", 0, low=0, high=64),
+    urlstate.Field("pair_on", "bool", False),
+    urlstate.Field("pair_a", "str", DEFAULT_A),
+    urlstate.Field("pair_b", "str", DEFAULT_B),
+    urlstate.Field("pair_layout", "str", "side", choices=tuple(LAYOUTS)),
+    urlstate.Field("pair_depth", "int", 0, low=0, high=64),
+)
+
+SCHEMA = urlstate.Schema(
+    [
+        urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
+        *node_settings.url_fields(),  # setting (the measure as it is), leaf_rule
+        urlstate.Field("beta", "float", 2.0, low=0.0, high=10.0),
+        urlstate.Field("rho", "float", 0.0, low=0.0, high=5.0),
+        urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
+        urlstate.Field("alpha", "float", 0.5, low=0.0, high=1.0),
+        urlstate.Field("max_depth", "int", 5, low=0, high=30),
+        urlstate.Field("min_split", "int", 2, low=2, high=10_000),
+        urlstate.Field("min_leaf", "int", 1, low=1, high=10_000),
+        urlstate.Field("min_gain", "float", 0.0, low=0.0, high=1.0),
+        urlstate.Field("categorical", "str", "multiway", choices=("multiway", "binary")),
+        *tree_restore.LINK_FIELDS,  # target, features, edits ... (offcenter/app/tree_restore.py)
+        *VIEW_FIELDS,
+    ]
+)
+#: A field whose widget every run of the page draws (see :func:`urlstate.restore`).
+ANCHOR = "setting"
+
+
+def tree_params(
+    measure_params: dict,
+    *,
+    score: str,
+    leaf_rule: str,
+    max_depth: int,
+    min_split: int,
+    min_leaf: int,
+    min_gain: float,
+    categorical: str,
+    criterion: bool,
+    alpha: float | None = None,
+) -> dict:
+    """The tree's keyword arguments from the page's widget values.
+
+    ``measure_params`` is ``MeasureSetting.tree_params()``; ``score`` a key of :data:`SCORES`
+    (``"alpha"`` takes ``alpha`` from its slider); a split criterion (``criterion``, e.g. the
+    Hellinger distance) takes no alpha; ``max_depth`` 0 means no limit.
+    """
+    if score not in SCORES:
+        raise ValueError(f"score must be one of {tuple(SCORES)}; got {score!r}.")
+    a = alpha if score == "alpha" else SCORES[score][1]
+    if criterion:
+        a = None
+    return {
+        **measure_params,
+        "alpha": a,
+        "leaf_rule": leaf_rule,
+        "max_depth": int(max_depth) or None,
+        "min_samples_split": int(min_split),
+        "min_samples_leaf": int(min_leaf),
+        "min_gain": float(min_gain),
+        "categorical": categorical,
+    }
+
+
+# ------------------------------------------------------------------------------ caches
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):
+    """Column kinds after the user's overrides, ID-like columns and the types table."""
+    df, warnings = apply_kinds(_raw, json.loads(overrides_json))
+    kinds = infer_kinds(df)
+    ids = id_like_columns(df, kinds)
+    return df, warnings, kinds, ids, column_table(df, kinds, ids)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_xy(
+    data_hash: str,
+    overrides_json: str,
+    target: str,
+    features_json: str,
+    n_sample: int,
+    _df: pd.DataFrame,
+    _features: list,
+):
+    """Features and labels (optionally a reproducible sample), with the class counts."""
+    X, y, warnings = prepare_xy(_df, target, list(_features))
+    X, y = sample_xy(X, y, n_sample, seed=0)
+    counts = y.value_counts().sort_index()
+    return X, y, warnings, [str(c) for c in counts.index], counts.to_numpy()
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def cached_fit(data_key: str, params_json: str, _X: pd.DataFrame, _y: pd.Series) -> TreeClassifier:
+    """Fit once per (data, settings): shared by reruns, page switches and every session."""
+    return TreeClassifier(**json.loads(params_json)).fit(_X, _y)
+
+
+# ------------------------------------------------------------------------------ sizes
+@dataclass(frozen=True)
+class ViewSize:
+    """How the tree is drawn for this viewer: node text (px), the chart's width and the
+    height the drawing may take (px), and narrow boxes for a phone."""
+
+    font_size: float
+    width: float
+    height: float
+    wrap_width: int = 26
+    shares_per_line: int = 3
+    phone: bool = False
+    present: bool = False
+
+
+_MOBILE = re.compile(r"Mobi|Android|iPhone|iPod", re.IGNORECASE)
+
+
+def is_phone(user_agent: str | None) -> bool:
+    """Whether a browser's User-Agent is a phone's (``Mobi``, Android, iPhone): the server
+    learns the screen's size from nothing else before the page is drawn.
+
+    >>> is_phone("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148")
+    True
+    >>> is_phone("Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36")
+    False
+    """
+    return bool(user_agent) and bool(_MOBILE.search(str(user_agent)))
+
+
+def view_size(present: bool, phone: bool) -> ViewSize:
+    """The drawing's size for presentation mode and a phone.
+
+    - a phone (390 x 844): a chart about 358 px wide (Streamlit's 16 px side padding; 354 in
+      the plot area), node text
+      of 14 px in narrow boxes; presentation mode does not apply (a link's ``present=1`` is the
+      sender's projector, not the student's phone);
+    - presentation mode on a wide screen (1400 x 900): 20 px text, the curve pages' size, in a
+      chart about 860 px wide (the mode's larger type widens the page's padding) and a drawing
+      at most 640 px high (a 900 px screen holds it with the legend above it);
+    - otherwise: 14 px text, 900 x 640 px (the chart's plot area at 1400 px with the sidebar
+      open is about 930 px wide: measured in the browser tests).
+    """
+    if phone:
+        return ViewSize(NODE_FONT, 354.0, 640.0, wrap_width=14, shares_per_line=2, phone=True)
+    if present:
+        return ViewSize(PRESENTATION_FONT, 860.0, 640.0, present=True)
+    return ViewSize(NODE_FONT, 900.0, 640.0)
+
+
+def file_stem(data: str, setting_key: str) -> str:
+    """A file-name stem naming the data set and the measure setting (safe characters only),
+    so that two analyses' downloads never overwrite each other.
+
+    >>> file_stem("my data.csv", "oc_rank:0.3")
+    'my-data_oc_rank-0.3'
+    """
+
+    def clean(text: str) -> str:
+        text = re.sub(r"\.csv$", "", str(text), flags=re.IGNORECASE)
+        return re.sub(r"[^A-Za-z0-9._]+", "-", text).strip("-._")[:60] or "data"
+
+    return f"{clean(data)}_{clean(setting_key)}"
+
+
+# ------------------------------------------------------------------------------ data checks
+#: Fewer rows than this (or a class with fewer than :data:`SMALL_CLASS`) and the page warns
+#: that the tree and its gains describe a handful of rows.
+SMALL_SAMPLE = 30
+SMALL_CLASS = 5
+
+
+def small_sample_note(class_counts) -> str | None:
+    """A warning for a tree grown on very few rows (None when there are enough).
+
+    >>> small_sample_note([1, 1])
+    'Only 2 rows (smallest class: 1): a tree grown on so few rows describes these rows only; its splits, gains and predictions are illustrations, not evidence.'
+    >>> small_sample_note([500, 268]) is None
+    True
+    """
+    counts = [int(round(float(c))) for c in class_counts]
+    n = sum(counts)
+    smallest = min(counts) if counts else 0
+    if n >= SMALL_SAMPLE and smallest >= SMALL_CLASS:
+        return None
+    return (
+        f"Only {n:,} rows (smallest class: {smallest:,}): a tree grown on so few rows "
+        "describes these rows only; its splits, gains and predictions are illustrations, not "
+        "evidence."
+    )
+
+
+def carry_features(
+    previous: list, old_target, new_target, candidates: list
+) -> tuple[list, str | None]:
+    """The features after the target changes from ``old_target`` to ``new_target``: the
+    previous selection without the new target, and the old target NOT added (it was the class:
+    turning it into a feature silently would change the tree). Returns (features, note).
+
+    >>> carry_features(["a", "b"], "c", "b", ["a", "b", "c"])
+    (['a'], "The target is now 'b' (it left the features); the previous target 'c' is not a feature: add it under Features to use it.")
+    """
+    feats = [f for f in previous if f != new_target and f in candidates]
+    if old_target == new_target:
+        return feats, None
+    note = f"The target is now {str(new_target)!r}"
+    note += " (it left the features)" if new_target in previous else ""
+    note += (
+        f"; the previous target {str(old_target)!r} is not a feature: add it under Features "
+        "to use it."
+    )
+    return feats, note
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_fit_depth(tree_key: str, size: ViewSize, _clf) -> int:
+    """:func:`offcenter.viz.tree.fit_depth` of the tree ``tree_key`` for ``size``, once."""
+    return fit_depth(
+        _clf,
+        size.width,
+        size.height,
+        font_size=size.font_size,
+        wrap_width=size.wrap_width,
+        shares_per_line=size.shares_per_line,
+    )
+
+
+def drawn_font(clf, depth: int | None, size: ViewSize) -> float:
+    """The node text's size (px) of the drawing at ``depth`` in a chart ``size.width`` wide:
+    ``size.font_size``, less when the drawing is wider than the chart
+    (:func:`offcenter.viz.tree.fitted_font`; the page draws it at that size)."""
+    return fitted_font(
+        clf,
+        size.width,
+        max_depth=depth,
+        font_size=size.font_size,
+        wrap_width=size.wrap_width,
+        shares_per_line=size.shares_per_line,
+    )

@@ -1,0 +1,122 @@
+"""The whole tree as a PNG or SVG file, drawn on the server from the page's own layout.
+
+Plotly's image export needs kaleido (a Chromium it drives), which this project does not install;
+the drawing already has an exact pixel layout (:func:`offcenter.viz.tree_layout.tree_layout`),
+so matplotlib (Agg, no display) draws the same boxes, bars, edges, branch labels and text,
+with a title naming the data set, the setting with its theta, the leaf rule and the depth. The
+whole tree is drawn (no collapsed level unless ``max_depth`` asks), whatever the chart shows.
+
+>>> from offcenter.tree import TreeClassifier
+>>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1])
+>>> tree_image(clf, "svg", title="demo")[:5]
+b'<?xml'
+>>> tree_image(clf, "png", title="demo")[:4]
+b'\\x89PNG'
+"""
+
+from __future__ import annotations
+
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display on a server; set before pyplot is imported
+
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+
+from offcenter.viz.tree_layout import (  # noqa: E402
+    BAR_H,
+    FONT_SIZE,
+    class_color,
+    tree_layout,
+    wrap,
+)
+
+__all__ = ["tree_image", "FORMATS"]
+
+#: The formats offered, with their MIME types.
+FORMATS = {"png": "image/png", "svg": "image/svg+xml"}
+_DPI = 100.0
+
+
+def tree_image(
+    clf,
+    fmt: str = "png",
+    *,
+    title: str = "",
+    max_depth: int | None = None,
+    scale: float = 2.0,
+) -> bytes:
+    """The tree drawn whole as ``fmt`` ("png" or "svg") bytes, with ``title`` above it.
+
+    ``scale`` multiplies the layout's pixels (a PNG at 2x reads well when printed or projected;
+    an SVG is a vector drawing, scale only sets its nominal size). Text is plain (user text is
+    never interpreted: matplotlib's mathtext is switched off for every string).
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"fmt must be one of {tuple(FORMATS)}; got {fmt!r}.")
+    lay = tree_layout(clf, max_depth=max_depth)
+    title_lines = wrap(str(title), max(40, int(lay.width / (0.6 * 14)))) if title else []
+    title_h = 10 + 20 * len(title_lines)
+    w, h = lay.width, lay.height + title_h
+    fig = plt.figure(figsize=(w * scale / _DPI, h * scale / _DPI), dpi=_DPI)
+    try:
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_xlim(0, w)
+        ax.set_ylim(h, 0)  # y downwards, as the layout
+        ax.axis("off")
+        pt = 72.0 / _DPI * scale  # one layout px in points
+
+        def text(x, y, s, color="#202124", size=FONT_SIZE, weight="normal", ha="center"):
+            ax.text(
+                x, y, s, ha=ha, va="center", color=color, fontsize=size * pt,
+                family="DejaVu Sans Mono", fontweight=weight, usetex=False, parse_math=False,
+            )  # fmt: skip
+
+        for k, line in enumerate(title_lines):
+            text(6, 14 + 20 * k, line, size=14, weight="bold", ha="left")
+        dy = title_h
+        for _parent, _child, pieces in lay.edges:
+            for piece in pieces:
+                ax.plot(
+                    [p[0] for p in piece], [p[1] + dy for p in piece], color="#9aa0a6", lw=1.5 * pt
+                )
+        for b in lay.boxes.values():
+            fill = "#ffffff"
+            if b.leaf:
+                c = class_color(b.prediction_index)
+                r, g, bl = (int(c[i : i + 2], 16) for i in (1, 3, 5))
+                fill = "#" + "".join(f"{round(255 - 0.16 * (255 - v)):02x}" for v in (r, g, bl))
+            ax.add_patch(
+                Rectangle(
+                    (b.left, b.top + dy), b.width, b.height, facecolor=fill,
+                    edgecolor="#5f6368", lw=1.0 * pt,
+                )
+            )  # fmt: skip
+            for j, left, right, _share in b.bar:
+                ax.add_patch(
+                    Rectangle(
+                        (left, b.bar_top + dy), right - left, BAR_H, facecolor=class_color(j),
+                        edgecolor="#ffffff", lw=0.5 * pt,
+                    )
+                )  # fmt: skip
+        for line in lay.text_lines():
+            bold = line.text.startswith("<b>")
+            text(
+                line.x,
+                line.y + dy,
+                line.plain,
+                color=line.color,
+                weight="bold" if bold else "normal",
+            )
+        buf = io.BytesIO()
+        fig.savefig(
+            buf,
+            format=fmt,
+            dpi=_DPI,
+            metadata={"Title": str(title)[:200]} if fmt == "svg" else None,
+        )
+        return buf.getvalue()
+    finally:
+        plt.close(fig)
