@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitInvalidLayoutContextError
 
-from offcenter.app import node_settings, presentation, tree_page, tree_restore, urlstate
+from offcenter.app import node_settings, presentation, tree_click, tree_page, tree_restore, urlstate
 from offcenter.app.charts import plotly_chart
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
@@ -28,7 +28,7 @@ from offcenter.data.csv_io import DataProblem, infer_kinds, quick_sample_size, t
 from offcenter.data.datasets import DEFAULT
 from offcenter.viz.comparison import tree_title
 from offcenter.viz.explain import md_escape
-from offcenter.viz.tree import selected_node, tree_figure
+from offcenter.viz.tree import selected_node
 from offcenter.viz.tree_image import FORMATS, tree_image
 
 ensure_router()  # a first visit straight to this page still goes through app.py
@@ -421,11 +421,12 @@ def tree_and_node(X, y, target: str, alpha) -> None:
     with st.expander("Trace a row through the tree"):
         trace_path = trace_section(clf, X, y)
 
-    fig = tree_figure(
+    fig = tree_click.cached_tree_figure(  # per (tree, view), shared by sessions
+        tree_key,
+        depth_arg,
+        tree_state.node,
+        tuple(trace_path or ()),
         clf,
-        max_depth=depth_arg,
-        selected=tree_state.node,
-        path=trace_path,
         font_size=font,  # smaller than size.font_size when the drawing is wider than the chart
         wrap_width=size.wrap_width,
         shares_per_line=size.shares_per_line,

@@ -16,8 +16,11 @@ first request on, whatever page is asked for first.
 
 from __future__ import annotations
 
+import os
+
 import streamlit as st
 
+from offcenter.app import failover
 from offcenter.app.presentation import presentation_toggle, viewport
 
 __all__ = ["PAGES", "ensure_router", "run"]
@@ -95,6 +98,23 @@ def _every_page() -> None:
         ctx._offcenter_every_page = run_id
     st.html(STYLE)
     presentation_toggle()  # large type for a projector, kept in the URL (present=1)
+    _failover_notice()
+
+
+def _failover_notice() -> None:
+    """Once per session: say so when this session moved here from a process that died
+    (HAProxy's header, :mod:`offcenter.app.failover`), and what did not come back."""
+    if "_failover_note" not in st.session_state:
+        try:
+            headers = st.context.headers
+        except Exception:  # no browser request (AppTest, bare mode)
+            headers = {}
+        st.session_state["_failover_note"] = failover.failover_notice(
+            headers or {}, os.environ, link_names_upload=st.query_params.get("data") == "upload"
+        )
+    note = st.session_state["_failover_note"]
+    if note:  # shown on every page of the session that moved
+        st.info(note)
 
 
 def run() -> None:

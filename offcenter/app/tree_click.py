@@ -40,7 +40,7 @@ __all__ = ["cached_tree_figure"]
 
 @st.cache_resource(max_entries=512, show_spinner=False)
 def cached_tree_figure(
-    tree_key: str, max_depth: int | None, selected: int | None, path: tuple, _clf
+    tree_key: str, max_depth: int | None, selected: int | None, path: tuple, _clf, **drawing
 ) -> go.Figure:
     """:func:`offcenter.viz.tree.tree_figure` of the tree ``tree_key`` (fitted: ``_clf``), once
     per (tree, depth drawn, selected node, traced path) and process; read-only.
@@ -58,5 +58,9 @@ def cached_tree_figure(
         The nodes of a traced row's path (empty: none).
     _clf : TreeClassifier
         The fitted tree.
+    **drawing
+        The drawing's other keyword arguments of :func:`~offcenter.viz.tree.tree_figure`
+        (``font_size``, ``wrap_width``, ``shares_per_line``, ``view_width``, ...): hashable
+        values, part of the cache key.
     """
-    return tree_figure(_clf, max_depth=max_depth, selected=selected, path=list(path))
+    return tree_figure(_clf, max_depth=max_depth, selected=selected, path=list(path), **drawing)
