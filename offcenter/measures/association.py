@@ -73,11 +73,23 @@ class Association:
         return self.lambda_alpha(0.5)
 
 
-def _lambda(gain, i_y, i_x, alpha):
-    denom = alpha * i_y + (1.0 - alpha) * i_x
+def lambda_denominator(i_y, i_x, alpha: float):
+    r"""The denominator :math:`\alpha I(Y) + (1 - \alpha) I(X)` of lambda_alpha (arrays, no
+    checks): with :func:`lambda_of`, the one place lambda_alpha is computed (the tree engine's
+    split scores and :meth:`Association.lambda_alpha` alike)."""
+    return alpha * i_y + (1.0 - alpha) * i_x
+
+
+def lambda_of(gain, denom):
+    """lambda_alpha = gain / denom from :func:`lambda_denominator`; 0 where the denominator is
+    not above 1e-15 (0/0: a split of a pure node, or of one branch)."""
     ok = denom > 1e-15
+    return np.where(ok, gain / np.where(ok, denom, 1.0), 0.0)
+
+
+def _lambda(gain, i_y, i_x, alpha):
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(ok, gain / np.where(ok, denom, 1.0), 0.0)
+        return lambda_of(gain, lambda_denominator(i_y, i_x, alpha))
 
 
 def _as_table(table) -> np.ndarray:

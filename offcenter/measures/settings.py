@@ -120,6 +120,12 @@ def _normalise_theta(theta, info) -> None | str | tuple[float, ...]:
         raise ValueError(
             f"theta needs one reference frequency per class (at least 2); got {arr.tolist()}."
         )
+    if arr.ndim == 0 and np.isfinite(arr.item()) and not 0.0 < arr.item() < 1.0:
+        t = arr.item()
+        raise ValueError(
+            f"a single theta t means (1 - t, t) and must be strictly between 0 and 1 (every "
+            f"class needs a chance); got {t!r}."
+        )
     as_theta(arr, q)  # for its error messages; the values kept are the given ones (exact keys)
     values = arr if arr.ndim == 1 else np.array([1.0 - arr.item(), arr.item()])
     return tuple(float(v) + 0.0 for v in values)
@@ -222,11 +228,7 @@ class MeasureSetting:
                     f"{class_weight!r} (a dict of weights goes to TreeClassifier directly)."
                 )
             class_weight = "balanced"
-        if alpha is not None and info.is_criterion:
-            raise ValueError(
-                f"alpha (the score lambda_alpha of an impurity gain) does not apply to the "
-                f"{info.label}, a split criterion scored by itself; leave alpha=None."
-            )
+        info.check_alpha(alpha)
         values = {
             "measure": info.name,
             "theta": _normalise_theta(self.theta, info),

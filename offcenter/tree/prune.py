@@ -47,6 +47,8 @@ import numbers
 
 import numpy as np
 import pandas as pd
+from sklearn.base import clone
+from sklearn.utils import Bunch
 
 from offcenter.tree.nodes import Node, Tree, renumber
 
@@ -77,7 +79,7 @@ def as_leaf(nd: Node) -> Node:
         nd.proba,
         nd.conditions,
         0,
-        nd.criterion,
+        nd.setting_key,
         nd.n_samples,
     )
 
@@ -263,9 +265,6 @@ def pruning_path(clf) -> dict:
 def cost_complexity_pruning_path(clf, X, y, sample_weight=None):
     """scikit-learn's ``cost_complexity_pruning_path``: fit a clone without pruning and return
     ``Bunch(ccp_alphas, impurities)`` of its weakest-link path."""
-    from sklearn.base import clone
-    from sklearn.utils import Bunch
-
     est = clone(clf).set_params(ccp_alpha=0.0)
     est.fit(X, y, sample_weight=sample_weight)
     path = pruning_path(est)
