@@ -29,6 +29,7 @@ import numpy as np
 
 from offcenter.measures._validation import as_float_array, as_parameter, scalar_or_array
 from offcenter.measures.impurity import Impurity, resolve_theta
+from offcenter.measures.registry import get_measure
 
 
 @dataclass(frozen=True)
@@ -157,8 +158,6 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
     if isinstance(measure, Impurity):
         imp = measure
     else:
-        from offcenter.measures.registry import get_measure
-
         info = get_measure(measure)
         if theta is None and info.theta == "builtin":
             theta = "prior"

@@ -8,8 +8,6 @@ association coefficients, the tree engine and the evaluation share.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 
 from offcenter.measures._validation import (
@@ -242,22 +240,3 @@ class Impurity:
         if self.info.theta == "builtin":
             return Impurity(self.name, theta=uniform(k))
         return Impurity(self.name, **self.params)
-
-
-def impurities(settings: Iterable, class_counts) -> list[Impurity]:
-    """Build several :class:`Impurity` objects from measure settings, resolving theta.
-
-    Each item is a :class:`offcenter.MeasureSetting`, its key (``"oc_shannon"``) or a dict with
-    ``measure`` and optionally ``theta`` (``"prior"``, ``"uniform"``, a vector or None),
-    ``consistent``, ``beta``, ``rho`` (see :meth:`offcenter.MeasureSetting.parse`).
-    """
-    from offcenter.measures.settings import MeasureSetting
-
-    return [MeasureSetting.parse(s).impurity(class_counts) for s in settings]
-
-
-def comparison_settings():
-    """The standard comparison settings (:func:`offcenter.measures.settings.comparison_settings`)."""
-    from offcenter.measures.settings import comparison_settings as _comparison
-
-    return _comparison()

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import numbers
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
@@ -537,3 +538,16 @@ def comparison_settings() -> list[MeasureSetting]:
         MeasureSetting("asymmetric", theta="prior"),
         MeasureSetting("asymmetric", theta="prior", consistent=True),
     ]
+
+
+def impurities(settings: Iterable, class_counts) -> list[Impurity]:
+    """Build several :class:`Impurity` objects from measure settings, resolving theta.
+
+    Each item is a :class:`MeasureSetting`, its key (``"oc_shannon"``) or a dict with
+    ``measure`` and optionally ``theta`` (``"prior"``, ``"uniform"``, a vector or None),
+    ``consistent``, ``beta``, ``rho`` (see :meth:`MeasureSetting.parse`).
+
+    >>> [imp.key for imp in impurities(["shannon", "oc_gini"], [70, 30])]
+    ['shannon', 'oc_gini']
+    """
+    return [MeasureSetting.parse(s).impurity(class_counts) for s in settings]

@@ -369,8 +369,8 @@ def search_numeric(
     return numeric_result(pos, gain, score)
 
 
-def numeric_result(pos, gain, score) -> dict:
-    """The best candidate per node of a positions dict with exact gains and scores."""
+def numeric_result(pos: Candidates, gain, score) -> BestSplits:
+    """The best candidate per node of ``pos``, given the exact gains and scores."""
     nodes, b = best_per_segment(pos.nd, score)
     M = pos.M
     return BestSplits(

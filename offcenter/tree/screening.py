@@ -171,8 +171,9 @@ def survivors(sc, nd, floor) -> np.ndarray:
     return np.flatnonzero(sc.score + sc.err >= floor.take(nd) - TIE)
 
 
-def subset(pos, rows) -> dict:
-    """The candidates ``rows`` of a positions dict (class columns kept contiguous)."""
+def subset(pos: Candidates, rows) -> Candidates:
+    """The candidates ``rows`` of ``pos`` (class columns kept contiguous; the per-node missing
+    counts kept whole, the positions ``idx`` and the rows ``rl``, ``rr`` dropped)."""
     return Candidates(
         pos.nd[rows],
         np.take(pos.L.T, rows, axis=1).T,
