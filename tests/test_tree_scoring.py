@@ -131,3 +131,48 @@ def test_parameter_checks_are_shared_by_the_forest():
         "max_depth": 3,
         "min_gain": -np.inf,
     }
+
+
+def _iris_binary():
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    return X, (y == 2).astype(int)
+
+
+def test_a_measure_setting_is_kept_whole():
+    X, y = _iris_binary()
+    s = MeasureSetting("gini", theta="prior", alpha=0.5, class_weight="balanced")
+    whole = TreeClassifier(measure=s, max_depth=3).fit(X, y)
+    assert whole.setting_ is s  # no dict or JSON round trip inside fit
+    kwargs = TreeClassifier(
+        measure="gini", theta="prior", alpha=0.5, class_weight="balanced", max_depth=3
+    ).fit(X, y)
+    a, b = whole.to_dict()["nodes"], kwargs.to_dict()["nodes"]
+    assert {nd.pop("setting_key") for nd in a} == {s.key}  # with its "_balanced"
+    assert {nd.pop("setting_key") for nd in b} == {"oc_gini_a0.5"}
+    assert json.dumps(a) == json.dumps(b)
+    back = TreeClassifier.from_json(whole.to_json())
+    assert back.measure == s and back.setting_ == s
+    np.testing.assert_array_equal(back.predict_proba(X), whole.predict_proba(X))
+    from sklearn.base import clone
+
+    assert clone(whole).get_params()["measure"] == s
+    plus = TreeClassifier(measure=MeasureSetting("shannon"), alpha=1.0).fit(X, y)
+    assert plus.setting_ == MeasureSetting("shannon", alpha=1.0)
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"theta": "prior"}, "give theta in it"),
+        ({"consistent": True}, "give consistent in it"),
+        ({"alpha": 0.2}, "disagree"),
+        ({"class_weight": {0: 2.0}}, "disagree"),
+    ],
+)
+def test_a_measure_setting_and_tree_parameters_that_conflict(kwargs, match):
+    X, y = _iris_binary()
+    s = MeasureSetting("gini", alpha=0.5, class_weight="balanced")
+    with pytest.raises(ValueError, match=match):
+        TreeClassifier(measure=s, **kwargs).fit(X, y)

@@ -169,9 +169,13 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    measure : str
+    measure : str or MeasureSetting
         A registered measure (``offcenter.measure_names()``) or split criterion
-        (``offcenter.criterion_names()``: ``"hellinger"``, HDDT).
+        (``offcenter.criterion_names()``: ``"hellinger"``, HDDT); or a whole
+        :class:`~offcenter.MeasureSetting`, kept as it is (``setting_`` is that object):
+        ``theta``, ``beta``, ``rho`` and ``consistent`` are then left at their defaults (they
+        are in the setting), ``alpha`` may add a score to a setting without one, and the
+        setting's ``class_weight`` ("balanced") applies as if given to the tree.
     theta : None, "prior", "uniform" or array_like
         Off-centering reference (fixed for every node). None: no off-centering, except for the
         asymmetric entropy, which always has a theta and then takes the prior.
@@ -384,7 +388,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
 
     def _row_weights(self, sample_weight, y: np.ndarray, n: int):
         """sample_weight * class_weight[y], or None when every row weighs 1."""
-        cw = self.class_weight
+        cw = self._class_weight()
         if sample_weight is None and cw is None:
             return None
         w = _check_sample_weight(
@@ -407,10 +411,45 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             return None
         return w
 
+    def _class_weight(self):
+        """``class_weight``, or the one of a MeasureSetting given as ``measure``."""
+        m, cw = self.measure, self.class_weight
+        if isinstance(m, MeasureSetting) and m.class_weight is not None:
+            if cw is not None and cw != m.class_weight:
+                raise ValueError(
+                    f"class_weight={cw!r} and the setting's class_weight={m.class_weight!r} "
+                    "disagree; give one."
+                )
+            return m.class_weight
+        return cw
+
     # ------------------------------------------------------------------ settings
     def _make_setting(self, params=None) -> MeasureSetting:
-        """The :class:`~offcenter.MeasureSetting` of these parameters (validated)."""
+        """The :class:`~offcenter.MeasureSetting` of these parameters (validated): ``measure``
+        itself when it is one (kept whole; ``alpha`` may add its score), else one built from
+        ``measure``, ``theta``, ``beta``, ``rho``, ``consistent`` and ``alpha``."""
         p = self.get_params() if params is None else params
+        m = p["measure"]
+        if isinstance(m, MeasureSetting):
+            given = [k for k in ("theta", "beta", "rho") if p[k] is not None]
+            given += ["consistent"] if p["consistent"] else []
+            if given:
+                raise ValueError(
+                    f"measure is a MeasureSetting ({m.key}): give {', '.join(given)} in it, "
+                    "not to the tree."
+                )
+            if m.n is not None:
+                raise ValueError(
+                    "a tree uses each node's own n: a setting with a fixed n is for curves only."
+                )
+            a = p["alpha"]
+            if a is None or (m.alpha is not None and m.alpha == a):
+                return m
+            if m.alpha is not None:
+                raise ValueError(
+                    f"alpha={a!r} and the setting's alpha={m.alpha!r} disagree; give one."
+                )
+            return m.replace(alpha=a)
         return MeasureSetting(
             p["measure"],
             theta=p["theta"],

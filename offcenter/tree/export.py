@@ -13,6 +13,10 @@ FORMAT = "offcenter.tree/1"
 
 
 def _jsonable(v):
+    if isinstance(v, MeasureSetting):  # measure given as a whole setting
+        d = v.to_dict()
+        del d["key"], d["label"]
+        return {"__setting__": {k: _jsonable(x) for k, x in d.items()}}
     if isinstance(v, dict):  # class_weight: pairs, so that the class keeps its type
         return {"__pairs__": [[_jsonable(k), _jsonable(x)] for k, x in v.items()]}
     if isinstance(v, np.ndarray):
@@ -64,6 +68,8 @@ def from_dict(cls, d: dict):
     for k, v in params.items():
         if isinstance(v, dict) and "__pairs__" in v:
             params[k] = {(tuple(a) if isinstance(a, list) else a): b for a, b in v["__pairs__"]}
+        elif isinstance(v, dict) and "__setting__" in v:
+            params[k] = MeasureSetting.parse(v["__setting__"])
     clf = cls(**params)
     dtype = d.get("classes_dtype", "object")
     classes = d["classes"]
