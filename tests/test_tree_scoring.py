@@ -176,3 +176,36 @@ def test_a_measure_setting_and_tree_parameters_that_conflict(kwargs, match):
     s = MeasureSetting("gini", alpha=0.5, class_weight="balanced")
     with pytest.raises(ValueError, match=match):
         TreeClassifier(measure=s, **kwargs).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "criterion,measure,key",
+    [
+        ("gini", "shannon", "gini"),
+        ("entropy", "shannon", "shannon"),
+        ("log_loss", "shannon", "shannon"),
+        ("dkm", "dkm", "dkm"),
+        (None, "gini", "gini"),
+    ],
+)
+def test_criterion_names_the_measure(criterion, measure, key):
+    X, y = _iris_binary()
+    clf = TreeClassifier(criterion=criterion, measure=measure, max_depth=2).fit(X, y)
+    assert clf.setting_.key == key
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"criterion": "gini", "measure": "dkm"}, "disagree"),
+        ({"criterion": "gini", "measure": MeasureSetting("gini")}, "give criterion in it"),
+        ({"criterion": 3}, "criterion must be None"),
+        ({"criterion": "squared_error"}, "squared_error"),
+        ({"splitter": "random"}, "splitter must be 'best'"),
+        ({"min_impurity_decrease": -0.1}, r"min_impurity_decrease .* got -0.1\."),
+    ],
+)
+def test_sklearn_names_bad_values(kwargs, match):
+    X, y = _iris_binary()
+    with pytest.raises(ValueError, match=match):
+        TreeClassifier(**kwargs).fit(X, y)

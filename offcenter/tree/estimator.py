@@ -111,6 +111,7 @@ from offcenter.tree.params import (
     TrainingData,
     check_tree_params,
     growth_params,
+    measure_name,
 )
 from offcenter.tree.records import GrowthParams, Record
 from offcenter.tree.scoring import SplitScorer
@@ -161,6 +162,9 @@ _PARAMS = (
     "class_weight",
     "min_weight_fraction_leaf",
     "ccp_alpha",
+    "criterion",
+    "splitter",
+    "min_impurity_decrease",
 )
 
 
@@ -220,6 +224,18 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         Weights of the classes, multiplied into the rows' ``sample_weight`` (as in
         scikit-learn): a dict ``{class: weight}`` (classes not in it weigh 1), or
         ``"balanced"``: ``n_samples / (n_classes * np.bincount(y))`` (unweighted class counts).
+    criterion : None, "gini", "entropy", "log_loss" or a measure name
+        scikit-learn's name for the measure (``"entropy"`` and ``"log_loss"`` are Shannon's
+        entropy). One rule: None (default) leaves ``measure`` in charge; a criterion sets the
+        measure, and ``measure`` must then be left at ``"shannon"`` or name the same one.
+    splitter : "best"
+        Every threshold is searched exactly (scikit-learn's ``"best"``); ``"random"`` is not
+        offered.
+    min_impurity_decrease : float >= 0
+        scikit-learn's rule, distinct from ``min_gain``: a node t is split only if
+        :math:`\frac{W_t}{W} \mathrm{gain} \ge` ``min_impurity_decrease`` (W_t, W: the
+        weights of the node and of the training set; 10 machine epsilons of slack, as
+        scikit-learn). For a split criterion (HDDT) the gain is its value.
     ccp_alpha : float >= 0
         Minimal cost-complexity pruning at the end of fit (0: none), as scikit-learn's: every
         weakest link of effective alpha ``<= ccp_alpha`` is collapsed, with costs
@@ -296,6 +312,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         class_weight=None,
         min_weight_fraction_leaf=0.0,
         ccp_alpha=0.0,
+        criterion=None,
+        splitter="best",
+        min_impurity_decrease=0.0,
     ):
         self.measure = measure
         self.theta = theta
@@ -315,6 +334,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.ccp_alpha = ccp_alpha
+        self.criterion = criterion
+        self.splitter = splitter
+        self.min_impurity_decrease = min_impurity_decrease
 
     # ------------------------------------------------------------------ sklearn conventions
     def __sklearn_tags__(self):
@@ -433,6 +455,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         if isinstance(m, MeasureSetting):
             given = [k for k in ("theta", "beta", "rho") if p[k] is not None]
             given += ["consistent"] if p["consistent"] else []
+            given += ["criterion"] if p.get("criterion") is not None else []
             if given:
                 raise ValueError(
                     f"measure is a MeasureSetting ({m.key}): give {', '.join(given)} in it, "
@@ -451,7 +474,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
                 )
             return m.replace(alpha=a)
         return MeasureSetting(
-            p["measure"],
+            measure_name(p["measure"], p.get("criterion")),
             theta=p["theta"],
             beta=p["beta"],
             rho=p["rho"],

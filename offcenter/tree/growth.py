@@ -15,7 +15,14 @@ import numpy as np
 from offcenter.tree.categorical import category_rows, category_table, search_categorical
 from offcenter.tree.encode import Encoded
 from offcenter.tree.numeric import resolve_lazy, search_numeric
-from offcenter.tree.records import TIE, GrowthParams, Record, Screened, split_choice
+from offcenter.tree.records import (
+    SKLEARN_EPSILON,
+    TIE,
+    GrowthParams,
+    Record,
+    Screened,
+    split_choice,
+)
 
 
 def _splittable(rec: Record, params: GrowthParams) -> bool:
@@ -208,6 +215,11 @@ def grow(
                 # node's exact class proportions give 2.2e-16 under DKM, 0 under HDDT
                 if j < 0 or not best_gain[loc] > params.min_gain + TIE:
                     continue
+                mid = params.min_impurity_decrease
+                if mid > 0:  # scikit-learn's weighted impurity decrease, and its test
+                    share = float(rec.counts.sum()) / params.total_weight
+                    if share * best_gain[loc] + SKLEARN_EPSILON < mid:
+                        continue
                 sp = split_choice(results[j], int(results[j].where[loc]), j, features[j])
             rec.split = sp
             rec.n_missing = int(sp.n_missing)

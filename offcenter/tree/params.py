@@ -63,6 +63,52 @@ def _weight_fraction(v):
     return float(v)
 
 
+def _min_impurity_decrease(v):
+    if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 <= v < math.inf:
+        raise ValueError(f"min_impurity_decrease must be a finite number >= 0; got {v!r}.")
+    return float(v)
+
+
+def _splitter(v):
+    if v != "best":
+        raise ValueError(
+            f"splitter must be 'best' (every threshold is searched exactly; 'random' is not "
+            f"offered); got {v!r}."
+        )
+    return v
+
+
+def _criterion(v):
+    if v is not None and not isinstance(v, str):
+        raise ValueError(
+            f"criterion must be None, 'gini', 'entropy', 'log_loss' or a measure name; got {v!r}."
+        )
+    return v
+
+
+#: scikit-learn's criterion names and the measure each one is.
+SKLEARN_CRITERIA = {"gini": "gini", "entropy": "shannon", "log_loss": "shannon"}
+
+
+def measure_name(measure, criterion) -> str:
+    """The measure of ``measure`` and ``criterion`` (scikit-learn's name for it).
+
+    One rule: ``criterion=None`` (default) leaves ``measure`` in charge; a ``criterion``
+    (``"gini"``, ``"entropy"`` or ``"log_loss"``, both Shannon's entropy in bits' ranking, or
+    any measure name) sets the measure, and ``measure`` must then be left at its default
+    ``"shannon"`` or name the same measure.
+    """
+    if criterion is None:
+        return measure
+    name = SKLEARN_CRITERIA.get(criterion, criterion)
+    if measure not in ("shannon", name):
+        raise ValueError(
+            f"criterion={criterion!r} and measure={measure!r} disagree; give one of them "
+            "(criterion is scikit-learn's name for the measure)."
+        )
+    return name
+
+
 def _alpha(v):
     if v is None:
         return None
@@ -118,6 +164,9 @@ TREE_PARAMETERS: dict[str, Callable] = {
     "class_weight": _class_weight,
     "min_weight_fraction_leaf": _weight_fraction,
     "ccp_alpha": check_ccp_alpha,
+    "criterion": _criterion,
+    "splitter": _splitter,
+    "min_impurity_decrease": _min_impurity_decrease,
 }
 
 
@@ -205,4 +254,6 @@ def growth_params(
         as_generator(params["random_state"]),
         weighted=data.weights is not None,
         min_weight_leaf=params["min_weight_fraction_leaf"] * data.total_weight,
+        min_impurity_decrease=params.get("min_impurity_decrease", 0.0),
+        total_weight=data.total_weight,
     )

@@ -13,6 +13,8 @@ from offcenter.tree.scoring import SplitScorer
 #: Tie tolerance of the scores: within it, the first candidate (feature in column order,
 #: smallest threshold, first grouping enumerated) wins.
 TIE = 1e-12
+#: scikit-learn's EPSILON of its ``min_impurity_decrease`` test (10 DBL_EPSILON).
+SKLEARN_EPSILON = 10 * np.finfo(np.float64).eps
 
 
 @dataclass
@@ -39,6 +41,10 @@ class GrowthParams:
     rng: np.random.Generator | None = None
     weighted: bool = False
     min_weight_leaf: float = 0.0
+    #: scikit-learn's ``min_impurity_decrease``: a node t is split only if
+    #: ``W_t / W * gain + SKLEARN_EPSILON >= min_impurity_decrease`` (W: ``total_weight``)
+    min_impurity_decrease: float = 0.0
+    total_weight: float = 1.0
 
 
 @dataclass
