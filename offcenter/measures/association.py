@@ -167,7 +167,7 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
             )
         th = resolve_theta(theta, t.sum(axis=-2)) if theta is not None else None
         imp = Impurity(info.name, theta=th, consistent=consistent, **params)
-    if imp.criterion is not None:
+    if imp.split_criterion is not None:
         raise ValueError(
             f"the {imp.info.label} is a split criterion, not an impurity: it has no gain or "
             "lambda_alpha; score a table with offcenter.hellinger_split(table)."

@@ -66,7 +66,7 @@ class Impurity:
     of each distribution (each tree node's own n).
 
     For a split criterion (``"hellinger"``, HDDT) the object evaluates the criterion's node
-    measure (DKM) and carries the criterion in ``criterion``
+    measure (DKM) and carries the criterion in ``split_criterion``
     (:class:`offcenter.measures.criteria.SplitCriterion`): the tree engine then scores a split
     by it instead of by the impurity decrease.
 
@@ -101,7 +101,7 @@ class Impurity:
                 f"consistent=True applies only to the asymmetric entropy, not the {self.info.label}."
             )
         #: the split criterion of a criterion setting (HDDT), None for an impurity measure
-        self.criterion = self.info.criterion
+        self.split_criterion = self.info.criterion
         if theta is not None and self.info.theta == "none":
             raise ValueError(
                 f"the {self.info.label} takes no theta: it is skew-insensitive by construction."
@@ -117,6 +117,11 @@ class Impurity:
             th = as_float_array(theta, "theta")
             q = 2 if th.ndim == 0 else th.shape[-1]
             self.theta = as_theta(th, q)
+
+    @property
+    def criterion(self):
+        """Former name of :attr:`split_criterion` (kept for code written before the rename)."""
+        return self.split_criterion
 
     # ------------------------------------------------------------------ descriptions
     @property

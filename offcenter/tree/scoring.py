@@ -257,7 +257,7 @@ class CriterionScorer(SplitScorer):
 
     def __init__(self, impurity, q, n_max, weighted=False):
         super().__init__(impurity, q, n_max, weighted)
-        self.criterion = impurity.info.criterion
+        self.criterion = impurity.split_criterion
 
     def pair(self, L, R, nl, nr, ip, n):
         value = self.criterion.pair(L, R)
