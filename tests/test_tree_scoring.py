@@ -209,3 +209,16 @@ def test_sklearn_names_bad_values(kwargs, match):
     X, y = _iris_binary()
     with pytest.raises(ValueError, match=match):
         TreeClassifier(**kwargs).fit(X, y)
+
+
+def test_the_forest_takes_a_whole_setting_too():
+    X, y = _iris_binary()
+    s = MeasureSetting("gini", theta="prior", alpha=0.5)
+    whole = ForestClassifier(n_estimators=3, measure=s, random_state=0, n_jobs=1).fit(X, y)
+    kwargs = ForestClassifier(
+        n_estimators=3, measure="gini", theta="prior", alpha=0.5, random_state=0, n_jobs=1
+    ).fit(X, y)
+    assert whole.setting_ is s
+    np.testing.assert_array_equal(whole.predict_proba(X), kwargs.predict_proba(X))
+    with pytest.raises(ValueError, match="give theta in it"):
+        ForestClassifier(n_estimators=2, measure=s, theta="uniform", n_jobs=1).fit(X, y)

@@ -55,7 +55,12 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.estimator import TreeClassifier
-from offcenter.tree.params import TREE_PARAMETERS, check_tree_params, n_max_features
+from offcenter.tree.params import (
+    TREE_PARAMETERS,
+    check_tree_params,
+    n_max_features,
+    tree_setting,
+)
 
 __all__ = ["ForestClassifier"]
 
@@ -307,14 +312,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         counts = np.bincount(codes, minlength=len(classes)).astype(float)
         # one setting for the forest; its theta ("prior" too, and the asymmetric entropy's
         # default) is resolved once, on the forest's training set, and given to every tree
-        setting = MeasureSetting(
-            self.measure,
-            theta=self.theta,
-            beta=self.beta,
-            rho=self.rho,
-            consistent=self.consistent,
-            alpha=self.alpha,
-        )
+        setting = tree_setting({k: getattr(self, k) for k in _TREE_PARAMS})
         theta_ = setting.resolve_theta(counts)
         theta = None if theta_ is None else theta_.tolist()
         mf = self._n_features(Xa.shape[1])
@@ -322,7 +320,12 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         base = self._base_seed()
         by_class = [np.nonzero(codes == c)[0] for c in range(len(classes))]
         tree_params = {k: getattr(self, k) for k in _TREE_PARAMS}
-        tree_params["theta"] = theta
+        if isinstance(self.measure, MeasureSetting):  # a whole setting, with theta resolved
+            tree_params["measure"] = (
+                setting if theta is None else setting.replace(theta=tuple(theta))
+            )
+        else:
+            tree_params["theta"] = theta
         samples, seeds = [], []
         for i in range(int(self.n_estimators)):  # every random draw up front, tree by tree
             rng = np.random.default_rng([base, i])

@@ -111,7 +111,7 @@ from offcenter.tree.params import (
     TrainingData,
     check_tree_params,
     growth_params,
-    measure_name,
+    tree_setting,
 )
 from offcenter.tree.records import GrowthParams, Record
 from offcenter.tree.scoring import SplitScorer
@@ -450,37 +450,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         """The :class:`~offcenter.MeasureSetting` of these parameters (validated): ``measure``
         itself when it is one (kept whole; ``alpha`` may add its score), else one built from
         ``measure``, ``theta``, ``beta``, ``rho``, ``consistent`` and ``alpha``."""
-        p = self.get_params() if params is None else params
-        m = p["measure"]
-        if isinstance(m, MeasureSetting):
-            given = [k for k in ("theta", "beta", "rho") if p[k] is not None]
-            given += ["consistent"] if p["consistent"] else []
-            given += ["criterion"] if p.get("criterion") is not None else []
-            if given:
-                raise ValueError(
-                    f"measure is a MeasureSetting ({m.key}): give {', '.join(given)} in it, "
-                    "not to the tree."
-                )
-            if m.n is not None:
-                raise ValueError(
-                    "a tree uses each node's own n: a setting with a fixed n is for curves only."
-                )
-            a = p["alpha"]
-            if a is None or (m.alpha is not None and m.alpha == a):
-                return m
-            if m.alpha is not None:
-                raise ValueError(
-                    f"alpha={a!r} and the setting's alpha={m.alpha!r} disagree; give one."
-                )
-            return m.replace(alpha=a)
-        return MeasureSetting(
-            measure_name(p["measure"], p.get("criterion")),
-            theta=p["theta"],
-            beta=p["beta"],
-            rho=p["rho"],
-            consistent=p["consistent"],
-            alpha=p["alpha"],
-        )
+        return tree_setting(self.get_params() if params is None else params)
 
     def _scorer(self, setting: MeasureSetting, class_counts, data: TrainingData) -> SplitScorer:
         """The split scorer of ``setting``, theta resolved on ``class_counts``."""

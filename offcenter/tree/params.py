@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.encode import Encoded
 from offcenter.tree.prune import check_ccp_alpha
 from offcenter.tree.records import GrowthParams
@@ -256,4 +257,40 @@ def growth_params(
         min_weight_leaf=params["min_weight_fraction_leaf"] * data.total_weight,
         min_impurity_decrease=params.get("min_impurity_decrease", 0.0),
         total_weight=data.total_weight,
+    )
+
+
+def tree_setting(p: dict) -> MeasureSetting:
+    """The :class:`~offcenter.MeasureSetting` of tree parameters ``p`` (validated; shared by
+    the tree and the forest): ``measure`` itself when it is one (kept whole; ``alpha`` may add
+    its score; ``theta``, ``beta``, ``rho``, ``consistent`` and ``criterion`` must then be left
+    at their defaults), else one built from ``measure`` (or ``criterion``, see
+    :func:`measure_name`), ``theta``, ``beta``, ``rho``, ``consistent`` and ``alpha``."""
+    m = p["measure"]
+    if isinstance(m, MeasureSetting):
+        given = [k for k in ("theta", "beta", "rho") if p[k] is not None]
+        given += ["consistent"] if p["consistent"] else []
+        given += ["criterion"] if p.get("criterion") is not None else []
+        if given:
+            raise ValueError(
+                f"measure is a MeasureSetting ({m.key}): give {', '.join(given)} in it, "
+                "not to the tree."
+            )
+        if m.n is not None:
+            raise ValueError(
+                "a tree uses each node's own n: a setting with a fixed n is for curves only."
+            )
+        a = p["alpha"]
+        if a is None or (m.alpha is not None and m.alpha == a):
+            return m
+        if m.alpha is not None:
+            raise ValueError(f"alpha={a!r} and the setting's alpha={m.alpha!r} disagree; give one.")
+        return m.replace(alpha=a)
+    return MeasureSetting(
+        measure_name(p["measure"], p.get("criterion")),
+        theta=p["theta"],
+        beta=p["beta"],
+        rho=p["rho"],
+        consistent=p["consistent"],
+        alpha=p["alpha"],
     )
