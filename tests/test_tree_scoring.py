@@ -202,6 +202,7 @@ def test_criterion_names_the_measure(criterion, measure, key):
         ({"criterion": 3}, "criterion must be None"),
         ({"criterion": "squared_error"}, "squared_error"),
         ({"splitter": "random"}, "splitter must be 'best'"),
+        ({"max_leaf_nodes": 1}, r"max_leaf_nodes must be an integer >= 2 or None; got 1\."),
         ({"min_impurity_decrease": -0.1}, r"min_impurity_decrease .* got -0.1\."),
     ],
 )

@@ -165,6 +165,7 @@ _PARAMS = (
     "criterion",
     "splitter",
     "min_impurity_decrease",
+    "max_leaf_nodes",
 )
 
 
@@ -236,6 +237,12 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         :math:`\frac{W_t}{W} \mathrm{gain} \ge` ``min_impurity_decrease`` (W_t, W: the
         weights of the node and of the training set; 10 machine epsilons of slack, as
         scikit-learn). For a split criterion (HDDT) the gain is its value.
+    max_leaf_nodes : int >= 2 or None
+        scikit-learn's best-first growth: the node of the largest weighted impurity decrease
+        :math:`\frac{W_t}{W} \mathrm{gain}` is split first, until there are
+        ``max_leaf_nodes`` leaves (None: no limit). The tree is grown whole (level-wise) and
+        its best-first top kept, which is the same tree since a node's split does not depend
+        on the order of growth. Applied at fit (edits do not re-apply it).
     ccp_alpha : float >= 0
         Minimal cost-complexity pruning at the end of fit (0: none), as scikit-learn's: every
         weakest link of effective alpha ``<= ccp_alpha`` is collapsed, with costs
@@ -315,6 +322,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         criterion=None,
         splitter="best",
         min_impurity_decrease=0.0,
+        max_leaf_nodes=None,
     ):
         self.measure = measure
         self.theta = theta
@@ -337,6 +345,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.criterion = criterion
         self.splitter = splitter
         self.min_impurity_decrease = min_impurity_decrease
+        self.max_leaf_nodes = max_leaf_nodes
 
     # ------------------------------------------------------------------ sklearn conventions
     def __sklearn_tags__(self):
@@ -498,10 +507,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.theta_ = setting.resolve_theta(counts)
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
         recs = grow(enc, codes, self._growth_params(scorer, params), [(rows, 0, ())], w=w)
+        grown = Tree(self._records_to_nodes(recs, 0, self.impurity_, key=setting.key))
         self.tree_ = prune.prune_tree(
-            Tree(self._records_to_nodes(recs, 0, self.impurity_, key=setting.key)),
-            params["ccp_alpha"],
-        )  # unchanged when ccp_alpha == 0
+            prune.best_first(grown, params["max_leaf_nodes"]), params["ccp_alpha"]
+        )  # unchanged when max_leaf_nodes is None and ccp_alpha == 0
         self._train_leaf = None
         self.edits_ = []
         return self

@@ -168,6 +168,7 @@ TREE_PARAMETERS: dict[str, Callable] = {
     "criterion": _criterion,
     "splitter": _splitter,
     "min_impurity_decrease": _min_impurity_decrease,
+    "max_leaf_nodes": _integer("max_leaf_nodes", 2, allow_none=True),
 }
 
 

@@ -42,6 +42,7 @@ Using the RPART Routines*, section 4) lists the same sequence with ``CP = alpha 
 
 from __future__ import annotations
 
+import heapq
 import math
 import numbers
 
@@ -245,6 +246,42 @@ def prune_nodes(
         drop.update(j for j in _preorder(by_id, i) if j != i)
     keep = set(res["collapsed"])
     return [as_leaf(nd) if nd.id in keep else nd for nd in nodes if nd.id not in drop]
+
+
+def best_first(tree: Tree, max_leaf_nodes: int | None) -> Tree:
+    """The tree grown best-first to at most ``max_leaf_nodes`` leaves, as scikit-learn's
+    ``max_leaf_nodes``: from the root, the open node of the largest weighted impurity decrease
+    :math:`\frac{W_t}{W} \\mathrm{gain}` is split next (ties: the smaller id); a multiway
+    split that would exceed the limit is skipped. Each node's split does not depend on the
+    order of growth, so the result is the top of the fully grown ``tree`` (nodes renumbered
+    breadth-first); None returns ``tree``."""
+    if max_leaf_nodes is None or tree.n_leaves <= max_leaf_nodes:
+        return tree
+    nodes = tree.nodes
+    total = nodes[0].weighted_n
+    heap: list = []
+
+    def push(i):
+        nd = nodes[i]
+        if nd.split is not None:
+            heapq.heappush(heap, (-(nd.weighted_n / total) * nd.split.gain, i))
+
+    push(0)
+    leaves, expanded = 1, set()
+    while heap:
+        _, i = heapq.heappop(heap)
+        extra = len(nodes[i].children) - 1
+        if leaves + extra > max_leaf_nodes:
+            continue
+        leaves += extra
+        expanded.add(i)
+        for c in nodes[i].children:
+            push(c)
+    keep = {0}
+    for i in sorted(expanded):
+        keep.update(nodes[i].children)
+    out = [nd if nd.id in expanded else as_leaf(nd) for nd in nodes if nd.id in keep]
+    return Tree(renumber(out))
 
 
 def prune_tree(tree: Tree, ccp_alpha: float, impurity=None) -> Tree:
