@@ -82,7 +82,7 @@ def test_consistent_asymmetric_uses_each_rows_n():
 
 
 def test_keys_and_labels_are_distinct_across_comparison_settings():
-    imps = oc.measures.impurity.impurities(oc.comparison_settings(), [70, 30])
+    imps = oc.measures.settings.impurities(oc.comparison_settings(), [70, 30])
     keys = [i.key for i in imps]
     labels = [i.label for i in imps]
     assert len(set(keys)) == len(keys) and len(set(labels)) == len(labels)

@@ -435,7 +435,7 @@ def test_regrown_nodes_record_their_setting_key():
     clf = oc.TreeClassifier(max_depth=3).fit(X, y)
     node = clf.tree_.nodes[0].children[0]
     re = clf.regrow(node, measure="shannon", theta="uniform")
-    assert re.tree_.nodes[node].criterion == "ocuniform_shannon"
+    assert re.tree_.nodes[node].setting_key == "ocuniform_shannon"
     assert re.tree_.nodes[0].criterion == "shannon"
 
 

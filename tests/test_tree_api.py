@@ -175,7 +175,7 @@ def test_edits_return_new_trees(iris):
     # regrow a subtree with other settings
     re = clf.regrow(2, measure="gini", max_depth=6)
     sub = re.tree_.subtree(2)
-    assert all(re.tree_.nodes[i].criterion == "gini" for i in sub)
+    assert all(re.tree_.nodes[i].setting_key == "gini" for i in sub)
     assert re.tree_.nodes[0].criterion == "shannon"
     assert re.tree_.depth > 3 or len(sub) >= 1
     assert clf.to_json() == before

@@ -13,10 +13,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import offcenter.tree.search as grow_mod
+import offcenter.tree.numeric as numeric_mod
+import offcenter.tree.screening as grow_mod
 from offcenter import Impurity
 from offcenter.tree.kernels import CountKernel
-from offcenter.tree.search import Settings, block_screen, numeric_positions
+from offcenter.tree.numeric import numeric_positions
+from offcenter.tree.records import GrowthParams
+from offcenter.tree.scoring import make_scorer
+from offcenter.tree.screening import block_screen
 from tests.tree_fitting import fit, random_tree_data
 
 
@@ -129,12 +133,12 @@ def test_block_screen_keeps_everything_that_can_win(alpha, ties, group, monkeypa
         pos, T, y = _positions(rng, 6000, q, ties, msl=1 + trial % 3, nodes=nodes)
         n = T.sum(axis=1)
         for imp in _bounded_settings(rng, q):
-            st = Settings(imp, q, int(n.max()), alpha=alpha)
-            Ipar = st.kernel(T, n)
-            il = st.kernel(pos.L, pos.nl)
-            ir = st.kernel(pos.R, pos.nr)
+            st = GrowthParams(make_scorer(imp, q, int(n.max()), alpha=alpha), q, int(n.max()))
+            Ipar = st.scorer.kernel(T, n)
+            il = st.scorer.kernel(pos.L, pos.nl)
+            ir = st.scorer.kernel(pos.R, pos.nr)
             gain = Ipar[pos.nd] - (pos.nl * il + pos.nr * ir) / n[pos.nd]
-            exact = st.score(gain, Ipar[pos.nd], pos.nl, pos.nr)
+            exact = st.scorer.score_of(gain, Ipar[pos.nd], pos.nl, pos.nr)
             for stride in [grow_mod.STRIDE, 16, 2]:
                 sc = block_screen(pos, Ipar, n, st, stride=stride)
                 # score + err bounds the exact score (err: float32 anchors' error bound)
@@ -188,17 +192,17 @@ def test_block_screening_at_its_real_thresholds_gives_the_exact_tree():
     X = rng.normal(size=(n, 3)) + rng.normal(scale=0.5, size=(q, 3))[y]
     kw = {"measure": "shannon", "theta": "prior", "max_depth": 4}
     calls = []
-    real = grow_mod.block_screen
+    real = numeric_mod.block_screen
 
     def counting(*a, **k):
         calls.append(1)
         return real(*a, **k)
 
-    grow_mod.block_screen = counting
+    numeric_mod.block_screen = counting
     try:
         screened = fit(X, y, True, **kw).to_dict()["nodes"]
     finally:
-        grow_mod.block_screen = real
+        numeric_mod.block_screen = real
     assert calls  # it ran
     assert screened == fit(X, y, False, **kw).to_dict()["nodes"]
 

@@ -10,7 +10,9 @@ import pytest
 
 from offcenter import Impurity, TreeClassifier, comparison_settings, measure_names
 from offcenter.tree.kernels import CountKernel
-from offcenter.tree.search import Settings, numeric_positions
+from offcenter.tree.numeric import numeric_positions
+from offcenter.tree.records import GrowthParams
+from offcenter.tree.scoring import make_scorer
 from tests.tree_fitting import fit, random_tree_data
 
 
@@ -92,7 +94,7 @@ def test_root_split_is_exact_for_every_measure(q, ties):
     for imp in _settings_list(q):
         clf = TreeClassifier(max_depth=1)
         clf.fit(X, y)  # for the encoded data
-        st = Settings(imp, q, len(y), min_samples_leaf=1)
+        st = GrowthParams(make_scorer(imp, q, len(y)), q, len(y), min_samples_leaf=1)
         g, j, t = _brute_best(X, y, imp)
         # engine search through a fitted tree with this measure
         kw = {"measure": imp.name, "theta": imp.theta, "consistent": imp.consistent}
@@ -102,7 +104,7 @@ def test_root_split_is_exact_for_every_measure(q, ties):
         tree = TreeClassifier(max_depth=1, min_gain=-np.inf, **kw).fit(X, y)
         root = tree.tree_.nodes[0]
         assert root.split is not None, imp
-        assert root.split.gain == pytest.approx(g, abs=1e-10), (imp, st.prune)
+        assert root.split.gain == pytest.approx(g, abs=1e-10), (imp, st.scorer.prune_pure_runs)
         assert (root.split.feature_index, root.split.threshold) == (j, pytest.approx(t))
         assert prior.sum() == pytest.approx(1)
 
@@ -111,12 +113,12 @@ def test_root_split_is_exact_for_every_measure(q, ties):
 def test_pruning_finds_the_same_split(msl):
     X, y = _blobs(500, 2, 5, seed=3, ties=True)
     for imp in _settings_list(2):
-        st = Settings(imp, 2, len(y), min_samples_leaf=msl)
-        if not st.prune:
+        st = GrowthParams(make_scorer(imp, 2, len(y)), 2, len(y), min_samples_leaf=msl)
+        if not st.scorer.prune_pure_runs:
             continue
         T = np.bincount(y, minlength=2)[None].astype(np.int64)
         n = T.sum(axis=1)
-        ipar = st.kernel(T, n)
+        ipar = st.scorer.kernel(T, n)
         for j in range(X.shape[1]):
             o = np.argsort(X[:, j], kind="stable")
             args = (X[o, j], np.zeros(len(y), np.int32), y[o].astype(np.int8), 2, 1, T, msl)
@@ -124,12 +126,18 @@ def test_pruning_finds_the_same_split(msl):
             fast = numeric_positions(*args, prune=True)
             gf = (
                 ipar[0]
-                - (full.nl * st.kernel(full.L, full.nl) + full.nr * st.kernel(full.R, full.nr))
+                - (
+                    full.nl * st.scorer.kernel(full.L, full.nl)
+                    + full.nr * st.scorer.kernel(full.R, full.nr)
+                )
                 / n[0]
             )
             gp = (
                 ipar[0]
-                - (fast.nl * st.kernel(fast.L, fast.nl) + fast.nr * st.kernel(fast.R, fast.nr))
+                - (
+                    fast.nl * st.scorer.kernel(fast.L, fast.nl)
+                    + fast.nr * st.scorer.kernel(fast.R, fast.nr)
+                )
                 / n[0]
             )
             assert gp.max() == pytest.approx(gf.max(), abs=1e-12), imp
@@ -175,7 +183,7 @@ def test_float32_screening_gives_the_exact_tree(seed):
     q = 3 + seed % 4
     n = 400 + 700 * seed
     X, y, theta = random_tree_data(rng, q, n, 3, 0.7, 1 + seed % 2, seed % 3)  # ties
-    assert Settings(Impurity("shannon", theta=theta), q, n).kernel.approx is not None
+    assert make_scorer(Impurity("shannon", theta=theta), q, n).kernel.approx is not None
     kw = {
         "measure": "shannon",
         "theta": theta,

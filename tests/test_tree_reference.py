@@ -123,7 +123,17 @@ def _sk_subtree_size(t, a):
     return 1 + _sk_subtree_size(t, t.children_left[a]) + _sk_subtree_size(t, t.children_right[a])
 
 
-def _match_sklearn(X, y, criterion, max_depth, class_weight=None, sample_weight=None, min_gain=0.0):
+def _match_sklearn(
+    X,
+    y,
+    criterion,
+    max_depth,
+    class_weight=None,
+    sample_weight=None,
+    min_gain=0.0,
+    min_impurity_decrease=0.0,
+    max_leaf_nodes=None,
+):
     """Walk both trees; assert equal impurity decreases at every node. Where the two choose
     different but equally good splits (a tie), force sklearn's split on ours with with_split
     and continue, so that the whole trees and the predictions can be compared. Class and
@@ -133,11 +143,20 @@ def _match_sklearn(X, y, criterion, max_depth, class_weight=None, sample_weight=
     """
     X = np.asarray(X, dtype=np.float32).astype(np.float64)  # sklearn reads float32
     sk = DecisionTreeClassifier(
-        criterion=criterion, max_depth=max_depth, random_state=0, class_weight=class_weight
+        criterion=criterion,
+        max_depth=max_depth,
+        random_state=0,
+        class_weight=class_weight,
+        min_impurity_decrease=min_impurity_decrease,
+        max_leaf_nodes=max_leaf_nodes,
     ).fit(X, y, sample_weight=sample_weight)
-    measure = "shannon" if criterion == "entropy" else "gini"
-    ours = TreeClassifier(
-        measure=measure, max_depth=max_depth, class_weight=class_weight, min_gain=min_gain
+    ours = TreeClassifier(  # scikit-learn's names: criterion, min_impurity_decrease
+        criterion=criterion,
+        max_depth=max_depth,
+        class_weight=class_weight,
+        min_gain=min_gain,
+        min_impurity_decrease=min_impurity_decrease,
+        max_leaf_nodes=max_leaf_nodes,
     ).fit(X, y, sample_weight=sample_weight)
     t = sk.tree_
     ties = 0
@@ -206,6 +225,52 @@ def test_matches_sklearn(name, X, y, criterion, max_depth):
     compared, ties = _match_sklearn(X, y, criterion, max_depth)
     assert compared >= 1
     assert ties <= compared
+
+
+@pytest.mark.parametrize("mid", [0.002, 0.02])
+@pytest.mark.parametrize("criterion", ["log_loss", "gini"])
+@pytest.mark.parametrize("name,X,y", _real_sets(), ids=[s[0] for s in _real_sets()])
+def test_matches_sklearn_min_impurity_decrease(name, X, y, criterion, mid):
+    """scikit-learn's min_impurity_decrease (weighted decrease W_t / W * gain), node by node."""
+    compared, ties = _match_sklearn(X, y, criterion, None, min_impurity_decrease=mid)
+    assert compared >= 1
+    plain = TreeClassifier(criterion=criterion).fit(X, y)
+    fewer = TreeClassifier(criterion=criterion, min_impurity_decrease=mid).fit(X, y)
+    assert len(fewer.tree_) <= len(plain.tree_)
+
+
+@pytest.mark.parametrize("criterion", ["entropy", "gini"])
+def test_matches_sklearn_min_impurity_decrease_weighted(criterion):
+    name, X, y = _real_sets()[3]  # pima
+    cw, sw = _weights("random", y)
+    compared, _ = _match_sklearn(X, y, criterion, None, cw, sw, min_impurity_decrease=0.003)
+    assert compared >= 1
+
+
+def _no_tie_sets():
+    # the sets whose trees have no tied splits (a tie is resolved by with_split, which does
+    # not re-apply max_leaf_nodes below it)
+    return [s for s in _real_sets() if s[0] in ("load_wine", "pima_diabetes", "ecoli_binary")]
+
+
+@pytest.mark.parametrize("max_leaf_nodes", [2, 4, 7, 12])
+@pytest.mark.parametrize("criterion", ["entropy", "gini"])
+@pytest.mark.parametrize("name,X,y", _no_tie_sets(), ids=[s[0] for s in _no_tie_sets()])
+def test_matches_sklearn_max_leaf_nodes(name, X, y, criterion, max_leaf_nodes):
+    """scikit-learn's best-first growth: the same nodes, node by node, and predictions."""
+    compared, ties = _match_sklearn(X, y, criterion, None, max_leaf_nodes=max_leaf_nodes)
+    clf = TreeClassifier(criterion=criterion, max_leaf_nodes=max_leaf_nodes).fit(X, y)
+    full = TreeClassifier(criterion=criterion).fit(X, y)
+    assert clf.tree_.n_leaves == min(max_leaf_nodes, full.tree_.n_leaves)
+    assert compared + ties >= clf.tree_.n_leaves - 1
+
+
+def test_matches_sklearn_max_leaf_nodes_weighted_and_with_min_impurity_decrease():
+    name, X, y = _real_sets()[3]  # pima
+    cw, sw = _weights("random", y)
+    compared, _ = _match_sklearn(X, y, "gini", None, cw, sw, max_leaf_nodes=9)
+    assert compared == 8
+    _match_sklearn(X, y, "entropy", None, max_leaf_nodes=20, min_impurity_decrease=0.004)
 
 
 def _weights(kind, y, seed=0):

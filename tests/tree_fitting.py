@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import offcenter.tree.search as grow_mod
+from functools import cached_property
+
+import numpy as np
+
+import offcenter.tree.screening as screening
 from offcenter import TreeClassifier
-from offcenter.tree.search import Settings
+from offcenter.tree.scoring import SplitScorer
 
 
 def fit(X, y, screen=True, monkeypatch=None, small_blocks=False, **kw):
@@ -12,24 +16,27 @@ def fit(X, y, screen=True, monkeypatch=None, small_blocks=False, **kw):
     evaluated in float64 (``screen=False``). ``small_blocks`` (needs ``monkeypatch``) turns the
     block screening on for small nodes and every kernel with a row bound, so small data sets
     exercise it at every level."""
-    init = Settings.__post_init__
+    original = SplitScorer.__dict__["kernel"]
 
-    def post_init(self):
-        init(self)
+    def kernel(self):
+        k = original.func(self)
         if not screen:
-            self.kernel.approx = None
-            self.kernel.row_bound = None
-        elif small_blocks and self.kernel.row_bound is not None:
-            self.kernel.block_node_min = 16
+            k.approx = None
+            k.row_bound = None
+        elif small_blocks and k.row_bound is not None:
+            k.block_node_min = 16
+        return k
 
-    Settings.__post_init__ = post_init
+    patched = cached_property(kernel)
+    patched.__set_name__(SplitScorer, "kernel")
+    SplitScorer.kernel = patched
     try:
         if small_blocks:
-            monkeypatch.setattr(grow_mod, "BLOCK_MIN", 64)
-            monkeypatch.setattr(grow_mod, "STRIDE_MIN", 2)
+            monkeypatch.setattr(screening, "BLOCK_MIN", 64)
+            monkeypatch.setattr(screening, "STRIDE_MIN", 2)
         return TreeClassifier(**kw).fit(X, y)
     finally:
-        Settings.__post_init__ = init
+        SplitScorer.kernel = original
         if small_blocks:
             monkeypatch.undo()
 
@@ -37,8 +44,6 @@ def fit(X, y, screen=True, monkeypatch=None, small_blocks=False, **kw):
 def random_tree_data(rng, q, n, features, scale, decimals, theta_kind):
     """Numeric data with q overlapping classes (rounded: ties) and a theta to off-center on:
     ``theta_kind`` 0 the prior, 1 a random distribution, 2 a heavy first class."""
-    import numpy as np
-
     y = rng.choice(q, size=n, p=rng.dirichlet(np.ones(q) * 2))
     X = rng.normal(size=(n, features)) + rng.normal(scale=scale, size=(q, features))[y]
     X = np.round(X, decimals)

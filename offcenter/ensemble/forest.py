@@ -45,8 +45,6 @@ Forests, NPFL054 Introduction to Machine Learning, lecture 5, Charles University
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
@@ -58,6 +56,12 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from offcenter.measures.custom import ensure_registered, registration
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.estimator import TreeClassifier
+from offcenter.tree.params import (
+    TREE_PARAMETERS,
+    check_tree_params,
+    n_max_features,
+    tree_setting,
+)
 
 __all__ = ["ForestClassifier"]
 
@@ -274,26 +278,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         return X
 
     def _n_features(self, n_features: int) -> int | None:
-        mf = self.max_features
-        if mf is None:
-            return None
-        if isinstance(mf, str):
-            if mf == "sqrt":
-                return max(1, int(math.sqrt(n_features)))
-            if mf == "log2":
-                return max(1, int(math.log2(n_features))) if n_features > 1 else 1
-            raise ValueError(f"max_features must be 'sqrt', 'log2', a number or None; got {mf!r}.")
-        if isinstance(mf, bool):
-            raise ValueError("max_features must be 'sqrt', 'log2', a number or None.")
-        if isinstance(mf, (int, np.integer)):
-            if mf < 1:
-                raise ValueError(f"max_features must be >= 1; got {mf}.")
-            return min(int(mf), n_features)
-        if isinstance(mf, float):
-            if not 0.0 < mf <= 1.0:
-                raise ValueError(f"a fractional max_features must be in (0, 1]; got {mf}.")
-            return max(1, int(mf * n_features))
-        raise ValueError(f"max_features must be 'sqrt', 'log2', a number or None; got {mf!r}.")
+        """Features drawn per node (the tree's rule, :func:`offcenter.tree.params.n_max_features`)."""
+        return n_max_features(TREE_PARAMETERS["max_features"](self.max_features), n_features)
 
     def _base_seed(self) -> int:
         rs = self.random_state
@@ -333,6 +319,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 "oob_score needs a bootstrap (True or 'balanced'), not bootstrap=False."
             )
+        # the trees' parameters, checked once here (the same checks as TreeClassifier's)
+        check_tree_params({k: getattr(self, k) for k in _TREE_PARAMS})
         if y is None:
             raise ValueError("ForestClassifier requires y to be passed, but the target y is None.")
         Xa = self._validate_X(X, reset=True)
@@ -355,14 +343,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         counts = np.bincount(codes, minlength=len(classes)).astype(float)
         # one setting for the forest; its theta ("prior" too, and the asymmetric entropy's
         # default) is resolved once, on the forest's training set, and given to every tree
-        setting = MeasureSetting(
-            self.measure,
-            theta=self.theta,
-            beta=self.beta,
-            rho=self.rho,
-            consistent=self.consistent,
-            alpha=self.alpha,
-        )
+        setting = tree_setting({k: getattr(self, k) for k in _TREE_PARAMS})
         theta_ = setting.resolve_theta(counts)
         theta = None if theta_ is None else theta_.tolist()
         mf = self._n_features(Xa.shape[1])
@@ -370,7 +351,12 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         base = self._base_seed()
         by_class = [np.nonzero(codes == c)[0] for c in range(len(classes))]
         tree_params = {k: getattr(self, k) for k in _TREE_PARAMS}
-        tree_params["theta"] = theta
+        if isinstance(self.measure, MeasureSetting):  # a whole setting, with theta resolved
+            tree_params["measure"] = (
+                setting if theta is None else setting.replace(theta=tuple(theta))
+            )
+        else:
+            tree_params["theta"] = theta
         samples, seeds = [], []
         for i in range(int(self.n_estimators)):  # every random draw up front, tree by tree
             rng = np.random.default_rng([base, i])

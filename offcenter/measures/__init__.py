@@ -1,6 +1,7 @@
 """The measures layer: entropies, off-centering, the registry, impurities and gain coefficients.
 
-Pure numpy; never imports streamlit or plotly. Everything public is re-exported by
+Built on numpy and pandas; never imports streamlit, plotly or a higher layer (checked
+by tests/test_layers.py). Everything public is re-exported by
 :mod:`offcenter`.
 """
 

@@ -35,6 +35,7 @@ from offcenter.measures._validation import (
 )
 from offcenter.measures.entropies import _gain_of_frequencies
 from offcenter.measures.impurity import Impurity, resolve_theta
+from offcenter.measures.registry import get_measure
 
 
 @dataclass(frozen=True)
@@ -79,11 +80,23 @@ class Association:
         return self.lambda_alpha(0.5)
 
 
-def _lambda(gain, i_y, i_x, alpha):
-    denom = alpha * i_y + (1.0 - alpha) * i_x
+def lambda_denominator(i_y, i_x, alpha: float):
+    r"""The denominator :math:`\alpha I(Y) + (1 - \alpha) I(X)` of lambda_alpha (arrays, no
+    checks): with :func:`lambda_of`, the one place lambda_alpha is computed (the tree engine's
+    split scores and :meth:`Association.lambda_alpha` alike)."""
+    return alpha * i_y + (1.0 - alpha) * i_x
+
+
+def lambda_of(gain, denom):
+    """lambda_alpha = gain / denom from :func:`lambda_denominator`; 0 where the denominator is
+    not above 1e-15 (0/0: a split of a pure node, or of one branch)."""
     ok = denom > 1e-15
+    return np.where(ok, gain / np.where(ok, denom, 1.0), 0.0)
+
+
+def _lambda(gain, i_y, i_x, alpha):
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(ok, gain / np.where(ok, denom, 1.0), 0.0)
+        return lambda_of(gain, lambda_denominator(i_y, i_x, alpha))
 
 
 def _as_table(table) -> np.ndarray:
@@ -204,8 +217,6 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
     if isinstance(measure, Impurity):
         imp = measure
     else:
-        from offcenter.measures.registry import get_measure
-
         info = get_measure(measure)
         if theta is None and info.theta == "builtin":
             theta = "prior"
@@ -223,7 +234,7 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
                 t = t[:, present]  # the prior of the classes the table contains
         th = resolve_theta(theta, t.sum(axis=-2)) if theta is not None else None
         imp = Impurity(info.name, theta=th, consistent=consistent, **params)
-    if imp.criterion is not None:
+    if imp.split_criterion is not None:
         raise ValueError(
             f"the {imp.info.label} is a split criterion, not an impurity: it has no gain or "
             "lambda_alpha; score a table with offcenter.hellinger_split(table)."

@@ -8,8 +8,6 @@ association coefficients, the tree engine and the evaluation share.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 
 from offcenter.measures._validation import (
@@ -68,7 +66,7 @@ class Impurity:
     of each distribution (each tree node's own n).
 
     For a split criterion (``"hellinger"``, HDDT) the object evaluates the criterion's node
-    measure (DKM) and carries the criterion in ``criterion``
+    measure (DKM) and carries the criterion in ``split_criterion``
     (:class:`offcenter.measures.criteria.SplitCriterion`): the tree engine then scores a split
     by it instead of by the impurity decrease.
 
@@ -103,7 +101,7 @@ class Impurity:
                 f"consistent=True applies only to the asymmetric entropy, not the {self.info.label}."
             )
         #: the split criterion of a criterion setting (HDDT), None for an impurity measure
-        self.criterion = self.info.criterion
+        self.split_criterion = self.info.criterion
         if theta is not None and self.info.theta == "none":
             raise ValueError(
                 f"the {self.info.label} takes no theta: it is skew-insensitive by construction."
@@ -119,6 +117,11 @@ class Impurity:
             th = as_float_array(theta, "theta")
             q = 2 if th.ndim == 0 else th.shape[-1]
             self.theta = as_theta(th, q)
+
+    @property
+    def criterion(self):
+        """Former name of :attr:`split_criterion` (kept for code written before the rename)."""
+        return self.split_criterion
 
     # ------------------------------------------------------------------ descriptions
     @property
@@ -242,22 +245,3 @@ class Impurity:
         if self.info.theta == "builtin":
             return Impurity(self.name, theta=uniform(k))
         return Impurity(self.name, **self.params)
-
-
-def impurities(settings: Iterable, class_counts) -> list[Impurity]:
-    """Build several :class:`Impurity` objects from measure settings, resolving theta.
-
-    Each item is a :class:`offcenter.MeasureSetting`, its key (``"oc_shannon"``) or a dict with
-    ``measure`` and optionally ``theta`` (``"prior"``, ``"uniform"``, a vector or None),
-    ``consistent``, ``beta``, ``rho`` (see :meth:`offcenter.MeasureSetting.parse`).
-    """
-    from offcenter.measures.settings import MeasureSetting
-
-    return [MeasureSetting.parse(s).impurity(class_counts) for s in settings]
-
-
-def comparison_settings():
-    """The standard comparison settings (:func:`offcenter.measures.settings.comparison_settings`)."""
-    from offcenter.measures.settings import comparison_settings as _comparison
-
-    return _comparison()

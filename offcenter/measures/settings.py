@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import numbers
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
@@ -119,6 +120,12 @@ def _normalise_theta(theta, info) -> None | str | tuple[float, ...]:
     if arr.ndim == 1 and q < 2:
         raise ValueError(
             f"theta needs one reference frequency per class (at least 2); got {arr.tolist()}."
+        )
+    if arr.ndim == 0 and np.isfinite(arr.item()) and not 0.0 < arr.item() < 1.0:
+        t = arr.item()
+        raise ValueError(
+            f"a single theta t means (1 - t, t) and must be strictly between 0 and 1 (every "
+            f"class needs a chance); got {t!r}."
         )
     as_theta(arr, q)  # for its error messages; the values kept are the given ones (exact keys)
     values = arr if arr.ndim == 1 else np.array([1.0 - arr.item(), arr.item()])
@@ -222,11 +229,7 @@ class MeasureSetting:
                     f"{class_weight!r} (a dict of weights goes to TreeClassifier directly)."
                 )
             class_weight = "balanced"
-        if alpha is not None and info.is_criterion:
-            raise ValueError(
-                f"alpha (the score lambda_alpha of an impurity gain) does not apply to the "
-                f"{info.label}, a split criterion scored by itself; leave alpha=None."
-            )
+        info.check_alpha(alpha)
         values = {
             "measure": info.name,
             "theta": _normalise_theta(self.theta, info),
@@ -535,6 +538,19 @@ def comparison_settings() -> list[MeasureSetting]:
         MeasureSetting("asymmetric", theta="prior"),
         MeasureSetting("asymmetric", theta="prior", consistent=True),
     ]
+
+
+def impurities(settings: Iterable, class_counts) -> list[Impurity]:
+    """Build several :class:`Impurity` objects from measure settings, resolving theta.
+
+    Each item is a :class:`MeasureSetting`, its key (``"oc_shannon"``) or a dict with
+    ``measure`` and optionally ``theta`` (``"prior"``, ``"uniform"``, a vector or None),
+    ``consistent``, ``beta``, ``rho`` (see :meth:`MeasureSetting.parse`).
+
+    >>> [imp.key for imp in impurities(["shannon", "oc_gini"], [70, 30])]
+    ['shannon', 'oc_gini']
+    """
+    return [MeasureSetting.parse(s).impurity(class_counts) for s in settings]
 
 
 # ---------------------------------------------------------------- setting catalogs (one home)

@@ -158,6 +158,23 @@ def _numeric_values(series: pd.Series, name: str) -> np.ndarray:
     return values
 
 
+def _coerce_numeric(series: pd.Series, name: str) -> pd.Series:
+    """An object column of a numeric feature as numbers (numeric text such as "3.5" is read);
+    a value that is neither a number nor missing is a ValueError naming the column and the
+    value (never silently routed as missing)."""
+    out = pd.to_numeric(series, errors="coerce")
+    if not _is_numeric(out):
+        return out
+    bad = out.isna().to_numpy() & ~series.isna().to_numpy()
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"column {name!r} was numeric at fit time but holds {series.iloc[i]!r} (row {i}), "
+            f"which is not a number; give a number, or NaN / None for a missing value."
+        )
+    return out
+
+
 def fit_encode(X) -> tuple[Encoded, bool]:
     """Encode the training features; returns the encoding and whether X had column names."""
     frame, named = _as_frame(X)
@@ -238,7 +255,7 @@ def encode(X, features: list[FeatureInfo], named: bool) -> Encoded:
         s = frame.iloc[:, j]
         if info.kind == "numeric":
             if not _is_numeric(s):
-                s = pd.to_numeric(s, errors="coerce") if s.dtype == object else s
+                s = _coerce_numeric(s, info.name) if s.dtype == object else s
                 if not _is_numeric(s):
                     raise ValueError(
                         f"column {info.name!r} was numeric at fit time but holds non-numbers now."

@@ -78,7 +78,6 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 import numbers
 
 import numpy as np
@@ -96,8 +95,8 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from offcenter.measures.impurity import Impurity
 from offcenter.measures.settings import MeasureSetting
+from offcenter.tree import export, inspect, prune
 from offcenter.tree.encode import (
     Encoded,
     FeatureInfo,
@@ -106,11 +105,19 @@ from offcenter.tree.encode import (
     encode_labels,
     fit_encode,
 )
+from offcenter.tree.growth import grow
 from offcenter.tree.nodes import Node, Split, Tree, renumber
-from offcenter.tree.prune import check_ccp_alpha, prune_nodes, prune_tree
-from offcenter.tree.search import Record, Settings, grow
+from offcenter.tree.params import (
+    TrainingData,
+    check_tree_params,
+    growth_params,
+    tree_setting,
+)
+from offcenter.tree.records import GrowthParams, Record
+from offcenter.tree.scoring import SplitScorer
 
-LEAF_ESTIMATES = ("frequency", "laplace")
+#: Largest row weights kept as they are; outside, every weight is divided by the largest.
+WEIGHT_RANGE = (2.0**-200, 2.0**200)
 
 
 def leaf_proba(counts, estimate: str = "frequency") -> np.ndarray:
@@ -155,6 +162,10 @@ _PARAMS = (
     "class_weight",
     "min_weight_fraction_leaf",
     "ccp_alpha",
+    "criterion",
+    "splitter",
+    "min_impurity_decrease",
+    "max_leaf_nodes",
 )
 
 
@@ -163,9 +174,13 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    measure : str
+    measure : str or MeasureSetting
         A registered measure (``offcenter.measure_names()``) or split criterion
-        (``offcenter.criterion_names()``: ``"hellinger"``, HDDT).
+        (``offcenter.criterion_names()``: ``"hellinger"``, HDDT); or a whole
+        :class:`~offcenter.MeasureSetting`, kept as it is (``setting_`` is that object):
+        ``theta``, ``beta``, ``rho`` and ``consistent`` are then left at their defaults (they
+        are in the setting), ``alpha`` may add a score to a setting without one, and the
+        setting's ``class_weight`` ("balanced") applies as if given to the tree.
     theta : None, "prior", "uniform" or array_like
         Off-centering reference (fixed for every node). None: no off-centering, except for the
         asymmetric entropy, which always has a theta and then takes the prior.
@@ -210,6 +225,24 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         Weights of the classes, multiplied into the rows' ``sample_weight`` (as in
         scikit-learn): a dict ``{class: weight}`` (classes not in it weigh 1), or
         ``"balanced"``: ``n_samples / (n_classes * np.bincount(y))`` (unweighted class counts).
+    criterion : None, "gini", "entropy", "log_loss" or a measure name
+        scikit-learn's name for the measure (``"entropy"`` and ``"log_loss"`` are Shannon's
+        entropy). One rule: None (default) leaves ``measure`` in charge; a criterion sets the
+        measure, and ``measure`` must then be left at ``"shannon"`` or name the same one.
+    splitter : "best"
+        Every threshold is searched exactly (scikit-learn's ``"best"``); ``"random"`` is not
+        offered.
+    min_impurity_decrease : float >= 0
+        scikit-learn's rule, distinct from ``min_gain``: a node t is split only if
+        :math:`\frac{W_t}{W} \mathrm{gain} \ge` ``min_impurity_decrease`` (W_t, W: the
+        weights of the node and of the training set; 10 machine epsilons of slack, as
+        scikit-learn). For a split criterion (HDDT) the gain is its value.
+    max_leaf_nodes : int >= 2 or None
+        scikit-learn's best-first growth: the node of the largest weighted impurity decrease
+        :math:`\frac{W_t}{W} \mathrm{gain}` is split first, until there are
+        ``max_leaf_nodes`` leaves (None: no limit). The tree is grown whole (level-wise) and
+        its best-first top kept, which is the same tree since a node's split does not depend
+        on the order of growth. Applied at fit (edits do not re-apply it).
     ccp_alpha : float >= 0
         Minimal cost-complexity pruning at the end of fit (0: none), as scikit-learn's: every
         weakest link of effective alpha ``<= ccp_alpha`` is collapsed, with costs
@@ -251,7 +284,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     in scikit-learn; ``Node.n`` is the number of training rows of a node and
     ``Node.weighted_n`` the sum of their weights. Integer weights give the tree of the data
     with each row repeated that many times; weights all equal to 1 give exactly the
-    unweighted tree (the fast integer-count path is used).
+    unweighted tree (the fast integer-count path is used). The splits do not depend on the
+    scale of the weights: when the largest is outside [2**-200, 2**200] (about 6e-61 to
+    1.6e60), every weight is divided by the largest before fitting (so uniform weights of
+    1e-170 or 1e300 give the unweighted tree), and the node counts are in those units.
 
     Zero-gain splits. A node is split only if its best gain is ``> min_gain + 1e-12`` (a gain
     within 1e-12 of ``min_gain`` is round-off: children in the node's exact class proportions
@@ -283,6 +319,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         class_weight=None,
         min_weight_fraction_leaf=0.0,
         ccp_alpha=0.0,
+        criterion=None,
+        splitter="best",
+        min_impurity_decrease=0.0,
+        max_leaf_nodes=None,
     ):
         self.measure = measure
         self.theta = theta
@@ -302,6 +342,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.ccp_alpha = ccp_alpha
+        self.criterion = criterion
+        self.splitter = splitter
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_leaf_nodes = max_leaf_nodes
 
     # ------------------------------------------------------------------ sklearn conventions
     def __sklearn_tags__(self):
@@ -375,11 +419,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
 
     def _row_weights(self, sample_weight, y: np.ndarray, n: int):
         """sample_weight * class_weight[y], or None when every row weighs 1."""
-        cw = self.class_weight
+        cw = self._class_weight()
         if sample_weight is None and cw is None:
             return None
-        if not (cw is None or isinstance(cw, dict) or (isinstance(cw, str) and cw == "balanced")):
-            raise ValueError(f"class_weight must be None, 'balanced' or a dict; got {cw!r}.")
         w = _check_sample_weight(
             sample_weight, np.empty((n, 0)), dtype=np.float64, ensure_non_negative=True
         )
@@ -391,133 +433,43 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 "every row has weight 0 (sample_weight * class_weight): nothing to fit."
             )
+        top = float(w.max())
+        if not WEIGHT_RANGE[0] <= top <= WEIGHT_RANGE[1]:
+            # the maths is scale-free: weights far from 1 (whose squares or sums would
+            # underflow or overflow in the kernels) are divided by the largest
+            w = w / top
         if np.all(w == 1.0):
             return None
         return w
 
+    def _class_weight(self):
+        """``class_weight``, or the one of a MeasureSetting given as ``measure``."""
+        m, cw = self.measure, self.class_weight
+        if isinstance(m, MeasureSetting) and m.class_weight is not None:
+            if cw is not None and cw != m.class_weight:
+                raise ValueError(
+                    f"class_weight={cw!r} and the setting's class_weight={m.class_weight!r} "
+                    "disagree; give one."
+                )
+            return m.class_weight
+        return cw
+
     # ------------------------------------------------------------------ settings
     def _make_setting(self, params=None) -> MeasureSetting:
-        """The :class:`~offcenter.MeasureSetting` of these parameters (validated)."""
-        p = self.get_params() if params is None else params
-        return MeasureSetting(
-            p["measure"],
-            theta=p["theta"],
-            beta=p["beta"],
-            rho=p["rho"],
-            consistent=p["consistent"],
-            alpha=p["alpha"],
+        """The :class:`~offcenter.MeasureSetting` of these parameters (validated): ``measure``
+        itself when it is one (kept whole; ``alpha`` may add its score), else one built from
+        ``measure``, ``theta``, ``beta``, ``rho``, ``consistent`` and ``alpha``."""
+        return tree_setting(self.get_params() if params is None else params)
+
+    def _scorer(self, setting: MeasureSetting, class_counts, data: TrainingData) -> SplitScorer:
+        """The split scorer of ``setting``, theta resolved on ``class_counts``."""
+        return SplitScorer.from_setting(
+            setting, class_counts, n_max=data.n, weighted=data.weights is not None
         )
 
-    def _make_impurity(self, class_counts, params=None) -> tuple[Impurity, np.ndarray | None]:
-        setting = self._make_setting(params)
-        return setting.impurity(class_counts), setting.resolve_theta(class_counts)
-
-    @staticmethod
-    def _check_params(p: dict, n_features: int, n: int) -> dict:
-        out = {}
-
-        def integer(name, low, allow_none=False):
-            v = p[name]
-            if v is None and allow_none:
-                return None
-            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
-                raise ValueError(
-                    f"{name} must be an integer >= {low}"
-                    f"{' or None' if allow_none else ''}; got {v!r}."
-                )
-            return int(v)
-
-        out["max_depth"] = integer("max_depth", 0, allow_none=True)
-        out["min_samples_split"] = integer("min_samples_split", 2)
-        out["min_samples_leaf"] = integer("min_samples_leaf", 1)
-        mg = p["min_gain"]
-        if (
-            isinstance(mg, bool)
-            or not isinstance(mg, numbers.Real)
-            or math.isnan(mg)
-            or mg == math.inf
-        ):
-            raise ValueError(
-                f"min_gain must be a number (-inf allowed: split even when every "
-                f"gain is negative); got {mg!r}."
-            )
-        out["min_gain"] = float(mg)
-        f = p.get("min_weight_fraction_leaf", 0.0)
-        if isinstance(f, bool) or not isinstance(f, numbers.Real) or not 0 <= f <= 0.5:
-            raise ValueError(f"min_weight_fraction_leaf must be a number in [0, 0.5]; got {f!r}.")
-        out["min_weight_fraction_leaf"] = float(f)
-        out["ccp_alpha"] = check_ccp_alpha(p.get("ccp_alpha", 0.0))
-        a = p["alpha"]
-        if a is not None:
-            if isinstance(a, bool) or not isinstance(a, numbers.Real) or not 0 <= a <= 1:
-                raise ValueError(f"alpha must be None or a number in [0, 1]; got {a!r}.")
-            a = float(a)
-        out["alpha"] = a
-        if p["categorical"] not in ("multiway", "binary"):
-            raise ValueError(
-                f"categorical must be 'multiway' or 'binary'; got {p['categorical']!r}."
-            )
-        if p["leaf_rule"] not in ("majority", "prior"):
-            raise ValueError(f"leaf_rule must be 'majority' or 'prior'; got {p['leaf_rule']!r}.")
-        le = p.get("leaf_estimate", "frequency")
-        if not (isinstance(le, str) and le in LEAF_ESTIMATES):
-            raise ValueError(f"leaf_estimate must be 'frequency' or 'laplace'; got {le!r}.")
-        mf = p["max_features"]
-        if mf is None:
-            k = None
-        elif isinstance(mf, str):
-            if mf == "sqrt":
-                k = max(1, int(math.sqrt(n_features)))
-            elif mf == "log2":
-                k = max(1, int(math.log2(n_features))) if n_features > 1 else 1
-            else:
-                raise ValueError(
-                    f"max_features must be None, an int, a fraction, 'sqrt' or 'log2'; got {mf!r}."
-                )
-        elif isinstance(mf, numbers.Integral) and not isinstance(mf, bool):
-            if mf < 1:
-                raise ValueError(f"max_features must be >= 1; got {mf}.")
-            k = min(int(mf), n_features)
-        elif isinstance(mf, numbers.Real) and not isinstance(mf, bool):
-            if not 0 < mf <= 1:
-                raise ValueError(f"a fractional max_features must be in (0, 1]; got {mf}.")
-            k = max(1, int(mf * n_features))
-        else:
-            raise ValueError(
-                f"max_features must be None, an int, a fraction, 'sqrt' or 'log2'; got {mf!r}."
-            )
-        out["max_features"] = k
-        return out
-
-    def _settings(self, imp, params=None) -> Settings:
-        p = self.get_params() if params is None else params
-        c = self._check_params(p, len(self.features_), len(self._y))
-        rs = p["random_state"]
-        if isinstance(rs, np.random.Generator):
-            rng = rs
-        elif isinstance(rs, np.random.RandomState):
-            rng = np.random.default_rng(rs.randint(0, 2**31 - 1))
-        else:
-            if rs is not None and (isinstance(rs, bool) or not isinstance(rs, numbers.Integral)):
-                raise ValueError(
-                    f"random_state must be None, an int or a numpy Generator; got {rs!r}."
-                )
-            rng = np.random.default_rng(rs)
-        return Settings(
-            imp,
-            len(self.classes_),
-            int(len(self._y)),
-            None if imp.criterion is not None else c["alpha"],  # a criterion takes no alpha
-            c["max_depth"],
-            c["min_samples_split"],
-            c["min_samples_leaf"],
-            c["min_gain"],
-            p["categorical"],
-            c["max_features"],
-            rng,
-            weighted=getattr(self, "_w", None) is not None,
-            min_weight_leaf=c["min_weight_fraction_leaf"] * self._total_weight(),
-        )
+    def _growth_params(self, scorer: SplitScorer, params: dict) -> GrowthParams:
+        """Growth parameters of checked estimator parameters on the training data."""
+        return growth_params(scorer, params, self.training_data_, len(self.features_))
 
     # ------------------------------------------------------------------ fit / predict
     def fit(self, X, y, sample_weight=None):
@@ -534,7 +486,8 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             Non-negative row weights (None: 1 each), multiplied by ``class_weight``; see the
             class docs (Weights) for what they change.
         """
-        self._check_params(self.get_params(), 1, 1)
+        params = {**self.get_params(), **check_tree_params(self.get_params())}
+        setting = self._make_setting()
         Xv = self._validate_X(X, reset=True)
         enc, named = fit_encode(Xv)
         yv = self._validate_y(y, enc.n)
@@ -547,24 +500,23 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.features_ = enc.features
         self._named = named
         self.prior_ = counts / counts.sum()
-        self.setting_ = self._make_setting()
-        self.impurity_, self.theta_ = self._make_impurity(counts)
-        self._enc = enc
-        self._y = codes
-        self._w = w
-        st = self._settings(self.impurity_)
+        self.setting_ = setting
+        self.training_data_ = data = TrainingData(enc, codes, w)
+        scorer = self._scorer(setting, counts, data)
+        self.impurity_ = scorer.impurity
+        self.theta_ = setting.resolve_theta(counts)
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
-        recs = grow(enc, codes, st, [(rows, 0, ())], w=w)
-        self.tree_ = prune_tree(
-            Tree(self._records_to_nodes(recs, 0, self.impurity_, key=self.setting_.key)),
-            self.ccp_alpha,
-        )  # unchanged when ccp_alpha == 0
+        recs = grow(enc, codes, self._growth_params(scorer, params), [(rows, 0, ())], w=w)
+        grown = Tree(self._records_to_nodes(recs, 0, self.impurity_, key=setting.key))
+        self.tree_ = prune.prune_tree(
+            prune.best_first(grown, params["max_leaf_nodes"]), params["ccp_alpha"]
+        )  # unchanged when max_leaf_nodes is None and ccp_alpha == 0
         self._train_leaf = None
         self.edits_ = []
         return self
 
     def _records_to_nodes(
-        self, recs: list[Record], base: int, imp: Impurity, parent=None, root_id=None, key: str = ""
+        self, recs: list[Record], base: int, imp, parent=None, root_id=None, key: str = ""
     ) -> list[Node]:
         """Frozen nodes from growth records; record k gets id base + k (record 0: root_id)."""
         counts = np.stack([r.counts for r in recs]).astype(np.float64)
@@ -613,16 +565,11 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
                     proba=proba[k],
                     conditions=tuple(r.conditions),
                     n_missing=r.n_missing,
-                    criterion=key,
+                    setting_key=key,
                     n_samples=r.n_rows,
                 )
             )
         return nodes
-
-    def _total_weight(self) -> float:
-        """Sum of the training rows' weights (their number without weights)."""
-        w = getattr(self, "_w", None)
-        return float(len(self._y)) if w is None else float(w.sum())
 
     def _check_fitted(self):
         """NotFittedError (a ValueError) before fit."""
@@ -684,7 +631,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ training rows
     def _require_data(self):
         self._check_fitted()
-        if getattr(self, "_enc", None) is None:
+        if getattr(self, "training_data_", None) is None:
             raise ValueError(
                 "this tree was loaded from JSON without its training data; inspection and edits "
                 "need the training rows: refit it, or call attach_data(X, y)."
@@ -704,9 +651,11 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             codes = np.asarray([index[_python_value(v)] for v in yy], np.int64)
         except KeyError as exc:
             raise ValueError(f"y holds a class the tree does not know: {exc.args[0]!r}.") from None
-        self._enc = enc
-        self._y = codes.astype(np.int8 if len(self.classes_) < 127 else np.int32)
-        self._w = self._row_weights(sample_weight, yy, enc.n)
+        self.training_data_ = TrainingData(
+            enc,
+            codes.astype(np.int8 if len(self.classes_) < 127 else np.int32),
+            self._row_weights(sample_weight, yy, enc.n),
+        )
         self._train_leaf = None
         return self
 
@@ -716,10 +665,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self._require_data()
         self._check_node(node_id)
         if getattr(self, "_train_leaf", None) is None:
-            self._train_leaf = self._route(self._enc)
+            self._train_leaf = self._route(self.training_data_.encoded)
         leaves = [i for i in self.tree_.subtree(node_id) if self.tree_.nodes[i].is_leaf]
         reach = np.isin(self._train_leaf, leaves)
-        w = getattr(self, "_w", None)
+        w = self.training_data_.weights
         if w is not None:
             reach &= w > 0
         return np.flatnonzero(reach)
@@ -737,15 +686,13 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ inspection
     def candidates(self, node_id: int, settings=None) -> pd.DataFrame:
         """The best split of every feature at a node, scored under every measure setting."""
-        from offcenter.tree.inspect import candidates
 
-        return candidates(self, node_id, settings)
+        return inspect.candidates(self, node_id, settings)
 
     def threshold_gains(self, node_id: int, feature, settings=None) -> pd.DataFrame:
         """Gain of every threshold of a numeric feature at a node, under every setting."""
-        from offcenter.tree.inspect import threshold_gains
 
-        return threshold_gains(self, node_id, feature, settings)
+        return inspect.threshold_gains(self, node_id, feature, settings)
 
     def own_optima(self, node_id: int, settings=None) -> pd.DataFrame:
         """Every setting's own best split of every feature at a node, ranked under it.
@@ -753,15 +700,13 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         See :func:`offcenter.tree.inspect.own_optima`; :func:`offcenter.tree.inspect.agreement`
         says whether the settings' overall best splits coincide.
         """
-        from offcenter.tree.inspect import own_optima
 
-        return own_optima(self, node_id, settings)
+        return inspect.own_optima(self, node_id, settings)
 
     def node_impurities(self, node_id: int, settings=None) -> pd.Series:
         """Impurity of a node under every measure setting."""
-        from offcenter.tree.inspect import node_impurities
 
-        return node_impurities(self, node_id, settings)
+        return inspect.node_impurities(self, node_id, settings)
 
     # ------------------------------------------------------------------ edits
     def _copy(self) -> TreeClassifier:
@@ -793,7 +738,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             old.proba,
             old.conditions,
             0,
-            old.criterion,
+            old.setting_key,
             old.n_samples,
         )
         new = self._copy()
@@ -804,22 +749,24 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     def _regrow_at(self, node_id: int, params: dict, forced_split=None) -> Tree:
         rows = self.node_indices(node_id)
         old = self.tree_.nodes[node_id]
-        imp, _ = self._make_impurity(self.prior_ * len(self._y), params)
-        st = self._settings(imp, params)
+        data = self.training_data_
+        setting = self._make_setting(params)
+        params = {**params, **check_tree_params(params)}
+        scorer = self._scorer(setting, self.prior_ * data.n, data)
         forced = {0: forced_split} if forced_split is not None else None
         recs = grow(
-            self._enc,
-            self._y,
-            st,
+            data.encoded,
+            data.y,
+            self._growth_params(scorer, params),
             [(rows, old.depth, old.conditions)],
             forced,
-            w=getattr(self, "_w", None),
+            w=data.weights,
         )
         base = len(self.tree_) + 1
         nodes = self._records_to_nodes(
-            recs, base, imp, parent=old.parent, root_id=node_id, key=self._make_setting(params).key
+            recs, base, scorer.impurity, parent=old.parent, root_id=node_id, key=setting.key
         )
-        nodes = prune_nodes(
+        nodes = prune.prune_nodes(
             nodes,
             params.get("ccp_alpha", 0.0),
             None,
@@ -833,7 +780,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
 
         ``params`` are any constructor parameters (e.g. ``measure="shannon", theta="prior",
         max_depth=6``); ``max_depth`` counts from the root of the whole tree. The nodes of the
-        regrown subtree record the key of their measure in ``Node.criterion``.
+        regrown subtree record the key of their measure setting in ``Node.setting_key``.
         """
         self._require_data()
         self._check_node(node_id)
@@ -853,11 +800,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         ``threshold`` (numeric) or ``groups`` (categorical: a list of lists of values, one per
         child) fixes the split; None takes the best split of that feature.
         """
-        from offcenter.tree.inspect import forced_split
 
         self._require_data()
         self._check_node(node_id)
-        sp = forced_split(self, node_id, feature, threshold, groups)
+        sp = inspect.forced_split(self, node_id, feature, threshold, groups)
         new = self._copy()
         new.tree_ = self._regrow_at(node_id, self.get_params(), sp)
         new.edits_.append(("with_split", node_id, sp.labels))
@@ -881,9 +827,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             unpruned tree; the last prunes to the root); ``impurities``: the total leaf cost
             :math:`R(T)` of the subtree for each alpha.
         """
-        from offcenter.tree.prune import cost_complexity_pruning_path
-
-        return cost_complexity_pruning_path(self, X, y, sample_weight)
+        return prune.cost_complexity_pruning_path(self, X, y, sample_weight)
 
     def cp_table(self) -> pd.DataFrame:
         """The pruning sequence of the current tree, like rpart's ``printcp`` (no
@@ -897,28 +841,22 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         step). Costs are under ``impurity_`` for every node, also for a branch regrown
         with another measure.
         """
-        from offcenter.tree.prune import cp_table
-
-        return cp_table(self)
+        return prune.cp_table(self)
 
     def prune(self, ccp_alpha) -> TreeClassifier:
         """A new tree: the current one pruned at ``ccp_alpha`` (weakest links of effective
         alpha ``<= ccp_alpha`` collapsed, costs under ``impurity_``). Works without training
         data (JSON-loaded trees); ``ccp_alpha`` (the parameter) is left as it is."""
-        from offcenter.tree.prune import check_ccp_alpha, prune_tree
-
         self._check_fitted()
-        a = check_ccp_alpha(ccp_alpha)
+        a = prune.check_ccp_alpha(ccp_alpha)
         new = self._copy()
-        new.tree_ = prune_tree(self.tree_, a, self.impurity_)
+        new.tree_ = prune.prune_tree(self.tree_, a, self.impurity_)
         new.edits_.append(("prune", a))
         return new
 
     # ------------------------------------------------------------------ export
     def to_dict(self) -> dict:
-        from offcenter.tree.export import to_dict
-
-        return to_dict(self)
+        return export.to_dict(self)
 
     def to_json(self, **kwargs) -> str:
         """JSON text of the fitted tree (structure, settings, classes, predictions)."""
@@ -926,9 +864,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
 
     @classmethod
     def from_dict(cls, d: dict) -> TreeClassifier:
-        from offcenter.tree.export import from_dict
-
-        return from_dict(cls, d)
+        return export.from_dict(cls, d)
 
     @classmethod
     def from_json(cls, text: str) -> TreeClassifier:
@@ -943,9 +879,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     def export_graphviz(self, out_file=None, **kwargs) -> str | None:
         """The tree in Graphviz DOT (the style of :func:`sklearn.tree.export_graphviz`); see
         :func:`offcenter.tree.export.export_graphviz` for the options."""
-        from offcenter.tree.export import export_graphviz
-
-        return export_graphviz(self, out_file, **kwargs)
+        return export.export_graphviz(self, out_file, **kwargs)
 
     @property
     def feature_importances_(self) -> np.ndarray:
@@ -955,7 +889,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         For feature f, the sum over the nodes that split on f of
         :math:`W_t I(t) - \sum_k W_{t_k} I(t_k)` (W: the node's weight, its number of rows
         without weights; I: the node's impurity under the measure it was grown with, see
-        ``Node.criterion``), divided by the sum over all features so that the importances
+        ``Node.setting_key``), divided by the sum over all features so that the importances
         add up to 1. A tree without splits, or whose splits sum to a non-positive decrease
         (possible with an off-centered measure and ``min_gain < 0``), gets the raw sums
         (zeros for a single leaf). Shape ``(n_features_in_,)``.
@@ -977,9 +911,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     def to_text(self, style="rules", precision=3) -> str:
         """Readable rules (``"rules"``: one IF ... THEN line per leaf) or an indented tree
         (``"tree"``)."""
-        from offcenter.tree.export import to_text
-
-        return to_text(self, style, precision)
+        return export.to_text(self, style, precision)
 
     # ------------------------------------------------------------------ scikit-learn's names
     def get_depth(self) -> int:

@@ -13,6 +13,10 @@ FORMAT = "offcenter.tree/1"
 
 
 def _jsonable(v):
+    if isinstance(v, MeasureSetting):  # measure given as a whole setting
+        d = v.to_dict()
+        del d["key"], d["label"]
+        return {"__setting__": {k: _jsonable(x) for k, x in d.items()}}
     if isinstance(v, dict):  # class_weight: pairs, so that the class keeps its type
         return {"__pairs__": [[_jsonable(k), _jsonable(x)] for k, x in v.items()]}
     if isinstance(v, np.ndarray):
@@ -64,6 +68,8 @@ def from_dict(cls, d: dict):
     for k, v in params.items():
         if isinstance(v, dict) and "__pairs__" in v:
             params[k] = {(tuple(a) if isinstance(a, list) else a): b for a, b in v["__pairs__"]}
+        elif isinstance(v, dict) and "__setting__" in v:
+            params[k] = MeasureSetting.parse(v["__setting__"])
     clf = cls(**params)
     dtype = d.get("classes_dtype", "object")
     classes = d["classes"]
@@ -88,9 +94,7 @@ def from_dict(cls, d: dict):
     clf.theta_ = None if d["theta"] is None else np.asarray(d["theta"], float)
     clf.edits_ = [tuple(e) for e in d.get("edits", [])]
     clf.tree_ = Tree([Node.from_dict(nd, lambda v: v) for nd in d["nodes"]])
-    clf._enc = None
-    clf._y = None
-    clf._w = None
+    clf.training_data_ = None
     clf._train_leaf = None
     return clf
 
@@ -182,7 +186,7 @@ def export_graphviz(
 
     Each node shows its test (numeric: ``feature <= threshold``, the left child being True;
     categorical: the feature, each edge its value(s)), its impurity under the measure it was
-    grown with (``Node.criterion``, e.g. ``oc_shannon = 0.52``), ``samples`` (training rows),
+    grown with (``Node.setting_key``, e.g. ``oc_shannon = 0.52``), ``samples`` (training rows),
     ``value`` (class counts, sums of weights with sample weights) and ``class`` (the leaf
     rule's prediction). Render with ``dot -Tpng tree.dot -o tree.png``.
 
@@ -249,13 +253,12 @@ def export_graphviz(
             else:
                 parts.append(f"{sp.feature}")
         if impurity:
-            crit = nd.criterion or clf.setting_.key
+            crit = nd.setting_key or clf.setting_.key
             try:
-                info = MeasureSetting.parse(crit).info
+                # a split criterion's node impurity is another measure's (DKM for HDDT)
+                crit = MeasureSetting.parse(crit).info.node_measure or crit
             except ValueError:
-                info = None
-            if info is not None and info.is_criterion:
-                crit = info.function.__name__  # a criterion's node measure (DKM for HDDT)
+                pass
             parts.append(
                 f"{crit} = {round(float(nd.impurity), precision)}"
                 if show

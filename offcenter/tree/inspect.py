@@ -13,24 +13,39 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from offcenter.measures.association import _association_counts, _lambda
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.settings import MeasureSetting, comparison_settings
-from offcenter.tree.search import (
+from offcenter.tree.categorical import category_rows, category_table, search_categorical
+from offcenter.tree.numeric import numeric_positions, search_numeric
+from offcenter.tree.params import check_tree_params, growth_params
+from offcenter.tree.records import (
+    GrowthParams,
     SplitChoice,
     categorical_split,
-    category_rows,
-    category_table,
-    numeric_positions,
     numeric_split,
-    search_categorical,
-    search_numeric,
     split_choice,
 )
+from offcenter.tree.scoring import SplitScorer, make_scorer
 
 
-def resolve_settings(clf, settings=None) -> list[tuple[str, str, Impurity, float | None]]:
-    """(key, label, Impurity, alpha) of the tree's setting followed by the comparison settings.
+def _scorer(clf, imp: Impurity, alpha) -> SplitScorer:
+    """The scorer of an Impurity and alpha on the tree's training data (its size, weights)."""
+    data = getattr(clf, "training_data_", None)
+    n = 1 if data is None else data.n
+    weighted = data is not None and data.weights is not None
+    return make_scorer(imp, len(clf.classes_), n, weighted, alpha)
+
+
+def _growth(clf, scorer: SplitScorer) -> GrowthParams:
+    """The tree's growth parameters with ``scorer``, every feature searched (no draw)."""
+    p = clf.get_params()
+    p.update(check_tree_params(p))
+    p["max_features"] = None
+    return growth_params(scorer, p, clf.training_data_, len(clf.features_))
+
+
+def resolve_settings(clf, settings=None) -> list[tuple[str, str, SplitScorer]]:
+    """(key, label, SplitScorer) of the tree's setting followed by the comparison settings.
 
     Settings are :class:`~offcenter.MeasureSetting` objects, their keys or dicts (see
     :meth:`~offcenter.MeasureSetting.parse`), resolved on the tree's training prior; default
@@ -43,19 +58,19 @@ def resolve_settings(clf, settings=None) -> list[tuple[str, str, Impurity, float
     counts = clf.prior_ * len(clf.classes_)  # proportional counts: the prior is what matters
     alpha = clf.setting_.alpha
     own = clf.setting_.replace(alpha=None)
-    out = [(own.key, own.label, clf.impurity_, alpha)]
+    out = [(own.key, own.label, _scorer(clf, clf.impurity_, alpha))]
     items = comparison_settings() if settings is None else list(settings)
     for s in items:
         if isinstance(s, Impurity):
-            entry = (s.key, s.label, s, None if s.criterion is not None else alpha)
+            key, label, imp, a = s.key, s.label, s, alpha
         else:
             ms = MeasureSetting.parse(s)
+            key, label, imp = ms.key, ms.label, ms.impurity(counts)
             a = alpha if ms.alpha is None else ms.alpha
-            # a split criterion (HDDT) is scored by itself: the tree's alpha does not apply
-            entry = (ms.key, ms.label, ms.impurity(counts), None if ms.info.is_criterion else a)
-        if any(e[0] == entry[0] for e in out):
+        if any(e[0] == key for e in out):
             continue
-        out.append(entry)
+        # the tree's alpha applies to the settings that take one (not to a split criterion)
+        out.append((key, label, _scorer(clf, imp, a if imp.info.takes_alpha else None)))
     return out
 
 
@@ -73,24 +88,19 @@ def _node_data(clf, node_id):
     """The node's training rows, their classes and weights (None: unweighted), the class
     counts T (1, q) (sums of weights), their total, the search settings and I(node)."""
     rows = clf.node_indices(node_id)
-    y = clf._y[rows]
-    q = len(clf.classes_)
-    w = getattr(clf, "_w", None)
-    w = None if w is None else w[rows]
-    if w is None:
-        T = np.bincount(y, minlength=q).astype(np.int64)[None, :]
-    else:
-        T = np.bincount(y, weights=w, minlength=q)[None, :]
+    data = clf.training_data_
+    y = data.y[rows]
+    w = None if data.weights is None else data.weights[rows]
+    T = data.class_counts(rows, len(clf.classes_))[None, :]
     n = T.sum(axis=1)
-    st = clf._settings(clf.impurity_)
-    st.max_features = None
-    Ipar = st.kernel(T, n)
-    return rows, y, w, T, n, st, Ipar
+    params = _growth(clf, _scorer(clf, clf.impurity_, clf.setting_.alpha))
+    Ipar = params.scorer.node_impurity(T, n)
+    return rows, y, w, T, n, params, Ipar
 
 
 def _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar):
     info = clf.features_[j]
-    enc = clf._enc
+    enc = clf.training_data_.encoded
     if info.kind == "numeric":
         col = enc.num[rows, enc.slot[j]]
         o = np.argsort(col, kind="stable")
@@ -119,20 +129,9 @@ def _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar):
     return split_choice(res, 0, j, info)
 
 
-def _score_tables(tables: np.ndarray, imps, alphas):
-    """gain and score of count tables (..., k, q) under each Impurity (and its alpha).
-
-    For a split criterion (HDDT) both are the criterion's value (the Hellinger distance)."""
-    out = []
-    for imp, alpha in zip(imps, alphas):
-        if imp.criterion is not None:
-            value = np.asarray(imp.criterion.table(np.asarray(tables, np.float64)), float)
-            out.append((value, value))
-            continue
-        i_y, _, i_x, gain = _association_counts(tables.astype(np.float64), imp)
-        score = gain if alpha is None else _lambda(gain, i_y, i_x, alpha)
-        out.append((np.asarray(gain, float), np.asarray(score, float)))
-    return out
+def _score_tables(tables: np.ndarray, scorers):
+    """(gain, score) of count tables (..., k, q) under each scorer (the reference values)."""
+    return [sc.table(tables) for sc in scorers]
 
 
 def _counts_text(counts) -> str:
@@ -217,9 +216,7 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
                 "groups": sp.groups,
             }
         )
-        for (key, *_), (g, s) in zip(
-            sets, _score_tables(table, [e[2] for e in sets], [e[3] for e in sets])
-        ):
+        for (key, *_), (g, s) in zip(sets, _score_tables(table, [e[2] for e in sets])):
             rec[f"gain:{key}"] = float(g)
             rec[f"score:{key}"] = float(s)
         records.append(rec)
@@ -264,7 +261,7 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
         )
     rows, y, w, T, n, st, Ipar = _node_data(clf, node_id)
     sets = resolve_settings(clf, settings)
-    col = clf._enc.num[rows, clf._enc.slot[j]]
+    col = clf.training_data_.encoded.num[rows, clf.training_data_.encoded.slot[j]]
     o = np.argsort(col, kind="stable")
     pos = numeric_positions(
         col[o], np.zeros(o.size, np.int32), y[o], st.q, 1, T, 1, w=None if w is None else w[o]
@@ -287,11 +284,9 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
         )
         if w is not None:
             df["weight_left"], df["weight_right"] = pos.nl, pos.nr
-        for (key, *_, alpha), (g, s) in zip(
-            sets, _score_tables(tables, [e[2] for e in sets], [e[3] for e in sets])
-        ):
+        for (key, _, scorer), (g, s) in zip(sets, _score_tables(tables, [e[2] for e in sets])):
             df[f"gain:{key}"] = g
-            if alpha is not None:
+            if scorer.alpha is not None:
                 df[f"score:{key}"] = s
     df.attrs["settings"] = [(e[0], e[1]) for e in sets]
     df.attrs["chosen_key"] = sets[0][0]
@@ -306,7 +301,7 @@ def node_impurities(clf, node_id: int, settings=None) -> pd.Series:
     clf._check_node(node_id)
     sets = resolve_settings(clf, settings)
     counts = clf.tree_.nodes[node_id].counts
-    s = pd.Series({e[0]: float(e[2].of_counts(counts)) for e in sets}, name="impurity")
+    s = pd.Series({e[0]: float(e[2].impurity.of_counts(counts)) for e in sets}, name="impurity")
     s.attrs["labels"] = {e[0]: e[1] for e in sets}
     s.attrs["chosen_key"] = sets[0][0]
     return s
@@ -318,7 +313,6 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
     info = clf.features_[j]
     rows, y, w, T, n, st, Ipar = _node_data(clf, node_id)
     q = st.q
-    imp = clf.impurity_
     if info.kind == "numeric":
         if groups is not None:
             raise ValueError(f"{info.name!r} is numeric: give a threshold, not groups.")
@@ -330,7 +324,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
         thr = float(threshold)
         if not np.isfinite(thr):
             raise ValueError("the threshold must be a finite number.")
-        v = clf._enc.num[rows, clf._enc.slot[j]]
+        v = clf.training_data_.encoded.num[rows, clf.training_data_.encoded.slot[j]]
         nan = np.isnan(v)
         left = v <= thr
         ww = np.ones(rows.size) if w is None else w
@@ -345,7 +339,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
                 f"{np.nanmin(v):g} and {np.nanmax(v):g}."
             )
         table = np.stack([L, R])
-        ((g, s),) = _score_tables(table, [imp], [st.alpha])
+        ((g, s),) = _score_tables(table, [st.scorer])
         return numeric_split(j, info, thr, L, R, mc, float(g), float(s), int(nan.sum()))
     if threshold is not None:
         raise ValueError(f"{info.name!r} is categorical: give groups, not a threshold.")
@@ -354,7 +348,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
         if sp is None:
             raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
         return sp
-    codes_at = clf._enc.cat[rows, clf._enc.slot[j]]
+    codes_at = clf.training_data_.encoded.cat[rows, clf.training_data_.encoded.slot[j]]
     present = set(np.unique(codes_at).tolist())
     index = {}
     for code, value in enumerate(info.categories):
@@ -395,7 +389,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
     tab = category_table(codes_at, np.zeros(rows.size, np.int64), y, 1, K, q, w)[0]
     counts = [tab[list(g)].sum(axis=0) for g in code_groups]
     table = np.stack(counts)
-    ((g, s),) = _score_tables(table, [imp], [st.alpha])
+    ((g, s),) = _score_tables(table, [st.scorer])
     nmiss = int(np.count_nonzero(codes_at == K - 1)) if info.has_missing else 0
     return categorical_split(
         j, info, code_groups, counts, float(g), float(s), nmiss, binary=not singletons
@@ -470,11 +464,9 @@ def own_optima(clf, node_id: int, settings=None) -> pd.DataFrame:
     rows, y, w, T, n, _, _ = _node_data(clf, node_id)
     sets = resolve_settings(clf, settings)
     records = []
-    for key, label, imp, alpha in sets:
-        st = clf._settings(imp)
-        st.max_features = None
-        st.alpha = alpha
-        Ipar = st.kernel(T, n)
+    for key, label, scorer in sets:
+        st = _growth(clf, scorer)
+        Ipar = scorer.node_impurity(T, n)
         block = []
         for j, info in enumerate(clf.features_):
             sp = _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar)

@@ -564,11 +564,3 @@ class GenericKernel(CountKernel):
         with np.errstate(divide="ignore", invalid="ignore"):
             values = self.imp._eval(p, nf)
         return np.where(empty, 0.0, values)
-
-
-def counts_impurity(imp: Impurity, counts, n_max: int | None = None) -> np.ndarray:
-    """Impurity of integer counts (m, q) with the fast kernel (helper for tests)."""
-    c = np.asarray(counts)
-    n = c.sum(axis=1)
-    k = CountKernel(imp, c.shape[1], int(n.max()) if n_max is None else n_max)
-    return k(c, n)

@@ -90,8 +90,15 @@ class Node:
     proba: np.ndarray
     conditions: tuple
     n_missing: int = 0
-    criterion: str = ""  # key of the Impurity the node's split was chosen with
+    #: key of the MeasureSetting the node was grown with (``oc_shannon``; a regrown branch
+    #: may have another than the tree's)
+    setting_key: str = ""
     n_samples: int = -1  # training rows of the node (-1: unknown, from an old JSON file)
+
+    @property
+    def criterion(self) -> str:
+        """Former name of :attr:`setting_key` (kept for code written before the rename)."""
+        return self.setting_key
 
     @property
     def n(self) -> int:
@@ -123,7 +130,7 @@ class Node:
             "proba": [float(p) for p in self.proba],
             "conditions": list(self.conditions),
             "n_missing": self.n_missing,
-            "criterion": self.criterion,
+            "setting_key": self.setting_key,
             "n_samples": self.n_samples,
         }
 
@@ -141,7 +148,7 @@ class Node:
             np.asarray(d["proba"], float),
             tuple(d["conditions"]),
             int(d["n_missing"]),
-            d.get("criterion", ""),
+            d.get("setting_key", d.get("criterion", "")),  # "criterion": files before the rename
             int(d.get("n_samples", -1)),
         )
 

@@ -42,11 +42,14 @@ Using the RPART Routines*, section 4) lists the same sequence with ``CP = alpha 
 
 from __future__ import annotations
 
+import heapq
 import math
 import numbers
 
 import numpy as np
 import pandas as pd
+from sklearn.base import clone
+from sklearn.utils import Bunch
 
 from offcenter.tree.nodes import Node, Tree, renumber
 
@@ -77,7 +80,7 @@ def as_leaf(nd: Node) -> Node:
         nd.proba,
         nd.conditions,
         0,
-        nd.criterion,
+        nd.setting_key,
         nd.n_samples,
     )
 
@@ -245,6 +248,42 @@ def prune_nodes(
     return [as_leaf(nd) if nd.id in keep else nd for nd in nodes if nd.id not in drop]
 
 
+def best_first(tree: Tree, max_leaf_nodes: int | None) -> Tree:
+    """The tree grown best-first to at most ``max_leaf_nodes`` leaves, as scikit-learn's
+    ``max_leaf_nodes``: from the root, the open node of the largest weighted impurity decrease
+    :math:`\frac{W_t}{W} \\mathrm{gain}` is split next (ties: the smaller id); a multiway
+    split that would exceed the limit is skipped. Each node's split does not depend on the
+    order of growth, so the result is the top of the fully grown ``tree`` (nodes renumbered
+    breadth-first); None returns ``tree``."""
+    if max_leaf_nodes is None or tree.n_leaves <= max_leaf_nodes:
+        return tree
+    nodes = tree.nodes
+    total = nodes[0].weighted_n
+    heap: list = []
+
+    def push(i):
+        nd = nodes[i]
+        if nd.split is not None:
+            heapq.heappush(heap, (-(nd.weighted_n / total) * nd.split.gain, i))
+
+    push(0)
+    leaves, expanded = 1, set()
+    while heap:
+        _, i = heapq.heappop(heap)
+        extra = len(nodes[i].children) - 1
+        if leaves + extra > max_leaf_nodes:
+            continue
+        leaves += extra
+        expanded.add(i)
+        for c in nodes[i].children:
+            push(c)
+    keep = {0}
+    for i in sorted(expanded):
+        keep.update(nodes[i].children)
+    out = [nd if nd.id in expanded else as_leaf(nd) for nd in nodes if nd.id in keep]
+    return Tree(renumber(out))
+
+
 def prune_tree(tree: Tree, ccp_alpha: float, impurity=None) -> Tree:
     """A new Tree pruned at ``ccp_alpha`` (nodes renumbered breadth-first)."""
     nodes = prune_nodes(tree.nodes, ccp_alpha, impurity)
@@ -263,9 +302,6 @@ def pruning_path(clf) -> dict:
 def cost_complexity_pruning_path(clf, X, y, sample_weight=None):
     """scikit-learn's ``cost_complexity_pruning_path``: fit a clone without pruning and return
     ``Bunch(ccp_alphas, impurities)`` of its weakest-link path."""
-    from sklearn.base import clone
-    from sklearn.utils import Bunch
-
     est = clone(clf).set_params(ccp_alpha=0.0)
     est.fit(X, y, sample_weight=sample_weight)
     path = pruning_path(est)

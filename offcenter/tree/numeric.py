@@ -1,0 +1,430 @@
+"""Exact, vectorised search of the best threshold of a numeric feature at every open node.
+
+The rows of the open nodes are sorted by (node, value); class counts to the left of every
+position come from cumulative sums with a reset at each node's start, the valid thresholds
+are the positions where the value changes inside a node, and every threshold of every node of
+the level is scored in one call to the :class:`~offcenter.tree.scoring.SplitScorer`. The
+best threshold per node is reduced with ``np.maximum.reduceat``; on a tie (within ``TIE``)
+the smallest threshold wins.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from offcenter.tree.records import (
+    TIE,
+    BestSplits,
+    Candidates,
+    GrowthParams,
+    Screened,
+)
+from offcenter.tree.screening import (
+    _keep,
+    block_screen,
+    block_screened,
+    screen,
+    screened,
+    subset,
+    survivors,
+)
+
+
+def _missing_to_larger(L, R, nl, nr, Mv):
+    """Send each threshold's missing-value counts ``Mv`` (m, q) to its larger child.
+
+    The larger child by count (weight when weighted); the left one on a tie. Returns
+    ``go_left``, ``miss_child`` (0 left, 1 right), the children's counts ``L``, ``R`` with the
+    missing rows added and their totals ``nl``, ``nr``.
+    """
+    go_left = nl >= nr
+    L = L + np.where(go_left[:, None], Mv, 0)
+    R = R + np.where(go_left[:, None], 0, Mv)
+    return go_left, np.where(go_left, 0, 1), L, R, L.sum(axis=1), R.sum(axis=1)
+
+
+def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False, w=None, mwl=0.0):
+    """Every valid threshold of every node in a (node, value)-sorted column.
+
+    Returns None or the :class:`Candidates`: the position ``idx`` (split after it), node
+    ``nd``, left and right class counts ``L``, ``R`` (missing values added to the larger
+    child), sizes ``nl``, ``nr``, the missing child (0/1), and per-node missing counts ``M``.
+
+    ``prune=True`` (only for a concave impurity that depends on the frequencies alone) skips the
+    thresholds inside a run of value blocks that are all pure of the same class, keeping the
+    first and last valid threshold of every node: along such a run the weighted child impurity
+    is concave in the cut position, so its minimum over the run is at one of its ends (Fayyad
+    and Irani 1992; Breiman et al. 1984). The result is the same split, found faster.
+
+    ``w`` (the rows' weights, aligned with ``v``) makes every count a sum of weights
+    (:func:`_weighted_positions`); ``nl``, ``nr`` are then the children's weights and ``rl``,
+    ``rr`` their rows (``min_samples_leaf`` counts rows, as in scikit-learn). ``mwl``: the
+    fewest weight (rows when unweighted) a child may have (``min_weight_fraction_leaf``).
+    """
+    m = v.shape[0]
+    if m < 2:
+        return None
+    if w is not None:
+        return _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl)
+    isnan = np.isnan(v)
+    if isnan.any():
+        M = np.bincount(nd[isnan].astype(np.int64) * q + yy[isnan], minlength=nn * q)
+        M = M.reshape(nn, q)
+        prune = False
+    else:
+        M = None
+    same_node = nd[:-1] == nd[1:]
+    increasing = v[:-1] < v[1:]
+    valid = same_node & increasing
+    if allowed is not None:
+        valid &= allowed[nd[:-1]]
+    idx = np.flatnonzero(valid)
+    if idx.size == 0:
+        return None
+    # gathers below use `take` with intp indices (node keys may be int16; fancy indexing
+    # with them casts, and is slower than `take` even with intp)
+    ndv = nd.take(idx).astype(np.intp)
+    starts = np.searchsorted(nd, np.arange(nn)).astype(np.intp)
+    first = starts.take(ndv)  # first row of each threshold's node
+    nl = idx - first + 1
+    NT = T if M is None else T - M  # non-missing counts per node
+    nnm = NT.sum(axis=1)
+    nr = nnm.take(ndv) - nl
+    if M is None and msl > 1:
+        keep = (nl >= msl) & (nr >= msl)
+        if not keep.all():
+            idx, ndv, nl, nr, first = idx[keep], ndv[keep], nl[keep], nr[keep], first[keep]
+            if idx.size == 0:
+                return None
+    if prune and idx.size > 2:
+        skip = _prune_mask(same_node, increasing, yy, idx, ndv)
+        if skip.any():
+            keep = ~skip
+            idx, ndv, nl, nr, first = idx[keep], ndv[keep], nl[keep], nr[keep], first[keep]
+    # left counts: cum[i] = rows of the class among the first i of the column, so the left
+    # child of the threshold after row idx holds cum[idx + 1] - cum[first] of them
+    cum = np.zeros(m + 1, np.int64)
+    after = idx + 1
+    if q == 2:
+        np.cumsum(yy, out=cum[1:])
+        l1 = cum.take(after) - cum.take(first)
+        Lt = np.stack([nl - l1, l1])
+    else:
+        Lt = np.empty((q, idx.size), np.int64)
+        for j in range(q):
+            np.cumsum(yy == j, out=cum[1:])
+            np.subtract(cum.take(after), cum.take(first), out=Lt[j])
+    # (m, q) views whose class columns are contiguous (the kernels loop over classes)
+    L = Lt.T
+    R = (np.take(np.ascontiguousarray(NT.T), ndv, axis=1) - Lt).T  # take: fast on axis 1
+    miss_child = None
+    if M is not None:
+        _, miss_child, L, R, nl, nr = _missing_to_larger(L, R, nl, nr, M[ndv])
+        keep = (nl >= msl) & (nr >= msl)
+        if not keep.all():
+            idx, ndv, L, R, nl, nr = idx[keep], ndv[keep], L[keep], R[keep], nl[keep], nr[keep]
+            miss_child = miss_child[keep]
+            if idx.size == 0:
+                return None
+    if mwl > 0:
+        keep = (nl >= mwl) & (nr >= mwl)
+        if not keep.all():
+            idx, ndv, L, R, nl, nr = idx[keep], ndv[keep], L[keep], R[keep], nl[keep], nr[keep]
+            miss_child = None if miss_child is None else miss_child[keep]
+            if idx.size == 0:
+                return None
+    thr = _midpoints(v[idx], v[idx + 1])
+    return Candidates(ndv, L, R, nl, nr, thr, idx, miss_child, M, None, nl, nr)
+
+
+def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
+    """:func:`numeric_positions` for weighted rows (float counts).
+
+    Both children's class counts are differences of one cumulative sum of the class's
+    weights (left: from the node's first row to the cut, right: from the cut to the node's
+    last non-missing row), so a class absent from a child has a count of exactly 0. The
+    pruning of pure runs holds for any positive weights (the weighted child impurity is
+    concave along a run as well: the cut moves the counts along a line).
+    """
+    m = v.shape[0]
+    nd = nd.astype(np.intp)
+    isnan = np.isnan(v)
+    rows_node = np.bincount(nd, minlength=nn)
+    if isnan.any():
+        key = nd[isnan] * q + yy[isnan]
+        M = np.bincount(key, weights=w[isnan], minlength=nn * q).reshape(nn, q)
+        Mrows = np.bincount(nd[isnan], minlength=nn)
+        prune = False
+    else:
+        M = None
+        Mrows = np.zeros(nn, np.int64)
+    same_node = nd[:-1] == nd[1:]
+    increasing = v[:-1] < v[1:]
+    valid = same_node & increasing
+    if allowed is not None:
+        valid &= allowed[nd[:-1]]
+    idx = np.flatnonzero(valid)
+    if idx.size == 0:
+        return None
+    ndv = nd.take(idx)
+    starts = np.searchsorted(nd, np.arange(nn)).astype(np.intp)
+    first = starts.take(ndv)
+    end = first + (rows_node - Mrows).take(ndv)  # one past the node's last non-missing row
+    rl = idx - first + 1
+    rr = end - idx - 1
+    if M is None and msl > 1:
+        keep = (rl >= msl) & (rr >= msl)
+        if not keep.all():
+            idx, ndv, rl, rr, first, end = (a[keep] for a in (idx, ndv, rl, rr, first, end))
+            if idx.size == 0:
+                return None
+    if prune and idx.size > 2:
+        skip = _prune_mask(same_node, increasing, yy, idx, ndv)
+        if skip.any():
+            keep = ~skip
+            idx, ndv, rl, rr, first, end = (a[keep] for a in (idx, ndv, rl, rr, first, end))
+    cum = np.zeros(m + 1, np.float64)
+    after = idx + 1
+    Lt = np.empty((q, idx.size))
+    Rt = np.empty((q, idx.size))
+    pos_w = w[w > 0]
+    compensate = pos_w.size > 0 and pos_w.max() > WIDE_WEIGHTS * pos_w.min()
+    for j in range(q):
+        x = np.where(yy == j, w, 0.0)
+        np.cumsum(x, out=cum[1:])
+        ca = cum.take(after)
+        np.subtract(ca, cum.take(first), out=Lt[j])
+        np.subtract(cum.take(end), ca, out=Rt[j])
+        if compensate:
+            err = _cumsum_errors(cum, x)
+            ea = err.take(after)
+            Lt[j] += ea - err.take(first)
+            Rt[j] += err.take(end) - ea
+    L, R = Lt.T, Rt.T
+    nl, nr = Lt.sum(axis=0), Rt.sum(axis=0)
+    miss_child = None
+    if M is not None:
+        go_left, miss_child, L, R, nl, nr = _missing_to_larger(L, R, nl, nr, M[ndv])
+        mr = Mrows.take(ndv)
+        rl = rl + np.where(go_left, mr, 0)
+        rr = rr + np.where(go_left, 0, mr)
+        keep = (rl >= msl) & (rr >= msl)
+        if not keep.all():
+            idx, ndv, L, R, nl, nr, rl, rr = (a[keep] for a in (idx, ndv, L, R, nl, nr, rl, rr))
+            miss_child = miss_child[keep]
+            if idx.size == 0:
+                return None
+    if mwl > 0:
+        keep = (nl >= mwl) & (nr >= mwl)
+        if not keep.all():
+            idx, ndv, L, R, nl, nr = idx[keep], ndv[keep], L[keep], R[keep], nl[keep], nr[keep]
+            rl, rr = rl[keep], rr[keep]
+            miss_child = None if miss_child is None else miss_child[keep]
+            if idx.size == 0:
+                return None
+    thr = _midpoints(v[idx], v[idx + 1])
+    return Candidates(ndv, L, R, nl, nr, thr, idx, miss_child, M, Mrows, rl, rr)
+
+
+#: Ratio of the largest to the smallest positive row weight above which the running sums of
+#: weights are compensated (:func:`_cumsum_errors`): a row of weight 1 after one of 1e20 is
+#: lost in a plain running sum, and a child's count of it with it.
+WIDE_WEIGHTS = 2.0**16
+
+
+def _cumsum_errors(cum: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The accumulated rounding errors of a running sum ``cum[1:] = cumsum(x)`` (``cum[0] =
+    0``): ``cum + errors`` is the exact running sum up to second-order terms (the error of each
+    addition is exact by Knuth's TwoSum; their own running sum is in much smaller numbers)."""
+    a, s = cum[:-1], cum[1:]
+    bv = s - a
+    e = (a - (s - bv)) + (x - bv)
+    out = np.zeros_like(cum)
+    np.cumsum(e, out=out[1:])
+    return out
+
+
+def _midpoints(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Thresholds between neighbouring distinct values: (lo + hi) / 2, or lo/2 + hi/2 where the
+    sum overflows (values near the largest float); ``lo`` where the midpoint rounds up to
+    ``hi`` (as scikit-learn does)."""
+    with np.errstate(over="ignore"):
+        thr = 0.5 * (lo + hi)
+    big = ~np.isfinite(thr)
+    if big.any():
+        thr = np.where(big, 0.5 * lo + 0.5 * hi, thr)
+    bad = (thr >= hi) | ~np.isfinite(thr)
+    if bad.any():
+        thr = np.where(bad, lo, thr)
+    return thr
+
+
+def _prune_mask(same_node, increasing, yy, idx, ndv):
+    """Thresholds strictly inside runs of value blocks pure of one class (numeric_positions's
+    ``prune``): True where the threshold can be skipped."""
+    same = yy[:-1] == yy[1:]
+    inner = same_node & ~increasing & ~same  # class change between equal values
+    if inner.any():
+        block = np.concatenate(([0], np.cumsum(~(same_node & ~increasing))))
+        impure = np.zeros(int(block[-1]) + 1, bool)
+        impure[block[1:][inner]] = True
+        skip = same[idx] & ~impure[block[idx]] & ~impure[block[idx + 1]]
+    else:
+        skip = same[idx]
+    edge = np.flatnonzero(ndv[1:] != ndv[:-1])
+    skip[0] = skip[-1] = False
+    skip[edge] = False
+    skip[edge + 1] = False
+    return skip
+
+
+def evaluate(pos, Ipar, n, params: GrowthParams):
+    """Exact gain and score of candidate splits with left/right counts (sorted by node).
+
+    With a float32 kernel the candidates are screened first (:func:`screen`); those that
+    cannot be chosen get gain and score -inf, the others their exact float64 values, so the
+    chosen split, its gain and its score are those of a full exact search.
+    """
+    if not params.scorer.screenable or not screened(pos):
+        return _evaluate_exact(pos, Ipar, n, params)
+    sc = screen(pos, Ipar, n, params)
+    cand = survivors(sc, pos.nd, sc.floor)
+    gain = np.full(pos.nd.size, -np.inf)
+    score = np.full(pos.nd.size, -np.inf)
+    gain[cand], score[cand] = _evaluate_exact(subset(pos, cand), Ipar, n, params)
+    return gain, score
+
+
+def _evaluate_exact(pos, Ipar, n, params: GrowthParams):
+    """Exact (gain, score) of every candidate, from the scorer."""
+    ndv = pos.nd
+    return params.scorer.pair(pos.L, pos.R, pos.nl, pos.nr, Ipar.take(ndv), n.take(ndv))
+
+
+def best_per_segment(nd, score):
+    """For candidates sorted by node: (nodes, index of the best candidate of each node).
+
+    The best is the highest score; on a tie (within TIE) the first candidate.
+    """
+    seg = np.flatnonzero(np.concatenate(([True], nd[1:] != nd[:-1])))
+    best = np.maximum.reduceat(score, seg)
+    lengths = np.diff(np.append(seg, score.size))
+    rep = np.repeat(best, lengths)
+    cand = np.flatnonzero(score >= rep - TIE)
+    _, first = np.unique(nd[cand], return_index=True)
+    return nd[seg], cand[first]
+
+
+def search_numeric(
+    v, nd, yy, nn, T, n, Ipar, params: GrowthParams, allowed=None, lazy=False, floor=None, w=None
+):
+    """Best threshold of one numeric feature for every node.
+
+    ``floor`` (per node) is a score that some split of the level is known to reach (the best
+    score found so far, or a proven lower bound of it): the screenings drop what cannot.
+
+    ``lazy=True`` with a screening kernel (a row bound: :func:`block_screen`, then a float32
+    version: :func:`screen`) returns a :class:`Screened` (candidates and screening) instead:
+    the few candidates that can still win, for ``grow`` to evaluate exactly with other
+    features'. Only these are held until the level ends.
+    """
+    pos = numeric_positions(
+        v,
+        nd,
+        yy,
+        params.q,
+        nn,
+        T,
+        params.min_samples_leaf,
+        allowed,
+        params.scorer.prune_pure_runs,
+        w,
+        params.min_weight_leaf,
+    )
+    if pos is None:
+        return None
+    blocks = lazy and block_screened(pos, params)
+    sc = None
+    if blocks:
+        sc = block_screen(pos, Ipar, n, params, floor=floor)
+        pos, sc = _keep(pos, sc, sc.floor)
+        if pos is None:
+            return None
+        if not params.scorer.screenable:
+            # no float32 stage: evaluate the survivors now
+            gain, score = _evaluate_exact(pos, Ipar, n, params)
+            return numeric_result(pos, gain, score)
+    if lazy and params.scorer.screenable and screened(pos):
+        # float32 screening of every threshold (or of what the blocks kept)
+        fl = screen(pos, Ipar, n, params)
+        known = floor if sc is None else sc.floor  # the blocks' floor includes `floor`
+        if known is not None:
+            np.maximum(fl.floor, known, out=fl.floor)
+        pos, sc = _keep(pos, fl, fl.floor)
+        if pos is None:
+            return None
+    if sc is not None:
+        return Screened(pos, sc)
+    gain, score = evaluate(pos, Ipar, n, params)
+    return numeric_result(pos, gain, score)
+
+
+def numeric_result(pos: Candidates, gain, score) -> BestSplits:
+    """The best candidate per node of ``pos``, given the exact gains and scores."""
+    nodes, b = best_per_segment(pos.nd, score)
+    M = pos.M
+    return BestSplits(
+        nodes,
+        score[b],
+        gain[b],
+        thr=pos.thr[b],
+        L=pos.L[b],
+        R=pos.R[b],
+        miss_child=(np.zeros(b.size, np.int64) if pos.miss_child is None else pos.miss_child[b]),
+        n_missing=(
+            pos.Mrows[nodes]
+            if pos.Mrows is not None
+            else np.zeros(b.size, np.int64)
+            if M is None
+            else M.sum(axis=1)[nodes]
+        ),
+    )
+
+
+def resolve_lazy(found: dict, nn, Ipar, n, params: GrowthParams) -> None:
+    """Replace the lazy (screened) numeric results of ``found`` by exact ones, in place.
+
+    A node's best exact score is at least the largest floor of its screened features and the
+    exact score of its other features; candidates below that by more than their bound and the
+    tie tolerance cannot win the node, under any feature. The rest, over all lazy features,
+    are evaluated exactly in one batch.
+    """
+    lazy = [j for j, r in found.items() if isinstance(r, Screened)]
+    if not lazy:
+        return
+    floor = np.full(nn, -np.inf)
+    for r in found.values():
+        if isinstance(r, Screened):
+            np.maximum(floor, r.screen.floor, out=floor)
+        else:
+            np.maximum.at(floor, r.nodes, r.score)
+    parts = []
+    for j in lazy:
+        pos, sc = found[j].pos, found[j].screen
+        parts.append(subset(pos, survivors(sc, pos.nd, floor)))
+    sizes = [p.nd.size for p in parts]
+    both = Candidates(
+        np.concatenate([p.nd for p in parts]),
+        np.concatenate([p.L.T for p in parts], axis=1).T,
+        np.concatenate([p.R.T for p in parts], axis=1).T,
+        np.concatenate([p.nl for p in parts]),
+        np.concatenate([p.nr for p in parts]),
+    )
+    gain, score = _evaluate_exact(both, Ipar, n, params)
+    start = 0
+    for j, p, size in zip(lazy, parts, sizes):
+        if size == 0:
+            del found[j]
+        else:
+            found[j] = numeric_result(p, gain[start : start + size], score[start : start + size])
+        start += size

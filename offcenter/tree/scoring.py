@@ -1,0 +1,309 @@
+r"""The split-scoring interface: the tree engine's only view of a measure.
+
+A :class:`SplitScorer` is built once per fit (or per inspected setting) from a
+:class:`~offcenter.MeasureSetting` and the training prior (:meth:`SplitScorer.from_setting`),
+or from a resolved :class:`~offcenter.Impurity` and an alpha (:func:`make_scorer`). The split
+search, the screenings, the inspection tables, the pruning costs and the importances ask it
+for what they need and never which measure it is:
+
+- ``node_impurity(counts, n)``: I(node) of class counts (m, q) with their totals (the fast
+  kernel, :class:`offcenter.tree.kernels.CountKernel`); ``impurity.of_counts`` is the
+  reference it agrees with to 1e-12, used for the stored ``Node.impurity``;
+- ``pair(L, R, nl, nr, ip, n)``: (gain, score) of two-child candidates, vectorised over the
+  thresholds (left and right counts (m, q), their totals, I(node) and the node's total);
+- ``multiway(t, sizes, ip, n)``: (gain, score) of count tables (m, K, q) with the engine's
+  kernel (multiway categorical splits); ``table(t)``: the same from the reference
+  :class:`~offcenter.Impurity` (the inspection tables, any table);
+- the cheap bound the screenings use: ``approx_pair`` (a float32 score with its error
+  bound), ``children_sum``, ``denominator``/``score_of``/``score_bound`` (block bounds),
+  ``can_block_screen``; ``prune_pure_runs`` (whether thresholds inside runs pure of one class
+  can be skipped, exactly).
+
+Three implementations, as scikit-learn's ``Criterion`` subclasses
+(``sklearn/tree/_criterion.pyx``: ``node_impurity``, ``children_impurity``,
+``impurity_improvement``, and ``proxy_impurity_improvement`` for the search):
+
+:class:`GainScorer`
+    :math:`\mathrm{gain} = I(\text{node}) - \sum_k \frac{n_k}{n} I(\text{child}_k)`, score = gain.
+:class:`LambdaAlphaScorer`
+    score :math:`\lambda_\alpha = \mathrm{gain} / (\alpha I(\text{node}) + (1-\alpha) I(X))`,
+    I(X) the uncentered measure of the branch sizes
+    (:func:`offcenter.measures.association.lambda_of`, the one formula of lambda_alpha).
+:class:`CriterionScorer`
+    a split criterion scored by itself (the Hellinger distance of HDDT, Cieslak and Chawla
+    2008): gain = score = its value; the node impurity (pruning costs, importances) is the
+    criterion's node measure (DKM). No alpha (:meth:`MeasureInfo.check_alpha`) and no
+    screening (the row bounds are about impurity decreases).
+
+Examples
+--------
+>>> import numpy as np
+>>> from offcenter import MeasureSetting
+>>> s = SplitScorer.from_setting(MeasureSetting("gini", alpha=1.0), [5, 5])
+>>> L, R = np.array([[4, 0]]), np.array([[1, 5]])
+>>> nl, nr = L.sum(1), R.sum(1)
+>>> ip = s.node_impurity(np.array([[5, 5]]), np.array([10]))
+>>> gain, score = s.pair(L, R, nl, nr, ip, np.array([10]))
+>>> round(float(gain[0]), 4), round(float(score[0]), 4)  # gain, relative gain
+(0.3333, 0.6667)
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from offcenter.measures.association import _association_counts, lambda_denominator, lambda_of
+from offcenter.measures.impurity import Impurity
+from offcenter.measures.settings import MeasureSetting
+from offcenter.tree.kernels import CountKernel
+
+__all__ = ["CriterionScorer", "GainScorer", "LambdaAlphaScorer", "SplitScorer", "make_scorer"]
+
+
+class SplitScorer:
+    """The engine's view of a measure setting (see the module docs); use :func:`make_scorer`
+    or :meth:`from_setting`.
+
+    Attributes
+    ----------
+    impurity : Impurity
+        The node measure (resolved theta), whose ``of_counts`` is the reference.
+    alpha : float or None
+        lambda_alpha's alpha (None: scored by the gain, or a criterion).
+    q : int
+        Number of classes.
+    kernel : CountKernel
+        Fast impurity of class counts (and, when it has them, its float32 version
+        ``kernel.approx`` and row bound ``kernel.row_bound`` for the screenings).
+    prune_pure_runs : bool
+        Whether the search may skip thresholds inside runs of rows pure of one class (exact
+        for a concave measure of the frequencies alone; for the Hellinger distance, whose
+        one-vs-rest d_c^2 are convex along such a run).
+    """
+
+    alpha: float | None = None
+
+    def __init__(self, impurity: Impurity, q: int, n_max: int, weighted: bool = False):
+        self.impurity = impurity
+        self.q = q
+        self.n_max = n_max
+        self.weighted = weighted
+        info = impurity.info
+        self.prune_pure_runs = bool(
+            info.concave and not impurity.consistent and (not impurity.off_centered or q == 2)
+        )
+
+    @classmethod
+    def from_setting(
+        cls,
+        setting: MeasureSetting,
+        class_counts,
+        n_max: int | None = None,
+        weighted: bool = False,
+    ) -> SplitScorer:
+        """The scorer of a measure setting, its theta resolved on ``class_counts`` (the
+        training prior: ``"prior"``); ``n_max`` the largest node total (default: the total of
+        ``class_counts``), ``weighted``: counts are sums of weights."""
+        counts = np.asarray(class_counts, np.float64)
+        imp = setting.impurity(counts)
+        n = int(np.ceil(counts.sum())) if n_max is None else int(n_max)
+        return make_scorer(imp, counts.shape[-1], n, weighted, setting.alpha)
+
+    @cached_property
+    def kernel(self) -> CountKernel:
+        """The fast kernel of the node measure (built on first use: its tables can be large)."""
+        return CountKernel(self.impurity, self.q, self.n_max, self.weighted)
+
+    # ---------------------------------------------------------------- node impurity
+    def node_impurity(self, counts: np.ndarray, n: np.ndarray) -> np.ndarray:
+        """I(node) of class counts (m, q) with totals (m,), by the fast kernel."""
+        return self.kernel(counts, n)
+
+    # ---------------------------------------------------------------- candidates
+    def children_sum(self, L, R, nl, nr, approx: bool = False):
+        """n_L I(L) + n_R I(R) of two-child candidates (the float32 kernel with ``approx``:
+        then within ``approx_error * (n_L + n_R)``). Two calls: stacking the children would
+        copy every count."""
+        k = self.kernel.approx if approx else self.kernel
+        return nl * k(L, nl) + nr * k(R, nr)
+
+    def denominator(self, ip, nl, nr):
+        """lambda_alpha's denominator of two-child candidates; None when scored by the gain."""
+        return None
+
+    def score_of(self, gain, ip, nl, nr, den=None):
+        """The score of candidates of known ``gain`` (``den`` from :meth:`denominator`)."""
+        return gain
+
+    def pair(self, L, R, nl, nr, ip, n):
+        """Exact (gain, score) of two-child candidates: left and right counts (m, q), their
+        totals (m,), I(node) and the node's total per candidate (m,)."""
+        gain = ip - self.children_sum(L, R, nl, nr) / n
+        return gain, self.score_of(gain, ip, nl, nr)
+
+    def multiway(self, t, sizes, ip, n):
+        """Exact (gain, score) of count tables (m, K, q) with children's totals ``sizes``
+        (m, K) (absent children: 0), I(node) and node totals (m,), by the fast kernel."""
+        m, K, q = t.shape
+        ich = self.kernel(t.reshape(-1, q), sizes.reshape(-1)).reshape(m, K)
+        gain = ip - (sizes * ich).sum(axis=1) / n
+        return gain, gain
+
+    def table(self, t):
+        """(gain, score) of any count tables (..., K, q) from the reference Impurity (child k
+        on the second-to-last axis)."""
+        _, _, _, gain = _association_counts(np.asarray(t, np.float64), self.impurity)
+        gain = np.asarray(gain, float)
+        return gain, gain
+
+    # ---------------------------------------------------------------- screening
+    @property
+    def approx_error(self) -> float:
+        """Bound of the float32 kernel's error on one child's impurity (absolute)."""
+        return self.kernel.approx_error
+
+    @property
+    def screenable(self) -> bool:
+        """Whether the float32 screening applies (the kernel has a float32 version)."""
+        return self.kernel.approx is not None
+
+    def approx_pair(self, L, R, nl, nr, ip, n):
+        """Float32 (score, err) of two-child candidates: each score is within ``err`` (array
+        or float) of the exact one (see :func:`offcenter.tree.screening.screen`)."""
+        gain = ip - self.children_sum(L, R, nl, nr, approx=True) / n
+        den = self.denominator(ip, nl, nr)
+        score = self.score_of(gain, ip, nl, nr, den)
+        err = self.kernel.approx_error + 1e-12
+        if den is not None:
+            err = np.where(den > 1e-15, err / np.where(den > 1e-15, den, 1.0), 0.0)
+        return score, err
+
+    def can_block_screen(self) -> bool:
+        """Whether the block screening's bound holds (a kernel with a row bound)."""
+        return self.kernel.block_node_min is not None and self.kernel.row_bound is not None
+
+    @property
+    def block_node_min(self) -> int | None:
+        """Fewest thresholds per node for which the block screening pays (the kernel's
+        measured crossover), None: never."""
+        return self.kernel.block_node_min
+
+    def row_bound(self, c_lo, c_hi, n_lo, n_hi):
+        """Bound (q, m) on the change of n I(child) when one row of class k moves, for counts
+        in the box [c_lo, c_hi] (class-major) with totals in [n_lo, n_hi] (see
+        :func:`offcenter.tree.screening.block_screen`)."""
+        return self.kernel.row_bound(c_lo, c_hi, n_lo, n_hi)
+
+    def score_bound(self, gain_bound, den_s, den_e):
+        """An upper bound of the score between two anchors s and e whose gains are at most
+        ``gain_bound`` (the gain's bound, as it is, for the gain)."""
+        return gain_bound
+
+
+class GainScorer(SplitScorer):
+    """Splits scored by their gain, the impurity decrease (see the module docs)."""
+
+
+class LambdaAlphaScorer(SplitScorer):
+    r"""Splits scored by :math:`\lambda_\alpha = \mathrm{gain} / (\alpha I(\text{node}) +
+    (1-\alpha) I(X))`, I(X) the uncentered measure of the branch sizes
+    (:meth:`Impurity.for_predictor`); 0 where the denominator is not above 1e-15."""
+
+    def __init__(self, impurity, q, n_max, weighted=False, alpha: float = 0.5):
+        super().__init__(impurity, q, n_max, weighted)
+        self.alpha = float(alpha)
+
+    @cached_property
+    def pkernel(self) -> CountKernel:
+        """The kernel of I(X), the uncentered measure of two branch sizes."""
+        return CountKernel(self.impurity.for_predictor(2), 2, self.n_max, self.weighted)
+
+    def denominator(self, ip, nl, nr):
+        i_x = self.pkernel(np.stack([nl, nr], axis=1), nl + nr)
+        return lambda_denominator(ip, i_x, self.alpha)
+
+    def score_of(self, gain, ip, nl, nr, den=None):
+        if den is None:
+            den = self.denominator(ip, nl, nr)
+        return lambda_of(gain, den)
+
+    def multiway(self, t, sizes, ip, n):
+        gain, _ = super().multiway(t, sizes, ip, n)
+        den = lambda_denominator(ip, _predictor_impurity(self.impurity, sizes), self.alpha)
+        return gain, lambda_of(gain, den)
+
+    def table(self, t):
+        i_y, _, i_x, gain = _association_counts(np.asarray(t, np.float64), self.impurity)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = lambda_of(gain, lambda_denominator(i_y, i_x, self.alpha))
+        return np.asarray(gain, float), np.asarray(score, float)
+
+    def can_block_screen(self) -> bool:
+        # the bound on the denominator needs a concave I(X)
+        return super().can_block_screen() and self.pkernel.imp.info.concave
+
+    def score_bound(self, gain_bound, den_s, den_e):
+        # I(X) is concave in n_L: the denominator is at least its smaller value at s and e
+        d = np.minimum(den_s, den_e)
+        ok = d > 1e-15
+        return np.where(ok, np.maximum(gain_bound, 0.0) / np.where(ok, d, 1.0), np.inf)
+
+
+class CriterionScorer(SplitScorer):
+    """A split criterion scored by itself (HDDT's Hellinger distance): gain = score = its
+    value of the children's class counts; the node impurity is its node measure (DKM)."""
+
+    def __init__(self, impurity, q, n_max, weighted=False):
+        super().__init__(impurity, q, n_max, weighted)
+        self.criterion = impurity.split_criterion
+
+    def pair(self, L, R, nl, nr, ip, n):
+        value = self.criterion.pair(L, R)
+        return value, value
+
+    def multiway(self, t, sizes, ip, n):
+        # absent categories are empty children: they add 0 to the Hellinger distance
+        value = self.criterion.table(t)
+        return value, value
+
+    def table(self, t):
+        value = np.asarray(self.criterion.table(np.asarray(t, np.float64)), float)
+        return value, value
+
+    @property
+    def screenable(self) -> bool:
+        return False
+
+    def can_block_screen(self) -> bool:
+        return False  # the row bounds are about impurity decreases
+
+
+def make_scorer(
+    impurity: Impurity, q: int, n_max: int, weighted: bool = False, alpha: float | None = None
+) -> SplitScorer:
+    """The scorer of a resolved Impurity and an alpha (None: the gain).
+
+    The only place that asks whether the measure is a split criterion; ``alpha`` with a
+    criterion is refused by :meth:`offcenter.measures.registry.MeasureInfo.check_alpha`.
+    """
+    impurity.info.check_alpha(alpha)
+    if not impurity.info.takes_alpha:
+        return CriterionScorer(impurity, q, n_max, weighted)
+    if alpha is None:
+        return GainScorer(impurity, q, n_max, weighted)
+    return LambdaAlphaScorer(impurity, q, n_max, weighted, alpha)
+
+
+def _predictor_impurity(imp: Impurity, sizes: np.ndarray) -> np.ndarray:
+    """I(X) of branch sizes (m, K) with zeros for absent branches: k = present branches."""
+    out = np.zeros(sizes.shape[0])
+    kp = (sizes > 0).sum(axis=1)
+    ordered = -np.sort(-sizes, axis=1)
+    for k in np.unique(kp):
+        if k < 1:
+            continue
+        rows = kp == k
+        out[rows] = imp.for_predictor(int(k)).of_counts(ordered[rows, :k])
+    return out
