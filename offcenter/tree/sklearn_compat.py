@@ -54,8 +54,8 @@ import numpy as np
 import pandas as pd
 
 from offcenter.tree.encode import FeatureInfo, _python_value
+from offcenter.tree.labels import branch_labels
 from offcenter.tree.nodes import Node, Split, Tree
-from offcenter.tree.search import branch_labels
 
 __all__ = ["from_sklearn", "CRITERION_MEASURE"]
 

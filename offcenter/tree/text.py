@@ -19,7 +19,7 @@ from io import StringIO
 
 import numpy as np
 
-from offcenter.tree.search import _cat_label
+from offcenter.tree.labels import _cat_label
 
 __all__ = ["export_text"]
 

@@ -25,8 +25,8 @@ from types import SimpleNamespace
 import numpy as np
 import plotly.graph_objects as go
 
+from offcenter.tree.labels import branch_labels
 from offcenter.tree.nodes import Tree
-from offcenter.tree.search import branch_labels
 from offcenter.viz.tree import tree_figure
 
 __all__ = ["plot_tree"]
