@@ -187,7 +187,7 @@ c1, c2, c3 = st.columns(3)
 setting = node_settings.pick_setting(PREFIX, class_counts, c1)
 # a split criterion (HDDT) takes no theta and no alpha: the score widgets stay, disabled, so that
 # their values come back when another measure is chosen
-criterion = setting.info.is_criterion
+criterion = not setting.info.takes_alpha
 score = c2.selectbox(
     "Split score",
     list(SCORES),
@@ -285,7 +285,8 @@ def rerun_fragment() -> None:
 
 
 def _full_title(clf) -> str:
-    grown_score = "the Hellinger distance" if clf.setting_.info.is_criterion else SCORES[score][0]
+    info = clf.setting_.info
+    grown_score = SCORES[score][0] if info.takes_alpha else f"the {info.score_name}"
     return tree_title(clf.setting_, clf.prior_, score=grown_score, leaf_rule=clf.leaf_rule)
 
 
@@ -398,8 +399,8 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         st.subheader("Impurity under each measure")
         settings = node_settings.node_comparison_settings(len(clf.classes_))
         imps = clf.node_impurities(node.id, settings)
-        if clf.setting_.info.is_criterion:
-            st.caption("The Hellinger distance (HDDT) scores splits; its node impurity is DKM's.")
+        if clf.setting_.info.setting_note:  # a split criterion's (the registry's text)
+            st.caption(clf.setting_.info.setting_note)
         labels = imps.attrs.get("labels", {})
         # the values first: a long label never pushes them out of a narrow column
         st.dataframe(

@@ -183,11 +183,8 @@ def pick_setting(prefix: str, class_counts, container=st) -> MeasureSetting:
     setting = base.replace(**params)
     # labels are the package's own text (no user input): shown as they are
     container.caption("Exact setting: " + setting.label_for(class_counts))
-    if setting.info.is_criterion:
-        container.caption(
-            "The Hellinger distance takes no theta: it is skew-insensitive by construction. Its "
-            "node impurity (pruning costs, importances) is DKM."
-        )
+    if setting.info.setting_note:  # a split criterion's (the registry's text)
+        container.caption(setting.info.setting_note)
     note = imbalance_note(setting, class_counts)
     if note is not None:
         text, suggested = note
@@ -465,11 +462,11 @@ def show_node_comparison(
                 )
             # the rows where the settings' first choices differ are the 'measures disagree' column
             show_table(table, "tr_cand_table")
-            if any(MeasureSetting.parse(k).info.is_criterion for k in shown_keys or keys):
-                st.caption(
-                    "For the Hellinger distance (HDDT), a split criterion, the gain and score columns "
-                    "hold the Hellinger distance of the split (0 to √2), not an impurity decrease."
-                )
+            notes = dict.fromkeys(
+                MeasureSetting.parse(k).info.score_note for k in shown_keys or keys
+            )
+            for note in filter(None, notes):  # a split criterion's (the registry's text)
+                st.caption(note)
             csv_button(
                 "Download the candidate table (CSV, full precision)",
                 table,

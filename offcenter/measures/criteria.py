@@ -87,6 +87,11 @@ class SplitCriterion:
     name: str
     table: Callable[[np.ndarray], np.ndarray]
     pair: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    #: What its score is called in text ("Hellinger distance"), and in a node's box.
+    score_name: str = "score"
+    score_short: str = "score"
+    #: Its range, said where its values sit in a gain column ("0 to √2").
+    score_range: str = ""
 
 
 def _sqrt_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -136,7 +141,14 @@ def _hellinger_pair(L: np.ndarray, R: np.ndarray) -> np.ndarray:
 
 
 #: The Hellinger distance criterion of HDDT (see the module docs).
-HELLINGER = SplitCriterion("hellinger", _hellinger_table, _hellinger_pair)
+HELLINGER = SplitCriterion(
+    "hellinger",
+    _hellinger_table,
+    _hellinger_pair,
+    score_name="Hellinger distance",
+    score_short="Hellinger d",
+    score_range="0 to √2",
+)
 
 
 def hellinger_split(table):

@@ -93,6 +93,49 @@ class MeasureInfo:
         decrease can; a split criterion is scored by itself)."""
         return self.criterion is None
 
+    # What the pages and the drawings say of a measure's split scores: read here, so that
+    # nothing outside the registry and the scoring interface asks whether it is a criterion.
+    @property
+    def score_name(self) -> str:
+        """What a split's score is called: ``"gain"`` for an impurity decrease, else the
+        criterion's own name (``"Hellinger distance"``)."""
+        return "gain" if self.criterion is None else self.criterion.score_name
+
+    @property
+    def score_short(self) -> str:
+        """:attr:`score_name` in a node's box (``"gain"``, ``"Hellinger d"``)."""
+        return "gain" if self.criterion is None else self.criterion.score_short
+
+    @property
+    def label_suffix(self) -> str:
+        """Appended to the measure's label in a table beside impurity measures."""
+        return "" if self.criterion is None else " (criterion, not an impurity)"
+
+    @property
+    def score_note(self) -> str | None:
+        """A note for a table whose gain and score columns hold this measure's scores (None
+        for an impurity decrease, whose gain is what the column says)."""
+        if self.criterion is None:
+            return None
+        c = self.criterion
+        return (
+            f"For the {self.short}, a split criterion, the gain and score "
+            f"columns hold the {c.score_name} of the split ({c.score_range}), not an impurity "
+            "decrease."
+        )
+
+    @property
+    def setting_note(self) -> str | None:
+        """A note beside the measure's setting (None for an impurity measure): a split
+        criterion takes no theta and no alpha, and names the measure of its node impurities."""
+        if self.criterion is None:
+            return None
+        return (
+            f"The {self.criterion.score_name} takes no theta and no alpha: it is "
+            f"skew-insensitive by construction. Its node impurity (pruning costs, importances) "
+            f"is {self.node_measure.upper() if self.node_measure else 'its node measure'}."
+        )
+
     def check_alpha(self, alpha) -> None:
         """The one rule "a split criterion takes no alpha": ValueError if ``alpha`` is given
         to a measure that does not take it (:attr:`takes_alpha`)."""

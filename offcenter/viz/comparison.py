@@ -214,7 +214,8 @@ def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
     )
     keys = [k for k, _ in optima.attrs.get("settings", [])]
     if impurities is not None:
-        crit = [_is_criterion(k) for k in keys]
+        infos = [_info(k) for k in keys]
+        crit = [i is not None and not i.takes_alpha for i in infos]  # no relative gain
         imp = np.array([float(impurities.get(k, np.nan)) for k in keys], dtype=float)
         gain = out["gain"].to_numpy(float)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -225,8 +226,7 @@ def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
             children_shares_text(t) if t else "" for t in out["children (class counts)"]
         ]
         out["setting"] = [
-            f"{lab} (criterion, not an impurity)" if c else lab
-            for lab, c in zip(out["setting"], crit)
+            lab + (i.label_suffix if i is not None else "") for lab, i in zip(out["setting"], infos)
         ]
         out = out[[c for c in out.columns if c != "setting"] + ["setting"]]
     else:
@@ -237,11 +237,12 @@ def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
     return out
 
 
-def _is_criterion(key: str) -> bool:
+def _info(key: str):
+    """The registry's :class:`MeasureInfo` of a setting key (None for an unknown key)."""
     try:
-        return bool(MeasureSetting.parse(key).info.is_criterion)
+        return MeasureSetting.parse(key).info
     except ValueError:
-        return False
+        return None
 
 
 def children_shares_text(text: str) -> str:

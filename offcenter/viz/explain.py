@@ -129,7 +129,7 @@ def split_steps(
     parent = np.asarray(parent_counts, dtype=float)
     kids = np.asarray(children_counts, dtype=float)
     classes = [str(c) for c in classes]
-    if impurity.criterion is not None:
+    if impurity.split_criterion is not None:  # its own steps: a score, not a decrease
         name = impurity.info.short if label is None else label
         return _hellinger_steps(parent, kids, classes, branch_labels, name)
     n = parent.sum()
@@ -329,17 +329,17 @@ def node_measure_label(clf, node_id: int) -> str:
 def _node_measure(clf, node) -> tuple[Impurity, str | None]:
     """The impurity a node's split was chosen with, and its label with theta resolved.
 
-    ``node.criterion`` is the key of the node's :class:`MeasureSetting` (a regrown subtree may
+    ``node.setting_key`` is the key of the node's :class:`MeasureSetting` (a regrown subtree may
     use another measure than the tree); a tree without one falls back to ``clf.impurity_``.
     """
     setting = getattr(clf, "setting_", None)
     prior = getattr(clf, "prior_", None)
     if setting is None or prior is None:
         return clf.impurity_, None
-    criterion = getattr(node, "criterion", "")
-    if criterion and criterion != setting.key:
+    own_key = getattr(node, "setting_key", "")
+    if own_key and own_key != setting.key:
         try:
-            own = MeasureSetting.parse(criterion)
+            own = MeasureSetting.parse(own_key)
             return own.impurity(prior), own.label_for(prior)
         except ValueError:
             pass
@@ -502,7 +502,7 @@ def optimum_steps(clf, node_id: int, optima, setting_key: str, feature) -> list[
     labels = [s.strip() for s in str(row["split"]).split(" / ")]
     if len(labels) != len(kids):
         labels = [f"child {k + 1}" for k in range(len(kids))]
-    alpha = None if setting.info.is_criterion else getattr(clf, "alpha", None)
+    alpha = getattr(clf, "alpha", None) if setting.info.takes_alpha else None
     return split_steps(
         parent,
         kids,

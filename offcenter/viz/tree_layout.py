@@ -32,13 +32,14 @@ True
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from offcenter.measures.registry import CRITERIA
+from offcenter.measures.settings import MeasureSetting
 from offcenter.viz.format import fmt_share, fmt_threshold, fmt_value, plot_text
 from offcenter.viz.styles import CLASS_COLORS
 
@@ -238,7 +239,7 @@ def _node_lines(
     )
     if node.split is not None:
         # a split criterion that is not an impurity decrease (HDDT) stores its score as gain
-        name = "Hellinger d" if str(getattr(node, "criterion", "")) in CRITERIA else "gain"
+        name = _score_short(str(getattr(node, "setting_key", "") or ""))
         g = fmt_value(node.split.gain)
         top.append((f"{name} {g}", f"{name} {g}", "#5f6368"))
     if collapsed:
@@ -520,3 +521,13 @@ def overlaps(boxes: Sequence[tuple[float, float, float, float]], tol: float = 0.
             ):
                 out.append((int(min(a, b)), int(max(a, b))))
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _score_short(setting_key: str) -> str:
+    """What a node's split score is called in its box (``"gain"``, ``"Hellinger d"``): the
+    registry's word for the node's measure setting."""
+    try:
+        return MeasureSetting.parse(setting_key).info.score_short
+    except ValueError:
+        return "gain"
