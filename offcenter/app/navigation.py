@@ -19,6 +19,9 @@ from __future__ import annotations
 import os
 
 import streamlit as st
+from streamlit import config
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from offcenter.app import failover
 from offcenter.app.presentation import presentation_toggle, viewport
@@ -44,8 +47,6 @@ def ensure_router() -> None:
     mode off and reruns the same address, through ``app.py``. When the run did not go through
     :func:`run` (AppTest runs page files itself), it draws what :func:`run` draws for every page.
     """
-    from streamlit import config
-    from streamlit.runtime.pages_manager import PagesManager
 
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
@@ -79,7 +80,6 @@ STYLE = (
 
 def _this_run():
     """An object that identifies the current script run (its cursors dict, new every run)."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx()
     return ctx, (ctx.cursors if ctx is not None else None)

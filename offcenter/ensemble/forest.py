@@ -45,10 +45,13 @@ Forests, NPFL054 Introduction to Machine Learning, lecture 5, Charles University
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.metrics import accuracy_score
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
@@ -393,9 +396,6 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
 
     def _set_oob(self, X, y) -> None:
         """``oob_decision_function_`` and ``oob_score_``, as scikit-learn's forests."""
-        import warnings
-
-        from sklearn.metrics import accuracy_score
 
         n = X.shape[0]
         total = np.zeros((n, len(self.classes_)))

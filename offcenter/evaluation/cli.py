@@ -98,7 +98,7 @@ def _max_features(text: str):
 def _dask_client(address: str):
     """A dask.distributed client of the scheduler at ``address`` (imported only when asked)."""
     try:
-        from distributed import Client
+        from distributed import Client  # the optional `distributed` extra: only when asked
     except ImportError:
         raise CliError(
             "--scheduler needs dask.distributed, an optional dependency: "

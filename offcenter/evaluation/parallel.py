@@ -41,7 +41,7 @@ def _check_backend(backend):
         )
     if backend == "dask":
         try:
-            import distributed
+            import distributed  # the optional `distributed` extra: only when asked
         except ImportError:
             raise ImportError(
                 "backend='dask' needs dask.distributed, an optional dependency: "

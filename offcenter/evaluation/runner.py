@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from joblib import delayed
 
+from offcenter.ensemble.forest import ForestClassifier
 from offcenter.evaluation import metrics as _metrics
 from offcenter.evaluation.folds import Fold, fold_seed, stratified_folds
 from offcenter.evaluation.parallel import _check_backend, _check_n_jobs, parallel_fits
@@ -29,6 +30,7 @@ from offcenter.measures.settings import (
     MeasureSetting,
     available_settings,
 )
+from offcenter.tree.estimator import TreeClassifier
 
 # Re-exported for the callers of this module's former contents (folds, parallel backend,
 # results, setting catalogs now have their own homes).
@@ -122,12 +124,8 @@ def _fit_and_score(factory, params, X_tr, y_tr, X_te, y_te, classes, minority):
 # ====================================================================== the runner
 def _default_model_factory(model: str):
     if model == "tree":
-        from offcenter.tree.estimator import TreeClassifier
-
         return TreeClassifier
     if model == "forest":
-        from offcenter.ensemble.forest import ForestClassifier
-
         return ForestClassifier
     raise ValueError(f"model must be 'tree' or 'forest'; got {model!r}.")
 

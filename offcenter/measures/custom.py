@@ -53,6 +53,7 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Mapping
+from importlib.metadata import entry_points as _entry_points
 
 import numpy as np
 
@@ -386,7 +387,6 @@ def load_plugins(modules=(), *, entry_points: bool = True, strict: bool = False)
     Loading twice is harmless (a module is imported once; a function re-registering the same
     name should pass ``replace=True``).
     """
-    from importlib.metadata import entry_points as _entry_points
 
     before, loaded = set(_CUSTOM), set(_LOADED)
     specs = [(str(m).strip(), strict) for m in modules if str(m).strip()]

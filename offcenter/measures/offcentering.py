@@ -11,6 +11,7 @@ import numpy as np
 
 from offcenter.measures._validation import as_distribution, as_theta, scalar_or_array
 from offcenter.measures.entropies import _complement, _difference
+from offcenter.measures.registry import get_measure
 
 
 def _off_center(p: np.ndarray, theta: np.ndarray) -> np.ndarray:
@@ -123,7 +124,6 @@ def off_centered(p, theta, measure="shannon", **params):
     >>> round(off_centered([0.8, 0.2], 0.2, "daroczy", beta=5), 6)
     1.0
     """
-    from offcenter.measures.registry import get_measure
 
     info = get_measure(measure)
     if not info.off_centerable:

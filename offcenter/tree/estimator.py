@@ -79,6 +79,7 @@ from __future__ import annotations
 import copy
 import json
 import numbers
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -953,8 +954,6 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         [[1, 1, 0], [1, 0, 1]]
         """
         if as_list:
-            import warnings
-
             warnings.warn(
                 "decision_path(X, as_list=True) is deprecated and will be removed in offcenter "
                 "0.3: decision_path returns scikit-learn's sparse indicator matrix; use "

@@ -52,8 +52,10 @@ from dataclasses import replace
 
 import numpy as np
 import pandas as pd
+from sklearn.tree import DecisionTreeClassifier
 
 from offcenter.tree.encode import FeatureInfo, _python_value
+from offcenter.tree.estimator import TreeClassifier
 from offcenter.tree.labels import branch_labels
 from offcenter.tree.nodes import Node, Split, Tree
 
@@ -64,8 +66,6 @@ CRITERION_MEASURE = {"gini": "gini", "entropy": "shannon", "log_loss": "shannon"
 
 
 def _check_sklearn_tree(tree):
-    from sklearn.tree import DecisionTreeClassifier
-
     if not isinstance(tree, DecisionTreeClassifier):
         raise TypeError(
             "from_sklearn takes a fitted sklearn.tree.DecisionTreeClassifier (or ExtraTree"
@@ -143,7 +143,6 @@ def from_sklearn(fitted_tree, X=None, y=None, sample_weight=None):
 
     See the module docs for the conversion rules and an example.
     """
-    from offcenter.tree.estimator import TreeClassifier
 
     measure = _check_sklearn_tree(fitted_tree)
     if (X is None) != (y is None):
@@ -171,7 +170,7 @@ def from_sklearn(fitted_tree, X=None, y=None, sample_weight=None):
     clf._named = named
     if named:
         clf.feature_names_in_ = np.asarray(names, dtype=object)
-    clf._enc = clf._y = clf._w = None
+    clf.training_data_ = None
     clf._train_leaf = None
     clf.edits_ = []
     order = _order(t)
@@ -184,16 +183,18 @@ def from_sklearn(fitted_tree, X=None, y=None, sample_weight=None):
     clf.tree_ = Tree([])  # fitted from here; the nodes come below
     if X is not None:
         clf.attach_data(_float32(X), y, sample_weight)
-        has_missing = np.isnan(clf._enc.num).any(axis=0)
+        enc = clf.training_data_.encoded
+        has_missing = np.isnan(enc.num).any(axis=0)
         clf.features_ = [
             replace(f, has_missing=bool(m)) for f, m in zip(clf.features_, has_missing)
         ]
-        clf._enc.features = clf.features_
+        enc.features = clf.features_
         path = sk.decision_path(X).tocsc()  # scikit-learn's own routing of the rows
         counts = _data_counts(clf, path, counts)
     clf.prior_ = counts[0] / counts[0].sum()
     clf.setting_ = clf._make_setting()
-    clf.impurity_, clf.theta_ = clf._make_impurity(counts[0])
+    clf.impurity_ = clf.setting_.impurity(counts[0])
+    clf.theta_ = clf.setting_.resolve_theta(counts[0])
     clf.tree_ = Tree(_nodes(clf, t, order, new_id, counts, path))
     clf.sklearn_ids_ = np.asarray(order, dtype=np.intp)
     return clf
@@ -201,9 +202,10 @@ def from_sklearn(fitted_tree, X=None, y=None, sample_weight=None):
 
 def _data_counts(clf, path, stored):
     """Weighted class counts of every scikit-learn node from the attached rows."""
-    w = np.ones(len(clf._y)) if clf._w is None else clf._w
-    onehot = np.zeros((len(clf._y), clf.n_classes_))
-    onehot[np.arange(len(clf._y)), clf._y] = w
+    data = clf.training_data_
+    w = np.ones(data.n) if data.weights is None else data.weights
+    onehot = np.zeros((data.n, clf.n_classes_))
+    onehot[np.arange(data.n), data.y] = w
     counts = np.asarray(path.T @ onehot, dtype=np.float64)
     if not np.allclose(counts, stored, rtol=1e-6, atol=1e-6):
         warnings.warn(
@@ -217,7 +219,7 @@ def _data_counts(clf, path, stored):
 
 
 def _nodes(clf, t, order, new_id, counts, path) -> list[Node]:
-    nan = None if path is None else np.isnan(clf._enc.num).astype(np.int64)
+    nan = None if path is None else np.isnan(clf.training_data_.encoded.num).astype(np.int64)
     imp = clf.impurity_
     impurities = imp.of_counts(counts)
     totals = counts.sum(axis=1)
@@ -275,7 +277,7 @@ def _nodes(clf, t, order, new_id, counts, path) -> list[Node]:
                 proba=proba[old].copy(),
                 conditions=conditions[old],
                 n_missing=split.n_missing if split is not None else 0,
-                criterion=key,
+                setting_key=key,
                 n_samples=int(t.n_node_samples[old]),
             )
         )

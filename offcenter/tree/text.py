@@ -19,7 +19,9 @@ from io import StringIO
 
 import numpy as np
 
+from offcenter.tree.estimator import TreeClassifier
 from offcenter.tree.labels import _cat_label
+from offcenter.tree.sklearn_compat import from_sklearn
 
 __all__ = ["export_text"]
 
@@ -90,11 +92,8 @@ def export_text(
     |   |--- weights: [0.00, 2.00] class: b
     <BLANKLINE>
     """
-    from offcenter.tree.estimator import TreeClassifier
 
     if not isinstance(decision_tree, TreeClassifier):
-        from offcenter.tree.sklearn_compat import from_sklearn
-
         decision_tree = from_sklearn(decision_tree)
     decision_tree._check_fitted()
     for name, value, low in (("max_depth", max_depth, 0), ("spacing", spacing, 1)):

@@ -33,6 +33,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from sklearn.metrics import (
+    accuracy_score,
+    balanced_accuracy_score,
+    confusion_matrix,
+    f1_score,
+    precision_score,
+    recall_score,
+)
 
 from offcenter.measures.registry import CRITERIA, MEASURES
 from offcenter.measures.settings import MeasureSetting
@@ -465,14 +473,6 @@ def training_report(clf, X, y) -> TrainingReport:
     X, y
         The rows it was grown on and their classes.
     """
-    from sklearn.metrics import (
-        accuracy_score,
-        balanced_accuracy_score,
-        confusion_matrix,
-        f1_score,
-        precision_score,
-        recall_score,
-    )
 
     y = pd.Series(y).reset_index(drop=True)
     pred = pd.Series(clf.predict(X)).reset_index(drop=True)

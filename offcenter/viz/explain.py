@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from offcenter.measures.criteria import hellinger_split
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.offcentering import _off_center
 from offcenter.measures.settings import MeasureSetting
@@ -235,7 +236,6 @@ def _hellinger_steps(parent, kids, classes, branch_labels, name) -> list[Step]:
     then :math:`d_H = \sqrt{\sum_k (\sqrt{a_k} - \sqrt{b_k})^2}`. More classes: the same for
     each class against the rest, and the largest (see :mod:`offcenter.measures.criteria`).
     """
-    from offcenter.measures.criteria import hellinger_split
 
     n = parent.sum()
     steps = [

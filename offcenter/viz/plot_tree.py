@@ -25,8 +25,10 @@ from types import SimpleNamespace
 import numpy as np
 import plotly.graph_objects as go
 
+from offcenter.tree.estimator import TreeClassifier
 from offcenter.tree.labels import branch_labels
 from offcenter.tree.nodes import Tree
+from offcenter.tree.sklearn_compat import from_sklearn
 from offcenter.viz.tree import tree_figure
 
 __all__ = ["plot_tree"]
@@ -123,7 +125,6 @@ def plot_tree(
     >>> [t.name for t in fig.data if t.name in ("small", "large")]
     ['small', 'large']
     """
-    from offcenter.tree.estimator import TreeClassifier
 
     if ax is not None:
         raise TypeError(
@@ -146,8 +147,6 @@ def plot_tree(
                 "tree_figure for other views."
             )
     if not isinstance(decision_tree, TreeClassifier):
-        from offcenter.tree.sklearn_compat import from_sklearn
-
         decision_tree = from_sklearn(decision_tree)
     decision_tree._check_fitted()
     view = _renamed(decision_tree, feature_names, class_names)
