@@ -495,3 +495,15 @@ def test_gain_of_a_large_nearly_pure_table_agrees_with_mpmath(big, small):
     for measure, params in (("shannon", {}), ("gini", {}), ("daroczy", {"beta": 3.0})):
         _, g, _ = ref_association(table, measure, **params)
         assert_close(oc.gain(table, measure, **params), g)
+
+
+@pytest.mark.parametrize(
+    "measure, params",
+    [("shannon", {}), ("gini", {}), ("daroczy", {"beta": 5.0}), ("daroczy", {"beta": 1.2})],
+)
+def test_an_empty_row_adds_nothing_to_the_gain(measure, params):
+    # hypothesis found NaN for [[1, 2], [0, 0]] under Daroczy beta = 5 (the empty row's
+    # frequencies are 0/0; its weight 0 must make it count 0, not NaN)
+    with_empty = oc.gain([[1, 2], [0, 0], [3, 1]], measure, **params)
+    assert with_empty == oc.gain([[1, 2], [3, 1]], measure, **params)
+    assert oc.gain([[1, 2], [0, 0]], measure, **params) == 0.0

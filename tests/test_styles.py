@@ -338,13 +338,14 @@ def test_presentation_parameter_survives_a_pages_own_url_writes():
 
 
 def test_evaluation_and_study_figures_colour_each_setting_by_its_key():
-    """The Compare page's figures and the study's give a setting the colour it has on the curve
-    pages, whatever the other settings drawn and their order."""
+    """The Compare page's figures give a setting the colour it has on the curve pages, and the
+    study's figures the study's own colour (no two study settings alike: STUDY_COLOURS),
+    whatever the other settings drawn and their order."""
     import pandas as pd
 
     from offcenter.evaluation.runner import EvaluationResult, parse_settings
     from offcenter.viz.evaluation import metric_figure
-    from offcenter.viz.study import cd_diagram, gain_figure
+    from offcenter.viz.study import STUDY_COLOURS, cd_diagram, gain_figure, study_colour
     from offcenter.viz.styles import setting_style
 
     for order in ("shannon,gini,oc_shannon", "oc_shannon,shannon", "gini"):
@@ -365,12 +366,10 @@ def test_evaluation_and_study_figures_colour_each_setting_by_its_key():
     )
     fig = cd_diagram(ranks, 1.0)
     colours = {a.text.split(" (")[0]: a.font.color for a in fig.layout.annotations if "(" in a.text}
-    assert colours == {
-        "Gini": setting_style("gini").color,
-        "Shannon": setting_style("shannon").color,
-    }
+    assert colours == {"Gini": study_colour("gini"), "Shannon": study_colour("shannon")}
+    assert len(set(STUDY_COLOURS.values())) == len(STUDY_COLOURS)
     gains = pd.DataFrame(
         {"data": list("abcd"), "setting": "oc_gini", "label": "X", "gain": [0.0, 0.1, 0.2, 0.3],
          "imbalance_ratio": [2.0, 5.0, 20.0, 100.0]}
     )  # fmt: skip
-    assert gain_figure(gains).data[0].marker.color == setting_style("oc_gini").color
+    assert gain_figure(gains).data[0].marker.color == study_colour("oc_gini")

@@ -292,7 +292,7 @@ def _gain_of_frequencies(
     gap = _difference(rows, _complement(rows), p[..., None, :], _complement(p)[..., None, :])
     if name == "gini":
         per_row = (gap * gap).sum(axis=-1)
-        return (weights * per_row).sum(axis=-1)
+        return _weighted_rows(weights, per_row)
     pj = p[..., None, :]
     present = pj > 0.0
     delta = np.divide(gap, pj, out=np.zeros_like(gap), where=present)
@@ -315,7 +315,12 @@ def _gain_of_frequencies(
         terms = np.power(pj, beta) * _bregman_power_term(delta, beta)
         factor = -1.0 / math.expm1(-(beta - 1.0) * _LN2)
     per_row = np.where(present, terms, 0.0).sum(axis=-1)
-    return factor * (weights * per_row).sum(axis=-1)
+    return factor * _weighted_rows(weights, per_row)
+
+
+def _weighted_rows(weights: np.ndarray, per_row: np.ndarray) -> np.ndarray:
+    """sum_k w_k t_k, an empty row (w_k = 0, its frequencies undefined: NaN) counting 0."""
+    return np.where(weights > 0.0, weights * per_row, 0.0).sum(axis=-1)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -121,13 +121,9 @@ def _normalise_theta(theta, info) -> None | str | tuple[float, ...]:
         raise ValueError(
             f"theta needs one reference frequency per class (at least 2); got {arr.tolist()}."
         )
-    if arr.ndim == 0 and np.isfinite(arr.item()) and not 0.0 < arr.item() < 1.0:
-        t = arr.item()
-        raise ValueError(
-            f"a single theta t means (1 - t, t) and must be strictly between 0 and 1 (every "
-            f"class needs a chance); got {t!r}."
-        )
-    as_theta(arr, q)  # for its error messages; the values kept are the given ones (exact keys)
+    # one rule for every theta (a single number is checked as given, its messages quote it);
+    # the values kept are the given ones (exact keys)
+    as_theta(arr, q)
     values = arr if arr.ndim == 1 else np.array([1.0 - arr.item(), arr.item()])
     return tuple(float(v) + 0.0 for v in values)
 
