@@ -19,7 +19,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import urlstate
+from offcenter.app import node_settings, urlstate
 from offcenter.app.data_picker import pick_data, pick_target
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
@@ -34,6 +34,7 @@ from offcenter.evaluation.runner import (
     available_settings,
 )
 from offcenter.evaluation.wording import paired_sentences
+from offcenter.tree.params import LEAF_RULES
 from offcenter.viz.evaluation import (
     difference_figure,
     metric_figure,
@@ -48,10 +49,6 @@ S = st.session_state
 PREFIX = "cm_"
 SETTINGS = {s.key: s for s in available_settings()}
 DATA_DEFAULT = "pima" if "pima" in DATASETS else next(iter(DATASETS))
-LEAF_RULES = {
-    "majority": "majority: the most frequent class of the leaf",
-    "prior": "prior-aware: the class whose leaf frequency most exceeds its prior",
-}
 MODELS = {"tree": "one tree", "forest": "bagged forest (random forest)"}
 SCHEMA = urlstate.Schema(
     [
@@ -62,17 +59,16 @@ SCHEMA = urlstate.Schema(
         urlstate.Field("seed", "int", 0, low=0, high=1_000_000),
         urlstate.Field("max_depth", "int", 5, low=0, high=20),
         urlstate.Field("min_leaf", "int", 1, low=1, high=1000),
-        urlstate.Field("leaf_rule", "str", "majority", choices=tuple(LEAF_RULES)),
+        urlstate.Field("leaf_rule", "str", "majority", choices=LEAF_RULES),
         urlstate.Field("model", "str", "tree", choices=tuple(MODELS)),
         urlstate.Field("trees", "int", 25, low=2, high=200),
         urlstate.Field("metric", "str", "balanced_accuracy", choices=tuple(METRICS)),
     ]
 )
 
-# Widget values survive page switches (Streamlit forgets the keys of widgets not drawn).
-for _name, _value in S.get("cm_saved", {}).items():
-    S.setdefault(PREFIX + _name, _value)
-url_warnings = urlstate.sync_in(SCHEMA, S, st.query_params, PREFIX)
+# The one precedence of every page (urlstate.restore): a link rules when the page opens, else
+# the values the user left (Streamlit forgets the keys of widgets not drawn); then the widgets.
+url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX)
 S.setdefault("cm_job", None)  # {"key": str, "cv": CrossValidation}
 store = shared_result_store()  # finished results of every session, by data and settings
 
@@ -157,14 +153,7 @@ seed = c3.number_input("Seed", 0, 1_000_000, step=1, key=PREFIX + "seed")
 max_depth = c4.number_input("Maximum depth (0 = none)", 0, 20, step=1, key=PREFIX + "max_depth")
 c5, c6, c7 = st.columns([1, 2, 2])
 min_leaf = c5.number_input("Minimum examples per leaf", 1, 1000, step=1, key=PREFIX + "min_leaf")
-leaf_rule = c6.radio(
-    "Leaf labelling rule",
-    list(LEAF_RULES),
-    format_func=LEAF_RULES.get,
-    key=PREFIX + "leaf_rule",
-    help="The prior-aware rule predicts the minority class in a leaf where it "
-    "is more frequent than in the whole training set.",
-)
+leaf_rule = node_settings.pick_leaf_rule(PREFIX, c6)  # the one leaf-rule widget
 model = c7.radio(
     "Model",
     list(MODELS),
@@ -177,10 +166,7 @@ n_trees = int(S.get(PREFIX + "trees", 25))
 if model == "forest":
     n_trees = st.slider("Trees per forest", 2, 200, step=1, key=PREFIX + "trees")
 
-S.cm_saved = {
-    k: list(v) if isinstance(v, tuple) else v
-    for k, v in urlstate.current_values(SCHEMA, S, PREFIX).items()
-}
+urlstate.save(SCHEMA, S, PREFIX)
 urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
 
 params = {

@@ -137,13 +137,13 @@ def test_string_labels_and_minority():
 
 # ---------------------------------------------------------------- one home: minority, report
 def test_training_report_agrees_with_the_tree_pages_reports():
-    """metrics.training_report is the one home of the training report: it gives what
-    tree.compare.training_metrics and viz.comparison.training_report give today."""
+    """metrics.training_report is the one home of the training report: the two-tree table
+    (metrics.training_metrics) and the Tree page's report (viz.comparison.training_report)
+    are built from it and say the same."""
     import numpy as np
 
     from offcenter import TreeClassifier
-    from offcenter.evaluation.metrics import training_report
-    from offcenter.tree.compare import training_metrics
+    from offcenter.evaluation.metrics import training_metrics, training_report
     from offcenter.viz.comparison import training_report as page_report
 
     rng = np.random.default_rng(0)
@@ -158,6 +158,8 @@ def test_training_report_agrees_with_the_tree_pages_reports():
     assert mine["accuracy"] == a["accuracy"] == b.accuracy
     assert mine["balanced_accuracy"] == a["balanced accuracy"]
     assert (mine["matrix"] == b.matrix.to_numpy()).all()
+    assert mine["minority_precision"] == b.minority_precision
+    assert mine["minority_f1"] == b.minority_f1
 
 
 def test_minority_class_present_only_and_unknown_labels():

@@ -8,13 +8,12 @@ import pytest
 from sklearn import metrics as skm
 
 from offcenter.data.datasets import load
+from offcenter.evaluation.metrics import metrics_table, training_metrics
 from offcenter.tree import TreeClassifier
 from offcenter.tree.compare import (
     difference_reason,
     first_differences,
-    metrics_table,
     same_split,
-    training_metrics,
 )
 
 

@@ -31,7 +31,7 @@ from offcenter.app.downloads import csv_button
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.inspect import agreement
 from offcenter.viz.comparison import (
-    LEAF_RULES,
+    LEAF_RULE_LABELS,
     NO_WINNER,
     NUMBER_FORMAT,
     chosen_split_table,
@@ -80,7 +80,7 @@ def url_fields() -> list[urlstate.Field]:
     """The page's URL fields of this module: the setting's choice id and the leaf rule."""
     return [
         urlstate.Field("setting", "str", DEFAULT_SETTING, choices=tuple(CHOICES)),
-        urlstate.Field("leaf_rule", "str", "majority", choices=tuple(LEAF_RULES)),
+        urlstate.Field("leaf_rule", "str", "majority", choices=tuple(LEAF_RULE_LABELS)),
     ]
 
 
@@ -204,8 +204,8 @@ def pick_leaf_rule(prefix: str, container=st) -> str:
     """The leaf rule radio (``{prefix}leaf_rule``): ``"majority"`` or ``"prior"``."""
     return container.radio(
         "Leaf prediction",
-        list(LEAF_RULES),
-        format_func=LEAF_RULES.get,
+        list(LEAF_RULE_LABELS),
+        format_func=LEAF_RULE_LABELS.get,
         key=prefix + "leaf_rule",
         help="Majority: a leaf predicts its most frequent class. Prior-aware: the class whose "
         "share in the leaf most exceeds its share in the whole data (p_leaf / prior largest).",

@@ -5,7 +5,7 @@ setting differs (the two are picked by their :class:`MeasureSetting` labels, by 
 and off-centered Shannon on the prior). They are drawn side by side (or one above the other),
 with the nodes where their splits first differ marked (:func:`offcenter.tree.compare.
 first_differences`), and with their training metrics (:func:`offcenter.tree.compare.
-training_metrics`). :func:`pair_settings`, :func:`pair_params` and :func:`metrics_frame` are
+evaluation.metrics.training_metrics`). :func:`pair_settings`, :func:`pair_params` and :func:`metrics_frame` are
 Streamlit-free; :func:`compare_two_trees` draws the section.
 """
 
@@ -19,8 +19,9 @@ import pandas as pd
 import streamlit as st
 
 from offcenter.app.charts import plotly_chart
+from offcenter.evaluation.metrics import metrics_table
 from offcenter.measures.settings import MeasureSetting, comparison_settings
-from offcenter.tree.compare import difference_reason, first_differences, metrics_table
+from offcenter.tree.compare import difference_reason, first_differences
 from offcenter.viz.format import fmt_fixed as _fmt
 from offcenter.viz.tree import (
     NODE_FONT,

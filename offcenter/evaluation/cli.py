@@ -57,6 +57,7 @@ from offcenter.evaluation.statistics import (
     wins_ties_losses,
 )
 from offcenter.evaluation.study_cli import main as study_main
+from offcenter.tree.params import LEAF_RULES
 
 #: Metrics shown in the Markdown tables (all are in the CSV).
 MARKDOWN_METRICS = ("balanced_accuracy", "minority_recall", "minority_f1", "auc", "accuracy")
@@ -174,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--leaf-rule",
-        type=_choices_list(("majority", "prior")),
+        type=_choices_list(LEAF_RULES),
         default=["majority"],
         help="majority and/or prior, comma-separated (default majority)",
     )

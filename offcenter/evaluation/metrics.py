@@ -51,11 +51,13 @@ __all__ = [
     "classification_metrics",
     "confusion_matrix",
     "g_mean",
+    "metrics_table",
     "minority_class",
     "precision_recall_f1",
     "roc_auc",
     "roc_auc_ovr",
     "roc_curve",
+    "training_metrics",
     "training_report",
 ]
 
@@ -285,7 +287,8 @@ def training_report(y_true, y_pred, classes, minority=None) -> dict:
     -------
     dict
         ``accuracy``, ``balanced_accuracy`` (mean recall over the classes present),
-        ``minority``, ``minority_recall`` (0 when no row of it is predicted as it) and
+        ``minority``, ``minority_recall`` (0 when no row of it is predicted as it),
+        ``minority_precision`` and ``minority_f1`` (0 when none is predicted as it) and
         ``matrix`` (the confusion matrix in ``classes`` order, rows the truth), all from
         :mod:`sklearn.metrics`.
 
@@ -313,6 +316,10 @@ def training_report(y_true, y_pred, classes, minority=None) -> dict:
         "minority_recall": float(
             skm.recall_score(tc, pc, labels=[m], average="macro", zero_division=0)
         ),
+        "minority_precision": float(
+            skm.precision_score(tc, pc, labels=[m], average="macro", zero_division=0)
+        ),
+        "minority_f1": float(skm.f1_score(tc, pc, labels=[m], average="macro", zero_division=0)),
         "matrix": skm.confusion_matrix(tc, pc, labels=list(range(len(classes)))),
     }
 
@@ -435,3 +442,60 @@ def classification_metrics(y_true, y_pred, proba=None, classes=None, minority=No
         j = list(classes).index(minority)
         out["minority_auc"] = roc_auc_ovr(t, pr[:, j], positive=minority)
     return out
+
+
+def training_metrics(clf, X, y, minority=None) -> dict:
+    """A tree's scores on its training data (:func:`training_report`), and its size.
+
+    Parameters
+    ----------
+    clf : TreeClassifier
+        A fitted tree.
+    X, y : the rows it was grown on (or any labelled rows).
+    minority : class label, optional
+        The class whose recall is reported; by default :func:`minority_class` of ``y`` among
+        the tree's classes (present classes only).
+
+    Returns
+    -------
+    dict
+        ``accuracy``, ``balanced accuracy``, ``minority class``, ``minority recall``,
+        ``leaves``, ``depth``, ``nodes``.
+    """
+    y_true = np.asarray(y, dtype=object)
+    if y_true.ndim != 1 or len(y_true) == 0:
+        raise ValueError(f"y must be a non-empty 1-d sequence of labels; got shape {y_true.shape}.")
+    y_pred = np.asarray(clf.predict(X), dtype=object)
+    if len(y_pred) != len(y_true):
+        raise ValueError(f"X has {len(y_pred)} rows but y has {len(y_true)} labels.")
+    classes = list(clf.classes_)
+    missing = [v for v in set(y_true.tolist()) if v not in set(classes)]
+    if missing:
+        raise ValueError(f"y holds labels the tree does not know: {sorted(map(str, missing))}.")
+    if minority is not None and minority not in classes:
+        raise ValueError(f"minority must be one of the tree's classes {classes}; got {minority!r}.")
+    r = training_report(y_true, y_pred, classes, minority)
+    tree = clf.tree_
+    return {
+        "accuracy": r["accuracy"],
+        "balanced accuracy": r["balanced_accuracy"],
+        "minority class": r["minority"],
+        "minority recall": r["minority_recall"],
+        "leaves": int(tree.n_leaves),
+        "depth": int(tree.depth),
+        "nodes": len(tree.nodes),
+    }
+
+
+def metrics_table(trees: Sequence, X, y, names: Sequence[str]) -> list[dict]:
+    """:func:`training_metrics` of several trees, one dict per tree with its ``name``, the
+    minority class fixed by ``y`` for all of them."""
+    if len(trees) != len(names):
+        raise ValueError(f"{len(trees)} trees but {len(names)} names.")
+    rows = []
+    first = None
+    for clf, name in zip(trees, names):
+        row = training_metrics(clf, X, y, minority=first)
+        first = row["minority class"]
+        rows.append({"tree": name, **row})
+    return rows

@@ -31,6 +31,7 @@ from offcenter.measures.settings import (
     available_settings,
 )
 from offcenter.tree.estimator import TreeClassifier
+from offcenter.tree.params import LEAF_RULES
 
 # Re-exported for the callers of this module's former contents (folds, parallel backend,
 # results, setting catalogs now have their own homes).
@@ -187,8 +188,8 @@ class CrossValidation:
             reference = "shannon" if "shannon" in keys else keys[0]
         elif reference not in keys:
             raise ValueError(f"the reference {reference!r} is not among the settings {keys}.")
-        if leaf_rule not in ("majority", "prior"):
-            raise ValueError(f"leaf_rule must be 'majority' or 'prior'; got {leaf_rule!r}.")
+        if leaf_rule not in LEAF_RULES:
+            raise ValueError(f"leaf_rule must be one of {LEAF_RULES}; got {leaf_rule!r}.")
         if model not in ("tree", "forest"):
             raise ValueError(f"model must be 'tree' or 'forest'; got {model!r}.")
         if model == "forest" and (

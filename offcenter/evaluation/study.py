@@ -103,6 +103,7 @@ from offcenter.evaluation.statistics import (
 from offcenter.evaluation.wording import family_sentence, p_text
 from offcenter.measures.settings import STUDY_SETTINGS
 from offcenter.tree.estimator import TreeClassifier
+from offcenter.tree.params import LEAF_RULES
 
 __all__ = [
     "ANCHOR",
@@ -167,7 +168,6 @@ MODEL_COST = {
 #: Models whose trees are pruned (mean leaves and depth are reported beside their results).
 PRUNED_MODELS = ("pruned", "pruned_cv")
 FOREST_MODELS = ("forest", "balanced_forest", "bagged_laplace")
-LEAF_RULES = ("majority", "prior")
 #: Metrics of the positive (minority) class; all "higher is better".
 STUDY_METRICS = {
     "auc": "ROC AUC",

@@ -9,8 +9,8 @@ are not compared (their rows are not routed the same way any more). On the same 
 nodes reached by the same path hold the same rows, so the differences are the places where the
 two settings make different choices.
 
-:func:`training_metrics` gives a tree's accuracy, balanced accuracy and minority-class recall
-on the data it was grown on (:mod:`sklearn.metrics`), with its size.
+:func:`offcenter.evaluation.metrics.training_metrics` gives a tree's training scores (the one
+training report) with its size.
 
 Examples
 --------
@@ -30,12 +30,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import numpy as np
-from sklearn import metrics as skm
-
-__all__ = ["difference_reason", "first_differences", "same_split", "training_metrics"]
+__all__ = ["difference_reason", "first_differences", "same_split"]
 
 #: Two thresholds closer than this (relative to their size) are the same.
 THRESHOLD_TOL = 1e-12
@@ -139,73 +134,3 @@ def difference_reason(tree_a, tree_b, a: int, b: int) -> str:
     if sa is not None and sb is not None and same_split(sa, sb):
         return "same split"
     return f"tree A {_describe(sa)}, tree B {_describe(sb)}"
-
-
-def training_metrics(clf, X, y, minority=None) -> dict:
-    """A tree's scores on its training data, and its size.
-
-    Parameters
-    ----------
-    clf : TreeClassifier
-        A fitted tree.
-    X, y : the rows it was grown on (or any labelled rows).
-    minority : class label, optional
-        The class whose recall is reported; by default the least frequent class of ``y``
-        (ties: the first in ``clf.classes_``).
-
-    Returns
-    -------
-    dict
-        ``accuracy``, ``balanced accuracy`` (mean recall over the classes present in ``y``),
-        ``minority class``, ``minority recall`` (0 when no row of it is predicted as it),
-        ``leaves``, ``depth``, ``nodes``.
-    """
-    y_true = np.asarray(y, dtype=object)
-    if y_true.ndim != 1 or len(y_true) == 0:
-        raise ValueError(f"y must be a non-empty 1-d sequence of labels; got shape {y_true.shape}.")
-    y_pred = np.asarray(clf.predict(X), dtype=object)
-    if len(y_pred) != len(y_true):
-        raise ValueError(f"X has {len(y_pred)} rows but y has {len(y_true)} labels.")
-    classes = list(clf.classes_)
-    # labels coded 0..q-1 in the tree's class order (any hashable labels work)
-    code = {c: k for k, c in enumerate(classes)}
-    missing = [v for v in set(y_true.tolist()) if v not in code]
-    if missing:
-        raise ValueError(f"y holds labels the tree does not know: {sorted(map(str, missing))}.")
-    t = np.array([code[v] for v in y_true], dtype=np.int64)
-    p = np.array([code[v] for v in y_pred], dtype=np.int64)
-    if minority is None:
-        counts = np.bincount(t, minlength=len(classes))
-        present = np.flatnonzero(counts > 0)
-        m = int(present[np.argmin(counts[present])])
-    else:
-        if minority not in code:
-            raise ValueError(
-                f"minority must be one of the tree's classes {classes}; got {minority!r}."
-            )
-        m = code[minority]
-    recall = skm.recall_score(t, p, labels=[m], average=None, zero_division=0)[0]
-    tree = clf.tree_
-    return {
-        "accuracy": float(skm.accuracy_score(t, p)),
-        "balanced accuracy": float(skm.balanced_accuracy_score(t, p)),
-        "minority class": classes[m],
-        "minority recall": float(recall),
-        "leaves": int(tree.n_leaves),
-        "depth": int(tree.depth),
-        "nodes": len(tree.nodes),
-    }
-
-
-def metrics_table(trees: Sequence, X, y, names: Sequence[str]) -> list[dict]:
-    """:func:`training_metrics` of several trees, one dict per tree with its ``name``, the
-    minority class fixed by ``y`` for all of them."""
-    if len(trees) != len(names):
-        raise ValueError(f"{len(trees)} trees but {len(names)} names.")
-    rows = []
-    first = None
-    for clf, name in zip(trees, names):
-        row = training_metrics(clf, X, y, minority=first)
-        first = row["minority class"]
-        rows.append({"tree": name, **row})
-    return rows

@@ -21,6 +21,8 @@ from offcenter.tree.prune import check_ccp_alpha
 from offcenter.tree.records import GrowthParams
 from offcenter.tree.scoring import SplitScorer
 
+#: The leaf rules, the one vocabulary (the estimators, the evaluation, the pages' labels:
+#: :data:`offcenter.viz.comparison.LEAF_RULE_LABELS`).
 LEAF_RULES = ("majority", "prior")
 LEAF_ESTIMATES = ("frequency", "laplace")
 CATEGORICAL = ("multiway", "binary")

@@ -33,18 +33,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import (
-    accuracy_score,
-    balanced_accuracy_score,
-    confusion_matrix,
-    f1_score,
-    precision_score,
-    recall_score,
-)
 
+from offcenter.evaluation import metrics
 from offcenter.measures.registry import CRITERIA, MEASURES
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.inspect import without_attrs
+from offcenter.tree.params import LEAF_RULES
 from offcenter.viz.format import fmt_sig as fmt
 
 __all__ = [
@@ -477,27 +471,23 @@ def training_report(clf, X, y) -> TrainingReport:
     y = pd.Series(y).reset_index(drop=True)
     pred = pd.Series(clf.predict(X)).reset_index(drop=True)
     classes = list(clf.classes_)
-    counts = y.value_counts()
-    present = [c for c in classes if c in counts.index]
-    minority = min(present, key=lambda c: (counts[c], classes.index(c)))
-    cm = confusion_matrix(y, pred, labels=classes)
+    r = metrics.training_report(y, pred, classes)  # the one training report
     names = [str(c) for c in classes]
     matrix = pd.DataFrame(
-        cm, index=[f"true: {c}" for c in names], columns=[f"predicted: {c}" for c in names]
+        r["matrix"], index=[f"true: {c}" for c in names], columns=[f"predicted: {c}" for c in names]
     )
-    one = {"labels": [minority], "average": "macro", "zero_division": 0}
-    recall = float(recall_score(y, pred, **one))
+    minority = r["minority"]
     leaves = [nd for nd in clf.tree_.nodes if not nd.children]
     n_min = sum(1 for nd in leaves if nd.prediction == minority)
     return TrainingReport(
         matrix=matrix,
         minority=minority,
-        minority_recall=recall,
-        accuracy=float(accuracy_score(y, pred)),
+        minority_recall=r["minority_recall"],
+        accuracy=r["accuracy"],
         leaves_predicting_minority=int(n_min),
-        minority_precision=float(precision_score(y, pred, **one)),
-        minority_f1=float(f1_score(y, pred, **one)),
-        balanced_accuracy=float(balanced_accuracy_score(y, pred)),
+        minority_precision=r["minority_precision"],
+        minority_f1=r["minority_f1"],
+        balanced_accuracy=r["balanced_accuracy"],
     )
 
 
@@ -557,10 +547,19 @@ def with_prior_labels(table: pd.DataFrame, prior) -> pd.DataFrame:
     return out
 
 
-LEAF_RULES = {
-    "majority": "majority class",
-    "prior": "prior-aware (the class whose share most exceeds its prior)",
-}
+#: Each leaf rule's label (keys: :data:`offcenter.tree.params.LEAF_RULES`, the vocabulary).
+LEAF_RULE_LABELS = dict(
+    zip(
+        LEAF_RULES,
+        (
+            "majority class",
+            "prior-aware (the class whose share most exceeds its prior)",
+        ),
+        strict=True,
+    )
+)
+#: The short word of each leaf rule in a title.
+LEAF_RULE_WORDS = dict(zip(LEAF_RULES, ("majority", "prior-aware"), strict=True))
 
 
 def tree_title(
@@ -571,7 +570,7 @@ def tree_title(
     >>> tree_title(MeasureSetting("shannon", theta="prior"), [9, 7])
     'Tree grown with off-centered Shannon, θ = prior (0.56, 0.44); score: gain; leaf rule: majority'
     """
-    rule = "majority" if leaf_rule == "majority" else "prior-aware"
+    rule = LEAF_RULE_WORDS.get(leaf_rule, leaf_rule)
     return (
         f"Tree grown with {setting.replace(alpha=None).label_for(prior)}; score: {score}; "
         f"leaf rule: {rule}"
