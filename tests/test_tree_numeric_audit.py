@@ -76,5 +76,6 @@ def test_a_stray_string_in_a_numeric_column_is_an_error_at_predict_time():
 
 @pytest.mark.parametrize("theta", [-0.1, 0.0, 1.0, 1.1])
 def test_a_single_theta_is_quoted_as_given(theta):
-    with pytest.raises(ValueError, match=rf"got {theta}\.$"):  # was "got 1.1." for -0.1
+    # the value given, never 1 - theta (it was "got 1.1." for -0.1): as_theta's one message
+    with pytest.raises(ValueError, match=rf"^theta = {theta:g} must be strictly between 0 and 1"):
         TreeClassifier(theta=theta).fit(X4, Y4)

@@ -239,7 +239,7 @@ def test_hellinger_criterion_and_dkm_grow_and_explain(data):
     assert "against" in text and ("d_{H}" in text or "d_H = \\max" in text)
     assert at.query_params["setting"] in ("hellinger", ["hellinger"])
     assert "hold the Hellinger distance of the split" in text
-    assert "its node impurity is DKM's" in text
+    assert "Its node impurity (pruning costs, importances) is DKM" in text
     node_select(at).set_value(1)
     at = run(at)
     assert not at.error

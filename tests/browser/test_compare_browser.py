@@ -17,11 +17,13 @@ def open_page(page, app_url, query):
 
 
 def result_charts(page) -> int:
-    """The run's charts: every Plotly chart but the bundled KEEL study's, which sit in its
-    expander (always on the page, not recomputed)."""
+    """The run's charts: every Plotly chart but the bundled KEEL study's (the short answer's
+    figure at the top, keyed ``*answer_fig``, and those in its expander: always on the page,
+    not recomputed)."""
     charts = page.locator("[data-testid='stPlotlyChart']").count()
     study = page.locator("[data-testid='stExpander'] [data-testid='stPlotlyChart']").count()
-    return charts - study
+    answer = page.locator("[class*='answer_fig'] [data-testid='stPlotlyChart']").count()
+    return charts - study - answer
 
 
 def click_button(page, label):
