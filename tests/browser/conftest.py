@@ -19,6 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -31,6 +32,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+
+# expect()'s checks wait as long as the pages' own default (5 s is short for a loaded 2-core CI
+# machine running two browser workers beside the rest of the suite)
+expect.set_options(timeout=30_000)
 
 
 def _chromium_path() -> str:

@@ -49,9 +49,9 @@ def test_lesson_step_3_opens_two_classes_on_figure_1(page, app_url):
     page.locator(NAV).get_by_text("Home", exact=True).click()
     page.wait_for_selector(LESSON_HEAD, timeout=90_000)  # a loaded CI machine: a slow rerun
     wait_for_app(page)
-    for i, step in enumerate(STEPS, 1):
-        expect(page.get_by_role("heading", name=f"{i}. {step.title}")).to_be_visible()
-        expect(page.get_by_role("link", name=step.label)).to_be_visible()
+    for i, step in enumerate(STEPS, 1):  # generous waits: a loaded CI machine renders late
+        expect(page.get_by_role("heading", name=f"{i}. {step.title}")).to_be_visible(timeout=60_000)
+        expect(page.get_by_role("link", name=step.label)).to_be_visible(timeout=60_000)
     page.locator(LESSON_HEAD).scroll_into_view_if_needed()
     page.wait_for_timeout(500)
     _shot(page, "home_lesson_1400")
