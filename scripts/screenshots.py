@@ -20,6 +20,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from offcenter.app.serve import streamlit_command
+
 ROOT = Path(__file__).resolve().parents[1]
 #: (file name, page path and query, viewport height, what to do before the picture)
 SHOTS = [
@@ -70,23 +72,7 @@ def main(argv=None) -> int:
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
+        streamlit_command(port, "127.0.0.1", "--server.fileWatcherType", "none"),
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -100,6 +100,21 @@ class Backend:
         return f"{self.host}:{self.port}"
 
 
+def streamlit_command(port: int, host: str = "127.0.0.1", *extra: str) -> list[str]:
+    """The command of one headless ``streamlit run app.py`` on ``host:port`` (no usage
+    statistics), ``extra`` options appended: the deployment's, the browser tests' and the
+    screenshot script's, written once.
+
+    >>> streamlit_command(8601, "127.0.0.2", "--server.fileWatcherType", "none")[-4:]
+    ['--browser.gatherUsageStats', 'false', '--server.fileWatcherType', 'none']
+    """
+    return [
+        sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+        "--server.headless", "true", "--server.address", host, "--server.port", str(port),
+        "--browser.gatherUsageStats", "false", *extra,
+    ]  # fmt: skip
+
+
 def parse_backend(text: str, index: int) -> Backend:
     """``host:port`` (``[v6]:port`` too) as the ``index``-th backend, named ``app<index>``.
 
@@ -322,9 +337,7 @@ class AppProcess:
 
     def start(self) -> None:
         b = self.backend
-        cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")]
-        cmd += ["--server.headless", "true", "--server.address", b.host]
-        cmd += ["--server.port", str(b.port), "--browser.gatherUsageStats", "false", *self.extra]
+        cmd = streamlit_command(b.port, b.host, *self.extra)
         env = {**os.environ, NAME_ENV: b.name}  # its name behind HAProxy (failover notice)
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, preexec_fn=_die_with_parent)
         self.starts.append(time.monotonic())

@@ -13,13 +13,14 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+
+from offcenter.app.serve import streamlit_command
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -61,24 +62,7 @@ def _worker() -> str:
 
 def _start(port: int, log, extra_args: tuple[str, ...]) -> subprocess.Popen:
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-            *extra_args,
-        ],
+        streamlit_command(port, "127.0.0.1", "--server.fileWatcherType", "none", *extra_args),
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
