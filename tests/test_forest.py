@@ -205,3 +205,16 @@ def test_bootstrap_values_are_checked(ecoli, bad):
     X, y = ecoli
     with pytest.raises(ValueError, match="bootstrap must be True, False or 'balanced'"):
         ForestClassifier(n_estimators=2, bootstrap=bad).fit(X, y)
+
+
+def test_plain_bootstrap_missing_the_minority_is_drawn_again():
+    """One minority row among 60: about a third of plain bootstrap samples miss it; each is
+    drawn again, so every tree sees both classes (no tree refuses its sample)."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=60)})
+    y = np.array(["n"] * 59 + ["p"])
+    f = ForestClassifier(
+        n_estimators=30, stratified=False, class_weight="balanced", random_state=0
+    ).fit(X, y)
+    assert all(set(y[idx]) == {"n", "p"} for idx in f.samples_)
+    assert f.predict(X.iloc[[59]])[0] == "p"

@@ -402,3 +402,38 @@ def test_weakest_link_on_a_branch_protects_nodes():
     clf = TreeClassifier().fit(X, y)
     res = weakest_link(clf.tree_.nodes, protect=(0,))
     assert 0 not in res["pruned"] and res["n_leaves"][-1] == len(clf.tree_.nodes[0].children)
+
+
+# ------------------------------------------------------- predictions along the pruning path
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from offcenter.tree.prune import pruned_predictions  # noqa: E402
+
+
+@settings(deadline=None, max_examples=25)
+@given(
+    seed=st.integers(0, 10_000),
+    measure=st.sampled_from(["shannon", "gini", "asymmetric", "misclassification"]),
+    theta=st.sampled_from([None, 0.2, 0.7]),
+    leaf_rule=st.sampled_from(["majority", "prior"]),
+    n_classes=st.integers(2, 3),
+)
+def test_pruned_predictions_equal_each_pruned_tree(seed, measure, theta, leaf_rule, n_classes):
+    """One routing and one path give, for every alpha of the path, its geometric midpoints,
+    0 and beyond the root's, what ``prune(a).predict`` gives (the inner CVs' shortcut)."""
+    rng = np.random.default_rng(seed)
+    n = 80
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.integers(0, 4, n).astype(float)})
+    y = rng.integers(0, n_classes, n)
+    y[:n_classes] = np.arange(n_classes)
+    if n_classes > 2 and theta is not None:
+        theta = None  # a scalar theta is for two classes
+    clf = TreeClassifier(measure=measure, theta=theta, leaf_rule=leaf_rule).fit(X[:60], y[:60])
+    path = clf.cp_table()["alpha"].to_numpy(float)
+    mids = np.sqrt(np.abs(path[:-1] * path[1:]))
+    alphas = [0.0, *path[path > 0].tolist(), *mids.tolist(), float(path[-1]) * 2 + 1.0]
+    fast = pruned_predictions(clf, X[60:], alphas)
+    for a, got in zip(alphas, fast):
+        want = clf.prune(a).predict(X[60:]) if a > 0 else clf.predict(X[60:])
+        np.testing.assert_array_equal(got, want, err_msg=f"alpha={a}")

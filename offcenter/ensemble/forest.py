@@ -14,7 +14,11 @@ Choices
   ``theta="prior"`` is one and the same reference for all trees (it is resolved once, on the
   forest's training set, and passed to each tree as a vector) and no tree lacks the minority class.
   ``stratified=False`` gives the plain bootstrap (a tree whose sample misses a class then predicts
-  only the classes it saw; its scores for the others are 0).
+  only the classes it saw; its scores for the others are 0). A plain sample that holds a single
+  class, which no tree can split, is drawn again from the same generator (the sample is then a
+  bootstrap sample conditioned on holding two classes; scikit-learn grows a one-leaf tree
+  instead). With one row of the minority among n, a draw misses it with probability
+  :math:`(1 - 1/n)^n \approx e^{-1}`.
 - **Class-balanced bootstrap** (``bootstrap="balanced"``; Chen, Liaw and Breiman 2004, "balanced
   random forest"): each tree's sample of n rows holds every class equally often, the rows of a
   class drawn with replacement within it. Stratified (default): n // q rows from each class, the
@@ -93,6 +97,10 @@ def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray, reg=None) -> Tre
     ensure_registered(reg)
     Xi = X.iloc[idx] if isinstance(X, pd.DataFrame) else X[idx]
     return TreeClassifier(**params).fit(Xi, y[idx])
+
+
+#: Draws of a plain bootstrap sample before a forest gives up on holding two classes.
+_MAX_REDRAWS = 1000
 
 
 def _balanced_sample(
@@ -375,6 +383,15 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
                 )
             else:
                 idx = np.sort(rng.integers(0, n, n))
+                for _ in range(_MAX_REDRAWS):  # a tree needs two classes: draw again
+                    if np.unique(codes[idx]).size > 1:
+                        break
+                    idx = np.sort(rng.integers(0, n, n))
+                else:
+                    raise ValueError(
+                        f"{_MAX_REDRAWS} plain bootstrap samples in a row held a single class: "
+                        "use the stratified bootstrap (stratified=True)."
+                    )
             samples.append(idx)
             seeds.append(int(rng.integers(2**31 - 1)))
         reg = registration(setting.measure)  # a custom measure travels to the workers

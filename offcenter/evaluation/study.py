@@ -103,6 +103,7 @@ from offcenter.evaluation.statistics import (
 from offcenter.evaluation.wording import family_sentence, p_text
 from offcenter.measures.settings import STUDY_SETTINGS
 from offcenter.tree.estimator import TreeClassifier
+from offcenter.tree.prune import pruned_predictions
 from offcenter.tree.params import LEAF_RULES
 
 __all__ = [
@@ -134,12 +135,13 @@ __all__ = [
 #: Key and label of the outside anchor (scikit-learn's class-weighted CART).
 ANCHOR = "sklearn_balanced"
 ANCHOR_LABEL = "scikit-learn CART, balanced classes"
-#: Second anchor of the forest models: scikit-learn's forest with class weights in the splits and
-#: the plain bootstrap (``class_weight="balanced_subsample"``: the weights are computed on each
-#: tree's bootstrap sample and weight its splits; the draw itself is uniform), beside the
-#: class-balanced bootstrap of ``class_weight="balanced"``: "sampling vs criterion", measured.
-WEIGHTED_FOREST = "sklearn_split_weighted"
-WEIGHTED_FOREST_LABEL = "scikit-learn forest, class-weighted splits, plain bootstrap"
+#: Second anchor of the forest models: our forest of Shannon trees with class weights in the
+#: splits and the plain bootstrap (``ForestClassifier(class_weight="balanced", stratified=False)``:
+#: the weights are computed on each tree's bootstrap sample and weight its splits; the draw itself
+#: is uniform), beside the class-balanced bootstraps of ``balanced_forest`` and of the
+#: scikit-learn anchor: "sampling vs criterion", measured.
+WEIGHTED_FOREST = "split_weighted_forest"
+WEIGHTED_FOREST_LABEL = "Shannon forest, class-weighted splits, plain bootstrap"
 MODELS = {
     "tree": "depth-limited tree",
     "pruned": "fully grown tree, pruned at cp = 0.01 of the root's cost (not measure-neutral)",
@@ -379,14 +381,13 @@ def _anchor(
     protocol: StudyProtocol,
     seed: int,
     ccp_alpha=0.0,
-    class_weight="balanced",
 ):
     """scikit-learn's class-weighted tree (or forest) behind an ordinal encoder of nominal columns."""
     if model in FOREST_MODELS:
         est = RandomForestClassifier(
             n_estimators=protocol.n_estimators,
             max_features=None if model == "bagged_laplace" else protocol.max_features,
-            class_weight=class_weight,
+            class_weight="balanced",
             random_state=seed,
             n_jobs=1,
         )
@@ -515,16 +516,23 @@ def _pruned_predictions(make, alphas, X_tr, y_tr, X_te):
             out.append(make(float(a)).fit(X_tr, y_tr).predict(X_te))
         return out
     full.fit(X_tr, y_tr)
-    return [full.prune(float(a)).predict(X_te) if a > 0 else full.predict(X_te) for a in alphas]
+    return pruned_predictions(full, X_te, [float(a) for a in alphas])
 
 
 def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
     """The fitted model and the (weighted) training prior its prior-aware rule divides by."""
     if setting == WEIGHTED_FOREST:
-        pipe = _anchor(model, X_tr, protocol, seed, class_weight="balanced_subsample")
-        pipe.fit(X_tr, y_tr)
-        n_classes = len(pipe.classes_)
-        return pipe, np.full(n_classes, 1.0 / n_classes)  # balanced per tree: uniform prior
+        est = ForestClassifier(
+            measure="shannon",
+            class_weight="balanced",
+            bootstrap=True,
+            stratified=False,
+            n_estimators=protocol.n_estimators,
+            max_features=protocol.max_features,
+            random_state=seed,
+            n_jobs=1,
+        ).fit(X_tr, y_tr)
+        return est, None
     if setting == ANCHOR:
         if model == "pruned_cv":
             alpha = cv_ccp_alpha(

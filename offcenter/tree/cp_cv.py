@@ -34,6 +34,8 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
+from offcenter.tree.prune import pruned_predictions
+
 __all__ = ["cp_table_cv", "one_se_alpha"]
 
 
@@ -98,9 +100,8 @@ def cp_table_cv(clf, X, y, *, cv=10, sample_weight=None, random_state=0) -> pd.D
     base = clone(clf).set_params(ccp_alpha=0.0)
     for train, test in folds.split(np.zeros(n), yv):
         tree = clone(base).fit(_take(X, train), yv[train], sample_weight=w[train])
-        X_test = _take(X, test)
-        for j, a in enumerate(x_alpha):
-            pred = tree.prune(a).predict(X_test)
+        preds = pruned_predictions(tree, _take(X, test), x_alpha)
+        for j, pred in enumerate(preds):
             errors[test, j] = pred != yv[test]
     classes, inverse = np.unique(yv, return_inverse=True)
     r0 = float(w.sum() - np.bincount(inverse, weights=w).max())

@@ -46,7 +46,7 @@ STUDY_COLOURS = {
     "asymmetric": "#2ca02c",
     "asymmetric_consistent": "#98df8a",
     "sklearn_balanced": "#9467bd",
-    "sklearn_split_weighted": "#bcbd22",
+    "split_weighted_forest": "#bcbd22",
 }
 
 
