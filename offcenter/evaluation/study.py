@@ -103,8 +103,8 @@ from offcenter.evaluation.statistics import (
 from offcenter.evaluation.wording import family_sentence, p_text
 from offcenter.measures.settings import STUDY_SETTINGS
 from offcenter.tree.estimator import TreeClassifier
-from offcenter.tree.prune import pruned_predictions
 from offcenter.tree.params import LEAF_RULES
+from offcenter.tree.prune import pruned_predictions
 
 __all__ = [
     "ANCHOR",
