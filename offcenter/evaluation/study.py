@@ -114,6 +114,7 @@ __all__ = [
     "STUDY_SETTINGS",
     "DEFAULT_MODELS",
     "MODEL_COST",
+    "model_cpu_minutes",
     "WEIGHTED_FOREST",
     "StudyData",
     "environment_versions",
@@ -813,6 +814,19 @@ def run_study(
     )
 
 
+def model_cpu_minutes(folds: pd.DataFrame) -> pd.Series:
+    """CPU minutes of each model, summed over its fits (the ``seconds`` of one leaf rule's
+    rows: both rules come from one fit), in :data:`MODELS` order; the figures behind
+    :data:`MODEL_COST` and the cost table of docs/imbalanced_study.md.
+
+    The seconds are each worker's wall time per fold, so a model run while the machine was
+    busy with other work counts more than on an idle one.
+    """
+    one = folds[folds["leaf_rule"] == "majority"]
+    cpu = one.groupby("model")["seconds"].sum() / 60.0
+    return cpu.reindex([m for m in MODELS if m in cpu.index])
+
+
 def sort_folds(df: pd.DataFrame, data_order=None, model_order=None, setting_order=None):
     """The per-fold rows in a fixed order (data, model, leaf rule, setting, repeat, fold)."""
     df = df.copy()
@@ -1222,29 +1236,122 @@ SUMMARY_FAMILIES = (
     ("pruned", "auc", "majority", "Fixed-cp pruned trees (not measure-neutral), ROC AUC"),
     ("pruned", "gmean", "majority", "Fixed-cp pruned trees, G-mean, majority rule"),
     ("pruned", "gmean", "prior", "Fixed-cp pruned trees, G-mean, prior-aware rule"),
+    ("pruned_cv", "auc", "majority", "Trees pruned by inner CV (1-SE, measure-neutral), ROC AUC"),
+    ("pruned_cv", "gmean", "majority", "Inner-CV pruned trees, G-mean, majority rule"),
+    ("pruned_cv", "gmean", "prior", "Inner-CV pruned trees, G-mean, prior-aware rule"),
+    ("laplace", "auc", "majority", "Unpruned Laplace trees (HDDT, C4.4 as published), ROC AUC"),
+    ("bagged_laplace", "auc", "majority", "Bagged unpruned Laplace trees, all features, ROC AUC"),
+    ("balanced_forest", "auc", "majority", "Forests on class-balanced bootstraps, ROC AUC"),
+    ("balanced_forest", "gmean", "majority", "Forests on class-balanced bootstraps, G-mean"),
+)
+
+#: Paired comparisons of two (model, setting, leaf rule) cells quoted in the summary:
+#: (what, metric, a, b), b against a on the same data sets.
+SUMMARY_CONTRASTS = (
+    (
+        "The prior-aware leaf rule against the majority rule, Shannon's depth-limited trees "
+        "(same fits)",
+        "gmean",
+        ("tree", "shannon", "majority"),
+        ("tree", "shannon", "prior"),
+    ),
+    (
+        "The prior-aware leaf rule against the majority rule, Shannon's bagged forests (same fits)",
+        "gmean",
+        ("forest", "shannon", "majority"),
+        ("forest", "shannon", "prior"),
+    ),
+    (
+        "Class weights against none, Shannon's depth-limited trees, majority rule",
+        "gmean",
+        ("tree", "shannon", "majority"),
+        ("tree", "shannon_balanced", "majority"),
+    ),
+    (
+        "The class-balanced bootstrap against the stratified one, Shannon forests, majority vote",
+        "gmean",
+        ("forest", "shannon", "majority"),
+        ("balanced_forest", "shannon", "majority"),
+    ),
+    (
+        "Sampling against criterion: Shannon forests on class-balanced bootstraps against "
+        "class-weighted splits on plain bootstraps, majority vote",
+        "gmean",
+        ("forest", WEIGHTED_FOREST, "majority"),
+        ("balanced_forest", "shannon", "majority"),
+    ),
+    (
+        "Sampling against criterion, ROC AUC",
+        "auc",
+        ("forest", WEIGHTED_FOREST, "majority"),
+        ("balanced_forest", "shannon", "majority"),
+    ),
+    (
+        "Measure-neutral pruning against fixed-cp pruning, Shannon, ROC AUC",
+        "auc",
+        ("pruned", "shannon", "majority"),
+        ("pruned_cv", "shannon", "majority"),
+    ),
+    (
+        "Bagging against one tree: bagged unpruned Laplace trees against one, HDDT, ROC AUC",
+        "auc",
+        ("laplace", "hellinger", "majority"),
+        ("bagged_laplace", "hellinger", "majority"),
+    ),
 )
 
 
-def leaf_rule_effect(folds: pd.DataFrame, model: str, metric: str, setting: str) -> dict:
-    """The prior-aware leaf rule against the majority rule for one setting (same fits).
+def paired_effect(folds: pd.DataFrame, metric: str, a: tuple, b: tuple) -> dict:
+    """Cell ``b`` against cell ``a``, each a (model, setting, leaf rule), on the same data sets.
 
-    Per data set the mean over the folds under each rule; returns the means over the data sets
-    (``majority``, ``prior``), wins/ties/losses of the prior rule and the two-sided Wilcoxon
-    p-value (``p``) on the per-data-set differences.
+    Per data set the mean over the folds of each cell (rounded to ``RANK_DECIMALS``); returns
+    the means over the data sets present in both (``a``, ``b``), wins/ties/losses of ``b`` and
+    the two-sided Wilcoxon signed-rank p-value (``p``) of the per-data-set differences, with
+    ``n`` the number of data sets; ``None`` when a cell is not in ``folds``.
     """
-    a = study_means(folds, metric, model, "majority")[setting].round(RANK_DECIMALS)
-    b = study_means(folds, metric, model, "prior")[setting].round(RANK_DECIMALS)
-    d = (b - a).dropna().to_numpy()
+    cols = []
+    for model, setting, rule in (a, b):
+        means = study_means(folds, metric, model, rule, distinct=False)
+        if setting not in means:
+            return None
+        cols.append(means[setting].round(RANK_DECIMALS))
+    both = pd.concat(cols, axis=1, keys=["a", "b"]).dropna()
+    d = (both["b"] - both["a"]).to_numpy()
     w, t, lo = wins_ties_losses(d, np.zeros_like(d))
     return {
-        "majority": float(a.mean()),
-        "prior": float(b.mean()),
+        "a": float(both["a"].mean()),
+        "b": float(both["b"].mean()),
         "wins": w,
         "ties": t,
         "losses": lo,
         "p": wilcoxon_signed_rank(d).pvalue,
         "n": int(d.size),
     }
+
+
+def leaf_rule_effect(folds: pd.DataFrame, model: str, metric: str, setting: str) -> dict:
+    """The prior-aware leaf rule against the majority rule for one setting (same fits):
+    :func:`paired_effect` with the keys ``majority`` and ``prior`` for the two means."""
+    e = paired_effect(folds, metric, (model, setting, "majority"), (model, setting, "prior"))
+    return {
+        "majority": e["a"],
+        "prior": e["b"],
+        **{k: e[k] for k in ("wins", "ties", "losses", "p", "n")},
+    }
+
+
+def _size_line(folds: pd.DataFrame, model: str, what: str) -> str:
+    size = (
+        folds[(folds["model"] == model) & (folds["leaf_rule"] == "majority")]
+        .groupby("setting")[["leaves"]]
+        .mean()["leaves"]
+    )
+    labels = setting_labels(folds)
+    small, big = size.idxmin(), size.idxmax()
+    return (
+        f"- {what}: mean leaves from {size[small]:.1f} ({labels.get(small, small)}) to "
+        f"{size[big]:.1f} ({labels.get(big, big)}); Shannon {size.get('shannon', float('nan')):.1f}."
+    )
 
 
 def summary_lines(folds: pd.DataFrame) -> list[str]:
@@ -1259,28 +1366,30 @@ def summary_lines(folds: pd.DataFrame) -> list[str]:
     for item in short_answer(folds, SUMMARY_FAMILIES):
         lines.append(f"- {item['sentence']} ([table](imbalanced_study_tables.md#{item['anchor']}))")
     models = set(folds["model"])
-    for model in ("tree", "forest"):
-        if model not in models:
+    for what, metric, a, b in SUMMARY_CONTRASTS:
+        e = paired_effect(folds, metric, a, b) if {a[0], b[0]} <= models else None
+        if e is None:
             continue
-        e = leaf_rule_effect(folds, model, "gmean", "shannon")
         lines.append(
-            f"- The prior-aware leaf rule against the majority rule, Shannon's {MODELS[model]}s "
-            f"(same fits): G-mean {e['majority']:.3f} -> {e['prior']:.3f} over {e['n']} data sets "
-            f"(wins/ties/losses {e['wins']}/{e['ties']}/{e['losses']}, Wilcoxon "
+            f"- {what}: {STUDY_METRICS[metric]} {e['a']:.3f} -> {e['b']:.3f} over {e['n']} data "
+            f"sets (wins/ties/losses {e['wins']}/{e['ties']}/{e['losses']}, Wilcoxon "
             f"{p_text(e['p'])})."
         )
     if "pruned" in models:
-        size = (
-            folds[(folds["model"] == "pruned") & (folds["leaf_rule"] == "majority")]
-            .groupby("setting")[["leaves"]]
-            .mean()["leaves"]
-        )
-        labels = setting_labels(folds)
-        small, big = size.idxmin(), size.idxmax()
         lines.append(
-            f"- Fixed-cp pruning (ccp_alpha = 0.01 x the root's cost under each tree's own "
-            f"measure) grows trees of different sizes per measure: mean leaves from "
-            f"{size[small]:.1f} ({labels.get(small, small)}) to {size[big]:.1f} "
-            f"({labels.get(big, big)}); Shannon {size.get('shannon', float('nan')):.1f}."
+            _size_line(
+                folds,
+                "pruned",
+                "Fixed-cp pruning (ccp_alpha = 0.01 x the root's cost under each tree's own "
+                "measure) grows trees of different sizes per measure",
+            )
+        )
+    if "pruned_cv" in models:
+        lines.append(
+            _size_line(
+                folds,
+                "pruned_cv",
+                "Inner-CV pruning (the same balanced-error loss for every measure)",
+            )
         )
     return lines
