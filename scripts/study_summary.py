@@ -3,8 +3,9 @@
     python scripts/study_summary.py [docs/imbalanced_study_folds.csv.gz] [--doc docs/imbalanced_study.md]
 
 The lines between ``<!-- summary:start -->`` and ``<!-- summary:end -->`` are replaced by
-:func:`offcenter.evaluation.study.summary_lines` (tests/test_study_summary.py checks that the
-document holds exactly what the results give).
+:func:`offcenter.evaluation.study.summary_lines`, and those between ``<!-- costs:start -->`` and
+``<!-- costs:end -->`` by :func:`offcenter.evaluation.study.cost_lines`
+(tests/test_study_summary.py checks that the document holds exactly what the results give).
 """
 
 from __future__ import annotations
@@ -13,14 +14,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from offcenter.evaluation.study import read_folds, summary_lines
+from offcenter.evaluation.study import cost_lines, read_folds, summary_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 START, END = "<!-- summary:start -->", "<!-- summary:end -->"
+COSTS = ("<!-- costs:start -->", "<!-- costs:end -->")
 
 
-def replace_block(text: str, lines: list[str]) -> str:
+def replace_block(text: str, lines: list[str], markers=(START, END)) -> str:
     """``text`` with the block between the markers replaced by ``lines``."""
+    START, END = markers
     if START not in text or END not in text:
         raise ValueError(f"the document has no {START} ... {END} block")
     head, rest = text.split(START, 1)
@@ -36,7 +39,9 @@ def main(argv=None) -> int:
     p.add_argument("--doc", type=Path, default=ROOT / "docs" / "imbalanced_study.md")
     args = p.parse_args(argv)
     text = args.doc.read_text(encoding="utf-8")
-    new = replace_block(text, summary_lines(read_folds(args.csv)))
+    folds = read_folds(args.csv)
+    new = replace_block(text, summary_lines(folds))
+    new = replace_block(new, cost_lines(folds), COSTS)
     args.doc.write_text(new, encoding="utf-8")
     print(f"{args.doc}: summary rewritten", file=sys.stderr)
     return 0

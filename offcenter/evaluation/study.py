@@ -115,6 +115,7 @@ __all__ = [
     "DEFAULT_MODELS",
     "MODEL_COST",
     "model_cpu_minutes",
+    "cost_lines",
     "WEIGHTED_FOREST",
     "StudyData",
     "environment_versions",
@@ -825,6 +826,27 @@ def model_cpu_minutes(folds: pd.DataFrame) -> pd.Series:
     one = folds[folds["leaf_rule"] == "majority"]
     cpu = one.groupby("model")["seconds"].sum() / 60.0
     return cpu.reindex([m for m in MODELS if m in cpu.index])
+
+
+def cost_lines(folds: pd.DataFrame, workers: int = 2) -> list[str]:
+    """The cost table of docs/imbalanced_study.md (Markdown lines), from the per-fold seconds:
+    each model's CPU minutes (:func:`model_cpu_minutes`), relative to ``tree``, and the total
+    divided by ``workers`` (the study's joblib workers on this 2-core machine: ``--n-jobs -1``),
+    the wall time of the whole study in one run with those workers busy throughout."""
+    cpu = model_cpu_minutes(folds)
+    lines = [
+        "| model | what | CPU minutes | relative to `tree` |",
+        "|---|---|---|---|",
+    ]
+    for model, minutes in cpu.items():
+        lines.append(
+            f"| `{model}` | {MODELS[model]} | {minutes:.1f} | {minutes / cpu['tree']:.1f} |"
+        )
+    lines.append(
+        f"| all | {len(cpu)} models, {workers} workers | {cpu.sum():.1f} | "
+        f"{cpu.sum() / workers:.0f} min of wall time |"
+    )
+    return lines
 
 
 def sort_folds(df: pd.DataFrame, data_order=None, model_order=None, setting_order=None):
