@@ -81,13 +81,15 @@ SCORES = {
 
 #: The view in the link: what the sender looked at, beyond the tree itself. ``node`` is the
 #: selected node; ``thr_feature`` the gain plot's feature ("" = the node's split feature) and
-#: ``thr_norm`` its normalisation; ``depth`` the tree's depth shown (0 = what fits);
+#: ``thr_norm`` its normalisation; ``cat_feature`` the nominal feature of the bars by class
+#: ("" = the node's split feature when nominal); ``depth`` the tree's depth shown (0 = what fits);
 #: ``pair_on``/``pair_a``/``pair_b``/``pair_layout``/``pair_depth`` the two-tree comparison;
 #: ``step_on``/``step`` the step-through (:mod:`offcenter.app.tree_steps`) and its step.
 VIEW_FIELDS = (
     urlstate.Field("node", "int", 0, low=0, high=1_000_000),
     urlstate.Field("thr_feature", "str", ""),
     urlstate.Field("thr_norm", "bool", False),
+    urlstate.Field("cat_feature", "str", ""),
     urlstate.Field("depth", "int", 0, low=0, high=64),
     urlstate.Field("pair_on", "bool", False),
     urlstate.Field("pair_a", "str", DEFAULT_A),

@@ -100,6 +100,7 @@ def step_controls(clf, tree_state, tree_key: str) -> StepView | None:
         tree_state.node = step.full_node if step.full_node is not None else 0
         S["tr_view_node"] = tree_state.node  # a new node: the gain plot's default feature
         S["tr_thr_feature"] = ""
+        S["tr_cat_feature"] = ""
     st.caption(
         f"Step {k} of {n}: the tree after its first {k} split{'s' if k != 1 else ''} "
         f"({len(step.tree)} of {len(tree)} nodes), grown level by level so that the node "
