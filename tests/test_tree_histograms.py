@@ -57,6 +57,7 @@ def test_the_numeric_histogram_counts_each_class_on_shared_bins():
     assert list(a.y) == [2, 1, 0] and list(b.y) == [0, 1, 3]  # the missing value is left out
     assert fig.layout.shapes[0].x0 == 1.25 and fig.layout.barmode == "stack"
     assert class_histogram_figure(x, lab, ["a", "b"], "x").layout.shapes == ()
+    assert fig.layout.legend.traceorder == "normal"  # the classes in order, not stack-reversed
 
 
 def test_the_category_histogram_orders_bars_child_by_child_and_dashes_the_children():
@@ -66,6 +67,7 @@ def test_the_category_histogram_orders_bars_child_by_child_and_dashes_the_childr
     assert list(fig.data[0].x) == ["r", MISSING_CATEGORY, "g", "b"]
     assert list(fig.data[0].y) == [3, 1, 1, 0] and list(fig.data[1].y) == [0, 0, 1, 2]
     assert fig.layout.meta["groups"] == [0, 0, 1, 1]
+    assert fig.layout.legend.traceorder == "normal"
     assert [s.x0 for s in fig.layout.shapes] == [1.5]  # one line between the two children
     # without groups: by decreasing frequency, no lines
     plain = category_histogram_figure(vals, lab, [0, 1], "colour")

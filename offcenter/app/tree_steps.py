@@ -86,15 +86,15 @@ def step_controls(clf, tree_state, tree_key: str) -> StepView | None:
     n = sum(1 for nd in tree.nodes if nd.split is not None)
     k = check_step(S.get(STEP, 0), tree)
     S[STEP] = k
-    b1, b2, b3, b4 = st.columns(4)
-    b1.button("Reset", key="tr_step_reset", on_click=_move, args=("reset", n), disabled=k == 0,
-              width="stretch")  # fmt: skip
-    b2.button("Previous", key="tr_step_prev", on_click=_move, args=("previous", n),
-              disabled=k == 0, width="stretch")  # fmt: skip
-    b3.button("Next split", key="tr_step_next", on_click=_move, args=("next", n),
-              disabled=k >= n, type="primary", width="stretch")  # fmt: skip
-    b4.button("Whole tree", key="tr_step_last", on_click=_move, args=("last", n),
-              disabled=k >= n, width="stretch")  # fmt: skip
+    # one row that wraps on a phone (columns would stack into four rows there)
+    row = st.container(horizontal=True, key="tr_step_buttons")
+    row.button("Reset", key="tr_step_reset", on_click=_move, args=("reset", n), disabled=k == 0)
+    row.button(
+        "Previous", key="tr_step_prev", on_click=_move, args=("previous", n), disabled=k == 0
+    )
+    row.button("Next split", key="tr_step_next", on_click=_move, args=("next", n),
+               disabled=k >= n, type="primary")  # fmt: skip
+    row.button("Whole tree", key="tr_step_last", on_click=_move, args=("last", n), disabled=k >= n)
     step, partial = cached_step(tree_key, k, clf)
     if S.pop(MOVED, False):  # a button, or the mode switched on: the step's node is selected
         tree_state.node = step.full_node if step.full_node is not None else 0
