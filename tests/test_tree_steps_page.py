@@ -127,3 +127,12 @@ def test_the_verdict_table_says_yes_for_the_settings_making_the_trees_split():
     assert table["the tree's split?"].tolist()[0] == "yes"
     for pick, said in zip(table["best split"], table["the tree's split?"]):
         assert (said == "yes") == (pick == node.split.branch_labels[0])
+
+
+def test_a_tree_without_a_split_steps_nowhere():
+    # min_gain 1: no split is good enough, the root is a leaf
+    at = run(data="pima", setting="oc_shannon", min_gain="1", step_on="1", step="3")
+    assert drawn_nodes(at) == [0]
+    assert at.button(key="tr_step_next").disabled and at.button(key="tr_step_last").disabled
+    assert any("The tree makes no split" in i.value for i in at.info)
+    assert any("This tree has no split" in c.value for c in at.caption)

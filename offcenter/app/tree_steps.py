@@ -105,7 +105,8 @@ def step_controls(clf, tree_state, tree_key: str) -> StepView | None:
         f"Step {k} of {n}: the tree after its first {k} split{'s' if k != 1 else ''} "
         f"({len(step.tree)} of {len(tree)} nodes), grown level by level so that the node "
         "numbers stay those of the whole tree."
-        + (" The root alone: press Next split." if k == 0 else "")
+        + (" The root alone: press Next split." if k == 0 and n else "")
+        + (" This tree has no split: its root is a leaf." if n == 0 else "")
         + (" This is the whole tree." if k == n and n else "")
     )
     return StepView(partial, f"{tree_key}|step{k}", step)
@@ -142,7 +143,12 @@ def show_step_verdict(view: StepView, clf, tree_key: str) -> None:
         root = clf.tree_.nodes[0]
         st.info(
             f"Step 0: the root alone, {int(round(root.n)):,} rows, predicting "
-            f"{md_escape(root.prediction, 40)}. Press **Next split** to make the tree's first split."
+            f"{md_escape(root.prediction, 40)}. "
+            + (
+                "Press **Next split** to make the tree's first split."
+                if view.step.n_steps
+                else "The tree makes no split (see the stopping rules in section 2)."
+            )
         )
         return
     node = clf.tree_.nodes[step.full_node]
