@@ -39,7 +39,7 @@ def _shape(tree) -> list:
 
 
 @st.composite
-def fitted(draw):
+def fitted(draw, with_data: bool = False):
     n = draw(st.integers(8, 60))
     seed = draw(st.integers(0, 10_000))
     rng = np.random.default_rng(seed)
@@ -58,7 +58,8 @@ def fitted(draw):
         max_depth=draw(st.sampled_from([None, 2, 4])),
         categorical=draw(st.sampled_from(["multiway", "binary"])),
     )
-    return TreeClassifier(**params).fit(X, y)
+    clf = TreeClassifier(**params).fit(X, y)
+    return (clf, X) if with_data else clf
 
 
 @given(fitted(), st.sampled_from(["breadth", "best"]))
@@ -120,6 +121,20 @@ def test_best_first_splits_the_largest_weighted_gain_first(clf):
         w = {j: tree.nodes[j].weighted_n / total * tree.nodes[j].split.gain for j in open_}
         assert w[i] == max(w.values())
         done.add(i)
+
+
+@given(fitted(with_data=True), st.sampled_from(["breadth", "best"]), st.data())
+def test_a_partial_tree_routes_each_row_to_the_deepest_node_of_its_path_it_keeps(
+    fitted_x, order, data
+):
+    clf, X = fitted_x
+    k = data.draw(st.integers(0, n_steps(clf.tree_)))
+    step = tree_at_step(clf.tree_, k, order)
+    partial = classifier_at_step(clf, k, order)
+    kept = step.full_ids  # the fitted tree's id -> the partial tree's
+    expected = [kept[[i for i in path if i in kept][-1]] for path in clf.decision_paths(X)]
+    assert partial.apply(X).tolist() == expected
+    assert partial.predict(X).tolist() == [partial.tree_.nodes[i].prediction for i in expected]
 
 
 def test_a_partial_classifier_predicts_with_its_leaves():
