@@ -147,3 +147,17 @@ def test_no_category_section_without_nominal_features():
     at = run(data="pima")
     assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("tr_cat_chart")]
     assert chart(at, "tr_hist_chart")["layout"]["barmode"] == "stack"
+
+
+def test_the_histogram_of_another_feature_dashes_its_best_threshold_under_the_trees_setting():
+    at = run(data="pima", thr_feature="bmi")
+    spec = chart(at, "tr_hist_chart")
+    df = load("pima")
+    t = DATASETS["pima"].target
+    clf = TreeClassifier(max_depth=5).fit(df.drop(columns=t), df[t])  # the page's default tree
+    assert clf.tree_.nodes[0].split.feature != "bmi"
+    cands = clf.candidates(0)
+    best = float(cands.loc[cands["feature"] == "bmi", "threshold"].iloc[0])
+    assert spec["layout"]["xaxis"]["title"]["text"] == "bmi"
+    assert spec["layout"]["shapes"][0]["x0"] == pytest.approx(best)
+    assert any("the best threshold of this feature" in c.value for c in at.caption)

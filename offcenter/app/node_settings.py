@@ -589,13 +589,14 @@ def _threshold_section(
     if with_hist:
         idx = clf.node_indices(node.id)
         values = pd.to_numeric(X[feat].iloc[idx], errors="coerce")
+        hist_thr, thr_words = histogram_threshold(node, cands, feat)
         plotly_chart(
             class_histogram_figure(
                 values.to_numpy(dtype=float),
                 y.iloc[idx].to_numpy(),
                 list(clf.classes_),
                 feat,
-                threshold=chosen_thr,
+                threshold=hist_thr,
                 presentation=present,
             ),
             container=hcol,
@@ -606,7 +607,7 @@ def _threshold_section(
         hcol.caption(
             f"{md_escape(feat, 40)} at node {node.id} by class"
             + (f"; {missing} missing value(s) not drawn" if missing else "")
-            + ("; dashed: the tree's threshold" if chosen_thr is not None else "")
+            + (f"; dashed: {thr_words}" if hist_thr is not None else "")
             + "."
         )
     flat = flat_curves(gains, shown)
@@ -615,6 +616,34 @@ def _threshold_section(
             "Left flat at 0 (its gains span less than 1e-9, dividing by the maximum would only "
             "show round-off): " + md_escape("; ".join(labels.get(k, k) for k in flat))
         )
+
+
+def histogram_threshold(node, cands, feature: str) -> tuple[float | None, str]:
+    """The threshold drawn on a numeric feature's histogram at ``node``, and its caption's
+    words: the node's own threshold when it splits on ``feature``, else the best threshold of
+    ``feature`` under the tree's setting (its row of ``cands``,
+    :func:`offcenter.tree.inspect.candidates`), else none.
+
+    >>> import pandas as pd
+    >>> from offcenter.tree import TreeClassifier
+    >>> X = pd.DataFrame({"x": [0.0, 1, 2, 3], "z": [0.0, 1, 0, 2]})
+    >>> clf = TreeClassifier().fit(X, [0, 0, 1, 1])
+    >>> histogram_threshold(clf.tree_.nodes[0], clf.candidates(0), "x")
+    (1.5, "the tree's threshold")
+    >>> histogram_threshold(clf.tree_.nodes[0], clf.candidates(0), "z")[1]
+    "the best threshold of this feature under the tree's setting (the tree splits on another)"
+    """
+    split = node.split
+    if split is not None and str(split.feature) == str(feature) and split.threshold is not None:
+        return float(split.threshold), "the tree's threshold"
+    rows = cands[(cands["feature"].astype(str) == str(feature)).to_numpy(bool)]
+    if len(rows) and pd.notna(rows["threshold"].iloc[0]):
+        return (
+            float(rows["threshold"].iloc[0]),
+            "the best threshold of this feature under the tree's setting (the tree splits on "
+            "another)",
+        )
+    return None, ""
 
 
 def category_groups(node, cands, feature: str) -> tuple[tuple | None, str]:
