@@ -23,6 +23,7 @@ from offcenter.app.navigation import ensure_router
 from offcenter.app.row_trace import trace_section
 from offcenter.app.tree_page import PREFIX, SCHEMA, SCORES, cached_fit, cached_profile, cached_xy
 from offcenter.app.tree_session import ForcedSplit, Grow, MakeLeaf, TreeSession
+from offcenter.app.tree_steps import show_step_verdict, step_controls
 from offcenter.app.two_trees import compare_two_trees
 from offcenter.data.csv_io import DataProblem, infer_kinds, quick_sample_size, too_large
 from offcenter.data.datasets import DEFAULT
@@ -325,24 +326,32 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         S["tr_thr_feature"] = ""
     S["tr_node"] = int(tree_state.node)
 
-    fit = tree_page.cached_fit_depth(tree_key, size, clf)
-    shown_depth = tree.depth
-    if tree.depth >= 2:
+    # ---------------------------------------- step-through (offcenter.app.tree_steps) >>>
+    # in step mode the drawing is the partial tree (draw_*); everything else is the whole tree's
+    stepping = step_controls(clf, tree_state, tree_key)
+    S["tr_node"] = int(tree_state.node)  # a step selects the node it splits
+    draw_clf, draw_key = (clf, tree_key) if stepping is None else (stepping.clf, stepping.key)
+    draw_tree = draw_clf.tree_
+    # <<< step-through
+
+    fit = tree_page.cached_fit_depth(draw_key, size, draw_clf)
+    shown_depth = draw_tree.depth
+    if draw_tree.depth >= 2 and (stepping is None or fit < draw_tree.depth):  # a step: if needed
         asked = int(S.get("tr_depth", 0) or 0)
         shown_depth = st.slider(
             "Depth shown",
             1,
-            tree.depth,
-            value=asked if 1 <= asked <= tree.depth else fit,
+            draw_tree.depth,
+            value=asked if 1 <= asked <= draw_tree.depth else fit,
             key=f"tr_shown_{tree_tag}_{fit}",
             help="Deeper levels are collapsed into '+ k nodes hidden' boxes. By default, the "
             "deepest level at which the whole drawing fits the chart with readable text.",
         )
         S["tr_depth"] = 0 if shown_depth == fit else int(shown_depth)
-    depth_arg = shown_depth if shown_depth < tree.depth else None
-    font = tree_page.drawn_font(clf, depth_arg, size)
+    depth_arg = shown_depth if shown_depth < draw_tree.depth else None
+    font = tree_page.drawn_font(draw_clf, depth_arg, size)
     st.caption(
-        f"Depth shown: {shown_depth} of {tree.depth}"
+        f"Depth shown: {shown_depth} of {draw_tree.depth}"
         + (" (the whole tree)" if depth_arg is None else " (deeper levels collapsed)")
         + (
             f"; the drawing is wider than the chart, so it is drawn smaller (text about "
@@ -353,6 +362,10 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         + ". Click a node's box to select it; its details follow right under the tree."
     )
     chart_box = st.container()
+    if stepping is not None:  # step-through: the verdict at the node just split >>>
+        with st.container():
+            show_step_verdict(stepping, clf, tree_key)
+    # <<< step-through
 
     # ---------------------------------------------------------------- the selected node
     st.header(f"4. The selected node: node {tree_state.node}")
@@ -423,11 +436,11 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         trace_path = trace_section(clf, X, y)
 
     fig = tree_click.cached_tree_figure(  # per (tree, view), shared by sessions
-        tree_key,
+        draw_key,
         depth_arg,
-        tree_state.node,
-        tuple(trace_path or ()),
-        clf,
+        tree_state.node if tree_state.node < len(draw_tree) else None,
+        tuple(i for i in trace_path or () if i < len(draw_tree)),  # step ids: the whole tree's
+        draw_clf,
         font_size=font,  # smaller than size.font_size when the drawing is wider than the chart
         wrap_width=size.wrap_width,
         shares_per_line=size.shares_per_line,

@@ -54,7 +54,7 @@ from offcenter.viz.explain import (
     optimum_steps,
     steps_markdown,
 )
-from offcenter.viz.tree import class_histogram_figure, threshold_figure
+from offcenter.viz.tree import category_histogram_figure, class_histogram_figure, threshold_figure
 
 CHOICES = setting_choices()
 DEFAULT_SETTING = "shannon"
@@ -476,6 +476,7 @@ def show_node_comparison(
             )
 
     _threshold_section(clf, node, tree_key, tree_tag, cands, labels, present, X, y)
+    _category_section(clf, node, tree_tag, cands, present, X, y)
     return cands
 
 
@@ -588,13 +589,14 @@ def _threshold_section(
     if with_hist:
         idx = clf.node_indices(node.id)
         values = pd.to_numeric(X[feat].iloc[idx], errors="coerce")
+        hist_thr, thr_words = histogram_threshold(node, cands, feat)
         plotly_chart(
             class_histogram_figure(
                 values.to_numpy(dtype=float),
                 y.iloc[idx].to_numpy(),
                 list(clf.classes_),
                 feat,
-                threshold=chosen_thr,
+                threshold=hist_thr,
                 presentation=present,
             ),
             container=hcol,
@@ -605,7 +607,7 @@ def _threshold_section(
         hcol.caption(
             f"{md_escape(feat, 40)} at node {node.id} by class"
             + (f"; {missing} missing value(s) not drawn" if missing else "")
-            + ("; dashed: the tree's threshold" if chosen_thr is not None else "")
+            + (f"; dashed: {thr_words}" if hist_thr is not None else "")
             + "."
         )
     flat = flat_curves(gains, shown)
@@ -614,6 +616,110 @@ def _threshold_section(
             "Left flat at 0 (its gains span less than 1e-9, dividing by the maximum would only "
             "show round-off): " + md_escape("; ".join(labels.get(k, k) for k in flat))
         )
+
+
+def histogram_threshold(node, cands, feature: str) -> tuple[float | None, str]:
+    """The threshold drawn on a numeric feature's histogram at ``node``, and its caption's
+    words: the node's own threshold when it splits on ``feature``, else the best threshold of
+    ``feature`` under the tree's setting (its row of ``cands``,
+    :func:`offcenter.tree.inspect.candidates`), else none.
+
+    >>> import pandas as pd
+    >>> from offcenter.tree import TreeClassifier
+    >>> X = pd.DataFrame({"x": [0.0, 1, 2, 3], "z": [0.0, 1, 0, 2]})
+    >>> clf = TreeClassifier().fit(X, [0, 0, 1, 1])
+    >>> histogram_threshold(clf.tree_.nodes[0], clf.candidates(0), "x")
+    (1.5, "the tree's threshold")
+    >>> histogram_threshold(clf.tree_.nodes[0], clf.candidates(0), "z")[1]
+    "the best threshold of this feature under the tree's setting (the tree splits on another)"
+    """
+    split = node.split
+    if split is not None and str(split.feature) == str(feature) and split.threshold is not None:
+        return float(split.threshold), "the tree's threshold"
+    rows = cands[(cands["feature"].astype(str) == str(feature)).to_numpy(bool)]
+    if len(rows) and pd.notna(rows["threshold"].iloc[0]):
+        return (
+            float(rows["threshold"].iloc[0]),
+            "the best threshold of this feature under the tree's setting (the tree splits on "
+            "another)",
+        )
+    return None, ""
+
+
+def category_groups(node, cands, feature: str) -> tuple[tuple | None, str]:
+    """The grouping drawn on a nominal feature's bars at ``node``, and its caption's words:
+    the node's own split when it is on ``feature``, else the best grouping of ``feature``
+    under the tree's setting (the row of ``cands``, :func:`offcenter.tree.inspect.candidates`),
+    else none.
+
+    >>> import pandas as pd
+    >>> from offcenter.tree import TreeClassifier
+    >>> X = pd.DataFrame({"c": ["r", "g", "r", "b"], "d": ["u", "u", "v", "v"]})
+    >>> clf = TreeClassifier(categorical="binary").fit(X, [0, 1, 0, 1])
+    >>> category_groups(clf.tree_.nodes[0], clf.candidates(0), "c")[1]
+    "the tree's split"
+    >>> category_groups(clf.tree_.nodes[0], clf.candidates(0), "d")[1]
+    "the best grouping of this feature under the tree's setting (the tree splits on another)"
+    """
+    split = node.split
+    if split is not None and str(split.feature) == str(feature) and split.groups is not None:
+        return tuple(split.groups), "the tree's split"
+    rows = cands[(cands["feature"].astype(str) == str(feature)).to_numpy(bool)]
+    if len(rows) and rows["groups"].iloc[0] is not None:
+        return (
+            tuple(rows["groups"].iloc[0]),
+            "the best grouping of this feature under the tree's setting (the tree splits on "
+            "another)",
+        )
+    return None, ""
+
+
+def _category_section(clf, node, tree_tag, cands, present=False, X=None, y=None) -> None:
+    """Bars per category by class of a nominal feature at the node (dtreeviz's view of a
+    categorical split), its children's groups dashed. The feature is the page's URL field
+    ``cat_feature`` ("" = the node's split feature when nominal, else the first nominal)."""
+    if X is None or y is None:
+        return
+    S = st.session_state
+    nominal = [
+        str(f)
+        for f, k in zip(cands["feature"], cands["kind"])
+        if k != "numeric" and str(f) in map(str, X.columns)
+    ]
+    if not nominal:
+        return
+    st.subheader("Categories by class at this node")
+    default_f = (
+        str(node.split.feature)
+        if node.split is not None and str(node.split.feature) in nominal
+        else nominal[0]
+    )
+    asked = str(S.get("tr_cat_feature", "") or "")
+    feat = st.selectbox(
+        "Nominal feature",
+        nominal,
+        index=nominal.index(asked if asked in nominal else default_f),
+        key=f"tr_cat_feature_{tree_tag}_{node.id}",
+    )
+    S["tr_cat_feature"] = "" if feat == default_f else feat
+    column = next(c for c in X.columns if str(c) == feat)
+    idx = clf.node_indices(node.id)
+    groups, what = category_groups(node, cands, feat)
+    fig = category_histogram_figure(
+        X[column].iloc[idx].tolist(),
+        y.iloc[idx].to_numpy(),
+        list(clf.classes_),
+        feat,
+        groups=groups,
+        presentation=present,
+    )
+    left, _ = st.columns([3, 2]) if not present else (st.container(), None)
+    plotly_chart(fig, container=left, width="stretch", key="tr_cat_chart")
+    left.caption(
+        f"{md_escape(feat, 40)} at node {node.id}: one bar per category, stacked by class"
+        + (f"; dashed lines separate the children of {what}" if groups is not None else "")
+        + "."
+    )
 
 
 def prior_labels(keys, prior, fallback: dict) -> list[str]:

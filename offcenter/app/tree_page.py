@@ -5,7 +5,7 @@
 - :data:`SCHEMA`, the page's URL schema: the widget settings, the link's data choices
   (:data:`offcenter.app.tree_restore.LINK_FIELDS`) and the **view** (:data:`VIEW_FIELDS`: the
   selected node, the gain plot's feature and normalisation, the depth shown, the two-tree
-  comparison on, its settings, layout and depth shown), so that a shared link opens the page as
+  comparison on, its settings, layout and depth shown, the step-through and its step), so that a shared link opens the page as
   its sender saw it. State is kept across pages by :func:`offcenter.app.urlstate.restore` (the
   one precedence, written in that module's docstring);
 - :data:`SCORES` (the split score's choice -> alpha) and :func:`tree_params` (the tree's
@@ -81,18 +81,24 @@ SCORES = {
 
 #: The view in the link: what the sender looked at, beyond the tree itself. ``node`` is the
 #: selected node; ``thr_feature`` the gain plot's feature ("" = the node's split feature) and
-#: ``thr_norm`` its normalisation; ``depth`` the tree's depth shown (0 = what fits);
-#: ``pair_on``/``pair_a``/``pair_b``/``pair_layout``/``pair_depth`` the two-tree comparison.
+#: ``thr_norm`` its normalisation; ``cat_feature`` the nominal feature of the bars by class
+#: ("" = the node's split feature when nominal); ``depth`` the tree's depth shown (0 = what fits);
+#: ``pair_on``/``pair_a``/``pair_b``/``pair_layout``/``pair_depth`` the two-tree comparison;
+#: ``step_on``/``step`` the step-through (:mod:`offcenter.app.tree_steps`) and its step.
 VIEW_FIELDS = (
     urlstate.Field("node", "int", 0, low=0, high=1_000_000),
     urlstate.Field("thr_feature", "str", ""),
     urlstate.Field("thr_norm", "bool", False),
+    urlstate.Field("cat_feature", "str", ""),
     urlstate.Field("depth", "int", 0, low=0, high=64),
     urlstate.Field("pair_on", "bool", False),
     urlstate.Field("pair_a", "str", DEFAULT_A),
     urlstate.Field("pair_b", "str", DEFAULT_B),
     urlstate.Field("pair_layout", "str", "side", choices=tuple(LAYOUTS)),
     urlstate.Field("pair_depth", "int", 0, low=0, high=64),
+    # the "next split" step-through (offcenter.app.tree_steps): on, and the splits made
+    urlstate.Field("step_on", "bool", False),
+    urlstate.Field("step", "int", 0, low=0, high=1_000_000),
 )
 
 SCHEMA = urlstate.Schema(

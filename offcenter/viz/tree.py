@@ -772,9 +772,169 @@ def class_histogram_figure(
         },
         "height": 460 if presentation else 360,
         "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0,
+        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "traceorder": "normal",
                    "font": {"size": typo.legend}},
         "font": {"size": typo.font},
         "shapes": shapes,
+    }  # fmt: skip
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+#: Missing values are a category of their own (as the tree routes them).
+MISSING_CATEGORY = "(missing)"
+
+
+def _category_key(value) -> object:
+    """A category value as the tree groups it: None for a missing value."""
+    if value is None:
+        return None
+    if isinstance(value, float) and np.isnan(value):
+        return None
+    return value
+
+
+def _unique(names: list[str]) -> list[str]:
+    """The labels made distinct by a " #k" suffix on repeats.
+
+    >>> _unique(["a", "b", "a", "a"])
+    ['a', 'b', 'a #2', 'a #3']
+    """
+    out, seen = [], {}
+    for name in names:
+        k = seen.get(name, 0) + 1
+        seen[name] = k
+        out.append(name if k == 1 else f"{name} #{k}")
+    return out
+
+
+def category_histogram_figure(
+    values,
+    labels,
+    classes: Sequence,
+    feature: str,
+    *,
+    groups: Sequence[Sequence] | None = None,
+    presentation: bool = False,
+    max_categories: int = 30,
+) -> go.Figure:
+    """How a nominal feature's values at a node spread over the classes: one bar per category,
+    stacked by class (dtreeviz's view of a categorical split).
+
+    Every row counts once, a missing value in the category "(missing)" (the tree routes it as a
+    category of its own). With ``groups`` (the split's groups of category values, one per
+    child, e.g. ``Split.groups`` of the node's split or the best grouping of the feature), the
+    categories are ordered child by child and dashed lines separate the children: the stacked
+    counts left of a line are the class counts of the children before it. Otherwise the
+    categories are in decreasing frequency. Beyond ``max_categories`` categories the rarest are
+    merged into one bar "(k others)".
+
+    Parameters
+    ----------
+    values : sequence
+        The feature's values at the node's training rows.
+    labels : sequence
+        The class of each row (compared as text with ``classes``).
+    classes : sequence
+        The classes, in the order of the tree's colours.
+    feature : str
+        The feature's name (the x axis title; user text, escaped).
+    groups : sequence of sequences, optional
+        The categories of each child of a split.
+    presentation : bool
+        The curve pages' presentation sizes (:func:`offcenter.viz.styles.typography`).
+    max_categories : int
+        Bars drawn at most (the rest merged).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One bar trace per class (named by the class), x the categories (escaped text),
+        ``layout.meta["groups"]``: the child of each bar (None when no groups are given).
+
+    >>> fig = category_histogram_figure(["r", "g", "r", None], ["a", "b", "b", "a"], ["a", "b"],
+    ...                                 "colour", groups=[("g",), ("r", None)])
+    >>> list(fig.data[0].x), list(fig.data[0].y), list(fig.data[1].y)
+    (['g', 'r', '(missing)'], [0, 1, 1], [1, 1, 0])
+    >>> fig.layout.meta["groups"], len(fig.layout.shapes)
+    ([0, 1, 1], 1)
+    """
+    vals = [_category_key(v) for v in values]
+    lab = np.asarray([str(v) for v in labels], dtype=object)
+    if len(lab) != len(vals):
+        raise ValueError(f"values and labels differ in length: {len(vals)} and {len(lab)}.")
+    counts: dict = {}
+    for v in vals:
+        counts[v] = counts.get(v, 0) + 1
+    child_of: dict = {}
+    if groups is not None:
+        for k, g in enumerate(groups):
+            for v in g:
+                child_of[_category_key(v)] = k
+    # child by child (in the split's order), then by decreasing frequency; unseen last
+    seen = sorted(counts, key=lambda v: (child_of.get(v, len(child_of) + 1), -counts[v], str(v)))
+    if groups is not None:  # a split's categories absent from these rows still have a place
+        seen = [v for g in groups for v in map(_category_key, g) if v in counts] + [
+            v for v in seen if v not in child_of
+        ]
+    shown, rest = seen[: max(1, int(max_categories))], seen[max(1, int(max_categories)) :]
+    if len(rest) == 1:
+        shown, rest = seen, []
+    names = [MISSING_CATEGORY if v is None else plot_text(v, 24) for v in shown]
+    if rest:
+        names.append(f"({len(rest)} others)")
+    names = _unique(names)  # a category axis merges equal labels (cut or look-alike values)
+    col = {v: i for i, v in enumerate(shown)}
+    bar_of = np.array([col.get(v, len(shown)) for v in vals], dtype=np.int64)
+    n_bars = len(names)
+    typo = typography(presentation)
+    data = []
+    for j, cls in enumerate(classes):
+        c = np.bincount(bar_of[lab == str(cls)], minlength=n_bars)[:n_bars].tolist()
+        data.append(
+            {
+                "type": "bar",
+                "x": names,
+                "y": c,
+                "name": plot_text(cls, 24),
+                "marker": {"color": class_color(j), "line": {"width": 0}},
+                "hovertext": [
+                    f"{x}: {k} rows of class {plot_text(cls, 24)}" for x, k in zip(names, c)
+                ],
+                "hoverinfo": "text",
+            }
+        )
+    bar_child = None
+    shapes = []
+    if groups is not None:
+        bar_child = [child_of.get(v) for v in shown] + ([None] if rest else [])
+        for i in range(1, n_bars):
+            a, b = bar_child[i - 1], bar_child[i]
+            if a is not None and b is not None and a != b:
+                shapes.append(
+                    {"type": "line", "xref": "x", "yref": "paper", "x0": i - 0.5, "x1": i - 0.5,
+                     "y0": 0, "y1": 1,
+                     "line": {"color": "#5f6368", "dash": "dash", "width": typo.guide}}
+                )  # fmt: skip
+    layout = {
+        "barmode": "stack",
+        "bargap": 0.15,
+        "xaxis": {
+            "title": {"text": plot_text(feature, 40), "font": {"size": typo.axis_title}},
+            "tickfont": {"size": typo.tick},
+            "type": "category",
+            "automargin": True,
+        },
+        "yaxis": {
+            "title": {"text": "rows at the node", "font": {"size": typo.axis_title}},
+            "tickfont": {"size": typo.tick},
+            "automargin": True,
+        },
+        "height": 460 if presentation else 360,
+        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "traceorder": "normal",
+                   "font": {"size": typo.legend}},
+        "font": {"size": typo.font},
+        "shapes": shapes,
+        "meta": {"groups": bar_child},
     }  # fmt: skip
     return go.Figure(data=data, layout=layout, _validate=False)
