@@ -291,12 +291,15 @@ def _full_title(clf) -> str:
 
 
 @st.fragment
-def tree_and_node(X, y, target: str, alpha) -> None:
+def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
     """Sections 3 and 4: the tree figure and the selected node (a fragment).
 
     A click on a node, the node selector and every widget of the node's tables rerun only this
     part of the page (the data, settings, two-trees and export sections stay as they are); an
     edit of the tree reruns the whole page, whose other sections depend on the tree.
+    ``trace_path`` is the traced row's path (drawn in the figure): the trace's form is drawn
+    below, outside the fragment (a click does not redraw its inputs, one per feature), and a
+    change of it reruns the page, which calls the fragment with the new path.
     """
     tree_key = tree_state.key  # identifies the tree (growth and edits) in the caches
     tree_tag = tree_state.tag  # short id for widget keys
@@ -340,7 +343,7 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         )
         S["tr_depth"] = 0 if shown_depth == fit else int(shown_depth)
     depth_arg = shown_depth if shown_depth < tree.depth else None
-    font = tree_page.drawn_font(clf, depth_arg, size)
+    font = tree_click.cached_drawn_font(tree_key, depth_arg, size, clf)
     st.caption(
         f"Depth shown: {shown_depth} of {tree.depth}"
         + (" (the whole tree)" if depth_arg is None else " (deeper levels collapsed)")
@@ -419,14 +422,11 @@ def tree_and_node(X, y, target: str, alpha) -> None:
             },
         )
 
-    with st.expander("Trace a row through the tree"):
-        trace_path = trace_section(clf, X, y)
-
     fig = tree_click.cached_tree_figure(  # per (tree, view), shared by sessions
         tree_key,
         depth_arg,
         tree_state.node,
-        tuple(trace_path or ()),
+        trace_path,
         clf,
         font_size=font,  # smaller than size.font_size when the drawing is wider than the chart
         wrap_width=size.wrap_width,
@@ -500,7 +500,13 @@ def tree_and_node(X, y, target: str, alpha) -> None:
     write_link()  # the selected node and the gain plot's feature, in the address
 
 
-tree_and_node(X, y, target, alpha)
+# The trace's form (one input per feature) is drawn below the fragment but outside it, so that a
+# node click does not redraw it; its path is computed first, for the fragment's figure.
+node_box = st.container()
+with st.expander("Trace a row through the tree"):
+    trace_path = tuple(trace_section(clf, X, y) or ())
+with node_box:
+    tree_and_node(X, y, target, alpha, trace_path)
 
 # ---------------------------------------------------------------- predictions and export
 st.header("5. Predictions and export")

@@ -33,9 +33,10 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
+from offcenter.app.tree_page import drawn_font
 from offcenter.viz.tree import tree_figure
 
-__all__ = ["cached_tree_figure"]
+__all__ = ["cached_drawn_font", "cached_tree_figure"]
 
 
 @st.cache_resource(max_entries=512, show_spinner=False)
@@ -64,3 +65,13 @@ def cached_tree_figure(
         values, part of the cache key.
     """
     return tree_figure(_clf, max_depth=max_depth, selected=selected, path=list(path), **drawing)
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def cached_drawn_font(tree_key: str, max_depth: int | None, size, _clf) -> float:
+    """:func:`offcenter.app.tree_page.drawn_font` of the tree ``tree_key`` drawn to
+    ``max_depth`` in a chart of ``size`` (a hashable :class:`~offcenter.app.tree_page.ViewSize`),
+    once per process: it lays the whole drawing out (every box's text measured), which a node
+    click does not change.
+    """
+    return drawn_font(_clf, max_depth, size)
