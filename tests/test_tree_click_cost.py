@@ -1,0 +1,241 @@
+"""What keeps the Tree page's per-interaction work cheap (issue 26, load), pinned by counts.
+
+- A grow with settings grown before (by this session or another) does not fit again
+  (``tree_page.cached_fit``, shared by the process's sessions): fits counted.
+- A node click's figure and drawn font are computed once per (tree, view, node), whichever
+  session clicks (``tree_click``): drawings counted.
+- A node clicked before does not compute its tables again (``node_settings.node_tables``):
+  the own-optima searches counted.
+- A node click, as the browser sends it (the ``rerun_script`` of the chart's fragment), reruns
+  that fragment only, on a real server: every element of the reply belongs to the fragment, and
+  the row-trace form (one input per feature, drawn outside it) is not redrawn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from streamlit.testing.v1 import AppTest
+from websockets.asyncio.client import connect
+
+from offcenter.app import tree_click, tree_page
+from offcenter.app.serve import streamlit_command
+from offcenter.tree import TreeClassifier
+from tests.conftest import run_app
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = str(ROOT / "pages" / "3_Tree.py")
+
+
+def run(at=None, **query):
+    return run_app(at, page=PAGE, query=query)
+
+
+@pytest.fixture
+def fits(monkeypatch):
+    """The number of TreeClassifier fits since the fixture started (a list of one int)."""
+    count = [0]
+    fit = TreeClassifier.fit
+
+    def counting(self, *args, **kwargs):
+        count[0] += 1
+        return fit(self, *args, **kwargs)
+
+    monkeypatch.setattr(TreeClassifier, "fit", counting)
+    return count
+
+
+def test_a_grow_with_settings_grown_before_does_not_fit_again(fits):
+    tree_page.cached_fit.clear()
+    at = run(data="pima")
+    assert fits[0] == 1  # the data set's tree, grown at once
+    at.slider(key="tr_max_depth").set_value(3)
+    at = run(at)
+    assert fits[0] == 1  # new settings wait for the button
+    at.button(key="tr_grow").click()
+    at = run(at)
+    assert fits[0] == 2
+    at.button(key="tr_grow").click()
+    at = run(at)
+    assert fits[0] == 2  # the same settings again: the tree is the cached one
+    other = run(data="pima", max_depth="3")  # another student, the same data and settings
+    assert fits[0] == 2
+    assert "depth 3" in " ".join(c.value for c in other.caption)
+
+
+def test_figure_font_and_node_tables_are_computed_once_per_node(monkeypatch):
+    from offcenter.app import node_settings
+
+    drawings, fonts, optima = [0], [0], [0]
+    figure, font, own = tree_click.tree_figure, tree_click.drawn_font, TreeClassifier.own_optima
+
+    def count(counter, fn):
+        def wrapped(*args, **kwargs):
+            counter[0] += 1
+            return fn(*args, **kwargs)
+
+        return wrapped
+
+    monkeypatch.setattr(tree_click, "tree_figure", count(drawings, figure))
+    monkeypatch.setattr(tree_click, "drawn_font", count(fonts, font))
+    monkeypatch.setattr(TreeClassifier, "own_optima", count(optima, own))
+    for fn in (tree_click.cached_tree_figure, tree_click.cached_drawn_font):
+        fn.clear()
+    node_settings.node_tables.clear()
+
+    at = run(data="pima")
+    assert (drawings[0], fonts[0], optima[0]) == (1, 1, 1)  # the root
+    select = [s for s in at.selectbox if s.key and s.key.startswith("tr_node_select")]
+    select[0].set_value(2)
+    at = run(at)
+    assert (drawings[0], fonts[0], optima[0]) == (2, 1, 2)  # node 2: new figure and tables
+    other = run(data="pima", node="2")  # another student on node 2 of the same tree
+    assert (drawings[0], fonts[0], optima[0]) == (2, 1, 2)
+    assert "4. The selected node: node 2" in [h.value for h in other.header]
+    again = run(at)  # a rerun of the same view: nothing computed
+    assert (drawings[0], fonts[0], optima[0]) == (2, 1, 2)
+    assert not again.exception
+
+
+# ------------------------------------------------------------------------------ real server
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """One headless ``streamlit run app.py`` of this checkout; its port."""
+    port = _free_port()
+    cmd = streamlit_command(port, "127.0.0.1", "--server.fileWatcherType", "none")
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120  # a bound on the start, not a measured time
+        while True:
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/_stcore/health", timeout=3
+                ) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, "no server"
+            time.sleep(0.2)
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _element(msg: ForwardMsg):
+    """(type, element proto) of a new-element delta, else (None, None)."""
+    if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
+        return None, None
+    el = msg.delta.new_element
+    kind = el.WhichOneof("type")
+    return kind, getattr(el, kind)
+
+
+async def _run(conn, bm: BackMsg) -> list[ForwardMsg]:
+    """Send one rerun request; the messages up to the end of its run."""
+    await conn.send(bm.SerializeToString())
+    out = []
+    async for data in conn:
+        msg = ForwardMsg()
+        msg.ParseFromString(data)
+        out.append(msg)
+        if msg.WhichOneof("type") == "script_finished" and (
+            msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
+        ):
+            assert msg.script_finished in (
+                ForwardMsg.FINISHED_SUCCESSFULLY,
+                ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY,
+            )
+            return out
+    raise ConnectionError("the server closed the session")
+
+
+async def _click(port: int, node: int):
+    url = f"ws://127.0.0.1:{port}/_stcore/stream"
+    async with connect(
+        url, subprotocols=["streamlit"], origin=f"http://127.0.0.1:{port}", max_size=None
+    ) as conn:
+        bm = BackMsg()
+        bm.rerun_script.page_name = "Tree"
+        bm.rerun_script.query_string = "data=pima"
+        bm.rerun_script.widget_states.SetInParent()
+        first = await asyncio.wait_for(_run(conn, bm), 120)
+        page_hash = next(
+            m.navigation.page_script_hash for m in first if m.WhichOneof("type") == "navigation"
+        )
+        chart = fragment = None
+        trace_inputs = []
+        for m in first:
+            kind, el = _element(m)
+            if kind == "plotly_chart" and el.id.endswith("tr_chart"):
+                chart, fragment = el.id, m.delta.fragment_id
+            if kind in ("number_input", "selectbox") and "tr_tv_" in el.id:
+                trace_inputs.append(m.delta.fragment_id)
+        # the browser's click on the chart: the chart's selection, a rerun of its fragment
+        event = {
+            "selection": {
+                "points": [{"curve_number": 0, "point_number": node, "point_index": node}],
+                "point_indices": [node],
+                "box": [],
+                "lasso": [],
+            }
+        }
+        event["selection"]["points"][0]["customdata"] = [node]
+        bm = BackMsg()
+        bm.rerun_script.page_script_hash = page_hash
+        bm.rerun_script.query_string = "data=pima"
+        bm.rerun_script.fragment_id = fragment
+        bm.rerun_script.widget_states.widgets.append(
+            WidgetState(id=chart, string_value=json.dumps(event))
+        )
+        click = await asyncio.wait_for(_run(conn, bm), 120)
+        return fragment, trace_inputs, click
+
+
+def test_a_node_click_reruns_only_the_fragment_without_the_trace_form(server):
+    fragment, trace_inputs, click = asyncio.run(_click(server, 2))
+    assert fragment  # the chart is drawn by a fragment
+    assert click[-1].script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    assert trace_inputs and not any(trace_inputs)  # the trace form: on the page, outside it
+    elements = [(m, *_element(m)) for m in click]
+    elements = [(m, kind, el) for m, kind, el in elements if kind is not None]
+    assert elements
+    assert all(m.delta.fragment_id == fragment for m, _, _ in elements)
+    headings = [el.body for _, kind, el in elements if kind == "heading"]
+    assert "4. The selected node: node 2" in headings
+    assert not any(
+        "tr_tv_" in getattr(el, "id", "") or "tr_trace_row" in getattr(el, "id", "")
+        for _, _, el in elements
+    )
+    assert not any(h.startswith("1. Data") for h in headings)
+
+
+def test_the_apptest_page_still_shows_the_trace_below_the_node():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["data"] = "pima"
+    at.run()
+    assert not at.exception
+    labels = [e.label for e in at.expander]
+    assert "Trace a row through the tree" in labels
+    assert at.number_input(key="tr_trace_row").value is None
