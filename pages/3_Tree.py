@@ -445,8 +445,13 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         config={"displaylogo": False, "displayModeBar": not size.phone},
     )
 
+    # the node's tables are cached per node (its rows, split and the search's settings), not per
+    # tree: a grow after a depth change finds the nodes it shares with the tree before computed
+    tables_key = tree_click.node_key(
+        tree_state.grown.data_key, tree_state.grown.params_json, clf, node
+    )
     cands = node_settings.show_node_comparison(
-        clf, node, tree_key, tree_tag, stem=stem, present=size.present, X=X, y=y
+        clf, node, tables_key, tree_tag, stem=stem, present=size.present, X=X, y=y
     )
     node_settings.show_worked_calculation(clf, node, alpha)
 

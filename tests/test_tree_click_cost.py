@@ -239,3 +239,38 @@ def test_the_apptest_page_still_shows_the_trace_below_the_node():
     labels = [e.label for e in at.expander]
     assert "Trace a row through the tree" in labels
     assert at.number_input(key="tr_trace_row").value is None
+
+
+def test_a_grow_after_a_depth_change_finds_the_root_tables_computed(monkeypatch):
+    from offcenter.app import node_settings
+
+    optima = [0]
+    own = TreeClassifier.own_optima
+
+    def counting(self, *args, **kwargs):
+        optima[0] += 1
+        return own(self, *args, **kwargs)
+
+    monkeypatch.setattr(TreeClassifier, "own_optima", counting)
+    node_settings.node_tables.clear()
+    at = run(data="pima")
+    assert optima[0] == 1  # the root's tables
+    root = [t.value for t in at.dataframe]
+    at.slider(key="tr_max_depth").set_value(2)
+    at = run(at)
+    at.button(key="tr_grow").click()
+    at = run(at)
+    assert "depth 2" in " ".join(c.value for c in at.caption)
+    assert optima[0] == 1  # another tree, the same root: its tables are the ones computed
+    assert len(root) == len(at.dataframe)
+    # the root's tables on screen are the same as a fresh computation's
+    node_settings.node_tables.clear()
+    fresh = run(at)
+    assert optima[0] == 2
+    for a, b in zip(at.dataframe, fresh.dataframe):
+        assert a.value.equals(b.value)
+    fresh.number_input(key="tr_min_leaf").set_value(30)  # a search constraint: other tables
+    fresh = run(fresh)
+    fresh.button(key="tr_grow").click()
+    fresh = run(fresh)
+    assert optima[0] == 3
