@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitInvalidLayoutContextError
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from offcenter.app import node_settings, presentation, tree_click, tree_page, tree_restore, urlstate
 from offcenter.app.charts import plotly_chart
@@ -182,57 +183,98 @@ st.caption(
 )
 
 # ---------------------------------------------------------------- settings
-st.header("2. Measure and stopping rules")
-c1, c2, c3 = st.columns(3)
-setting = node_settings.pick_setting(PREFIX, class_counts, c1)
-# a split criterion (HDDT) takes no theta and no alpha: the score widgets stay, disabled, so that
-# their values come back when another measure is chosen
-criterion = not setting.info.takes_alpha
-score = c2.selectbox(
-    "Split score",
-    list(SCORES),
-    format_func=lambda s: SCORES[s][0],
-    key=PREFIX + "score",
-    disabled=criterion,
-    help="A split criterion (HDDT) is scored by its own value, the Hellinger distance."
-    if criterion
-    else None,
-)
-alpha = None
-if score == "alpha":
-    alpha = c2.slider("alpha", 0.0, 1.0, step=0.05, key=PREFIX + "alpha", disabled=criterion)
-categorical = c2.radio(
-    "Categorical features",
-    ["multiway", "binary"],
-    key=PREFIX + "categorical",
-    format_func=lambda c: {"multiway": "one branch per value", "binary": "two groups of values"}[c],
-)
-max_depth = c3.slider("Maximum depth (0 = no limit)", 0, 30, key=PREFIX + "max_depth")
-min_split = c3.number_input("Minimum examples to split a node", 2, 10_000, key=PREFIX + "min_split")
-min_leaf = c3.number_input("Minimum examples in a leaf", 1, 10_000, key=PREFIX + "min_leaf")
-min_gain = c3.number_input(
-    "Minimum gain to split", 0.0, 1.0, step=0.001, format="%.4f", key=PREFIX + "min_gain"
-)
-leaf_rule = node_settings.pick_leaf_rule(PREFIX, c2)
-
-tree_params = tree_page.tree_params(
-    setting.tree_params(),
-    score=score,
-    alpha=alpha,
-    leaf_rule=leaf_rule,
-    max_depth=max_depth,
-    min_split=min_split,
-    min_leaf=min_leaf,
-    min_gain=min_gain,
-    categorical=categorical,
-    criterion=criterion,
-)
-alpha = tree_params["alpha"]
-setting = setting.replace(alpha=alpha)
-params_json = json.dumps(tree_params, sort_keys=True)
 data_key = json.dumps(
     [data_hash, target, [str(f) for f in features], overrides, sampled], sort_keys=True, default=str
 )
+
+
+def _in_fragment_run() -> bool:
+    """True in a run of a fragment alone (not of the whole page)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+@st.fragment
+def settings_section(class_counts, data_key: str) -> dict:
+    """Section 2, the measure and the stopping rules (a fragment): their values, for the grow.
+
+    A change of a setting reruns only this part of the page (a new setting waits for **Grow the
+    tree**, which reruns the whole page): it writes the link and says that the settings changed.
+    In a whole-page run the page does both after its grow block.
+    """
+    st.header("2. Measure and stopping rules")
+    c1, c2, c3 = st.columns(3)
+    setting = node_settings.pick_setting(PREFIX, class_counts, c1)
+    # a split criterion (HDDT) takes no theta and no alpha: the score widgets stay, disabled, so that
+    # their values come back when another measure is chosen
+    criterion = not setting.info.takes_alpha
+    score = c2.selectbox(
+        "Split score",
+        list(SCORES),
+        format_func=lambda s: SCORES[s][0],
+        key=PREFIX + "score",
+        disabled=criterion,
+        help="A split criterion (HDDT) is scored by its own value, the Hellinger distance."
+        if criterion
+        else None,
+    )
+    alpha = None
+    if score == "alpha":
+        alpha = c2.slider("alpha", 0.0, 1.0, step=0.05, key=PREFIX + "alpha", disabled=criterion)
+    categorical = c2.radio(
+        "Categorical features",
+        ["multiway", "binary"],
+        key=PREFIX + "categorical",
+        format_func=lambda c: {
+            "multiway": "one branch per value",
+            "binary": "two groups of values",
+        }[c],
+    )
+    max_depth = c3.slider("Maximum depth (0 = no limit)", 0, 30, key=PREFIX + "max_depth")
+    min_split = c3.number_input(
+        "Minimum examples to split a node", 2, 10_000, key=PREFIX + "min_split"
+    )
+    min_leaf = c3.number_input("Minimum examples in a leaf", 1, 10_000, key=PREFIX + "min_leaf")
+    min_gain = c3.number_input(
+        "Minimum gain to split", 0.0, 1.0, step=0.001, format="%.4f", key=PREFIX + "min_gain"
+    )
+    leaf_rule = node_settings.pick_leaf_rule(PREFIX, c2)
+
+    tree_params = tree_page.tree_params(
+        setting.tree_params(),
+        score=score,
+        alpha=alpha,
+        leaf_rule=leaf_rule,
+        max_depth=max_depth,
+        min_split=min_split,
+        min_leaf=min_leaf,
+        min_gain=min_gain,
+        categorical=categorical,
+        criterion=criterion,
+    )
+    alpha = tree_params["alpha"]
+    setting = setting.replace(alpha=alpha)
+    params_json = json.dumps(tree_params, sort_keys=True)
+    info_box = st.empty()  # "the settings changed": filled here, or by the page's grow block
+    if _in_fragment_run():
+        write_link()
+        tree_restore.publish_edits(SCHEMA, PREFIX, S.tr_session, Grow(data_key, params_json))
+        if S.tr_session.settings_changed(params_json):
+            info_box.info(SETTINGS_CHANGED)
+    return dict(
+        setting=setting,
+        score=score,
+        alpha=alpha,
+        tree_params=tree_params,
+        params_json=params_json,
+        info_box=info_box,
+    )
+
+
+SETTINGS_CHANGED = "The settings changed: press **Grow the tree** to grow it again with them."
+chosen = settings_section(class_counts, data_key)
+setting, score, alpha = chosen["setting"], chosen["score"], chosen["alpha"]
+tree_params, params_json = chosen["tree_params"], chosen["params_json"]
 data_name = picked.name if picked.source == "upload" else picked.source
 stem = tree_page.file_stem(data_name, setting.replace(alpha=None).key)
 
@@ -268,7 +310,7 @@ if grow or tree_state.data_changed(data_key):
         st.stop()
     tree_state.start(Grow(data_key, params_json), clf)
 elif tree_state.settings_changed(params_json):
-    st.info("The settings changed: press **Grow the tree** to grow it again with them.")
+    chosen["info_box"].info(SETTINGS_CHANGED)
 tree_restore.publish_edits(SCHEMA, PREFIX, tree_state, Grow(data_key, params_json))
 
 if tree_state.current is None:

@@ -9,6 +9,8 @@
 - A node click, as the browser sends it (the ``rerun_script`` of the chart's fragment), reruns
   that fragment only, on a real server: every element of the reply belongs to the fragment, and
   the row-trace form (one input per feature, drawn outside it) is not redrawn.
+- A change of the measure reruns the settings' fragment only, which still writes the link and
+  says that the settings changed (a new setting waits for the grow button).
 """
 
 from __future__ import annotations
@@ -169,6 +171,64 @@ async def _run(conn, bm: BackMsg) -> list[ForwardMsg]:
             )
             return out
     raise ConnectionError("the server closed the session")
+
+
+async def _session(port: int, change):
+    """Open the Tree page on Pima, then send ``change(first run's messages)``: (widget id,
+    WidgetState) as the browser sends it, with the fragment of that widget. Returns the widget's
+    fragment id, the first run's messages and the change's."""
+    url = f"ws://127.0.0.1:{port}/_stcore/stream"
+    async with connect(
+        url, subprotocols=["streamlit"], origin=f"http://127.0.0.1:{port}", max_size=None
+    ) as conn:
+        bm = BackMsg()
+        bm.rerun_script.page_name = "Tree"
+        bm.rerun_script.query_string = "data=pima"
+        bm.rerun_script.widget_states.SetInParent()
+        first = await asyncio.wait_for(_run(conn, bm), 120)
+        page_hash = next(
+            m.navigation.page_script_hash for m in first if m.WhichOneof("type") == "navigation"
+        )
+        wid, state = change(first)
+        fragment = next(
+            m.delta.fragment_id for m in first if getattr(_element(m)[1], "id", None) == wid
+        )
+        bm = BackMsg()
+        bm.rerun_script.page_script_hash = page_hash
+        bm.rerun_script.query_string = "data=pima"
+        bm.rerun_script.fragment_id = fragment
+        bm.rerun_script.widget_states.widgets.append(state)
+        reply = await asyncio.wait_for(_run(conn, bm), 120)
+        return fragment, first, reply
+
+
+def test_a_measure_change_reruns_only_the_settings_and_writes_the_link(server):
+    def choose_gini(first):
+        box = next(
+            el
+            for m in first
+            for kind, el in [_element(m)]
+            if kind == "selectbox" and el.id.endswith("tr_setting")
+        )
+        label = next(o for o in box.options if o.lower().startswith("gini"))
+        return box.id, WidgetState(id=box.id, string_value=label)
+
+    fragment, first, reply = asyncio.run(_session(server, choose_gini))
+    assert fragment
+    assert reply[-1].script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    elements = [(m, *_element(m)) for m in reply]
+    elements = [(m, kind, el) for m, kind, el in elements if kind is not None]
+    assert all(m.delta.fragment_id == fragment for m, _, _ in elements)
+    alerts = [el.body for _, kind, el in elements if kind == "alert"]
+    assert any("The settings changed" in a for a in alerts)
+    queries = [
+        m.page_info_changed.query_string
+        for m in reply
+        if m.WhichOneof("type") == "page_info_changed"
+    ]
+    assert queries and "setting=gini" in queries[-1]
+    # the rest of the page (the tree, the trace) is not sent again
+    assert not any(kind == "plotly_chart" for _, kind, _ in elements)
 
 
 async def _click(port: int, node: int):
