@@ -1,31 +1,35 @@
 """The Tree page's per-click work, cached across reruns and sessions.
 
-A click on a node reruns the page's tree fragment, which draws the whole tree again with that
-node highlighted (:func:`offcenter.viz.tree.tree_figure`). Profiled
-(``benchmarks/profile_tree_click.py``), that drawing is most of a click's own work: on German
-credit at depth 5 (312 nodes) the layout (measuring every box's text) and the construction of the
-``go.Figure`` (Plotly deep-copies the traces) take about 100 ms of CPU per click on a loaded
-machine, against under 1 ms for the node's impurities; the node's tables are already cached per
-node by :mod:`offcenter.app.tree_comparison`.
+A click on a node reruns the page's tree fragment (``tree_and_node`` in pages/3_Tree.py), which
+draws the whole tree again with that node highlighted and shows the node's tables. Profiled
+(``benchmarks/profile_tree_click.py``: one real server, cProfile in the script thread, per
+interaction kind), a click's own work on German credit at depth 5 (312 nodes) is:
 
-A figure depends only on the tree (``tree_key``: its growth and edits), the depth drawn, the
-node selected and the row traced, so :func:`cached_tree_figure` keeps it per process, shared by
-every session: in a class, students who grow the same tree (the same data and settings) and
-click the same nodes pay for each figure once. The figure is read-only once cached (the page
-hands its dicts to Streamlit without copying: :func:`offcenter.app.charts.plotly_chart`, which
-does not modify them).
+- the node's comparison tables (:func:`offcenter.app.node_settings.node_tables`: every setting's
+  own best split of every feature, the tree's candidates scored by every setting, the tables
+  built from them), about 60% of it when the node was not clicked before;
+- the drawing (:func:`offcenter.viz.tree.tree_figure`: the layout measures every box's text,
+  then the figure's dicts) and the drawn font (another layout of the whole drawing);
+- the rest of the fragment's elements (tables, gain plot, worked calculation, widgets).
 
-The page's call (pages/3_Tree.py, in ``tree_and_node``)::
+What this module caches, per process and shared by every session (in a class, students who grow
+the same tree and click the same nodes pay for each once):
 
-    fig = tree_click.cached_tree_figure(
-        tree_key,
-        shown_depth if shown_depth < tree.depth else None,
-        tree_state.node,
-        tuple(trace_path or ()),
-        clf,
-    )
+- :func:`cached_tree_figure`: the figure per (tree, depth drawn, selected node, traced path);
+  read-only once cached (the page hands its dicts to Streamlit without copying:
+  :func:`offcenter.app.charts.plotly_chart`, which does not modify them);
+- :func:`cached_drawn_font`: the text size of the drawing per (tree, depth drawn, view);
+- :func:`node_key`: the key under which the page caches a node's tables, the node itself (data,
+  search settings, split, rows) rather than the tree, so that a tree grown again with another
+  maximum depth finds the nodes it shares with the previous one computed (the root's tables are
+  most of a grow's work).
 
-in place of ``fig = tree_figure(clf, max_depth=..., selected=tree_state.node, path=trace_path)``.
+The page's calls (pages/3_Tree.py, in ``tree_and_node``)::
+
+    font = tree_click.cached_drawn_font(tree_key, depth_arg, size, clf)
+    fig = tree_click.cached_tree_figure(tree_key, depth_arg, node, trace_path, clf, ...)
+    tables_key = tree_click.node_key(grown.data_key, grown.params_json, clf, node)
+    node_settings.show_node_comparison(clf, node, tables_key, tree_tag, ...)
 """
 
 from __future__ import annotations
