@@ -334,3 +334,52 @@ def test_a_grow_after_a_depth_change_finds_the_root_tables_computed(monkeypatch)
     fresh.button(key="tr_grow").click()
     fresh = run(fresh)
     assert optima[0] == 3
+
+
+# ------------------------------------------------------------------------------ node_key
+def _tables(clf, node_id: int, key: str) -> dict:
+    from offcenter.app import node_settings
+
+    node_settings.node_tables.clear()
+    return node_settings.node_tables(key, node_id, clf)
+
+
+@pytest.mark.parametrize("name", ["pima", "german_credit"])
+def test_nodes_with_one_key_have_the_same_tables(name):
+    from pandas.testing import assert_frame_equal
+
+    from offcenter.app.tree_session import MakeLeaf
+    from offcenter.data.datasets import DATASETS, load
+
+    df = load(name)
+    target = DATASETS[name].target
+    X, y = df.drop(columns=[target]), df[target]
+
+    def params(depth, **kw):
+        return json.dumps({"criterion": "shannon", "max_depth": depth, "min_samples_leaf": 1, **kw})
+
+    shallow = TreeClassifier(max_depth=2).fit(X, y)
+    deep = TreeClassifier(max_depth=4).fit(X, y)
+    edited = MakeLeaf(1).apply(deep)
+    shared = 0
+    for node in shallow.tree_.nodes:
+        a = tree_click.node_key("d", params(2), shallow, node)
+        other = deep.tree_.nodes[node.id]
+        b = tree_click.node_key("d", params(4), deep, other)
+        assert (a == b) == (node.split == other.split)  # the leaves at depth 2 are split deeper
+        if a == b:
+            shared += 1
+            ta, tb = _tables(shallow, node.id, "a"), _tables(deep, other.id, "b")
+            for part in ("optima", "cands", "best"):
+                assert_frame_equal(ta[part], tb[part])
+    assert shared >= 3  # the root and its children
+    root = shallow.tree_.nodes[0]
+    assert tree_click.node_key("d", params(2), shallow, root) != tree_click.node_key(
+        "e", params(2), shallow, root
+    )  # other data
+    assert tree_click.node_key("d", params(2), shallow, root) != tree_click.node_key(
+        "d", params(2, min_samples_leaf=5), shallow, root
+    )  # another search constraint
+    assert tree_click.node_key("d", params(4), deep, deep.tree_.nodes[1]) != tree_click.node_key(
+        "d", params(4), edited, edited.tree_.nodes[1]
+    )  # an edit: node 1 made a leaf
