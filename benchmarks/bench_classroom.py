@@ -105,6 +105,7 @@ class Server:
         launcher_log: Path | None = None,
     ):
         self.port = _free_port()
+        self.workers = workers
         self.access_log = access_log
         self.launcher_log = launcher_log
         if workers == 1:
@@ -341,7 +342,17 @@ def run_class(tool, server: Server, size: int, args, out: Path, tag: str) -> dic
 
 
 def warm_up(tool, server: Server, args) -> None:
-    """Open each page once (imports, caches of bundled data) before anything is measured."""
+    """Open each page once (imports, caches of bundled data) before anything is measured.
+
+    One process is warmed as the deployment warms each of its processes
+    (:func:`offcenter.app.warmup.warm`: every page, and the Tree page on every bundled data set,
+    so that its tree and root tables are in the process's caches).
+    """
+    if server.workers == 1:
+        sys.path.insert(0, str(ROOT))  # this checkout's package
+        from offcenter.app.warmup import warm
+
+        asyncio.run(warm([server.port]))
     for role in ("two", "q", "tree"):
 
         async def one(role=role):

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitInvalidLayoutContextError
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from offcenter.app import node_settings, presentation, tree_click, tree_page, tree_restore, urlstate
 from offcenter.app.charts import plotly_chart
@@ -183,57 +184,98 @@ st.caption(
 )
 
 # ---------------------------------------------------------------- settings
-st.header("2. Measure and stopping rules")
-c1, c2, c3 = st.columns(3)
-setting = node_settings.pick_setting(PREFIX, class_counts, c1)
-# a split criterion (HDDT) takes no theta and no alpha: the score widgets stay, disabled, so that
-# their values come back when another measure is chosen
-criterion = not setting.info.takes_alpha
-score = c2.selectbox(
-    "Split score",
-    list(SCORES),
-    format_func=lambda s: SCORES[s][0],
-    key=PREFIX + "score",
-    disabled=criterion,
-    help="A split criterion (HDDT) is scored by its own value, the Hellinger distance."
-    if criterion
-    else None,
-)
-alpha = None
-if score == "alpha":
-    alpha = c2.slider("alpha", 0.0, 1.0, step=0.05, key=PREFIX + "alpha", disabled=criterion)
-categorical = c2.radio(
-    "Categorical features",
-    ["multiway", "binary"],
-    key=PREFIX + "categorical",
-    format_func=lambda c: {"multiway": "one branch per value", "binary": "two groups of values"}[c],
-)
-max_depth = c3.slider("Maximum depth (0 = no limit)", 0, 30, key=PREFIX + "max_depth")
-min_split = c3.number_input("Minimum examples to split a node", 2, 10_000, key=PREFIX + "min_split")
-min_leaf = c3.number_input("Minimum examples in a leaf", 1, 10_000, key=PREFIX + "min_leaf")
-min_gain = c3.number_input(
-    "Minimum gain to split", 0.0, 1.0, step=0.001, format="%.4f", key=PREFIX + "min_gain"
-)
-leaf_rule = node_settings.pick_leaf_rule(PREFIX, c2)
-
-tree_params = tree_page.tree_params(
-    setting.tree_params(),
-    score=score,
-    alpha=alpha,
-    leaf_rule=leaf_rule,
-    max_depth=max_depth,
-    min_split=min_split,
-    min_leaf=min_leaf,
-    min_gain=min_gain,
-    categorical=categorical,
-    criterion=criterion,
-)
-alpha = tree_params["alpha"]
-setting = setting.replace(alpha=alpha)
-params_json = json.dumps(tree_params, sort_keys=True)
 data_key = json.dumps(
     [data_hash, target, [str(f) for f in features], overrides, sampled], sort_keys=True, default=str
 )
+
+
+def _in_fragment_run() -> bool:
+    """True in a run of a fragment alone (not of the whole page)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+@st.fragment
+def settings_section(class_counts, data_key: str) -> dict:
+    """Section 2, the measure and the stopping rules (a fragment): their values, for the grow.
+
+    A change of a setting reruns only this part of the page (a new setting waits for **Grow the
+    tree**, which reruns the whole page): it writes the link and says that the settings changed.
+    In a whole-page run the page does both after its grow block.
+    """
+    st.header("2. Measure and stopping rules")
+    c1, c2, c3 = st.columns(3)
+    setting = node_settings.pick_setting(PREFIX, class_counts, c1)
+    # a split criterion (HDDT) takes no theta and no alpha: the score widgets stay, disabled, so that
+    # their values come back when another measure is chosen
+    criterion = not setting.info.takes_alpha
+    score = c2.selectbox(
+        "Split score",
+        list(SCORES),
+        format_func=lambda s: SCORES[s][0],
+        key=PREFIX + "score",
+        disabled=criterion,
+        help="A split criterion (HDDT) is scored by its own value, the Hellinger distance."
+        if criterion
+        else None,
+    )
+    alpha = None
+    if score == "alpha":
+        alpha = c2.slider("alpha", 0.0, 1.0, step=0.05, key=PREFIX + "alpha", disabled=criterion)
+    categorical = c2.radio(
+        "Categorical features",
+        ["multiway", "binary"],
+        key=PREFIX + "categorical",
+        format_func=lambda c: {
+            "multiway": "one branch per value",
+            "binary": "two groups of values",
+        }[c],
+    )
+    max_depth = c3.slider("Maximum depth (0 = no limit)", 0, 30, key=PREFIX + "max_depth")
+    min_split = c3.number_input(
+        "Minimum examples to split a node", 2, 10_000, key=PREFIX + "min_split"
+    )
+    min_leaf = c3.number_input("Minimum examples in a leaf", 1, 10_000, key=PREFIX + "min_leaf")
+    min_gain = c3.number_input(
+        "Minimum gain to split", 0.0, 1.0, step=0.001, format="%.4f", key=PREFIX + "min_gain"
+    )
+    leaf_rule = node_settings.pick_leaf_rule(PREFIX, c2)
+
+    tree_params = tree_page.tree_params(
+        setting.tree_params(),
+        score=score,
+        alpha=alpha,
+        leaf_rule=leaf_rule,
+        max_depth=max_depth,
+        min_split=min_split,
+        min_leaf=min_leaf,
+        min_gain=min_gain,
+        categorical=categorical,
+        criterion=criterion,
+    )
+    alpha = tree_params["alpha"]
+    setting = setting.replace(alpha=alpha)
+    params_json = json.dumps(tree_params, sort_keys=True)
+    info_box = st.empty()  # "the settings changed": filled here, or by the page's grow block
+    if _in_fragment_run():
+        write_link()
+        tree_restore.publish_edits(SCHEMA, PREFIX, S.tr_session, Grow(data_key, params_json))
+        if S.tr_session.settings_changed(params_json):
+            info_box.info(SETTINGS_CHANGED)
+    return dict(
+        setting=setting,
+        score=score,
+        alpha=alpha,
+        tree_params=tree_params,
+        params_json=params_json,
+        info_box=info_box,
+    )
+
+
+SETTINGS_CHANGED = "The settings changed: press **Grow the tree** to grow it again with them."
+chosen = settings_section(class_counts, data_key)
+setting, score, alpha = chosen["setting"], chosen["score"], chosen["alpha"]
+tree_params, params_json = chosen["tree_params"], chosen["params_json"]
 data_name = picked.name if picked.source == "upload" else picked.source
 stem = tree_page.file_stem(data_name, setting.replace(alpha=None).key)
 
@@ -269,7 +311,7 @@ if grow or tree_state.data_changed(data_key):
         st.stop()
     tree_state.start(Grow(data_key, params_json), clf)
 elif tree_state.settings_changed(params_json):
-    st.info("The settings changed: press **Grow the tree** to grow it again with them.")
+    chosen["info_box"].info(SETTINGS_CHANGED)
 tree_restore.publish_edits(SCHEMA, PREFIX, tree_state, Grow(data_key, params_json))
 
 if tree_state.current is None:
@@ -292,12 +334,15 @@ def _full_title(clf) -> str:
 
 
 @st.fragment
-def tree_and_node(X, y, target: str, alpha) -> None:
+def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
     """Sections 3 and 4: the tree figure and the selected node (a fragment).
 
     A click on a node, the node selector and every widget of the node's tables rerun only this
     part of the page (the data, settings, two-trees and export sections stay as they are); an
     edit of the tree reruns the whole page, whose other sections depend on the tree.
+    ``trace_path`` is the traced row's path (drawn in the figure): the trace's form is drawn
+    below, outside the fragment (a click does not redraw its inputs, one per feature), and a
+    change of it reruns the page, which calls the fragment with the new path.
     """
     tree_key = tree_state.key  # identifies the tree (growth and edits) in the caches
     tree_tag = tree_state.tag  # short id for widget keys
@@ -349,7 +394,7 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         )
         S["tr_depth"] = 0 if shown_depth == fit else int(shown_depth)
     depth_arg = shown_depth if shown_depth < draw_tree.depth else None
-    font = tree_page.drawn_font(draw_clf, depth_arg, size)
+    font = tree_click.cached_drawn_font(draw_key, depth_arg, size, draw_clf)
     st.caption(
         f"Depth shown: {shown_depth} of {draw_tree.depth}"
         + (" (the whole tree)" if depth_arg is None else " (deeper levels collapsed)")
@@ -364,7 +409,13 @@ def tree_and_node(X, y, target: str, alpha) -> None:
     chart_box = st.container()
     if stepping is not None:  # step-through: the verdict at the node just split >>>
         with st.container():
-            show_step_verdict(stepping, clf, tree_key)
+            show_step_verdict(
+                stepping,
+                clf,
+                lambda nd: tree_click.node_key(
+                    tree_state.grown.data_key, tree_state.grown.params_json, clf, nd
+                ),
+            )
     # <<< step-through
 
     # ---------------------------------------------------------------- the selected node
@@ -432,14 +483,11 @@ def tree_and_node(X, y, target: str, alpha) -> None:
             },
         )
 
-    with st.expander("Trace a row through the tree"):
-        trace_path = trace_section(clf, X, y)
-
     fig = tree_click.cached_tree_figure(  # per (tree, view), shared by sessions
         draw_key,
         depth_arg,
         tree_state.node if tree_state.node < len(draw_tree) else None,
-        tuple(i for i in trace_path or () if i < len(draw_tree)),  # step ids: the whole tree's
+        tuple(i for i in trace_path if i < len(draw_tree)),  # step ids: the whole tree's
         draw_clf,
         font_size=font,  # smaller than size.font_size when the drawing is wider than the chart
         wrap_width=size.wrap_width,
@@ -458,8 +506,13 @@ def tree_and_node(X, y, target: str, alpha) -> None:
         config={"displaylogo": False, "displayModeBar": not size.phone},
     )
 
+    # the node's tables are cached per node (its rows, split and the search's settings), not per
+    # tree: a grow after a depth change finds the nodes it shares with the tree before computed
+    tables_key = tree_click.node_key(
+        tree_state.grown.data_key, tree_state.grown.params_json, clf, node
+    )
     cands = node_settings.show_node_comparison(
-        clf, node, tree_key, tree_tag, stem=stem, present=size.present, X=X, y=y
+        clf, node, tables_key, tree_tag, stem=stem, present=size.present, X=X, y=y
     )
     node_settings.show_worked_calculation(clf, node, alpha)
 
@@ -513,7 +566,13 @@ def tree_and_node(X, y, target: str, alpha) -> None:
     write_link()  # the selected node and the gain plot's feature, in the address
 
 
-tree_and_node(X, y, target, alpha)
+# The trace's form (one input per feature) is drawn below the fragment but outside it, so that a
+# node click does not redraw it; its path is computed first, for the fragment's figure.
+node_box = st.container()
+with st.expander("Trace a row through the tree"):
+    trace_path = tuple(trace_section(clf, X, y) or ())
+with node_box:
+    tree_and_node(X, y, target, alpha, trace_path)
 
 # ---------------------------------------------------------------- predictions and export
 st.header("5. Predictions and export")

@@ -1,41 +1,54 @@
 """The Tree page's per-click work, cached across reruns and sessions.
 
-A click on a node reruns the page's tree fragment, which draws the whole tree again with that
-node highlighted (:func:`offcenter.viz.tree.tree_figure`). Profiled
-(``benchmarks/profile_tree_click.py``), that drawing is most of a click's own work: on German
-credit at depth 5 (312 nodes) the layout (measuring every box's text) and the construction of the
-``go.Figure`` (Plotly deep-copies the traces) take about 100 ms of CPU per click on a loaded
-machine, against under 1 ms for the node's impurities; the node's tables are already cached per
-node by :mod:`offcenter.app.tree_comparison`.
+A click on a node reruns the page's tree fragment (``tree_and_node`` in pages/3_Tree.py), which
+draws the whole tree again with that node highlighted and shows the node's tables. Profiled
+(``benchmarks/profile_tree_click.py``: one real server, cProfile in the script thread, per
+interaction kind), a click's own work on German credit at depth 5 (312 nodes) is:
 
-A figure depends only on the tree (``tree_key``: its growth and edits), the depth drawn, the
-node selected and the row traced, so :func:`cached_tree_figure` keeps it per process, shared by
-every session: in a class, students who grow the same tree (the same data and settings) and
-click the same nodes pay for each figure once. The figure is read-only once cached (the page
-hands its dicts to Streamlit without copying: :func:`offcenter.app.charts.plotly_chart`, which
-does not modify them).
+- the node's comparison tables (:func:`offcenter.app.node_settings.node_tables`: every setting's
+  own best split of every feature, the tree's candidates scored by every setting, the tables
+  built from them), about 60% of it when the node was not clicked before;
+- the drawing (:func:`offcenter.viz.tree.tree_figure`: the layout measures every box's text,
+  then the figure's dicts) and the drawn font (another layout of the whole drawing);
+- the rest of the fragment's elements (tables, gain plot, worked calculation, widgets).
 
-The page's call (pages/3_Tree.py, in ``tree_and_node``)::
+What this module caches, per process and shared by every session (in a class, students who grow
+the same tree and click the same nodes pay for each once):
 
-    fig = tree_click.cached_tree_figure(
-        tree_key,
-        shown_depth if shown_depth < tree.depth else None,
-        tree_state.node,
-        tuple(trace_path or ()),
-        clf,
-    )
+- :func:`cached_tree_figure`: the figure per (tree, depth drawn, selected node, traced path);
+  read-only once cached (the page hands its dicts to Streamlit without copying:
+  :func:`offcenter.app.charts.plotly_chart`, which does not modify them);
+- :func:`cached_drawn_font`: the text size of the drawing per (tree, depth drawn, view);
+- :func:`node_key`: the key under which the page caches a node's tables, the node itself (data,
+  search settings, split, rows) rather than the tree, so that a tree grown again with another
+  maximum depth finds the nodes it shares with the previous one computed (the root's tables are
+  most of a grow's work).
 
-in place of ``fig = tree_figure(clf, max_depth=..., selected=tree_state.node, path=trace_path)``.
+The page's calls (pages/3_Tree.py, in ``tree_and_node``)::
+
+    font = tree_click.cached_drawn_font(tree_key, depth_arg, size, clf)
+    fig = tree_click.cached_tree_figure(tree_key, depth_arg, node, trace_path, clf, ...)
+    tables_key = tree_click.node_key(grown.data_key, grown.params_json, clf, node)
+    node_settings.show_node_comparison(clf, node, tables_key, tree_tag, ...)
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+
+import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from offcenter.app.tree_page import drawn_font
 from offcenter.viz.tree import tree_figure
 
-__all__ = ["cached_tree_figure"]
+__all__ = ["STOP_PARAMS", "cached_drawn_font", "cached_tree_figure", "node_key"]
+
+#: The tree parameters (of the page's ``params_json``) that decide where the growth stops, not
+#: how a node's splits are searched: the node's tables do not depend on them.
+STOP_PARAMS = ("max_depth", "min_samples_split", "min_gain")
 
 
 @st.cache_resource(max_entries=512, show_spinner=False)
@@ -64,3 +77,61 @@ def cached_tree_figure(
         values, part of the cache key.
     """
     return tree_figure(_clf, max_depth=max_depth, selected=selected, path=list(path), **drawing)
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def cached_drawn_font(tree_key: str, max_depth: int | None, size, _clf) -> float:
+    """:func:`offcenter.app.tree_page.drawn_font` of the tree ``tree_key`` drawn to
+    ``max_depth`` in a chart of ``size`` (a hashable :class:`~offcenter.app.tree_page.ViewSize`),
+    once per process: it lays the whole drawing out (every box's text measured), which a node
+    click does not change.
+    """
+    return drawn_font(_clf, max_depth, size)
+
+
+def node_key(data_key: str, params_json: str, clf, node) -> str:
+    """The identity of a node's comparison tables, shared by every tree that has this node.
+
+    The node's tables (:func:`offcenter.app.node_settings.node_tables`: each setting's own
+    best split of every feature, the tree's candidates scored by every setting, the threshold
+    gains) depend on the training data, the node's rows, the tree's setting and search
+    constraints (``min_samples_leaf``, ``categorical``, ``alpha``, ...) and the node's split,
+    not on where the growth stopped elsewhere (:data:`STOP_PARAMS`) nor on the rest of the tree.
+    Keyed by this instead of the tree's key, a grow after a change of the maximum depth finds its
+    root's tables (and those of every node it shares with the tree grown before: node ids are
+    breadth-first, so a shallower tree's nodes keep their ids) already computed: the root's
+    tables are most of a grow's work on German credit.
+
+    Parameters
+    ----------
+    data_key, params_json : str
+        The page's :class:`~offcenter.app.tree_session.Grow` record of the tree (the data
+        chosen, the tree's parameters as JSON).
+    clf : TreeClassifier
+        The tree shown (grown, maybe edited).
+    node : Node
+        One of its nodes.
+
+    Returns
+    -------
+    str
+        ``"node:"`` and a SHA-1 of the data key, the parameters without :data:`STOP_PARAMS`,
+        the node's split and its training rows.
+
+    Examples
+    --------
+    >>> from offcenter import TreeClassifier
+    >>> X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]
+    >>> shallow = TreeClassifier(max_depth=1).fit(X, y)
+    >>> deep = TreeClassifier(max_depth=3).fit(X, y)
+    >>> key = lambda clf, params: node_key("d", params, clf, clf.tree_.nodes[0])
+    >>> key(shallow, '{"max_depth": 1}') == key(deep, '{"max_depth": 3}')
+    True
+    >>> key(shallow, '{"max_depth": 1, "min_samples_leaf": 2}') == key(deep, '{"max_depth": 3}')
+    False
+    """
+    params = {k: v for k, v in json.loads(params_json).items() if k not in STOP_PARAMS}
+    rows = np.ascontiguousarray(clf.node_indices(node.id), dtype=np.int64)
+    h = hashlib.sha1(json.dumps([data_key, params, repr(node.split)], sort_keys=True).encode())
+    h.update(rows.tobytes())
+    return "node:" + h.hexdigest()

@@ -131,12 +131,12 @@ def verdict_table(optima: pd.DataFrame, split) -> pd.DataFrame:
     return v
 
 
-def show_step_verdict(view: StepView, clf, tree_key: str) -> None:
+def show_step_verdict(view: StepView, clf, tables_key) -> None:
     """Under the drawing: the node just split, its split, and every setting's verdict there.
 
-    ``clf``/``tree_key`` are the whole tree's (the node's tables are cached per node of the
-    whole tree and shared with section 4: a node's rows, hence its optima, do not depend on
-    the step).
+    ``clf`` is the whole tree; ``tables_key(node)`` the key of a node's tables in the cache
+    shared with section 4 (:func:`offcenter.app.tree_click.node_key`: a node's rows, hence its
+    optima, do not depend on the step).
     """
     step = view.step
     if step.full_node is None:
@@ -160,7 +160,7 @@ def show_step_verdict(view: StepView, clf, tree_key: str) -> None:
         + "."
     )
     try:
-        tables = node_settings.node_tables(tree_key, step.full_node, clf)
+        tables = node_settings.node_tables(tables_key(node), step.full_node, clf)
     except (ValueError, KeyError) as exc:
         st.info(f"No verdict at this node: {md_escape(exc)}")
         return
