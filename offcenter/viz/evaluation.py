@@ -12,7 +12,13 @@ import plotly.graph_objects as go
 
 from offcenter.evaluation.runner import METRICS, SIZE_COLUMNS, EvaluationResult
 from offcenter.viz.format import plot_text
-from offcenter.viz.styles import PALETTE, setting_style
+from offcenter.viz.styles import (
+    PALETTE,
+    legend_title_on_top,
+    setting_style,
+    typeset,
+    wrap_label,
+)
 
 __all__ = ["metric_figure", "difference_figure", "roc_figure"]
 
@@ -29,8 +35,34 @@ def _metric_name(metric: str) -> str:
     return {**METRICS, **SIZE_COLUMNS}.get(metric, metric)
 
 
-def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -> go.Figure:
+def _present_boxes(fig: go.Figure, title: str, height: int) -> go.Figure:
+    """Presentation size of a box figure (:func:`metric_figure`, :func:`difference_figure`):
+    the curve pages' type (:func:`offcenter.viz.styles.typeset`), the setting names on the x
+    axis wrapped in lines of 14 characters and kept level, the title in lines of 56, all in
+    ``height`` px (a 1400x900 screen holds it with its title and axes)."""
+    for trace in fig.data:
+        if trace.type == "box":
+            trace.x = [wrap_label(trace.name, 14)] * len(trace.y)
+        elif trace.x is not None:
+            trace.x = [wrap_label(str(v), 14) for v in trace.x]
+    typeset(fig, True)
+    fig.update_layout(
+        title={"text": wrap_label(title, 56)},
+        height=height,
+        margin={"l": 90, "r": 40, "t": 110, "b": 40},
+    )
+    fig.update_xaxes(tickangle=0, automargin=True)
+    fig.update_yaxes(automargin=True)
+    return fig
+
+
+def metric_figure(
+    result: EvaluationResult, metric: str = "balanced_accuracy", *, presentation: bool = False
+) -> go.Figure:
     """One box per setting with every fold as a point, and the mean +- std as a diamond.
+
+    ``presentation``: the curve pages' presentation type (:mod:`offcenter.viz.styles`), the
+    setting names wrapped, 680 px high.
 
     Examples
     --------
@@ -96,20 +128,24 @@ def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -
                 annotation_text="reference mean",
                 annotation_position="top left",
             )
+    title = f"{_metric_name(metric)} per fold ({plot_text(_design(result))})"
     fig.update_layout(
-        title=f"{_metric_name(metric)} per fold ({plot_text(_design(result))})",
+        title=title,
         yaxis_title=_metric_name(metric),
         xaxis_title=None,
         height=440,
         margin={"l": 60, "r": 20, "t": 60, "b": 80},
     )
-    return fig
+    return _present_boxes(fig, title, 680) if presentation else fig
 
 
-def difference_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -> go.Figure:
+def difference_figure(
+    result: EvaluationResult, metric: str = "balanced_accuracy", *, presentation: bool = False
+) -> go.Figure:
     """Fold-wise differences (setting - reference) per setting, with the paired test in the hover.
 
-    Points above 0 are folds where the setting beats the reference.
+    Points above 0 are folds where the setting beats the reference. ``presentation`` as for
+    :func:`metric_figure`.
     """
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}.")
@@ -148,17 +184,22 @@ def difference_figure(result: EvaluationResult, metric: str = "balanced_accuracy
         )
     fig.add_hline(y=0, line={"color": "grey"})
     ref_label = result.labels().get(ref, ref)
+    title = f"{_metric_name(metric)}: difference with {plot_text(ref_label)}, fold by fold"
     fig.update_layout(
-        title=f"{_metric_name(metric)}: difference with {plot_text(ref_label)}, fold by fold",
+        title=title,
         yaxis_title=f"difference in {_metric_name(metric)}",
         height=420,
         margin={"l": 60, "r": 20, "t": 60, "b": 80},
     )
-    return fig
+    return _present_boxes(fig, title, 680) if presentation else fig
 
 
-def roc_figure(result: EvaluationResult) -> go.Figure:
+def roc_figure(result: EvaluationResult, *, presentation: bool = False) -> go.Figure:
     """Pooled out-of-fold ROC curves of the minority class, one per setting (AUC in the legend).
+
+    ``presentation``: the curve pages' presentation type, the legend in two columns above the
+    square plot, headed by the title (:func:`offcenter.viz.styles.legend_title_on_top`), 800 px
+    high (a 1400x900 screen holds it).
 
     Examples
     --------
@@ -206,8 +247,9 @@ def roc_figure(result: EvaluationResult) -> go.Figure:
             )
         )
     minority = result.config.get("minority")
+    title = f"ROC of the minority class {plot_text(repr(minority))}, out-of-fold scores pooled"
     fig.update_layout(
-        title=f"ROC of the minority class {plot_text(repr(minority))}, out-of-fold scores pooled",
+        title=title,
         xaxis={"title": "false positive rate", "range": [0, 1], "constrain": "domain"},
         yaxis={
             "title": "true positive rate (minority recall)",
@@ -218,6 +260,18 @@ def roc_figure(result: EvaluationResult) -> go.Figure:
         legend={"orientation": "v"},
         margin={"l": 60, "r": 20, "t": 60, "b": 60},
     )
+    if presentation:
+        typeset(fig, True)
+        for trace in fig.data:
+            trace.line.width = 4
+        # two columns when the longest entry fits half of a 1400 px screen's main column
+        longest = max((len(tr.name or "") for tr in fig.data), default=0)
+        legend_title_on_top(fig, wrap_label(title, 50), True, columns=2 if longest <= 34 else 1)
+        fig.update_layout(
+            height=800, legend_maxheight=0.4, margin={"l": 90, "r": 40, "t": 20, "b": 40}
+        )
+        fig.update_xaxes(automargin=True)
+        fig.update_yaxes(title={"text": "true positive rate<br>(minority recall)"}, automargin=True)
     return fig
 
 
