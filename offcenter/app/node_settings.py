@@ -232,7 +232,7 @@ def show_training_report(
         st.subheader("Predictions on the training rows")
         c1, c2 = st.columns([3, 2])
         with c1:
-            st.dataframe(rep.matrix, key="tr_confusion", width="stretch")
+            tables.show_table(rep.matrix, hide_index=False, key="tr_confusion")
             d1, d2 = st.columns(2)
             with d1:
                 csv_button(
@@ -252,7 +252,7 @@ def show_training_report(
                 )
         with c2:
             m = str(rep.minority)[:30]
-            st.dataframe(
+            tables.show_table(
                 pd.DataFrame(
                     {
                         "metric": [
@@ -274,8 +274,6 @@ def show_training_report(
                         ],
                     }
                 ),
-                hide_index=True,
-                width="stretch",
                 key="tr_metrics",
             )
             st.caption(

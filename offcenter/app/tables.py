@@ -47,10 +47,14 @@ SMALL_ROWS = 50
 
 
 def _format_of(config: object) -> str | None:
-    """The printf-style number format of a ``st.column_config`` entry (a dict), if any."""
+    """The number format of a ``st.column_config`` entry (a dict), if any: printf style
+    (``"%.4f"``), or Streamlit's ``"percent"`` (0.651 is written ``65.10%``, as Streamlit
+    does)."""
     if not isinstance(config, Mapping):
         return None
     fmt = (config.get("type_config") or {}).get("format")
+    if fmt == "percent":
+        return fmt
     return fmt if isinstance(fmt, str) and "%" in fmt else None
 
 
@@ -70,6 +74,8 @@ def _cell(value: object, fmt: str | None) -> str:
     if value is pd.NA or value is pd.NaT:
         return ""
     if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        if fmt == "percent":
+            return f"{float(value) * 100:.2f}%"
         if fmt is not None:
             try:
                 return fmt % value
