@@ -25,7 +25,7 @@ from offcenter.app.charts import chart_config
 from offcenter.app.data_picker import pick_data, pick_target
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
-from offcenter.app.presentation import is_on
+from offcenter.app.presentation import is_narrow, is_on
 from offcenter.app.result_store import shared_result_store
 from offcenter.app.study_view import render_short_answer, render_study
 from offcenter.app.tables import show_table
@@ -330,24 +330,24 @@ else:
 
 st.subheader("Plots")
 metric = st.selectbox("Metric", list(METRICS), format_func=METRICS.get, key=PREFIX + "metric")
-present = is_on()
+present, narrow = is_on(), is_narrow()
 # presentation mode: one figure under the other, each the width of the page (large type)
 p1, p2 = (st.container(), st.container()) if present else st.columns(2)
 with p1:
     st.plotly_chart(
-        metric_figure(result, metric, presentation=present),
+        metric_figure(result, metric, presentation=present, narrow=narrow),
         key="cm_fig_metric",
         config=chart_config(f"compare_{key}_{metric}"),
     )
 with p2:
     if len(result.settings) > 1:
         st.plotly_chart(
-            difference_figure(result, metric, presentation=present),
+            difference_figure(result, metric, presentation=present, narrow=narrow),
             key="cm_fig_diff",
             config=chart_config(f"compare_{key}_{metric}_difference"),
         )
 st.plotly_chart(
-    roc_figure(result, presentation=present),
+    roc_figure(result, presentation=present, narrow=narrow),
     key="cm_fig_roc",
     config=chart_config(f"compare_{key}_roc"),
 )

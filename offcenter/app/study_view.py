@@ -20,7 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from offcenter.app.charts import chart_config
-from offcenter.app.presentation import is_on
+from offcenter.app.presentation import is_narrow, is_on
 from offcenter.app.tables import show_table
 from offcenter.evaluation.study import (
     LEAF_RULES,
@@ -139,6 +139,7 @@ def render_short_answer() -> None:
             f"{MODELS[model]}s: difference from Shannon in {name} (median over the data sets, "
             "95 % CI)",
             presentation=is_on(),
+            narrow=is_narrow(),
         )
         st.plotly_chart(fig, key=PREFIX + "answer_fig", config=chart_config("study_answer"))
         st.caption(
@@ -205,11 +206,16 @@ def render_study() -> None:
         )
     )
     name = STUDY_METRICS[metric] + ("" if metric in THRESHOLD_FREE else f", {rule} rule")
-    present = is_on()
+    present, narrow = is_on(), is_narrow()
     stub = f"study_{model}_{metric}_{rule}"
     st.plotly_chart(
         cd_diagram(
-            res["ranks"], res["cd"], f"{MODELS[model]}: {name}", n_data=fr.n, presentation=present
+            res["ranks"],
+            res["cd"],
+            f"{MODELS[model]}: {name}",
+            n_data=fr.n,
+            presentation=present,
+            narrow=narrow,
         ),
         key=PREFIX + "cd",
         config=chart_config(stub + "_cd"),
@@ -227,6 +233,7 @@ def render_study() -> None:
             name,
             "Gain over Shannon on each data set against its imbalance ratio",
             presentation=present,
+            narrow=narrow,
         ),
         key=PREFIX + "gain",
         config=chart_config(stub + "_gain"),

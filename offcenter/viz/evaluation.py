@@ -35,21 +35,36 @@ def _metric_name(metric: str) -> str:
     return {**METRICS, **SIZE_COLUMNS}.get(metric, metric)
 
 
-def _present_boxes(fig: go.Figure, title: str, height: int) -> go.Figure:
-    """Presentation size of a box figure (:func:`metric_figure`, :func:`difference_figure`):
-    the curve pages' type (:func:`offcenter.viz.styles.typeset`), the setting names on the x
-    axis wrapped in lines of 14 characters and kept level, the title in lines of 56, all in
-    ``height`` px (a 1400x900 screen holds it with its title and axes)."""
+def _present_boxes(
+    fig: go.Figure, title: str, height: int, presentation: bool = True, narrow: bool = False
+) -> go.Figure:
+    """Presentation or phone size of a box figure (:func:`metric_figure`,
+    :func:`difference_figure`). Presentation: the curve pages' type
+    (:func:`offcenter.viz.styles.typeset`), the setting names on the x axis wrapped in lines of
+    14 characters and kept level, the title in lines of 56, all in ``height`` px (a 1400x900
+    screen holds it with its title and axes). Narrow (a phone, 390 px): normal type, the names
+    in lines of 12 characters, the title in lines of 36."""
+    names, title_width = (14, 56) if presentation else (12, 36)
     for trace in fig.data:
         if trace.type == "box":
-            trace.x = [wrap_label(trace.name, 14)] * len(trace.y)
+            trace.x = [wrap_label(trace.name, names)] * len(trace.y)
         elif trace.x is not None:
-            trace.x = [wrap_label(str(v), 14) for v in trace.x]
-    typeset(fig, True)
+            trace.x = [wrap_label(str(v), names) for v in trace.x]
+    typeset(fig, presentation)
     fig.update_layout(
-        title={"text": wrap_label(title, 56)},
-        height=height,
-        margin={"l": 90, "r": 40, "t": 110, "b": 40},
+        # above the plot with room to spare: Plotly makes room for it (automargin)
+        title={
+            "text": wrap_label(title, title_width),
+            "y": 1,
+            "yref": "paper",
+            "yanchor": "bottom",
+            "pad": {"b": 30 if presentation else 15},
+            "automargin": True,
+        },
+        height=height if presentation else 520,
+        margin={"l": 90, "r": 40, "t": 40, "b": 40}
+        if presentation
+        else {"l": 60, "r": 10, "t": 30, "b": 30},
     )
     fig.update_xaxes(tickangle=0, automargin=True)
     fig.update_yaxes(automargin=True)
@@ -57,12 +72,17 @@ def _present_boxes(fig: go.Figure, title: str, height: int) -> go.Figure:
 
 
 def metric_figure(
-    result: EvaluationResult, metric: str = "balanced_accuracy", *, presentation: bool = False
+    result: EvaluationResult,
+    metric: str = "balanced_accuracy",
+    *,
+    presentation: bool = False,
+    narrow: bool = False,
 ) -> go.Figure:
     """One box per setting with every fold as a point, and the mean +- std as a diamond.
 
     ``presentation``: the curve pages' presentation type (:mod:`offcenter.viz.styles`), the
-    setting names wrapped, 680 px high.
+    setting names wrapped, 680 px high; ``narrow`` (a phone): the names and the title wrapped
+    to its width.
 
     Examples
     --------
@@ -136,16 +156,22 @@ def metric_figure(
         height=440,
         margin={"l": 60, "r": 20, "t": 60, "b": 80},
     )
-    return _present_boxes(fig, title, 680) if presentation else fig
+    if presentation or narrow:
+        return _present_boxes(fig, title, 680, presentation, narrow)
+    return fig
 
 
 def difference_figure(
-    result: EvaluationResult, metric: str = "balanced_accuracy", *, presentation: bool = False
+    result: EvaluationResult,
+    metric: str = "balanced_accuracy",
+    *,
+    presentation: bool = False,
+    narrow: bool = False,
 ) -> go.Figure:
     """Fold-wise differences (setting - reference) per setting, with the paired test in the hover.
 
-    Points above 0 are folds where the setting beats the reference. ``presentation`` as for
-    :func:`metric_figure`.
+    Points above 0 are folds where the setting beats the reference. ``presentation`` and
+    ``narrow`` as for :func:`metric_figure`.
     """
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}.")
@@ -191,15 +217,20 @@ def difference_figure(
         height=420,
         margin={"l": 60, "r": 20, "t": 60, "b": 80},
     )
-    return _present_boxes(fig, title, 680) if presentation else fig
+    if presentation or narrow:
+        return _present_boxes(fig, title, 680, presentation, narrow)
+    return fig
 
 
-def roc_figure(result: EvaluationResult, *, presentation: bool = False) -> go.Figure:
+def roc_figure(
+    result: EvaluationResult, *, presentation: bool = False, narrow: bool = False
+) -> go.Figure:
     """Pooled out-of-fold ROC curves of the minority class, one per setting (AUC in the legend).
 
     ``presentation``: the curve pages' presentation type, the legend in two columns above the
     square plot, headed by the title (:func:`offcenter.viz.styles.legend_title_on_top`), 800 px
-    high (a 1400x900 screen holds it).
+    high (a 1400x900 screen holds it); ``narrow`` (a phone): the same layout at normal type,
+    one entry per row.
 
     Examples
     --------
@@ -260,6 +291,11 @@ def roc_figure(result: EvaluationResult, *, presentation: bool = False) -> go.Fi
         legend={"orientation": "v"},
         margin={"l": 60, "r": 20, "t": 60, "b": 60},
     )
+    if narrow and not presentation:
+        typeset(fig, False)
+        legend_title_on_top(fig, wrap_label(title, 36), False)
+        fig.update_layout(height=620, margin={"l": 60, "r": 10, "t": 20, "b": 30})
+        fig.update_yaxes(title={"text": "true positive rate<br>(minority recall)"})
     if presentation:
         typeset(fig, True)
         for trace in fig.data:

@@ -97,12 +97,14 @@ def cd_diagram(
     n_data: int | None = None,
     *,
     presentation: bool = False,
+    narrow: bool = False,
 ):
     """Critical-difference diagram of average ranks (1 = best, on the left).
 
     ``presentation``: the curve pages' presentation type (:mod:`offcenter.viz.styles`), each
     label in lines of 24 characters, so that both sides' labels and the axis share a 1400 px
-    screen's main column, and the title in lines of 48.
+    screen's main column, and the title in lines of 48. ``narrow`` (a phone, 390 px): normal
+    type, labels in lines of 14 characters and the title in lines of 36.
 
     ``ranks`` has the columns ``label`` and ``mean_rank`` (and optionally ``p_holm``, shown in the
     hover). With the columns ``significant`` and ``mean_diff`` of
@@ -141,14 +143,14 @@ def cd_diagram(
     )
     half = (k + 1) // 2
     # presentation: two-line labels need twice the room between two settings' lines
-    step = 0.42 if not presentation else 0.9
+    step = 0.9 if presentation else (1.0 if narrow else 0.42)
     marked = "significant" in df.columns and "mean_diff" in df.columns
     labels = [
         f"{plot_text(r['label'])} ({r['mean_rank']:.2f})" + (_mark(r) if marked else "")
         for _, r in df.iterrows()
     ]
-    if presentation:  # in lines of 24 characters (two for the study's labels)
-        labels = [wrap_label(x, 24) for x in labels]
+    if presentation or narrow:  # in lines of 24 (14 on a phone) characters
+        labels = [wrap_label(x, 24 if presentation else 14) for x in labels]
     # the labels sit in the side margins, sized to the longest line of each side's labels
     # (7 px per character of 12 px text, more than Arial's average; 0.55 em at presentation
     # size, more than Source Sans's), so that none is cut at any width
@@ -195,12 +197,14 @@ def cd_diagram(
         fig.add_annotation(
             x=(lo + hi) / 2,
             y=depth + 0.05,
-            text=NOTE if not presentation else wrap_label(NOTE, 60),
+            text=wrap_label(NOTE, 60)
+            if presentation
+            else (wrap_label(NOTE, 48) if narrow else NOTE),
             showarrow=False,
             font={"size": 11 if not presentation else t.annotation, "color": "#444"},
-            yanchor="top" if presentation else "middle",
+            yanchor="top" if presentation or narrow else "middle",
         )
-        depth -= 0.35 if not presentation else 1.2
+        depth -= 1.2 if presentation or narrow else 0.35
     subtitle = f" ({n_data} data sets)" if n_data else ""
     full_title = plot_text(title) + subtitle if title else None
     fig.update_layout(
@@ -212,6 +216,12 @@ def cd_diagram(
         plot_bgcolor="white",
         showlegend=False,
     )
+    if narrow and not presentation:  # 36 px per unit of y: a level holds three lines of 12 px
+        fig.update_layout(
+            title={"text": wrap_label(full_title, 36) if full_title else None},
+            height=int(100 + 36 * (1.2 - depth)),
+            margin={"t": 70 if title else 20},
+        )
     if presentation:
         typeset(fig, True)
         # 70 px per unit of y: a level (0.9) holds a two-line label of 22 px text
@@ -231,13 +241,14 @@ def gain_figure(
     y_range: tuple[float, float] | None = None,
     *,
     presentation: bool = False,
+    narrow: bool = False,
 ):
     """Gain over the reference on each data set against its imbalance ratio (log x).
 
     ``presentation`` (one plot, ``columns`` = 0): the curve pages' presentation type
     (:mod:`offcenter.viz.styles`), the legend in two columns above the plot headed by the title
     (each entry in two lines: the setting, its statistic), 820 px high at most (a 1400x900
-    screen holds it).
+    screen holds it); ``narrow`` (a phone): the same at normal type, one entry per row.
 
     ``gains`` has the columns ``label``, ``gain``, ``imbalance_ratio`` and ``data``
     (:func:`offcenter.evaluation.study.gains`). Each setting is one colour; its legend entry gives
@@ -340,6 +351,17 @@ def gain_figure(
         legend={"font": {"size": 11}},
         margin={"l": 70, "r": 20, "t": 70 if title else 40, "b": 70},
     )
+    if narrow and not presentation and not facets:
+        typeset(fig, False)
+        for trace in fig.data:
+            trace.name = trace.name.replace(" (ρ", "<br>(ρ", 1)
+        legend_title_on_top(fig, wrap_label(plot_text(title), 36) if title else None, False)
+        fig.update_layout(
+            height=420 + 36 * len(groups),
+            legend_maxheight=0.7,
+            yaxis_title_text=wrap_label(y_title, 24),
+            margin={"l": 60, "r": 10, "t": 20, "b": 30},
+        )
     if presentation and not facets:
         typeset(fig, True)
         for trace in fig.data:  # the setting, then its statistic: two columns fit 1400 px
@@ -439,7 +461,12 @@ def dataset_figure(
 
 
 def effect_figure(
-    families: dict, metric_name: str = "", title: str = "", *, presentation: bool = False
+    families: dict,
+    metric_name: str = "",
+    title: str = "",
+    *,
+    presentation: bool = False,
+    narrow: bool = False,
 ):
     """Each setting's difference from Shannon with its 95 % CI, one panel per family.
 
@@ -530,6 +557,26 @@ def effect_figure(
         plot_bgcolor="white",
     )
     fig.update_xaxes(showgrid=True, gridcolor="#eee", zeroline=False)
+    if narrow and not presentation:
+        for trace in fig.data:
+            trace.y = [wrap_label(v, 16) for v in trace.y]
+        typeset(fig, False)
+        fig.for_each_xaxis(lambda ax: ax.update(title_text=wrap_label(ax.title.text or "", 16)))
+        fig.update_xaxes(title_font_size=12, tickfont_size=12, automargin=True)
+        fig.update_yaxes(tickfont_size=12)
+        fig.update_annotations(font_size=13)
+        fig.update_layout(
+            title={
+                "text": wrap_label(plot_text(title), 36) if title else None,
+                "y": 1,
+                "yref": "paper",
+                "yanchor": "bottom",
+                "pad": {"b": 30},
+                "automargin": True,
+            },
+            height=200 + 40 * n,
+            margin={"l": 10, "r": 10, "t": 30, "b": 30},
+        )
     if presentation:
         for trace in fig.data:
             trace.y = [wrap_label(v, 28) for v in trace.y]
