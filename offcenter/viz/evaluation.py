@@ -293,6 +293,8 @@ def roc_figure(
     )
     if narrow and not presentation:
         typeset(fig, False)
+        for trace in fig.data:  # a long setting's entry in two lines: none wider than a phone
+            trace.name = wrap_label(trace.name, 34)
         legend_title_on_top(fig, wrap_label(title, 36), False)
         fig.update_layout(height=620, margin={"l": 60, "r": 10, "t": 20, "b": 30})
         fig.update_yaxes(title={"text": "true positive rate<br>(minority recall)"})

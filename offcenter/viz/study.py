@@ -216,10 +216,10 @@ def cd_diagram(
         plot_bgcolor="white",
         showlegend=False,
     )
-    if narrow and not presentation:  # 36 px per unit of y: a level holds three lines of 12 px
+    if narrow and not presentation:  # 48 px per unit of y: a level holds three lines of 12 px
         fig.update_layout(
             title={"text": wrap_label(full_title, 36) if full_title else None},
-            height=int(100 + 36 * (1.2 - depth)),
+            height=int(100 + 48 * (1.2 - depth)),
             margin={"t": 70 if title else 20},
         )
     if presentation:
@@ -355,10 +355,13 @@ def gain_figure(
         typeset(fig, False)
         for trace in fig.data:
             trace.name = trace.name.replace(" (ρ", "<br>(ρ", 1)
+        for trace in fig.data:
+            trace.name = "<br>".join(wrap_label(part, 34) for part in trace.name.split("<br>"))
         legend_title_on_top(fig, wrap_label(plot_text(title), 36) if title else None, False)
         fig.update_layout(
-            height=420 + 36 * len(groups),
+            height=420 + 40 * len(groups),
             legend_maxheight=0.7,
+            xaxis_title_text=wrap_label(x_title, 30),
             yaxis_title_text=wrap_label(y_title, 24),
             margin={"l": 60, "r": 10, "t": 20, "b": 30},
         )
@@ -574,7 +577,7 @@ def effect_figure(
                 "pad": {"b": 30},
                 "automargin": True,
             },
-            height=200 + 40 * n,
+            height=200 + 50 * n,
             margin={"l": 10, "r": 10, "t": 30, "b": 30},
         )
     if presentation:
