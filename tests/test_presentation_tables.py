@@ -13,7 +13,7 @@ import streamlit as st
 from markdown_it import MarkdownIt
 from streamlit.testing.v1 import AppTest
 
-from offcenter.app.tables import SMALL_ROWS, table_text
+from offcenter.app.tables import MAX_COLUMNS, SMALL_ROWS, table_text
 from offcenter.viz.styles import NORMAL, PRESENTATION
 from tests.conftest import run_app
 
@@ -154,6 +154,11 @@ def test_compare_tables_are_static_in_presentation_mode(compare_present):
     assert any("balanced accuracy" in h for h in headers)  # the summary
     assert any("Holm\\-adjusted p" in h for h in headers)  # the paired comparisons
     assert any(h[:2] == ["class", "examples"] for h in headers)  # the class counts
+    # the study's 12-column tables as tables of at most MAX_COLUMNS columns, each headed by
+    # the setting (a 20 px table of 12 columns overflowed 1400 px)
+    assert all(len(h) <= MAX_COLUMNS for h in headers), headers
+    study = [h for h in headers if h[0] == "setting" and "average rank" in h]
+    assert study and all(h[0] == "setting" for h in headers if "W/T/L" in h)
     # no small table left as a canvas grid
     assert len(at.dataframe) == 0
 

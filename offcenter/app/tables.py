@@ -11,7 +11,8 @@ shown.
 
 The rule:
 
-- presentation mode on (a wide screen) and at most :data:`SMALL_ROWS` rows: ``st.table``, its
+- presentation mode on (a wide screen) and at most :data:`SMALL_ROWS` rows: ``st.table`` (a
+  table of more than :data:`MAX_COLUMNS` columns as several, :func:`column_groups`), its
   cells written as text (numbers in the column's ``column_config`` format, else 6 significant
   digits, :func:`offcenter.viz.format.fmt_sig`) and **every cell, header and index label
   markdown-escaped** (:func:`offcenter.viz.format.md_escape`): ``st.table`` renders
@@ -39,11 +40,23 @@ import streamlit as st
 from offcenter.app.presentation import is_on
 from offcenter.viz.format import fmt_sig, md_escape
 
-__all__ = ["SMALL_ROWS", "show_table", "table_text", "uses_static_table"]
+__all__ = [
+    "MAX_COLUMNS",
+    "SMALL_ROWS",
+    "column_groups",
+    "show_table",
+    "table_text",
+    "uses_static_table",
+]
 
 #: Tables of at most this many rows are drawn as static tables in presentation mode; longer
 #: ones (a data preview, the rows reaching a node) stay interactive grids.
 SMALL_ROWS = 50
+#: The most columns of one static table: at 20 px a column's longest word (``+0.0000``,
+#: ``difference``) needs about 100 px, and the main column is 860 px wide at 1400 px (the
+#: study's 12-column tables overflowed). A wider table is drawn as several, each repeating
+#: the first column (the row's name) or the index.
+MAX_COLUMNS = 9
 
 
 def _format_of(config: object) -> str | None:
@@ -110,6 +123,26 @@ def table_text(df: pd.DataFrame, column_config: Mapping | None = None) -> pd.Dat
     return out
 
 
+def column_groups(columns, keep_first: bool, most: int = MAX_COLUMNS) -> list[list]:
+    """The columns of the static tables that show a table of ``columns``: all of them if they
+    are at most ``most``, else balanced groups, each headed by the first column when
+    ``keep_first`` (the row's name; False when the index is shown on every table).
+
+    >>> column_groups(list("abcdefghijkl"), True)
+    [['a', 'b', 'c', 'd', 'e', 'f', 'g'], ['a', 'h', 'i', 'j', 'k', 'l']]
+    >>> column_groups(list("abc"), True)
+    [['a', 'b', 'c']]
+    """
+    columns = list(columns)
+    if len(columns) <= most:
+        return [columns]
+    head, rest = (columns[:1], columns[1:]) if keep_first else ([], columns)
+    per = most - len(head)
+    n = -(-len(rest) // per)
+    size = -(-len(rest) // n)
+    return [head + rest[i : i + size] for i in range(0, len(rest), size)]
+
+
 def uses_static_table(df: pd.DataFrame, max_rows: int = SMALL_ROWS) -> bool:
     """Whether :func:`show_table` draws ``df`` as a static table: presentation mode applies
     (:func:`offcenter.app.presentation.is_on`) and ``df`` has at most ``max_rows`` rows."""
@@ -146,7 +179,9 @@ def show_table(
     """
     target = st if container is None else container
     if uses_static_table(df, max_rows):
-        target.table(table_text(df, column_config), hide_index=hide_index, border="horizontal")
+        text = table_text(df, column_config)
+        for group in column_groups(text.columns, keep_first=hide_index is not False):
+            target.table(text[group], hide_index=hide_index, border="horizontal")
         return
     kwargs = {"hide_index": hide_index, "width": "stretch"}
     if column_config is not None:

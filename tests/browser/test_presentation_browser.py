@@ -51,7 +51,7 @@ _TEXTS = r"""(key) => {
 
 # The static tables: cell text size, and whether a table or a cell hides part of its content.
 _TABLES = r"""() => Array.from(document.querySelectorAll('[data-testid="stTable"]'))
-  .filter(t => t.getBoundingClientRect().width > 0).map(t => {
+  .filter(t => t.checkVisibility() && t.innerText.trim()).map(t => {
     const cells = Array.from(t.querySelectorAll('td, th'));
     const tb = t.getBoundingClientRect();
     return {
