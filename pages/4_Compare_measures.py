@@ -25,7 +25,7 @@ from offcenter.app.charts import chart_config
 from offcenter.app.data_picker import pick_data, pick_target
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
-from offcenter.app.presentation import is_narrow, is_on
+from offcenter.app.presentation import is_narrow, is_on, viewport
 from offcenter.app.result_store import shared_result_store
 from offcenter.app.study_view import render_short_answer, render_study
 from offcenter.app.tables import show_table
@@ -51,6 +51,16 @@ st.set_page_config(page_title="Compare measures - offcenter", layout="wide")
 
 S = st.session_state
 PREFIX = "cm_"
+
+
+def _stop() -> None:
+    """``st.stop()``, after mounting the window-size reporter that navigation.run mounts after
+    a page that runs to its end: without it a phone opening this page (which stops until Run
+    is pressed) was never known as narrow, and got presentation sizes and grids."""
+    viewport()
+    st.stop()
+
+
 SETTINGS = {s.key: s for s in available_settings()}
 DATA_DEFAULT = "pima" if "pima" in DATASETS else next(iter(DATASETS))
 MODELS = {"tree": "one tree", "forest": "bagged forest (random forest)"}
@@ -113,7 +123,7 @@ try:
     X, y, prep_warnings = prepare_xy(raw, target, features)
 except DataProblem as exc:
     st.error(str(exc))
-    st.stop()
+    _stop()
 for w in prep_warnings:
     st.warning(w)
 counts = y.value_counts()
@@ -217,7 +227,7 @@ if run_clicked and chosen:
             )
         except ValueError as exc:
             st.error(str(exc))
-            st.stop()
+            _stop()
         S.cm_job = job = {"key": key, "cv": cv}
 
 # ---------------------------------------------------------------- running
@@ -263,7 +273,7 @@ elif result is not None and not computed_now:
 
 if result is None:
     st.info("Press Run to cross-validate the chosen measures.")
-    st.stop()
+    _stop()
 
 st.header("3. Results")
 st.text(result.describe())
@@ -273,7 +283,7 @@ if len(errors):
     show_table(errors)
 if len(result.folds) == 0:
     st.info("No fold was completed.")
-    st.stop()
+    _stop()
 
 st.subheader("Mean ± standard deviation over the folds")
 show_table(summary_frame(result))

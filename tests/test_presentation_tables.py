@@ -83,6 +83,30 @@ def test_presentation_mode_small_tables_are_static_and_escaped():
     assert html.unescape(rendered) == HOSTILE
 
 
+def test_phone_small_tables_are_static_in_narrow_groups():
+    """On a phone (the browser reported a narrow window) a grid hid what lay beyond its 358 px:
+    small tables are static there too, in tables of at most NARROW_COLUMNS columns."""
+    wide = pd.DataFrame({f"c{i}": [i, i + 1] for i in range(7)})
+
+    def script():
+        import pandas as pd
+
+        from offcenter.app.tables import show_table
+
+        show_table(pd.DataFrame({f"c{i}": [i, i + 1] for i in range(7)}))
+        show_table(pd.DataFrame({"row": range(60)}))
+
+    at = AppTest.from_function(script, default_timeout=60)
+    at.session_state["_viewport_kind"] = "narrow"
+    at.run()
+    assert not at.exception
+    assert [list(t.value.columns) for t in at.table] == [
+        ["c0", "c1", "c2", "c3"],
+        ["c0", "c4", "c5", "c6"],
+    ]
+    assert len(at.dataframe) == 1 and len(wide) == 2
+
+
 def test_table_text_formats_and_limits():
     df = pd.DataFrame({"x": [float("nan"), 1e-12, 0.5], "s": ["a", None, "c"]})
     out = table_text(df, {"x": st.column_config.NumberColumn(format="percent")})

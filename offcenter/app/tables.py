@@ -11,13 +11,15 @@ shown.
 
 The rule:
 
-- presentation mode on (a wide screen) and at most :data:`SMALL_ROWS` rows: ``st.table`` (a
-  table of more than :data:`MAX_COLUMNS` columns as several, :func:`column_groups`), its
+- presentation mode on (a wide screen) or a phone (a narrow screen, where a grid hid the
+  values beyond its 358 px too), and at most :data:`SMALL_ROWS` rows: ``st.table`` (a table of
+  more than :data:`MAX_COLUMNS` columns, :data:`NARROW_COLUMNS` on a phone, as several,
+  :func:`column_groups`), its
   cells written as text (numbers in the column's ``column_config`` format, else 6 significant
   digits, :func:`offcenter.viz.format.fmt_sig`) and **every cell, header and index label
   markdown-escaped** (:func:`offcenter.viz.format.md_escape`): ``st.table`` renders
   GitHub-flavoured Markdown in cells, and column names and values come from users' CSV files;
-- otherwise (normal mode, a phone, a large table such as a data preview): ``st.dataframe`` as
+- otherwise (normal mode on a wide screen, a large table such as a data preview): ``st.dataframe`` as
   given (sortable, searchable, its own download; it shows text as text).
 
 Examples
@@ -37,11 +39,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from offcenter.app.presentation import is_on
+from offcenter.app.presentation import is_narrow, is_on
 from offcenter.viz.format import fmt_sig, md_escape
 
 __all__ = [
     "MAX_COLUMNS",
+    "NARROW_COLUMNS",
     "SMALL_ROWS",
     "column_groups",
     "show_table",
@@ -57,6 +60,9 @@ SMALL_ROWS = 50
 #: study's 12-column tables overflowed). A wider table is drawn as several, each repeating
 #: the first column (the row's name) or the index.
 MAX_COLUMNS = 9
+#: The most columns of one static table on a phone (a 358 px column: a canvas grid hid the
+#: values beyond its width there too).
+NARROW_COLUMNS = 4
 
 
 def _format_of(config: object) -> str | None:
@@ -145,8 +151,9 @@ def column_groups(columns, keep_first: bool, most: int = MAX_COLUMNS) -> list[li
 
 def uses_static_table(df: pd.DataFrame, max_rows: int = SMALL_ROWS) -> bool:
     """Whether :func:`show_table` draws ``df`` as a static table: presentation mode applies
-    (:func:`offcenter.app.presentation.is_on`) and ``df`` has at most ``max_rows`` rows."""
-    return is_on() and len(df) <= max_rows
+    (:func:`offcenter.app.presentation.is_on`) or the screen is a phone's
+    (:func:`offcenter.app.presentation.is_narrow`), and ``df`` has at most ``max_rows`` rows."""
+    return (is_on() or is_narrow()) and len(df) <= max_rows
 
 
 def show_table(
@@ -180,7 +187,8 @@ def show_table(
     target = st if container is None else container
     if uses_static_table(df, max_rows):
         text = table_text(df, column_config)
-        for group in column_groups(text.columns, keep_first=hide_index is not False):
+        most = NARROW_COLUMNS if is_narrow() else MAX_COLUMNS
+        for group in column_groups(text.columns, hide_index is not False, most):
             target.table(text[group], hide_index=hide_index, border="horizontal")
         return
     kwargs = {"hide_index": hide_index, "width": "stretch"}

@@ -213,6 +213,32 @@ def test_tables_in_presentation_mode_are_large_and_hide_nothing(browser, app_url
         context.close()
 
 
+def test_phone_tables_hide_nothing(browser, app_url):
+    """On a phone (390x844) the small tables of the Tree and Compare pages are static tables
+    whose every cell is inside the table and the screen (a grid hid the rest of its rows and
+    columns)."""
+    context, page = _context(browser, "phone")
+    try:
+        for url, selector in (
+            (f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1", ".js-plotly-plot"),
+            (f"{app_url}/Compare_measures?{RUN}", "[data-testid='stTable']:visible"),
+        ):
+            _open(page, url, selector)
+            tables = page.evaluate(_TABLES)
+            assert tables, url
+            for t in tables:
+                assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, (url, t)
+            width = page.evaluate(
+                "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
+            )
+            assert width <= 392, width
+        page.locator("[data-testid='stTable']:visible").first.screenshot(
+            path=str(ARTIFACTS / "present_phone_table.png")
+        )
+    finally:
+        context.close()
+
+
 def test_figure_2_animation_controls_on_screen_without_scrolling(browser, app_url):
     """At 1400x900 in presentation mode the animated Figure 2 is at the top of the page: the
     whole figure, its play and pause buttons, and the sidebar's speed and loop are on the first
