@@ -208,3 +208,26 @@ def test_tree_page_tables_are_static_in_presentation_mode():
     # the data preview and the long tables stay grids; no small table is one
     for d in at.dataframe:
         assert len(d.value) > SMALL_ROWS or "impurity" not in d.value.columns
+
+
+# ====================================================================== charts on a phone
+def _chart_script():
+    import plotly.graph_objects as go
+
+    from offcenter.app.charts import plotly_chart
+
+    plotly_chart(go.Figure(), key="c", config={"displaylogo": False})
+
+
+@pytest.mark.parametrize("kind, shown", [("narrow", False), ("wide", True)])
+def test_charts_have_no_toolbar_on_a_phone(kind, shown):
+    """A touch screen shows Plotly's toolbar all the time, over the figure's text (the Tree
+    page's node labels and gain plot): every chart drawn through charts.plotly_chart drops it
+    on a narrow screen."""
+    at = AppTest.from_function(_chart_script, default_timeout=60)
+    at.session_state["_viewport_kind"] = kind
+    at.run()
+    assert not at.exception
+    config = json.loads(at.get("plotly_chart")[0].proto.config)
+    assert config["displaylogo"] is False
+    assert config.get("displayModeBar", True) is shown
