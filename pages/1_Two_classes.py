@@ -94,35 +94,15 @@ INTRO = (
     "the maximum from p = 1/2 to p = θ, so that a node with the *a priori* class "
     "distribution counts as the most uncertain one."
 )
-st.title("Two classes: the boolean case")
+TITLE = "Two classes: the boolean case"
 if not present:  # in presentation mode the figure comes first, on the projector's one screen
+    st.title(TITLE)
     st.write(INTRO)
 for w in url_warnings:
     st.warning(f"Link parameter fixed: {w}")
 
 # ------------------------------------------------------------------ controls
 with st.sidebar:
-    st.header("Presets")
-    c1, c2 = st.columns(2)
-    c1.button(
-        "Figure 1",
-        on_click=_preset,
-        args=("fig1",),
-        key="tc_btn_fig1",
-        help="θ = 0.2: off-centered, asymmetric and Shannon entropies",
-        width="stretch",
-    )
-    c2.button(
-        "Figure 2",
-        on_click=_preset,
-        args=("fig2",),
-        key="tc_btn_fig2",
-        help="θ = 0.2: off-centered generalized entropies, β = 0, 0.5, 1, 2, 5, "
-        "ρ = 0, and the asymmetric entropy",
-        width="stretch",
-    )
-    st.button("Reset to defaults", on_click=_reset, key="tc_btn_reset", width="stretch")
-
     st.header("Animation")
     st.toggle(
         "Animate θ (▶ play in the figure)",
@@ -144,6 +124,27 @@ with st.sidebar:
         disabled=not S["tc_animate"],
         help="Sweep back and forth until ❚❚ pause",
     )
+    st.header("Presets")
+    c1, c2 = st.columns(2)
+    c1.button(
+        "Figure 1",
+        on_click=_preset,
+        args=("fig1",),
+        key="tc_btn_fig1",
+        help="θ = 0.2: off-centered, asymmetric and Shannon entropies",
+        width="stretch",
+    )
+    c2.button(
+        "Figure 2",
+        on_click=_preset,
+        args=("fig2",),
+        key="tc_btn_fig2",
+        help="θ = 0.2: off-centered generalized entropies, β = 0, 0.5, 1, 2, 5, "
+        "ρ = 0, and the asymmetric entropy",
+        width="stretch",
+    )
+    st.button("Reset to defaults", on_click=_reset, key="tc_btn_reset", width="stretch")
+
     st.header("Parameters")
     measure_controls(PREFIX)  # measures, versions, beta, rho, consistent form
     st.header("Derivatives")
@@ -183,6 +184,10 @@ def figures(raw_specs: list, oc_specs: list) -> None:
     Moving θ or the cursor (or clicking on a figure) reruns this part of the page alone: the
     measures, the presets and the formulas below do not change with them.
     """
+    # presentation mode (a wide screen): the figure first, at the top of the page, and θ and
+    # the cursor under it, so that a 1400x900 screen shows the whole figure with the
+    # animation's buttons, and the sidebar's speed and loop, without scrolling
+    above = st.container() if present else None
     _sliders()
     values = urlstate.save(SCHEMA, S, PREFIX)
     urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
@@ -198,7 +203,7 @@ def figures(raw_specs: list, oc_specs: list) -> None:
     cursor = values["cursor"]
     df = cached_binary_curves(specs, theta)
     if values["version"] == "side":
-        left, right, aside = st.columns([5, 5, 3])
+        left, right, aside = (above or st).columns([5, 5, 3])
         sides = [
             (left, raw_specs, "Uncentered", "_uncentered", "tc_chart_raw"),
             (right, oc_specs, "Off-centered on θ", "_off_centered", "tc_chart_oc"),
@@ -217,7 +222,7 @@ def figures(raw_specs: list, oc_specs: list) -> None:
     else:
         # presentation mode: the figure takes the whole width (its legend in two columns, the
         # plot as large as the screen allows), the readout right under it
-        main, aside = (st.container(), st.container()) if present else st.columns([3, 1])
+        main, aside = (above, st.container()) if present else st.columns([3, 1])
         with main:
             if animating:
                 grid, sweep = cached_theta_sweep(oc_specs, ANIMATION_THETAS)
@@ -316,6 +321,7 @@ def figures(raw_specs: list, oc_specs: list) -> None:
 figures(raw_specs, oc_specs)
 
 if present:
+    st.header(TITLE)
     st.write(INTRO)
 
 # ------------------------------------------------------------------ formulas

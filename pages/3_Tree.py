@@ -22,6 +22,7 @@ from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
 from offcenter.app.row_trace import trace_section
+from offcenter.app.tables import show_table
 from offcenter.app.tree_page import PREFIX, SCHEMA, SCORES, cached_fit, cached_profile, cached_xy
 from offcenter.app.tree_session import ForcedSplit, Grow, MakeLeaf, TreeSession
 from offcenter.app.tree_steps import show_step_verdict, step_controls
@@ -105,7 +106,7 @@ preview = st.expander(
 )
 if preview.open:
     with preview:
-        st.dataframe(types, hide_index=True, width="stretch")
+        show_table(types)
         st.dataframe(df.head(50), width="stretch")
 
 columns = list(df.columns)
@@ -141,10 +142,7 @@ if S.get("tr_target_note"):
         S["tr_target_note"] = None  # shown until the features are changed by hand
 if ids:
     st.caption("Left out by default (add them back above if you wish):")
-    st.dataframe(
-        pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}),
-        hide_index=True,
-    )
+    show_table(pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}))
 
 n_rows_all = int(df[target].notna().sum())
 slow = too_large(n_rows_all, len(features))
@@ -444,16 +442,14 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         )
         st.subheader("Class counts")
         total = max(float(np.sum(node.counts)), 1.0)
-        st.dataframe(
+        show_table(
             pd.DataFrame(
                 {
                     "class": [str(c) for c in clf.classes_],
                     "count": [int(round(c)) for c in node.counts],
                     "share": [f"{c / total:.1%}" for c in node.counts],
                 }
-            ),
-            hide_index=True,
-            width="stretch",
+            )
         )
         st.text(
             f"n = {int(round(node.n))}; prediction: {node.prediction}"
@@ -467,15 +463,13 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
             st.caption(clf.setting_.info.setting_note)
         labels = imps.attrs.get("labels", {})
         # the values first: a long label never pushes them out of a narrow column
-        st.dataframe(
+        show_table(
             pd.DataFrame(
                 {
                     "impurity": imps.to_numpy(dtype=float),
                     "measure": node_settings.prior_labels(imps.index, clf.prior_, labels),
                 }
             ),
-            hide_index=True,
-            width="stretch",
             column_config={
                 "impurity": st.column_config.NumberColumn(
                     "impurity", format=node_settings.NUMBER_FORMAT

@@ -3,7 +3,8 @@
 Widgets and layout only: the cross-validation is offcenter.evaluation.runner (CrossValidation), the
 figures offcenter.viz.evaluation, files offcenter.data.csv_io and the bundled sets
 offcenter.data.datasets. User text (file and column names, class labels) is shown only through
-st.text, st.dataframe or widget labels, never as Markdown or HTML.
+st.text, offcenter.app.tables.show_table (st.dataframe, or an escaped st.table in presentation
+mode) or widget labels, never as Markdown or HTML.
 
 Running and cancelling: a run is a CrossValidation kept in the session, computed fold by fold with
 st.progress updated after every fit. Clicking Cancel makes Streamlit stop the running script at
@@ -20,11 +21,14 @@ import pandas as pd
 import streamlit as st
 
 from offcenter.app import node_settings, urlstate
+from offcenter.app.charts import chart_config
 from offcenter.app.data_picker import pick_data, pick_target
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
+from offcenter.app.presentation import is_narrow, is_on, viewport
 from offcenter.app.result_store import shared_result_store
 from offcenter.app.study_view import render_short_answer, render_study
+from offcenter.app.tables import show_table
 from offcenter.data.csv_io import DataProblem, id_like_columns, prepare_xy
 from offcenter.data.datasets import DATASETS
 from offcenter.evaluation.runner import (
@@ -47,6 +51,16 @@ st.set_page_config(page_title="Compare measures - offcenter", layout="wide")
 
 S = st.session_state
 PREFIX = "cm_"
+
+
+def _stop() -> None:
+    """``st.stop()``, after mounting the window-size reporter that navigation.run mounts after
+    a page that runs to its end: without it a phone opening this page (which stops until Run
+    is pressed) was never known as narrow, and got presentation sizes and grids."""
+    viewport()
+    st.stop()
+
+
 SETTINGS = {s.key: s for s in available_settings()}
 DATA_DEFAULT = "pima" if "pima" in DATASETS else next(iter(DATASETS))
 MODELS = {"tree": "one tree", "forest": "bagged forest (random forest)"}
@@ -104,27 +118,23 @@ features = [c for c in columns if c != target and c not in ids] or [
 ]
 if ids:
     st.caption("Identifier-like columns left out of the features:")
-    st.dataframe(
-        pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}),
-        hide_index=True,
-    )
+    show_table(pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}))
 try:
     X, y, prep_warnings = prepare_xy(raw, target, features)
 except DataProblem as exc:
     st.error(str(exc))
-    st.stop()
+    _stop()
 for w in prep_warnings:
     st.warning(w)
 counts = y.value_counts()
-st.dataframe(
+show_table(
     pd.DataFrame(
         {
             "class": [str(c) for c in counts.index],
             "examples": counts.to_numpy(),
             "share": (counts / counts.sum()).round(3).to_numpy(),
         }
-    ),
-    hide_index=True,
+    )
 )
 st.caption(
     f"{len(X):,} rows, {X.shape[1]} features. The minority class (the least frequent) "
@@ -217,7 +227,7 @@ if run_clicked and chosen:
             )
         except ValueError as exc:
             st.error(str(exc))
-            st.stop()
+            _stop()
         S.cm_job = job = {"key": key, "cv": cv}
 
 # ---------------------------------------------------------------- running
@@ -263,20 +273,20 @@ elif result is not None and not computed_now:
 
 if result is None:
     st.info("Press Run to cross-validate the chosen measures.")
-    st.stop()
+    _stop()
 
 st.header("3. Results")
 st.text(result.describe())
 errors = result.folds.loc[result.folds["error"] != "", ["label", "repeat", "fold", "error"]]
 if len(errors):
     st.warning(f"{len(errors)} fit(s) failed and are left out of the averages:")
-    st.dataframe(errors, hide_index=True)
+    show_table(errors)
 if len(result.folds) == 0:
     st.info("No fold was completed.")
-    st.stop()
+    _stop()
 
 st.subheader("Mean ± standard deviation over the folds")
-st.dataframe(summary_frame(result), hide_index=True, width="stretch")
+show_table(summary_frame(result))
 
 ref_label = result.labels().get(result.reference, result.reference)
 st.subheader(f"Paired comparison with {ref_label}, fold by fold")
@@ -321,7 +331,7 @@ if len(paired):
         default=["balanced_accuracy", "minority_recall", "auc"],
         key="cm_paired_metrics",
     )
-    st.dataframe(table[paired["metric"].isin(shown)], hide_index=True, width="stretch")
+    show_table(table[paired["metric"].isin(shown)])
     st.markdown("**In plain words** (the study's wording rules):")
     for sentence in paired_sentences(paired[paired["metric"].isin(shown)], ref_label, METRICS):
         st.markdown(f"- {sentence}")
@@ -330,13 +340,27 @@ else:
 
 st.subheader("Plots")
 metric = st.selectbox("Metric", list(METRICS), format_func=METRICS.get, key=PREFIX + "metric")
-p1, p2 = st.columns(2)
+present, narrow = is_on(), is_narrow()
+# presentation mode: one figure under the other, each the width of the page (large type)
+p1, p2 = (st.container(), st.container()) if present else st.columns(2)
 with p1:
-    st.plotly_chart(metric_figure(result, metric), key="cm_fig_metric")
+    st.plotly_chart(
+        metric_figure(result, metric, presentation=present, narrow=narrow),
+        key="cm_fig_metric",
+        config=chart_config(f"compare_{key}_{metric}"),
+    )
 with p2:
     if len(result.settings) > 1:
-        st.plotly_chart(difference_figure(result, metric), key="cm_fig_diff")
-st.plotly_chart(roc_figure(result), key="cm_fig_roc")
+        st.plotly_chart(
+            difference_figure(result, metric, presentation=present, narrow=narrow),
+            key="cm_fig_diff",
+            config=chart_config(f"compare_{key}_{metric}_difference"),
+        )
+st.plotly_chart(
+    roc_figure(result, presentation=present, narrow=narrow),
+    key="cm_fig_roc",
+    config=chart_config(f"compare_{key}_roc"),
+)
 
 st.subheader("Download")
 d1, d2, d3 = st.columns(3)

@@ -67,6 +67,12 @@ def chart_config(filename: str) -> dict:
 
 
 def plotly_chart(fig: go.Figure, *, container=None, **kwargs):
-    """``st.plotly_chart(fig, **kwargs)`` (in ``container``), without ``fig.to_dict()``."""
+    """``st.plotly_chart(fig, **kwargs)`` (in ``container``), without ``fig.to_dict()``.
+
+    On a narrow screen (a phone) the chart has no modebar, whatever its ``config`` (as
+    :func:`chart_config`): a touch screen shows it all the time, over the figure's text (the
+    Tree page's node labels, its gain plot's legend)."""
+    if is_narrow():
+        kwargs["config"] = {**(kwargs.get("config") or {}), "displayModeBar": False}
     target = st if container is None else container
     return target.plotly_chart(_Spec(figure_spec(fig)), **kwargs)

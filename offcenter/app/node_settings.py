@@ -25,7 +25,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import urlstate
+from offcenter.app import tables, urlstate
 from offcenter.app.charts import plotly_chart
 from offcenter.app.downloads import csv_button
 from offcenter.measures.settings import MeasureSetting, comparison_settings
@@ -143,10 +143,9 @@ def numbers_config(df: pd.DataFrame) -> dict:
 
 
 def show_table(df: pd.DataFrame, key: str, **kwargs) -> None:
-    """``st.dataframe`` with the 6-significant-digit number format, no index."""
-    st.dataframe(
-        df, hide_index=True, column_config=numbers_config(df), key=key, width="stretch", **kwargs
-    )
+    """A table with the 6-significant-digit number format, no index
+    (:func:`offcenter.app.tables.show_table`: static and readable in presentation mode)."""
+    tables.show_table(df, column_config=numbers_config(df), key=key, **kwargs)
 
 
 # ------------------------------------------------------------------------------ settings
@@ -233,7 +232,7 @@ def show_training_report(
         st.subheader("Predictions on the training rows")
         c1, c2 = st.columns([3, 2])
         with c1:
-            st.dataframe(rep.matrix, key="tr_confusion", width="stretch")
+            tables.show_table(rep.matrix, hide_index=False, key="tr_confusion")
             d1, d2 = st.columns(2)
             with d1:
                 csv_button(
@@ -253,7 +252,7 @@ def show_training_report(
                 )
         with c2:
             m = str(rep.minority)[:30]
-            st.dataframe(
+            tables.show_table(
                 pd.DataFrame(
                     {
                         "metric": [
@@ -275,8 +274,6 @@ def show_training_report(
                         ],
                     }
                 ),
-                hide_index=True,
-                width="stretch",
                 key="tr_metrics",
             )
             st.caption(

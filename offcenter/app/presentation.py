@@ -3,7 +3,9 @@ applied on wide screens only.
 
 In presentation mode the figures use the large type and thick lines of
 :data:`offcenter.viz.styles.PRESENTATION` (text of 20 px and more at 1400 px wide, dark on
-white) and the page's own text is scaled up by 25 %.
+white), the page's own text is scaled up by 25 % and small tables are static tables of
+:data:`TABLE_PX` px text whose cells wrap, so no value is hidden
+(:func:`offcenter.app.tables.show_table`).
 
 **The viewer's choice.** The mode is a projector's: a link that carries ``present=1`` (the
 teacher's address, shared with the class) does not force it onto a phone. The browser reports
@@ -32,7 +34,16 @@ import streamlit as st
 
 from offcenter.app import urlstate
 
-__all__ = ["KEY", "NARROW_PX", "chosen", "is_on", "is_narrow", "presentation_toggle", "viewport"]
+__all__ = [
+    "KEY",
+    "NARROW_PX",
+    "TABLE_PX",
+    "chosen",
+    "is_on",
+    "is_narrow",
+    "presentation_toggle",
+    "viewport",
+]
 
 #: Session-state key of the mode (also the URL parameter).
 KEY = "present"
@@ -45,11 +56,19 @@ _VIEWPORT = "_viewport"
 #: mount the component, such as one a page ends with ``st.stop()``).
 _KIND = "_viewport_kind"
 
+#: Text size (px) of the static tables in presentation mode (``st.table``: the curve pages'
+#: readout and every small table of :func:`offcenter.app.tables.show_table`): the mode's least
+#: figure text (:data:`offcenter.viz.styles.PRESENTATION`'s 20 px legends of many entries).
+TABLE_PX = 20
+
 _CSS = f"""<style>
 @media (min-width: {NARROW_PX}px) {{
 html {{ font-size: 20px; }}
 [data-testid="stSidebar"] {{ font-size: 18px; }}
 [data-testid="stMainBlockContainer"] {{ padding-top: 2.5rem; }}
+[data-testid="stTable"] table {{ font-size: {TABLE_PX}px; }}
+[data-testid="stTable"] th, [data-testid="stTable"] td {{
+  font-size: {TABLE_PX}px; white-space: normal; overflow-wrap: anywhere; }}
 }}
 </style>"""
 

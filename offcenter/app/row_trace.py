@@ -20,6 +20,7 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
+from offcenter.app.tables import show_table
 from offcenter.tree.trace import MISSING, RowTrace, trace_frame_row, trace_values
 
 
@@ -53,20 +54,12 @@ def _defaults(clf, X: pd.DataFrame) -> list:
 
 def _show(trace: RowTrace) -> None:
     st.text("Path: " + trace.text())
-    st.dataframe(
-        trace.steps.astype({"test": str, "value": str, "branch": str}),
-        hide_index=True,
-        width="stretch",
-    )
+    show_table(trace.steps.astype({"test": str, "value": str, "branch": str}))
     shares = pd.DataFrame(
         {"class": [str(c) for c in trace.shares.index], "share": trace.shares.to_numpy()}
     )
     st.text(f"Leaf {trace.leaf}: class shares of its training rows; predicted {trace.prediction}")
-    st.dataframe(
-        shares,
-        hide_index=True,
-        column_config={"share": st.column_config.NumberColumn(format="percent")},
-    )
+    show_table(shares, column_config={"share": st.column_config.NumberColumn(format="percent")})
 
 
 def _by_row(clf, X: pd.DataFrame, y: pd.Series) -> RowTrace | None:

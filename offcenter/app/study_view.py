@@ -19,6 +19,9 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from offcenter.app.charts import chart_config
+from offcenter.app.presentation import is_narrow, is_on
+from offcenter.app.tables import show_table
 from offcenter.evaluation.study import (
     LEAF_RULES,
     MODELS,
@@ -126,9 +129,7 @@ def render_short_answer() -> None:
     for item in items:
         st.markdown(f"- {item['sentence']}")
         with st.expander(f"Table: {item['sentence'].split(':')[0]}", expanded=False):
-            st.dataframe(
-                _family_frame(item["ranks"], item["metric"]), hide_index=True, width="stretch"
-            )
+            show_table(_family_frame(item["ranks"], item["metric"]))
     if fig_ranks:
         model, metric = SHORT_ANSWER_FIGURE
         name = STUDY_METRICS[metric]
@@ -137,8 +138,10 @@ def render_short_answer() -> None:
             name,
             f"{MODELS[model]}s: difference from Shannon in {name} (median over the data sets, "
             "95 % CI)",
+            presentation=is_on(),
+            narrow=is_narrow(),
         )
-        st.plotly_chart(fig, key=PREFIX + "answer_fig")
+        st.plotly_chart(fig, key=PREFIX + "answer_fig", config=chart_config("study_answer"))
         st.caption(
             "Filled dot and ▲/▼: the decision rule calls the setting better/worse than Shannon; "
             "hollow: no difference shown. The bar is the bootstrap 95 % CI of the median "
@@ -147,7 +150,7 @@ def render_short_answer() -> None:
         with st.expander("Tables of the figure", expanded=False):
             for rule, r in fig_ranks.items():
                 st.caption(f"{MODELS[model]}, {name}, {rule} leaf rule")
-                st.dataframe(_family_frame(r, metric), hide_index=True, width="stretch")
+                show_table(_family_frame(r, metric))
 
 
 def render_study() -> None:
@@ -187,7 +190,7 @@ def render_study() -> None:
     )
     res = _tests(str(path), path.stat().st_mtime, model, metric, rule)
     fr = res["friedman"]
-    st.dataframe(_family_frame(res["ranks"], metric), hide_index=True, width="stretch")
+    show_table(_family_frame(res["ranks"], metric))
     st.caption(
         f"Friedman chi2 = {fr.chi2:.2f} (p = {fr.chi2_pvalue:.3g}); Iman-Davenport F = "
         f"{fr.f:.2f} (p = {fr.f_pvalue:.3g}) on {fr.n} data sets and {fr.k} settings "
@@ -203,9 +206,19 @@ def render_study() -> None:
         )
     )
     name = STUDY_METRICS[metric] + ("" if metric in THRESHOLD_FREE else f", {rule} rule")
+    present, narrow = is_on(), is_narrow()
+    stub = f"study_{model}_{metric}_{rule}"
     st.plotly_chart(
-        cd_diagram(res["ranks"], res["cd"], f"{MODELS[model]}: {name}", n_data=fr.n),
+        cd_diagram(
+            res["ranks"],
+            res["cd"],
+            f"{MODELS[model]}: {name}",
+            n_data=fr.n,
+            presentation=present,
+            narrow=narrow,
+        ),
         key=PREFIX + "cd",
+        config=chart_config(stub + "_cd"),
     )
     ir = {r["data"]: r["imbalance_ratio"] for r in meta.get("data", [])}
     if not ir:  # from the folds: positives over the test folds of one repeat
@@ -215,11 +228,20 @@ def render_study() -> None:
         ir = ((n - pos) / pos).to_dict()
     g = gains(folds, metric, model, rule, imbalance=ir)
     st.plotly_chart(
-        gain_figure(g, name, "Gain over Shannon on each data set against its imbalance ratio"),
+        gain_figure(
+            g,
+            name,
+            "Gain over Shannon on each data set against its imbalance ratio",
+            presentation=present,
+            narrow=narrow,
+        ),
         key=PREFIX + "gain",
+        config=chart_config(stub + "_gain"),
     )
     st.plotly_chart(
-        dataset_figure(g, name, "Which data sets drive the result"), key=PREFIX + "datasets"
+        dataset_figure(g, name, "Which data sets drive the result", presentation=present),
+        key=PREFIX + "datasets",
+        config=chart_config(stub + "_datasets"),
     )
 
 

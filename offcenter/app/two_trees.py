@@ -19,6 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from offcenter.app.charts import plotly_chart
+from offcenter.app.tables import show_table
 from offcenter.evaluation.metrics import metrics_table
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.compare import difference_reason, first_differences
@@ -200,7 +201,7 @@ def compare_two_trees(
     )
 
     st.subheader("Training metrics")
-    st.dataframe(metrics, hide_index=True, width="stretch")
+    show_table(metrics)
 
     st.subheader("Where the splits first differ")
     if ka == kb:

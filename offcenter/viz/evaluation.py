@@ -12,7 +12,13 @@ import plotly.graph_objects as go
 
 from offcenter.evaluation.runner import METRICS, SIZE_COLUMNS, EvaluationResult
 from offcenter.viz.format import plot_text
-from offcenter.viz.styles import PALETTE, setting_style
+from offcenter.viz.styles import (
+    PALETTE,
+    legend_title_on_top,
+    setting_style,
+    typeset,
+    wrap_label,
+)
 
 __all__ = ["metric_figure", "difference_figure", "roc_figure"]
 
@@ -29,8 +35,54 @@ def _metric_name(metric: str) -> str:
     return {**METRICS, **SIZE_COLUMNS}.get(metric, metric)
 
 
-def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -> go.Figure:
+def _present_boxes(
+    fig: go.Figure, title: str, height: int, presentation: bool = True, narrow: bool = False
+) -> go.Figure:
+    """Presentation or phone size of a box figure (:func:`metric_figure`,
+    :func:`difference_figure`). Presentation: the curve pages' type
+    (:func:`offcenter.viz.styles.typeset`), the setting names on the x axis wrapped in lines of
+    14 characters and kept level, the title in lines of 56, all in ``height`` px (a 1400x900
+    screen holds it with its title and axes). Narrow (a phone, 390 px): normal type, the names
+    in lines of 12 characters, the title in lines of 36."""
+    names, title_width = (14, 56) if presentation else (12, 36)
+    for trace in fig.data:
+        if trace.type == "box":
+            trace.x = [wrap_label(trace.name, names)] * len(trace.y)
+        elif trace.x is not None:
+            trace.x = [wrap_label(str(v), names) for v in trace.x]
+    typeset(fig, presentation)
+    fig.update_layout(
+        # above the plot with room to spare: Plotly makes room for it (automargin)
+        title={
+            "text": wrap_label(title, title_width),
+            "y": 1,
+            "yref": "paper",
+            "yanchor": "bottom",
+            "pad": {"b": 30 if presentation else 15},
+            "automargin": True,
+        },
+        height=height if presentation else 520,
+        margin={"l": 90, "r": 40, "t": 40, "b": 40}
+        if presentation
+        else {"l": 60, "r": 10, "t": 30, "b": 30},
+    )
+    fig.update_xaxes(tickangle=0, automargin=True)
+    fig.update_yaxes(automargin=True)
+    return fig
+
+
+def metric_figure(
+    result: EvaluationResult,
+    metric: str = "balanced_accuracy",
+    *,
+    presentation: bool = False,
+    narrow: bool = False,
+) -> go.Figure:
     """One box per setting with every fold as a point, and the mean +- std as a diamond.
+
+    ``presentation``: the curve pages' presentation type (:mod:`offcenter.viz.styles`), the
+    setting names wrapped, 680 px high; ``narrow`` (a phone): the names and the title wrapped
+    to its width.
 
     Examples
     --------
@@ -96,20 +148,30 @@ def metric_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -
                 annotation_text="reference mean",
                 annotation_position="top left",
             )
+    title = f"{_metric_name(metric)} per fold ({plot_text(_design(result))})"
     fig.update_layout(
-        title=f"{_metric_name(metric)} per fold ({plot_text(_design(result))})",
+        title=title,
         yaxis_title=_metric_name(metric),
         xaxis_title=None,
         height=440,
         margin={"l": 60, "r": 20, "t": 60, "b": 80},
     )
+    if presentation or narrow:
+        return _present_boxes(fig, title, 680, presentation, narrow)
     return fig
 
 
-def difference_figure(result: EvaluationResult, metric: str = "balanced_accuracy") -> go.Figure:
+def difference_figure(
+    result: EvaluationResult,
+    metric: str = "balanced_accuracy",
+    *,
+    presentation: bool = False,
+    narrow: bool = False,
+) -> go.Figure:
     """Fold-wise differences (setting - reference) per setting, with the paired test in the hover.
 
-    Points above 0 are folds where the setting beats the reference.
+    Points above 0 are folds where the setting beats the reference. ``presentation`` and
+    ``narrow`` as for :func:`metric_figure`.
     """
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}.")
@@ -148,17 +210,27 @@ def difference_figure(result: EvaluationResult, metric: str = "balanced_accuracy
         )
     fig.add_hline(y=0, line={"color": "grey"})
     ref_label = result.labels().get(ref, ref)
+    title = f"{_metric_name(metric)}: difference with {plot_text(ref_label)}, fold by fold"
     fig.update_layout(
-        title=f"{_metric_name(metric)}: difference with {plot_text(ref_label)}, fold by fold",
+        title=title,
         yaxis_title=f"difference in {_metric_name(metric)}",
         height=420,
         margin={"l": 60, "r": 20, "t": 60, "b": 80},
     )
+    if presentation or narrow:
+        return _present_boxes(fig, title, 680, presentation, narrow)
     return fig
 
 
-def roc_figure(result: EvaluationResult) -> go.Figure:
+def roc_figure(
+    result: EvaluationResult, *, presentation: bool = False, narrow: bool = False
+) -> go.Figure:
     """Pooled out-of-fold ROC curves of the minority class, one per setting (AUC in the legend).
+
+    ``presentation``: the curve pages' presentation type, the legend in two columns above the
+    square plot, headed by the title (:func:`offcenter.viz.styles.legend_title_on_top`), 800 px
+    high (a 1400x900 screen holds it); ``narrow`` (a phone): the same layout at normal type,
+    one entry per row.
 
     Examples
     --------
@@ -206,8 +278,9 @@ def roc_figure(result: EvaluationResult) -> go.Figure:
             )
         )
     minority = result.config.get("minority")
+    title = f"ROC of the minority class {plot_text(repr(minority))}, out-of-fold scores pooled"
     fig.update_layout(
-        title=f"ROC of the minority class {plot_text(repr(minority))}, out-of-fold scores pooled",
+        title=title,
         xaxis={"title": "false positive rate", "range": [0, 1], "constrain": "domain"},
         yaxis={
             "title": "true positive rate (minority recall)",
@@ -218,6 +291,25 @@ def roc_figure(result: EvaluationResult) -> go.Figure:
         legend={"orientation": "v"},
         margin={"l": 60, "r": 20, "t": 60, "b": 60},
     )
+    if narrow and not presentation:
+        typeset(fig, False)
+        for trace in fig.data:  # a long setting's entry in two lines: none wider than a phone
+            trace.name = wrap_label(trace.name, 34)
+        legend_title_on_top(fig, wrap_label(title, 36), False)
+        fig.update_layout(height=620, margin={"l": 60, "r": 10, "t": 20, "b": 30})
+        fig.update_yaxes(title={"text": "true positive rate<br>(minority recall)"})
+    if presentation:
+        typeset(fig, True)
+        for trace in fig.data:
+            trace.line.width = 4
+        # two columns when the longest entry fits half of a 1400 px screen's main column
+        longest = max((len(tr.name or "") for tr in fig.data), default=0)
+        legend_title_on_top(fig, wrap_label(title, 50), True, columns=2 if longest <= 34 else 1)
+        fig.update_layout(
+            height=800, legend_maxheight=0.4, margin={"l": 90, "r": 40, "t": 20, "b": 40}
+        )
+        fig.update_xaxes(automargin=True)
+        fig.update_yaxes(title={"text": "true positive rate<br>(minority recall)"}, automargin=True)
     return fig
 
 

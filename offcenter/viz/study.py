@@ -20,6 +20,7 @@ from scipy import stats
 
 from offcenter.viz.evaluation import _colour
 from offcenter.viz.format import plot_text
+from offcenter.viz.styles import legend_title_on_top, typeset, typography, wrap_label
 
 __all__ = [
     "STUDY_COLOURS",
@@ -89,8 +90,21 @@ def _mark(row) -> str:
     return " ▲" if row["mean_diff"] > 0 else " ▼"
 
 
-def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | None = None):
+def cd_diagram(
+    ranks: pd.DataFrame,
+    cd: float,
+    title: str = "",
+    n_data: int | None = None,
+    *,
+    presentation: bool = False,
+    narrow: bool = False,
+):
     """Critical-difference diagram of average ranks (1 = best, on the left).
+
+    ``presentation``: the curve pages' presentation type (:mod:`offcenter.viz.styles`), each
+    label in lines of 24 characters, so that both sides' labels and the axis share a 1400 px
+    screen's main column, and the title in lines of 48. ``narrow`` (a phone, 390 px): normal
+    type, labels in lines of 14 characters and the title in lines of 36.
 
     ``ranks`` has the columns ``label`` and ``mean_rank`` (and optionally ``p_holm``, shown in the
     hover). With the columns ``significant`` and ``mean_diff`` of
@@ -113,27 +127,37 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
     df = ranks.sort_values("mean_rank", kind="mergesort").reset_index(drop=True)
     k = len(df)
     lo, hi = 1, max(k, 2)
+    t = typography(presentation)
+    small = 12 if not presentation else t.annotation  # the labels' and ranks' text (px)
     fig = go.Figure()
     fig.add_shape(type="line", x0=lo, x1=hi, y0=0, y1=0, line={"color": "black", "width": 1.5})
-    for t in range(lo, hi + 1):
-        fig.add_shape(type="line", x0=t, x1=t, y0=0, y1=0.12, line={"color": "black"})
-        fig.add_annotation(x=t, y=0.28, text=str(t), showarrow=False, font={"size": 12})
+    for tick in range(lo, hi + 1):
+        fig.add_shape(type="line", x0=tick, x1=tick, y0=0, y1=0.12, line={"color": "black"})
+        fig.add_annotation(x=tick, y=0.28, text=str(tick), showarrow=False, font={"size": small})
     # the CD bar above the axis, from rank 1
     fig.add_shape(type="line", x0=lo, x1=lo + cd, y0=0.75, y1=0.75, line={"width": 2})
     for x in (lo, lo + cd):
         fig.add_shape(type="line", x0=x, x1=x, y0=0.68, y1=0.82, line={"width": 2})
-    fig.add_annotation(x=lo + cd / 2, y=1.0, text=f"CD = {cd:.2f}", showarrow=False)
+    fig.add_annotation(
+        x=lo + cd / 2, y=1.0, text=f"CD = {cd:.2f}", showarrow=False, font={"size": small}
+    )
     half = (k + 1) // 2
-    step = 0.42
+    # presentation: two-line labels need twice the room between two settings' lines
+    step = 0.9 if presentation else (1.0 if narrow else 0.42)
     marked = "significant" in df.columns and "mean_diff" in df.columns
     labels = [
         f"{plot_text(r['label'])} ({r['mean_rank']:.2f})" + (_mark(r) if marked else "")
         for _, r in df.iterrows()
     ]
-    # the labels sit in the side margins, sized to the longest label of each side (7 px per
-    # character of 12 px text, more than Arial's average), so that none is cut at any width
+    if presentation or narrow:  # in lines of 24 (14 on a phone) characters
+        labels = [wrap_label(x, 24 if presentation else 14) for x in labels]
+    # the labels sit in the side margins, sized to the longest line of each side's labels
+    # (7 px per character of 12 px text, more than Arial's average; 0.55 em at presentation
+    # size, more than Source Sans's), so that none is cut at any width
+    per_char = 7 if not presentation else 0.55 * small
     side = [
-        7 * max((len(t) for t in part), default=0) + 25 for part in (labels[:half], labels[half:])
+        int(per_char * max((len(line) for x in part for line in x.split("<br>")), default=0)) + 25
+        for part in (labels[:half], labels[half:])
     ]
     for i, row in df.iterrows():
         colour = study_colour(row["setting"] if "setting" in df.columns else i)
@@ -155,7 +179,7 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
             text=labels[i],
             xanchor="right" if left else "left",
             showarrow=False,
-            font={"size": 12, "color": colour},
+            font={"size": small, "color": colour},
             hovertext=hover,
         )
     for n, (a, b) in enumerate(cliques(df["mean_rank"], cd)):
@@ -173,14 +197,18 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
         fig.add_annotation(
             x=(lo + hi) / 2,
             y=depth + 0.05,
-            text=NOTE,
+            text=wrap_label(NOTE, 60)
+            if presentation
+            else (wrap_label(NOTE, 48) if narrow else NOTE),
             showarrow=False,
-            font={"size": 11, "color": "#444"},
+            font={"size": 11 if not presentation else t.annotation, "color": "#444"},
+            yanchor="top" if presentation or narrow else "middle",
         )
-        depth -= 0.35
+        depth -= 1.2 if presentation or narrow else 0.35
     subtitle = f" ({n_data} data sets)" if n_data else ""
+    full_title = plot_text(title) + subtitle if title else None
     fig.update_layout(
-        title=plot_text(title) + subtitle if title else None,
+        title=full_title,
         xaxis={"visible": False, "range": [lo - 0.3, hi + 0.3]},
         yaxis={"visible": False, "range": [depth, 1.2]},
         height=max(320, 120 + 32 * half),
@@ -188,6 +216,20 @@ def cd_diagram(ranks: pd.DataFrame, cd: float, title: str = "", n_data: int | No
         plot_bgcolor="white",
         showlegend=False,
     )
+    if narrow and not presentation:  # 48 px per unit of y: a level holds three lines of 12 px
+        fig.update_layout(
+            title={"text": wrap_label(full_title, 36) if full_title else None},
+            height=int(100 + 48 * (1.2 - depth)),
+            margin={"t": 70 if title else 20},
+        )
+    if presentation:
+        typeset(fig, True)
+        # 70 px per unit of y: a level (0.9) holds a two-line label of 22 px text
+        fig.update_layout(
+            title={"text": wrap_label(full_title, 48) if full_title else None},
+            height=min(860, int(120 + 70 * (1.2 - depth))),
+            margin={"t": 100 if title else 20},
+        )
     return fig
 
 
@@ -197,8 +239,16 @@ def gain_figure(
     title: str = "",
     columns: int = 0,
     y_range: tuple[float, float] | None = None,
+    *,
+    presentation: bool = False,
+    narrow: bool = False,
 ):
     """Gain over the reference on each data set against its imbalance ratio (log x).
+
+    ``presentation`` (one plot, ``columns`` = 0): the curve pages' presentation type
+    (:mod:`offcenter.viz.styles`), the legend in two columns above the plot headed by the title
+    (each entry in two lines: the setting, its statistic), 820 px high at most (a 1400x900
+    screen holds it); ``narrow`` (a phone): the same at normal type, one entry per row.
 
     ``gains`` has the columns ``label``, ``gain``, ``imbalance_ratio`` and ``data``
     (:func:`offcenter.evaluation.study.gains`). Each setting is one colour; its legend entry gives
@@ -301,6 +351,33 @@ def gain_figure(
         legend={"font": {"size": 11}},
         margin={"l": 70, "r": 20, "t": 70 if title else 40, "b": 70},
     )
+    if narrow and not presentation and not facets:
+        typeset(fig, False)
+        for trace in fig.data:
+            trace.name = trace.name.replace(" (ρ", "<br>(ρ", 1)
+        for trace in fig.data:
+            trace.name = "<br>".join(wrap_label(part, 34) for part in trace.name.split("<br>"))
+        legend_title_on_top(fig, wrap_label(plot_text(title), 36) if title else None, False)
+        fig.update_layout(
+            height=420 + 40 * len(groups),
+            legend_maxheight=0.7,
+            xaxis_title_text=wrap_label(x_title, 30),
+            yaxis_title_text=wrap_label(y_title, 24),
+            margin={"l": 60, "r": 10, "t": 20, "b": 30},
+        )
+    if presentation and not facets:
+        typeset(fig, True)
+        for trace in fig.data:  # the setting, then its statistic: two columns fit 1400 px
+            trace.name = trace.name.replace(" (ρ", "<br>(ρ", 1)
+        rows = -(-len(groups) // 2)
+        legend_title_on_top(fig, wrap_label(plot_text(title), 50) if title else None, True, 2)
+        fig.update_layout(
+            height=min(820, 460 + 60 * rows),
+            legend_maxheight=0.6,  # a fraction of the figure: the whole legend, never cut
+            yaxis_title_text=wrap_label(y_title, 24),
+            margin={"l": 100, "r": 40, "t": 20, "b": 40},
+        )
+        fig.update_traces(marker_size=11)
     return fig
 
 
@@ -315,8 +392,13 @@ def common_range(*gain_tables: pd.DataFrame, pad: float = 0.05) -> tuple[float, 
     return (-round(m, 6), round(m, 6))
 
 
-def dataset_figure(gains: pd.DataFrame, metric_name: str = "", title: str = ""):
+def dataset_figure(
+    gains: pd.DataFrame, metric_name: str = "", title: str = "", *, presentation: bool = False
+):
     """Which data sets drive a result: each setting's gain over Shannon per data set, a heatmap.
+
+    ``presentation``: the curve pages' presentation type, a row of 26 px per data set (a list
+    of 41 data sets is taller than a screen: it scrolls, as a table would).
 
     Rows: the data sets sorted by imbalance ratio (IR in the row label); columns: the settings;
     colour: the gain (diverging, symmetric around 0: red where the setting loses to Shannon,
@@ -358,14 +440,42 @@ def dataset_figure(gains: pd.DataFrame, metric_name: str = "", title: str = ""):
         title=plot_text(title) if title else None,
         height=160 + 16 * len(rows),
         xaxis={"tickangle": -35, "title": f"gain over Shannon in {plot_text(metric_name)}"},
-        yaxis={"title": "data set, most imbalanced at the top", "tickfont": {"size": 10}},
+        # the first row (the most imbalanced) at the top: a heatmap's categories go upwards
+        yaxis={
+            "title": "data set, most imbalanced at the top",
+            "tickfont": {"size": 10},
+            "autorange": "reversed",
+        },
         margin={"l": 230, "r": 20, "t": 60 if title else 30, "b": 160},
     )
+    if presentation:
+        typeset(fig, True)
+        fig.update_traces(colorbar={"title": {"font": {"size": 22}}, "tickfont": {"size": 20}})
+        fig.update_layout(
+            height=320 + 26 * len(rows),
+            xaxis={
+                "title": {"text": wrap_label(f"gain over Shannon in {plot_text(metric_name)}", 40)}
+            },
+            yaxis={"tickfont": {"size": 20}, "automargin": True},
+            margin={"l": 20, "t": 80 if title else 30, "b": 40},
+        )
+        fig.update_xaxes(tickangle=-90, automargin=True)  # one line per setting, 20 px
     return fig
 
 
-def effect_figure(families: dict, metric_name: str = "", title: str = ""):
+def effect_figure(
+    families: dict,
+    metric_name: str = "",
+    title: str = "",
+    *,
+    presentation: bool = False,
+    narrow: bool = False,
+):
     """Each setting's difference from Shannon with its 95 % CI, one panel per family.
+
+    ``presentation``: the curve pages' presentation type (:mod:`offcenter.viz.styles`), the
+    setting names in lines of 28 characters, the title in lines of 56, 820 px high at most
+    (a 1400x900 screen holds it).
 
     ``families`` maps a panel title to the ``ranks`` table of
     :func:`offcenter.evaluation.study.rank_tests` (columns ``setting``, ``label``,
@@ -450,4 +560,46 @@ def effect_figure(families: dict, metric_name: str = "", title: str = ""):
         plot_bgcolor="white",
     )
     fig.update_xaxes(showgrid=True, gridcolor="#eee", zeroline=False)
+    if narrow and not presentation:
+        for trace in fig.data:
+            trace.y = [wrap_label(v, 16) for v in trace.y]
+        typeset(fig, False)
+        fig.for_each_xaxis(lambda ax: ax.update(title_text=wrap_label(ax.title.text or "", 16)))
+        fig.update_xaxes(title_font_size=12, tickfont_size=12, automargin=True)
+        fig.update_yaxes(tickfont_size=12)
+        fig.update_annotations(font_size=13)
+        fig.update_layout(
+            title={
+                "text": wrap_label(plot_text(title), 36) if title else None,
+                "y": 1,
+                "yref": "paper",
+                "yanchor": "bottom",
+                "pad": {"b": 30},
+                "automargin": True,
+            },
+            height=200 + 50 * n,
+            margin={"l": 10, "r": 10, "t": 30, "b": 30},
+        )
+    if presentation:
+        for trace in fig.data:
+            trace.y = [wrap_label(v, 28) for v in trace.y]
+            trace.marker.size = 15
+            trace.textfont = {"size": 20}
+        typeset(fig, True)
+        fig.for_each_xaxis(lambda ax: ax.update(title_text=wrap_label(ax.title.text or "", 22)))
+        fig.update_xaxes(title_font_size=20, automargin=True)
+        fig.update_yaxes(tickfont_size=20)
+        fig.update_layout(
+            # above the panels' titles: Plotly makes room for it (automargin)
+            title={
+                "text": wrap_label(plot_text(title), 56) if title else None,
+                "y": 1,
+                "yref": "paper",
+                "yanchor": "bottom",
+                "pad": {"b": 45},
+                "automargin": True,
+            },
+            height=min(820, 250 + 56 * n),
+            margin={"l": 10, "r": 40, "t": 40, "b": 40},
+        )
     return fig

@@ -41,6 +41,9 @@ __all__ = [
     "NORMAL",
     "PRESENTATION",
     "typography",
+    "typeset",
+    "legend_title_on_top",
+    "wrap_label",
     "setting_style",
     "class_style",
     "contrast_ratio",
@@ -236,3 +239,82 @@ PRESENTATION = Typography(
 def typography(presentation: bool = False) -> Typography:
     """:data:`PRESENTATION` if ``presentation`` else :data:`NORMAL`."""
     return PRESENTATION if presentation else NORMAL
+
+
+def wrap_label(text: str, width: int = 22) -> str:
+    """Break ``text`` into lines of at most ``width`` characters at spaces (Plotly's ``<br>``);
+    a word longer than ``width`` keeps its own line. Text that already has ``<br>`` is kept.
+
+    >>> wrap_label("off-centered Daroczy (β = 0.5), θ = prior", 22)
+    'off-centered Daroczy<br>(β = 0.5), θ = prior'
+    >>> wrap_label("Shannon", 5)
+    'Shannon'
+    """
+    if len(text) <= width or "<br>" in text:
+        return text
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "<br>".join(lines)
+
+
+def typeset(fig, presentation: bool = False):
+    """Set a built Plotly figure's text to the sizes of :func:`typography` (in place).
+
+    The figures of the Compare page (:mod:`offcenter.viz.evaluation`, :mod:`offcenter.viz.study`)
+    are built with Plotly's methods; this gives them the curve pages' type: the default text
+    ``font``, the title ``title``, axis titles ``axis_title``, tick labels ``tick``, the legend
+    ``legend`` (capped at 20 px, as a long legend of the curve pages) and every annotation
+    ``annotation``, all dark (:data:`TEXT_COLOR`) in presentation mode. A figure's own layout
+    (heights, margins, wrapped labels) is its builder's business.
+
+    Returns the figure.
+    """
+    t = typography(presentation)
+    color = {"color": TEXT_COLOR} if presentation else {}
+    fig.update_layout(
+        font={"size": t.font, **color},
+        hoverlabel={"font": {"size": t.font}},
+        legend={"font": {"size": min(t.legend, 20)}},
+    )
+    if presentation:  # the toolbar as a column in the right margin, not a row over the title
+        fig.update_layout(modebar={"orientation": "v"})
+    if fig.layout.title.text:
+        fig.update_layout(title={"font": {"size": t.title, **color}})
+    axis = {"title_font": {"size": t.axis_title, **color}, "tickfont": {"size": t.tick, **color}}
+    fig.update_xaxes(**axis)
+    fig.update_yaxes(**axis)
+    fig.update_annotations(font_size=t.annotation)
+    return fig
+
+
+def legend_title_on_top(fig, title: str | None, presentation: bool = False, columns: int = 1):
+    """Put a figure's legend in rows above the plot, headed by the figure's title (in place).
+
+    The curve pages' layout (:mod:`offcenter.viz.curves`): a layout title and a legend above
+    the plot overlap at presentation size (Plotly makes room for the legend, not for the two),
+    so the title becomes the legend's title, in bold, and the plot moves down for both.
+    ``columns`` > 1 puts the entries in that many columns. Returns the figure.
+    """
+    t = typography(presentation)
+    legend = {
+        "orientation": "h",
+        "yanchor": "bottom",
+        "y": 1.02,
+        "xanchor": "left",
+        "x": 0,
+        "font": {"size": min(t.legend, 20), "color": TEXT_COLOR},
+    }
+    if columns > 1:
+        legend.update(entrywidthmode="fraction", entrywidth=1 / columns)
+    if title:
+        legend["title"] = {
+            "text": f"<b>{title}</b>",
+            "side": "top",
+            "font": {"size": t.title, "color": TEXT_COLOR},
+        }
+    fig.update_layout(title={"text": None}, legend=legend, showlegend=True)
+    return fig

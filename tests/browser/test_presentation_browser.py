@@ -1,0 +1,285 @@
+"""Presentation mode measured in Chromium at a projector's 1400x900 (``present=1``) and on a
+phone (390x844) opening the same links: the Compare page's figures at the curve pages' type,
+each on one screen with its title, axes and legend; the small tables of the Tree and Compare
+pages as large as the curve pages' table and hiding no value; Figure 2's animation controls on
+screen with the figure without scrolling.
+
+Screenshots: tests/artifacts/present_*.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import ARTIFACTS, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+RUN = "data=glass&settings=shannon,oc_shannon,oc_daroczy_b0.5&folds=2&repeats=1&max_depth=2"
+FIG2 = "measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
+SCREENS = {"projector": (1400, 900), "phone": (390, 844)}
+#: The Compare page's figures, by the key of their chart.
+COMPARE_FIGURES = (
+    "ks_answer_fig",
+    "ks_cd",
+    "ks_gain",
+    "cm_fig_metric",
+    "cm_fig_diff",
+    "cm_fig_roc",
+)
+
+# Every text of the figure of a chart (by its Streamlit key): boxes (viewport px) and sizes.
+_TEXTS = r"""(key) => {
+  const host = document.querySelector('.st-key-' + key);
+  const g = host && host.querySelector('.js-plotly-plot');
+  if (!g) return null;
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return {x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}; };
+  const sel = '.gtitle, .legendtitletext, .legendtext, .g-xtitle text, .g-ytitle text, '
+    + '.xtick text, .ytick text, .annotation-text';
+  const texts = Array.from(g.querySelectorAll(sel)).filter(t => t.textContent.trim())
+    .map(t => ({text: t.textContent.trim(), cls: t.getAttribute('class') || '', box: box(t),
+      size: parseFloat(t.style.fontSize || getComputedStyle(t).fontSize || '0')}));
+  const mb = g.querySelector('.modebar');
+  const shown = mb && mb.getBoundingClientRect().width > 0
+    && getComputedStyle(mb.querySelector('.modebar-group')).opacity !== '0';
+  return {figure: box(g), texts: texts, modebar: shown ? box(mb) : null,
+          viewport: {w: window.innerWidth, h: window.innerHeight}};
+}"""
+
+# The static tables: cell text size, and whether a table or a cell hides part of its content.
+_TABLES = r"""() => Array.from(document.querySelectorAll('[data-testid="stTable"]'))
+  .filter(t => t.checkVisibility() && t.innerText.trim()).map(t => {
+    const cells = Array.from(t.querySelectorAll('td, th'));
+    const tb = t.getBoundingClientRect();
+    return {
+      header: Array.from(t.querySelectorAll('th')).map(c => c.innerText.trim()),
+      size: Math.min(...cells.map(c => parseFloat(getComputedStyle(c).fontSize))),
+      overflow: t.scrollWidth - t.clientWidth,
+      cut: cells.filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.innerText).slice(0, 3),
+      outside: cells.filter(c => c.getBoundingClientRect().right > tb.right + 1).length,
+    };
+  })"""
+
+
+def _overlaps(a, b, tol: float = 1.0) -> bool:
+    return (
+        a["x0"] < b["x1"] - tol
+        and b["x0"] < a["x1"] - tol
+        and a["y0"] < b["y1"] - tol
+        and b["y0"] < a["y1"] - tol
+    )
+
+
+def _inside(a, b, tol: float = 1.0) -> bool:
+    return (
+        a["x0"] >= b["x0"] - tol
+        and a["y0"] >= b["y0"] - tol
+        and a["x1"] <= b["x1"] + tol
+        and a["y1"] <= b["y1"] + tol
+    )
+
+
+def _context(browser, screen: str):
+    w, h = SCREENS[screen]
+    extra = {"is_mobile": True, "has_touch": True} if screen == "phone" else {}
+    context = browser.new_context(viewport={"width": w, "height": h}, **extra)
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    return context, page
+
+
+def _open(page, url: str, selector: str = "[data-testid='stApp']") -> None:
+    page.goto(url)
+    wait_for_app(page)
+    page.wait_for_selector(selector, timeout=180_000)
+    page.wait_for_timeout(1500)  # the window's report (a rerun) and Plotly's automargin
+    wait_for_app(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def _compare_with_results(page, app_url: str) -> None:
+    _open(page, f"{app_url}/Compare_measures?present=1&{RUN}")
+    page.get_by_role("button", name="Run", exact=True).click()
+    page.get_by_text(re.compile(r"Done: \d+/\d+ fits|Results from the cache")).wait_for(
+        timeout=300_000
+    )
+    wait_for_app(page)
+    page.get_by_text("Explore the benchmark").click()  # the study's CD diagram and gains
+    page.wait_for_selector(".st-key-ks_gain .js-plotly-plot .main-svg", timeout=120_000)
+    page.wait_for_selector(".st-key-cm_fig_roc .js-plotly-plot .main-svg", timeout=120_000)
+    page.wait_for_timeout(1000)
+
+
+def _measure_figure(page, key: str) -> dict:
+    page.locator(f".st-key-{key} .js-plotly-plot").scroll_into_view_if_needed()
+    page.wait_for_timeout(400)
+    page.mouse.move(2, 2)  # no hover: the toolbar hides on a desktop
+    page.wait_for_timeout(300)
+    geo = page.evaluate(_TEXTS, key)
+    assert geo is not None, key
+    return geo
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_compare_figures_fit_one_screen_at_the_curve_pages_type(browser, app_url, screen):
+    context, page = _context(browser, screen)
+    try:
+        _compare_with_results(page, app_url)
+        for key in COMPARE_FIGURES:
+            geo = _measure_figure(page, key)
+            fig, vp, texts = geo["figure"], geo["viewport"], geo["texts"]
+            window = {"x0": 0, "y0": 0, "x1": vp["w"], "y1": vp["h"]}
+            assert len(texts) >= 5, (key, texts)
+            for t in texts:
+                # no text cut: inside the figure and the window, clear of the toolbar
+                assert _inside(t["box"], fig), (key, t, fig)
+                assert _inside(t["box"], window), (key, t, vp)
+                if geo["modebar"] is not None:
+                    assert not _overlaps(t["box"], geo["modebar"]), (key, t, geo["modebar"])
+            # the title is clear of every other text (legend, panels' titles, ticks)
+            titles = [t for t in texts if "gtitle" in t["cls"] or "legendtitle" in t["cls"]]
+            assert titles, key
+            for title in titles:
+                for t in texts:
+                    if t is not title and t["cls"] != title["cls"]:
+                        # (a text's box holds its line spacing: 4 px of it may touch)
+                        assert not _overlaps(title["box"], t["box"], tol=4), (key, title, t)
+            sizes = [t["size"] for t in texts]
+            if screen == "projector":
+                # one screen holds the whole figure, its text at the curve pages' sizes
+                assert fig["y1"] - fig["y0"] <= vp["h"], (key, fig, vp)
+                assert _inside(fig, window), (key, fig, vp)
+                assert min(sizes) >= 20, (key, sorted(sizes)[:5])
+            else:
+                # the link's presentation mode does not apply on a phone, which has no toolbar
+                assert min(sizes) < 20, (key, sorted(sizes)[:5])
+                assert geo["modebar"] is None, key
+                assert fig["x1"] <= vp["w"] + 1, (key, fig)
+            page.locator(f".st-key-{key} .js-plotly-plot").screenshot(
+                path=str(ARTIFACTS / f"present_{key}_{screen}.png")
+            )
+    finally:
+        context.close()
+
+
+def _curve_table_size(page, app_url: str) -> float:
+    _open(page, f"{app_url}/Two_classes?present=1", ".js-plotly-plot .main-svg")
+    tables = page.evaluate(_TABLES)
+    assert tables, "the curve page's readout table"
+    return tables[0]["size"]
+
+
+def test_tables_in_presentation_mode_are_large_and_hide_nothing(browser, app_url):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    context, page = _context(browser, "projector")
+    try:
+        least = _curve_table_size(page, app_url)
+        assert least >= 17.5
+        # the Compare page: the class counts, the summary and the paired comparisons
+        _compare_with_results(page, app_url)
+        tables = page.evaluate(_TABLES)
+        headers = [" ".join(t["header"]) for t in tables]
+        assert any("Holm-adjusted p" in h for h in headers), headers
+        assert any("balanced accuracy" in h for h in headers), headers
+        for t in tables:
+            assert t["size"] >= least, t
+            assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, t
+        paired = page.locator("[data-testid='stTable']").filter(has_text="Holm-adjusted p")
+        paired.scroll_into_view_if_needed()
+        paired.screenshot(path=str(ARTIFACTS / "present_compare_paired_table.png"))
+        # no small table left as a canvas grid on the page's results
+        assert page.locator("[data-testid='stDataFrame']").count() == 0
+        # the Tree page: "Impurity under each measure" (it hid its values at 1400 px)
+        _open(
+            page,
+            f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1",
+            ".js-plotly-plot .main-svg",
+        )
+        page.get_by_text("Impurity under each measure").wait_for()
+        wait_for_app(page)
+        tables = page.evaluate(_TABLES)
+        impurity = [t for t in tables if t["header"] == ["impurity", "measure"]]
+        assert impurity, [t["header"] for t in tables]
+        for t in tables:
+            assert t["size"] >= least, t
+            assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, t
+        box = page.locator("[data-testid='stTable']").filter(has_text="Hellinger").first
+        box.scroll_into_view_if_needed()
+        box.screenshot(path=str(ARTIFACTS / "present_tree_impurity_table.png"))
+    finally:
+        context.close()
+
+
+def test_phone_tables_hide_nothing(browser, app_url):
+    """On a phone (390x844) the small tables of the Tree and Compare pages are static tables
+    whose every cell is inside the table and the screen (a grid hid the rest of its rows and
+    columns)."""
+    context, page = _context(browser, "phone")
+    try:
+        for url, selector in (
+            (f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1", ".js-plotly-plot"),
+            (f"{app_url}/Compare_measures?{RUN}", "[data-testid='stTable']:visible"),
+        ):
+            _open(page, url, selector)
+            tables = page.evaluate(_TABLES)
+            assert tables, url
+            for t in tables:
+                assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, (url, t)
+            width = page.evaluate(
+                "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
+            )
+            assert width <= 392, width
+        page.locator("[data-testid='stTable']:visible").first.screenshot(
+            path=str(ARTIFACTS / "present_phone_table.png")
+        )
+    finally:
+        context.close()
+
+
+def test_figure_2_animation_controls_on_screen_without_scrolling(browser, app_url):
+    """At 1400x900 in presentation mode the animated Figure 2 is at the top of the page: the
+    whole figure, its play and pause buttons, and the sidebar's speed and loop are on the first
+    screen, with no scrolling."""
+    context, page = _context(browser, "projector")
+    try:
+        _open(
+            page,
+            f"{app_url}/Two_classes?present=1&animate=1&{FIG2}",
+            ".js-plotly-plot .updatemenu-button",
+        )
+        window = {"x0": 0, "y0": 0, "x1": 1400, "y1": 900}
+
+        def box(locator) -> dict:
+            b = locator.bounding_box()
+            assert b is not None
+            return {
+                "x0": b["x"],
+                "y0": b["y"],
+                "x1": b["x"] + b["width"],
+                "y1": b["y"] + b["height"],
+            }
+
+        figure = box(page.locator(".js-plotly-plot").first)
+        assert _inside(figure, window), figure
+        buttons = page.locator(".js-plotly-plot .updatemenu-button")
+        assert buttons.count() == 2
+        controls = {
+            "play": box(buttons.nth(0)),
+            "pause": box(buttons.nth(1)),
+            "speed": box(
+                page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first
+            ),
+            "loop": box(
+                page.locator("[data-testid='stSidebar'] [data-testid='stCheckbox']").filter(
+                    has_text="Loop"
+                )
+            ),
+        }
+        for name, b in controls.items():
+            assert _inside(b, window), (name, b)
+        page.screenshot(path=str(ARTIFACTS / "present_fig2_animation_1400x900.png"))
+    finally:
+        context.close()
