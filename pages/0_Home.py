@@ -52,7 +52,8 @@ for row in (numbered[:2], numbered[2:]):  # two by two; one under the other on a
                 query_params=link.query,
             )
 
-left, right = st.columns([3, 2])
+# in presentation mode the thumbnail takes the page's width: its type does not fit a column
+left, right = (st.container(), st.container()) if present else st.columns([3, 2])
 with right:
     # A live thumbnail of Figure 1: the same package functions as the "Two classes" page.
     fig1 = PRESETS["fig1"]

@@ -283,3 +283,21 @@ def test_figure_2_animation_controls_on_screen_without_scrolling(browser, app_ur
         page.screenshot(path=str(ARTIFACTS / "present_fig2_animation_1400x900.png"))
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_home_thumbnail_whole_in_presentation_mode(browser, app_url, screen):
+    """Home's Figure 1 thumbnail with ``present=1``: at 1400x900 it takes the page's width (its
+    presentation type overflowed a column: title and x title ended beyond 1400 px); every text
+    inside the figure and the window."""
+    context, page = _context(browser, screen)
+    try:
+        _open(page, f"{app_url}/?present=1", ".st-key-home_fig1 .js-plotly-plot .main-svg")
+        geo = _measure_figure(page, "home_fig1")
+        window = {"x0": 0, "y0": -1e9, "x1": geo["viewport"]["w"], "y1": 1e9}
+        assert _inside(geo["figure"], window), geo["figure"]
+        for t in geo["texts"]:
+            assert _inside(t["box"], geo["figure"]), t
+            assert _inside(t["box"], window), t
+    finally:
+        context.close()
