@@ -45,7 +45,7 @@ url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX, anchor=tree_
 url_warnings += tree_restore.start(SCHEMA, PREFIX)  # a link's edits, a session file opened
 S.setdefault("tr_session", TreeSession())  # the grown tree, its edits, the selected node
 present = presentation.is_on()
-phone = tree_page.is_phone(st.context.headers.get("User-Agent"))
+phone = presentation.is_narrow()  # the window's width (before its report: the User-Agent)
 size = tree_page.view_size(present, phone)  # a link's present=1 does not apply on a phone
 
 

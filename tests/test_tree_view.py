@@ -10,7 +10,7 @@ import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
-from offcenter.app import tree_page
+from offcenter.app import presentation, tree_page
 from offcenter.app.row_trace import _defaults
 from offcenter.data.datasets import DATASETS, load
 from offcenter.tree import TreeClassifier
@@ -125,13 +125,19 @@ def test_node_text_14_px_and_20_px_in_presentation_mode_and_the_root_children_fi
     assert {0, 1, 2} <= {c[0] for c in nodes["customdata"]}
 
 
-def test_a_phone_gets_narrow_boxes_and_no_presentation_sizes_from_a_link(monkeypatch):
-    # AppTest cannot send a User-Agent: the page's phone test is replaced (the browser test
-    # at 390 x 844 sends a real one)
-    seen = []
-    monkeypatch.setattr(tree_page, "is_phone", lambda ua: seen.append(ua) or True)
-    at = run(data="pima", present="1")
-    assert seen
+def _narrow_tree(**query):
+    """The Tree page in a window the browser reported narrow (AppTest sends no User-Agent)."""
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.session_state["_viewport_kind"] = "narrow"
+    return run(at)
+
+
+def test_a_phone_gets_narrow_boxes_and_no_presentation_sizes_from_a_link():
+    # the window's reported width decides, not the User-Agent (the browser test at 390 x 844
+    # sends a real phone's)
+    at = _narrow_tree(data="pima", present="1")
     spec = tree_chart(at)
     text = next(t for t in spec["data"] if t.get("name") == "text")
     assert text["textfont"]["size"] == NODE_FONT  # not the projector's 20 px
@@ -140,10 +146,21 @@ def test_a_phone_gets_narrow_boxes_and_no_presentation_sizes_from_a_link(monkeyp
     assert {0, 1, 2} <= {c[0] for c in nodes["customdata"]}
 
 
+def test_a_wide_report_is_not_a_phone():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["data"] = "pima"
+    at.query_params["present"] = "1"
+    at.session_state["_viewport_kind"] = "wide"
+    spec = tree_chart(run(at))
+    text = next(t for t in spec["data"] if t.get("name") == "text")
+    assert text["textfont"]["size"] == PRESENTATION_FONT
+
+
 def test_view_sizes_and_phone_detection():
-    assert tree_page.is_phone(IPHONE) and tree_page.is_phone("Mozilla/5.0 (Linux; Android 14)")
-    assert not tree_page.is_phone("Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0")
-    assert not tree_page.is_phone(None)
+    phone = presentation.user_agent_is_phone
+    assert phone(IPHONE) and phone("Mozilla/5.0 (Linux; Android 14)")
+    assert not phone("Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0")
+    assert not phone(None)
     assert tree_page.view_size(True, True).font_size == NODE_FONT
     assert tree_page.view_size(True, False).font_size == PRESENTATION_FONT
     assert (

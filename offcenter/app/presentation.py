@@ -30,6 +30,8 @@ read from the URL when a session opens and written back by
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from offcenter.app import urlstate
@@ -133,9 +135,32 @@ def _known_viewport() -> str | None:
     return kept if kept in ("narrow", "wide") else None
 
 
+_MOBILE = re.compile(r"Mobi|Android|iPhone|iPod", re.IGNORECASE)
+
+
+def user_agent_is_phone(user_agent: str | None) -> bool:
+    """Whether a browser's User-Agent is a phone's (``Mobi``, Android, iPhone): the only hint
+    of the screen the server has before the browser's first report of its width.
+
+    >>> user_agent_is_phone("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148")
+    True
+    >>> user_agent_is_phone("Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36")
+    False
+    """
+    return bool(user_agent) and bool(_MOBILE.search(str(user_agent)))
+
+
 def is_narrow() -> bool:
-    """Whether the browser reported a narrow window (a phone): the pages lay out for it."""
-    return _known_viewport() == "narrow"
+    """Whether the window is narrow (a phone): the pages lay out for it.
+
+    The browser's report of its width decides (a phone turned sideways, or a desktop window a
+    third of a screen, is what its width says); before the first report, the User-Agent's
+    guess (:func:`user_agent_is_phone`), so that a phone's first drawing is already a phone's.
+    """
+    kind = _known_viewport()
+    if kind is not None:
+        return kind == "narrow"
+    return user_agent_is_phone(st.context.headers.get("User-Agent"))
 
 
 def chosen() -> bool:

@@ -60,7 +60,6 @@ __all__ = [
     "cached_xy",
     "cached_fit",
     "ViewSize",
-    "is_phone",
     "view_size",
     "file_stem",
     "small_sample_note",
@@ -204,21 +203,6 @@ class ViewSize:
     shares_per_line: int = 3
     phone: bool = False
     present: bool = False
-
-
-_MOBILE = re.compile(r"Mobi|Android|iPhone|iPod", re.IGNORECASE)
-
-
-def is_phone(user_agent: str | None) -> bool:
-    """Whether a browser's User-Agent is a phone's (``Mobi``, Android, iPhone): the server
-    learns the screen's size from nothing else before the page is drawn.
-
-    >>> is_phone("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148")
-    True
-    >>> is_phone("Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36")
-    False
-    """
-    return bool(user_agent) and bool(_MOBILE.search(str(user_agent)))
 
 
 def view_size(present: bool, phone: bool) -> ViewSize:
