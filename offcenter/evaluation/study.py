@@ -154,20 +154,18 @@ MODELS = {
     "balanced_forest": "bagged forest, class-balanced bootstrap",
 }
 #: The models of the committed run (docs/imbalanced_study.md): the command line's default.
-DEFAULT_MODELS = ("tree", "pruned", "forest")
+DEFAULT_MODELS = tuple(MODELS)
 #: Cost of each model relative to "tree" (CPU time over the 41 KEEL sets, every setting and the
-#: anchors): tree, pruned and forest measured on the committed run ("tree" is 1.4 min of CPU for
-#: all 41 sets, "forest" 44.6 min), the others scaled from a run on 3 sets (ecoli3, glass4,
-#: yeast-1_vs_7, one repetition) relative to "forest" there. Also the scheduling weights of
-#: :func:`run_study` (the longest groups first).
+#: anchors, from the committed results: :func:`model_cpu_minutes`; "tree" is 1.4 CPU-minutes).
+#: Also the scheduling weights of :func:`run_study` (the longest groups first) and its ETA.
 MODEL_COST = {
     "tree": 1,
     "pruned": 2,
-    "pruned_cv": 32,
-    "laplace": 2,
-    "bagged_laplace": 38,
-    "forest": 32,
-    "balanced_forest": 37,
+    "pruned_cv": 13,
+    "laplace": 1.3,
+    "bagged_laplace": 39,
+    "forest": 35,
+    "balanced_forest": 39,
 }
 #: Models whose trees are pruned (mean leaves and depth are reported beside their results).
 PRUNED_MODELS = ("pruned", "pruned_cv")
