@@ -41,6 +41,10 @@ FIGURES = [
     ("tree", "gmean", "prior"),
     ("forest", "auc", "majority"),
     ("forest", "gmean", "majority"),
+    ("pruned_cv", "auc", "majority"),
+    ("laplace", "auc", "majority"),
+    ("bagged_laplace", "auc", "majority"),
+    ("balanced_forest", "gmean", "majority"),
 ]
 GAINS = [
     ("tree", "auc", "majority"),
