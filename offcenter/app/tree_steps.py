@@ -73,7 +73,7 @@ def step_controls(clf, tree_state, tree_key: str) -> StepView | None:
     if not isinstance(S.get(ON), bool):
         S[ON] = False
     on = st.toggle(
-        "Step through the splits (grow the tree one split at a time)",
+        "Step through the splits, one at a time",
         key=ON,
         on_change=_switched,
         help="For a lesson: the tree starts as the root alone; each 'Next split' adds one "

@@ -64,7 +64,7 @@ def test_default_label_gain_then_off_centered_verdict_on_pima(page, app_url):
     assert "Tree grown with Shannon;" in page.inner_text("body")
     page.get_by_role("button", name="Use off-centered Shannon, θ = prior").click()
     wait_for_app(page)
-    page.get_by_role("button", name="Grow the tree").click()
+    page.get_by_role("button", name="Grow the tree", exact=True).click()
     wait_for_app(page)
     page.wait_for_selector("text=Tree grown with off-centered Shannon", timeout=60_000)
     body = page.inner_text("body")
