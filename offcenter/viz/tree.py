@@ -757,26 +757,7 @@ def class_histogram_figure(
              "x1": float(threshold), "y0": 0, "y1": 1,
              "line": {"color": "#5f6368", "dash": "dash", "width": typo.guide}}
         )  # fmt: skip
-    layout = {
-        "barmode": "stack",
-        "bargap": 0,
-        "xaxis": {
-            "title": {"text": plot_text(feature, 40), "font": {"size": typo.axis_title}},
-            "tickfont": {"size": typo.tick},
-            "automargin": True,
-        },
-        "yaxis": {
-            "title": {"text": "rows at the node", "font": {"size": typo.axis_title}},
-            "tickfont": {"size": typo.tick},
-            "automargin": True,
-        },
-        "height": 460 if presentation else 360,
-        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-        "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "traceorder": "normal",
-                   "font": {"size": typo.legend}},
-        "font": {"size": typo.font},
-        "shapes": shapes,
-    }  # fmt: skip
+    layout = _class_bars_layout(feature, typo, presentation, shapes, bargap=0)
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
@@ -915,15 +896,27 @@ def category_histogram_figure(
                      "y0": 0, "y1": 1,
                      "line": {"color": "#5f6368", "dash": "dash", "width": typo.guide}}
                 )  # fmt: skip
-    layout = {
+    layout = _class_bars_layout(feature, typo, presentation, shapes, bargap=0.15, category=True)
+    layout["meta"] = {"groups": bar_child}
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def _class_bars_layout(
+    feature, typo, presentation: bool, shapes: list, *, bargap: float, category: bool = False
+) -> dict:
+    """The layout of the node's bars stacked by class (the numeric histogram and the nominal
+    feature's categories): the feature as x title, rows as y, the classes' legend on top."""
+    xaxis = {
+        "title": {"text": plot_text(feature, 40), "font": {"size": typo.axis_title}},
+        "tickfont": {"size": typo.tick},
+        "automargin": True,
+    }
+    if category:
+        xaxis["type"] = "category"
+    return {
         "barmode": "stack",
-        "bargap": 0.15,
-        "xaxis": {
-            "title": {"text": plot_text(feature, 40), "font": {"size": typo.axis_title}},
-            "tickfont": {"size": typo.tick},
-            "type": "category",
-            "automargin": True,
-        },
+        "bargap": bargap,
+        "xaxis": xaxis,
         "yaxis": {
             "title": {"text": "rows at the node", "font": {"size": typo.axis_title}},
             "tickfont": {"size": typo.tick},
@@ -935,6 +928,4 @@ def category_histogram_figure(
                    "font": {"size": typo.legend}},
         "font": {"size": typo.font},
         "shapes": shapes,
-        "meta": {"groups": bar_child},
     }  # fmt: skip
-    return go.Figure(data=data, layout=layout, _validate=False)
