@@ -173,6 +173,19 @@ async def _run(conn, bm: BackMsg) -> list[ForwardMsg]:
     raise ConnectionError("the server closed the session")
 
 
+async def _open_pima(conn) -> tuple[list[ForwardMsg], str]:
+    """The Tree page's first run on Pima: its messages and the page's script hash."""
+    bm = BackMsg()
+    bm.rerun_script.page_name = "Tree"
+    bm.rerun_script.query_string = "data=pima"
+    bm.rerun_script.widget_states.SetInParent()
+    first = await asyncio.wait_for(_run(conn, bm), 120)
+    page_hash = next(
+        m.navigation.page_script_hash for m in first if m.WhichOneof("type") == "navigation"
+    )
+    return first, page_hash
+
+
 async def _session(port: int, change):
     """Open the Tree page on Pima, then send ``change(first run's messages)``: (widget id,
     WidgetState) as the browser sends it, with the fragment of that widget. Returns the widget's
@@ -181,14 +194,7 @@ async def _session(port: int, change):
     async with connect(
         url, subprotocols=["streamlit"], origin=f"http://127.0.0.1:{port}", max_size=None
     ) as conn:
-        bm = BackMsg()
-        bm.rerun_script.page_name = "Tree"
-        bm.rerun_script.query_string = "data=pima"
-        bm.rerun_script.widget_states.SetInParent()
-        first = await asyncio.wait_for(_run(conn, bm), 120)
-        page_hash = next(
-            m.navigation.page_script_hash for m in first if m.WhichOneof("type") == "navigation"
-        )
+        first, page_hash = await _open_pima(conn)
         wid, state = change(first)
         fragment = next(
             m.delta.fragment_id for m in first if getattr(_element(m)[1], "id", None) == wid
@@ -236,14 +242,7 @@ async def _click(port: int, node: int):
     async with connect(
         url, subprotocols=["streamlit"], origin=f"http://127.0.0.1:{port}", max_size=None
     ) as conn:
-        bm = BackMsg()
-        bm.rerun_script.page_name = "Tree"
-        bm.rerun_script.query_string = "data=pima"
-        bm.rerun_script.widget_states.SetInParent()
-        first = await asyncio.wait_for(_run(conn, bm), 120)
-        page_hash = next(
-            m.navigation.page_script_hash for m in first if m.WhichOneof("type") == "navigation"
-        )
+        first, page_hash = await _open_pima(conn)
         chart = fragment = None
         trace_inputs = []
         for m in first:
