@@ -190,3 +190,24 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+# ------------------------------------------------------------------ boxes (viewport px)
+def overlaps(a, b, tol: float = 1.0) -> bool:
+    """Whether two boxes ``{x0, y0, x1, y1}`` share more than ``tol`` px each way."""
+    return (
+        a["x0"] < b["x1"] - tol
+        and b["x0"] < a["x1"] - tol
+        and a["y0"] < b["y1"] - tol
+        and b["y0"] < a["y1"] - tol
+    )
+
+
+def inside(a, b, tol: float = 1.0) -> bool:
+    """Whether box ``a`` lies within box ``b`` (``tol`` px of slack)."""
+    return (
+        a["x0"] >= b["x0"] - tol
+        and a["y0"] >= b["y0"] - tol
+        and a["x1"] <= b["x1"] + tol
+        and a["y1"] <= b["y1"] + tol
+    )

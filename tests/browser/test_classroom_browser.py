@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import ARTIFACTS, wait_for_app
+from .conftest import ARTIFACTS, inside, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -175,15 +175,6 @@ _TITLE_BOXES = """(i) => {
 }"""
 
 
-def _inside(inner, outer, tol=0.5) -> bool:
-    return (
-        inner["x0"] >= outer["x0"] - tol
-        and inner["x1"] <= outer["x1"] + tol
-        and inner["y0"] >= outer["y0"] - tol
-        and inner["y1"] <= outer["y1"] + tol
-    )
-
-
 def test_phone_width(phone, app_url):
     page = phone
     for name, path in (
@@ -208,10 +199,10 @@ def test_phone_width(phone, app_url):
         boxes = page.evaluate(_TITLE_BOXES, 0)
         if name != "q_classes":  # the slice has no title
             assert boxes["text"].startswith("Fig. "), boxes["text"]
-            assert _inside(boxes["title"], boxes["svg"]), boxes
-            assert _inside(boxes["title"], boxes["legend"]), boxes
+            assert inside(boxes["title"], boxes["svg"], tol=0.5), boxes
+            assert inside(boxes["title"], boxes["legend"], tol=0.5), boxes
             assert not _overlap(boxes["title"], boxes["modebar"]), boxes
-        assert _inside(boxes["xtitle"], boxes["svg"]), boxes
+        assert inside(boxes["xtitle"], boxes["svg"], tol=0.5), boxes
         assert not _overlap(boxes["xtitle"], boxes["modebar"]), boxes
         _shot(page, f"phone_{name}")
         _shot_plot(page, 0, f"phone_{name}_plot")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import ARTIFACTS, screenshot, wait_for_app
+from .conftest import ARTIFACTS, inside, overlaps, screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -220,24 +220,6 @@ _TEXTS = r"""(i) => {
 }"""
 
 
-def _overlaps(a, b, tol: float = 1.0) -> bool:
-    return (
-        a["x0"] < b["x1"] - tol
-        and b["x0"] < a["x1"] - tol
-        and a["y0"] < b["y1"] - tol
-        and b["y0"] < a["y1"] - tol
-    )
-
-
-def _inside(a, b, tol: float = 1.0) -> bool:
-    return (
-        a["x0"] >= b["x0"] - tol
-        and a["y0"] >= b["y0"] - tol
-        and a["x1"] <= b["x1"] + tol
-        and a["y1"] <= b["y1"] + tol
-    )
-
-
 def _open_measured(browser, base: str, path: str, screen: str):
     w, h = SCREENS[screen]
     extra = {"is_mobile": True, "has_touch": True} if screen == "phone" else {}
@@ -274,11 +256,11 @@ def test_figure_text_whole_and_clear_of_the_toolbar(browser, app_url, view, scre
         window = {"x0": 0, "y0": 0, "x1": vp["w"], "y1": vp["h"]}
         # the whole figure on one screen (its title, legend, axes and controls with it)
         assert fig["y1"] - fig["y0"] <= vp["h"], (fig, vp)
-        assert _inside(fig, window), (fig, vp)
+        assert inside(fig, window), (fig, vp)
         for t in texts:
-            assert _inside(t["box"], fig), (view, screen, t, fig)
+            assert inside(t["box"], fig), (view, screen, t, fig)
             if geo["modebar"] is not None:
-                assert not _overlaps(t["box"], geo["modebar"]), (t, geo["modebar"])
+                assert not overlaps(t["box"], geo["modebar"]), (t, geo["modebar"])
         if screen == "phone":
             # a touch screen shows the toolbar all the time: the phone has none
             assert geo["modebar"] is None
@@ -293,17 +275,17 @@ def test_figure_text_whole_and_clear_of_the_toolbar(browser, app_url, view, scre
             corners = [t for t in texts if "p₂ = 1" in t["text"] or "p₃ = 1" in t["text"]]
             assert len(corners) == 2
             for t in corners:
-                assert not _overlaps(t["box"], geo["colorbar"]), (t, geo["colorbar"])
+                assert not overlaps(t["box"], geo["colorbar"]), (t, geo["colorbar"])
         if view == "fig2_animated":
             buttons = [t for t in texts if "updatemenu" in t["cls"]]
             assert [b["text"] for b in buttons] == ["▶ play θ", "❚❚ pause"]
             current = [t for t in texts if "slider" in t["cls"]]
             assert current and current[0]["text"] == "θ = 0.20", current
             for b in buttons:
-                assert _inside(b["box"], window), (b, vp)
+                assert inside(b["box"], window), (b, vp)
                 for t in texts:
                     if t is not b and "updatemenu" not in t["cls"]:
-                        assert not _overlaps(b["box"], t["box"]), (b, t)
+                        assert not overlaps(b["box"], t["box"]), (b, t)
         if view == "fig2":
             assert sum("legendtext" in t["cls"] for t in texts) == 7
         _shot_plot(page, index, f"measured_{view}_{screen}")

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .conftest import ARTIFACTS, wait_for_app
+from .conftest import ARTIFACTS, inside, overlaps, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -62,24 +62,6 @@ _TABLES = r"""() => Array.from(document.querySelectorAll('[data-testid="stTable"
       outside: cells.filter(c => c.getBoundingClientRect().right > tb.right + 1).length,
     };
   })"""
-
-
-def _overlaps(a, b, tol: float = 1.0) -> bool:
-    return (
-        a["x0"] < b["x1"] - tol
-        and b["x0"] < a["x1"] - tol
-        and a["y0"] < b["y1"] - tol
-        and b["y0"] < a["y1"] - tol
-    )
-
-
-def _inside(a, b, tol: float = 1.0) -> bool:
-    return (
-        a["x0"] >= b["x0"] - tol
-        and a["y0"] >= b["y0"] - tol
-        and a["x1"] <= b["x1"] + tol
-        and a["y1"] <= b["y1"] + tol
-    )
 
 
 def _context(browser, screen: str):
@@ -135,10 +117,10 @@ def test_compare_figures_fit_one_screen_at_the_curve_pages_type(browser, app_url
             assert len(texts) >= 5, (key, texts)
             for t in texts:
                 # no text cut: inside the figure and the window, clear of the toolbar
-                assert _inside(t["box"], fig), (key, t, fig)
-                assert _inside(t["box"], window), (key, t, vp)
+                assert inside(t["box"], fig), (key, t, fig)
+                assert inside(t["box"], window), (key, t, vp)
                 if geo["modebar"] is not None:
-                    assert not _overlaps(t["box"], geo["modebar"]), (key, t, geo["modebar"])
+                    assert not overlaps(t["box"], geo["modebar"]), (key, t, geo["modebar"])
             # the title is clear of every other text (legend, panels' titles, ticks)
             titles = [t for t in texts if "gtitle" in t["cls"] or "legendtitle" in t["cls"]]
             assert titles, key
@@ -146,12 +128,12 @@ def test_compare_figures_fit_one_screen_at_the_curve_pages_type(browser, app_url
                 for t in texts:
                     if t is not title and t["cls"] != title["cls"]:
                         # (a text's box holds its line spacing: 4 px of it may touch)
-                        assert not _overlaps(title["box"], t["box"], tol=4), (key, title, t)
+                        assert not overlaps(title["box"], t["box"], tol=4), (key, title, t)
             sizes = [t["size"] for t in texts]
             if screen == "projector":
                 # one screen holds the whole figure, its text at the curve pages' sizes
                 assert fig["y1"] - fig["y0"] <= vp["h"], (key, fig, vp)
-                assert _inside(fig, window), (key, fig, vp)
+                assert inside(fig, window), (key, fig, vp)
                 assert min(sizes) >= 20, (key, sorted(sizes)[:5])
             else:
                 # the link's presentation mode does not apply on a phone, which has no toolbar
@@ -263,7 +245,7 @@ def test_figure_2_animation_controls_on_screen_without_scrolling(browser, app_ur
             }
 
         figure = box(page.locator(".js-plotly-plot").first)
-        assert _inside(figure, window), figure
+        assert inside(figure, window), figure
         buttons = page.locator(".js-plotly-plot .updatemenu-button")
         assert buttons.count() == 2
         controls = {
@@ -279,7 +261,7 @@ def test_figure_2_animation_controls_on_screen_without_scrolling(browser, app_ur
             ),
         }
         for name, b in controls.items():
-            assert _inside(b, window), (name, b)
+            assert inside(b, window), (name, b)
         page.screenshot(path=str(ARTIFACTS / "present_fig2_animation_1400x900.png"))
     finally:
         context.close()
@@ -295,9 +277,9 @@ def test_home_thumbnail_whole_in_presentation_mode(browser, app_url, screen):
         _open(page, f"{app_url}/?present=1", ".st-key-home_fig1 .js-plotly-plot .main-svg")
         geo = _measure_figure(page, "home_fig1")
         window = {"x0": 0, "y0": -1e9, "x1": geo["viewport"]["w"], "y1": 1e9}
-        assert _inside(geo["figure"], window), geo["figure"]
+        assert inside(geo["figure"], window), geo["figure"]
         for t in geo["texts"]:
-            assert _inside(t["box"], geo["figure"]), t
-            assert _inside(t["box"], window), t
+            assert inside(t["box"], geo["figure"]), t
+            assert inside(t["box"], window), t
     finally:
         context.close()
