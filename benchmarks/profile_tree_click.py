@@ -297,6 +297,12 @@ def profile_server(args) -> None:
         print(rec.table())
         for kind in rec.rows if args.top else ():
             print(f"\n==== {kind}\n" + rec.top(kind, args.top))
+        if args.save and args.top:  # the merged profile of each kind, for pstats/snakeviz
+            Path(args.save).mkdir(parents=True, exist_ok=True)
+            for kind, paths in rec.profiles.items():
+                if paths:
+                    stats = pstats.Stats(*map(str, paths), stream=io.StringIO())
+                    stats.dump_stats(str(Path(args.save) / (kind.replace(" ", "_") + ".prof")))
 
 
 def main(argv=None) -> None:
@@ -311,6 +317,7 @@ def main(argv=None) -> None:
         default=0,
         help="profile (cProfile) and print the top N functions per kind",
     )
+    p.add_argument("--save", help="with --top: write each kind's merged profile to this folder")
     p.add_argument("--fresh", action="store_true", help="every grow a new setting (fits)")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)

@@ -294,16 +294,18 @@ def node_tables(tree_key: str, node: int, _clf) -> dict:
     ``informative`` (the settings that prefer some candidate to another)."""
     prior = _clf.prior_
     settings = node_comparison_settings(len(_clf.classes_))
-    optima = with_prior_labels(_clf.own_optima(node, settings), prior)
-    cands = with_prior_labels(_clf.candidates(node, settings), prior)
+    optima, cands = _clf.node_comparison(node, settings)  # one search for both
+    optima, cands = with_prior_labels(optima, prior), with_prior_labels(cands, prior)
     imps = _clf.node_impurities(node, settings)
     split = _clf.tree_.nodes[node].split
     out = {"optima": optima, "cands": cands, "impurities": imps}
     out["informative"] = informative_settings(cands)
     if len(cands):
-        out["best"] = own_best_table(optima, imps)
+        best = out["best"] = own_best_table(optima, imps)
         out["verdict"] = verdict(optima)
-        out["chosen"] = None if split is None else chosen_split_table(cands, optima, split.feature)
+        out["chosen"] = (
+            None if split is None else chosen_split_table(cands, optima, split.feature, best)
+        )
     return out
 
 
@@ -320,8 +322,10 @@ def candidate_table(tree_key: str, node: int, keys: tuple, _cands) -> tuple:
     return candidate_display(_cands, list(keys))
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@st.cache_resource(max_entries=256, show_spinner=False)
 def cached_thresholds(tree_key: str, node: int, feature: str, _clf) -> pd.DataFrame:
+    """:meth:`TreeClassifier.threshold_gains` of the node's feature under the comparison
+    settings, once per (tree, node, feature), shared by sessions (read-only)."""
     return _clf.threshold_gains(node, feature, node_comparison_settings(len(_clf.classes_)))
 
 
@@ -483,7 +487,13 @@ def _pair_calculation(clf, node, optima, tree_tag: str) -> None:
     labels = dict(optima.attrs["settings"])
     keys = list(labels)
     chosen_key = optima.attrs.get("chosen_key", keys[0])
-    box = st.expander("Worked calculation of any setting's split (pick a setting and a feature)")
+    box = st.expander(
+        "Worked calculation of any setting's split (pick a setting and a feature)",
+        key="tr_calc_open",
+        on_change="rerun",  # computed only when open: a node click does not pay for it
+    )
+    if not box.open:
+        return
     with box:
         c1, c2 = st.columns(2)
         key = c1.selectbox(

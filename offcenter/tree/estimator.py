@@ -704,6 +704,12 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
 
         return inspect.own_optima(self, node_id, settings)
 
+    def node_comparison(self, node_id: int, settings=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """``(own_optima, candidates)`` of a node in one pass (see
+        :func:`offcenter.tree.inspect.node_comparison`)."""
+
+        return inspect.node_comparison(self, node_id, settings)
+
     def node_impurities(self, node_id: int, settings=None) -> pd.Series:
         """Impurity of a node under every measure setting."""
 

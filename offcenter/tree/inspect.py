@@ -16,7 +16,7 @@ import pandas as pd
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.categorical import category_rows, category_table, search_categorical
-from offcenter.tree.numeric import numeric_positions, search_numeric
+from offcenter.tree.numeric import evaluate, numeric_positions, numeric_result
 from offcenter.tree.params import check_tree_params, growth_params
 from offcenter.tree.records import (
     GrowthParams,
@@ -34,14 +34,6 @@ def _scorer(clf, imp: Impurity, alpha) -> SplitScorer:
     n = 1 if data is None else data.n
     weighted = data is not None and data.weights is not None
     return make_scorer(imp, len(clf.classes_), n, weighted, alpha)
-
-
-def _growth(clf, scorer: SplitScorer) -> GrowthParams:
-    """The tree's growth parameters with ``scorer``, every feature searched (no draw)."""
-    p = clf.get_params()
-    p.update(check_tree_params(p))
-    p["max_features"] = None
-    return growth_params(scorer, p, clf.training_data_, len(clf.features_))
 
 
 def resolve_settings(clf, settings=None) -> list[tuple[str, str, SplitScorer]]:
@@ -87,46 +79,111 @@ def _feature_index(clf, feature) -> int:
 def _node_data(clf, node_id):
     """The node's training rows, their classes and weights (None: unweighted), the class
     counts T (1, q) (sums of weights), their total, the search settings and I(node)."""
-    rows = clf.node_indices(node_id)
-    data = clf.training_data_
-    y = data.y[rows]
-    w = None if data.weights is None else data.weights[rows]
-    T = data.class_counts(rows, len(clf.classes_))[None, :]
-    n = T.sum(axis=1)
-    params = _growth(clf, _scorer(clf, clf.impurity_, clf.setting_.alpha))
-    Ipar = params.scorer.node_impurity(T, n)
-    return rows, y, w, T, n, params, Ipar
+    node = _NodeSearch(clf, node_id)
+    params = node.growth(_scorer(clf, clf.impurity_, clf.setting_.alpha))
+    return (
+        node.rows,
+        node.y,
+        node.w,
+        node.T,
+        node.n,
+        params,
+        params.scorer.node_impurity(node.T, node.n),
+    )
 
 
-def _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar):
-    info = clf.features_[j]
-    enc = clf.training_data_.encoded
-    if info.kind == "numeric":
-        col = enc.num[rows, enc.slot[j]]
-        o = np.argsort(col, kind="stable")
-        res = search_numeric(
-            col[o],
-            np.zeros(o.size, np.int32),
-            y[o],
-            1,
-            T,
-            n,
-            Ipar,
-            st,
-            w=None if w is None else w[o],
-        )
-    else:
-        K = len(info.categories)
-        codes = enc.cat[rows, enc.slot[j]]
-        zeros = np.zeros(rows.size, np.int64)
-        tab = category_table(codes, zeros, y, 1, K, st.q, w)
-        rws = None if w is None else category_rows(codes, zeros, 1, K)
-        res = search_categorical(
-            tab, 1, T, n, Ipar, st, None, K - 1 if info.has_missing else None, rws
-        )
-    if res is None:
-        return None
-    return split_choice(res, 0, j, info)
+class _NodeSearch:
+    """A node's training rows, searched under one setting or many.
+
+    What does not depend on the setting is prepared once per feature and shared by every
+    setting searched at the node: a numeric column sorted with its classes and weights, and its
+    valid thresholds with their children's class counts (per threshold rule:
+    ``min_samples_leaf``, the minimum weight, the pruning of pure runs); a categorical
+    column's (category, class) count table. Each setting then only scores the thresholds
+    (:func:`offcenter.tree.numeric.evaluate`) or searches the groupings, so its best split is
+    the engine's (:func:`~offcenter.tree.numeric.search_numeric`,
+    :func:`~offcenter.tree.categorical.search_categorical`) at a fraction of the cost.
+    """
+
+    def __init__(self, clf, node_id: int):
+        self.clf = clf
+        self.rows = clf.node_indices(node_id)
+        data = clf.training_data_
+        self.y = data.y[self.rows]
+        self.w = None if data.weights is None else data.weights[self.rows]
+        self.T = data.class_counts(self.rows, len(clf.classes_))[None, :]
+        self.n = self.T.sum(axis=1)
+        p = clf.get_params()
+        p.update(check_tree_params(p))
+        p["max_features"] = None
+        self._params = p
+        self._columns: dict = {}
+        self._positions: dict = {}
+
+    def growth(self, scorer: SplitScorer) -> GrowthParams:
+        """The tree's growth parameters with ``scorer``, every feature searched (no draw)."""
+        clf = self.clf
+        return growth_params(scorer, self._params, clf.training_data_, len(clf.features_))
+
+    def _column(self, j: int):
+        col = self._columns.get(j)
+        if col is not None:
+            return col
+        info = self.clf.features_[j]
+        enc = self.clf.training_data_.encoded
+        rows, y, w = self.rows, self.y, self.w
+        if info.kind == "numeric":
+            v = enc.num[rows, enc.slot[j]]
+            o = np.argsort(v, kind="stable")
+            col = (v[o], np.zeros(o.size, np.int32), y[o], None if w is None else w[o])
+        else:
+            K = len(info.categories)
+            codes = enc.cat[rows, enc.slot[j]]
+            zeros = np.zeros(rows.size, np.int64)
+            q = len(self.clf.classes_)
+            tab = category_table(codes, zeros, y, 1, K, q, w)
+            col = (tab, None if w is None else category_rows(codes, zeros, 1, K))
+        self._columns[j] = col
+        return col
+
+    def best(self, j: int, st: GrowthParams, Ipar) -> SplitChoice | None:
+        """Feature ``j``'s best split under ``st`` (I(node) ``Ipar`` under its scorer), as the
+        engine's search finds it; None when it has no valid split."""
+        info = self.clf.features_[j]
+        if info.kind == "numeric":
+            v, nd, yy, w = self._column(j)
+            rule = (j, st.q, st.min_samples_leaf, st.scorer.prune_pure_runs, st.min_weight_leaf)
+            if rule not in self._positions:
+                self._positions[rule] = numeric_positions(
+                    v, nd, yy, st.q, 1, self.T, st.min_samples_leaf, None,
+                    st.scorer.prune_pure_runs, w, st.min_weight_leaf,
+                )  # fmt: skip
+            pos = self._positions[rule]
+            if pos is None:
+                return None
+            gain, score = evaluate(pos, Ipar, self.n, st)
+            res = numeric_result(pos, gain, score)
+        else:
+            tab, rws = self._column(j)
+            K = len(info.categories)
+            missing = K - 1 if info.has_missing else None
+            res = search_categorical(tab, 1, self.T, self.n, Ipar, st, None, missing, rws)
+            if res is None:
+                return None
+        return split_choice(res, 0, j, info)
+
+    def best_of_every_feature(self, scorer: SplitScorer) -> list[SplitChoice | None]:
+        """Every feature's best split under ``scorer``, in column order."""
+        st = self.growth(scorer)
+        Ipar = scorer.node_impurity(self.T, self.n)
+        return [self.best(j, st, Ipar) for j in range(len(self.clf.features_))]
+
+
+def _best_split_of_feature(clf, node_id, j):
+    """Feature ``j``'s best split at the node under the tree's own setting (None: none)."""
+    node = _NodeSearch(clf, node_id)
+    scorer = _scorer(clf, clf.impurity_, clf.setting_.alpha)
+    return node.best(j, node.growth(scorer), scorer.node_impurity(node.T, node.n))
 
 
 def _score_tables(tables: np.ndarray, scorers):
@@ -183,63 +240,55 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
     """
     clf._require_data()
     clf._check_node(node_id)
-    rows, y, w, T, n, st, Ipar = _node_data(clf, node_id)
+    search = _NodeSearch(clf, node_id)
     sets = resolve_settings(clf, settings)
-    node = clf.tree_.nodes[node_id]
-    records = []
-    for j, info in enumerate(clf.features_):
-        sp = _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar)
-        rec = {
-            "feature": info.name,
-            "kind": info.kind,
-            "split": "",
-            "children_counts": "",
-            "chosen": bool(node.split is not None and node.split.feature == info.name),
-            "n_missing": 0,
-            "threshold": np.nan,
-            "groups": None,
-        }
-        if sp is None:
-            for key, *_ in sets:
-                rec[f"gain:{key}"] = np.nan
-                rec[f"score:{key}"] = np.nan
-            records.append(rec)
-            continue
-        table = np.stack([np.asarray(c) for c in sp.child_counts])
-        rec.update(
-            {
-                "kind": sp.kind,
-                "split": " / ".join(sp.labels),
-                "children_counts": _counts_text(table),
-                "n_missing": sp.n_missing,
-                "threshold": np.nan if sp.threshold is None else sp.threshold,
-                "groups": sp.groups,
-            }
-        )
-        for (key, *_), (g, s) in zip(sets, _score_tables(table, [e[2] for e in sets])):
-            rec[f"gain:{key}"] = float(g)
-            rec[f"score:{key}"] = float(s)
-        records.append(rec)
-    df = pd.DataFrame.from_records(records)
-    for key, *_ in sets:
-        df[f"rank:{key}"] = df[f"score:{key}"].round(12).rank(ascending=False, method="min")
-    order = [
-        "feature",
-        "kind",
-        "split",
-        "children_counts",
-        "chosen",
-        "n_missing",
-        "threshold",
-        "groups",
-    ]
-    for key, *_ in sets:
-        order += [f"gain:{key}", f"score:{key}", f"rank:{key}"]
-    df = df[order]
+    return _candidates_frame(clf, node_id, sets, search.best_of_every_feature(sets[0][2]))
+
+
+def _attrs(df: pd.DataFrame, clf, sets) -> pd.DataFrame:
     df.attrs["settings"] = [(e[0], e[1]) for e in sets]
     df.attrs["chosen_key"] = sets[0][0]
     df.attrs["alpha"] = clf.setting_.alpha
     return df
+
+
+def _candidates_frame(clf, node_id: int, sets, splits) -> pd.DataFrame:
+    """:func:`candidates`' table from each feature's best split under the tree's setting."""
+    node = clf.tree_.nodes[node_id]
+    chosen_feature = None if node.split is None else node.split.feature
+    features = clf.features_
+    F = len(features)
+    cols: dict = {
+        "feature": [f.name for f in features],
+        "kind": [f.kind for f in features],
+        "split": [""] * F,
+        "children_counts": [""] * F,
+        "chosen": [bool(f.name == chosen_feature) for f in features],
+        "n_missing": [0] * F,
+        "threshold": np.full(F, np.nan),
+        "groups": [None] * F,
+    }
+    by_shape: dict = {}  # the count tables of one shape are scored together
+    for j, sp in enumerate(splits):
+        if sp is None:
+            continue
+        table = np.stack([np.asarray(c) for c in sp.child_counts])
+        cols["kind"][j] = sp.kind
+        cols["split"][j] = " / ".join(sp.labels)
+        cols["children_counts"][j] = _counts_text(table)
+        cols["n_missing"][j] = sp.n_missing
+        cols["threshold"][j] = np.nan if sp.threshold is None else sp.threshold
+        cols["groups"][j] = sp.groups
+        by_shape.setdefault(table.shape, []).append((j, table))
+    for key, _, scorer in sets:
+        gain, score = np.full(F, np.nan), np.full(F, np.nan)
+        for items in by_shape.values():
+            at = [j for j, _ in items]
+            gain[at], score[at] = scorer.table(np.stack([t for _, t in items]))
+        cols[f"gain:{key}"] = gain
+        cols[f"score:{key}"] = score
+        cols[f"rank:{key}"] = _competition_ranks(np.round(score, 12), tol=0.0)
+    return _attrs(pd.DataFrame(cols), clf, sets)
 
 
 def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
@@ -317,7 +366,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
         if groups is not None:
             raise ValueError(f"{info.name!r} is numeric: give a threshold, not groups.")
         if threshold is None:
-            sp = _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar)
+            sp = _best_split_of_feature(clf, node_id, j)
             if sp is None:
                 raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
             return sp
@@ -344,7 +393,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
     if threshold is not None:
         raise ValueError(f"{info.name!r} is categorical: give groups, not a threshold.")
     if groups is None:
-        sp = _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar)
+        sp = _best_split_of_feature(clf, node_id, j)
         if sp is None:
             raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
         return sp
@@ -461,44 +510,67 @@ def own_optima(clf, node_id: int, settings=None) -> pd.DataFrame:
     """
     clf._require_data()
     clf._check_node(node_id)
-    rows, y, w, T, n, _, _ = _node_data(clf, node_id)
+    search = _NodeSearch(clf, node_id)
     sets = resolve_settings(clf, settings)
-    records = []
-    for key, label, scorer in sets:
-        st = _growth(clf, scorer)
-        Ipar = scorer.node_impurity(T, n)
-        block = []
-        for j, info in enumerate(clf.features_):
-            sp = _best_split_of_feature(clf, j, rows, y, w, T, n, st, Ipar)
-            rec = {
-                "setting_key": key,
-                "setting_label": label,
-                "feature": info.name,
-                "kind": info.kind,
-                "split": "",
-                "pick": "",
-                "threshold": np.nan,
-                "groups": None,
-                "children_counts": "",
-                "gain": np.nan,
-                "score": np.nan,
-            }
-            if sp is not None:
-                table = np.stack([np.asarray(c) for c in sp.child_counts])
-                rec.update(
-                    {
-                        "kind": sp.kind,
-                        "split": " / ".join(sp.labels),
-                        "pick": sp.labels[0] if sp.kind == "numeric" else " / ".join(sp.labels),
-                        "threshold": np.nan if sp.threshold is None else float(sp.threshold),
-                        "groups": sp.groups,
-                        "children_counts": _counts_text(table),
-                        "gain": float(sp.gain),
-                        "score": float(sp.score),
-                    }
-                )
-            block.append(rec)
-        scores = np.array([r["score"] for r in block], float)
+    return _optima_frame(clf, node_id, sets, search, search.best_of_every_feature(sets[0][2]))
+
+
+def node_comparison(clf, node_id: int, settings=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(own_optima(...), candidates(...))`` of a node in one pass, equal to both.
+
+    The tree's own setting's best split of every feature is both the first block of
+    :func:`own_optima` and the split :func:`candidates` scores: it is searched once, and every
+    feature's sorted column and thresholds are prepared once for all the settings.
+    """
+    clf._require_data()
+    clf._check_node(node_id)
+    search = _NodeSearch(clf, node_id)
+    sets = resolve_settings(clf, settings)
+    own = search.best_of_every_feature(sets[0][2])
+    return (
+        _optima_frame(clf, node_id, sets, search, own),
+        _candidates_frame(clf, node_id, sets, own),
+    )
+
+
+_OPTIMA_COLUMNS = (
+    "setting_key", "setting_label", "feature", "kind", "split", "pick", "threshold", "groups",
+    "children_counts", "gain", "score", "rank", "is_best", "tied_all",
+)  # fmt: skip
+
+
+def _optima_frame(clf, node_id: int, sets, search: _NodeSearch, own) -> pd.DataFrame:
+    """:func:`own_optima`'s table; ``own``: every feature's best split under ``sets[0]``."""
+    features = clf.features_
+    F = len(features)
+    cols: dict = {c: [] for c in _OPTIMA_COLUMNS}
+    for i, (key, label, scorer) in enumerate(sets):
+        splits = own if i == 0 else search.best_of_every_feature(scorer)
+        cols["setting_key"] += [key] * F
+        cols["setting_label"] += [label] * F
+        cols["feature"] += [f.name for f in features]
+        scores = np.full(F, np.nan)
+        for j, sp in enumerate(splits):
+            if sp is None:
+                cols["kind"].append(features[j].kind)
+                cols["split"].append("")
+                cols["pick"].append("")
+                cols["threshold"].append(np.nan)
+                cols["groups"].append(None)
+                cols["children_counts"].append("")
+                cols["gain"].append(np.nan)
+                continue
+            numeric = sp.kind == "numeric"
+            cols["kind"].append(sp.kind)
+            cols["split"].append(" / ".join(sp.labels))
+            cols["pick"].append(sp.labels[0] if numeric else " / ".join(sp.labels))
+            cols["threshold"].append(np.nan if sp.threshold is None else float(sp.threshold))
+            cols["groups"].append(sp.groups)
+            cols["children_counts"].append(
+                _counts_text(np.stack([np.asarray(c) for c in sp.child_counts]))
+            )
+            cols["gain"].append(float(sp.gain))
+            scores[j] = float(sp.score)
         ranks = _competition_ranks(scores)
         valid = ~np.isnan(scores)
         tied_all = bool(valid.sum() >= 2 and np.nanmax(scores) - np.nanmin(scores) <= 1e-12)
@@ -506,15 +578,11 @@ def own_optima(clf, node_id: int, settings=None) -> pd.DataFrame:
         if valid.any() and not tied_all:
             top = np.nanmax(scores)
             best = int(np.flatnonzero(valid & (scores >= top - 1e-12))[0])
-        for i, rec in enumerate(block):
-            rec["rank"] = np.nan if tied_all else ranks[i]
-            rec["is_best"] = i == best
-            rec["tied_all"] = tied_all
-        records.extend(block)
-    df = pd.DataFrame.from_records(records)
-    df.attrs["settings"] = [(e[0], e[1]) for e in sets]
-    df.attrs["chosen_key"] = sets[0][0]
-    df.attrs["alpha"] = clf.setting_.alpha
+        cols["score"] += scores.tolist()
+        cols["rank"] += [np.nan] * F if tied_all else ranks.tolist()
+        cols["is_best"] += [j == best for j in range(F)]
+        cols["tied_all"] += [tied_all] * F
+    df = _attrs(pd.DataFrame(cols), clf, sets)
     df.attrs["node_id"] = int(node_id)
     return df
 
@@ -591,6 +659,17 @@ def without_attrs(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def best_rows(optima: pd.DataFrame) -> dict:
+    """``{setting_key: position}`` of each setting's one best split (its ``is_best`` row) in an
+    :func:`own_optima` table; a setting without a winner is not a key."""
+    plain = without_attrs(optima)
+    keys = plain["setting_key"].to_numpy(object)
+    out: dict = {}
+    for i in np.flatnonzero(plain["is_best"].to_numpy(bool)):
+        out.setdefault(keys[i], int(i))
+    return out
+
+
 def agreement(optima: pd.DataFrame) -> Agreement:
     """Do all settings' own overall best splits coincide? (see :class:`Agreement`).
 
@@ -609,21 +688,23 @@ def agreement(optima: pd.DataFrame) -> Agreement:
     if not isinstance(optima, pd.DataFrame) or not needed <= set(optima.columns):
         raise TypeError("optima must be the DataFrame returned by own_optima().")
     optima = without_attrs(optima)
-    keys = list(dict.fromkeys(optima["setting_key"]))
-    labels = dict(zip(optima["setting_key"], optima["setting_label"]))
+    setting_keys = optima["setting_key"].to_numpy(object)
+    keys = list(dict.fromkeys(setting_keys))
+    labels = dict(zip(setting_keys, optima["setting_label"].to_numpy(object)))
+    best = best_rows(optima)
+    feature = optima["feature"].to_numpy(object)
+    threshold = optima["threshold"].to_numpy(float)
+    grouping = optima["groups"].to_numpy(object)
+    pick = optima["pick"].to_numpy(object)
     picks, no_winner, idents = {}, [], {}
-    parts = dict(list(optima.groupby("setting_key", sort=False)))
     for key in keys:
-        sub = parts[key]
-        best = sub[sub["is_best"].to_numpy(bool)]
-        if best.empty:
+        if key not in best:
             no_winner.append(key)
             continue
-        r = best.iloc[0]
-        thr = r["threshold"]
-        ident = (r["feature"], None if pd.isna(thr) else float(thr), r["groups"])
-        picks[key] = r["pick"]
-        idents[key] = ident
+        i = best[key]
+        thr = threshold[i]
+        picks[key] = pick[i]
+        idents[key] = (feature[i], None if np.isnan(thr) else float(thr), grouping[i])
     groups: dict = {}
     for key, ident in idents.items():
         groups.setdefault(ident, []).append(key)

@@ -306,6 +306,8 @@ def best_per_segment(nd, score):
 
     The best is the highest score; on a tie (within TIE) the first candidate.
     """
+    if nd[0] == nd[-1]:  # one node (the inspection of a node): no segments to reduce
+        return nd[:1], np.flatnonzero(score >= score.max() - TIE)[:1]
     seg = np.flatnonzero(np.concatenate(([True], nd[1:] != nd[:-1])))
     best = np.maximum.reduceat(score, seg)
     lengths = np.diff(np.append(seg, score.size))

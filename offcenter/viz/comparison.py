@@ -37,7 +37,7 @@ import pandas as pd
 from offcenter.evaluation import metrics
 from offcenter.measures.registry import CRITERIA, MEASURES
 from offcenter.measures.settings import MeasureSetting
-from offcenter.tree.inspect import without_attrs
+from offcenter.tree.inspect import best_rows, without_attrs
 from offcenter.tree.params import LEAF_RULES
 from offcenter.viz.format import fmt_sig as fmt
 
@@ -164,12 +164,6 @@ def _score_differs(optima: pd.DataFrame) -> bool:
     return not np.allclose(g, s, equal_nan=True, rtol=0, atol=0)
 
 
-def by_setting(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The rows of an :func:`~offcenter.tree.inspect.own_optima` table per ``setting_key``, in
-    the table's order (one pass: filtering the table once per setting costs a scan each)."""
-    return {str(k): sub for k, sub in without_attrs(table).groupby("setting_key", sort=False)}
-
-
 def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
     """Every setting's own overall best split: one row per setting, every setting listed.
 
@@ -196,19 +190,22 @@ def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
     (np.float64(1.0), '[2, 0] | [0, 2]')
     """
     with_score = _score_differs(optima)
+    plain = without_attrs(optima)
+    setting_key = plain["setting_key"].to_numpy(object)
+    gain, score = plain["gain"].to_numpy(float), plain["score"].to_numpy(float)
+    pick, counts = plain["pick"].to_numpy(object), plain["children_counts"].to_numpy(object)
+    best = best_rows(plain)
+    tie = {}  # a setting without a winner: its first feature with a score (they all tie)
+    for i in np.flatnonzero(plain["tied_all"].to_numpy(bool) & ~np.isnan(score)):
+        tie.setdefault(setting_key[i], int(i))
     rows = []
-    parts = by_setting(optima)
-    empty = without_attrs(optima.iloc[:0])
     for key, label in optima.attrs.get("settings", []):
-        sub = parts.get(key, empty)
-        best = sub[sub["is_best"].to_numpy(bool)]
-        if len(best):
-            r = best.iloc[0]
-            rows.append((snap(r["gain"]), snap(r["score"]), r["pick"], label, r["children_counts"]))
-        elif len(sub) and bool(sub["tied_all"].any()):
-            valid = sub.dropna(subset=["score"])
-            r = valid.iloc[0]
-            rows.append((snap(r["gain"]), snap(r["score"]), NO_WINNER, label, ""))
+        if key in best:
+            i = best[key]
+            rows.append((snap(gain[i]), snap(score[i]), pick[i], label, counts[i]))
+        elif key in tie:
+            i = tie[key]
+            rows.append((snap(gain[i]), snap(score[i]), NO_WINNER, label, ""))
         else:
             rows.append((np.nan, np.nan, "no valid split", label, ""))
     out = pd.DataFrame(
@@ -314,7 +311,9 @@ def own_feature_table(optima: pd.DataFrame, keys: Sequence[str] | None = None) -
     return out
 
 
-def chosen_split_table(cands: pd.DataFrame, optima: pd.DataFrame, feature) -> pd.DataFrame:
+def chosen_split_table(
+    cands: pd.DataFrame, optima: pd.DataFrame, feature, best_table: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """The split the tree chose at the node (on ``feature``), scored under every setting.
 
     One row per setting of ``cands`` (:func:`offcenter.tree.inspect.candidates`). Columns:
@@ -322,38 +321,45 @@ def chosen_split_table(cands: pd.DataFrame, optima: pd.DataFrame, feature) -> pd
     ``rank`` of the chosen feature among the features at the tree's thresholds (text, ties and
     no winner as in :func:`own_feature_table`), ``own best gain`` (the gain of the setting's own
     overall best split), ``gap`` (own best score minus the chosen split's score: 0 when the
-    setting makes the same choice), ``own best split``, ``setting``.
+    setting makes the same choice), ``own best split``, ``setting``. ``best_table``: the
+    node's :func:`own_best_table` when already computed (with or without impurities).
     """
     with_score = _score_differs(optima)
     settings = list(cands.attrs.get("settings", []))
     cands = without_attrs(cands)
-    row = cands[cands["feature"].astype(str) == str(feature)]
-    if row.empty:
+    at = np.flatnonzero(cands["feature"].astype(str).to_numpy(object) == str(feature))
+    if not at.size:
         raise ValueError(f"feature {feature!r} is not a candidate of this node.")
-    row = row.iloc[0]
-    best_table = own_best_table(optima)
-    best = best_table.set_index(pd.Index(best_table.attrs["keys"]))
-    groups = by_setting(optima)
-    empty = without_attrs(optima.iloc[:0])
+    c = int(at[0])
+    if best_table is None:
+        best_table = own_best_table(optima)
+    best_split = dict(zip(best_table.attrs["keys"], best_table["best split"]))
+    plain = without_attrs(optima)
+    setting_key = plain["setting_key"].to_numpy(object)
+    own_gains, own_scores = plain["gain"].to_numpy(float), plain["score"].to_numpy(float)
+    own = best_rows(plain)
     records = []
     for key, label in settings:
         scores = cands[f"score:{key}"].to_numpy(float)
+        chosen_score = float(scores[c])
         valid = scores[~np.isnan(scores)]
         tied_all = valid.size >= 2 and float(valid.max() - valid.min()) <= 1e-12
-        rank = float(row[f"rank:{key}"])
-        n_same = int(np.sum(np.abs(valid - row[f"score:{key}"]) <= 1e-12))
-        sub = groups.get(key, empty)
-        own = sub[sub["is_best"].to_numpy(bool)]
-        own_score = float(own["score"].iloc[0]) if len(own) else float(np.nanmax(sub["score"]))
-        own_gain = float(own["gain"].iloc[0]) if len(own) else float(np.nanmax(sub["gain"]))
+        rank = float(cands[f"rank:{key}"].to_numpy(float)[c])
+        n_same = int(np.sum(np.abs(valid - chosen_score) <= 1e-12))
+        if key in own:
+            own_score, own_gain = float(own_scores[own[key]]), float(own_gains[own[key]])
+        else:
+            mine = setting_key == key
+            own_score = float(np.nanmax(own_scores[mine]))
+            own_gain = float(np.nanmax(own_gains[mine]))
         records.append(
             {
-                "gain": snap(row[f"gain:{key}"]),
-                "score": snap(row[f"score:{key}"]),
+                "gain": snap(cands[f"gain:{key}"].to_numpy(float)[c]),
+                "score": snap(chosen_score),
                 "rank": _rank_text(rank, n_same, tied_all),
                 "own best gain": snap(own_gain),
-                "gap": snap(max(own_score - float(row[f"score:{key}"]), 0.0)),
-                "own best split": best.loc[key, "best split"] if key in best.index else "",
+                "gap": snap(max(own_score - chosen_score, 0.0)),
+                "own best split": best_split.get(key, ""),
                 "setting": label,
             }
         )
@@ -533,7 +539,7 @@ def with_prior_labels(table: pd.DataFrame, prior) -> pd.DataFrame:
     """A copy of an :func:`~offcenter.tree.inspect.own_optima` or
     :func:`~offcenter.tree.inspect.candidates` table whose setting labels carry the theta
     values resolved on ``prior`` (``off-centered Shannon, θ = prior (0.65, 0.35)``)."""
-    out = table.copy()
+    out = table.copy(deep=False)  # the columns are shared; the label column is replaced
     settings = list(table.attrs.get("settings", []))
     labels = {}
     for key, label in settings:

@@ -372,7 +372,8 @@ def _informative(cands, key: str) -> bool:
 
 def informative_settings(cands) -> list[str]:
     """Keys of the measure settings that prefer some candidate split to another."""
-    return [k for k, _ in cands.attrs.get("settings", []) if _informative(cands, k)]
+    plain = without_attrs(cands)  # a column of a frame with attrs deep-copies them
+    return [k for k, _ in cands.attrs.get("settings", []) if _informative(plain, k)]
 
 
 def disagreement(cands) -> list[bool]:
@@ -382,10 +383,11 @@ def disagreement(cands) -> list[bool]:
     some measure prefers are (the ones a teacher would point at). A setting under which every
     candidate scores the same (no preference) is left out of the comparison.
     """
+    plain = without_attrs(cands)
     settings = [
         k
         for k, _ in cands.attrs.get("settings", [])
-        if f"rank:{k}" in cands.columns and _informative(cands, k)
+        if f"rank:{k}" in cands.columns and _informative(plain, k)
     ]
     if not settings:
         return [False] * len(cands)
