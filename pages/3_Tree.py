@@ -556,7 +556,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
                 f"{stem}_node{node.id}_rows.csv",
                 "tr_dl_rows",
                 rerun=False,
-            )  # the CSV is made only when the file is downloaded
+            )  # the CSV is made only while the expander is open
     write_link()  # the selected node and the gain plot's feature, in the address
 
 

@@ -31,6 +31,12 @@ def frame_csv(frame: pd.DataFrame, *, relabel: bool = False) -> bytes:
     return to_csv_bytes(frame)
 
 
+@st.cache_resource(max_entries=128, show_spinner=False)
+def _cached_csv(cache_key: str, file_name: str, relabel: bool, _frame) -> bytes:
+    """:func:`frame_csv` of a table (or of a callable's), once per (key, file name)."""
+    return frame_csv(_frame() if callable(_frame) else _frame, relabel=relabel)
+
+
 def csv_button(
     label: str,
     frame: pd.DataFrame | Callable[[], pd.DataFrame],
@@ -40,6 +46,7 @@ def csv_button(
     relabel: bool = False,
     rerun: bool = False,
     container=st,
+    cache_key: str | None = None,
 ) -> None:
     """A download button for ``frame`` as CSV (``mime="text/csv"``), robust to quick clicks.
 
@@ -65,11 +72,18 @@ def csv_button(
         (``"ignore"``): a download changes nothing on the page.
     container
         Where the button is drawn (``st``, a column, the sidebar).
+    cache_key : str, optional
+        What identifies the table's content (a tree and its data, a node of it): the CSV is
+        then made once per key and file name, shared by reruns and sessions, instead of at
+        every rerun (the frame, or the callable, is not used again while it is cached).
     """
-    table = frame() if callable(frame) else frame
+    if cache_key is None:
+        data = frame_csv(frame() if callable(frame) else frame, relabel=relabel)
+    else:
+        data = _cached_csv(cache_key, file_name, relabel, frame)
     container.download_button(
         label,
-        frame_csv(table, relabel=relabel),
+        data,
         file_name=file_name,
         mime="text/csv",
         key=key,

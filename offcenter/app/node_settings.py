@@ -241,6 +241,7 @@ def show_training_report(
                     f"{stem}_predictions.csv",
                     "tr_dl_pred",
                     rerun=False,
+                    cache_key=tree_key,
                 )
             with d2:
                 csv_button(
@@ -249,6 +250,7 @@ def show_training_report(
                     f"{stem}_confusion.csv",
                     "tr_dl_confusion",
                     rerun=False,
+                    cache_key=tree_key,
                 )
         with c2:
             m = str(rep.minority)[:30]
@@ -416,10 +418,11 @@ def show_node_comparison(
     show_table(per_feature, "tr_own_features", height=min(420, 38 + 35 * len(per_feature)))
     csv_button(
         "Download every setting's own splits (CSV, full precision)",
-        optima.drop(columns=["groups"]),
+        lambda: optima.drop(columns=["groups"]),
         f"{stem}_node{node.id}_own_optima.csv",
         "tr_dl_own",
         rerun=False,
+        cache_key=f"{tree_key}/{node.id}",
     )
 
     st.subheader("The split this tree chose, scored under every setting")

@@ -309,17 +309,17 @@ def training_report(y_true, y_pred, classes, minority=None) -> dict:
         raise ValueError(f"minority must be one of the classes {classes}; got {minority!r}.")
     tc, pc = _codes(t, classes), _codes(p, classes)
     m = classes.index(minority)
+    # the minority's three scores in one call (sklearn validates its parameters per call)
+    precision, recall, f1, _ = skm.precision_recall_fscore_support(
+        tc, pc, labels=[m], zero_division=0
+    )
     return {
         "accuracy": float(skm.accuracy_score(tc, pc)),
         "balanced_accuracy": balanced_accuracy(t, p, classes),
         "minority": minority,
-        "minority_recall": float(
-            skm.recall_score(tc, pc, labels=[m], average="macro", zero_division=0)
-        ),
-        "minority_precision": float(
-            skm.precision_score(tc, pc, labels=[m], average="macro", zero_division=0)
-        ),
-        "minority_f1": float(skm.f1_score(tc, pc, labels=[m], average="macro", zero_division=0)),
+        "minority_recall": float(recall[0]),
+        "minority_precision": float(precision[0]),
+        "minority_f1": float(f1[0]),
         "matrix": skm.confusion_matrix(tc, pc, labels=list(range(len(classes)))),
     }
 
