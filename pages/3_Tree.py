@@ -477,7 +477,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
             },
         )
 
-    fig = tree_click.cached_tree_figure(  # per (tree, view), shared by sessions
+    fig = tree_click.tree_figure_spec(  # the drawing per (tree, view), shared by sessions
         draw_key,
         depth_arg,
         tree_state.node if tree_state.node < len(draw_tree) else None,

@@ -1,5 +1,6 @@
 """The Tree page's cached click figure (offcenter.app.tree_click): the same figure as drawing
-it anew, computed once per (tree, depth, node, path), distinct for another node or tree."""
+it anew, the drawing laid out once per (tree, depth, path) whatever node is selected, distinct
+for another tree."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import plotly.io as pio
 
 from offcenter import TreeClassifier
-from offcenter.app.tree_click import cached_tree_figure
+from offcenter.app.tree_click import cached_tree_drawing, tree_figure_spec
 from offcenter.data.datasets import DATASETS, load
 from offcenter.viz.tree import tree_figure
 
@@ -23,24 +24,38 @@ def _json(fig) -> dict:
     return json.loads(pio.to_json(fig, validate=False))
 
 
-def test_the_cached_figure_is_the_drawn_one_and_computed_once():
-    cached_tree_figure.clear()
+def test_the_click_figure_is_the_drawn_one_and_laid_out_once_per_tree():
+    cached_tree_drawing.clear()
     clf = _fit(3)
     node = clf.tree_.nodes[2].id
-    first = cached_tree_figure("pima-3", None, node, (), clf)
-    again = cached_tree_figure("pima-3", None, node, (), clf)
-    assert again is first  # a second click on the node: no work
+    first = tree_figure_spec("pima-3", None, node, (), clf)
     assert _json(first) == _json(tree_figure(clf, selected=node, path=[]))
-    other = cached_tree_figure("pima-3", None, 0, (), clf)
-    assert other is not first and _json(other) == _json(tree_figure(clf, selected=0))
-    traced = cached_tree_figure("pima-3", 2, node, (0, 1), clf)
+    drawing = cached_tree_drawing("pima-3", None, (), clf)
+    # another node: the same drawing (its traces shared), another outline
+    other = tree_figure_spec("pima-3", None, 0, (), clf)
+    assert cached_tree_drawing("pima-3", None, (), clf) is drawing
+    assert _json(other) == _json(tree_figure(clf, selected=0))
+    assert _json(other) != _json(first)
+    assert all(
+        any(t is d for d in drawing.traces)
+        for t in other["data"]
+        if t["name"] != ("box outline selected")
+    )
+    traced = tree_figure_spec("pima-3", 2, node, (0, 1), clf)
     assert _json(traced) == _json(tree_figure(clf, max_depth=2, selected=node, path=[0, 1]))
+    # a node below the depth drawn is not outlined (it has no box there)
+    deep = max(n.id for n in clf.tree_.nodes)
+    names = [t["name"] for t in tree_figure_spec("pima-3", 1, deep, (), clf)["data"]]
+    assert "box outline selected" not in names
+    assert _json(tree_figure_spec("pima-3", 1, deep, (), clf)) == _json(
+        tree_figure(clf, max_depth=1, selected=deep)
+    )
 
 
 def test_another_tree_key_is_another_figure():
-    cached_tree_figure.clear()
+    cached_tree_drawing.clear()
     shallow, deep = _fit(2), _fit(4)
-    a = cached_tree_figure("pima-2", None, 0, (), shallow)
-    b = cached_tree_figure("pima-4", None, 0, (), deep)
+    a = tree_figure_spec("pima-2", None, 0, (), shallow)
+    b = tree_figure_spec("pima-4", None, 0, (), deep)
     assert _json(a) != _json(b)
     assert _json(b) == _json(tree_figure(deep, selected=0))

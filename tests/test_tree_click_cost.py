@@ -75,11 +75,15 @@ def test_a_grow_with_settings_grown_before_does_not_fit_again(fits):
     assert "depth 3" in " ".join(c.value for c in other.caption)
 
 
-def test_figure_font_and_node_tables_are_computed_once_per_node(monkeypatch):
+def test_drawing_font_and_node_tables_are_computed_once_per_tree_and_node(monkeypatch):
     from offcenter.app import node_settings
 
-    drawings, fonts, optima = [0], [0], [0]
-    figure, font, own = tree_click.tree_figure, tree_click.drawn_font, TreeClassifier.own_optima
+    drawings, fonts, searches = [0], [0], [0]
+    drawing, font, search = (
+        tree_click.tree_drawing,
+        tree_click.drawn_font,
+        TreeClassifier.node_comparison,
+    )
 
     def count(counter, fn):
         def wrapped(*args, **kwargs):
@@ -88,24 +92,25 @@ def test_figure_font_and_node_tables_are_computed_once_per_node(monkeypatch):
 
         return wrapped
 
-    monkeypatch.setattr(tree_click, "tree_figure", count(drawings, figure))
+    monkeypatch.setattr(tree_click, "tree_drawing", count(drawings, drawing))
     monkeypatch.setattr(tree_click, "drawn_font", count(fonts, font))
-    monkeypatch.setattr(TreeClassifier, "own_optima", count(optima, own))
-    for fn in (tree_click.cached_tree_figure, tree_click.cached_drawn_font):
+    monkeypatch.setattr(TreeClassifier, "node_comparison", count(searches, search))
+    for fn in (tree_click.cached_tree_drawing, tree_click.cached_drawn_font):
         fn.clear()
     node_settings.node_tables.clear()
 
     at = run(data="pima")
-    assert (drawings[0], fonts[0], optima[0]) == (1, 1, 1)  # the root
+    assert (drawings[0], fonts[0], searches[0]) == (1, 1, 1)  # the root
     select = [s for s in at.selectbox if s.key and s.key.startswith("tr_node_select")]
     select[0].set_value(2)
     at = run(at)
-    assert (drawings[0], fonts[0], optima[0]) == (2, 1, 2)  # node 2: new figure and tables
+    # node 2: its tables are new; the drawing is the tree's (another outline, no layout)
+    assert (drawings[0], fonts[0], searches[0]) == (1, 1, 2)
     other = run(data="pima", node="2")  # another student on node 2 of the same tree
-    assert (drawings[0], fonts[0], optima[0]) == (2, 1, 2)
+    assert (drawings[0], fonts[0], searches[0]) == (1, 1, 2)
     assert "4. The selected node: node 2" in [h.value for h in other.header]
     again = run(at)  # a rerun of the same view: nothing computed
-    assert (drawings[0], fonts[0], optima[0]) == (2, 1, 2)
+    assert (drawings[0], fonts[0], searches[0]) == (1, 1, 2)
     assert not again.exception
 
 
@@ -303,14 +308,14 @@ def test_the_apptest_page_still_shows_the_trace_below_the_node():
 def test_a_grow_after_a_depth_change_finds_the_root_tables_computed(monkeypatch):
     from offcenter.app import node_settings
 
-    optima = [0]
-    own = TreeClassifier.own_optima
+    optima = [0]  # the node searches (own optima and candidates, in one pass)
+    own = TreeClassifier.node_comparison
 
     def counting(self, *args, **kwargs):
         optima[0] += 1
         return own(self, *args, **kwargs)
 
-    monkeypatch.setattr(TreeClassifier, "own_optima", counting)
+    monkeypatch.setattr(TreeClassifier, "node_comparison", counting)
     node_settings.node_tables.clear()
     at = run(data="pima")
     assert optima[0] == 1  # the root's tables

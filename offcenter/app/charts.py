@@ -66,8 +66,11 @@ def chart_config(filename: str) -> dict:
     return config
 
 
-def plotly_chart(fig: go.Figure, *, container=None, **kwargs):
+def plotly_chart(fig: go.Figure | dict, *, container=None, **kwargs):
     """``st.plotly_chart(fig, **kwargs)`` (in ``container``), without ``fig.to_dict()``.
+
+    ``fig`` is a ``go.Figure`` or a figure already in plain dicts (``{"data": [...],
+    "layout": {...}}``, e.g. :meth:`offcenter.viz.tree.TreeDrawing.spec`), sent as it is.
 
     On a narrow screen (a phone) the chart has no modebar, whatever its ``config`` (as
     :func:`chart_config`): a touch screen shows it all the time, over the figure's text (the
@@ -75,4 +78,5 @@ def plotly_chart(fig: go.Figure, *, container=None, **kwargs):
     if is_narrow():
         kwargs["config"] = {**(kwargs.get("config") or {}), "displayModeBar": False}
     target = st if container is None else container
-    return target.plotly_chart(_Spec(figure_spec(fig)), **kwargs)
+    spec = fig if isinstance(fig, dict) else figure_spec(fig)
+    return target.plotly_chart(_Spec(spec), **kwargs)

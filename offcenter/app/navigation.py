@@ -22,8 +22,9 @@ import streamlit as st
 from streamlit import config
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
-from offcenter.app import failover
+from offcenter.app import failover, heap
 from offcenter.app.presentation import presentation_toggle, viewport
 
 __all__ = ["PAGES", "ensure_router", "run"]
@@ -128,5 +129,15 @@ def run() -> None:
     ]
     page = st.navigation(pages)
     _every_page()
-    page.run()
-    viewport()  # after the page: the browser's report of a narrow window reruns it
+    asked = st.query_params.to_dict()  # the link as opened (pages rewrite it as they run)
+    ended = False
+    try:
+        page.run()
+        viewport()  # after the page: the browser's report of a narrow window reruns it
+        ended = True
+    except StopException:  # st.stop(): the page ended here on purpose
+        ended = True
+        raise
+    finally:
+        if ended:  # the warm-up's milestones freeze the process's heap (offcenter.app.heap)
+            heap.after_run(page.url_path, asked)

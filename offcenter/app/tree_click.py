@@ -15,8 +15,9 @@ interaction kind), a click's own work on German credit at depth 5 (312 nodes) is
 What this module caches, per process and shared by every session (in a class, students who grow
 the same tree and click the same nodes pay for each once):
 
-- :func:`cached_tree_figure`: the figure per (tree, depth drawn, selected node, traced path);
-  read-only once cached (the page hands its dicts to Streamlit without copying:
+- :func:`cached_tree_drawing`: the drawing per (tree, depth drawn, traced path), whatever the
+  node selected; :func:`tree_figure_spec` adds the selected node's outline at each click.
+  Read-only once cached (the page hands its dicts to Streamlit without copying:
   :func:`offcenter.app.charts.plotly_chart`, which does not modify them);
 - :func:`cached_drawn_font`: the text size of the drawing per (tree, depth drawn, view);
 - :func:`node_key`: the key under which the page caches a node's tables, the node itself (data,
@@ -27,7 +28,7 @@ the same tree and click the same nodes pay for each once):
 The page's calls (pages/3_Tree.py, in ``tree_and_node``)::
 
     font = tree_click.cached_drawn_font(tree_key, depth_arg, size, clf)
-    fig = tree_click.cached_tree_figure(tree_key, depth_arg, node, trace_path, clf, ...)
+    fig = tree_click.tree_figure_spec(tree_key, depth_arg, node, trace_path, clf, ...)
     tables_key = tree_click.node_key(grown.data_key, grown.params_json, clf, node)
     node_settings.show_node_comparison(clf, node, tables_key, tree_tag, ...)
 """
@@ -38,25 +39,30 @@ import hashlib
 import json
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from offcenter.app.tree_page import drawn_font
-from offcenter.viz.tree import tree_figure
+from offcenter.viz.tree import TreeDrawing, tree_drawing
 
-__all__ = ["STOP_PARAMS", "cached_drawn_font", "cached_tree_figure", "node_key"]
+__all__ = [
+    "STOP_PARAMS",
+    "cached_drawn_font",
+    "cached_tree_drawing",
+    "node_key",
+    "tree_figure_spec",
+]
 
 #: The tree parameters (of the page's ``params_json``) that decide where the growth stops, not
 #: how a node's splits are searched: the node's tables do not depend on them.
 STOP_PARAMS = ("max_depth", "min_samples_split", "min_gain")
 
 
-@st.cache_resource(max_entries=512, show_spinner=False)
-def cached_tree_figure(
-    tree_key: str, max_depth: int | None, selected: int | None, path: tuple, _clf, **drawing
-) -> go.Figure:
-    """:func:`offcenter.viz.tree.tree_figure` of the tree ``tree_key`` (fitted: ``_clf``), once
-    per (tree, depth drawn, selected node, traced path) and process; read-only.
+@st.cache_resource(max_entries=256, show_spinner=False)
+def cached_tree_drawing(
+    tree_key: str, max_depth: int | None, path: tuple, _clf, **drawing
+) -> TreeDrawing:
+    """:func:`offcenter.viz.tree.tree_drawing` of the tree ``tree_key`` (fitted: ``_clf``),
+    once per (tree, depth drawn, traced path) and process; read-only.
 
     Parameters
     ----------
@@ -65,18 +71,25 @@ def cached_tree_figure(
         cache key, since ``_clf`` itself is not hashed.
     max_depth : int or None
         Deepest level drawn (None: the whole tree).
-    selected : int or None
-        The node drawn highlighted.
     path : tuple of int
         The nodes of a traced row's path (empty: none).
     _clf : TreeClassifier
         The fitted tree.
     **drawing
-        The drawing's other keyword arguments of :func:`~offcenter.viz.tree.tree_figure`
+        The drawing's other keyword arguments of :func:`~offcenter.viz.tree.tree_drawing`
         (``font_size``, ``wrap_width``, ``shares_per_line``, ``view_width``, ...): hashable
         values, part of the cache key.
     """
-    return tree_figure(_clf, max_depth=max_depth, selected=selected, path=list(path), **drawing)
+    return tree_drawing(_clf, max_depth=max_depth, path=list(path), **drawing)
+
+
+def tree_figure_spec(
+    tree_key: str, max_depth: int | None, selected: int | None, path: tuple, clf, **drawing
+) -> dict:
+    """The tree's figure (plain dicts, for :func:`offcenter.app.charts.plotly_chart`) with
+    ``selected`` outlined: the cached drawing (:func:`cached_tree_drawing`) and one outline, so
+    a click on another node lays nothing out again. Read-only (the drawing's dicts)."""
+    return cached_tree_drawing(tree_key, max_depth, path, clf, **drawing).spec(selected)
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
