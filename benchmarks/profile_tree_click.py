@@ -12,7 +12,7 @@ classroom load client (``../shared/tools/classroom_load.py``, through
 ``benchmarks/bench_classroom.py``'s browser-like session: a fragment's widget reruns that
 fragment alone). The student opens the Tree page, picks a bundled data set, clicks nodes,
 changes the depth shown, the maximum depth and the measure and grows, then opens the q-classes
-page and moves beta; each kind is repeated ``--repeat`` times with other values. Per kind it
+page and moves beta, then the Two-classes page and moves theta; each kind is repeated ``--repeat`` times with other values. Per kind it
 prints the server's CPU ms per rerun (the process's user + system time, /proc), the latency
 and the bytes sent (median), and with ``--top N`` the top functions (cumulative) of the kind's
 runs.
@@ -216,7 +216,8 @@ def _nodes(session) -> int | None:
 
 
 async def drive(server: Profiled, args) -> Recorder:
-    """One student: the Tree page's interactions, then the q-classes page's beta."""
+    """One student: the Tree page's interactions, then the q-classes page's beta, then the
+    Two-classes page's theta."""
     from bench_classroom import _load_tool, browser_like_session
 
     tool = _load_tool()
@@ -283,6 +284,15 @@ async def drive(server: Profiled, args) -> Recorder:
         if wid:
             await rec.run(q, "q cursor", changes={wid: tool.ws_double_array(wid, [0.1 + i / 20])})
     await q.close()
+
+    t = Session("two-0", server.port, 300)
+    await t.connect()
+    await rec.run(t, "open Two classes", initial_page="Two_classes")
+    for i in range(3 * args.repeat):
+        wid = t.wid("tc_theta")
+        theta = [0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9][i % 8] + 0.01 * (i // 8)
+        await rec.run(t, "two theta", changes={wid: tool.ws_double_array(wid, [theta])})
+    await t.close()
     return rec
 
 

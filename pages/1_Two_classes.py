@@ -11,6 +11,7 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     TWO_CLASS_SCHEMA,
     cached_binary_curves,
     cached_binary_derivatives,
+    cached_binary_figure,
     cached_binary_values_at,
     cached_theta_sweep,
     matching_preset,
@@ -241,9 +242,9 @@ def figures(raw_specs: list, oc_specs: list) -> None:
                     presentation=present,
                 )
             else:
-                fig = curves_figure(
-                    df,
-                    theta=theta,
+                fig = cached_binary_figure(  # per (curves, theta, cursor, ...), shared
+                    specs,
+                    theta,
                     cursor=cursor,
                     title=title,
                     y_title=y_title,
@@ -283,7 +284,14 @@ def figures(raw_specs: list, oc_specs: list) -> None:
         "page (colour-blind safe, readable in grayscale)."
     )
 
-    csv_button("Download the plotted values (CSV)", df, f"{stub}.csv", "tc_csv", relabel=True)
+    csv_button(
+        "Download the plotted values (CSV)",
+        df,
+        f"{stub}.csv",
+        "tc_csv",
+        relabel=True,
+        cache_key=repr(("two classes", tuple(specs), theta)),  # what df is computed from
+    )
 
     # ------------------------------------------------------------------ derivatives
     if values["deriv"]:

@@ -17,9 +17,11 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from offcenter.app import urlstate as _us
+from offcenter.app.charts import figure_spec
 from offcenter.measures import curves as _curves
 from offcenter.measures.registry import MEASURES
 from offcenter.measures.settings import MeasureSetting
+from offcenter.viz.curves import curves_figure
 
 # ----------------------------------------------------------------------------------------------
 # Page settings: URL schemas, presets, and the curves a page's settings ask for
@@ -273,3 +275,23 @@ cached_slice_curves = _cached(_curves.slice_curves, 128)
 cached_transform_maps = _cached(_curves.transform_maps, 128)
 cached_ternary_mesh = _cached(_curves.ternary_mesh, 16)  # 0.7 MB each: 11 MB at most
 cached_theta_sweep = _cached(_curves.theta_sweep, 16)  # 0.5 MB each (49 frames): 9 MB at most
+
+
+def _binary_figure(specs, theta, *, cursor=None, title=None, y_title=None, presentation=False):
+    """The Two-classes figure (:func:`offcenter.viz.curves.curves_figure` of
+    :func:`cached_binary_curves`) as plain dicts (:func:`offcenter.app.charts.figure_spec`)."""
+    fig = curves_figure(
+        cached_binary_curves(specs, theta),
+        theta=theta,
+        cursor=cursor,
+        title=title,
+        y_title=y_title,
+        presentation=presentation,
+    )
+    return figure_spec(fig)
+
+
+#: The Two-classes figure per (curves, theta, cursor, title, y title, presentation), shared by
+#: sessions (read-only dicts, about 50 kB each): a class moving theta over the slider's values
+#: builds each figure once.
+cached_binary_figure = _cached(_binary_figure, 256)
