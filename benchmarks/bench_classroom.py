@@ -335,7 +335,7 @@ def run_class(tool, server: Server, size: int, args, out: Path, tag: str) -> dic
             "--tree", str(tree), "--interactions", str(args.interactions),
             "--duration", str(args.duration), "--ramp", str(args.ramp),
             "--settle", str(args.settle), "--seed", str(args.seed),
-            "--out", str(out / f"{tag}_n{size}"),
+            "--hold", str(args.hold), "--out", str(out / f"{tag}_n{size}"),
         ]
     )  # fmt: skip
     return asyncio.run(tool.main(targs))
@@ -403,6 +403,13 @@ def main(argv=None) -> None:
     p.add_argument("--duration", type=float, default=60.0, help="s per class (bound)")
     p.add_argument("--ramp", type=float, default=5.0, help="s over which sessions open")
     p.add_argument("--settle", type=float, default=10.0, help="s after they leave, then RSS")
+    p.add_argument(
+        "--hold",
+        type=float,
+        default=0.0,
+        help="s every session stays open after the class's end (0: each leaves after its last "
+        "interaction)",
+    )
     p.add_argument("--timeout", type=float, default=60.0)
     p.add_argument("--cycles", type=int, default=0, help="memory test: open/close N classes")
     p.add_argument("--seed", type=int, default=1)

@@ -563,8 +563,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
 # The trace's form (one input per feature) is drawn below the fragment but outside it, so that a
 # node click does not redraw it; its path is computed first, for the fragment's figure.
 node_box = st.container()
-with st.expander("Trace a row through the tree"):
-    trace_path = tuple(trace_section(clf, X, y) or ())
+trace_path = tuple(trace_section(clf, X, y) or ())  # an expander, drawn when open
 with node_box:
     tree_and_node(X, y, target, alpha, trace_path)
 

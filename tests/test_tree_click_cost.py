@@ -281,7 +281,7 @@ def test_a_node_click_reruns_only_the_fragment_without_the_trace_form(server):
     fragment, trace_inputs, click = asyncio.run(_click(server, 2))
     assert fragment  # the chart is drawn by a fragment
     assert click[-1].script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
-    assert trace_inputs and not any(trace_inputs)  # the trace form: on the page, outside it
+    assert not trace_inputs  # the trace form: drawn only while its expander is open
     elements = [(m, *_element(m)) for m in click]
     elements = [(m, kind, el) for m, kind, el in elements if kind is not None]
     assert elements
@@ -302,6 +302,9 @@ def test_the_apptest_page_still_shows_the_trace_below_the_node():
     assert not at.exception
     labels = [e.label for e in at.expander]
     assert "Trace a row through the tree" in labels
+    assert not [n for n in at.number_input if n.key == "tr_trace_row"]  # closed: not drawn
+    at.session_state["tr_trace_open"] = True
+    at.run()
     assert at.number_input(key="tr_trace_row").value is None
 
 

@@ -238,3 +238,25 @@ def test_edible_opens_on_plain_shannon_with_the_slides_gain():
     md = steps_markdown(steps)
     assert "0.105843" in md and "Shannon of the parent node" in md
     assert "0.988699" in md
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"leaf_rule": "prior", "theta": "prior"}, {"leaf_estimate": "laplace"}],
+)
+def test_predictions_table_is_what_apply_predict_proba_and_predict_give(params):
+    from offcenter.data.datasets import DATASETS, load
+    from offcenter.tree import TreeClassifier
+    from offcenter.viz.comparison import predictions_table
+
+    df = load("german_credit")
+    target = DATASETS["german_credit"].target
+    X, y = df.drop(columns=[target]), df[target]
+    X.iloc[::7, 1] = np.nan  # missing values are routed too
+    clf = TreeClassifier(max_depth=5, **params).fit(X, y)
+    table = predictions_table(clf, X)
+    assert table["leaf"].tolist() == clf.apply(X).tolist()
+    proba = clf.predict_proba(X)
+    for j, c in enumerate(clf.classes_):
+        assert np.array_equal(table[f"P({c})"].to_numpy(), proba[:, j])
+    assert table["predicted"].tolist() == clf.predict(X).tolist()

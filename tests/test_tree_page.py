@@ -15,11 +15,14 @@ PAGE = str(ROOT / "pages" / "3_Tree.py")
 BAD = ROOT / "tests" / "data" / "bad_csv"
 
 
-def run(at=None, *, cands_open=False, **query):
+def run(at=None, *, cands_open=False, trace_open=False, **query):
     """Run the page (a new one with ``query`` as its link); ``cands_open`` opens the expander
-    of every feature at the tree's thresholds (drawn only when open)."""
-    state = {"tr_cand_open": True} if cands_open else None
-    return run_app(at, page=PAGE, query=query, state=state)
+    of every feature at the tree's thresholds, ``trace_open`` the row trace's (both drawn only
+    when open)."""
+    state = {"tr_cand_open": True} if cands_open else {}
+    if trace_open:
+        state["tr_trace_open"] = True
+    return run_app(at, page=PAGE, query=query, state=state or None)
 
 
 def upload(at, name, data):
@@ -314,12 +317,23 @@ def test_pure_node_says_no_measure_prefers_a_split():
 
 def test_trace_a_row_and_rows_at_node():
     at = run(data="edible")
+    assert not [n for n in at.number_input if n.key == "tr_trace_row"]  # closed: not drawn
+    at = run(at, trace_open=True)
     at.number_input(key="tr_trace_row").set_value(3)
     at = run(at)
     assert any("Path: node 0" in t.value for t in at.text)
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     path = [t for t in spec["data"] if t.get("name") == "traced path"][0]
     assert len([v for v in path["x"] if v is not None]) >= 4  # at least one edge highlighted
+    # closed: no path on the tree; opened again: the row number and its path are back
+    at.session_state["tr_trace_open"] = False
+    at = run(at)
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    path = [t for t in spec["data"] if t.get("name") == "traced path"][0]
+    assert not [v for v in path["x"] if v is not None]
+    at = run(at, trace_open=True)
+    assert at.number_input(key="tr_trace_row").value == 3
+    assert any("Path: node 0" in t.value for t in at.text)
 
 
 def test_binary_categorical_splits():
@@ -450,7 +464,7 @@ def _trace_inputs(at):
 
 
 def test_trace_a_row_typed_in_by_its_values():
-    at = run(data="iris")
+    at = run(data="iris", trace_open=True)
     nums, sels = _trace_inputs(at)
     assert set(nums) == {"sepal length", "sepal width", "petal length", "petal width"}
     assert nums["petal length"].value == 4.35  # the column's median
@@ -467,10 +481,17 @@ def test_trace_a_row_typed_in_by_its_values():
     assert len([v for v in path["x"] if v is not None]) >= 2
     at = run(at)  # the trace stays after a rerun
     assert any(t.value.startswith("Path: node 0") for t in at.text)
+    at.session_state["tr_trace_open"] = False  # closed, then opened: the values typed are back
+    at = run(at)
+    assert not _trace_inputs(at)[0]
+    at = run(at, trace_open=True)
+    nums, _ = _trace_inputs(at)
+    assert (nums["petal length"].value, nums["petal width"].value) == (1.2, 0.2)
+    assert any(t.value.startswith("Path: node 0") for t in at.text)
 
 
 def test_trace_values_categorical_and_missing():
-    at = run(data="edible")
+    at = run(data="edible", trace_open=True)
     nums, sels = _trace_inputs(at)
     assert not nums and sels
     first = next(iter(sels.values()))

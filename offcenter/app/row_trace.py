@@ -7,10 +7,17 @@ categorical one (its categories seen at fit time, the most frequent first chosen
 offered. The checking and the path are :func:`offcenter.tree.trace.trace_values`; a value the
 column cannot take is shown with ``st.error``.
 
-Session state (page prefix ``tr_``): ``tr_trace_row`` (row number input), ``tr_trace_form``
-(the form), ``tr_tv_{sig}_{j}`` (the inputs), ``tr_trace_values`` ({"sig", "values"}: the
-last values submitted, traced again on every rerun so that edits of the tree are followed),
-``tr_trace_mode`` ("row" or "values": the trace drawn in the figure).
+The section is an expander whose content is drawn only while it is open (``tr_trace_open``):
+its form has one input per feature (20 on German credit), which every full run of the page (a
+grow, a new data set) would otherwise draw again for nobody. Closed, no path is drawn on the
+tree; the row number and the values last traced are kept and come back when it is opened again.
+
+Session state (page prefix ``tr_``): ``tr_trace_open`` (the expander), ``tr_trace_row`` (row
+number input) and ``tr_trace_row_kept`` (its value, kept while the input is not drawn),
+``tr_trace_form`` (the form), ``tr_tv_{sig}_{j}`` (the inputs), ``tr_trace_values`` ({"sig",
+"values"}: the last values submitted, traced again on every rerun so that edits of the tree are
+followed, and the form's values when it is drawn again), ``tr_trace_mode`` ("row" or "values":
+the trace drawn in the figure).
 """
 
 from __future__ import annotations
@@ -64,15 +71,17 @@ def _show(trace: RowTrace) -> None:
 
 def _by_row(clf, X: pd.DataFrame, y: pd.Series) -> RowTrace | None:
     S = st.session_state
+    kept = S.get("tr_trace_row_kept")
     row_pos = st.number_input(
         f"Row number (0 to {len(X) - 1}) of the data used",
         0,
         max(len(X) - 1, 0),
-        value=None,
+        value=kept if isinstance(kept, int) and 0 <= kept < len(X) else None,
         key="tr_trace_row",
         placeholder="type a row number",
         on_change=lambda: S.__setitem__("tr_trace_mode", "row"),
     )
+    S["tr_trace_row_kept"] = None if row_pos is None else int(row_pos)
     if row_pos is None:
         return None
     st.dataframe(
@@ -87,6 +96,9 @@ def _by_values(clf, X: pd.DataFrame) -> RowTrace | None:
     S = st.session_state
     sig = _signature(clf, X)
     defaults = _defaults(clf, X)
+    saved = S.get("tr_trace_values")
+    if saved and saved["sig"] == sig:  # the values last traced, when the form comes back
+        defaults = [saved["values"].get(f.name, d) for f, d in zip(clf.features_, defaults)]
     st.caption(
         "One value per feature: numbers start at the column's median (empty the box for a "
         "missing value); categories offer the values seen in the data and “(missing)”."
@@ -133,14 +145,23 @@ def _by_values(clf, X: pd.DataFrame) -> RowTrace | None:
 
 
 def trace_section(clf, X: pd.DataFrame, y: pd.Series) -> list[int]:
-    """Draw the two ways of tracing a row (tabs); return the path to highlight in the figure
-    (the last one used; empty when none)."""
+    """The expander "Trace a row through the tree" with, while it is open, the two ways of
+    tracing a row (tabs); return the path to highlight in the figure (the last one used; empty
+    when none, or when the expander is closed)."""
     S = st.session_state
-    by_values, by_row = st.tabs(["Type a row's values", "Pick a row by number"])
-    with by_values:
-        t_values = _by_values(clf, X)
-    with by_row:
-        t_row = _by_row(clf, X, y)
+    box = st.expander(
+        "Trace a row through the tree",
+        key="tr_trace_open",
+        on_change="rerun",  # drawn only when open: one input per feature
+    )
+    if not box.open:
+        return []
+    with box:
+        by_values, by_row = st.tabs(["Type a row's values", "Pick a row by number"])
+        with by_values:
+            t_values = _by_values(clf, X)
+        with by_row:
+            t_row = _by_row(clf, X, y)
     mode = S.get("tr_trace_mode", "row")
     chosen = t_values if mode == "values" else t_row
     chosen = chosen or t_row or t_values

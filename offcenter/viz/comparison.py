@@ -501,8 +501,9 @@ def predictions_table(clf, X, row_ids=None) -> pd.DataFrame:
     """Every row's leaf, class probabilities and predicted class (for a CSV download).
 
     Columns: ``row`` (``row_ids``, default the index of ``X``), ``leaf`` (the node id of the
-    row's leaf, :meth:`TreeClassifier.apply`), ``P(<class>)`` for every class
-    (:meth:`~TreeClassifier.predict_proba`, the leaf's class shares) and ``predicted``.
+    row's leaf, :meth:`TreeClassifier.apply`), ``P(<class>)`` for every class (the leaf's
+    ``proba``, as :meth:`~TreeClassifier.predict_proba` gives) and ``predicted`` (the leaf's
+    prediction, as :meth:`~TreeClassifier.predict`); the rows are routed once.
 
     >>> from offcenter.tree import TreeClassifier
     >>> clf = TreeClassifier().fit(pd.DataFrame({"x": [0.0, 1, 2, 3]}), ["a", "a", "b", "b"])
@@ -512,16 +513,13 @@ def predictions_table(clf, X, row_ids=None) -> pd.DataFrame:
     1    1     2   0.0   1.0         b
     """
     X = pd.DataFrame(X)
-    proba = np.asarray(clf.predict_proba(X), dtype=float)
-    out = pd.DataFrame(
-        {
-            "row": list(X.index if row_ids is None else row_ids),
-            "leaf": np.asarray(clf.apply(X), dtype=int),
-        }
-    )
+    leaves = np.asarray(clf.apply(X), dtype=int)  # routed once: the leaf gives the rest
+    nodes = clf.tree_.nodes
+    proba = np.stack([np.asarray(nd.proba, dtype=float) for nd in nodes])[leaves]
+    out = pd.DataFrame({"row": list(X.index if row_ids is None else row_ids), "leaf": leaves})
     for j, c in enumerate(clf.classes_):
         out[f"P({c})"] = proba[:, j]
-    out["predicted"] = clf.predict(X)
+    out["predicted"] = [nodes[i].prediction for i in leaves]
     return out
 
 
