@@ -78,11 +78,12 @@ def test_a_grow_with_settings_grown_before_does_not_fit_again(fits):
 def test_drawing_font_and_node_tables_are_computed_once_per_tree_and_node(monkeypatch):
     from offcenter.app import node_settings
 
-    drawings, fonts, searches = [0], [0], [0]
-    drawing, font, search = (
+    drawings, fonts, searches, layouts = [0], [0], [0], [0]
+    drawing, font, search, layout = (
         tree_click.tree_drawing,
         tree_click.drawn_font,
         TreeClassifier.node_comparison,
+        tree_click.tree_layout,
     )
 
     def count(counter, fn):
@@ -95,12 +96,18 @@ def test_drawing_font_and_node_tables_are_computed_once_per_tree_and_node(monkey
     monkeypatch.setattr(tree_click, "tree_drawing", count(drawings, drawing))
     monkeypatch.setattr(tree_click, "drawn_font", count(fonts, font))
     monkeypatch.setattr(TreeClassifier, "node_comparison", count(searches, search))
-    for fn in (tree_click.cached_tree_drawing, tree_click.cached_drawn_font):
+    monkeypatch.setattr(tree_click, "tree_layout", count(layouts, layout))
+    for fn in (
+        tree_click.cached_tree_drawing,
+        tree_click.cached_drawn_font,
+        tree_click.cached_tree_layout,
+    ):
         fn.clear()
     node_settings.node_tables.clear()
 
     at = run(data="pima")
     assert (drawings[0], fonts[0], searches[0]) == (1, 1, 1)  # the root
+    assert layouts[0] == 1  # one layout for the drawn font and the drawing
     select = [s for s in at.selectbox if s.key and s.key.startswith("tr_node_select")]
     select[0].set_value(2)
     at = run(at)
@@ -110,7 +117,7 @@ def test_drawing_font_and_node_tables_are_computed_once_per_tree_and_node(monkey
     assert (drawings[0], fonts[0], searches[0]) == (1, 1, 2)
     assert "4. The selected node: node 2" in [h.value for h in other.header]
     again = run(at)  # a rerun of the same view: nothing computed
-    assert (drawings[0], fonts[0], searches[0]) == (1, 1, 2)
+    assert (drawings[0], fonts[0], searches[0], layouts[0]) == (1, 1, 2, 1)
     assert not again.exception
 
 

@@ -43,11 +43,13 @@ import streamlit as st
 
 from offcenter.app.tree_page import drawn_font
 from offcenter.viz.tree import TreeDrawing, tree_drawing
+from offcenter.viz.tree_layout import SHARES_PER_LINE, WRAP, TreeLayout, tree_layout
 
 __all__ = [
     "STOP_PARAMS",
     "cached_drawn_font",
     "cached_tree_drawing",
+    "cached_tree_layout",
     "node_key",
     "tree_figure_spec",
 ]
@@ -80,7 +82,27 @@ def cached_tree_drawing(
         (``font_size``, ``wrap_width``, ``shares_per_line``, ``view_width``, ...): hashable
         values, part of the cache key.
     """
-    return tree_drawing(_clf, max_depth=max_depth, path=list(path), **drawing)
+    layout = cached_tree_layout(
+        tree_key,
+        max_depth,
+        drawing.get("wrap_width", WRAP),
+        drawing.get("shares_per_line", SHARES_PER_LINE),
+        _clf,
+    )
+    return tree_drawing(_clf, max_depth=max_depth, path=list(path), layout=layout, **drawing)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def cached_tree_layout(
+    tree_key: str, max_depth: int | None, wrap_width: int, shares_per_line: int, _clf
+) -> TreeLayout:
+    """:func:`offcenter.viz.tree_layout.tree_layout` of the tree ``tree_key`` (every box's
+    text measured), once per (tree, depth drawn, wrapping) and process: the drawn font
+    (:func:`cached_drawn_font`) and the drawing (:func:`cached_tree_drawing`) share it.
+    Read-only."""
+    return tree_layout(
+        _clf, max_depth=max_depth, wrap_width=wrap_width, shares_per_line=shares_per_line
+    )
 
 
 def tree_figure_spec(
@@ -99,7 +121,8 @@ def cached_drawn_font(tree_key: str, max_depth: int | None, size, _clf) -> float
     once per process: it lays the whole drawing out (every box's text measured), which a node
     click does not change.
     """
-    return drawn_font(_clf, max_depth, size)
+    layout = cached_tree_layout(tree_key, max_depth, size.wrap_width, size.shares_per_line, _clf)
+    return drawn_font(_clf, max_depth, size, layout)
 
 
 def node_key(data_key: str, params_json: str, clf, node) -> str:

@@ -302,10 +302,11 @@ def cached_fit_depth(tree_key: str, size: ViewSize, _clf) -> int:
     )
 
 
-def drawn_font(clf, depth: int | None, size: ViewSize) -> float:
+def drawn_font(clf, depth: int | None, size: ViewSize, layout=None) -> float:
     """The node text's size (px) of the drawing at ``depth`` in a chart ``size.width`` wide:
     ``size.font_size``, less when the drawing is wider than the chart
-    (:func:`offcenter.viz.tree.fitted_font`; the page draws it at that size)."""
+    (:func:`offcenter.viz.tree.fitted_font`; the page draws it at that size). ``layout``: the
+    drawing's :func:`~offcenter.viz.tree_layout.tree_layout`, when already computed."""
     return fitted_font(
         clf,
         size.width,
@@ -313,4 +314,5 @@ def drawn_font(clf, depth: int | None, size: ViewSize) -> float:
         font_size=size.font_size,
         wrap_width=size.wrap_width,
         shares_per_line=size.shares_per_line,
+        layout=layout,
     )

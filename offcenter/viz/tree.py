@@ -39,6 +39,7 @@ from offcenter.viz.tree_layout import (
     FONT_SIZE,
     SHARES_PER_LINE,
     WRAP,
+    TreeLayout,
     class_color,
     split_text,
     tree_layout,
@@ -209,9 +210,12 @@ def fitted_font(
     wrap_width: int = WRAP,
     shares_per_line: int = SHARES_PER_LINE,
     marked: Mapping[int, str] | Sequence[int] = (),
+    layout: TreeLayout | None = None,
 ) -> float:
     """The node text size (px) at which the drawing at ``max_depth`` is at most ``width`` px
-    wide: ``font_size`` when it fits, else smaller in proportion.
+    wide: ``font_size`` when it fits, else smaller in proportion. ``layout``: the drawing's
+    :func:`~offcenter.viz.tree_layout.tree_layout` when already computed (with these
+    ``max_depth``, ``wrap_width``, ``shares_per_line`` and ``marked``).
 
     Plotly sizes text in px, not in data units: a drawing wider than its chart would be shrunk
     by Plotly with its text left at full size (overlapping). Drawn at this size instead, the
@@ -222,7 +226,7 @@ def fitted_font(
     >>> fitted_font(clf, 10_000), fitted_font(clf, 100) < 14
     (14.0, True)
     """
-    lay = tree_layout(
+    lay = layout or tree_layout(
         clf,
         max_depth=max_depth,
         wrap_width=wrap_width,
@@ -400,10 +404,13 @@ def tree_drawing(
     font_size: float = NODE_FONT,
     wrap_width: int = WRAP,
     shares_per_line: int = SHARES_PER_LINE,
+    layout: TreeLayout | None = None,
 ) -> TreeDrawing:
     """:func:`tree_figure` without a selected node, as a :class:`TreeDrawing` (the same
     parameters): ``tree_drawing(clf, **kw).figure(node)`` is ``tree_figure(clf,
-    selected=node, **kw)``.
+    selected=node, **kw)``. ``layout``: the drawing's
+    :func:`~offcenter.viz.tree_layout.tree_layout` when already computed (with these
+    ``max_depth``, ``marked``, ``wrap_width`` and ``shares_per_line``).
 
     >>> from offcenter.tree import TreeClassifier
     >>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1])
@@ -416,7 +423,7 @@ def tree_drawing(
     if not font_size > 0:
         raise ValueError(f"font_size must be positive; got {font_size}.")
     scale = float(font_size) / FONT_SIZE
-    lay = tree_layout(
+    lay = layout or tree_layout(
         clf,
         max_depth=max_depth,
         marked=marked,
