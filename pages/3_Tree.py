@@ -377,7 +377,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
     draw_tree = draw_clf.tree_
     # <<< step-through
 
-    fit = tree_page.cached_fit_depth(draw_key, size, draw_clf)
+    fit = tree_click.cached_fit_depth(draw_key, size, draw_clf)
     shown_depth = draw_tree.depth
     if draw_tree.depth >= 2 and (stepping is None or fit < draw_tree.depth):  # a step: if needed
         asked = int(S.get("tr_depth", 0) or 0)

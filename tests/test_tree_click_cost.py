@@ -96,18 +96,27 @@ def test_drawing_font_and_node_tables_are_computed_once_per_tree_and_node(monkey
     monkeypatch.setattr(tree_click, "tree_drawing", count(drawings, drawing))
     monkeypatch.setattr(tree_click, "drawn_font", count(fonts, font))
     monkeypatch.setattr(TreeClassifier, "node_comparison", count(searches, search))
-    monkeypatch.setattr(tree_click, "tree_layout", count(layouts, layout))
+    laid_out = []  # the depths laid out (None: the whole tree)
+
+    def layout_counted(*args, **kwargs):
+        laid_out.append(kwargs.get("max_depth"))
+        return count(layouts, layout)(*args, **kwargs)
+
+    monkeypatch.setattr(tree_click, "tree_layout", layout_counted)
     for fn in (
         tree_click.cached_tree_drawing,
         tree_click.cached_drawn_font,
         tree_click.cached_tree_layout,
+        tree_click.cached_fit_depth,
     ):
         fn.clear()
     node_settings.node_tables.clear()
 
     at = run(data="pima")
     assert (drawings[0], fonts[0], searches[0]) == (1, 1, 1)  # the root
-    assert layouts[0] == 1  # one layout for the drawn font and the drawing
+    # the depths the fit tried, the drawn font and the drawing: each depth laid out once
+    assert layouts[0] >= 1 and len(laid_out) == len(set(laid_out))
+    first_layouts = layouts[0]
     select = [s for s in at.selectbox if s.key and s.key.startswith("tr_node_select")]
     select[0].set_value(2)
     at = run(at)
@@ -117,7 +126,7 @@ def test_drawing_font_and_node_tables_are_computed_once_per_tree_and_node(monkey
     assert (drawings[0], fonts[0], searches[0]) == (1, 1, 2)
     assert "4. The selected node: node 2" in [h.value for h in other.header]
     again = run(at)  # a rerun of the same view: nothing computed
-    assert (drawings[0], fonts[0], searches[0], layouts[0]) == (1, 1, 2, 1)
+    assert (drawings[0], fonts[0], searches[0], layouts[0]) == (1, 1, 2, first_layouts)
     assert not again.exception
 
 

@@ -42,12 +42,13 @@ import numpy as np
 import streamlit as st
 
 from offcenter.app.tree_page import drawn_font
-from offcenter.viz.tree import TreeDrawing, tree_drawing
+from offcenter.viz.tree import TreeDrawing, fit_depth, tree_drawing
 from offcenter.viz.tree_layout import SHARES_PER_LINE, WRAP, TreeLayout, tree_layout
 
 __all__ = [
     "STOP_PARAMS",
     "cached_drawn_font",
+    "cached_fit_depth",
     "cached_tree_drawing",
     "cached_tree_layout",
     "node_key",
@@ -112,6 +113,24 @@ def tree_figure_spec(
     ``selected`` outlined: the cached drawing (:func:`cached_tree_drawing`) and one outline, so
     a click on another node lays nothing out again. Read-only (the drawing's dicts)."""
     return cached_tree_drawing(tree_key, max_depth, path, clf, **drawing).spec(selected)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def cached_fit_depth(tree_key: str, size, _clf) -> int:
+    """:func:`offcenter.viz.tree.fit_depth` of the tree ``tree_key`` for ``size`` (a hashable
+    :class:`~offcenter.app.tree_page.ViewSize`), once per process; the layouts it tries are
+    :func:`cached_tree_layout`'s, so the drawing at the depth it picks is laid out once."""
+    return fit_depth(
+        _clf,
+        size.width,
+        size.height,
+        font_size=size.font_size,
+        wrap_width=size.wrap_width,
+        shares_per_line=size.shares_per_line,
+        layout_of=lambda depth: cached_tree_layout(
+            tree_key, depth, size.wrap_width, size.shares_per_line, _clf
+        ),
+    )
 
 
 @st.cache_data(max_entries=512, show_spinner=False)

@@ -48,7 +48,7 @@ from offcenter.data.csv_io import (
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
 from offcenter.tree import TreeClassifier
-from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT, fit_depth, fitted_font
+from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT, fitted_font
 
 __all__ = [
     "PREFIX",
@@ -64,7 +64,6 @@ __all__ = [
     "file_stem",
     "small_sample_note",
     "carry_features",
-    "cached_fit_depth",
     "drawn_font",
 ]
 
@@ -287,19 +286,6 @@ def carry_features(
         "to use it."
     )
     return feats, note
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def cached_fit_depth(tree_key: str, size: ViewSize, _clf) -> int:
-    """:func:`offcenter.viz.tree.fit_depth` of the tree ``tree_key`` for ``size``, once."""
-    return fit_depth(
-        _clf,
-        size.width,
-        size.height,
-        font_size=size.font_size,
-        wrap_width=size.wrap_width,
-        shares_per_line=size.shares_per_line,
-    )
 
 
 def drawn_font(clf, depth: int | None, size: ViewSize, layout=None) -> float:

@@ -25,7 +25,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -171,10 +171,13 @@ def fit_depth(
     font_size: float = NODE_FONT,
     wrap_width: int = WRAP,
     shares_per_line: int = SHARES_PER_LINE,
+    layout_of: Callable[[int | None], TreeLayout] | None = None,
 ) -> int:
     """The deepest level whose drawing fits ``width`` x ``height`` px at ``font_size`` px text
     (at least 1 for a tree that splits, so the root and its children are always drawn; 0 for a
-    single leaf).
+    single leaf). ``layout_of(depth)`` (None: the whole tree) gives the drawing's layout at a
+    depth when the caller keeps them (the Tree page draws one of them next); by default each
+    is computed.
 
     The drawing at depth d is ``tree_layout(clf, max_depth=d)`` scaled by
     ``font_size / FONT_SIZE``; it fits when both its width and height, so scaled, are within
@@ -188,13 +191,15 @@ def fit_depth(
     scale = float(font_size) / FONT_SIZE
     depth = int(clf.tree_.depth)
     best = min(depth, 1)
+    if layout_of is None:
+
+        def layout_of(d):
+            return tree_layout(
+                clf, max_depth=d, wrap_width=wrap_width, shares_per_line=shares_per_line
+            )
+
     for d in range(1, depth + 1):
-        lay = tree_layout(
-            clf,
-            max_depth=None if d == depth else d,
-            wrap_width=wrap_width,
-            shares_per_line=shares_per_line,
-        )
+        lay = layout_of(None if d == depth else d)
         if lay.width * scale > width or lay.height * scale > height:
             break
         best = d
