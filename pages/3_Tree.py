@@ -21,6 +21,7 @@ from offcenter.app.charts import plotly_chart
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
+from offcenter.app.prefetch import prefetch
 from offcenter.app.row_trace import trace_section
 from offcenter.app.tables import show_table
 from offcenter.app.tree_page import PREFIX, SCHEMA, SCORES, cached_fit, cached_profile, cached_xy
@@ -194,7 +195,7 @@ def _in_fragment_run() -> bool:
 
 
 @st.fragment
-def settings_section(class_counts, data_key: str) -> dict:
+def settings_section(class_counts, data_key: str, X, y) -> dict:
     """Section 2, the measure and the stopping rules (a fragment): their values, for the grow.
 
     A change of a setting reruns only this part of the page (a new setting waits for **Grow the
@@ -260,6 +261,8 @@ def settings_section(class_counts, data_key: str) -> dict:
         tree_restore.publish_edits(SCHEMA, PREFIX, S.tr_session, Grow(data_key, params_json))
         if S.tr_session.settings_changed(params_json):
             info_box.info(SETTINGS_CHANGED)
+            # the grow's work, done while the student reaches for the button
+            prefetch(lambda: tree_click.prepare_grow(data_key, params_json, X, y, size))
     return dict(
         setting=setting,
         score=score,
@@ -271,7 +274,7 @@ def settings_section(class_counts, data_key: str) -> dict:
 
 
 SETTINGS_CHANGED = "The settings changed: press **Grow the tree** to grow it again with them."
-chosen = settings_section(class_counts, data_key)
+chosen = settings_section(class_counts, data_key, X, y)
 setting, score, alpha = chosen["setting"], chosen["score"], chosen["alpha"]
 tree_params, params_json = chosen["tree_params"], chosen["params_json"]
 data_name = picked.name if picked.source == "upload" else picked.source

@@ -213,7 +213,9 @@ def pick_leaf_rule(prefix: str, container=st) -> str:
 
 # ------------------------------------------------------------------------------ tree report
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _cached_report(tree_key: str, _clf, _X, _y):
+def cached_report(tree_key: str, _clf, _X, _y):
+    """:func:`offcenter.viz.comparison.training_report` of the tree ``tree_key`` (it must
+    identify the tree and its data), once per process; read-only."""
     return training_report(_clf, _X, _y)
 
 
@@ -227,7 +229,7 @@ def show_training_report(
     ``{stem}_confusion.csv`` (computed once per ``tree_key`` when given: it must identify the
     tree and its data)."""
     box = st.container() if container is None else container
-    rep = training_report(clf, X, y) if tree_key is None else _cached_report(tree_key, clf, X, y)
+    rep = training_report(clf, X, y) if tree_key is None else cached_report(tree_key, clf, X, y)
     with box:
         st.subheader("Predictions on the training rows")
         c1, c2 = st.columns([3, 2])

@@ -41,7 +41,9 @@ import json
 import numpy as np
 import streamlit as st
 
-from offcenter.app.tree_page import drawn_font
+from offcenter.app import node_settings
+from offcenter.app.tree_page import cached_fit, drawn_font
+from offcenter.app.tree_session import Grow, TreeSession
 from offcenter.viz.tree import TreeDrawing, fit_depth, tree_drawing
 from offcenter.viz.tree_layout import SHARES_PER_LINE, WRAP, TreeLayout, tree_layout
 
@@ -52,6 +54,7 @@ __all__ = [
     "cached_tree_drawing",
     "cached_tree_layout",
     "node_key",
+    "prepare_grow",
     "tree_figure_spec",
 ]
 
@@ -190,3 +193,20 @@ def node_key(data_key: str, params_json: str, clf, node) -> str:
     h = hashlib.sha1(json.dumps([data_key, params, repr(node.split)], sort_keys=True).encode())
     h.update(rows.tobytes())
     return "node:" + h.hexdigest()
+
+
+def prepare_grow(data_key: str, params_json: str, X, y, size) -> None:
+    """What the Tree page's grow of (``data_key``, ``params_json``) on ``X``, ``y`` will ask
+    the process's caches for, computed now under the same keys: the fit
+    (:func:`offcenter.app.tree_page.cached_fit`), the root's tables
+    (:func:`offcenter.app.node_settings.node_tables` under :func:`node_key`), the training
+    report (:func:`offcenter.app.node_settings.cached_report`) and the layouts of the
+    drawing's depth for a chart of ``size`` (:func:`cached_fit_depth`). The settings fragment
+    runs it in the background (:mod:`offcenter.app.prefetch`) as soon as the settings change.
+    """
+    clf = cached_fit(data_key, params_json, X, y)
+    grown = TreeSession.key_after(Grow(data_key, params_json))
+    root = clf.tree_.nodes[0]
+    node_settings.node_tables(node_key(data_key, params_json, clf, root), root.id, clf)
+    node_settings.cached_report(grown, clf, X, y)
+    cached_fit_depth(grown, size, clf)

@@ -153,6 +153,19 @@ class TreeSession:
         """
         return json.dumps([s.record.as_key() for s in self.steps], default=str)
 
+    @staticmethod
+    def key_after(grow: Grow) -> str:
+        """:attr:`key` of a session right after :meth:`start` with ``grow`` (no edit): what
+        the page's caches will be asked for after that grow.
+
+        >>> g = Grow("pima", '{"max_depth": 3}')
+        >>> s = TreeSession()
+        >>> s.start(g, None)
+        >>> TreeSession.key_after(g) == s.key
+        True
+        """
+        return json.dumps([grow.as_key()], default=str)
+
     @property
     def tag(self) -> str:
         """A short hash of :attr:`key`, for widget keys that must change with the tree."""
