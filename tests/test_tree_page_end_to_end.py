@@ -57,7 +57,7 @@ def test_a_link_with_edits_shows_the_edited_tree():
 
 def test_trace_a_row_typed_in_by_its_values():
     # was tests/browser/test_state_browser.py::test_trace_a_row_typed_in_by_its_values
-    at = run_app(page=PAGE, query={"data": "iris"})
+    at = run_app(page=PAGE, query={"data": "iris"}, state={"tr_trace_open": True})  # opened
     boxes = {n.label: n for n in at.number_input if n.key and n.key.startswith("tr_tv_")}
     boxes["petal length"].set_value(1.2)
     boxes["petal width"].set_value(0.2)

@@ -252,21 +252,7 @@ def title_lines(title: str | None, view_width: float = 940.0, size: float = 14.0
     return len(_title_lines(title, view_width, size))
 
 
-def tree_figure(
-    clf,
-    *,
-    max_depth: int | None = None,
-    selected: int | None = None,
-    path: Sequence[int] = (),
-    height: int | None = None,
-    title: str | None = None,
-    marked: Mapping[int, str] | Sequence[int] = (),
-    view_width: float = 940.0,
-    title_rows: int | None = None,
-    font_size: float = NODE_FONT,
-    wrap_width: int = WRAP,
-    shares_per_line: int = SHARES_PER_LINE,
-) -> go.Figure:
+def tree_figure(clf, *, selected: int | None = None, **drawing) -> go.Figure:
     """Draw a fitted tree like ``sklearn.tree.plot_tree``: one box of full text per node.
 
     Each box shows the node id (as the node selector and the row trace name it), the full split
@@ -291,7 +277,7 @@ def tree_figure(
         Deepest level drawn; deeper subtrees are collapsed into their ancestor
         ("+ k nodes hidden").
     selected : int, optional
-        Node drawn highlighted.
+        Node drawn highlighted. The other parameters are :func:`tree_drawing`'s (keywords).
     path : sequence of int
         Node ids of a traced row's path, drawn in a highlight colour.
     height : int, optional
@@ -324,19 +310,21 @@ def tree_figure(
     >>> fig.layout.meta["font_size"], text.textfont.size
     (20.0, 20.0)
     """
-    return tree_drawing(
-        clf,
-        max_depth=max_depth,
-        path=path,
-        height=height,
-        title=title,
-        marked=marked,
-        view_width=view_width,
-        title_rows=title_rows,
-        font_size=font_size,
-        wrap_width=wrap_width,
-        shares_per_line=shares_per_line,
-    ).figure(selected)
+    return tree_drawing(clf, **drawing).figure(selected)
+
+
+def _outline_trace(xs: list, ys: list, color: str, width: float, name: str) -> dict:
+    """One trace of box outlines (rectangles separated by None), not hoverable."""
+    return dict(
+        type="scatter",
+        x=xs,
+        y=ys,
+        mode="lines",
+        hoverinfo="skip",
+        showlegend=False,
+        line={"color": color, "width": width},
+        name=name,
+    )
 
 
 @dataclass(frozen=True)
@@ -375,16 +363,7 @@ class TreeDrawing:
             xs, ys = _rect(*box)
             data.insert(
                 self.selected_at,
-                dict(
-                    type="scatter",
-                    x=xs,
-                    y=ys,
-                    mode="lines",
-                    hoverinfo="skip",
-                    showlegend=False,
-                    line={"color": "#D55E00", "width": 4.0},
-                    name="box outline selected",
-                ),
+                _outline_trace(xs, ys, "#D55E00", 4.0, "box outline selected"),
             )
         return {"data": data, "layout": self.layout}
 
@@ -542,18 +521,7 @@ def tree_drawing(
                 ox += xs
                 oy += ys
         if ox or name == "box outline":
-            traces.append(
-                dict(
-                    type="scatter",
-                    x=ox,
-                    y=oy,
-                    mode="lines",
-                    hoverinfo="skip",
-                    showlegend=False,
-                    line={"color": color, "width": width},
-                    name=name,
-                )
-            )
+            traces.append(_outline_trace(ox, oy, color, width, name))
 
     selected_at = len(traces)
     # every text line of the drawing in one trace
