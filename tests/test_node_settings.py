@@ -229,3 +229,25 @@ def test_an_earlier_link_with_measure_and_theta_opens_on_its_setting():
     at = run(measure="gini", max_depth="1")  # theta was the prior by default
     assert at.selectbox(key="tr_setting").value == "oc_gini"
     assert "measure" not in at.query_params
+
+
+def test_the_worked_calculation_of_any_setting_is_drawn_when_opened():
+    at = run(data="pima")
+    assert not [s for s in at.selectbox if s.key and s.key.startswith("tr_calc_setting_")]
+    at.session_state["tr_calc_open"] = True  # the expander opened: drawn and computed
+    at = run(at)
+    setting = next(s for s in at.selectbox if s.key and s.key.startswith("tr_calc_setting_"))
+    assert setting.value == "shannon"  # the tree's own setting first
+    feature = next(s for s in at.selectbox if s.key and s.key.startswith("tr_calc_feature_"))
+    assert feature.value == "glucose"  # its best feature at the root
+    caps = [plain(c.value) for c in at.caption]
+    assert caps.count("Measure: Shannon") >= 2  # this calculation and the node's own
+    setting.set_value("gini")
+    at = run(at)
+    assert "Measure: Gini" in [plain(c.value) for c in at.caption]
+    feature = next(s for s in at.selectbox if s.key and s.key.startswith("tr_calc_feature_"))
+    feature.set_value("bmi")
+    at = run(at)
+    md = "\n".join(m.value for m in at.markdown)
+    assert "bmi" in md and "Gini" in md
+    assert not at.exception
