@@ -39,12 +39,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from offcenter.app.warmup import wait_healthy  # noqa: E402  (after this checkout's path)
 
 # The server's bootstrap: every ScriptRunner._run_script (one per rerun request, with the
 # st.rerun()s it triggers) is profiled into PROFILE_DIR/<ns>.prof.
@@ -134,20 +135,9 @@ class Profiled:
         self.proc = subprocess.Popen(
             cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(
-                    f"http://127.0.0.1:{self.port}/_stcore/health", timeout=3
-                ) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                self.stop()
-                raise RuntimeError("the profiled server did not start")
-            time.sleep(0.3)
+        if not wait_healthy(self.port, wait=120, process=self.proc):
+            self.stop()
+            raise RuntimeError("the profiled server did not start")
 
     def cpu_s(self) -> float:
         return _cpu_s(self.proc.pid)

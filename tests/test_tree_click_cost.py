@@ -19,8 +19,6 @@ import asyncio
 import json
 import socket
 import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -32,6 +30,7 @@ from websockets.asyncio.client import connect
 
 from offcenter.app import tree_click, tree_page
 from offcenter.app.serve import streamlit_command
+from offcenter.app.warmup import wait_healthy
 from offcenter.tree import TreeClassifier
 from tests.conftest import run_app
 
@@ -144,18 +143,8 @@ def server():
     cmd = streamlit_command(port, "127.0.0.1", "--server.fileWatcherType", "none")
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 120  # a bound on the start, not a measured time
-        while True:
-            try:
-                with urllib.request.urlopen(
-                    f"http://127.0.0.1:{port}/_stcore/health", timeout=3
-                ) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "no server"
-            time.sleep(0.2)
+        # a bound on the start, not a measured time
+        assert wait_healthy(port, wait=120, process=proc), "no server"
         yield port
     finally:
         proc.terminate()

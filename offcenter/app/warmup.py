@@ -132,10 +132,13 @@ async def warm(ports: Iterable[int], links: Iterable = LINKS, **kwargs) -> None:
             await open_page(port, page, query=query, **kwargs)
 
 
-def wait_healthy(port: int, host: str = "127.0.0.1", wait: float = 300.0) -> bool:
-    """Poll ``/_stcore/health`` until it answers 200 (True) or ``wait`` seconds passed."""
+def wait_healthy(port: int, host: str = "127.0.0.1", wait: float = 300.0, process=None) -> bool:
+    """Poll ``/_stcore/health`` until it answers 200 (True) or ``wait`` seconds passed, or the
+    server's ``process`` (a ``subprocess.Popen``, when the caller started it) exited (False)."""
     deadline = time.monotonic() + wait
     while True:
+        if process is not None and process.poll() is not None:
+            return False
         try:
             with urllib.request.urlopen(
                 f"http://{host}:{port}/_stcore/health", timeout=3
