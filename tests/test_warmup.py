@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+from offcenter.app.warmup import wait_healthy
+
 
 def test_waiting_for_health_stops_when_the_server_process_exits():
-    import subprocess
-    import sys
-
-    from offcenter.app.warmup import wait_healthy
-
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait(30)
     # nothing listens on the port and the process is gone: no wait for the 300 s bound
