@@ -179,13 +179,6 @@ class _NodeSearch:
         return [self.best(j, st, Ipar) for j in range(len(self.clf.features_))]
 
 
-def _best_split_of_feature(clf, node_id, j):
-    """Feature ``j``'s best split at the node under the tree's own setting (None: none)."""
-    node = _NodeSearch(clf, node_id)
-    scorer = _scorer(clf, clf.impurity_, clf.setting_.alpha)
-    return node.best(j, node.growth(scorer), scorer.node_impurity(node.T, node.n))
-
-
 def _score_tables(tables: np.ndarray, scorers):
     """(gain, score) of count tables (..., k, q) under each scorer (the reference values)."""
     return [sc.table(tables) for sc in scorers]
@@ -360,13 +353,16 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
     """A split description for :meth:`TreeClassifier.with_split`."""
     j = _feature_index(clf, feature)
     info = clf.features_[j]
-    rows, y, w, T, n, st, Ipar = _node_data(clf, node_id)
+    search = _NodeSearch(clf, node_id)
+    st = search.growth(_scorer(clf, clf.impurity_, clf.setting_.alpha))
+    Ipar = st.scorer.node_impurity(search.T, search.n)
+    rows, y, w = search.rows, search.y, search.w
     q = st.q
     if info.kind == "numeric":
         if groups is not None:
             raise ValueError(f"{info.name!r} is numeric: give a threshold, not groups.")
         if threshold is None:
-            sp = _best_split_of_feature(clf, node_id, j)
+            sp = search.best(j, st, Ipar)
             if sp is None:
                 raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
             return sp
@@ -393,7 +389,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
     if threshold is not None:
         raise ValueError(f"{info.name!r} is categorical: give groups, not a threshold.")
     if groups is None:
-        sp = _best_split_of_feature(clf, node_id, j)
+        sp = search.best(j, st, Ipar)
         if sp is None:
             raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
         return sp
