@@ -1161,16 +1161,19 @@ def gains(
 
 
 def environment_versions() -> dict:
-    """Versions that fix the numbers: Python, numpy, scipy, scikit-learn, pandas, joblib, offcenter.
+    """Versions that fix the numbers: Python, numpy, scipy, scikit-learn, pandas, joblib, baycomp
+    (the Bayesian signed-rank test of the tables), offcenter.
 
     Recorded in the results' JSON. scikit-learn's matters for the forest anchor: from 1.9 its
     ``RandomForestClassifier(class_weight="balanced")`` draws a class-balanced bootstrap (a
     balanced random forest); before, it weights the splits of a plain bootstrap.
     """
-    try:
-        own = version("offcenter")
-    except PackageNotFoundError:  # pragma: no cover - a source checkout not installed
-        own = "unknown"
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:  # pragma: no cover - a source checkout not installed
+            return "not installed"
+
     return {
         "python": platform.python_version(),
         "numpy": np.__version__,
@@ -1178,8 +1181,63 @@ def environment_versions() -> dict:
         "scikit-learn": sklearn.__version__,
         "pandas": pd.__version__,
         "joblib": joblib.__version__,
-        "offcenter": own,
+        "baycomp": installed("baycomp"),
+        "offcenter": installed("offcenter"),
     }
+
+
+#: The scikit-learn release from which ``RandomForestClassifier(class_weight="balanced")`` (the
+#: forest anchor) draws a class-balanced bootstrap, the model docs/imbalanced_study.md describes.
+#: Before it the same call weights the splits of a plain bootstrap: another model.
+SKLEARN_FOR_ANCHOR = (1, 9)
+
+
+def sklearn_anchor_problem(sklearn_version: str | None = None) -> str | None:
+    """Why this scikit-learn cannot run the study's anchors as documented, or None.
+
+    >>> sklearn_anchor_problem("1.6.1") is not None
+    True
+    >>> sklearn_anchor_problem("1.9.1") is None
+    True
+    """
+    text = sklearn.__version__ if sklearn_version is None else sklearn_version
+    parts = []
+    for piece in text.split(".")[:2]:
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    if tuple(parts) >= SKLEARN_FOR_ANCHOR:
+        return None
+    need = ".".join(map(str, SKLEARN_FOR_ANCHOR))
+    return (
+        f"scikit-learn {text} is installed; the study's forest anchor "
+        f"RandomForestClassifier(class_weight='balanced') is the balanced random forest the "
+        f"study describes only from scikit-learn {need} (pip install 'scikit-learn>={need}'), "
+        "or leave the anchors out with --no-anchor"
+    )
+
+
+def git_commit(folder: Path | str | None = None) -> str:
+    """The git commit of the source tree ``offcenter`` is imported from (``+dirty`` when it has
+    uncommitted changes), or ``"unknown"`` outside a git checkout."""
+    import subprocess  # noqa: PLC0415 (only when a study is run)
+
+    where = Path(folder) if folder is not None else Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=where, capture_output=True, text=True, timeout=10
+        )
+        if head.returncode != 0:
+            return "unknown"
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=where,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
 #: The families of the short answer (docs/imbalanced_study.md and the Compare page), in order:

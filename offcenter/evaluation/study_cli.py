@@ -62,6 +62,7 @@ from offcenter.evaluation.study import (
 from offcenter.evaluation.study import (
     environment_versions as versions,
 )
+from offcenter.evaluation.study import git_commit, sklearn_anchor_problem
 from offcenter.evaluation.wording import p_text
 
 SIGNIFICANCE = 0.05
@@ -397,7 +398,7 @@ def _family_table(model, col, t, how, labels) -> list[str]:
 # ---------------------------------------------------------------------- main
 def _write_folds(path: Path, folds: pd.DataFrame) -> None:
     """The per-fold CSV; gzip-compressed (reproducibly: no time stamp) when it ends in .gz."""
-    text = folds.to_csv(index=False, float_format="%.6g")
+    text = folds.to_csv(index=False)  # full precision: --report rebuilds the same tables
     if path.suffix != ".gz":
         _write(path, text)
         return
@@ -413,9 +414,9 @@ def _meta_path(out: Path) -> Path:
     return out.with_suffix(out.suffix + ".json")
 
 
-def _read_previous(out: Path, protocol: dict) -> tuple[pd.DataFrame, float]:
+def _read_previous(out: Path, protocol: dict) -> tuple[pd.DataFrame, float, list[dict]]:
     if not out.exists():
-        return pd.DataFrame(), 0.0
+        return pd.DataFrame(), 0.0, []
     meta_file = _meta_path(out)
     if not meta_file.exists():
         raise CliError(f"--resume: {meta_file} is missing, cannot check the protocol of {out}")
@@ -425,7 +426,23 @@ def _read_previous(out: Path, protocol: dict) -> tuple[pd.DataFrame, float]:
             f"--resume: {out} was computed with another protocol ({meta.get('protocol')}); "
             "remove it or use the same options"
         )
-    return read_folds(out), float(meta.get("wall_seconds", 0.0))
+    return read_folds(out), float(meta.get("wall_seconds", 0.0)), _runs_of(meta)
+
+
+def _runs_of(meta: dict) -> list[dict]:
+    """The runs recorded in a results JSON (one for a JSON written before runs were listed)."""
+    if meta.get("runs"):
+        return list(meta["runs"])
+    if meta.get("command"):
+        return [
+            {
+                "command": meta["command"],
+                "git_commit": meta.get("git_commit", "not recorded"),
+                "versions": meta.get("versions", {}),
+                "wall_seconds": meta.get("wall_seconds_this_run", meta.get("wall_seconds")),
+            }
+        ]
+    return []
 
 
 def _complete_groups(prev: pd.DataFrame, n_folds: int) -> set:
@@ -493,9 +510,13 @@ def main(argv: list[str] | None = None) -> int:
             data_sets = [d for d in data_sets if d.name in wanted]
         if not data_sets:
             raise CliError(f"{args.folder}: no usable data set ({'; '.join(problems)})")
-        prev, prev_seconds = pd.DataFrame(), 0.0
+        if not args.no_anchor and (problem := sklearn_anchor_problem()):
+            raise CliError(problem)
+        prev, prev_seconds, prev_runs = pd.DataFrame(), 0.0, []
         if args.resume:
-            prev, prev_seconds = _read_previous(args.out, protocol.to_dict())
+            prev, prev_seconds, prev_runs = _read_previous(args.out, protocol.to_dict())
+        command = "python -m offcenter.evaluate study " + shlex.join(argv_list)
+        commit = git_commit()
         skip = _complete_groups(prev, protocol.n_splits * protocol.n_repeats)
         for text in problems:
             print(f"warning: {text}", file=sys.stderr)
@@ -530,8 +551,18 @@ def main(argv: list[str] | None = None) -> int:
 
         def meta_for(folds, wall, complete) -> dict:
             return {
-                "command": "python -m offcenter.evaluate study " + shlex.join(argv_list),
+                "command": command,
+                "git_commit": commit,
                 "versions": versions(),
+                "runs": [
+                    *prev_runs,
+                    {
+                        "command": command,
+                        "git_commit": commit,
+                        "versions": versions(),
+                        "wall_seconds": round(wall, 1),
+                    },
+                ],
                 "protocol": protocol.to_dict(),
                 "settings": all_keys,
                 "models": args.models,
