@@ -51,18 +51,19 @@ from offcenter.evaluation.study import (
     WEIGHTED_FOREST,
     StudyProtocol,
     data_table,
+    git_commit,
     problem_counts,
     rank_tests,
     read_folder,
     read_folds,
     run_study,
     setting_labels,
+    sklearn_anchor_problem,
     sort_folds,
 )
 from offcenter.evaluation.study import (
     environment_versions as versions,
 )
-from offcenter.evaluation.study import git_commit, sklearn_anchor_problem
 from offcenter.evaluation.wording import p_text
 
 SIGNIFICANCE = 0.05
@@ -270,6 +271,16 @@ def markdown_report(folds: pd.DataFrame, meta: dict, bayes: bool = True) -> str:
     for model in [m for m in MODELS if m in set(folds["model"])]:
         labels = setting_labels(folds, model=model)
         part = folds[folds["model"] == model]
+        n_data = part["data"].nunique()
+        if n_data < 2:  # --only with one data set: nothing to rank across data sets
+            lines += [
+                f"### {MODELS[model]} ({model})",
+                "",
+                f"{n_data} data set: the tests across data sets need at least 2; the per-fold "
+                "results are in the CSV.",
+                "",
+            ]
+            continue
         cols = _columns(part)
         tests = {c: rank_tests(part, c[0], model, c[1], bayes=bayes) for c in cols}
         lines += [f"### {MODELS[model]} ({model}): average ranks over the data sets", ""]
@@ -414,9 +425,10 @@ def _meta_path(out: Path) -> Path:
     return out.with_suffix(out.suffix + ".json")
 
 
-def _read_previous(out: Path, protocol: dict) -> tuple[pd.DataFrame, float, list[dict]]:
+def _read_previous(out: Path, protocol: dict) -> tuple[pd.DataFrame, dict]:
+    """The per-fold rows and the JSON of an earlier run of the same protocol (empty if none)."""
     if not out.exists():
-        return pd.DataFrame(), 0.0, []
+        return pd.DataFrame(), {}
     meta_file = _meta_path(out)
     if not meta_file.exists():
         raise CliError(f"--resume: {meta_file} is missing, cannot check the protocol of {out}")
@@ -426,7 +438,7 @@ def _read_previous(out: Path, protocol: dict) -> tuple[pd.DataFrame, float, list
             f"--resume: {out} was computed with another protocol ({meta.get('protocol')}); "
             "remove it or use the same options"
         )
-    return read_folds(out), float(meta.get("wall_seconds", 0.0)), _runs_of(meta)
+    return read_folds(out), meta
 
 
 def _runs_of(meta: dict) -> list[dict]:
@@ -512,9 +524,11 @@ def main(argv: list[str] | None = None) -> int:
             raise CliError(f"{args.folder}: no usable data set ({'; '.join(problems)})")
         if not args.no_anchor and (problem := sklearn_anchor_problem()):
             raise CliError(problem)
-        prev, prev_seconds, prev_runs = pd.DataFrame(), 0.0, []
+        prev, prev_meta = pd.DataFrame(), {}
         if args.resume:
-            prev, prev_seconds, prev_runs = _read_previous(args.out, protocol.to_dict())
+            prev, prev_meta = _read_previous(args.out, protocol.to_dict())
+        prev_seconds = float(prev_meta.get("wall_seconds", 0.0))
+        prev_runs = _runs_of(prev_meta)
         command = "python -m offcenter.evaluate study " + shlex.join(argv_list)
         commit = git_commit()
         skip = _complete_groups(prev, protocol.n_splits * protocol.n_repeats)
@@ -537,17 +551,30 @@ def main(argv: list[str] | None = None) -> int:
         anchors = [] if args.no_anchor else [ANCHOR, *([WEIGHTED_FOREST] if forests else [])]
         all_keys = [*keys, *anchors]
         kept = prev
-        if len(prev):
+        if len(prev):  # every complete group is kept, of this run's settings or not
             kept = prev[prev.set_index(["data", "model", "setting"]).index.isin(list(skip))]
         names = [d.name for d in data_sets]
+        # what the file holds after this run: the earlier groups kept and this run's
+        kept_keys = kept["setting"].unique().tolist() if len(kept) else []
+        kept_models = kept["model"].unique().tolist() if len(kept) else []
+        file_keys = list(dict.fromkeys([*prev_meta.get("settings", []), *all_keys, *kept_keys]))
+        file_keys = [k for k in file_keys if k in all_keys or k in kept_keys]
+        file_models = [
+            m
+            for m in dict.fromkeys([*prev_meta.get("models", []), *args.models, *kept_models])
+            if m in args.models or m in kept_models
+        ]
+        kept_data = set(kept["data"]) if len(kept) else set()
+        earlier = [r for r in prev_meta.get("data", []) if r.get("data") in kept_data - set(names)]
+        kept_order = kept["data"].unique().tolist() if len(kept) else []
+        file_names = list(dict.fromkeys([*kept_order, *names]))
         done_rows: list[dict] = []
         last = [time.perf_counter()]
 
         def table(rows) -> pd.DataFrame:
             new = pd.DataFrame(rows, columns=FOLD_COLUMNS)
             both = pd.concat([kept, new], ignore_index=True) if len(kept) else new
-            both = sort_folds(both, names, args.models, all_keys)
-            return both[both["setting"].isin(all_keys) & both["data"].isin(names)]
+            return sort_folds(both, file_names, file_models, file_keys)
 
         def meta_for(folds, wall, complete) -> dict:
             return {
@@ -564,9 +591,9 @@ def main(argv: list[str] | None = None) -> int:
                     },
                 ],
                 "protocol": protocol.to_dict(),
-                "settings": all_keys,
-                "models": args.models,
-                "data": data_table(data_sets).to_dict(orient="records"),
+                "settings": file_keys,
+                "models": file_models,
+                "data": data_table(data_sets).to_dict(orient="records") + earlier,
                 "problems": problems,
                 "problem_counts": problem_counts(folds, data_sets).to_dict(orient="records"),
                 "wall_seconds": round(prev_seconds + wall, 1),
