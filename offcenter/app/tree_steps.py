@@ -131,12 +131,14 @@ def verdict_table(optima: pd.DataFrame, split) -> pd.DataFrame:
     return v
 
 
-def show_step_verdict(view: StepView, clf, tables_key) -> None:
+def show_step_verdict(view: StepView, clf, tables_key, table: bool = True) -> pd.DataFrame | None:
     """Under the drawing: the node just split, its split, and every setting's verdict there.
 
     ``clf`` is the whole tree; ``tables_key(node)`` the key of a node's tables in the cache
     shared with section 4 (:func:`offcenter.app.tree_click.node_key`: a node's rows, hence its
-    optima, do not depend on the step).
+    optima, do not depend on the step). Returns the verdict table (:func:`verdict_table`;
+    None at step 0 or without candidates), shown here when ``table`` (the lecture view shows it
+    in a tab under the tree).
     """
     step = view.step
     if step.full_node is None:
@@ -150,7 +152,7 @@ def show_step_verdict(view: StepView, clf, tables_key) -> None:
                 else "The tree makes no split (see the stopping rules in section 2)."
             )
         )
-        return
+        return None
     node = clf.tree_.nodes[step.full_node]
     st.subheader(f"Step {step.k}: node {step.full_node} is split")
     st.markdown(
@@ -163,17 +165,20 @@ def show_step_verdict(view: StepView, clf, tables_key) -> None:
         tables = node_settings.node_tables(tables_key(node), step.full_node, clf)
     except (ValueError, KeyError) as exc:
         st.info(f"No verdict at this node: {md_escape(exc)}")
-        return
+        return None
     if "verdict" not in tables:
         st.info("No candidate splits at this node.")
-        return
-    table = verdict_table(tables["optima"], node.split)
-    agree = int((table["the tree's split?"] == "yes").sum())
+        return None
+    verdict = verdict_table(tables["optima"], node.split)
+    agree = int((verdict["the tree's split?"] == "yes").sum())
     kind, text = tables["verdict"]
     getattr(st, kind)(text)
     st.caption(
-        f"{agree} of {len(table)} settings make the tree's split here as their own best split; "
-        "the others would split this node otherwise (their own best split below). The node's "
-        "details follow in section 4."
-    )
-    node_settings.show_table(table, "tr_step_verdict")
+        f"{agree} of {len(verdict)} settings make the tree's split here as their own best split; "
+        "the others would split this node otherwise (their own best split "
+        + ("in the tabs under the tree)." if not table else "below). The node's details follow "
+           "in section 4.")
+    )  # fmt: skip
+    if table:
+        node_settings.show_table(verdict, "tr_step_verdict")
+    return verdict
