@@ -378,14 +378,15 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
     )
     with side:
         if lecture:
-            st.markdown(f"**{md_escape(_full_title(clf))}**")
+            st.caption(md_escape(_full_title(clf)))
         else:
             st.header("3. The tree")
             st.subheader(_full_title(clf))
-        st.caption(
-            f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}"
-            + ("; edited by hand" if tree_state.edited else "")
-        )
+        if not lecture:
+            st.caption(
+                f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}"
+                + ("; edited by hand" if tree_state.edited else "")
+            )
     # a click on a node (read before drawing so that the figure shows it selected)
     event_state = S.get("tr_chart")
     tree_state.click(selected_node(event_state) if event_state is not None else None, len(nodes))
@@ -397,7 +398,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
     # ---------------------------------------- step-through (offcenter.app.tree_steps) >>>
     # in step mode the drawing is the partial tree (draw_*); everything else is the whole tree's
     with side:
-        stepping = step_controls(clf, tree_state, tree_key)
+        stepping = step_controls(clf, tree_state, tree_key, short=lecture)
     S["tr_node"] = int(tree_state.node)  # a step selects the node it splits
     draw_clf, draw_key = (clf, tree_key) if stepping is None else (stepping.clf, stepping.key)
     draw_tree = draw_clf.tree_
@@ -407,7 +408,8 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
     draw_size = size if stepping is None or lecture else tree_view.step_size(size)
     with side:
         plan = tree_view.plan_drawing(draw_clf, draw_key, draw_size, tree_tag, focus)
-        st.caption(plan.caption(draw_tree.depth, draw_size, stepping is not None))
+        if not lecture or plan.font < draw_size.font_size - 2.5:  # lecture: when shrunk
+            st.caption(plan.caption(draw_tree.depth, draw_size, stepping is not None))
     if chart_box is None:
         chart_box = st.container()
     verdict_table_box = None
@@ -500,7 +502,9 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         draw_key,
         plan.depth,
         tree_state.node if tree_state.node < len(draw_tree) else None,
-        tuple(i for i in trace_path if i < len(draw_tree)),  # step ids: the whole tree's
+        # step ids are the whole tree's; the node just split is outlined as on a path
+        tuple(i for i in trace_path if i < len(draw_tree))
+        + ((focus,) if focus is not None else ()),
         draw_clf,
         font_size=plan.font,  # smaller than the size's when the drawing is wider than the chart
         wrap_width=plan.wrap_width,

@@ -49,11 +49,11 @@ __all__ = [
 #: The least node text (px) of the drawing in presentation mode before it shrinks.
 MIN_PRESENT_FONT = 18.0
 #: The lecture view's columns: the step controls and verdict, the tree.
-LECTURE_COLUMNS = (1.0, 2.9)
+LECTURE_COLUMNS = (1.0, 2.3)
 #: The lecture view's chart: about the tree column's width at 1400 px with the sidebar open
 #: (the page's side padding narrowed by :data:`LECTURE_CSS`), and the height left under the
 #: class legend on a 900 px screen (measured in tests/browser/test_tree_lecture_browser.py).
-LECTURE_WIDTH = 760.0
+LECTURE_WIDTH = 700.0
 LECTURE_HEIGHT = 740.0
 #: Narrower side padding of the page in the lecture view (the tree gets the room).
 LECTURE_CSS = """<style>

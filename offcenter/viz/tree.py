@@ -708,7 +708,7 @@ def tree_drawing(
             "x": 0,
             "y": 1.0,
             "yanchor": "bottom",
-            "title": {"text": "class", "side": "left"},
+            "title": {"text": "class", "side": "left", "font": {"size": legend_font}},
             "font": {"size": legend_font},
         },
         clickmode="event+select",

@@ -55,6 +55,8 @@ PAD = 6.0
 BAR_H = 9.0
 H_GAP = 12.0
 V_GAP = 10.0
+#: The gap between compact boxes (px).
+COMPACT_GAP = 8.0
 #: Smallest width of a non-empty class segment of a bar (px): a 1 % minority stays visible.
 MIN_SEGMENT = 3.0
 #: Longest line of a split text or a branch label before it wraps (characters).
@@ -445,11 +447,13 @@ def tree_layout(
         k = list(nodes[parent].children).index(i)
         label_plain[i] = wrap(branch_text(nodes[parent].split, k), wrap_width)
 
+    gap = COMPACT_GAP if compact else H_GAP
+
     def own_width(i):
         w = boxes[i].width
         if i in label_plain:
             w = max(w, max(text_width(p) for p in label_plain[i]))
-        return w + H_GAP
+        return w + gap
 
     # x: contour packing, bottom-up. A subtree's contour is, per level under its root, the
     # (left, right) extent of its boxes and labels relative to its root's x; each child is
