@@ -55,7 +55,7 @@ def test_the_deployment_command_runs_in_a_fresh_venv_from_requirements_txt(tmp_p
     assert probe.stdout.strip() == "True", probe.stdout + probe.stderr
 
     help_out = subprocess.run(
-        [python, "-m", "offcenter.app.serve", "--help"],
+        [python, "-m", "offcenter.ops.serve", "--help"],
         cwd=tmp_path,  # the installed package, not the checkout's import path
         env=env,
         capture_output=True,
@@ -67,7 +67,7 @@ def test_the_deployment_command_runs_in_a_fresh_venv_from_requirements_txt(tmp_p
 
     port = _free_port()
     proc = subprocess.Popen(
-        [python, "-m", "offcenter.app.serve", "--port", str(port), "--address", "127.0.0.1"]
+        [python, "-m", "offcenter.ops.serve", "--port", str(port), "--address", "127.0.0.1"]
         + ["--workers", "1", "--", "--server.fileWatcherType", "none"],
         cwd=tmp_path,
         env=env,

@@ -14,7 +14,7 @@ import yaml
 from dockerfile_parse import DockerfileParser
 from kubernetes_validate import ValidationError, validate
 
-from offcenter.app.serve import Backend, find_haproxy, haproxy_config, parse_backend
+from offcenter.ops.serve import Backend, find_haproxy, haproxy_config, parse_backend
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
@@ -81,7 +81,7 @@ def test_the_example_configuration_for_two_machines_is_the_generators(tmp_path):
 
 def test_print_config_on_the_command_line_matches_the_example():
     out = subprocess.run(
-        [sys.executable, "-m", "offcenter.app.serve", "--print-config", "--port", "80"]
+        [sys.executable, "-m", "offcenter.ops.serve", "--print-config", "--port", "80"]
         + ["--backends", "10.0.0.11:8501", "10.0.0.12:8501"],
         cwd=ROOT,
         capture_output=True,
@@ -97,7 +97,7 @@ def test_a_bad_backend_is_a_clear_error(bad):
     with pytest.raises(ValueError, match="is not host:port"):
         parse_backend(bad, 1)
     out = subprocess.run(
-        [sys.executable, "-m", "offcenter.app.serve", "--print-config", "--backends", bad],
+        [sys.executable, "-m", "offcenter.ops.serve", "--print-config", "--backends", bad],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -109,7 +109,7 @@ def test_a_bad_backend_is_a_clear_error(bad):
 
 def test_a_missing_haproxy_is_a_clear_error(tmp_path):
     out = subprocess.run(
-        [sys.executable, "-m", "offcenter.app.serve", "--haproxy", str(tmp_path / "none")],
+        [sys.executable, "-m", "offcenter.ops.serve", "--haproxy", str(tmp_path / "none")],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -199,7 +199,7 @@ def test_probes_affinity_and_websocket_timeouts():
     for probe in ("readinessProbe", "livenessProbe", "startupProbe"):
         assert container[probe]["httpGet"]["path"] == "/_stcore/health", probe
     # the warm-up runs before the probes (postStart), so a cold pod gets no student
-    assert "offcenter.app.warmup" in " ".join(
+    assert "offcenter.ops.warmup" in " ".join(
         container["lifecycle"]["postStart"]["exec"]["command"]
     )
     annotations = docs["Ingress"]["metadata"]["annotations"]
@@ -215,7 +215,7 @@ def test_probes_affinity_and_websocket_timeouts():
 
 def test_the_launcher_help_works():
     out = subprocess.run(
-        [sys.executable, "-m", "offcenter.app.serve", "--help"],
+        [sys.executable, "-m", "offcenter.ops.serve", "--help"],
         cwd=ROOT,
         capture_output=True,
         text=True,

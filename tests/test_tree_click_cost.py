@@ -29,8 +29,8 @@ from streamlit.testing.v1 import AppTest
 from websockets.asyncio.client import connect
 
 from offcenter.app import tree_click, tree_page
-from offcenter.app.serve import streamlit_command
-from offcenter.app.warmup import wait_healthy
+from offcenter.ops.serve import streamlit_command
+from offcenter.ops.warmup import wait_healthy
 from offcenter.tree import TreeClassifier
 from tests.conftest import run_app
 

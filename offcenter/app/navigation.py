@@ -24,8 +24,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
-from offcenter.app import failover, heap
 from offcenter.app.presentation import presentation_toggle, viewport
+from offcenter.ops import failover, heap
 
 __all__ = ["PAGES", "ensure_router", "run"]
 
@@ -104,7 +104,7 @@ def _every_page() -> None:
 
 def _failover_notice() -> None:
     """Once per session: say so when this session moved here from a process that died
-    (HAProxy's header, :mod:`offcenter.app.failover`), and what did not come back."""
+    (HAProxy's header, :mod:`offcenter.ops.failover`), and what did not come back."""
     if "_failover_note" not in st.session_state:
         try:
             headers = st.context.headers
@@ -139,5 +139,5 @@ def run() -> None:
         ended = True
         raise
     finally:
-        if ended:  # the warm-up's milestones freeze the process's heap (offcenter.app.heap)
+        if ended:  # the warm-up's milestones freeze the process's heap (offcenter.ops.heap)
             heap.after_run(page.url_path, asked)

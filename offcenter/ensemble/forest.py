@@ -146,6 +146,11 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         as scikit-learn's ``n_jobs``. The forest, its ``feature_importances_`` and its
         out-of-bag estimates are the same whatever ``n_jobs`` (tested). Unlike scikit-learn's
         forests (default None), the default is -1; prediction runs in the calling process.
+    voting : "hard" or "soft"
+        ``"hard"`` (default): :meth:`predict` is the majority vote of the trees (see Votes
+        above); ``"soft"``: the class of largest averaged score (:meth:`predict_proba`; ties:
+        the first class in order), scikit-learn's forests' rule (the forests read by
+        :func:`offcenter.ensemble.from_sklearn` predict so).
     oob_score : bool or callable
         As scikit-learn's forests: estimate the generalisation score on the out-of-bag rows
         (each row scored by the trees whose sample did not draw it), with accuracy (True) or a
@@ -226,6 +231,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         class_weight=None,
         min_weight_fraction_leaf: float = 0.0,
         oob_score=False,
+        voting="hard",
     ):
         self.n_estimators = n_estimators
         self.bootstrap = bootstrap
@@ -249,6 +255,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.oob_score = oob_score
+        self.voting = voting
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -323,6 +330,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"bootstrap must be True, False or 'balanced'; got {self.bootstrap!r}."
             )
+        if self.voting not in ("hard", "soft"):
+            raise ValueError(f"voting must be 'hard' or 'soft'; got {self.voting!r}.")
         oob = self.oob_score
         if not (isinstance(oob, (bool, np.bool_)) or callable(oob)):
             raise ValueError(f"oob_score must be True, False or a callable; got {oob!r}.")
@@ -480,9 +489,12 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         return self._votes(self._for_trees(X))
 
     def predict(self, X) -> np.ndarray:
-        """Majority vote of the trees (ties: larger averaged score, then class order)."""
+        """Majority vote of the trees (ties: larger averaged score, then class order); with
+        ``voting="soft"`` the class of largest averaged score."""
         check_is_fitted(self)
         X = self._for_trees(X)
+        if self.voting == "soft":
+            return self.classes_[np.argmax(self._proba(X), axis=1)]
         votes, proba = self._votes(X), self._proba(X)
         best = votes.max(axis=1, keepdims=True)
         key = np.where(votes == best, proba, -np.inf)
