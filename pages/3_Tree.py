@@ -77,8 +77,8 @@ st.write(
     "tree. Click a node to see its candidate splits scored by every measure side by side, and "
     "the worked calculation of its split."
 )
-for w in url_warnings:
-    st.warning(f"Link parameter fixed: {w}")
+for w in urlstate.for_display(url_warnings):
+    st.warning(w)
 
 # ---------------------------------------------------------------- data
 st.header("1. Data")
@@ -322,7 +322,7 @@ if grow or tree_state.data_changed(data_key):
         with st.spinner("Growing the tree..."):
             clf = cached_fit(data_key, params_json, X, y)
     except (ValueError, TypeError) as exc:
-        st.error(f"The tree could not be grown: {exc}")
+        st.error(md_escape(f"The tree could not be grown: {exc}"))
         st.stop()
     tree_state.start(Grow(data_key, params_json), clf)
 elif tree_state.settings_changed(params_json):
@@ -555,7 +555,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
             tree_state.apply(ForcedSplit(node.id, force))
             st.rerun()
         except (ValueError, KeyError) as exc:
-            st.error(f"Cannot split node {node.id} on that feature: {exc}")
+            st.error(md_escape(f"Cannot split node {node.id} on that feature: {exc}"))
     if e2.button("Make it a leaf", key="tr_leaf", disabled=node.split is None):
         tree_state.apply(MakeLeaf(node.id))
         st.rerun()

@@ -17,6 +17,7 @@ from offcenter.data.datasets import DATASETS, load
 from offcenter.tree import TreeClassifier
 from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT
 from offcenter.viz.tree_image import tree_image
+from tests.conftest import shown
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "3_Tree.py")
@@ -273,7 +274,9 @@ def test_a_file_refused_for_its_class_column_reads_as_one_sentence():
         ("c.csv", (BAD / "constant_target.csv").read_bytes(), "text/csv")
     )
     at = run(at)
-    errors = [e.value for e in at.error if e.value.startswith("The file was not loaded")]
+    errors = [
+        shown(e.value) for e in at.error if shown(e.value).startswith("The file was not loaded")
+    ]
     assert errors and not any(", and The" in e for e in errors), errors
     assert "class by default, but it cannot be one. " in errors[0]
 
@@ -284,7 +287,7 @@ def test_a_refused_file_leaves_the_uploader_with_its_message_kept():
         ("p.csv", (BAD / "binary_png.csv").read_bytes(), "text/csv")
     )
     at = run(at)
-    errors = [e.value for e in at.error]
+    errors = [shown(e.value) for e in at.error]
     assert any(e.startswith("The file was not loaded") for e in errors), errors
     keys = [u.key for u in at.get("file_uploader")]
     assert "tr_file" not in keys and "tr_file_1" in keys  # a new, empty uploader
