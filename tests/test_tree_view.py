@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from offcenter.app import presentation, tree_page
 from offcenter.app.row_trace import _defaults
+from offcenter.app.tree_view import LECTURE_HEIGHT, LECTURE_WIDTH, MIN_PRESENT_FONT
 from offcenter.data.datasets import DATASETS, load
 from offcenter.tree import TreeClassifier
 from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT
@@ -119,11 +120,12 @@ def test_node_text_14_px_and_20_px_in_presentation_mode_and_the_root_children_fi
     at = run(data="pima", setting="oc_shannon", present="1")
     spec = tree_chart(at)
     text = next(t for t in spec["data"] if t.get("name") == "text")
-    assert text["textfont"]["size"] == PRESENTATION_FONT
+    # the lecture view: depth 2 (seven compact boxes) at 18 px or more in the tree's column
+    assert text["textfont"]["size"] >= MIN_PRESENT_FONT
     meta = spec["layout"]["meta"]
-    assert meta["width"] <= 860 and meta["height"] <= 640
+    assert meta["width"] <= LECTURE_WIDTH and meta["height"] <= LECTURE_HEIGHT
     nodes = next(t for t in spec["data"] if t.get("name") == "nodes")
-    assert {0, 1, 2} <= {c[0] for c in nodes["customdata"]}
+    assert set(range(7)) <= {c[0] for c in nodes["customdata"]}
 
 
 def _narrow_tree(**query):
