@@ -38,7 +38,7 @@ from offcenter.evaluation.runner import (
     available_settings,
 )
 from offcenter.evaluation.wording import paired_sentences
-from offcenter.tree.params import LEAF_RULES
+from offcenter.tree.params import LEAF_RULES, depth_limit
 from offcenter.viz.evaluation import (
     difference_figure,
     metric_figure,
@@ -219,7 +219,7 @@ if run_clicked and chosen:
                 model=model,
                 leaf_rule=leaf_rule,
                 tree_params={
-                    "max_depth": int(max_depth) or None,
+                    "max_depth": depth_limit(max_depth),
                     "min_samples_leaf": int(min_leaf),
                 },
                 n_estimators=int(n_trees),
