@@ -53,6 +53,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import accuracy_score
@@ -88,6 +89,10 @@ _TREE_PARAMS = (
     "leaf_estimate",
     "class_weight",
     "min_weight_fraction_leaf",
+    "criterion",
+    "ccp_alpha",
+    "min_impurity_decrease",
+    "max_leaf_nodes",
 )
 
 
@@ -101,6 +106,44 @@ def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray, reg=None) -> Tre
 
 #: Draws of a plain bootstrap sample before a forest gives up on holding two classes.
 _MAX_REDRAWS = 1000
+
+
+def _n_bootstrap(max_samples, n: int, bootstrap) -> int:
+    """Rows of each tree's sample for ``max_samples`` (scikit-learn's rule), checked."""
+    if max_samples is None:
+        return n
+    if bootstrap is False:
+        raise ValueError(
+            "max_samples needs a bootstrap: it cannot be set with bootstrap=False "
+            "(every tree then takes every row)."
+        )
+    if isinstance(max_samples, (bool, np.bool_)):
+        raise ValueError(
+            f"max_samples must be None, an int >= 1 or a float in (0, 1]; got {max_samples!r}."
+        )
+    if isinstance(max_samples, (int, np.integer)):
+        if max_samples < 1:
+            raise ValueError(f"max_samples must be >= 1 as an int; got {max_samples}.")
+        return int(max_samples)
+    if isinstance(max_samples, (float, np.floating)) and 0.0 < max_samples <= 1.0:
+        return max(1, round(n * float(max_samples)))
+    raise ValueError(
+        f"max_samples must be None, an int >= 1 or a float in (0, 1]; got {max_samples!r}."
+    )
+
+
+def _class_sizes(counts: list[int], m: int) -> list[int]:
+    """Rows drawn from each class by the stratified bootstrap for a sample of m rows: the
+    class counts when m is the training size, else m shared in proportion to them (largest
+    remainders first, ties in class order), each class at least one row."""
+    n = sum(counts)
+    if m == n:
+        return list(counts)
+    exact = np.asarray(counts, float) * m / n
+    sizes = np.floor(exact).astype(int)
+    order = np.argsort(-(exact - sizes), kind="stable")
+    sizes[order[: m - int(sizes.sum())]] += 1
+    return np.maximum(sizes, 1).tolist()
 
 
 def _balanced_sample(
@@ -146,6 +189,11 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         as scikit-learn's ``n_jobs``. The forest, its ``feature_importances_`` and its
         out-of-bag estimates are the same whatever ``n_jobs`` (tested). Unlike scikit-learn's
         forests (default None), the default is -1; prediction runs in the calling process.
+    voting : "hard" or "soft"
+        ``"hard"`` (default): :meth:`predict` is the majority vote of the trees (see Votes
+        above); ``"soft"``: the class of largest averaged score (:meth:`predict_proba`; ties:
+        the first class in order), scikit-learn's forests' rule (the forests read by
+        :func:`offcenter.ensemble.from_sklearn` predict so).
     oob_score : bool or callable
         As scikit-learn's forests: estimate the generalisation score on the out-of-bag rows
         (each row scored by the trees whose sample did not draw it), with accuracy (True) or a
@@ -162,6 +210,23 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
     min_weight_fraction_leaf : float
         Passed to every tree: the least share of the (class-weighted) total weight of its sample
         that a leaf must hold.
+    criterion, ccp_alpha, min_impurity_decrease, max_leaf_nodes :
+        scikit-learn's names, passed to every tree (see :class:`offcenter.TreeClassifier`):
+        ``criterion`` ``"gini"``, ``"entropy"``/``"log_loss"`` (Shannon) or a measure name sets
+        the measure (None: ``measure`` decides); ``ccp_alpha`` prunes each tree at the end of
+        its fit.
+    max_samples : None, int >= 1 or float in (0, 1]
+        Size of each tree's bootstrap sample, as scikit-learn's: None n (the training rows), an
+        int that many, a float that share of n (at least 1). The stratified bootstrap shares it
+        among the classes in proportion to their counts (largest remainders first, then at
+        least one row of each class); ``"balanced"`` draws that many rows, equally from each
+        class. Needs a bootstrap (``bootstrap=False`` with ``max_samples`` is refused).
+    warm_start : bool
+        As scikit-learn's: ``True`` and a fitted forest, ``fit`` keeps its trees and grows only
+        the missing ones, up to ``n_estimators`` (tree i still from the seeds ``(seed, i)``,
+        so a forest grown in steps with an integer ``random_state`` is the forest grown at
+        once); a smaller ``n_estimators`` is refused and an equal one warns and grows nothing.
+        Give the same data as before.
 
     Attributes
     ----------
@@ -226,6 +291,13 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         class_weight=None,
         min_weight_fraction_leaf: float = 0.0,
         oob_score=False,
+        voting="hard",
+        criterion=None,
+        ccp_alpha=0.0,
+        min_impurity_decrease=0.0,
+        max_leaf_nodes=None,
+        max_samples=None,
+        warm_start=False,
     ):
         self.n_estimators = n_estimators
         self.bootstrap = bootstrap
@@ -249,6 +321,13 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.oob_score = oob_score
+        self.voting = voting
+        self.criterion = criterion
+        self.ccp_alpha = ccp_alpha
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_leaf_nodes = max_leaf_nodes
+        self.max_samples = max_samples
+        self.warm_start = warm_start
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -323,6 +402,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"bootstrap must be True, False or 'balanced'; got {self.bootstrap!r}."
             )
+        if self.voting not in ("hard", "soft"):
+            raise ValueError(f"voting must be 'hard' or 'soft'; got {self.voting!r}.")
         oob = self.oob_score
         if not (isinstance(oob, (bool, np.bool_)) or callable(oob)):
             raise ValueError(f"oob_score must be True, False or a callable; got {oob!r}.")
@@ -358,8 +439,16 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         theta_ = setting.resolve_theta(counts)
         theta = None if theta_ is None else theta_.tolist()
         mf = self._n_features(Xa.shape[1])
+        m = _n_bootstrap(self.max_samples, n, self.bootstrap)
+        keep = self._warm_trees(classes)
+        if keep is not None and len(keep[0]) == self.n_estimators:
+            warnings.warn(
+                "Warm-start fitting without increasing n_estimators does not fit new trees.",
+                UserWarning,
+                stacklevel=2,
+            )
 
-        base = self._base_seed()
+        base = keep[2] if keep is not None else self._base_seed()
         by_class = [np.nonzero(codes == c)[0] for c in range(len(classes))]
         tree_params = {k: getattr(self, k) for k in _TREE_PARAMS}
         if isinstance(self.measure, MeasureSetting):  # a whole setting, with theta resolved
@@ -369,24 +458,26 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         else:
             tree_params["theta"] = theta
         samples, seeds = [], []
-        for i in range(int(self.n_estimators)):  # every random draw up front, tree by tree
+        sizes = _class_sizes([ix.shape[0] for ix in by_class], m)
+        first = 0 if keep is None else len(keep[0])
+        for i in range(first, int(self.n_estimators)):  # every random draw up front, tree by tree
             rng = np.random.default_rng([base, i])
             if isinstance(self.bootstrap, str):  # "balanced"
-                idx = np.sort(_balanced_sample(by_class, n, self.stratified, rng))
+                idx = np.sort(_balanced_sample(by_class, m, self.stratified, rng))
             elif not self.bootstrap:
                 idx = np.arange(n)
             elif self.stratified:
                 idx = np.sort(
                     np.concatenate(
-                        [rng.choice(ix, size=ix.shape[0], replace=True) for ix in by_class]
+                        [rng.choice(ix, size=k, replace=True) for ix, k in zip(by_class, sizes)]
                     )
                 )
             else:
-                idx = np.sort(rng.integers(0, n, n))
+                idx = np.sort(rng.integers(0, n, m))
                 for _ in range(_MAX_REDRAWS):  # a tree needs two classes: draw again
                     if np.unique(codes[idx]).size > 1:
                         break
-                    idx = np.sort(rng.integers(0, n, n))
+                    idx = np.sort(rng.integers(0, n, m))
                 else:
                     raise ValueError(
                         f"{_MAX_REDRAWS} plain bootstrap samples in a row held a single class: "
@@ -401,15 +492,39 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             )
             for idx, seed in zip(samples, seeds)
         )
+        if keep is not None:
+            trees = keep[0] + list(trees)
+            samples = keep[1] + samples
         self.classes_ = classes
         self.setting_ = setting
         self.theta_ = theta_
         self.max_features_ = mf
+        self.seed_ = base
         self.estimators_ = list(trees)
         self.samples_ = samples
         if oob:
             self._set_oob(Xa, y_arr)
         return self
+
+    def _warm_trees(self, classes):
+        """``(trees, samples, seed)`` kept by a warm start, or None for a fresh fit."""
+        if not self.warm_start or not hasattr(self, "estimators_"):
+            return None
+        have = len(self.estimators_)
+        if self.n_estimators < have:
+            raise ValueError(
+                f"n_estimators={self.n_estimators} must be larger or equal to "
+                f"len(estimators_)={have} when warm_start==True."
+            )
+        if len(classes) != len(self.classes_) or (classes != self.classes_).any():
+            raise ValueError(
+                "warm_start: y holds other classes than the forest's first fit "
+                f"({list(classes)} vs {list(self.classes_)}); give the same data."
+            )
+        seed = getattr(self, "seed_", None)
+        if seed is None:
+            seed = self._base_seed()
+        return list(self.estimators_), list(self.samples_), seed
 
     def _set_oob(self, X, y) -> None:
         """``oob_decision_function_`` and ``oob_score_``, as scikit-learn's forests."""
@@ -474,15 +589,50 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         return self._proba(self._for_trees(X))
 
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Natural logarithm of :meth:`predict_proba` (``-inf`` for a score of 0), as
+        scikit-learn's forests."""
+        proba = self.predict_proba(X)
+        with np.errstate(divide="ignore"):
+            return np.log(proba)
+
+    def apply(self, X) -> np.ndarray:
+        """The leaf each row reaches in each tree, shape ``(n_samples, n_estimators)``
+        (tree i's node ids, ``estimators_[i].tree_.nodes``), as scikit-learn's forests."""
+        check_is_fitted(self)
+        X = self._for_trees(X)
+        return np.column_stack([tree.apply(X) for tree in self.estimators_])
+
+    def decision_path(self, X):
+        """The nodes each row goes through in every tree, as scikit-learn's forests.
+
+        Returns
+        -------
+        indicator : scipy.sparse.csr_matrix of shape (n_samples, n_nodes)
+            Entry (i, j) is 1 when row i passes through node j, the trees' nodes side by side:
+            tree k's node v is column ``n_nodes_ptr[k] + v``.
+        n_nodes_ptr : numpy.ndarray of shape (n_estimators + 1,)
+            Where each tree's columns start (the last entry: the number of columns).
+        """
+        check_is_fitted(self)
+        X = self._for_trees(X)
+        paths = [tree.decision_path(X) for tree in self.estimators_]
+        ptr = np.zeros(len(paths) + 1, dtype=np.intp)
+        np.cumsum([p.shape[1] for p in paths], out=ptr[1:])
+        return sp.hstack(paths).tocsr(), ptr
+
     def vote_counts(self, X) -> np.ndarray:
         """Number of trees voting for each class (n, q)."""
         check_is_fitted(self)
         return self._votes(self._for_trees(X))
 
     def predict(self, X) -> np.ndarray:
-        """Majority vote of the trees (ties: larger averaged score, then class order)."""
+        """Majority vote of the trees (ties: larger averaged score, then class order); with
+        ``voting="soft"`` the class of largest averaged score."""
         check_is_fitted(self)
         X = self._for_trees(X)
+        if self.voting == "soft":
+            return self.classes_[np.argmax(self._proba(X), axis=1)]
         votes, proba = self._votes(X), self._proba(X)
         best = votes.max(axis=1, keepdims=True)
         key = np.where(votes == best, proba, -np.inf)

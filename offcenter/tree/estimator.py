@@ -97,7 +97,7 @@ from sklearn.utils.validation import (
 )
 
 from offcenter.measures.settings import MeasureSetting
-from offcenter.tree import export, inspect, prune
+from offcenter.tree import export, inspect, prune, sklearn_tree
 from offcenter.tree.encode import (
     Encoded,
     FeatureInfo,
@@ -887,6 +887,13 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         """The tree in Graphviz DOT (the style of :func:`sklearn.tree.export_graphviz`); see
         :func:`offcenter.tree.export.export_graphviz` for the options."""
         return export.export_graphviz(self, out_file, **kwargs)
+
+    def to_sklearn(self):
+        """This tree as a fitted :class:`sklearn.tree.DecisionTreeClassifier` (binary numeric
+        splits), for scikit-learn's ``plot_tree``/``export_graphviz``/``export_text``,
+        dtreeviz or supertree; it predicts as this tree. See
+        :func:`offcenter.tree.sklearn_tree.to_sklearn` for the rules and what is refused."""
+        return sklearn_tree.to_sklearn(self)
 
     @property
     def feature_importances_(self) -> np.ndarray:
