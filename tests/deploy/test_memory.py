@@ -29,9 +29,9 @@ from websockets.asyncio.client import connect
 from offcenter.ops.serve import streamlit_command
 from offcenter.ops.warmup import open_page, wait_healthy
 
-pytestmark = [pytest.mark.deploy, pytest.mark.slow]
+pytestmark = pytest.mark.slow  # and deploy, as everything under tests/deploy/
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TTL = 4  # seconds a disconnected session is kept (Streamlit's default: 120)
 SWEEP = 1  # seconds between two sweeps (the app's default: 30)
 N_SESSIONS = 200
