@@ -13,9 +13,9 @@ import signal
 import pytest
 import requests
 
-from tests.test_deploy_haproxy import Launcher, _free_port, _poll
+from tests.deploy.test_haproxy import Launcher, _free_port, _poll
 
-pytestmark = [pytest.mark.deploy]
+pytestmark = pytest.mark.slow  # and deploy, as everything under tests/deploy/
 
 
 def _haproxy_pid(launcher: Launcher) -> int | None:
