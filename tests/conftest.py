@@ -16,6 +16,7 @@ Run the suite from the repository root: ``pytest -n 2`` (pytest-xdist) or
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -111,6 +112,16 @@ def run_app(
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def shown(text: str) -> str:
+    r"""A message as the reader sees it: the markdown escapes of
+    :func:`offcenter.viz.format.md_escape` (``\.``, ``\(``) removed.
+
+    >>> shown(r"a\.csv \(b\)")
+    'a.csv (b)'
+    """
+    return re.sub(r"\\(.)", r"\1", str(text))
 
 
 @pytest.fixture(name="run_app")

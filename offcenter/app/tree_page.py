@@ -202,6 +202,10 @@ class ViewSize:
     shares_per_line: int = 3
     phone: bool = False
     present: bool = False
+    #: compact boxes allowed (node id, test, n, bar), and the least text size before the
+    #: drawing shrinks (:func:`offcenter.viz.tree.fit_drawing`)
+    compact: bool = False
+    min_font: float | None = None
 
 
 def view_size(present: bool, phone: bool) -> ViewSize:

@@ -138,8 +138,8 @@ __all__ = [
 ANCHOR = "sklearn_balanced"
 ANCHOR_LABEL = "scikit-learn CART, balanced classes"
 #: Second anchor of the forest models: our forest of Shannon trees with class weights in the
-#: splits and the plain bootstrap (``ForestClassifier(class_weight="balanced", stratified=False)``:
-#: the weights are computed on each tree's bootstrap sample and weight its splits; the draw itself
+#: splits and the plain bootstrap (``ForestClassifier(class_weight="balanced_subsample",
+#: stratified=False)``: the weights are computed on each tree's bootstrap sample and weight its splits; the draw itself
 #: is uniform), beside the class-balanced bootstraps of ``balanced_forest`` and of the
 #: scikit-learn anchor: "sampling vs criterion", measured.
 WEIGHTED_FOREST = "split_weighted_forest"
@@ -524,7 +524,7 @@ def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
     if setting == WEIGHTED_FOREST:
         est = ForestClassifier(
             measure="shannon",
-            class_weight="balanced",
+            class_weight="balanced_subsample",
             bootstrap=True,
             stratified=False,
             n_estimators=protocol.n_estimators,
