@@ -1,7 +1,7 @@
 """Benchmark (not a test): a class on one server, through Streamlit's own websocket protocol.
 
 Starts the app (one ``streamlit run app.py`` process, or the deployment ``python -m
-offcenter.app.serve`` with ``--workers`` processes behind HAProxy), then for each class size runs
+offcenter.ops.serve`` with ``--workers`` processes behind HAProxy), then for each class size runs
 the students of ``classroom_load.py`` (the shared load client: ``../shared/tools/classroom_load.py``,
 or ``--tool``): students on "Two classes" move theta, on "q classes" move the p1 cursor (sometimes
 beta), on "Tree" pick a data set and click nodes (sometimes change the measure and grow), every
@@ -123,7 +123,7 @@ class Server:
             cmd += extra
             health = "/_stcore/health"
         else:
-            cmd = [sys.executable, "-m", "offcenter.app.serve", "--port", str(self.port)]
+            cmd = [sys.executable, "-m", "offcenter.ops.serve", "--port", str(self.port)]
             cmd += ["--address", "127.0.0.1", "--workers", str(workers)]
             if access_log is not None:
                 access_log.unlink(missing_ok=True)
@@ -210,7 +210,7 @@ def per_backend(tool, events_file: Path) -> list[dict]:
 def haproxy_log_summary(path: Path, tool, offset: int = 0) -> list[dict]:
     """Per server: HTTP requests and websocket sessions in HAProxy's access log, with p50/p95 of
     the server's response time Tr (headers received; for a websocket, its upgrade) and of the
-    websocket sessions' length Tt. Log format: offcenter.app.serve.LOG_FORMAT."""
+    websocket sessions' length Tt. Log format: offcenter.ops.serve.LOG_FORMAT."""
     rows: dict[str, dict] = {}
     if not path.exists():
         return []
@@ -354,12 +354,12 @@ def warm_up(tool, server: Server, args) -> None:
     """Open each page once (imports, caches of bundled data) before anything is measured.
 
     One process is warmed as the deployment warms each of its processes
-    (:func:`offcenter.app.warmup.warm`: every page, and the Tree page on every bundled data set,
+    (:func:`offcenter.ops.warmup.warm`: every page, and the Tree page on every bundled data set,
     so that its tree and root tables are in the process's caches).
     """
     if server.workers == 1:
         sys.path.insert(0, str(ROOT))  # this checkout's package
-        from offcenter.app.warmup import warm
+        from offcenter.ops.warmup import warm
 
         asyncio.run(warm([server.port]))
     for role in ("two", "q", "tree"):

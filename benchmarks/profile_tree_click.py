@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from offcenter.app.warmup import wait_healthy  # noqa: E402  (after this checkout's path)
+from offcenter.ops.warmup import wait_healthy  # noqa: E402  (after this checkout's path)
 
 # The server's bootstrap: every ScriptRunner._run_script (one per rerun request, with the
 # st.rerun()s it triggers) is profiled into PROFILE_DIR/<ns>.prof.

@@ -7,6 +7,7 @@ Lallich, Lenca and Vaillant (2007) for imbalanced classes.
 """
 
 from offcenter.ensemble.forest import ForestClassifier
+from offcenter.ensemble.sklearn_compat import from_sklearn
 from offcenter.measures.association import (
     Association,
     association,
@@ -66,6 +67,7 @@ __all__ = [
     "criterion_names",
     "daroczy",
     "dkm",
+    "from_sklearn",
     "gain",
     "gain_ratio",
     "get_measure",

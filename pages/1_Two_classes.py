@@ -99,8 +99,8 @@ TITLE = "Two classes: the boolean case"
 if not present:  # in presentation mode the figure comes first, on the projector's one screen
     st.title(TITLE)
     st.write(INTRO)
-for w in url_warnings:
-    st.warning(f"Link parameter fixed: {w}")
+for w in urlstate.for_display(url_warnings):
+    st.warning(w)
 
 # ------------------------------------------------------------------ controls
 with st.sidebar:

@@ -100,8 +100,8 @@ st.write(
     "p to pseudo-frequencies π* so that the measure peaks at θ (for example the a priori "
     "class distribution) instead of the uniform distribution."
 )
-for w in url_warnings:
-    st.warning(f"Link parameter fixed: {w}")
+for w in urlstate.for_display(url_warnings):
+    st.warning(w)
 
 # ------------------------------------------------------------------ controls
 with st.sidebar:

@@ -9,6 +9,7 @@ is only shown through st.dataframe / st.text / st.code or escaped with explain.m
 """
 
 import json
+from contextlib import nullcontext
 
 import numpy as np
 import pandas as pd
@@ -16,7 +17,15 @@ import streamlit as st
 from streamlit.errors import StreamlitInvalidLayoutContextError
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from offcenter.app import node_settings, presentation, tree_click, tree_page, tree_restore, urlstate
+from offcenter.app import (
+    node_settings,
+    presentation,
+    tree_click,
+    tree_page,
+    tree_restore,
+    tree_view,
+    urlstate,
+)
 from offcenter.app.charts import plotly_chart
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
@@ -48,6 +57,11 @@ S.setdefault("tr_session", TreeSession())  # the grown tree, its edits, the sele
 present = presentation.is_on()
 phone = presentation.is_narrow()  # the window's width (before its report: the User-Agent)
 size = tree_page.view_size(present, phone)  # a link's present=1 does not apply on a phone
+lecture = tree_view.lecture_view(size)  # presentation mode, wide: the page opens on the tree
+if lecture:
+    size = tree_view.lecture_size(size)
+    st.markdown(tree_view.LECTURE_CSS, unsafe_allow_html=True)  # our own CSS, no user text
+    lecture_box = st.container()  # the tree, first (filled by tree_and_node below)
 
 
 def write_link() -> None:
@@ -63,8 +77,8 @@ st.write(
     "tree. Click a node to see its candidate splits scored by every measure side by side, and "
     "the worked calculation of its split."
 )
-for w in url_warnings:
-    st.warning(f"Link parameter fixed: {w}")
+for w in urlstate.for_display(url_warnings):
+    st.warning(w)
 
 # ---------------------------------------------------------------- data
 st.header("1. Data")
@@ -308,7 +322,7 @@ if grow or tree_state.data_changed(data_key):
         with st.spinner("Growing the tree..."):
             clf = cached_fit(data_key, params_json, X, y)
     except (ValueError, TypeError) as exc:
-        st.error(f"The tree could not be grown: {exc}")
+        st.error(md_escape(f"The tree could not be grown: {exc}"))
         st.stop()
     tree_state.start(Grow(data_key, params_json), clf)
 elif tree_state.settings_changed(params_json):
@@ -358,12 +372,21 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         S["tr_view_node"] = tree_state.node
 
     # ---------------------------------------------------------------- the tree
-    st.header("3. The tree")
-    st.subheader(_full_title(clf))
-    st.caption(
-        f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}"
-        + ("; edited by hand" if tree_state.edited else "")
+    # the lecture view (presentation mode, wide screen): controls and verdict left, tree right
+    side, chart_box = (
+        st.columns(tree_view.LECTURE_COLUMNS, gap="small") if lecture else (st.container(), None)
     )
+    with side:
+        if lecture:
+            st.caption(md_escape(_full_title(clf)))
+        else:
+            st.header("3. The tree")
+            st.subheader(_full_title(clf))
+        if not lecture:
+            st.caption(
+                f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}"
+                + ("; edited by hand" if tree_state.edited else "")
+            )
     # a click on a node (read before drawing so that the figure shows it selected)
     event_state = S.get("tr_chart")
     tree_state.click(selected_node(event_state) if event_state is not None else None, len(nodes))
@@ -374,52 +397,46 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
 
     # ---------------------------------------- step-through (offcenter.app.tree_steps) >>>
     # in step mode the drawing is the partial tree (draw_*); everything else is the whole tree's
-    stepping = step_controls(clf, tree_state, tree_key)
+    with side:
+        stepping = step_controls(clf, tree_state, tree_key, short=lecture)
     S["tr_node"] = int(tree_state.node)  # a step selects the node it splits
     draw_clf, draw_key = (clf, tree_key) if stepping is None else (stepping.clf, stepping.key)
     draw_tree = draw_clf.tree_
+    focus = None if stepping is None else stepping.step.full_node
     # <<< step-through
 
-    fit = tree_click.cached_fit_depth(draw_key, size, draw_clf)
-    shown_depth = draw_tree.depth
-    if draw_tree.depth >= 2 and (stepping is None or fit < draw_tree.depth):  # a step: if needed
-        asked = int(S.get("tr_depth", 0) or 0)
-        shown_depth = st.slider(
-            "Depth shown",
-            1,
-            draw_tree.depth,
-            value=asked if 1 <= asked <= draw_tree.depth else fit,
-            key=f"tr_shown_{tree_tag}_{fit}",
-            help="Deeper levels are collapsed into '+ k nodes hidden' boxes. By default, the "
-            "deepest level at which the whole drawing fits the chart with readable text.",
-        )
-        S["tr_depth"] = 0 if shown_depth == fit else int(shown_depth)
-    depth_arg = shown_depth if shown_depth < draw_tree.depth else None
-    font = tree_click.cached_drawn_font(draw_key, depth_arg, size, draw_clf)
-    st.caption(
-        f"Depth shown: {shown_depth} of {draw_tree.depth}"
-        + (" (the whole tree)" if depth_arg is None else " (deeper levels collapsed)")
-        + (
-            f"; the drawing is wider than the chart, so it is drawn smaller (text about "
-            f"{font:.0f} px): show fewer levels to read it"
-            if font < size.font_size - 0.5
-            else ""
-        )
-        + ". Click a node's box to select it; its details follow right under the tree."
-    )
-    chart_box = st.container()
+    draw_size = size if stepping is None or lecture else tree_view.step_size(size)
+    with side:
+        plan = tree_view.plan_drawing(draw_clf, draw_key, draw_size, tree_tag, focus)
+        if not lecture or plan.font < draw_size.font_size - 2.5:  # lecture: when shrunk
+            st.caption(plan.caption(draw_tree.depth, draw_size, stepping is not None))
+    if chart_box is None:
+        chart_box = st.container()
+    verdict_table_box = None
     if stepping is not None:  # step-through: the verdict at the node just split >>>
-        with st.container():
-            show_step_verdict(
+        with side if lecture else st.container():
+            verdict_table_box = show_step_verdict(
                 stepping,
                 clf,
                 lambda nd: tree_click.node_key(
                     tree_state.grown.data_key, tree_state.grown.params_json, clf, nd
                 ),
+                table=not lecture,
             )
     # <<< step-through
+    if lecture:  # the node's details in tabs under the tree (lecture view)
+        names = ["The node", "Own best splits and gain plot", "Worked calculation", "Edit"]
+        tabs = st.tabs(names if verdict_table_box is None else ["The step's verdict", *names])
+        if verdict_table_box is not None:
+            with tabs[0]:
+                node_settings.show_table(verdict_table_box, "tr_step_verdict")
+            tabs = tabs[1:]
+    else:
+        tabs = [nullcontext()] * 4
+    tab_node, tab_best, tab_calc, tab_edit = tabs
 
     # ---------------------------------------------------------------- the selected node
+    tab_node.__enter__()
     st.header(f"4. The selected node: node {tree_state.node}")
     node_ids = [n.id for n in nodes]
     sel = st.selectbox(
@@ -480,16 +497,21 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
             },
         )
 
+    tab_node.__exit__(None, None, None)
     fig = tree_click.tree_figure_spec(  # the drawing per (tree, view), shared by sessions
         draw_key,
-        depth_arg,
+        plan.depth,
         tree_state.node if tree_state.node < len(draw_tree) else None,
-        tuple(i for i in trace_path if i < len(draw_tree)),  # step ids: the whole tree's
+        # step ids are the whole tree's; the node just split is outlined as on a path
+        tuple(i for i in trace_path if i < len(draw_tree))
+        + ((focus,) if focus is not None else ()),
         draw_clf,
-        font_size=font,  # smaller than size.font_size when the drawing is wider than the chart
-        wrap_width=size.wrap_width,
-        shares_per_line=size.shares_per_line,
-        view_width=size.width,
+        font_size=plan.font,  # smaller than the size's when the drawing is wider than the chart
+        wrap_width=plan.wrap_width,
+        shares_per_line=draw_size.shares_per_line,
+        view_width=draw_size.width,
+        focus=plan.focus,
+        compact=plan.compact,
     )
     plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
         fig,
@@ -508,12 +530,15 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
     tables_key = tree_click.node_key(
         tree_state.grown.data_key, tree_state.grown.params_json, clf, node
     )
-    cands = node_settings.show_node_comparison(
-        clf, node, tables_key, tree_tag, stem=stem, present=size.present, X=X, y=y
-    )
-    node_settings.show_worked_calculation(clf, node, alpha)
+    with tab_best:
+        cands = node_settings.show_node_comparison(
+            clf, node, tables_key, tree_tag, stem=stem, present=size.present, X=X, y=y
+        )
+    with tab_calc:
+        node_settings.show_worked_calculation(clf, node, alpha)
 
     # ---------------------------------------------------------------- edits
+    tab_edit.__enter__()
     st.subheader("Edit the tree at this node")
     e1, e2, e3 = st.columns([2, 1, 1])
     feature_choices = list(cands["feature"]) if cands is not None and len(cands) else []
@@ -530,7 +555,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
             tree_state.apply(ForcedSplit(node.id, force))
             st.rerun()
         except (ValueError, KeyError) as exc:
-            st.error(f"Cannot split node {node.id} on that feature: {exc}")
+            st.error(md_escape(f"Cannot split node {node.id} on that feature: {exc}"))
     if e2.button("Make it a leaf", key="tr_leaf", disabled=node.split is None):
         tree_state.apply(MakeLeaf(node.id))
         st.rerun()
@@ -539,6 +564,8 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         st.rerun()
     if tree_state.edited:
         st.text("Edits: " + tree_state.edits_text())
+
+    tab_edit.__exit__(None, None, None)
 
     # ---------------------------------------------------------------- rows
     idx = clf.node_indices(node.id)
@@ -565,7 +592,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
 
 # The trace's form (one input per feature) is drawn below the fragment but outside it, so that a
 # node click does not redraw it; its path is computed first, for the fragment's figure.
-node_box = st.container()
+node_box = lecture_box if lecture else st.container()
 trace_path = tuple(trace_section(clf, X, y) or ())  # an expander, drawn when open
 with node_box:
     tree_and_node(X, y, target, alpha, trace_path)

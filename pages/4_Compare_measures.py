@@ -22,6 +22,7 @@ import streamlit as st
 
 from offcenter.app import node_settings, urlstate
 from offcenter.app.charts import chart_config
+from offcenter.app.compare_page import DATA_DEFAULT, MODELS, PREFIX, SCHEMA, SETTINGS
 from offcenter.app.data_picker import pick_data, pick_target
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
@@ -30,15 +31,9 @@ from offcenter.app.result_store import shared_result_store
 from offcenter.app.study_view import render_short_answer, render_study
 from offcenter.app.tables import show_table
 from offcenter.data.csv_io import DataProblem, id_like_columns, prepare_xy
-from offcenter.data.datasets import DATASETS
-from offcenter.evaluation.runner import (
-    DEFAULT_SETTINGS,
-    METRICS,
-    CrossValidation,
-    available_settings,
-)
+from offcenter.evaluation.runner import METRICS, CrossValidation
 from offcenter.evaluation.wording import paired_sentences
-from offcenter.tree.params import LEAF_RULES
+from offcenter.tree.params import depth_limit
 from offcenter.viz.evaluation import (
     difference_figure,
     metric_figure,
@@ -50,7 +45,6 @@ ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="Compare measures - offcenter", layout="wide")
 
 S = st.session_state
-PREFIX = "cm_"
 
 
 def _stop() -> None:
@@ -61,25 +55,6 @@ def _stop() -> None:
     st.stop()
 
 
-SETTINGS = {s.key: s for s in available_settings()}
-DATA_DEFAULT = "pima" if "pima" in DATASETS else next(iter(DATASETS))
-MODELS = {"tree": "one tree", "forest": "bagged forest (random forest)"}
-SCHEMA = urlstate.Schema(
-    [
-        urlstate.Field("data", "str", DATA_DEFAULT, choices=(*DATASETS, "upload")),
-        urlstate.Field("settings", "strs", DEFAULT_SETTINGS, choices=tuple(SETTINGS), min_len=1),
-        urlstate.Field("folds", "int", 5, low=2, high=10),
-        urlstate.Field("repeats", "int", 3, low=1, high=10),
-        urlstate.Field("seed", "int", 0, low=0, high=1_000_000),
-        urlstate.Field("max_depth", "int", 5, low=0, high=20),
-        urlstate.Field("min_leaf", "int", 1, low=1, high=1000),
-        urlstate.Field("leaf_rule", "str", "majority", choices=LEAF_RULES),
-        urlstate.Field("model", "str", "tree", choices=tuple(MODELS)),
-        urlstate.Field("trees", "int", 25, low=2, high=200),
-        urlstate.Field("metric", "str", "balanced_accuracy", choices=tuple(METRICS)),
-    ]
-)
-
 # The one precedence of every page (urlstate.restore): a link rules when the page opens, else
 # the values the user left (Streamlit forgets the keys of widgets not drawn); then the widgets.
 url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX)
@@ -89,8 +64,8 @@ store = shared_result_store()  # finished results of every session, by data and 
 
 # ------------------------------------------------------------------------------ page
 st.title("Compare measures: does off-centering help on imbalanced data?")
-for w in url_warnings:
-    st.warning(f"Link parameter fixed: {w}")
+for w in urlstate.for_display(url_warnings):
+    st.warning(w)
 render_short_answer()
 with st.expander(
     "Explore the benchmark: any model, metric and leaf rule (computed once, not rerun)"
@@ -219,7 +194,7 @@ if run_clicked and chosen:
                 model=model,
                 leaf_rule=leaf_rule,
                 tree_params={
-                    "max_depth": int(max_depth) or None,
+                    "max_depth": depth_limit(max_depth),
                     "min_samples_leaf": int(min_leaf),
                 },
                 n_estimators=int(n_trees),

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from offcenter.app.serve import streamlit_command
+from offcenter.ops.serve import streamlit_command
 
 ROOT = Path(__file__).resolve().parents[1]
 #: (file name, page path and query, viewport height, what to do before the picture)
@@ -90,7 +90,7 @@ def main(argv=None) -> int:
         # run every page once, so that no picture shows a cold page's placeholders
         import asyncio
 
-        from offcenter.app.warmup import warm
+        from offcenter.ops.warmup import warm
 
         asyncio.run(warm([port], ["", "Two_classes", "Q_classes", "Tree", "Compare_measures"]))
         chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")

@@ -10,11 +10,13 @@
 # Extra arguments go to pytest. PYTEST_WORKERS sets -n (default: auto, one per core; 0 = none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Debian's chromium (the browser tests) and haproxy (the deployment's balancer, which
-# tests/test_deploy_*.py start), each installed when missing and we can.
+# Debian's chromium (the browser tests), haproxy (the deployment's balancer, which
+# tests/deploy/ start) and graphviz, each installed when missing and we can.
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+# Graphviz's dot: dtreeviz draws converted trees with it (tests/test_sklearn_out.py)
+command -v dot >/dev/null 2>&1 || missing+=(graphviz)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing Debian's ${missing[*]} for the tests..."

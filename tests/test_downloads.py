@@ -10,7 +10,7 @@ from offcenter.app.downloads import frame_csv
 def test_frame_csv_plain_and_relabelled():
     df = pd.DataFrame({"p": [0.0, 0.5], "oc_shannon": [0.0, 1.0], "x": ["a,b", "é"]})
     df.attrs["labels"] = {"oc_shannon": "off-centered Shannon", "absent": "ignored"}
-    assert frame_csv(df) == df.to_csv(index=False).encode("utf-8")
+    assert frame_csv(df) == df.to_csv(index=False, lineterminator="\r\n").encode("utf-8")
     text = frame_csv(df, relabel=True).decode("utf-8")
     assert text.splitlines()[0] == "p,off-centered Shannon,x"
     assert '"a,b"' in text and "é" in text
@@ -19,7 +19,7 @@ def test_frame_csv_plain_and_relabelled():
 
 def test_frame_csv_without_labels_keeps_the_names():
     df = pd.DataFrame({"a": [1]})
-    assert frame_csv(df, relabel=True) == b"a\n1\n"
+    assert frame_csv(df, relabel=True) == b"a\r\n1\r\n"
 
 
 def test_frame_csv_names_a_bad_argument():

@@ -439,3 +439,26 @@ def test_forest_with_hellinger():
     f.fit(X, y)
     assert f.score(X, y) > 0.8
     assert f.predict_proba(X).shape == (len(y), 2)
+
+
+@pytest.mark.parametrize("exponent", [-300, -100, -20, -6, 6, 20, 100, 300])
+def test_class_weights_up_to_1e300_leave_the_two_class_tree_unchanged(exponent):
+    """Two classes: class weights cancel in the Hellinger distance, so the tree at any weight
+    ratio is the unweighted tree, gains within 1e-15. Before issue 35's fix (the other class
+    was the total minus the class) the gains were 5e-11 off at 1e6 and the root was a leaf
+    from 1e20 on."""
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        y = rng.integers(0, 2, 60)
+        X = pd.DataFrame(
+            np.round(rng.normal(size=(60, 3)) + 0.7 * y[:, None], 1), columns=list("abc")
+        )
+        base = oc.TreeClassifier(measure="hellinger", max_depth=4).fit(X, y)
+        cw = {0: 1.0, 1: 10.0**exponent}
+        tree = oc.TreeClassifier(measure="hellinger", max_depth=4, class_weight=cw).fit(X, y)
+        assert len(tree.tree_) == len(base.tree_)
+        for a, b in zip(base.tree_.nodes, tree.tree_.nodes):
+            assert (a.split is None) == (b.split is None)
+            if a.split is not None:
+                assert (a.split.feature, a.split.threshold) == (b.split.feature, b.split.threshold)
+                assert abs(a.split.gain - b.split.gain) <= 1e-15

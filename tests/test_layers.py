@@ -13,7 +13,7 @@ functions too). The tests here
   core module, then fits a small tree (and a forest, and a two-fold evaluation). One test per
   module reads its line of that run.
 
-Core = every module of ``offcenter`` outside ``offcenter.viz`` and ``offcenter.app``: a new
+Core = every module of ``offcenter`` outside ``offcenter.viz``, ``offcenter.app`` and ``offcenter.ops``: a new
 subpackage is core until the layers contract places it.
 """
 
@@ -57,9 +57,9 @@ def _module_name(path: Path) -> str:
 
 
 def _layer(module: str) -> str:
-    """``viz``, ``app`` or ``core`` for a module of the package: everything else is core."""
+    """``viz``, ``app``, ``ops`` or ``core`` for a module of the package: everything else is core."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 and parts[1] in ("viz", "app") else "core"
+    return parts[1] if len(parts) > 1 and parts[1] in ("viz", "app", "ops") else "core"
 
 
 MODULES = {_module_name(p): p for p in sorted(PACKAGE_DIR.rglob("*.py"))}
@@ -171,7 +171,7 @@ def test_the_layers_are_found():
     assert "offcenter.viz.curves" in VIZ
     assert _layer("offcenter.app.urlstate") == "app"
     assert _layer("offcenter.brand_new.module") == "core"
-    assert LAYERS[:2] == [["app"], ["viz"]] and LAYERS[-1] == ["measures", "data"]
+    assert LAYERS[:3] == [["app"], ["ops"], ["viz"]] and LAYERS[-1] == ["measures", "data"]
 
 
 def test_the_static_check_sees_imports_inside_functions(tmp_path, monkeypatch):

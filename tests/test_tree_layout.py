@@ -11,7 +11,9 @@ from offcenter.viz.tree import node_trace_index, tree_figure
 from offcenter.viz.tree_layout import (
     CHAR_W,
     LINE_H,
+    MAX_VALUES,
     MIN_SEGMENT,
+    SHOWN_VALUES,
     bar_segments,
     fmt_share,
     overlaps,
@@ -80,8 +82,12 @@ def test_every_node_shows_its_full_split(name):
             assert any(line.endswith(f"≤ {full}") for line in text)
             assert full == f"{node.split.threshold:.6g}"
         else:
-            for v in node.split.groups[0]:
+            values = node.split.groups[0]
+            # a long set is shortened: its first values and how many more (value_set)
+            for v in values if len(values) <= MAX_VALUES else values[:SHOWN_VALUES]:
                 assert ("missing" if v is None else str(v)) in shown
+            if len(values) > MAX_VALUES:
+                assert f"and {len(values) - SHOWN_VALUES} more" in shown
         assert any(line.startswith("gain ") for line in text)
         assert any(line == f"n = {node.n}" for line in text)
         assert any(line.startswith("impurity ") for line in text)

@@ -147,3 +147,34 @@ def test_replay_names_the_edits_that_no_longer_apply_and_keeps_going():
     assert f"no node {n + 5}" in warnings[1]
     assert "already a leaf" in warnings[2]
     assert tree.tree_.nodes[1].split is None
+
+
+@pytest.mark.parametrize("depth", [10_000, 200_000])
+def test_deeply_nested_json_is_refused_plainly(depth):
+    with pytest.raises(ValueError, match="nested too deeply"):
+        session_from_json("[" * depth + "]" * depth)
+    doc = json.loads(session_to_json(data="iris", target="class", features=[], edits=[], page={}))
+    text = json.dumps(doc)[:-1] + ', "extra": ' + '{"a": ' * depth + "1" + "}" * depth + "}"
+    with pytest.raises(ValueError, match="nested too deeply"):
+        session_from_json(text)
+
+
+def test_session_file_page_values_become_link_text():
+    doc = json.loads(session_to_json(data="iris", target="class", features=[], edits=[], page={}))
+    doc["page"] = {
+        "max_depth": "inf",
+        "beta": 1e308,
+        "big": 10**400,
+        "flag": True,
+        "nested": [[1, [2]]],
+        "obj": {"a": 1},
+    }
+    r = session_from_json(json.dumps(doc))
+    assert r.page == {
+        "max_depth": "inf",
+        "beta": "1e+308",
+        "big": "inf",
+        "flag": "1",
+        "nested": "<list>",
+        "obj": "<dict>",
+    }

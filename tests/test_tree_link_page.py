@@ -3,7 +3,7 @@ file restores the edited tree exactly, or says plainly what it cannot restore.""
 
 from pathlib import Path
 
-from tests.conftest import run_app
+from tests.conftest import run_app, shown
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "3_Tree.py")
@@ -94,7 +94,7 @@ def test_a_link_with_target_features_and_overrides_restores_them():
 
 def test_an_edit_that_no_longer_applies_is_named_in_a_warning():
     at = run(data="pima", max_depth="2", edits="s0:glucose,l99,s0:nope,q")
-    warnings = " ".join(w.value for w in at.warning)
+    warnings = " ".join(shown(w.value) for w in at.warning)
     assert "edit 4 ('q') is not readable" in warnings
     assert "Edit 2 of 3 (leaf at node 99) was not restored" in warnings
     assert "Edit 3 of 3 (split node 0 on nope) was not restored" in warnings
@@ -113,7 +113,7 @@ def test_a_link_to_an_upload_says_upload_it_again_then_restores_on_the_same_file
     assert q["data"] == "upload" and q["upload_name"] == "mine.csv" and q["edits"] == "l0"
     # a new session: the file is not in the link
     again = run(**q)
-    warnings = " ".join(w.value for w in again.warning)
+    warnings = " ".join(shown(w.value) for w in again.warning)
     assert "refers to an uploaded file “mine.csv”" in warnings and "upload it again" in warnings
     assert again.selectbox(key="tr_data").value == "edible"
     # another file (the same name, one more row): said so, nothing applied
@@ -122,7 +122,7 @@ def test_a_link_to_an_upload_says_upload_it_again_then_restores_on_the_same_file
         ("mine.csv", data + b"Vert,Petit,oui\n", "text/csv")
     )
     other = run(other)
-    assert any("not the one this link refers to" in w.value for w in other.warning)
+    assert any("not the one this link refers to" in shown(w.value) for w in other.warning)
     assert not other.session_state["tr_session"].edited
     # the same file: the edited tree is back
     again.file_uploader(key="tr_file").set_value(("mine.csv", data, "text/csv"))

@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.conftest import run_app
+from tests.conftest import run_app, shown
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = "pages/3_Tree.py"
@@ -42,7 +42,7 @@ def test_a_link_with_edits_shows_the_edited_tree():
     # was tests/browser/test_state_browser.py::test_a_link_with_edits_shows_the_edited_tree
     at = run_app(page=PAGE, query={"data": "mutation", "edits": "s0:mutation_2,l1,l99"})
     assert any("2 of 3 hand edit(s) replayed" in s.value for s in at.success)
-    warnings = " ".join(w.value for w in at.warning)
+    warnings = " ".join(shown(w.value) for w in at.warning)
     assert "Edit 3 of 3 (leaf at node 99) was not restored" in warnings
     assert "Edits: split node 0 on mutation_2; leaf at node 1" in _texts(at)
     fig = _figure(at)
@@ -78,7 +78,7 @@ def test_a_file_over_50_mb_gets_a_visible_message():
     at = run_app(page=PAGE)
     big = b"a,b\n" + b"1,x\n" * (15_000_000 + 1000)
     at = _upload(at, "big.csv", big)
-    errors = [e.value for e in at.error]
+    errors = [shown(e.value) for e in at.error]
     assert any("too large" in e and "the limit is 50 MB" in e for e in errors), errors
     assert at.selectbox(key="tr_data").value == "edible"
     assert at.selectbox(key="tr_data").format_func("edible").startswith("Edible")

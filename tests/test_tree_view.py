@@ -12,10 +12,12 @@ from streamlit.testing.v1 import AppTest
 
 from offcenter.app import presentation, tree_page
 from offcenter.app.row_trace import _defaults
+from offcenter.app.tree_view import LECTURE_HEIGHT, LECTURE_WIDTH, MIN_PRESENT_FONT
 from offcenter.data.datasets import DATASETS, load
 from offcenter.tree import TreeClassifier
 from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT
 from offcenter.viz.tree_image import tree_image
+from tests.conftest import shown
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = str(ROOT / "pages" / "3_Tree.py")
@@ -118,11 +120,12 @@ def test_node_text_14_px_and_20_px_in_presentation_mode_and_the_root_children_fi
     at = run(data="pima", setting="oc_shannon", present="1")
     spec = tree_chart(at)
     text = next(t for t in spec["data"] if t.get("name") == "text")
-    assert text["textfont"]["size"] == PRESENTATION_FONT
+    # the lecture view: depth 2 (seven compact boxes) at 18 px or more in the tree's column
+    assert text["textfont"]["size"] >= MIN_PRESENT_FONT
     meta = spec["layout"]["meta"]
-    assert meta["width"] <= 860 and meta["height"] <= 640
+    assert meta["width"] <= LECTURE_WIDTH and meta["height"] <= LECTURE_HEIGHT
     nodes = next(t for t in spec["data"] if t.get("name") == "nodes")
-    assert {0, 1, 2} <= {c[0] for c in nodes["customdata"]}
+    assert set(range(7)) <= {c[0] for c in nodes["customdata"]}
 
 
 def _narrow_tree(**query):
@@ -271,7 +274,9 @@ def test_a_file_refused_for_its_class_column_reads_as_one_sentence():
         ("c.csv", (BAD / "constant_target.csv").read_bytes(), "text/csv")
     )
     at = run(at)
-    errors = [e.value for e in at.error if e.value.startswith("The file was not loaded")]
+    errors = [
+        shown(e.value) for e in at.error if shown(e.value).startswith("The file was not loaded")
+    ]
     assert errors and not any(", and The" in e for e in errors), errors
     assert "class by default, but it cannot be one. " in errors[0]
 
@@ -282,7 +287,7 @@ def test_a_refused_file_leaves_the_uploader_with_its_message_kept():
         ("p.csv", (BAD / "binary_png.csv").read_bytes(), "text/csv")
     )
     at = run(at)
-    errors = [e.value for e in at.error]
+    errors = [shown(e.value) for e in at.error]
     assert any(e.startswith("The file was not loaded") for e in errors), errors
     keys = [u.key for u in at.get("file_uploader")]
     assert "tr_file" not in keys and "tr_file_1" in keys  # a new, empty uploader

@@ -1,7 +1,12 @@
 """The generic URL-state codec: decoding with defaults, clamping and warnings; encoding; syncing."""
 
-import pytest
+import math
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from offcenter.app import urlstate
 from offcenter.app.urlstate import Field, Schema, current_values, reset, sync_in, sync_out
 
 SCHEMA = Schema(
@@ -91,7 +96,7 @@ def test_bad_bool_and_choice_warn():
 def test_unknown_list_items_are_dropped_and_duplicates_merged():
     values, warnings = SCHEMA.decode({"measures": "gini,foo,gini,<script>"})
     assert values["measures"] == ("gini",)
-    assert len(warnings) == 2
+    assert len(warnings) == 1 and "'foo'" in warnings[0] and "'<script>'" in warnings[0]
 
 
 def test_list_length_limits():
@@ -159,3 +164,76 @@ def test_sync_out_and_reset():
     assert current_values(SCHEMA, state, "p_")["theta"] == 0.4
     reset(SCHEMA, state, query, "p_")
     assert query == {} and state["p_theta"] == 0.2
+
+
+# ---------------------------------------------------------------------------- hostile links
+HOSTILE_NUMBERS = [
+    "inf",
+    "-inf",
+    "+inf",
+    "nan",
+    "1e400",
+    "-1e400",
+    "9" * 400,
+    "-" + "9" * 400,
+    "1e308",
+    "-1e308",
+    "1" * 5000,
+    "0x10",
+    "1e",
+    "١٢",
+    "1_0",
+    "\x00",
+    "  ",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE_NUMBERS)
+@pytest.mark.parametrize(
+    "field",
+    [
+        Field("n", "int", 3, low=2, high=10),
+        Field("n", "int", 3),
+        Field("n", "float", 0.2, low=0.01, high=0.99, step=0.01),
+        Field("n", "float", 0.5, step=0.01),
+        Field("n", "floats", (0.6, 0.4), low=0.0, high=1e6, min_len=2, max_len=4),
+    ],
+)
+def test_huge_and_non_finite_numbers_fall_back_without_raising(field, text):
+    """``inf``, ``1e400``, a 400-digit integer, ``1e308`` on a stepped slider: a value of the
+    field's type and range (or its default), never an exception."""
+    values, _ = Schema([field]).decode({"n": text})
+    v = values["n"]
+    vs = v if isinstance(v, tuple) else (v,)
+    for x in vs:
+        assert isinstance(x, int if field.kind == "int" else float)
+        assert math.isfinite(x)
+        assert field.low is None or x >= field.low
+        assert field.high is None or x <= field.high
+
+
+def test_a_repeated_unknown_value_gives_one_warning():
+    values, warnings = SCHEMA.decode({"measures": ",".join(["nope"] * 5000)})
+    assert values["measures"] == ()
+    assert len(warnings) == 1 and warnings[0].count("nope") == 1
+
+
+def test_warnings_are_capped():
+    schema = Schema([Field(f"x{i}", "float", 0.0, low=0, high=1) for i in range(100)])
+    _, warnings = schema.decode({f"x{i}": "2" for i in range(100)})
+    assert len(warnings) == urlstate.MAX_WARNINGS + 1
+    assert warnings[-1].startswith("92 more values")
+
+
+def test_warnings_quote_a_cut_value_and_are_escaped_for_markdown():
+    _, warnings = SCHEMA.decode({"version": "[log in](https://evil.example/" + "x" * 500 + ")"})
+    assert len(warnings[0]) < 200
+    shown = urlstate.for_display(warnings)[0]
+    assert "](" not in shown and "\\[log in\\]\\(https" in shown
+
+
+@given(st.text(max_size=60))
+def test_any_text_decodes_without_raising(text):
+    values, warnings = SCHEMA.decode({f.name: text for f in SCHEMA})
+    assert set(values) == set(SCHEMA.fields)
+    assert len(warnings) <= urlstate.MAX_WARNINGS + 1

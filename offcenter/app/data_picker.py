@@ -4,8 +4,9 @@ target column.
 Reading and checking a file is :func:`offcenter.data.csv_io.read_upload`: every bad file becomes
 a :class:`~offcenter.data.csv_io.DataProblem` whose message is shown with ``st.error`` (never a
 traceback), and the previous data is kept. User text (file and column names) is only shown in
-widget labels, ``st.text``/``st.caption``/``st.warning`` of the reader's own messages, never as
-HTML.
+widget options, ``st.text``, and the reader's own messages passed through
+:func:`offcenter.viz.format.md_escape` before ``st.warning``/``st.error`` render them (a column
+named ``[log in](https://...)`` reads as typed, never as a link), never as HTML.
 
 Refused, with the previous data and tree kept:
 
@@ -55,6 +56,7 @@ from offcenter.data.csv_io import (
     target_columns,
 )
 from offcenter.data.datasets import DATASETS, load
+from offcenter.viz.format import md_escape
 
 #: The upload widget's own limit (MB), the one the user reads ("Limit 50MB per file"); the
 #: reader checks :data:`~offcenter.data.csv_io.MAX_UPLOAD_BYTES` (the same 50 MB) again.
@@ -238,7 +240,7 @@ def _upload_box(prefix: str, detailed: bool) -> None:
             _pending_box(prefix)
     # outside the expander, so that a collapsed box never hides it
     if S[prefix + "upload_error"]:
-        st.error(S[prefix + "upload_error"])
+        st.error(md_escape(S[prefix + "upload_error"]))
         st.caption("The data shown below is unchanged.")
 
 
@@ -296,7 +298,7 @@ def pick_data(prefix: str, default: str, *, detailed: bool = False) -> PickedDat
         if detailed:
             st.caption("Read as: " + report.summary())
         for w in report.warnings:
-            st.warning(w)
+            st.warning(md_escape(w))
         raw = upload["df"]
         target = upload.get("target", raw.columns[-1])
         return PickedData(source, raw, upload["hash"], upload["name"], target, report)
@@ -342,6 +344,6 @@ def pick_target(prefix: str, data: PickedData, columns: list, container=st) -> s
     )
     error = st.session_state.pop(prefix + "target_error", None)
     if error:
-        container.error(error)
+        container.error(md_escape(error))
     remember(prefix, key)
     return target

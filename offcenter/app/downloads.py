@@ -4,7 +4,7 @@
 >>> df = pd.DataFrame({"p": [0.5], "shannon": [1.0]})
 >>> df.attrs["labels"] = {"shannon": "Shannon"}
 >>> frame_csv(df, relabel=True)
-b'p,Shannon\\n0.5,1.0\\n'
+b'p,Shannon\\r\\n0.5,1.0\\r\\n'
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from offcenter.data.csv_io import to_csv_bytes
 
 
 def frame_csv(frame: pd.DataFrame, *, relabel: bool = False) -> bytes:
-    """The frame as UTF-8 CSV bytes without the index.
+    """The frame as UTF-8 CSV bytes without the index, by the app's one CSV writer
+    (:func:`offcenter.data.csv_io.to_csv_text`: formula cells and headers neutralised, CRLF
+    line ends).
 
     ``relabel`` renames the columns by ``frame.attrs["labels"]`` (column -> readable label, as
     the curve functions of :mod:`offcenter.measures.curves` set it); columns it does not name

@@ -24,8 +24,9 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
-from offcenter.app import failover, heap
+from offcenter.app import session_end
 from offcenter.app.presentation import presentation_toggle, viewport
+from offcenter.ops import failover, heap
 
 __all__ = ["PAGES", "ensure_router", "run"]
 
@@ -104,7 +105,7 @@ def _every_page() -> None:
 
 def _failover_notice() -> None:
     """Once per session: say so when this session moved here from a process that died
-    (HAProxy's header, :mod:`offcenter.app.failover`), and what did not come back."""
+    (HAProxy's header, :mod:`offcenter.ops.failover`), and what did not come back."""
     if "_failover_note" not in st.session_state:
         try:
             headers = st.context.headers
@@ -128,6 +129,7 @@ def run() -> None:
         for i, (path, title, icon) in enumerate(PAGES)
     ]
     page = st.navigation(pages)
+    session_end.start()  # once per process: what ended sessions held is freed
     _every_page()
     asked = st.query_params.to_dict()  # the link as opened (pages rewrite it as they run)
     ended = False
@@ -139,5 +141,5 @@ def run() -> None:
         ended = True
         raise
     finally:
-        if ended:  # the warm-up's milestones freeze the process's heap (offcenter.app.heap)
+        if ended:  # the warm-up's milestones freeze the process's heap (offcenter.ops.heap)
             heap.after_run(page.url_path, asked)

@@ -29,6 +29,7 @@ import streamlit as st
 
 from offcenter.app.tables import show_table
 from offcenter.tree.trace import MISSING, RowTrace, trace_frame_row, trace_values
+from offcenter.viz.format import md_escape
 
 
 def _signature(clf, X: pd.DataFrame) -> str:
@@ -111,7 +112,7 @@ def _by_values(clf, X: pd.DataFrame) -> RowTrace | None:
             key = f"tr_tv_{sig}_{j}"
             if info.kind == "numeric":
                 typed[info.name] = box.number_input(
-                    str(info.name),
+                    md_escape(info.name),  # a column name: read as typed, never markdown
                     value=default,
                     format="%g",
                     step=None,
@@ -122,14 +123,14 @@ def _by_values(clf, X: pd.DataFrame) -> RowTrace | None:
                 options = [c for c in info.categories if c is not None] + [MISSING]
                 index = options.index(default) if default in options else 0
                 typed[info.name] = box.selectbox(
-                    str(info.name), options, index=index, key=key, format_func=str
+                    md_escape(info.name), options, index=index, key=key, format_func=str
                 )
         submitted = st.form_submit_button("Trace this row")
     if submitted:
         try:
             trace_values(clf, typed)
         except (ValueError, TypeError) as exc:
-            st.error(f"This row cannot be traced: {exc}")
+            st.error(md_escape(f"This row cannot be traced: {exc}"))
             return None
         S["tr_trace_values"] = {"sig": sig, "values": typed}
         S["tr_trace_mode"] = "values"

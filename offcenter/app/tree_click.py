@@ -44,11 +44,11 @@ import streamlit as st
 from offcenter.app import node_settings
 from offcenter.app.tree_page import cached_fit, drawn_font
 from offcenter.app.tree_session import Grow, TreeSession
-from offcenter.viz.tree import TreeDrawing, fit_depth, tree_drawing
+from offcenter.tree.params import STOP_PARAMS
+from offcenter.viz.tree import COMPACT_WRAP, DrawingFit, TreeDrawing, fit_drawing, tree_drawing
 from offcenter.viz.tree_layout import SHARES_PER_LINE, WRAP, TreeLayout, tree_layout
 
 __all__ = [
-    "STOP_PARAMS",
     "cached_drawn_font",
     "cached_fit_depth",
     "cached_tree_drawing",
@@ -57,10 +57,6 @@ __all__ = [
     "prepare_grow",
     "tree_figure_spec",
 ]
-
-#: The tree parameters (of the page's ``params_json``) that decide where the growth stops, not
-#: how a node's splits are searched: the node's tables do not depend on them.
-STOP_PARAMS = ("max_depth", "min_samples_split", "min_gain")
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -92,20 +88,33 @@ def cached_tree_drawing(
         drawing.get("wrap_width", WRAP),
         drawing.get("shares_per_line", SHARES_PER_LINE),
         _clf,
+        focus=drawing.get("focus"),
+        compact=drawing.get("compact", False),
     )
     return tree_drawing(_clf, max_depth=max_depth, path=list(path), layout=layout, **drawing)
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
 def cached_tree_layout(
-    tree_key: str, max_depth: int | None, wrap_width: int, shares_per_line: int, _clf
+    tree_key: str,
+    max_depth: int | None,
+    wrap_width: int,
+    shares_per_line: int,
+    _clf,
+    focus: int | None = None,
+    compact: bool = False,
 ) -> TreeLayout:
     """:func:`offcenter.viz.tree_layout.tree_layout` of the tree ``tree_key`` (every box's
-    text measured), once per (tree, depth drawn, wrapping) and process: the drawn font
-    (:func:`cached_drawn_font`) and the drawing (:func:`cached_tree_drawing`) share it.
-    Read-only."""
+    text measured), once per (tree, depth drawn, wrapping, focus, compact boxes) and process:
+    the drawn font (:func:`cached_drawn_font`) and the drawing (:func:`cached_tree_drawing`)
+    share it. Read-only."""
     return tree_layout(
-        _clf, max_depth=max_depth, wrap_width=wrap_width, shares_per_line=shares_per_line
+        _clf,
+        max_depth=max_depth,
+        wrap_width=wrap_width,
+        shares_per_line=shares_per_line,
+        focus=focus,
+        compact=compact,
     )
 
 
@@ -119,31 +128,39 @@ def tree_figure_spec(
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def cached_fit_depth(tree_key: str, size, _clf) -> int:
-    """:func:`offcenter.viz.tree.fit_depth` of the tree ``tree_key`` for ``size`` (a hashable
-    :class:`~offcenter.app.tree_page.ViewSize`), once per process; the layouts it tries are
-    :func:`cached_tree_layout`'s, so the drawing at the depth it picks is laid out once."""
-    return fit_depth(
+def cached_fit_depth(tree_key: str, size, _clf, focus: int | None = None) -> DrawingFit:
+    """:func:`offcenter.viz.tree.fit_drawing` of the tree ``tree_key`` for ``size`` (a
+    hashable :class:`~offcenter.app.tree_page.ViewSize`: compact boxes allowed in presentation
+    mode and in a step-through, ``focus`` the node just split), once per process; the layouts
+    it tries are :func:`cached_tree_layout`'s, so the drawing it picks is laid out once."""
+    return fit_drawing(
         _clf,
         size.width,
         size.height,
         font_size=size.font_size,
+        min_font=size.min_font,
         wrap_width=size.wrap_width,
         shares_per_line=size.shares_per_line,
-        layout_of=lambda depth: cached_tree_layout(
-            tree_key, depth, size.wrap_width, size.shares_per_line, _clf
+        focus=focus,
+        allow_compact=size.compact,
+        layout_of=lambda depth, compact, wrap_w: cached_tree_layout(
+            tree_key, depth, wrap_w, size.shares_per_line, _clf, focus=focus, compact=compact
         ),
     )
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
-def cached_drawn_font(tree_key: str, max_depth: int | None, size, _clf) -> float:
+def cached_drawn_font(
+    tree_key: str, max_depth: int | None, size, _clf, compact: bool = False
+) -> float:
     """:func:`offcenter.app.tree_page.drawn_font` of the tree ``tree_key`` drawn to
     ``max_depth`` in a chart of ``size`` (a hashable :class:`~offcenter.app.tree_page.ViewSize`),
     once per process: it lays the whole drawing out (every box's text measured), which a node
     click does not change.
     """
-    layout = cached_tree_layout(tree_key, max_depth, size.wrap_width, size.shares_per_line, _clf)
+    wrap_w = min(COMPACT_WRAP, size.wrap_width) if compact else size.wrap_width
+    layout = cached_tree_layout(tree_key, max_depth, wrap_w, size.shares_per_line, _clf,
+                                compact=compact)  # fmt: skip
     return drawn_font(_clf, max_depth, size, layout)
 
 
@@ -154,7 +171,8 @@ def node_key(data_key: str, params_json: str, clf, node) -> str:
     best split of every feature, the tree's candidates scored by every setting, the threshold
     gains) depend on the training data, the node's rows, the tree's setting and search
     constraints (``min_samples_leaf``, ``categorical``, ``alpha``, ...) and the node's split,
-    not on where the growth stopped elsewhere (:data:`STOP_PARAMS`) nor on the rest of the tree.
+    not on where the growth stopped elsewhere (:data:`offcenter.tree.params.STOP_PARAMS`) nor
+    on the rest of the tree.
     Keyed by this instead of the tree's key, a grow after a change of the maximum depth finds its
     root's tables (and those of every node it shares with the tree grown before: node ids are
     breadth-first, so a shallower tree's nodes keep their ids) already computed: the root's
@@ -173,8 +191,8 @@ def node_key(data_key: str, params_json: str, clf, node) -> str:
     Returns
     -------
     str
-        ``"node:"`` and a SHA-1 of the data key, the parameters without :data:`STOP_PARAMS`,
-        the node's split and its training rows.
+        ``"node:"`` and a SHA-1 of the data key, the parameters without
+        :data:`offcenter.tree.params.STOP_PARAMS`, the node's split and its training rows.
 
     Examples
     --------

@@ -241,6 +241,29 @@ def _strings(doc: dict, name: str) -> list:
     return list(v)
 
 
+def _scalar_text(v) -> str | None:
+    """A page value of a session file as the text a link would carry (None: not a value)."""
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, str):
+        return v
+    if isinstance(v, float):
+        return repr(v)  # inf and nan included: the page's schema refuses them with a warning
+    if isinstance(v, int):
+        return str(v) if v.bit_length() < 64 else "inf"  # no 4,300-digit str() limit hit
+    return None
+
+
+def _page_values(page: dict) -> dict[str, str]:
+    """The session file's page settings as link text; a value that is not a single value (a
+    list, an object) is kept as text the schema refuses, so that it is named in a warning."""
+    out = {}
+    for k, v in page.items():
+        text = _scalar_text(v)
+        out[str(k)] = text if text is not None else f"<{type(v).__name__}>"
+    return out
+
+
 def session_from_json(text: str | bytes) -> Restore:
     """Read a session file; a file that is not one raises ValueError with a plain message.
 
@@ -255,6 +278,8 @@ def session_from_json(text: str | bytes) -> Restore:
         doc = json.loads(text)
     except (json.JSONDecodeError, TypeError):
         raise ValueError("This is not a session file: it is not JSON.") from None
+    except RecursionError:  # JSON nested deeper than the interpreter's recursion limit
+        raise ValueError("This is not a session file: its JSON is nested too deeply.") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(
             "This is not an offcenter tree session file (download one with “Download the session”)."
@@ -284,7 +309,7 @@ def session_from_json(text: str | bytes) -> Restore:
         as_categorical=_strings(doc, "as_categorical"),
         as_numeric=_strings(doc, "as_numeric"),
         sample=sample if isinstance(sample, bool) else None,
-        page={str(k): str(v) for k, v in page.items()},
+        page=_page_values(page),
     )
     edits = doc.get("edits", [])
     if not isinstance(edits, list):

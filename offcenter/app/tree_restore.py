@@ -38,6 +38,7 @@ from offcenter.app.tree_link import (
 from offcenter.app.tree_session import Grow, TreeSession
 from offcenter.data.csv_io import infer_kinds
 from offcenter.data.datasets import DATASETS
+from offcenter.viz.format import md_escape
 
 __all__ = [
     "LINK_FIELDS",
@@ -102,6 +103,11 @@ def start(schema: urlstate.Schema, prefix: str) -> list[str]:
     return warnings
 
 
+def _warn(text: str) -> None:
+    """A warning naming a link's or a file's values: shown as plain text (never markdown)."""
+    st.warning(md_escape(text))
+
+
 def _seed(prefix: str, key: str, value) -> None:
     """Set a widget's value before it is drawn, and in the page's memory of kept values."""
     S = st.session_state
@@ -125,14 +131,14 @@ def prepare(prefix: str, picked) -> None:
         name = f" “{r.file_name}”" if r.file_name else ""
         fp = f" (fingerprint {r.fingerprint[:8]})" if r.fingerprint else ""
         if picked.source != "upload":
-            st.warning(
+            _warn(
                 f"This {r.origin} refers to an uploaded file{name}{fp} with its target, "
                 f"features{n_edits}; a {r.origin} cannot carry the file itself: upload it again "
                 "to restore the tree."
             )
             return
         if r.fingerprint and picked.data_hash != r.fingerprint:
-            st.warning(
+            _warn(
                 f"The uploaded file is not the one this {r.origin} refers to{name}{fp}: its "
                 f"content differs, so the {r.origin}'s target, features{n_edits} are not applied."
             )
@@ -141,7 +147,7 @@ def prepare(prefix: str, picked) -> None:
     elif picked.source != r.data:
         S.pop(prefix + "restore", None)
         return
-    for w in r.warnings:
+    for w in urlstate.for_display(r.warnings, lead=""):
         st.warning(w)
     raw, h = picked.raw, picked.data_hash
     columns = [str(c) for c in raw.columns]
@@ -154,7 +160,7 @@ def prepare(prefix: str, picked) -> None:
     _seed(prefix, f"{prefix}asnum_{h}", asnum)
     target = r.target if r.target is not None else picked.default_target
     if target not in columns:
-        st.warning(
+        _warn(
             f"The {r.origin}'s target {target!r} is not a column of this data; "
             "the default target is used and its edits are not replayed."
         )
@@ -169,7 +175,7 @@ def prepare(prefix: str, picked) -> None:
     if r.sample is not None:
         _seed(prefix, f"{prefix}sample_{h}", bool(r.sample))
     if problems:
-        st.warning(
+        _warn(
             f"The {r.origin} names column(s) this data does not have (or not of that type): "
             + ", ".join(repr(p) for p in problems)
             + "; they are left out."
@@ -223,7 +229,7 @@ def restore_tree(prefix: str, tree_state: TreeSession, record: Grow, grow_fn) ->
         try:
             base = grow_fn()
         except (ValueError, TypeError) as exc:
-            st.error(f"The {r.origin}'s tree could not be grown: {exc}")
+            st.error(md_escape(f"The {r.origin}'s tree could not be grown: {exc}"))
             return
     tree_state.start(record, base)
     if not r.edits:
@@ -231,7 +237,7 @@ def restore_tree(prefix: str, tree_state: TreeSession, record: Grow, grow_fn) ->
     _, applied, trees, warnings = replay(base, r.edits)
     for e, t in zip(applied, trees):
         tree_state.apply(e, t)
-    for w in warnings:
+    for w in urlstate.for_display(warnings, lead=""):
         st.warning(w)
     st.success(
         f"The {r.origin}'s tree is restored: {len(applied)} of {len(r.edits)} hand edit(s) "

@@ -23,7 +23,13 @@ import pandas as pd
 import streamlit as st
 
 from offcenter.app import node_settings
-from offcenter.tree.steps import Step, check_step, classifier_at_step, step_verdict, tree_at_step
+from offcenter.tree.steps import (
+    PartialTree,
+    check_step,
+    classifier_at_step,
+    step_verdict,
+    tree_at_step,
+)
 from offcenter.viz.explain import md_escape
 
 __all__ = ["StepView", "cached_step", "step_controls", "show_step_verdict", "verdict_table"]
@@ -36,15 +42,15 @@ MOVED = "tr_step_moved"  # set by the buttons: select the node just split at the
 @dataclass(frozen=True)
 class StepView:
     """What the page draws in step mode: the partial tree (``clf``) under its cache key
-    (``key``), and the :class:`~offcenter.tree.steps.Step` it is."""
+    (``key``), and the :class:`~offcenter.tree.steps.PartialTree` it is."""
 
     clf: object
     key: str
-    step: Step
+    step: PartialTree
 
 
 @st.cache_resource(max_entries=128, show_spinner=False)
-def cached_step(tree_key: str, k: int, _clf) -> tuple[Step, object]:
+def cached_step(tree_key: str, k: int, _clf) -> tuple[PartialTree, object]:
     """The step ``k`` of the tree ``tree_key`` and its partial classifier, once per process
     (read-only; shared by the sessions of a class stepping through the same tree)."""
     return tree_at_step(_clf.tree_, k), classifier_at_step(_clf, k)
@@ -63,8 +69,9 @@ def _switched() -> None:
     st.session_state[MOVED] = True
 
 
-def step_controls(clf, tree_state, tree_key: str) -> StepView | None:
-    """The toggle and, when it is on, the buttons and the step's caption.
+def step_controls(clf, tree_state, tree_key: str, short: bool = False) -> StepView | None:
+    """The toggle and, when it is on, the buttons and the step's caption (``short``: the
+    lecture view's narrow column, the step and the node counts only).
 
     Returns the partial tree to draw (None when the mode is off: the page draws the whole
     tree). After a button, the node just split becomes the selected node (the root at step 0).
@@ -73,7 +80,7 @@ def step_controls(clf, tree_state, tree_key: str) -> StepView | None:
     if not isinstance(S.get(ON), bool):
         S[ON] = False
     on = st.toggle(
-        "Step through the splits, one at a time",
+        "Step through the splits" if short else "Step through the splits, one at a time",
         key=ON,
         on_change=_switched,
         help="For a lesson: the tree starts as the root alone; each 'Next split' adds one "
@@ -101,6 +108,9 @@ def step_controls(clf, tree_state, tree_key: str) -> StepView | None:
         S["tr_view_node"] = tree_state.node  # a new node: the gain plot's default feature
         S["tr_thr_feature"] = ""
         S["tr_cat_feature"] = ""
+    if short:
+        st.caption(f"Step {k} of {n}: {len(step.tree)} of {len(tree)} nodes.")
+        return StepView(partial, f"{tree_key}|step{k}", step)
     st.caption(
         f"Step {k} of {n}: the tree after its first {k} split{'s' if k != 1 else ''} "
         f"({len(step.tree)} of {len(tree)} nodes), grown level by level so that the node "
@@ -131,12 +141,14 @@ def verdict_table(optima: pd.DataFrame, split) -> pd.DataFrame:
     return v
 
 
-def show_step_verdict(view: StepView, clf, tables_key) -> None:
+def show_step_verdict(view: StepView, clf, tables_key, table: bool = True) -> pd.DataFrame | None:
     """Under the drawing: the node just split, its split, and every setting's verdict there.
 
     ``clf`` is the whole tree; ``tables_key(node)`` the key of a node's tables in the cache
     shared with section 4 (:func:`offcenter.app.tree_click.node_key`: a node's rows, hence its
-    optima, do not depend on the step).
+    optima, do not depend on the step). Returns the verdict table (:func:`verdict_table`;
+    None at step 0 or without candidates), shown here when ``table`` (the lecture view shows it
+    in a tab under the tree).
     """
     step = view.step
     if step.full_node is None:
@@ -150,8 +162,10 @@ def show_step_verdict(view: StepView, clf, tables_key) -> None:
                 else "The tree makes no split (see the stopping rules in section 2)."
             )
         )
-        return
+        return None
     node = clf.tree_.nodes[step.full_node]
+    if not table:  # the lecture view: short, its details in the tabs under the tree
+        return _short_verdict(view, clf, node, tables_key)
     st.subheader(f"Step {step.k}: node {step.full_node} is split")
     st.markdown(
         f"The tree splits node {step.full_node} (depth {node.depth}, n = {int(round(node.n)):,}) "
@@ -163,17 +177,47 @@ def show_step_verdict(view: StepView, clf, tables_key) -> None:
         tables = node_settings.node_tables(tables_key(node), step.full_node, clf)
     except (ValueError, KeyError) as exc:
         st.info(f"No verdict at this node: {md_escape(exc)}")
-        return
+        return None
     if "verdict" not in tables:
         st.info("No candidate splits at this node.")
-        return
-    table = verdict_table(tables["optima"], node.split)
-    agree = int((table["the tree's split?"] == "yes").sum())
+        return None
+    verdict = verdict_table(tables["optima"], node.split)
+    agree = int((verdict["the tree's split?"] == "yes").sum())
     kind, text = tables["verdict"]
     getattr(st, kind)(text)
     st.caption(
-        f"{agree} of {len(table)} settings make the tree's split here as their own best split; "
-        "the others would split this node otherwise (their own best split below). The node's "
-        "details follow in section 4."
+        f"{agree} of {len(verdict)} settings make the tree's split here as their own best split; "
+        "the others would split this node otherwise (their own best split "
+        + ("in the tabs under the tree)." if not table else "below). The node's details follow "
+           "in section 4.")
+    )  # fmt: skip
+    if table:
+        node_settings.show_table(verdict, "tr_step_verdict")
+    return verdict
+
+
+def _short_verdict(view: StepView, clf, node, tables_key) -> pd.DataFrame | None:
+    """The lecture view's verdict: the step's split, the settings' agreement in one box."""
+    st.markdown(
+        f"**Step {view.step.k}: node {node.id} is split** (n = {int(round(node.n)):,}) on "
+        f"{_code(node.split.feature)}: "
+        + "; ".join(_code(b) for b in node.split.branch_labels)
+        + "."
     )
-    node_settings.show_table(table, "tr_step_verdict")
+    try:
+        tables = node_settings.node_tables(tables_key(node), node.id, clf)
+    except (ValueError, KeyError) as exc:
+        st.info(f"No verdict at this node: {md_escape(exc)}")
+        return None
+    if "verdict" not in tables:
+        st.info("No candidate splits at this node.")
+        return None
+    verdict = verdict_table(tables["optima"], node.split)
+    agree = int((verdict["the tree's split?"] == "yes").sum())
+    kind, text = tables["verdict"]
+    head = text.split("\n", 1)[0].rstrip(":")
+    getattr(st, kind)(
+        f"{head}. **{agree} of {len(verdict)}** settings make the tree's split here; "
+        "each one's own best split is in the tabs under the tree."
+    )
+    return verdict

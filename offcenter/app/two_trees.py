@@ -24,6 +24,7 @@ from offcenter.evaluation.metrics import metrics_table
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.compare import difference_reason, first_differences
 from offcenter.viz.format import fmt_fixed as _fmt
+from offcenter.viz.format import md_escape
 from offcenter.viz.tree import (
     NODE_FONT,
     fitted_font,
@@ -188,7 +189,7 @@ def compare_two_trees(
             with st.spinner(f"Growing the tree under {labels[k]}..."):
                 trees.append(fit(data_key, params_json, X, y))
         except (ValueError, TypeError) as exc:
-            st.error(f"The tree under {labels[k]} could not be grown: {exc}")
+            st.error(md_escape(f"The tree under {labels[k]} could not be grown: {exc}"))
             return
     clf_a, clf_b = trees
     names = [f"A: {labels[ka]}", f"B: {labels[kb]}"]

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from offcenter.viz.format import fmt_exact as _fmt
+from offcenter.viz.format import md_escape
 
 __all__ = [
     "Field",
@@ -64,13 +65,78 @@ __all__ = [
     "reset",
     "restore",
     "save",
+    "quote_value",
+    "cap_warnings",
+    "for_display",
 ]
 
 #: The supported field types: scalars and comma-separated lists.
 FIELD_TYPES = ("float", "int", "bool", "str", "floats", "strs")
 
+#: A number's text longer than this is refused unread (no number of a page needs more).
+MAX_NUMBER_CHARS = 64
+#: A text field longer than this falls back to its default.
+MAX_TEXT_CHARS = 100_000
+#: Most warnings one decoding returns (the rest are counted in a last one).
+MAX_WARNINGS = 8
+#: Most characters of a user's value quoted in a warning.
+QUOTE_CHARS = 40
+
 _TRUE = {"1", "true", "yes", "on", "t", "y"}
 _FALSE = {"0", "false", "no", "off", "f", "n", ""}
+
+
+def quote_value(text: object, limit: int = QUOTE_CHARS) -> str:
+    """A user's value as a warning quotes it: ``repr`` of its first ``limit`` characters.
+
+    The warning is plain text: the page escapes it before it is shown (:func:`for_display`).
+
+    >>> quote_value("abc"), quote_value("x" * 50, limit=5)
+    ("'abc'", "'xxxx…'")
+    """
+    s = str(text)
+    if len(s) > limit:
+        s = s[: limit - 1] + "…"
+    return repr(s)
+
+
+def _listed(items: Sequence[str], limit: int = 5) -> str:
+    shown = ", ".join(quote_value(t) for t in items[:limit])
+    more = len(items) - limit
+    return shown + (f" and {more:,} more" if more > 0 else "")
+
+
+def _choices(choices: Sequence[str], limit: int = 12) -> str:
+    more = len(choices) - limit
+    return ", ".join(choices[:limit]) + (f", ... ({more} more)" if more > 0 else "")
+
+
+def cap_warnings(warnings: Iterable[str], limit: int = MAX_WARNINGS) -> list[str]:
+    """Warnings without repeats, at most ``limit`` of them (the rest counted in a last one).
+
+    >>> cap_warnings(["a", "b", "a", "c", "d"], limit=2)
+    ['a', 'b', '2 more values of the link were fixed.']
+    """
+    unique = list(dict.fromkeys(warnings))
+    if len(unique) <= limit:
+        return unique
+    rest = len(unique) - limit
+    return [
+        *unique[:limit],
+        f"{rest:,} more value{'s' if rest > 1 else ''} of the link were fixed.",
+    ]
+
+
+def for_display(warnings: Iterable[str], lead: str = "Link parameter fixed: ") -> list[str]:
+    r"""Warnings as a page shows them (``st.warning`` renders markdown): deduplicated, capped
+    (:func:`cap_warnings`), led by ``lead``, and escaped with
+    :func:`offcenter.viz.format.md_escape` so that a link's text (``[log in](https://...)``,
+    an image) reads as typed and is never a live link or an outside image.
+
+    >>> for_display(["x = '[a](http://e)' is not a number"], lead="")
+    ["x \\= \\'\\[a\\]\\(http\\://e\\)\\' is not a number"]
+    """
+    return [md_escape(lead + w) for w in cap_warnings(warnings)]
 
 
 @dataclass(frozen=True)
@@ -113,21 +179,22 @@ class Field:
 
     # ------------------------------------------------------------------ numbers
     def _number(self, text: str, warnings: list[str], label: str) -> float | None:
+        """``text`` as a number of the field's type and range, or None (with a warning)
+        when it is not a finite number. Never raises: huge, non-finite and overlong texts
+        (``inf``, ``1e400``, a 400-digit integer) are refused before any arithmetic."""
+        shown = quote_value(text)
+        if len(text) > MAX_NUMBER_CHARS:
+            warnings.append(f"{label} = {shown} is not a number; using the default.")
+            return None
         try:
-            x = float(text) if self.kind != "int" else float(int(float(text)))
-        except (TypeError, ValueError):
-            warnings.append(f"{label} = {text!r} is not a number; using the default.")
+            x = float(text)
+        except (TypeError, ValueError, OverflowError):
+            warnings.append(f"{label} = {shown} is not a number; using the default.")
             return None
         if not math.isfinite(x):
-            warnings.append(f"{label} = {text!r} is not a finite number; using the default.")
+            warnings.append(f"{label} = {shown} is not a finite number; using the default.")
             return None
-        if self.kind == "int" and float(text) != x:
-            warnings.append(f"{label} = {text} is not a whole number; using {int(x)}.")
-        if self.step:
-            origin = self.low if self.low is not None else 0.0
-            snapped = origin + round((x - origin) / self.step) * self.step
-            snapped = float(f"{snapped:.10g}")
-            x = snapped
+        # clamp first: a finite but huge value (1e308) would overflow the snapping below
         if self.low is not None and x < self.low:
             warnings.append(
                 f"{label} = {text} is below its minimum {_fmt(self.low)}; using {_fmt(self.low)}."
@@ -138,13 +205,39 @@ class Field:
                 f"{label} = {text} is above its maximum {_fmt(self.high)}; using {_fmt(self.high)}."
             )
             x = float(self.high)
+        if self.kind == "int" and not x.is_integer():
+            rounded = float(math.trunc(x))
+            warnings.append(f"{label} = {text} is not a whole number; using {int(rounded)}.")
+            x = rounded
+        if self.step:
+            origin = self.low if self.low is not None else 0.0
+            steps = (x - origin) / self.step
+            if math.isfinite(steps):
+                x = float(f"{origin + round(steps) * self.step:.10g}")
+            if self.high is not None and x > self.high:  # a grid that does not reach high
+                x = float(self.high)
+            if self.low is not None and x < self.low:
+                x = float(self.low)
+        if self.kind == "int" and not (-(2**53) <= x <= 2**53):
+            warnings.append(f"{label} = {text} is too large; using the default.")
+            return None
         return x
 
     def decode(self, text: str | None, warnings: list[str]) -> Any:
-        """Turn one query-string value into a validated value (the default when unusable)."""
+        """Turn one query-string value into a validated value (the default when unusable).
+
+        Never raises, whatever ``text`` is: every value is parsed into the field's type and
+        range, and everything unusable falls back to the default with a warning.
+        """
         if text is None:
             return self.default
-        text = str(text).strip()
+        if not isinstance(text, str):
+            if isinstance(text, (bool, int, float)):
+                text = str(int(text)) if isinstance(text, bool) else str(text)
+            else:
+                warnings.append(f"{self.name} is not a single value; using the default.")
+                return self.default
+        text = text.strip()
         name = self.name
         if self.kind in ("float", "int"):
             x = self._number(text, warnings, name)
@@ -158,13 +251,21 @@ class Field:
             if low in _FALSE:
                 return False
             warnings.append(
-                f"{name} = {text!r} is not a yes/no value (use 1 or 0); using the default."
+                f"{name} = {quote_value(text)} is not a yes/no value (use 1 or 0); "
+                "using the default."
             )
             return self.default
         if self.kind == "str":
             if self.choices is not None and text not in self.choices:
                 warnings.append(
-                    f"{name} = {text!r} is not one of {', '.join(self.choices)}; using the default."
+                    f"{name} = {quote_value(text)} is not one of {_choices(self.choices)}; "
+                    "using the default."
+                )
+                return self.default
+            if len(text) > MAX_TEXT_CHARS:
+                warnings.append(
+                    f"{name} is {len(text):,} characters long (at most {MAX_TEXT_CHARS:,}); "
+                    "using the default."
                 )
                 return self.default
             return text
@@ -172,20 +273,28 @@ class Field:
         items = [t.strip() for t in text.split(",") if t.strip() != ""]
         out: list[Any] = []
         if self.kind == "floats":
-            for i, t in enumerate(items):
-                x = self._number(t, warnings, f"{name}[{i + 1}]")
-                if x is None:
-                    return self.default
-                out.append(x)
+            if self.max_len is not None and len(items) > self.max_len:
+                out = items  # too long: the length check below refuses it, parsing nothing
+            else:
+                for i, t in enumerate(items):
+                    x = self._number(t, warnings, f"{name}[{i + 1}]")
+                    if x is None:
+                        return self.default
+                    out.append(x)
         else:
+            unknown: list[str] = []
             for t in items:
                 if self.choices is not None and t not in self.choices:
-                    warnings.append(
-                        f"{name}: {t!r} is not one of {', '.join(self.choices)}; ignored."
-                    )
+                    if t not in unknown:
+                        unknown.append(t)
                     continue
                 if t not in out:
                     out.append(t)
+            if unknown:
+                warnings.append(
+                    f"{name}: {_listed(unknown)} {'is' if len(unknown) == 1 else 'are'} not "
+                    f"one of {_choices(self.choices)}; ignored."
+                )
         if (self.min_len is not None and len(out) < self.min_len) or (
             self.max_len is not None and len(out) > self.max_len
         ):
@@ -252,7 +361,7 @@ class Schema:
             if isinstance(raw, (list, tuple)):
                 raw = raw[-1] if raw else None
             values[name] = f.decode(raw, warnings)
-        return values, warnings
+        return values, cap_warnings(warnings)
 
     def encode(self, values: Mapping[str, Any], *, skip_defaults: bool = True) -> dict[str, str]:
         """Query-string values of ``values`` (fields equal to their default are left out)."""

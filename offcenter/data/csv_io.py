@@ -29,14 +29,15 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
 import re
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-#: Largest file accepted, in bytes (50 MB; the pages check it and show a visible message, so
-#: Streamlit's server.maxUploadSize is set higher, 200 MB, see .streamlit/config.toml).
+#: Largest file accepted, in bytes (50 MB; the pages check it and show a visible message; the
+#: server refuses a request over 50 MiB, server.maxUploadSize in .streamlit/config.toml).
 MAX_UPLOAD_BYTES = 50_000_000
 #: Most columns accepted.
 MAX_COLUMNS = 500
@@ -659,18 +660,88 @@ def column_table(df: pd.DataFrame, kinds: dict[str, str], ids: dict[str, str]) -
 
 
 def frame_hash(df: pd.DataFrame) -> str:
-    """A stable short hash of a frame's content (for caches and URLs)."""
-    h = hashlib.sha1()
-    h.update(",".join(map(str, df.columns)).encode())
-    h.update(pd.util.hash_pandas_object(df, index=False).to_numpy().tobytes())
+    """A stable short hash of a frame's content (for caches and URLs).
+
+    It hashes an unambiguous encoding of the frame: the JSON list of every column's name (with
+    its Python type) and dtype, then each column's values hashed on their own
+    (``pd.util.hash_pandas_object``). Columns ``"a,b",c`` and ``a,"b,c"`` do not collide (the
+    names are not joined by a separator they may contain), nor do ``1`` and ``"1"``, nor the
+    same values in another column layout.
+
+    >>> a = pd.DataFrame([[1, 2]], columns=["a,b", "c"])
+    >>> b = pd.DataFrame([[1, 2]], columns=["a", "b,c"])
+    >>> frame_hash(a) != frame_hash(b), frame_hash(a) == frame_hash(a.copy())
+    (True, True)
+    """
+    h = hashlib.sha256()
+    head = [[type(c).__name__, str(c), str(df[c].dtype)] for c in df.columns]
+    h.update(json.dumps([len(df), head], ensure_ascii=False).encode("utf-8"))
+    for j in range(df.shape[1]):
+        h.update(b"\x00column\x00")
+        h.update(pd.util.hash_pandas_object(df.iloc[:, j], index=False).to_numpy().tobytes())
     return h.hexdigest()[:16]
 
 
-def to_csv_bytes(df: pd.DataFrame) -> bytes:
-    """The frame as UTF-8 CSV bytes (for downloads)."""
+#: First characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise_formula(value):
+    """A text cell that a spreadsheet would run as a formula, prefixed with ``'`` (OWASP's rule
+    for ``=``, ``+``, ``-``, ``@``, tab and carriage return); anything else unchanged.
+
+    Only strings are touched: a number, negative or not, stays a number.
+
+    >>> neutralise_formula("=1+2"), neutralise_formula("@SUM(A1)"), neutralise_formula("a-b")
+    ("'=1+2", "'@SUM(A1)", 'a-b')
+    >>> neutralise_formula(-3.5), neutralise_formula("\\ttab")
+    (-3.5, "'\\ttab")
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def neutralise_formulas(df: pd.DataFrame) -> pd.DataFrame:
+    """The frame with :func:`neutralise_formula` applied to its column names and to every text
+    cell (object, string and categorical columns); numeric columns keep their dtype and values.
+
+    >>> df = pd.DataFrame({"=x": ["=cmd()", "ok"], "n": [-1.5, 2.0]})
+    >>> out = neutralise_formulas(df)
+    >>> list(out.columns), out["'=x"].tolist(), out["n"].tolist()
+    (["'=x", 'n'], ["'=cmd()", 'ok'], [-1.5, 2.0])
+    """
+    out = df.copy(deep=False)
+    out.columns = [neutralise_formula(c) for c in df.columns]
+    for j in range(df.shape[1]):
+        col = df.iloc[:, j]
+        if pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype):
+            continue
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            col = col.astype(object)
+        out.isetitem(j, col.map(neutralise_formula))
+    return out
+
+
+def to_csv_text(df: pd.DataFrame, **to_csv_kwargs) -> str:
+    """The one CSV writer of the app: the frame as CSV text without the index, every formula
+    cell and header neutralised (:func:`neutralise_formulas`). Every CSV a page offers goes
+    through it (``to_csv_kwargs`` go to ``DataFrame.to_csv``).
+
+    >>> to_csv_text(pd.DataFrame({"a": ["=1+1", "x"], "b": [-1, 2]})).split("\\r\\n")
+    ['a,b', "'=1+1,-1", 'x,2', '']
+    """
     buf = io.StringIO()
-    df.to_csv(buf, index=False)
-    return buf.getvalue().encode("utf-8")
+    # CRLF line ends (RFC 4180): the writer then quotes every cell holding a CR or an LF, so
+    # that a value "x\r=1+1" cannot start a row of its own (with "\n" ends it quoted LF only)
+    kwargs = {"lineterminator": "\r\n", **to_csv_kwargs}
+    neutralise_formulas(df).to_csv(buf, index=False, **kwargs)
+    return buf.getvalue()
+
+
+def to_csv_bytes(df: pd.DataFrame) -> bytes:
+    """The frame as UTF-8 CSV bytes (for downloads), through :func:`to_csv_text`."""
+    return to_csv_text(df).encode("utf-8")
 
 
 def read_upload(data: bytes, name: str = "uploaded file") -> dict:

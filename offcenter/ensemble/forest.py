@@ -55,6 +55,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import accuracy_score
@@ -64,7 +65,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from offcenter.measures.custom import ensure_registered, registration
 from offcenter.measures.settings import MeasureSetting
-from offcenter.tree.estimator import TreeClassifier
+from offcenter.tree.estimator import TreeClassifier, _dense
 from offcenter.tree.params import (
     TREE_PARAMETERS,
     check_tree_params,
@@ -90,6 +91,11 @@ _TREE_PARAMS = (
     "leaf_estimate",
     "class_weight",
     "min_weight_fraction_leaf",
+    "criterion",
+    "ccp_alpha",
+    "min_impurity_decrease",
+    "max_leaf_nodes",
+    "monotonic_cst",
 )
 
 
@@ -103,6 +109,73 @@ def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray, reg=None) -> Tre
 
 #: Draws of a plain bootstrap sample before a forest gives up on holding two classes.
 _MAX_REDRAWS = 1000
+
+
+def _n_bootstrap(max_samples, n: int, bootstrap) -> int:
+    """Rows of each tree's sample for ``max_samples`` (scikit-learn's rule), checked."""
+    if max_samples is None:
+        return n
+    if bootstrap is False:
+        raise ValueError(
+            "max_samples needs a bootstrap: it cannot be set with bootstrap=False "
+            "(every tree then takes every row)."
+        )
+    if isinstance(max_samples, (bool, np.bool_)):
+        raise ValueError(
+            f"max_samples must be None, an int >= 1 or a float in (0, 1]; got {max_samples!r}."
+        )
+    if isinstance(max_samples, (int, np.integer)):
+        if max_samples < 1:
+            raise ValueError(f"max_samples must be >= 1 as an int; got {max_samples}.")
+        return int(max_samples)
+    if isinstance(max_samples, (float, np.floating)) and 0.0 < max_samples <= 1.0:
+        return max(1, round(n * float(max_samples)))
+    raise ValueError(
+        f"max_samples must be None, an int >= 1 or a float in (0, 1]; got {max_samples!r}."
+    )
+
+
+def _class_sizes(counts: list[int], m: int) -> list[int]:
+    """Rows drawn from each class by the stratified bootstrap for a sample of m rows: the
+    class counts when m is the training size, else m shared in proportion to them (largest
+    remainders first, ties in class order), each class at least one row."""
+    n = sum(counts)
+    if m == n:
+        return list(counts)
+    exact = np.asarray(counts, float) * m / n
+    sizes = np.floor(exact).astype(int)
+    order = np.argsort(-(exact - sizes), kind="stable")
+    sizes[order[: m - int(sizes.sum())]] += 1
+    return np.maximum(sizes, 1).tolist()
+
+
+def _check_class_weight(class_weight) -> None:
+    """A forest's ``class_weight``: None, a dict (checked by the trees), ``"balanced"`` or
+    ``"balanced_subsample"``."""
+    if class_weight is None or isinstance(class_weight, dict):
+        return
+    if isinstance(class_weight, str) and class_weight in ("balanced", "balanced_subsample"):
+        return
+    raise ValueError(
+        "class_weight must be None, a dict {class: weight}, 'balanced' or 'balanced_subsample'; "
+        f"got {class_weight!r}."
+    )
+
+
+def _tree_class_weight(class_weight, classes: np.ndarray, counts: np.ndarray):
+    """What each tree gets for the forest's ``class_weight``, with scikit-learn's meanings.
+
+    ``"balanced"``: the weights :math:`n / (q n_c)` of the **whole training set**, as a dict
+    (each tree's rows then weigh that times the number of times the bootstrap drew them);
+    ``"balanced_subsample"``: ``"balanced"`` for each tree, computed on its own bootstrap
+    sample; None or a dict: as given.
+    """
+    if class_weight == "balanced":
+        w = counts.sum() / (len(classes) * counts)
+        return {c: float(v) for c, v in zip(classes.tolist(), w)}
+    if class_weight == "balanced_subsample":
+        return "balanced"
+    return class_weight
 
 
 def _balanced_sample(
@@ -148,6 +221,11 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         as scikit-learn's ``n_jobs``. The forest, its ``feature_importances_`` and its
         out-of-bag estimates are the same whatever ``n_jobs`` (tested). Unlike scikit-learn's
         forests (default None), the default is -1; prediction runs in the calling process.
+    voting : "hard" or "soft"
+        ``"hard"`` (default): :meth:`predict` is the majority vote of the trees (see Votes
+        above); ``"soft"``: the class of largest averaged score (:meth:`predict_proba`; ties:
+        the first class in order), scikit-learn's forests' rule (the forests read by
+        :func:`offcenter.ensemble.from_sklearn` predict so).
     oob_score : bool or callable
         As scikit-learn's forests: estimate the generalisation score on the out-of-bag rows
         (each row scored by the trees whose sample did not draw it), with accuracy (True) or a
@@ -157,13 +235,33 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         Passed to every :class:`offcenter.TreeClassifier` (``leaf_estimate="laplace"``: each
         tree's probabilities are Laplace estimates, as in the bagged HDDT of Cieslak et al.
         2012; the forest averages them).
-    class_weight : None, "balanced" or dict
-        Passed to every tree, which weighs its rows by it (``"balanced"``: n / (q n_c), computed on
-        the tree's sample; with the stratified bootstrap the class counts, hence the weights, are
-        those of the training set).
+    class_weight : None, "balanced", "balanced_subsample" or dict
+        Weighs every tree's rows by class, with scikit-learn's meanings: ``"balanced"``:
+        n / (q n_c) computed on the **whole training set** (the same weights for every tree);
+        ``"balanced_subsample"``: the same rule computed on each tree's bootstrap sample (with
+        the stratified bootstrap the class counts, hence the weights, are those of the
+        training set, and both give the same trees); a dict: passed to every tree.
     min_weight_fraction_leaf : float
         Passed to every tree: the least share of the (class-weighted) total weight of its sample
         that a leaf must hold.
+    criterion, ccp_alpha, min_impurity_decrease, max_leaf_nodes, monotonic_cst :
+        scikit-learn's names, passed to every tree (see :class:`offcenter.TreeClassifier`):
+        ``criterion`` ``"gini"``, ``"entropy"``/``"log_loss"`` (Shannon) or a measure name sets
+        the measure (None: ``measure`` decides); ``ccp_alpha`` prunes each tree at the end of
+        its fit. ``monotonic_cst``: only the unconstrained case (None or all 0); a
+        constraint is refused, for the reason given in :class:`offcenter.TreeClassifier`.
+    max_samples : None, int >= 1 or float in (0, 1]
+        Size of each tree's bootstrap sample, as scikit-learn's: None n (the training rows), an
+        int that many, a float that share of n (at least 1). The stratified bootstrap shares it
+        among the classes in proportion to their counts (largest remainders first, then at
+        least one row of each class); ``"balanced"`` draws that many rows, equally from each
+        class. Needs a bootstrap (``bootstrap=False`` with ``max_samples`` is refused).
+    warm_start : bool
+        As scikit-learn's: ``True`` and a fitted forest, ``fit`` keeps its trees and grows only
+        the missing ones, up to ``n_estimators`` (tree i still from the seeds ``(seed, i)``,
+        so a forest grown in steps with an integer ``random_state`` is the forest grown at
+        once); a smaller ``n_estimators`` is refused and an equal one warns and grows nothing.
+        Give the same data as before.
 
     Attributes
     ----------
@@ -228,6 +326,14 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         class_weight=None,
         min_weight_fraction_leaf: float = 0.0,
         oob_score=False,
+        voting="hard",
+        criterion=None,
+        ccp_alpha=0.0,
+        min_impurity_decrease=0.0,
+        max_leaf_nodes=None,
+        max_samples=None,
+        warm_start=False,
+        monotonic_cst=None,
     ):
         self.n_estimators = n_estimators
         self.bootstrap = bootstrap
@@ -251,6 +357,14 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.oob_score = oob_score
+        self.voting = voting
+        self.criterion = criterion
+        self.ccp_alpha = ccp_alpha
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_leaf_nodes = max_leaf_nodes
+        self.max_samples = max_samples
+        self.warm_start = warm_start
+        self.monotonic_cst = monotonic_cst
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -264,11 +378,14 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
 
         A DataFrame's columns are typed one by one by the trees, so only its feature names and
         count are checked (``skip_check_array``); anything else is checked as a dense 2-D array
-        (sparse input: TypeError; 1-D, empty, complex: ValueError) without dtype conversion and
+        (sparse input: made dense, as the trees do; 1-D, empty, complex: ValueError) without
+        dtype conversion and
         with NaN left to the trees.
         """
         if isinstance(X, pd.DataFrame):
             return validate_data(self, X, reset=reset, skip_check_array=True)
+        if sp.issparse(X):
+            X = _dense(X)
         X = validate_data(
             self,
             X,
@@ -325,6 +442,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"bootstrap must be True, False or 'balanced'; got {self.bootstrap!r}."
             )
+        if self.voting not in ("hard", "soft"):
+            raise ValueError(f"voting must be 'hard' or 'soft'; got {self.voting!r}.")
         oob = self.oob_score
         if not (isinstance(oob, (bool, np.bool_)) or callable(oob)):
             raise ValueError(f"oob_score must be True, False or a callable; got {oob!r}.")
@@ -333,7 +452,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
                 "oob_score needs a bootstrap (True or 'balanced'), not bootstrap=False."
             )
         # the trees' parameters, checked once here (the same checks as TreeClassifier's)
-        check_tree_params({k: getattr(self, k) for k in _TREE_PARAMS})
+        _check_class_weight(self.class_weight)
+        check_tree_params({**self._tree_params(), "class_weight": None})
         if y is None:
             raise ValueError("ForestClassifier requires y to be passed, but the target y is None.")
         Xa = self._validate_X(X, reset=True)
@@ -356,14 +476,23 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         counts = np.bincount(codes, minlength=len(classes)).astype(float)
         # one setting for the forest; its theta ("prior" too, and the asymmetric entropy's
         # default) is resolved once, on the forest's training set, and given to every tree
-        setting = tree_setting({k: getattr(self, k) for k in _TREE_PARAMS})
+        setting = tree_setting(self._tree_params())
         theta_ = setting.resolve_theta(counts)
         theta = None if theta_ is None else theta_.tolist()
         mf = self._n_features(Xa.shape[1])
+        m = _n_bootstrap(self.max_samples, n, self.bootstrap)
+        keep = self._warm_trees(classes)
+        if keep is not None and len(keep[0]) == self.n_estimators:
+            warnings.warn(
+                "Warm-start fitting without increasing n_estimators does not fit new trees.",
+                UserWarning,
+                stacklevel=2,
+            )
 
-        base = self._base_seed()
+        base = keep[2] if keep is not None else self._base_seed()
         by_class = [np.nonzero(codes == c)[0] for c in range(len(classes))]
-        tree_params = {k: getattr(self, k) for k in _TREE_PARAMS}
+        tree_params = self._tree_params()
+        tree_params["class_weight"] = _tree_class_weight(self.class_weight, classes, counts)
         if isinstance(self.measure, MeasureSetting):  # a whole setting, with theta resolved
             tree_params["measure"] = (
                 setting if theta is None else setting.replace(theta=tuple(theta))
@@ -371,24 +500,26 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         else:
             tree_params["theta"] = theta
         samples, seeds = [], []
-        for i in range(int(self.n_estimators)):  # every random draw up front, tree by tree
+        sizes = _class_sizes([ix.shape[0] for ix in by_class], m)
+        first = 0 if keep is None else len(keep[0])
+        for i in range(first, int(self.n_estimators)):  # every random draw up front, tree by tree
             rng = np.random.default_rng([base, i])
             if isinstance(self.bootstrap, str):  # "balanced"
-                idx = np.sort(_balanced_sample(by_class, n, self.stratified, rng))
+                idx = np.sort(_balanced_sample(by_class, m, self.stratified, rng))
             elif not self.bootstrap:
                 idx = np.arange(n)
             elif self.stratified:
                 idx = np.sort(
                     np.concatenate(
-                        [rng.choice(ix, size=ix.shape[0], replace=True) for ix in by_class]
+                        [rng.choice(ix, size=k, replace=True) for ix, k in zip(by_class, sizes)]
                     )
                 )
             else:
-                idx = np.sort(rng.integers(0, n, n))
+                idx = np.sort(rng.integers(0, n, m))
                 for _ in range(_MAX_REDRAWS):  # a tree needs two classes: draw again
                     if np.unique(codes[idx]).size > 1:
                         break
-                    idx = np.sort(rng.integers(0, n, n))
+                    idx = np.sort(rng.integers(0, n, m))
                 else:
                     raise ValueError(
                         f"{_MAX_REDRAWS} plain bootstrap samples in a row held a single class: "
@@ -403,15 +534,43 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             )
             for idx, seed in zip(samples, seeds)
         )
+        if keep is not None:
+            trees = keep[0] + list(trees)
+            samples = keep[1] + samples
         self.classes_ = classes
         self.setting_ = setting
         self.theta_ = theta_
         self.max_features_ = mf
+        self.seed_ = base
         self.estimators_ = list(trees)
         self.samples_ = samples
         if oob:
             self._set_oob(Xa, y_arr)
         return self
+
+    def _tree_params(self) -> dict:
+        """The forest's parameters that its trees take, as set (class_weight as given)."""
+        return {k: getattr(self, k) for k in _TREE_PARAMS}
+
+    def _warm_trees(self, classes):
+        """``(trees, samples, seed)`` kept by a warm start, or None for a fresh fit."""
+        if not self.warm_start or not hasattr(self, "estimators_"):
+            return None
+        have = len(self.estimators_)
+        if self.n_estimators < have:
+            raise ValueError(
+                f"n_estimators={self.n_estimators} must be larger or equal to "
+                f"len(estimators_)={have} when warm_start==True."
+            )
+        if len(classes) != len(self.classes_) or (classes != self.classes_).any():
+            raise ValueError(
+                "warm_start: y holds other classes than the forest's first fit "
+                f"({list(classes)} vs {list(self.classes_)}); give the same data."
+            )
+        seed = getattr(self, "seed_", None)
+        if seed is None:
+            seed = self._base_seed()
+        return list(self.estimators_), list(self.samples_), seed
 
     def _set_oob(self, X, y) -> None:
         """``oob_decision_function_`` and ``oob_score_``, as scikit-learn's forests."""
@@ -476,15 +635,50 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         return self._proba(self._for_trees(X))
 
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Natural logarithm of :meth:`predict_proba` (``-inf`` for a score of 0), as
+        scikit-learn's forests."""
+        proba = self.predict_proba(X)
+        with np.errstate(divide="ignore"):
+            return np.log(proba)
+
+    def apply(self, X) -> np.ndarray:
+        """The leaf each row reaches in each tree, shape ``(n_samples, n_estimators)``
+        (tree i's node ids, ``estimators_[i].tree_.nodes``), as scikit-learn's forests."""
+        check_is_fitted(self)
+        X = self._for_trees(X)
+        return np.column_stack([tree.apply(X) for tree in self.estimators_])
+
+    def decision_path(self, X):
+        """The nodes each row goes through in every tree, as scikit-learn's forests.
+
+        Returns
+        -------
+        indicator : scipy.sparse.csr_matrix of shape (n_samples, n_nodes)
+            Entry (i, j) is 1 when row i passes through node j, the trees' nodes side by side:
+            tree k's node v is column ``n_nodes_ptr[k] + v``.
+        n_nodes_ptr : numpy.ndarray of shape (n_estimators + 1,)
+            Where each tree's columns start (the last entry: the number of columns).
+        """
+        check_is_fitted(self)
+        X = self._for_trees(X)
+        paths = [tree.decision_path(X) for tree in self.estimators_]
+        ptr = np.zeros(len(paths) + 1, dtype=np.intp)
+        np.cumsum([p.shape[1] for p in paths], out=ptr[1:])
+        return sp.hstack(paths).tocsr(), ptr
+
     def vote_counts(self, X) -> np.ndarray:
         """Number of trees voting for each class (n, q)."""
         check_is_fitted(self)
         return self._votes(self._for_trees(X))
 
     def predict(self, X) -> np.ndarray:
-        """Majority vote of the trees (ties: larger averaged score, then class order)."""
+        """Majority vote of the trees (ties: larger averaged score, then class order); with
+        ``voting="soft"`` the class of largest averaged score."""
         check_is_fitted(self)
         X = self._for_trees(X)
+        if self.voting == "soft":
+            return self.classes_[np.argmax(self._proba(X), axis=1)]
         votes, proba = self._votes(X), self._proba(X)
         best = votes.max(axis=1, keepdims=True)
         key = np.where(votes == best, proba, -np.inf)

@@ -1,6 +1,6 @@
 """The result of a cross-validated comparison: per-fold rows, summaries, paired statistics.
 
-Split out of :mod:`offcenter.evaluation.runner` (issue 23: one concern per module); the paired
+One concern of the cross-validation (:mod:`offcenter.evaluation.runner` makes it); the paired
 statistics themselves are :mod:`offcenter.evaluation.statistics`.
 """
 
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from offcenter.data.csv_io import to_csv_text
 from offcenter.evaluation import metrics as _metrics
 from offcenter.evaluation.statistics import (
     bayesian_correlated_ttest,
@@ -244,8 +245,22 @@ class EvaluationResult:
         return text
 
     def to_csv(self, path_or_buf=None):
-        """The per-fold table as CSV, with the configuration in columns (one file says it all)."""
+        """The per-fold table as CSV, with the configuration in columns (one file says it all).
+
+        Written by the app's one CSV writer (:func:`offcenter.data.csv_io.to_csv_text`): a
+        cell or header a spreadsheet would run as a formula (an uploaded file named
+        ``=cmd().csv``) starts with ``'``. Returns the text, or writes it to ``path_or_buf``
+        (a path or a text buffer) and returns None.
+        """
         df = self.folds.copy()
         for k in ("data", "model", "leaf_rule", "n_splits", "n_repeats", "seed"):
             df[k] = self.config.get(k)
-        return df.to_csv(path_or_buf, index=False)
+        text = to_csv_text(df)
+        if path_or_buf is None:
+            return text
+        if hasattr(path_or_buf, "write"):
+            path_or_buf.write(text)
+        else:
+            with open(path_or_buf, "w", encoding="utf-8", newline="") as fh:
+                fh.write(text)
+        return None

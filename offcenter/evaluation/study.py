@@ -1,6 +1,6 @@
 r"""A benchmark over many data sets: the measure settings on the same folds of every set, ranked.
 
-The question (issue 14): does the measure matter when the minority class is rare, against the
+The question: does the measure matter when the minority class is rare, against the
 imbalance-aware peers? Every setting (a :class:`~offcenter.MeasureSetting`) and an outside anchor,
 scikit-learn's ``DecisionTreeClassifier(class_weight="balanced")``, are grown on the *same*
 repeated stratified folds of every data set (:class:`sklearn.model_selection.RepeatedStratifiedKFold`,
@@ -108,6 +108,7 @@ from offcenter.evaluation.statistics import (
 )
 from offcenter.evaluation.wording import family_sentence, p_text
 from offcenter.measures.settings import STUDY_SETTINGS
+from offcenter.tree.cp_cv import one_se_alpha
 from offcenter.tree.estimator import TreeClassifier
 from offcenter.tree.params import LEAF_RULES
 from offcenter.tree.prune import pruned_predictions
@@ -144,8 +145,8 @@ __all__ = [
 ANCHOR = "sklearn_balanced"
 ANCHOR_LABEL = "scikit-learn CART, balanced classes"
 #: Second anchor of the forest models: our forest of Shannon trees with class weights in the
-#: splits and the plain bootstrap (``ForestClassifier(class_weight="balanced", stratified=False)``:
-#: the weights are computed on each tree's bootstrap sample and weight its splits; the draw itself
+#: splits and the plain bootstrap (``ForestClassifier(class_weight="balanced_subsample",
+#: stratified=False)``: the weights are computed on each tree's bootstrap sample and weight its splits; the draw itself
 #: is uniform), beside the class-balanced bootstraps of ``balanced_forest`` and of the
 #: scikit-learn anchor: "sampling vs criterion", measured.
 WEIGHTED_FOREST = "split_weighted_forest"
@@ -419,8 +420,12 @@ def _balanced_error(y_true, y_pred) -> float:
     return float(np.mean(errs))
 
 
-def one_se_alpha(alphas, errors) -> float:
-    r"""rpart's 1-SE rule on a cross-validated pruning table: the largest alpha within one SE.
+def one_se_alpha_of_folds(alphas, errors) -> float:
+    r"""rpart's 1-SE rule on per-fold losses: the largest alpha within one SE of the best.
+
+    The rule itself is :func:`offcenter.tree.cp_cv.one_se_alpha`; here its table is made from
+    the losses of the inner folds (``xerror`` their mean, ``xstd`` the standard error of the
+    mean over folds).
 
     Parameters
     ----------
@@ -438,17 +443,15 @@ def one_se_alpha(alphas, errors) -> float:
 
     Examples
     --------
-    >>> one_se_alpha([0.0, 0.1, 0.2], [[0.30, 0.31, 0.40], [0.32, 0.33, 0.40]])
+    >>> one_se_alpha_of_folds([0.0, 0.1, 0.2], [[0.30, 0.31, 0.40], [0.32, 0.33, 0.40]])
     0.1
     """
-    alphas = np.asarray(alphas, dtype=float)
     errors = np.asarray(errors, dtype=float)
-    mean = errors.mean(axis=0)
     k = errors.shape[0]
+    mean = errors.mean(axis=0)
     se = errors.std(axis=0, ddof=1) / math.sqrt(k) if k > 1 else np.zeros_like(mean)
-    best = int(np.argmin(mean))
-    ok = np.flatnonzero(mean <= mean[best] + se[best] + 1e-12)
-    return float(alphas[ok.max()])
+    table = pd.DataFrame({"alpha": np.asarray(alphas, dtype=float), "xerror": mean, "xstd": se})
+    return one_se_alpha(table)
 
 
 #: At most this many candidate alphas are cross-validated (evenly spaced along the path: the
@@ -503,7 +506,7 @@ def cv_ccp_alpha(make, X_tr, y_tr, seed: int, n_splits: int = INNER_FOLDS, full=
         errors.append(
             [_balanced_error(yb, p) for p in _pruned_predictions(make, cands, Xa, ya, Xb)]
         )
-    return one_se_alpha(cands, errors)
+    return one_se_alpha_of_folds(cands, errors)
 
 
 def _path(model, X, y) -> np.ndarray:
@@ -530,7 +533,7 @@ def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
     if setting == WEIGHTED_FOREST:
         est = ForestClassifier(
             measure="shannon",
-            class_weight="balanced",
+            class_weight="balanced_subsample",
             bootstrap=True,
             stratified=False,
             n_estimators=protocol.n_estimators,

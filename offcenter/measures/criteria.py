@@ -100,21 +100,31 @@ def _sqrt_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum(num, 0.0) / np.where(ok, den, 1.0)) * ok
 
 
+def _rest(t: np.ndarray, c: int) -> np.ndarray:
+    """The counts of every class but ``c`` (last axis), summed from those classes' own counts:
+    never a total minus the class's count, which cancels when the class weighs 1e16 times the
+    others (issue 35: ``[[1, 0], [1, 2e20]]`` gave 0.0 instead of 0.7654)."""
+    q = t.shape[-1]
+    if q == 2:
+        return t[..., 1 - c]
+    return np.delete(t, c, axis=-1).sum(axis=-1)
+
+
 def _hellinger_table(t: np.ndarray) -> np.ndarray:
     """Hellinger distance criterion of count tables (..., K, q); kernel, no checks."""
     t = np.asarray(t, dtype=np.float64)
     q = t.shape[-1]
-    sizes = t.sum(axis=-1)  # (..., K) children's totals
-    totals = t.sum(axis=-2)  # (..., q) node's class totals
-    n = sizes.sum(axis=-1)  # (...,)
     classes = [1] if q == 2 else range(q)
     best = None
     for c in classes:
-        pos = _sqrt_ratio(t[..., c], totals[..., c, None])
-        neg = _sqrt_ratio(sizes - t[..., c], (n - totals[..., c])[..., None])
+        rest = _rest(t, c)  # (..., K) the other classes' counts per child
+        tc = t[..., c]
+        pc = tc.sum(axis=-1)
+        pr = rest.sum(axis=-1)
+        pos = _sqrt_ratio(tc, pc[..., None])
+        neg = _sqrt_ratio(rest, pr[..., None])
         d2 = ((pos - neg) ** 2).sum(axis=-1)
-        present = (totals[..., c] > 0) & (n - totals[..., c] > 0)
-        d2 = np.where(present, d2, 0.0)
+        d2 = np.where((pc > 0) & (pr > 0), d2, 0.0)
         best = d2 if best is None else np.maximum(best, d2)
     return np.sqrt(best)
 
@@ -124,17 +134,15 @@ def _hellinger_pair(L: np.ndarray, R: np.ndarray) -> np.ndarray:
     L = np.asarray(L, dtype=np.float64)
     R = np.asarray(R, dtype=np.float64)
     q = L.shape[-1]
-    nl = L.sum(axis=-1)
-    nr = R.sum(axis=-1)
-    n = nl + nr
     classes = [1] if q == 2 else range(q)
     best = None
     for c in classes:
         lc, rc = L[..., c], R[..., c]
+        lo, ro = _rest(L, c), _rest(R, c)  # the other classes, from their own counts
         pc = lc + rc
-        rest = n - pc
-        dl = _sqrt_ratio(lc, pc) - _sqrt_ratio(nl - lc, rest)
-        dr = _sqrt_ratio(rc, pc) - _sqrt_ratio(nr - rc, rest)
+        rest = lo + ro
+        dl = _sqrt_ratio(lc, pc) - _sqrt_ratio(lo, rest)
+        dr = _sqrt_ratio(rc, pc) - _sqrt_ratio(ro, rest)
         d2 = np.where((pc > 0) & (rest > 0), dl * dl + dr * dr, 0.0)
         best = d2 if best is None else np.maximum(best, d2)
     return np.sqrt(best)

@@ -260,7 +260,8 @@ def _bregman_power_term(delta: np.ndarray, beta: float) -> np.ndarray:
     for m in range(2, 26):
         term = term * x * ((beta - m + 1.0) / m)
         series += term
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # inf where (1 + delta)^beta overflows: _repair_overflow recomputes that class
         direct = np.expm1(beta * np.log1p(delta)) - beta * delta
     return np.where(small, series, direct)
 
@@ -295,32 +296,64 @@ def _gain_of_frequencies(
         return _weighted_rows(weights, per_row)
     pj = p[..., None, :]
     present = pj > 0.0
-    delta = np.divide(gap, pj, out=np.zeros_like(gap), where=present)
-    if name == "shannon" or beta == 1.0:
-        terms = pj * _relative_entropy_term(delta)
-        factor = 1.0 / _LN2
-    elif abs(beta - 1.0) <= 0.5:
-        # d = beta - 1 cancels as in the entropy: with L = log1p(delta),
-        # (1 + delta)^beta - 1 - beta delta = d [f(delta) + (1 + delta) L psi(d L)], f the
-        # Shannon term and psi(x) = expm1(x)/x - 1; the factor times d is 1/(ln 2 phi(-d ln 2))
-        d = beta - 1.0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            log1p = np.log1p(np.maximum(delta, -1.0))
-            extra = (1.0 + delta) * log1p * _expm1_ratio_minus_one(d * log1p)
-        extra = np.where(delta <= -1.0, 0.0, extra)
-        terms = np.power(pj, beta) * (_relative_entropy_term(delta) + extra)
-        x = -d * _LN2
-        factor = x / (_LN2 * math.expm1(x))
-    else:
-        terms = np.power(pj, beta) * _bregman_power_term(delta, beta)
-        factor = -1.0 / math.expm1(-(beta - 1.0) * _LN2)
+    with np.errstate(over="ignore"):  # an infinite delta: its class is repaired below
+        delta = np.divide(gap, pj, out=np.zeros_like(gap), where=present)
+    # over/invalid: a term that overflows (or is 0 * inf) is recomputed by _repair_overflow
+    with np.errstate(over="ignore", invalid="ignore"):
+        if name == "shannon" or beta == 1.0:
+            terms = pj * _relative_entropy_term(delta)
+            factor = 1.0 / _LN2
+        elif abs(beta - 1.0) <= 0.5:
+            # d = beta - 1 cancels as in the entropy: with L = log1p(delta),
+            # (1 + delta)^beta - 1 - beta delta = d [f(delta) + (1 + delta) L psi(d L)], f the
+            # Shannon term and psi(x) = expm1(x)/x - 1; the factor times d is 1/(ln 2 phi(-d ln 2))
+            d = beta - 1.0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                log1p = np.log1p(np.maximum(delta, -1.0))
+                extra = (1.0 + delta) * log1p * _expm1_ratio_minus_one(d * log1p)
+            extra = np.where(delta <= -1.0, 0.0, extra)
+            terms = np.power(pj, beta) * (_relative_entropy_term(delta) + extra)
+            x = -d * _LN2
+            factor = x / (_LN2 * math.expm1(x))
+        else:
+            terms = np.power(pj, beta) * _bregman_power_term(delta, beta)
+            factor = -1.0 / math.expm1(-(beta - 1.0) * _LN2)
+    terms = _repair_overflow(terms, rows, pj, present, weights, name, beta)
     per_row = np.where(present, terms, 0.0).sum(axis=-1)
     return factor * _weighted_rows(weights, per_row)
 
 
+def _repair_overflow(terms, rows, pj, present, weights, name, beta):
+    r"""The classes whose one-signed terms overflowed, recomputed without the linear term.
+
+    With a class frequency :math:`p_j` of 1e-200 beside rows of frequency near 1, the ratio
+    :math:`\delta` is 1e200: :math:`(1 + \delta)^\beta` overflows while :math:`p_j^\beta`
+    underflows, and their product is NaN (issue 35). The linear term
+    :math:`-\beta p_j^{\beta-1} d_{kj}` of each term sums to 0 over the rows
+    (:math:`\sum_k w_k d_{kj} = 0`), so such a class's terms are, over all its rows,
+    :math:`p_{kj}^\beta - p_j^\beta` (over :math:`\beta - 1` in the near-Shannon branch), or
+    :math:`p_{kj} \ln(p_{kj} / p_j)` for Shannon: finite, and exact in sum. Classes whose terms
+    are finite are left as they are, bit for bit.
+    """
+    used = (weights > 0.0)[..., None] & present
+    bad = (used & ~np.isfinite(terms)).any(axis=-2, keepdims=True)
+    if not bad.any():
+        return terms
+    with np.errstate(all="ignore"):
+        if name == "shannon" or beta == 1.0:
+            alt = np.where(rows > 0.0, rows * (np.log(rows) - np.log(pj)), 0.0)
+        else:
+            alt = np.power(rows, beta) - np.power(pj, beta)
+            if abs(beta - 1.0) <= 0.5:
+                alt = alt / (beta - 1.0)
+    return np.where(bad, alt, terms)
+
+
 def _weighted_rows(weights: np.ndarray, per_row: np.ndarray) -> np.ndarray:
     """sum_k w_k t_k, an empty row (w_k = 0, its frequencies undefined: NaN) counting 0."""
-    return np.where(weights > 0.0, weights * per_row, 0.0).sum(axis=-1)
+    out = np.zeros(np.broadcast_shapes(weights.shape, per_row.shape))
+    np.multiply(weights, per_row, out=out, where=weights > 0.0)
+    return out.sum(axis=-1)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from sklearn.utils.validation import check_is_fitted
 
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.settings import MeasureSetting, comparison_settings
@@ -288,7 +289,8 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
     """Every midpoint threshold of a numeric feature at a node with its gain under each setting.
 
     Columns: ``threshold``, ``n_left``, ``n_right`` (missing values counted in the larger child),
-    ``valid`` (both children have ``min_samples_leaf`` rows), ``gain:{key}`` and, when the
+    ``valid`` (both children have ``min_samples_leaf`` rows and the weight
+    ``min_weight_fraction_leaf`` asks, rows when unweighted), ``gain:{key}`` and, when the
     tree has an alpha, ``score:{key}``. Missing values follow the larger-child rule. For a
     split criterion (``hellinger``, HDDT) ``gain:{key}`` is its value, the Hellinger distance of
     the split, and it has no ``score:{key}`` (no alpha applies to it).
@@ -315,13 +317,13 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
             df[f"gain:{key}"] = pd.Series(dtype=float)
     else:
         tables = np.stack([pos.L, pos.R], axis=1)
-        msl = st.min_samples_leaf
+        msl, mwl = st.min_samples_leaf, st.min_weight_leaf
         df = pd.DataFrame(
             {
                 "threshold": pos.thr,
                 "n_left": pos.rl,
                 "n_right": pos.rr,
-                "valid": (pos.rl >= msl) & (pos.rr >= msl),
+                "valid": (pos.rl >= msl) & (pos.rr >= msl) & (pos.nl >= mwl) & (pos.nr >= mwl),
             }
         )
         if w is not None:
@@ -339,7 +341,7 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
 
 def node_impurities(clf, node_id: int, settings=None) -> pd.Series:
     """Impurity of the node's class counts under each setting (index: keys; attrs: labels)."""
-    clf._check_fitted()
+    check_is_fitted(clf, "tree_")
     clf._check_node(node_id)
     sets = resolve_settings(clf, settings)
     counts = clf.tree_.nodes[node_id].counts

@@ -145,6 +145,10 @@ class ShannonFloatKernel(CountKernel):
     __call__ = _shannon_float
 
 
+#: Below this n * n (n about 1e-154), the Gini kernel divides frequencies, not squares.
+_GINI_TINY = 2.0**-960
+
+
 class GiniKernel(CountKernel):
     """Gini index: 1 - sum_j (c_j / n)^2."""
 
@@ -153,7 +157,16 @@ class GiniKernel(CountKernel):
         nf = np.asarray(n, dtype=np.float64)
         sq = (cf * cf).sum(axis=1)
         safe = np.where(nf > 0, nf, 1.0)
-        return np.where(nf > 0, np.maximum(1.0 - sq / (safe * safe), 0.0), 0.0)
+        den = safe * safe
+        tiny = den < _GINI_TINY
+        if tiny.any():
+            # n below about 1e-154 (a sum of tiny weights): n * n underflows; the frequencies
+            # themselves do not (issue 35: 0 / 0 was a RuntimeWarning that stopped the fit)
+            f = cf[tiny] / safe[tiny, None]
+            out = 1.0 - sq / np.where(tiny, 1.0, den)
+            out[tiny] = 1.0 - (f * f).sum(axis=1)
+            return np.where(nf > 0, np.maximum(out, 0.0), 0.0)
+        return np.where(nf > 0, np.maximum(1.0 - sq / den, 0.0), 0.0)
 
     __call__ = _gini
 

@@ -153,14 +153,43 @@ class Node:
         )
 
 
+#: scikit-learn's marks in ``children_left``/``children_right`` (a leaf) and in
+#: ``feature``/``threshold`` (no test), from ``sklearn.tree._tree``.
+TREE_LEAF = -1
+TREE_UNDEFINED = -2
+
+
 @dataclass
 class Tree:
     """The nodes of a fitted tree; ``nodes[i].id == i``, the root is 0, nodes in breadth-first
-    order."""
+    order.
+
+    scikit-learn's ``Tree`` attributes are read from the nodes (array index = node id, so
+    ``tree_.children_left[i]`` is a child of ``tree_.nodes[i]``): ``node_count``,
+    ``capacity``, ``max_depth``, ``n_leaves``, ``n_outputs`` (1), ``n_classes``,
+    ``max_n_classes``, ``impurity``, ``n_node_samples``, ``weighted_n_node_samples``,
+    ``value`` (of shape ``(node_count, 1, n_classes)``: the node's ``proba``, which is what
+    scikit-learn >= 1.4 stores for a classifier, the weighted class fractions, under the
+    default ``leaf_estimate="frequency"``), and, for a tree of binary numeric splits
+    ``x <= threshold`` only, ``children_left``, ``children_right``, ``feature``,
+    ``threshold`` and ``missing_go_to_left``, with scikit-learn's marks for a leaf
+    (:data:`TREE_LEAF` -1 for the children, :data:`TREE_UNDEFINED` -2 for the feature and
+    threshold). A categorical split (multiway, or two groups of categories) has no such
+    form: those five raise a ValueError naming the node.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from offcenter import TreeClassifier
+    >>> t = TreeClassifier().fit(np.array([[0.0], [1.0], [2.0], [3.0]]), [0, 0, 1, 1]).tree_
+    >>> t.node_count, t.children_left.tolist(), t.threshold.tolist(), t.value[1].tolist()
+    (3, [1, -1, -1], [1.5, -2.0, -2.0], [[1.0, 0.0]])
+    """
 
     nodes: list
     root: int = 0
     _compiled: dict | None = field(default=None, repr=False, compare=False)
+    _arrays: dict | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.nodes)
@@ -182,6 +211,132 @@ class Tree:
     @property
     def leaves(self) -> list[int]:
         return [nd.id for nd in self.nodes if nd.is_leaf]
+
+    # ------------------------------------------------------------------ scikit-learn's Tree
+    @property
+    def node_count(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def capacity(self) -> int:
+        return len(self.nodes)
+
+    @property
+    def max_depth(self) -> int:
+        return self.depth
+
+    @property
+    def n_outputs(self) -> int:
+        return 1
+
+    @property
+    def max_n_classes(self) -> int:
+        return len(self.nodes[0].counts)
+
+    @property
+    def n_classes(self) -> np.ndarray:
+        return np.array([self.max_n_classes], dtype=np.intp)
+
+    def _sklearn_arrays(self) -> dict:
+        """The per-node arrays of scikit-learn's Tree (cached; the splits' arrays only when
+        every split is a binary numeric one)."""
+        if self._arrays is not None:
+            return self._arrays
+        nodes = self.nodes
+        m = len(nodes)
+        out = {
+            "impurity": np.array([nd.impurity for nd in nodes], dtype=np.float64),
+            "n_node_samples": np.array([nd.n for nd in nodes], dtype=np.intp),
+            "weighted_n_node_samples": np.array([nd.weighted_n for nd in nodes], np.float64),
+            "value": np.stack([np.asarray(nd.proba, np.float64) for nd in nodes])[:, None, :],
+        }
+        left = np.full(m, TREE_LEAF, np.intp)
+        right = np.full(m, TREE_LEAF, np.intp)
+        feature = np.full(m, TREE_UNDEFINED, np.intp)
+        threshold = np.full(m, float(TREE_UNDEFINED), np.float64)
+        missing_left = np.zeros(m, np.uint8)
+        problem = None
+        for nd in nodes:
+            s = nd.split
+            if s is None:
+                continue
+            if s.kind != "numeric" or len(nd.children) != 2:
+                kind = "multiway" if s.kind == "categorical" else "two groups of categories"
+                problem = (
+                    f"node {nd.id} splits the categorical feature {s.feature!r} "
+                    f"({kind}: {', '.join(s.branch_labels)}); scikit-learn's Tree holds only "
+                    "binary numeric splits x <= threshold. Encode the feature as numbers "
+                    "(e.g. one-hot columns) before fitting to get scikit-learn's arrays."
+                )
+                break
+            if s.feature_index < 0:
+                problem = (
+                    f"node {nd.id}'s split has no feature index (a tree read from a JSON file "
+                    "written before feature indices were stored): refit it."
+                )
+                break
+            left[nd.id], right[nd.id] = nd.children
+            feature[nd.id] = s.feature_index
+            threshold[nd.id] = s.threshold
+            missing_left[nd.id] = 1 if s.missing_child == 0 else 0
+        if problem is None:
+            out.update(
+                children_left=left,
+                children_right=right,
+                feature=feature,
+                threshold=threshold,
+                missing_go_to_left=missing_left,
+            )
+        else:
+            out["problem"] = problem
+        for a in out.values():
+            if isinstance(a, np.ndarray):
+                a.flags.writeable = False
+        self._arrays = out
+        return out
+
+    def _split_array(self, name: str) -> np.ndarray:
+        arrays = self._sklearn_arrays()
+        if name not in arrays:
+            raise ValueError(f"tree_.{name} cannot be given: {arrays['problem']}")
+        return arrays[name]
+
+    @property
+    def impurity(self) -> np.ndarray:
+        """Impurity of each node under the measure it was grown with (``Node.impurity``)."""
+        return self._sklearn_arrays()["impurity"]
+
+    @property
+    def n_node_samples(self) -> np.ndarray:
+        return self._sklearn_arrays()["n_node_samples"]
+
+    @property
+    def weighted_n_node_samples(self) -> np.ndarray:
+        return self._sklearn_arrays()["weighted_n_node_samples"]
+
+    @property
+    def value(self) -> np.ndarray:
+        return self._sklearn_arrays()["value"]
+
+    @property
+    def children_left(self) -> np.ndarray:
+        return self._split_array("children_left")
+
+    @property
+    def children_right(self) -> np.ndarray:
+        return self._split_array("children_right")
+
+    @property
+    def feature(self) -> np.ndarray:
+        return self._split_array("feature")
+
+    @property
+    def threshold(self) -> np.ndarray:
+        return self._split_array("threshold")
+
+    @property
+    def missing_go_to_left(self) -> np.ndarray:
+        return self._split_array("missing_go_to_left")
 
     def path_to(self, node_id: int) -> list[int]:
         path = [node_id]
@@ -250,8 +405,9 @@ class Tree:
         return self._compiled
 
 
-def renumber(nodes: list) -> list:
-    """Breadth-first renumbering of a node list given as a dict-like parent/children graph."""
+def breadth_first_ids(nodes: list) -> list[int]:
+    """The ids of ``nodes`` (a parent/children graph) in breadth-first order from the root:
+    the order :func:`renumber` numbers them in."""
     by_id = {nd.id: nd for nd in nodes}
     order, queue = [], [next(nd.id for nd in nodes if nd.parent is None)]
     while queue:
@@ -260,6 +416,13 @@ def renumber(nodes: list) -> list:
             order.append(i)
             nxt.extend(by_id[i].children)
         queue = nxt
+    return order
+
+
+def renumber(nodes: list) -> list:
+    """Breadth-first renumbering of a node list given as a dict-like parent/children graph."""
+    by_id = {nd.id: nd for nd in nodes}
+    order = breadth_first_ids(nodes)
     new_id = {old: k for k, old in enumerate(order)}
     out = []
     for old in order:

@@ -90,8 +90,10 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False, w=Non
     NT = T if M is None else T - M  # non-missing counts per node
     nnm = NT.sum(axis=1)
     nr = nnm.take(ndv) - nl
-    if M is None and msl > 1:
-        keep = (nl >= msl) & (nr >= msl)
+    if M is None and (msl > 1 or mwl > 0):
+        # the leaf-size rules before any pruning of thresholds: a pure run cut by them has
+        # its end where they cut it (issue 35)
+        keep = (nl >= max(msl, mwl)) & (nr >= max(msl, mwl))
         if not keep.all():
             idx, ndv, nl, nr, first = idx[keep], ndv[keep], nl[keep], nr[keep], first[keep]
             if idx.size == 0:
@@ -178,7 +180,10 @@ def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
             idx, ndv, rl, rr, first, end = (a[keep] for a in (idx, ndv, rl, rr, first, end))
             if idx.size == 0:
                 return None
-    if prune and idx.size > 2:
+    # the weight rule needs the children's weights: with it, the pruning of pure runs waits
+    # until it has been applied (a pure run cut by it has its end where it cuts it, issue 35)
+    late_prune = prune and mwl > 0
+    if prune and not late_prune and idx.size > 2:
         skip = _prune_mask(same_node, increasing, yy, idx, ndv)
         if skip.any():
             keep = ~skip
@@ -222,6 +227,11 @@ def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
             miss_child = None if miss_child is None else miss_child[keep]
             if idx.size == 0:
                 return None
+    if late_prune and idx.size > 2:
+        skip = _prune_mask(same_node, increasing, yy, idx, ndv)
+        if skip.any():
+            keep = ~skip
+            idx, ndv, L, R, nl, nr, rl, rr = (a[keep] for a in (idx, ndv, L, R, nl, nr, rl, rr))
     thr = _midpoints(v[idx], v[idx + 1])
     return Candidates(ndv, L, R, nl, nr, thr, idx, miss_child, M, Mrows, rl, rr)
 

@@ -69,7 +69,8 @@ def _check_sklearn_tree(tree):
     if not isinstance(tree, DecisionTreeClassifier):
         raise TypeError(
             "from_sklearn takes a fitted sklearn.tree.DecisionTreeClassifier (or ExtraTree"
-            f"Classifier, or one of a forest's estimators_); got {type(tree).__name__}."
+            f"Classifier, or one of a forest's estimators_); got {type(tree).__name__}. "
+            "A whole RandomForestClassifier or ExtraTreesClassifier: offcenter.from_sklearn."
         )
     if not hasattr(tree, "tree_"):
         raise ValueError("this DecisionTreeClassifier is not fitted: call fit(X, y) first.")

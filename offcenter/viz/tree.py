@@ -152,7 +152,7 @@ def fitting_depth(clf, width: float) -> int:
 
     A drawing only widens with its depth (each level adds boxes under the ones shown), so the
     levels are tried from the top and the search stops at the first that is too wide: a few
-    small layouts instead of every deep one (a depth-10 German credit tree: 220 -> 10 ms).
+    small layouts instead of every deep one.
     """
     depth = int(clf.tree_.depth)
     best = min(depth, 1)
@@ -206,6 +206,87 @@ def fit_depth(
     return best
 
 
+#: Longest line of a compact box's test (characters): four boxes of depth 2 side by side at
+#: 18 px text in a chart about 740 px wide.
+COMPACT_WRAP = 12
+
+
+@dataclass(frozen=True)
+class DrawingFit:
+    """How a tree is drawn in a chart: the deepest level shown in full (``depth``; the
+    ``focus`` node's path and children are drawn below it), whether its boxes are compact,
+    their line width and the text size (px)."""
+
+    depth: int
+    compact: bool
+    wrap_width: int
+    font_size: float
+
+
+def fit_drawing(
+    clf,
+    width: float,
+    height: float,
+    *,
+    font_size: float = NODE_FONT,
+    min_font: float | None = None,
+    wrap_width: int = WRAP,
+    shares_per_line: int = SHARES_PER_LINE,
+    focus: int | None = None,
+    allow_compact: bool = False,
+    layout_of: Callable[..., TreeLayout] | None = None,
+) -> DrawingFit:
+    """The drawing of ``clf`` that fits ``width`` x ``height`` px: the deepest level first,
+    with full boxes at ``font_size``, else compact boxes (``allow_compact``: node id, test, n
+    and the bar, tests wrapped at :data:`COMPACT_WRAP`) at ``font_size``, then at ``min_font``;
+    at least the root's children (depth 1) and the ``focus`` node's children, the text made
+    smaller than ``min_font`` only when even that is wider than the chart (a drawing taller
+    than ``height`` is drawn taller).
+
+    ``layout_of(depth, compact, wrap_width)`` (depth None: the whole tree) gives a layout when
+    the caller keeps them; by default each is computed.
+
+    >>> from offcenter.tree import TreeClassifier
+    >>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
+    >>> fit_drawing(clf, 10_000, 10_000)
+    DrawingFit(depth=3, compact=False, wrap_width=26, font_size=14.0)
+    >>> small = fit_drawing(clf, 200, 10_000, font_size=20, min_font=18, allow_compact=True)
+    >>> small.compact, small.font_size < 18
+    (True, True)
+    """
+    depth = int(clf.tree_.depth)
+    lowest = float(min_font if min_font is not None else font_size)
+    compact_wrap = min(COMPACT_WRAP, int(wrap_width))
+    if layout_of is None:
+
+        def layout_of(d, compact, wrap_w):
+            return tree_layout(
+                clf,
+                max_depth=d,
+                wrap_width=wrap_w,
+                shares_per_line=shares_per_line,
+                focus=focus,
+                compact=compact,
+            )
+
+    tries = [(False, int(wrap_width), float(font_size))]
+    if allow_compact:
+        tries += [(True, compact_wrap, float(font_size))]
+        if lowest < font_size:
+            tries += [(True, compact_wrap, lowest)]
+    for d in range(depth, 0, -1):
+        for compact, wrap_w, font in tries:
+            lay = layout_of(None if d == depth else d, compact, wrap_w)
+            scale = font / FONT_SIZE
+            if lay.width * scale <= width and lay.height * scale <= height:
+                return DrawingFit(d, compact, wrap_w, font)
+    d = min(depth, 1)
+    compact, wrap_w, font = tries[-1]
+    lay = layout_of(None if d == depth else d, compact, wrap_w)
+    scale = font / FONT_SIZE
+    return DrawingFit(d, compact, wrap_w, font * min(1.0, width / max(lay.width * scale, 1.0)))
+
+
 def fitted_font(
     clf,
     width: float,
@@ -216,6 +297,8 @@ def fitted_font(
     shares_per_line: int = SHARES_PER_LINE,
     marked: Mapping[int, str] | Sequence[int] = (),
     layout: TreeLayout | None = None,
+    focus: int | None = None,
+    compact: bool = False,
 ) -> float:
     """The node text size (px) at which the drawing at ``max_depth`` is at most ``width`` px
     wide: ``font_size`` when it fits, else smaller in proportion. ``layout``: the drawing's
@@ -237,6 +320,8 @@ def fitted_font(
         wrap_width=wrap_width,
         shares_per_line=shares_per_line,
         marked=marked,
+        focus=focus,
+        compact=compact,
     )
     scale = float(font_size) / FONT_SIZE
     return float(font_size) * min(1.0, float(width) / max(lay.width * scale, 1.0))
@@ -331,8 +416,8 @@ def _outline_trace(xs: list, ys: list, color: str, width: float, name: str) -> d
 class TreeDrawing:
     """A tree's figure without its selected node: built once, drawn with any node selected.
 
-    Laying a tree out and assembling its traces is most of a drawing's cost (on German credit at
-    depth 5, 312 nodes: about 18 ms of a click's work); the selection is one outline. The Tree
+    Laying a tree out and assembling its traces is most of a drawing's cost (and of a click's
+    work); the selection is one outline. The Tree
     page keeps the drawing and asks for :meth:`spec` at every click.
 
     Attributes
@@ -370,8 +455,8 @@ class TreeDrawing:
     def figure(self, selected: int | None = None) -> go.Figure:
         """:meth:`spec` as a ``go.Figure`` (its own copy of the dicts)."""
         spec = self.spec(selected)
-        # built unvalidated: the traces are plain, known-good dicts (validation costs ~0.3 s on
-        # a depth-5 tree)
+        # built unvalidated: the traces are plain, known-good dicts (Plotly's validation would
+        # cost more than the drawing)
         return go.Figure(data=spec["data"], layout=spec["layout"], _validate=False)
 
 
@@ -389,12 +474,16 @@ def tree_drawing(
     wrap_width: int = WRAP,
     shares_per_line: int = SHARES_PER_LINE,
     layout: TreeLayout | None = None,
+    focus: int | None = None,
+    compact: bool = False,
 ) -> TreeDrawing:
     """:func:`tree_figure` without a selected node, as a :class:`TreeDrawing` (the same
     parameters): ``tree_drawing(clf, **kw).figure(node)`` is ``tree_figure(clf,
     selected=node, **kw)``. ``layout``: the drawing's
     :func:`~offcenter.viz.tree_layout.tree_layout` when already computed (with these
-    ``max_depth``, ``marked``, ``wrap_width`` and ``shares_per_line``).
+    ``max_depth``, ``marked``, ``wrap_width``, ``shares_per_line``, ``focus`` and
+    ``compact``). ``focus`` and ``compact`` are :func:`~offcenter.viz.tree_layout.tree_layout`'s
+    (a node drawn open below ``max_depth``; compact boxes).
 
     >>> from offcenter.tree import TreeClassifier
     >>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1])
@@ -413,6 +502,8 @@ def tree_drawing(
         marked=marked,
         wrap_width=wrap_width,
         shares_per_line=shares_per_line,
+        focus=focus,
+        compact=compact,
     )
     tree = clf.tree_
     classes = [str(c) for c in clf.classes_]
@@ -617,7 +708,7 @@ def tree_drawing(
             "x": 0,
             "y": 1.0,
             "yanchor": "bottom",
-            "title": {"text": "class", "side": "left"},
+            "title": {"text": "class", "side": "left", "font": {"size": legend_font}},
             "font": {"size": legend_font},
         },
         clickmode="event+select",

@@ -55,6 +55,8 @@ PAD = 6.0
 BAR_H = 9.0
 H_GAP = 12.0
 V_GAP = 10.0
+#: The gap between compact boxes (px).
+COMPACT_GAP = 8.0
 #: Smallest width of a non-empty class segment of a bar (px): a 1 % minority stays visible.
 MIN_SEGMENT = 3.0
 #: Longest line of a split text or a branch label before it wraps (characters).
@@ -107,15 +109,39 @@ def wrap(text: str, width: int = WRAP) -> list[str]:
     return lines
 
 
-def split_text(split) -> str:
-    """The full test of an internal node: "glucose ≤ 127.5", "colour in {red, blue}",
-    "colour = ?" (one branch per value)."""
+#: A two-group split's set of values is written whole up to this many values; longer sets show
+#: their first :data:`SHOWN_VALUES` and how many more (the node's hover and the page's node
+#: section list them all).
+MAX_VALUES = 6
+SHOWN_VALUES = 2
+
+
+def value_set(values, max_values: int = MAX_VALUES, shown: int = SHOWN_VALUES) -> str:
+    """A set of category values as text, shortened when long.
+
+    >>> value_set(["a", "b"])
+    '{a, b}'
+    >>> value_set([f"Z{i:04d}" for i in range(0, 684, 2)])
+    '{Z0000, Z0002, ... and 340 more}'
+    """
+    names = ["missing" if v is None else str(v) for v in values]
+    if len(names) <= max_values:
+        return "{" + ", ".join(names) + "}"
+    return "{" + ", ".join(names[:shown]) + f", ... and {len(names) - shown} more}}"
+
+
+def split_text(split, full: bool = False) -> str:
+    """The test of an internal node: "glucose ≤ 127.5", "colour in {red, blue}",
+    "colour = ?" (one branch per value). A long set of values is shortened
+    (:func:`value_set`) unless ``full``."""
     name = str(split.feature)
     if split.kind == "numeric":
         return f"{name} ≤ {fmt_threshold(split.threshold)}"
     if split.kind == "categorical_binary" and split.groups:
-        values = ", ".join("missing" if v is None else str(v) for v in split.groups[0])
-        return f"{name} in {{{values}}}"
+        if full:
+            values = "{" + ", ".join("missing" if v is None else str(v) for v in split.groups[0])
+            return f"{name} in {values}}}"
+        return f"{name} in {value_set(split.groups[0])}"
     return f"{name} = ? ({len(split.groups) if split.groups else 0} branches)"
 
 
@@ -218,15 +244,23 @@ def _node_lines(
     marked_text,
     wrap_width: int = WRAP,
     shares_per_line: int = SHARES_PER_LINE,
+    compact: bool = False,
 ) -> tuple[list, list]:
-    """(lines above the bar, lines under the bar) of a node: (markup, plain, colour)."""
+    """(lines above the bar, lines under the bar) of a node: (markup, plain, colour).
+
+    ``compact``: the node's id and n on one line, its test (or predicted class) and the bar
+    only; the impurity, the gain and the shares are in the node's hover and the page's node
+    section."""
     n = int(round(node.n))
     top: list[tuple[str, str, str]] = []
     if marked_text:
         top.append((f"<b>{plot_text(marked_text)}</b>", marked_text, "#B00020"))
     top.append((f"<b>node {node.id}</b>", f"node {node.id}", "#202124"))
     if node.split is not None:
-        for piece in wrap(split_text(node.split), wrap_width):
+        test = split_text(node.split)
+        if compact and node.split.kind != "numeric" and node.split.kind != "categorical_binary":
+            test = f"{node.split.feature} = ?"  # one branch per value: the edges say which
+        for piece in wrap(test, wrap_width):
             top.append((plot_text(piece), piece, "#202124"))
     else:
         for k, piece in enumerate(wrap(f"→ {node.prediction}", wrap_width)):
@@ -234,6 +268,11 @@ def _node_lines(
                 (f"<b>{plot_text(piece)}</b>" if k == 0 else plot_text(piece), piece, "#202124")
             )
     top.append((f"n = {n}", f"n = {n}", "#202124"))
+    if compact:
+        if collapsed:
+            text = f"+ {hidden} hidden"
+            top.append((f"<i>{text}</i>", text, "#5f6368"))
+        return top, []
     top.append(
         (f"impurity {fmt_value(node.impurity)}", f"impurity {fmt_value(node.impurity)}", "#5f6368")
     )
@@ -302,6 +341,8 @@ def tree_layout(
     marked: Mapping[int, str] | Collection[int] = (),
     wrap_width: int = WRAP,
     shares_per_line: int = SHARES_PER_LINE,
+    focus: int | None = None,
+    compact: bool = False,
 ) -> TreeLayout:
     """Lay out a fitted tree in pixels (see the module notes); nothing drawn.
 
@@ -318,6 +359,13 @@ def tree_layout(
         screen (a phone) uses a smaller one so that the root's children fit side by side.
     shares_per_line : int
         Class shares written per line under a node's bar.
+    focus : int, optional
+        A node drawn with its children whatever ``max_depth``, and so its ancestors: the path
+        from the root to it and its children are open, the other nodes below ``max_depth``
+        collapsed (the Tree page's step-through: the node just split and its new children are
+        always drawn).
+    compact : bool
+        Compact boxes (:func:`_node_lines`): id and n, the test, the bar.
     """
     if wrap_width < 4 or shares_per_line < 1:
         raise ValueError(
@@ -335,9 +383,16 @@ def tree_layout(
     children_all = {i: tuple(nd.children) for i, nd in nodes.items()}
     sizes = _subtree_sizes(children_all, root)
 
+    opened: set[int] = set()
+    if focus is not None and int(focus) in nodes:
+        j = int(focus)
+        while j is not None:
+            opened.add(j)
+            j = nodes[j].parent
+
     def visible_kids(i):
         nd = nodes[i]
-        if max_depth is not None and nd.depth >= max_depth:
+        if max_depth is not None and nd.depth >= max_depth and i not in opened:
             return ()
         return tuple(nd.children)
 
@@ -364,9 +419,10 @@ def tree_layout(
             marked.get(i),
             wrap_width,
             shares_per_line,
+            compact,
         )
         width = max(text_width(p) for _, p, _ in top + under) + 2 * PAD
-        height = LINE_H * (len(top) + len(under)) + BAR_H + 2 * PAD + 4.0
+        height = LINE_H * (len(top) + len(under)) + BAR_H + 2 * PAD + (0.0 if compact else 4.0)
         pred = str(nd.prediction)
         boxes[i] = NodeBox(
             id=i,
@@ -391,11 +447,13 @@ def tree_layout(
         k = list(nodes[parent].children).index(i)
         label_plain[i] = wrap(branch_text(nodes[parent].split, k), wrap_width)
 
+    gap = COMPACT_GAP if compact else H_GAP
+
     def own_width(i):
         w = boxes[i].width
         if i in label_plain:
             w = max(w, max(text_width(p) for p in label_plain[i]))
-        return w + H_GAP
+        return w + gap
 
     # x: contour packing, bottom-up. A subtree's contour is, per level under its root, the
     # (left, right) extent of its boxes and labels relative to its root's x; each child is

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from offcenter.app.serve import streamlit_command
+from offcenter.ops.serve import streamlit_command
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -118,7 +118,7 @@ def warm_up(url: str, pages=("", "Two_classes", "Q_classes", "Tree", "Compare_me
     tests do not wait for the first imports of a cold server (a minute on a loaded machine)."""
     import asyncio
 
-    from offcenter.app.warmup import warm
+    from offcenter.ops.warmup import warm
 
     port = int(url.rsplit(":", 1)[1].split("/")[0])
 

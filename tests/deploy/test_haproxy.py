@@ -1,4 +1,4 @@
-"""The deployment with the real balancer: ``python -m offcenter.app.serve`` starts two Streamlit
+"""The deployment with the real balancer: ``python -m offcenter.ops.serve`` starts two Streamlit
 processes (on 127.0.0.2 and 127.0.0.3: backends on different hosts) behind Debian's HAProxy, and
 the tests check what a class needs of it:
 
@@ -35,9 +35,9 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.asyncio.client import connect
 
-from offcenter.app.serve import BACKEND_HEADER, COOKIE, server_states
+from offcenter.ops.serve import BACKEND_HEADER, COOKIE, server_states
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HOSTS = ("127.0.0.2", "127.0.0.3")
 #: the interaction goal of the deployment (p95 of a class of 60 on two processes)
 GOAL_S = 0.5
@@ -62,13 +62,13 @@ def _poll(predicate, bound: float, every: float = 0.1):
 
 
 class Launcher:
-    """``python -m offcenter.app.serve`` in a subprocess, its output collected."""
+    """``python -m offcenter.ops.serve`` in a subprocess, its output collected."""
 
     def __init__(self, run_dir: Path, port: int, *extra: str):
         self.port = port
         self.run_dir = run_dir
         self.admin = str(run_dir / "haproxy.sock")
-        cmd = [sys.executable, "-m", "offcenter.app.serve", "--port", str(port)]
+        cmd = [sys.executable, "-m", "offcenter.ops.serve", "--port", str(port)]
         cmd += ["--address", "127.0.0.1", "--run-dir", str(run_dir), *extra]
         cmd += ["--", "--server.fileWatcherType", "none"]
         self.proc = subprocess.Popen(

@@ -1,6 +1,6 @@
 """What a student loses when the server process that held their session is gone, in words.
 
-Behind HAProxy (:mod:`offcenter.app.serve`) each browser session lives in the memory of one
+Behind HAProxy (:mod:`offcenter.ops.serve`) each browser session lives in the memory of one
 Streamlit process. When that process dies (or is taken out as hung), the browser reconnects and
 HAProxy sends it to a live process (``option redispatch``), where a *new* session starts: what
 the page's address carries comes back (every page's settings, the Tree page's data choice,

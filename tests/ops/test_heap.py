@@ -1,4 +1,4 @@
-"""The app process's heap freeze (offcenter.app.heap): frozen once every page ran, again once
+"""The app process's heap freeze (offcenter.ops.heap): frozen once every page ran, again once
 every warm-up link ran, never more; the app's navigation reports each run that ended."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from offcenter.app import heap
-from offcenter.app.warmup import LINKS, PAGES
+from offcenter.ops import heap
+from offcenter.ops.warmup import LINKS, PAGES
 from tests.conftest import run_app
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _query(link_query: str) -> dict:

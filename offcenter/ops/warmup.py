@@ -3,7 +3,7 @@
 A Streamlit process imports a page's modules (scikit-learn, the tree engine, pandas' readers)
 and fills its caches (bundled data sets, curve data) the first time a session runs the page:
 the first student on each process waits one to two seconds. :func:`warm` runs every page once on
-each process before the class arrives (``python -m offcenter.app.serve`` does it for each of its
+each process before the class arrives (``python -m offcenter.ops.serve`` does it for each of its
 processes before HAProxy sends it a student); :func:`open_page` is the one session it opens, also used by
 the tests. The Tree page is also opened once on each bundled data set, so that the first
 student to pick one finds its tree grown and its root's tables computed (the page's caches are
@@ -15,7 +15,7 @@ browser's first message does), then the server's ``ForwardMsg`` until ``script_f
 It uses the ``websockets`` client (declared in requirements.txt; Streamlit depends on it too).
 Only the given host is contacted (127.0.0.1 by default).
 
-``python -m offcenter.app.warmup --port 8501 --wait 300`` waits for a server's health and warms
+``python -m offcenter.ops.warmup --port 8501 --wait 300`` waits for a server's health and warms
 it (the Kubernetes manifest runs it as the container's postStart hook, so a pod is ready only
 once warm).
 
@@ -153,9 +153,9 @@ def wait_healthy(port: int, host: str = "127.0.0.1", wait: float = 300.0, proces
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m offcenter.app.warmup``: wait for one server, then open every link once."""
+    """``python -m offcenter.ops.warmup``: wait for one server, then open every link once."""
     parser = argparse.ArgumentParser(
-        prog="python -m offcenter.app.warmup",
+        prog="python -m offcenter.ops.warmup",
         description="Wait for a Streamlit server of the app, then run every page once on it.",
     )
     parser.add_argument("--port", type=int, default=8501)

@@ -1,11 +1,11 @@
-"""The warm-up's wait for a server's health (offcenter.app.warmup.wait_healthy)."""
+"""The warm-up's wait for a server's health (offcenter.ops.warmup.wait_healthy)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-from offcenter.app.warmup import wait_healthy
+from offcenter.ops.warmup import wait_healthy
 
 
 def test_waiting_for_health_stops_when_the_server_process_exits():

@@ -1,5 +1,5 @@
 """The load benchmark's summary of HAProxy's access log (benchmarks/bench_classroom.py) reads
-the fields of offcenter.app.serve.LOG_FORMAT where they are: a websocket session's length is
+the fields of offcenter.ops.serve.LOG_FORMAT where they are: a websocket session's length is
 its %Tt, not its byte count."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from offcenter.app.serve import LOG_FORMAT
+from offcenter.ops.serve import LOG_FORMAT
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _bench():

@@ -14,9 +14,9 @@ import yaml
 from dockerfile_parse import DockerfileParser
 from kubernetes_validate import ValidationError, validate
 
-from offcenter.app.serve import Backend, find_haproxy, haproxy_config, parse_backend
+from offcenter.ops.serve import Backend, find_haproxy, haproxy_config, parse_backend
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 K8S_VERSION = "1.37.0"
 
@@ -64,7 +64,7 @@ def test_the_configuration_has_what_a_class_needs():
     previous = "http-request set-header X-Offcenter-Previous %[req.cook(OFFCENTER)] if { "
     assert previous + "req.cook(OFFCENTER) -m found }" in lines
     default_server = next(x for x in lines if x.startswith("default-server"))
-    # out within 5 s (measured about 4 s for a hung process in tests/test_deploy_haproxy.py):
+    # out within 5 s (measured about 4 s for a hung process in tests/deploy/test_haproxy.py):
     # a check every second, half a second after a failure, 1.5 s to answer, 2 failures
     assert "inter 1000ms fastinter 500ms" in default_server and "fall 2" in default_server
     assert "timeout check 1500ms" in lines
@@ -81,7 +81,7 @@ def test_the_example_configuration_for_two_machines_is_the_generators(tmp_path):
 
 def test_print_config_on_the_command_line_matches_the_example():
     out = subprocess.run(
-        [sys.executable, "-m", "offcenter.app.serve", "--print-config", "--port", "80"]
+        [sys.executable, "-m", "offcenter.ops.serve", "--print-config", "--port", "80"]
         + ["--backends", "10.0.0.11:8501", "10.0.0.12:8501"],
         cwd=ROOT,
         capture_output=True,
@@ -97,7 +97,7 @@ def test_a_bad_backend_is_a_clear_error(bad):
     with pytest.raises(ValueError, match="is not host:port"):
         parse_backend(bad, 1)
     out = subprocess.run(
-        [sys.executable, "-m", "offcenter.app.serve", "--print-config", "--backends", bad],
+        [sys.executable, "-m", "offcenter.ops.serve", "--print-config", "--backends", bad],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -109,7 +109,7 @@ def test_a_bad_backend_is_a_clear_error(bad):
 
 def test_a_missing_haproxy_is_a_clear_error(tmp_path):
     out = subprocess.run(
-        [sys.executable, "-m", "offcenter.app.serve", "--haproxy", str(tmp_path / "none")],
+        [sys.executable, "-m", "offcenter.ops.serve", "--haproxy", str(tmp_path / "none")],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -199,7 +199,7 @@ def test_probes_affinity_and_websocket_timeouts():
     for probe in ("readinessProbe", "livenessProbe", "startupProbe"):
         assert container[probe]["httpGet"]["path"] == "/_stcore/health", probe
     # the warm-up runs before the probes (postStart), so a cold pod gets no student
-    assert "offcenter.app.warmup" in " ".join(
+    assert "offcenter.ops.warmup" in " ".join(
         container["lifecycle"]["postStart"]["exec"]["command"]
     )
     annotations = docs["Ingress"]["metadata"]["annotations"]
@@ -215,7 +215,7 @@ def test_probes_affinity_and_websocket_timeouts():
 
 def test_the_launcher_help_works():
     out = subprocess.run(
-        [sys.executable, "-m", "offcenter.app.serve", "--help"],
+        [sys.executable, "-m", "offcenter.ops.serve", "--help"],
         cwd=ROOT,
         capture_output=True,
         text=True,

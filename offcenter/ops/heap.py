@@ -3,15 +3,15 @@
 CPython's cyclic garbage collector scans every tracked object of the oldest generation at each
 full (generation 2) collection, and holds the GIL while it does: every session of the process
 waits. In a warm app process that generation is mostly what never becomes garbage: the imported
-libraries (Streamlit, Plotly, pandas, scikit-learn, SciPy) and the warmed caches. Measured
-under the 30-student class of ``benchmarks/bench_classroom.py`` on one process, full
-collections paused it for 137 ms (median of 10, at most 242 ms): a student's click that met one
-waited that long on top of its own work.
+libraries (Streamlit, Plotly, pandas, scikit-learn, SciPy) and the warmed caches, so a full
+collection pauses the process for a long while (measured under the 30-student class of
+``benchmarks/bench_classroom.py``: benchmarks/results/classroom.md): a student's click that met
+one waited that long on top of its own work.
 
 :func:`after_run` freezes the heap (``gc.collect()`` then ``gc.freeze()``, the standard library's
 way to leave long-lived objects out of the collections) at two moments of a process's life:
 once every page has run once (the imports and the pages' first caches), and once the warm-up's
-links (:data:`offcenter.app.warmup.LINKS`: every page, and the Tree page on every bundled data
+links (:data:`offcenter.ops.warmup.LINKS`: every page, and the Tree page on every bundled data
 set) have all run. Later full collections scan only what the class created. Frozen objects are
 never collected as cyclic garbage: the cost is at most what the warm-up built that later leaves
 a cache, bounded, since the freeze happens twice per process at most.
@@ -29,7 +29,7 @@ import gc
 import threading
 from collections.abc import Callable, Iterable, Mapping
 
-from offcenter.app.warmup import LINKS, PAGES
+from offcenter.ops.warmup import LINKS, PAGES
 
 __all__ = ["HeapFreezer", "after_run", "freeze_heap"]
 

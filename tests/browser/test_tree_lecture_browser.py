@@ -1,0 +1,147 @@
+"""The Tree page as a lecture tool, measured in headless Chromium.
+
+At 1400x900 in presentation mode (the lecture view) each of the first six steps of the lesson's
+tree (Pima, off-centered Shannon on the prior) draws the node just split and its children inside
+the chart, on the first screen (nothing scrolled), with node text of 18 px or more, beside the
+step controls and the step's verdict; the whole tree opens at depth 2 with 18 px text. At 390x844
+(a phone) the same steps draw the node just split and its children. Screenshots:
+tests/artifacts/tree_lecture_step{k}.png, tree_lecture_depth2.png, tree_phone_step{k}.png.
+"""
+
+import pytest
+
+from offcenter.data.datasets import DATASETS, load
+from offcenter.tree import TreeClassifier
+from offcenter.tree.steps import split_order
+
+from .conftest import ARTIFACTS, wait_for_app
+from .test_tree_browser import wait_for_tree
+from .test_tree_steps_browser import wait_for_nodes
+
+pytestmark = pytest.mark.browser
+
+LESSON = "/Tree?data=pima&setting=oc_shannon&present=1&step_on=1"
+
+#: Every drawn node's box in viewport px (from the markers' data coordinates and the axes), the
+#: chart's box, the text trace's size, the main area's scroll.
+BOXES = """() => {
+    const gd = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+    if (!gd || !gd._fullLayout) return null;
+    const fl = gd._fullLayout, r = gd.getBoundingClientRect();
+    const xa = fl.xaxis, ya = fl.yaxis;
+    const tr = gd.data.find(t => t.name === 'nodes');
+    const text = gd.data.find(t => t.name === 'text');
+    const sizes = tr.marker.size;
+    const boxes = {};
+    tr.customdata.forEach((c, k) => {
+        const x = r.left + xa._offset + xa.d2p(tr.x[k]);
+        const y = r.top + ya._offset + ya.d2p(tr.y[k]);
+        boxes[c[0]] = [x, y];
+    });
+    const fonts = Array.from(gd.querySelectorAll('g.textpoint text'))
+        .map(t => parseFloat(getComputedStyle(t).fontSize));
+    const main = document.querySelector("[data-testid='stMain']");
+    return {boxes, chart: [r.left, r.top, r.right, r.bottom], font: text.textfont.size,
+            least: Math.min(...fonts), scroll: main ? main.scrollTop : window.scrollY,
+            legend: Math.min(...Array.from(gd.querySelectorAll('.legend text'))
+                .map(t => parseFloat(getComputedStyle(t).fontSize)))};
+}"""
+
+
+def _lesson_tree():
+    df = load("pima")
+    t = DATASETS["pima"].target
+    return TreeClassifier(measure="shannon", theta="prior", max_depth=5).fit(
+        df.drop(columns=t), df[t]
+    )
+
+
+def _shot(page, name):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))  # the first screen only
+
+
+def _drawn_after(page, ids):
+    """Wait until the chart draws at least the nodes ``ids``; return the measures."""
+    want = ",".join(str(int(i)) for i in ids)
+    page.wait_for_function(
+        f"() => {{ const m = ({BOXES})(); return m && [{want}].every(i => i in m.boxes); }}",
+        timeout=120_000,
+    )
+    page.wait_for_timeout(300)
+    return page.evaluate(BOXES)
+
+
+def _on_first_screen(box, height):
+    return box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+def test_the_lecture_view_draws_each_steps_split_on_the_first_screen_at_18_px(page, app_url):
+    tree = _lesson_tree().tree_
+    order = split_order(tree)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(app_url + LESSON)
+    wait_for_app(page)
+    wait_for_tree(page)
+    wait_for_nodes(page, [0])
+    next_button = page.get_by_role("button", name="Next split", exact=True)
+    for k in range(1, 7):
+        next_button.click()
+        node = order[k - 1]
+        kids = list(tree.nodes[node].children)
+        m = _drawn_after(page, [node, *kids])
+        wait_for_app(page)
+        m = page.evaluate(BOXES)
+        assert m["scroll"] == 0  # nothing scrolled: the first screen
+        left, top, right, bottom = m["chart"]
+        assert 0 <= top and bottom <= 900, m["chart"]  # the whole chart on the first screen
+        for i in [node, *kids]:
+            x, y = m["boxes"][str(i)]
+            assert left <= x <= right and top <= y <= bottom and y <= 900, (k, i, m)
+        assert m["font"] >= 18 and m["least"] >= 18 and m["legend"] >= 18, (k, m)
+        # the controls and the step's verdict beside the tree, on the first screen
+        assert _on_first_screen(next_button.bounding_box(), 900)
+        verdict = page.get_by_text(f"Step {k}: node {node} is split", exact=False)
+        assert _on_first_screen(verdict.bounding_box(), 900)
+        alert = page.locator("[data-testid='stAlert']").first
+        assert _on_first_screen(alert.bounding_box(), 900)
+        assert page.locator("[data-testid='stException']").count() == 0
+        _shot(page, f"tree_lecture_step{k}")
+    # the node's details follow in tabs under the tree
+    tab = page.get_by_role("tab", name="Own best splits and gain plot")
+    assert tab.bounding_box()["y"] > m["chart"][3] - 1
+
+
+def test_the_lecture_view_opens_the_tree_at_depth_2_at_18_px(page, app_url):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(app_url + "/Tree?data=pima&setting=oc_shannon&present=1")
+    wait_for_app(page)
+    wait_for_tree(page)
+    m = _drawn_after(page, [0, 1, 2, 3, 4, 5, 6])
+    assert m["scroll"] == 0 and m["chart"][3] <= 900
+    assert m["font"] >= 18 and m["least"] >= 18 and m["legend"] >= 18, m
+    toggle = page.get_by_text("Step through the splits", exact=False).first
+    assert _on_first_screen(toggle.bounding_box(), 900)
+    _shot(page, "tree_lecture_depth2")
+
+
+def test_a_phone_draws_each_steps_split(phone, app_url):
+    tree = _lesson_tree().tree_
+    order = split_order(tree)
+    phone.goto(app_url + LESSON)
+    wait_for_app(phone)
+    wait_for_tree(phone)
+    wait_for_nodes(phone, [0])
+    next_button = phone.get_by_role("button", name="Next split", exact=True)
+    for k in range(1, 7):
+        next_button.click()
+        node = order[k - 1]
+        kids = list(tree.nodes[node].children)
+        m = _drawn_after(phone, [node, *kids])
+        left, _top, right, _bottom = m["chart"]
+        for i in [node, *kids]:
+            x, _y = m["boxes"][str(i)]
+            assert left <= x <= right, (k, i, m)
+        assert m["least"] >= 10
+        phone.locator("[data-testid='stPlotlyChart']").first.scroll_into_view_if_needed()
+        _shot(phone, f"tree_phone_step{k}")
