@@ -2,8 +2,8 @@
 docs/imbalanced_study.md) is run here, at a tiny size where the real one takes an hour: the same
 arguments with two data sets, 2 folds x 1 repeat and 2 trees per forest, writing to a temporary
 folder. A command added to these documents and not known here fails the first test. (The
-figures script, which needs a browser, is run by tests/browser/; the ``--report`` command on the
-committed results is run in full by ``test_report_reproduces_the_committed_tables``.)"""
+figures script needs a browser and is not run here; the ``--report`` command is run on each tiny
+run's results.)"""
 
 import importlib.util
 import re
