@@ -167,9 +167,10 @@ def _score_differs(optima: pd.DataFrame) -> bool:
 def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
     """Every setting's own overall best split: one row per setting, every setting listed.
 
-    Columns: ``gain``, ``score`` (only when some score differs from the gain, i.e. with an
-    alpha), ``best split`` (its pick, e.g. ``glucose <= 127.5``, or :data:`NO_WINNER` when
-    all features tie under the setting, or ``no valid split``), ``setting`` (the label, last).
+    Columns: ``setting`` (the label, first), ``gain``, ``score`` (only when some score
+    differs from the gain, i.e. with an alpha), ``best split`` (its pick, e.g.
+    ``glucose <= 127.5``, or :data:`NO_WINNER` when all features tie under the setting, or
+    ``no valid split``).
     For a setting with no winner the gain and score are the value every feature ties at.
 
     With ``impurities`` (``clf.node_impurities(node, settings)``, indexed by setting key) the
@@ -227,11 +228,12 @@ def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
         out["setting"] = [
             lab + (i.label_suffix if i is not None else "") for lab, i in zip(out["setting"], infos)
         ]
-        out = out[[c for c in out.columns if c != "setting"] + ["setting"]]
     else:
         out = out.drop(columns="children (class counts)")
     if not with_score:
         out = out.drop(columns="score")
+    # the setting first: the grid scrolls sideways, never hiding which row is which setting
+    out = out[["setting"] + [c for c in out.columns if c != "setting"]]
     out.attrs["keys"] = keys
     return out
 
