@@ -260,3 +260,7 @@ def test_predictions_table_is_what_apply_predict_proba_and_predict_give(params):
     for j, c in enumerate(clf.classes_):
         assert np.array_equal(table[f"P({c})"].to_numpy(), proba[:, j])
     assert table["predicted"].tolist() == clf.predict(X).tolist()
+    # the true class beside each prediction, when given
+    with_y = predictions_table(clf, X, y=y)
+    assert with_y["true class"].tolist() == y.tolist()
+    assert list(with_y.columns[:3]) == ["row", "true class", "leaf"]
