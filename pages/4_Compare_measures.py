@@ -33,6 +33,7 @@ from offcenter.app.tables import show_table
 from offcenter.data.csv_io import DataProblem, id_like_columns, prepare_xy
 from offcenter.evaluation.runner import METRICS, CrossValidation
 from offcenter.evaluation.wording import paired_sentences
+from offcenter.tree.params import depth_limit
 from offcenter.viz.evaluation import (
     difference_figure,
     metric_figure,
@@ -199,7 +200,7 @@ if run_clicked and chosen:
                 model=model,
                 leaf_rule=leaf_rule,
                 tree_params={
-                    "max_depth": int(max_depth) or None,
+                    "max_depth": depth_limit(max_depth),
                     "min_samples_leaf": int(min_leaf),
                 },
                 n_estimators=int(n_trees),

@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian's chromium (the browser tests), haproxy (the deployment's balancer, which
-# tests/test_deploy_*.py start) and graphviz, each installed when missing and we can.
+# tests/deploy/ start) and graphviz, each installed when missing and we can.
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)

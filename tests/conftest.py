@@ -4,13 +4,15 @@
   ``dev`` (the default: 100 examples), ``ci`` (150 examples, what ``.ci/run`` uses) and
   ``thorough`` (2,000 examples, for a night run). No profile has a deadline: a test never
   depends on the machine's speed. A test's own ``@settings(max_examples=...)`` still wins.
-- **Markers**: every test under ``tests/browser/`` gets ``browser`` (a real headless Chromium
-  against ``streamlit run app.py``), so ``pytest -m "not browser"`` is the everyday run.
+- **Tiers**: every test under ``tests/browser/`` gets ``browser`` (a real headless Chromium
+  against ``streamlit run app.py``), every test under ``tests/deploy/`` gets ``deploy`` (wheels,
+  fresh virtual environments, HAProxy); a long test elsewhere is marked ``slow`` by hand. The
+  everyday run is ``pytest -n 2 -m "not browser and not deploy and not slow"``; CI runs all.
 - **AppTest**: :func:`run_app` opens a page (or reruns one) and fails on any exception the
   script raised; the ``run_app`` fixture hands out the same function.
 
-Run the suite from the repository root: ``pytest -n 2`` (pytest-xdist) or
-``pytest -m "not browser"``.
+Run the suite from the repository root: ``pytest -n 2`` (pytest-xdist, everything) or the
+everyday run above.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
-BROWSER_DIR = Path(__file__).resolve().parent / "browser"
+#: The tiers given by a directory: every test under tests/<name>/ gets the marker <name>.
+TIER_DIRS = {name: Path(__file__).resolve().parent / name for name in ("browser", "deploy")}
 
 # ---------------------------------------------------------------------------- hypothesis
 settings.register_profile(
@@ -62,10 +65,12 @@ def pytest_report_header(config):
 
 # ---------------------------------------------------------------------------- markers
 def pytest_collection_modifyitems(config, items):
-    """Mark every test under tests/browser/ ``browser``."""
+    """Mark every test under tests/browser/ ``browser`` and under tests/deploy/ ``deploy``."""
     for item in items:
-        if BROWSER_DIR in Path(str(item.fspath)).resolve().parents:
-            item.add_marker(pytest.mark.browser)
+        parents = Path(str(item.fspath)).resolve().parents
+        for name, folder in TIER_DIRS.items():
+            if folder in parents:
+                item.add_marker(getattr(pytest.mark, name))
 
 
 # ---------------------------------------------------------------------------- AppTest

@@ -79,6 +79,7 @@ def _order(at) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_page_opens_on_the_short_answer_from_the_results(tiny_study, monkeypatch):
     monkeypatch.setenv("OFFCENTER_STUDY_CSV", str(tiny_study))
 
@@ -108,6 +109,7 @@ def test_page_opens_on_the_short_answer_from_the_results(tiny_study, monkeypatch
     assert "DKM" in set(fam["setting"])
 
 
+@pytest.mark.slow
 def test_page_explorer_shows_the_tests_for_any_family(tiny_study, monkeypatch):
     monkeypatch.setenv("OFFCENTER_STUDY_CSV", str(tiny_study))
     monkeypatch.setattr(study, "_fit", lambda *a, **k: (_ for _ in ()).throw(AssertionError))

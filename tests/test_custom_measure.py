@@ -157,6 +157,7 @@ def test_bad_names_and_params(registered):
         oc.unregister_measure("gini")
 
 
+@pytest.mark.slow
 def test_forest_on_a_custom_measure_in_worker_processes(registered):
     registered("py_gini_f", py_gini)
     X, y = load_wine(return_X_y=True)
@@ -179,6 +180,7 @@ PLUGIN = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_cli_plugin_option(tmp_path):
     (tmp_path / "my_measures.py").write_text(PLUGIN)
     data = tmp_path / "d.csv"
@@ -281,6 +283,7 @@ def test_curve_pages_show_an_installed_plugin(tmp_path):
     assert "'half DKM'" in out.stdout and "'off-centered half DKM'" in out.stdout, out.stdout
 
 
+@pytest.mark.slow
 def test_parallel_evaluate_knows_a_plugin_loaded_after_workers_started(tmp_path):
     """load_plugins restarts joblib's reusable workers: a cross-validation in worker processes
     started before the plugin was loaded still knows its measure (no NaN)."""

@@ -106,7 +106,12 @@ def test_class_weight_is_passed_to_the_trees(ecoli):
     f = ForestClassifier(
         n_estimators=3, max_depth=2, class_weight="balanced", random_state=0, n_jobs=1
     ).fit(X, y)
-    assert all(t.class_weight == "balanced" for t in f.estimators_)
+    # "balanced": the whole training set's weights, the same dict for every tree
+    counts = y.value_counts()
+    want = {c: len(y) / (len(counts) * k) for c, k in counts.items()}
+    for t in f.estimators_:
+        assert t.class_weight.keys() == want.keys()
+        assert all(t.class_weight[c] == pytest.approx(want[c], rel=1e-15) for c in want)
     plain = ForestClassifier(n_estimators=3, max_depth=2, random_state=0, n_jobs=1).fit(X, y)
     minority = y.value_counts().idxmin()
     # weighting the minority class up makes the forest predict it at least as often
@@ -214,7 +219,7 @@ def test_plain_bootstrap_missing_the_minority_is_drawn_again():
     X = pd.DataFrame({"a": rng.normal(size=60)})
     y = np.array(["n"] * 59 + ["p"])
     f = ForestClassifier(
-        n_estimators=30, stratified=False, class_weight="balanced", random_state=0
+        n_estimators=30, stratified=False, class_weight="balanced_subsample", random_state=0
     ).fit(X, y)
     assert all(set(y[idx]) == {"n", "p"} for idx in f.samples_)
     assert f.predict(X.iloc[[59]])[0] == "p"

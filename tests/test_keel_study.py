@@ -182,6 +182,7 @@ def test_the_same_folds_and_numbers_whatever_n_jobs(bad_folder):
     assert a.to_numpy().tolist() == b.to_numpy().tolist()
 
 
+@pytest.mark.slow
 def test_cli_on_a_tiny_folder_writes_csv_json_markdown_and_resumes(bad_folder, tmp_path, capsys):
     out = tmp_path / "folds.csv.gz"  # compressed, reproducibly
     md = tmp_path / "report.md"

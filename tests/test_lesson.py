@@ -34,7 +34,7 @@ TIMEOUT = 120
 WHAT, UNIFORM, OFFCENTER, SPLIT = lesson.STEPS
 
 
-def decoded(step: lesson.Step, present: bool = False) -> dict:
+def decoded(step: lesson.LessonStep, present: bool = False) -> dict:
     """The values the step's target page reads from the link (no warning allowed)."""
     link = lesson.step_link(step, present=present)
     values, warnings = lesson.SCHEMAS[step.page].decode(link.query)
@@ -140,12 +140,12 @@ def test_step_4_is_pima_with_the_off_centered_shannon_on_the_prior():
 
 
 def test_a_step_with_a_field_its_page_does_not_have_is_refused():
-    bad = lesson.Step("t", "a. b.", ("x",), lesson.TWO_CLASSES, "l", "d", {"q": 3})
+    bad = lesson.LessonStep("t", "a. b.", ("x",), lesson.TWO_CLASSES, "l", "d", {"q": 3})
     with pytest.raises(KeyError, match="no URL field q"):
         lesson.step_link(bad)
     # and a value outside the schema's choices decodes with a warning (what the tests above
     # rule out for the real steps)
-    link = lesson.step_link(lesson.Step("t", "", (), lesson.TREE, "l", "d", {"data": "nope"}))
+    link = lesson.step_link(lesson.LessonStep("t", "", (), lesson.TREE, "l", "d", {"data": "nope"}))
     assert lesson.TREE_LINK_SCHEMA.decode(link.query)[1]
 
 
@@ -185,7 +185,7 @@ def _query(step, present=False) -> dict:
     return lesson.step_link(step, present=present).query
 
 
-def _follow(step: lesson.Step, at: AppTest | None = None, present: bool = False) -> AppTest:
+def _follow(step: lesson.LessonStep, at: AppTest | None = None, present: bool = False) -> AppTest:
     """Follow a step's link from the home page, as st.page_link does: its page, through
     app.py's navigation, with the link's query string (a new session when ``at`` is None)."""
     if at is None:

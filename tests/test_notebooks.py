@@ -42,6 +42,7 @@ def test_there_are_three_to_four_notebooks():
     assert {p.stem for p in NOTEBOOKS} == set(EXPECTED)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs(path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))

@@ -1,5 +1,5 @@
 """Sessions stay apart: what one student does (an upload, a theta) never shows in another's page,
-on one Streamlit process (several processes behind HAProxy: tests/test_deploy_haproxy.py)."""
+on one Streamlit process (several processes behind HAProxy: tests/deploy/test_haproxy.py)."""
 
 from __future__ import annotations
 

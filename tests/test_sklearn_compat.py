@@ -59,6 +59,7 @@ def test_sklearn_check(estimator, check):
     check(estimator)
 
 
+@pytest.mark.slow
 def test_array_api_check():
     """check_array_api_input (numpy dispatch) for every estimator, with SCIPY_ARRAY_API=1."""
     code = (

@@ -194,8 +194,8 @@ def test_pooled_metrics_sum_the_counts_of_a_repetition():
 # ------------------------------------------------------------------ pruning
 def test_one_se_rule_takes_the_largest_alpha_within_one_se():
     errors = np.array([[0.30, 0.31, 0.40], [0.32, 0.33, 0.40]])
-    assert study.one_se_alpha([0.0, 0.1, 0.2], errors) == 0.1
-    assert study.one_se_alpha([0.0, 0.1], [[0.1, 0.5], [0.1, 0.5]]) == 0.0
+    assert study.one_se_alpha_of_folds([0.0, 0.1, 0.2], errors) == 0.1
+    assert study.one_se_alpha_of_folds([0.0, 0.1], [[0.1, 0.5], [0.1, 0.5]]) == 0.0
 
 
 def test_inner_cv_alpha_is_a_candidate_of_the_path(folder):

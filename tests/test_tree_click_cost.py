@@ -219,6 +219,7 @@ async def _session(port: int, change):
         return fragment, first, reply
 
 
+@pytest.mark.slow
 def test_a_measure_change_reruns_only_the_settings_and_writes_the_link(server):
     def choose_gini(first):
         box = next(
@@ -283,6 +284,7 @@ async def _click(port: int, node: int):
         return fragment, trace_inputs, click
 
 
+@pytest.mark.slow
 def test_a_node_click_reruns_only_the_fragment_without_the_trace_form(server):
     fragment, trace_inputs, click = asyncio.run(_click(server, 2))
     assert fragment  # the chart is drawn by a fragment

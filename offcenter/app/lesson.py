@@ -41,7 +41,7 @@ __all__ = [
     "TREE",
     "TREE_LINK_SCHEMA",
     "SCHEMAS",
-    "Step",
+    "LessonStep",
     "StepLink",
     "STEPS",
     "url_path",
@@ -66,7 +66,7 @@ SCHEMAS: dict[str, urlstate.Schema] = {
 
 
 @dataclass(frozen=True)
-class Step:
+class LessonStep:
     """One step of the lesson.
 
     Parameters
@@ -117,8 +117,8 @@ class StepLink:
         return "/" + self.url_path + ("?" + q if q else "")
 
 
-STEPS: tuple[Step, ...] = (
-    Step(
+STEPS: tuple[LessonStep, ...] = (
+    LessonStep(
         title="What entropy measures",
         text=(
             "A node of a tree holds examples of two classes, a fraction p of them in class 1. "
@@ -134,7 +134,7 @@ STEPS: tuple[Step, ...] = (
         # theta = 1/2 is the uniform distribution: off-centering there changes nothing
         settings={"measures": ("shannon", "gini"), "version": "raw", "theta": 0.5},
     ),
-    Step(
+    LessonStep(
         title="Why the maximum is at the uniform distribution",
         text=(
             "A rare class is surprising but seldom seen; a common class is seen often but is "
@@ -156,7 +156,7 @@ STEPS: tuple[Step, ...] = (
             "ternary": "shannon",
         },
     ),
-    Step(
+    LessonStep(
         title="What off-centering moves",
         text=(
             "With imbalanced classes, say 20 % in class 1, a node with 20 % in class 1 tells "
@@ -175,7 +175,7 @@ STEPS: tuple[Step, ...] = (
         "entropies at θ = 0.2.",
         settings=dict(PRESETS["fig1"]["values"]),
     ),
-    Step(
+    LessonStep(
         title="What it does to a split",
         text=(
             "A split's gain is the parent's uncertainty minus its children's, weighted by "
@@ -210,7 +210,7 @@ def url_path(page: str) -> str:
     return re.sub(r"^[0-9]+_", "", stem)
 
 
-def step_link(step: Step, present: bool = False) -> StepLink:
+def step_link(step: LessonStep, present: bool = False) -> StepLink:
     """The page and query string of a step's link.
 
     The step's settings are encoded through the page's schema (:data:`SCHEMAS`), every one of

@@ -24,6 +24,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
+from offcenter.app import session_end
 from offcenter.app.presentation import presentation_toggle, viewport
 from offcenter.ops import failover, heap
 
@@ -128,6 +129,7 @@ def run() -> None:
         for i, (path, title, icon) in enumerate(PAGES)
     ]
     page = st.navigation(pages)
+    session_end.start()  # once per process: what ended sessions held is freed
     _every_page()
     asked = st.query_params.to_dict()  # the link as opened (pages rewrite it as they run)
     ended = False

@@ -44,11 +44,11 @@ import streamlit as st
 from offcenter.app import node_settings
 from offcenter.app.tree_page import cached_fit, drawn_font
 from offcenter.app.tree_session import Grow, TreeSession
+from offcenter.tree.params import STOP_PARAMS
 from offcenter.viz.tree import COMPACT_WRAP, DrawingFit, TreeDrawing, fit_drawing, tree_drawing
 from offcenter.viz.tree_layout import SHARES_PER_LINE, WRAP, TreeLayout, tree_layout
 
 __all__ = [
-    "STOP_PARAMS",
     "cached_drawn_font",
     "cached_fit_depth",
     "cached_tree_drawing",
@@ -57,10 +57,6 @@ __all__ = [
     "prepare_grow",
     "tree_figure_spec",
 ]
-
-#: The tree parameters (of the page's ``params_json``) that decide where the growth stops, not
-#: how a node's splits are searched: the node's tables do not depend on them.
-STOP_PARAMS = ("max_depth", "min_samples_split", "min_gain")
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -175,7 +171,8 @@ def node_key(data_key: str, params_json: str, clf, node) -> str:
     best split of every feature, the tree's candidates scored by every setting, the threshold
     gains) depend on the training data, the node's rows, the tree's setting and search
     constraints (``min_samples_leaf``, ``categorical``, ``alpha``, ...) and the node's split,
-    not on where the growth stopped elsewhere (:data:`STOP_PARAMS`) nor on the rest of the tree.
+    not on where the growth stopped elsewhere (:data:`offcenter.tree.params.STOP_PARAMS`) nor
+    on the rest of the tree.
     Keyed by this instead of the tree's key, a grow after a change of the maximum depth finds its
     root's tables (and those of every node it shares with the tree grown before: node ids are
     breadth-first, so a shallower tree's nodes keep their ids) already computed: the root's
@@ -194,8 +191,8 @@ def node_key(data_key: str, params_json: str, clf, node) -> str:
     Returns
     -------
     str
-        ``"node:"`` and a SHA-1 of the data key, the parameters without :data:`STOP_PARAMS`,
-        the node's split and its training rows.
+        ``"node:"`` and a SHA-1 of the data key, the parameters without
+        :data:`offcenter.tree.params.STOP_PARAMS`, the node's split and its training rows.
 
     Examples
     --------

@@ -48,6 +48,7 @@ from offcenter.data.csv_io import (
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
 from offcenter.tree import TreeClassifier
+from offcenter.tree.params import depth_limit
 from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT, fitted_font
 
 __all__ = [
@@ -148,7 +149,7 @@ def tree_params(
         **measure_params,
         "alpha": a,
         "leaf_rule": leaf_rule,
-        "max_depth": int(max_depth) or None,
+        "max_depth": depth_limit(max_depth),
         "min_samples_split": int(min_split),
         "min_samples_leaf": int(min_leaf),
         "min_gain": float(min_gain),

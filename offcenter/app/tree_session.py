@@ -80,7 +80,7 @@ Edit = ForcedSplit | MakeLeaf
 
 
 @dataclass(frozen=True)
-class Step:
+class HistoryEntry:
     """One history entry: a record and the tree after it."""
 
     record: Grow | ForcedSplit | MakeLeaf
@@ -99,7 +99,7 @@ class TreeSession:
 
     Attributes
     ----------
-    steps : list of Step
+    steps : list of HistoryEntry
         ``steps[0]`` holds a :class:`Grow` record; the later ones hold edits; the last step's
         tree is the one shown. Empty before the first growth.
     node : int
@@ -108,7 +108,7 @@ class TreeSession:
         The node last clicked in the figure (a click is acted on once, not at every rerun).
     """
 
-    steps: list[Step] = field(default_factory=list)
+    steps: list[HistoryEntry] = field(default_factory=list)
     node: int = 0
     last_click: int | None = None
 
@@ -174,7 +174,7 @@ class TreeSession:
     # ---------------------------------------------------------------------------- changing
     def start(self, grow: Grow, tree) -> None:
         """A newly grown tree: the history restarts from it and the root is selected."""
-        self.steps = [Step(grow, tree)]
+        self.steps = [HistoryEntry(grow, tree)]
         self.node = 0
 
     def apply(self, edit: ForcedSplit | MakeLeaf, tree=None) -> None:
@@ -190,7 +190,7 @@ class TreeSession:
             raise ValueError("edit: grow a tree before editing it")
         if tree is None:
             tree = edit.apply(self.current)
-        self.steps = [*self.steps, Step(edit, tree)]
+        self.steps = [*self.steps, HistoryEntry(edit, tree)]
 
     def undo(self) -> None:
         """Drop the last edit (the growth itself is never undone); the root is selected when

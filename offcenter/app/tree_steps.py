@@ -23,7 +23,13 @@ import pandas as pd
 import streamlit as st
 
 from offcenter.app import node_settings
-from offcenter.tree.steps import Step, check_step, classifier_at_step, step_verdict, tree_at_step
+from offcenter.tree.steps import (
+    PartialTree,
+    check_step,
+    classifier_at_step,
+    step_verdict,
+    tree_at_step,
+)
 from offcenter.viz.explain import md_escape
 
 __all__ = ["StepView", "cached_step", "step_controls", "show_step_verdict", "verdict_table"]
@@ -36,15 +42,15 @@ MOVED = "tr_step_moved"  # set by the buttons: select the node just split at the
 @dataclass(frozen=True)
 class StepView:
     """What the page draws in step mode: the partial tree (``clf``) under its cache key
-    (``key``), and the :class:`~offcenter.tree.steps.Step` it is."""
+    (``key``), and the :class:`~offcenter.tree.steps.PartialTree` it is."""
 
     clf: object
     key: str
-    step: Step
+    step: PartialTree
 
 
 @st.cache_resource(max_entries=128, show_spinner=False)
-def cached_step(tree_key: str, k: int, _clf) -> tuple[Step, object]:
+def cached_step(tree_key: str, k: int, _clf) -> tuple[PartialTree, object]:
     """The step ``k`` of the tree ``tree_key`` and its partial classifier, once per process
     (read-only; shared by the sessions of a class stepping through the same tree)."""
     return tree_at_step(_clf.tree_, k), classifier_at_step(_clf, k)

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-#: Largest file accepted, in bytes (50 MB; the pages check it and show a visible message, so
-#: Streamlit's server.maxUploadSize is set higher, 200 MB, see .streamlit/config.toml).
+#: Largest file accepted, in bytes (50 MB; the pages check it and show a visible message; the
+#: server refuses a request over 50 MiB, server.maxUploadSize in .streamlit/config.toml).
 MAX_UPLOAD_BYTES = 50_000_000
 #: Most columns accepted.
 MAX_COLUMNS = 500

@@ -146,6 +146,35 @@ def _class_sizes(counts: list[int], m: int) -> list[int]:
     return np.maximum(sizes, 1).tolist()
 
 
+def _check_class_weight(class_weight) -> None:
+    """A forest's ``class_weight``: None, a dict (checked by the trees), ``"balanced"`` or
+    ``"balanced_subsample"``."""
+    if class_weight is None or isinstance(class_weight, dict):
+        return
+    if isinstance(class_weight, str) and class_weight in ("balanced", "balanced_subsample"):
+        return
+    raise ValueError(
+        "class_weight must be None, a dict {class: weight}, 'balanced' or 'balanced_subsample'; "
+        f"got {class_weight!r}."
+    )
+
+
+def _tree_class_weight(class_weight, classes: np.ndarray, counts: np.ndarray):
+    """What each tree gets for the forest's ``class_weight``, with scikit-learn's meanings.
+
+    ``"balanced"``: the weights :math:`n / (q n_c)` of the **whole training set**, as a dict
+    (each tree's rows then weigh that times the number of times the bootstrap drew them);
+    ``"balanced_subsample"``: ``"balanced"`` for each tree, computed on its own bootstrap
+    sample; None or a dict: as given.
+    """
+    if class_weight == "balanced":
+        w = counts.sum() / (len(classes) * counts)
+        return {c: float(v) for c, v in zip(classes.tolist(), w)}
+    if class_weight == "balanced_subsample":
+        return "balanced"
+    return class_weight
+
+
 def _balanced_sample(
     by_class: list[np.ndarray], n: int, stratified: bool, rng: np.random.Generator
 ) -> np.ndarray:
@@ -203,10 +232,12 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         Passed to every :class:`offcenter.TreeClassifier` (``leaf_estimate="laplace"``: each
         tree's probabilities are Laplace estimates, as in the bagged HDDT of Cieslak et al.
         2012; the forest averages them).
-    class_weight : None, "balanced" or dict
-        Passed to every tree, which weighs its rows by it (``"balanced"``: n / (q n_c), computed on
-        the tree's sample; with the stratified bootstrap the class counts, hence the weights, are
-        those of the training set).
+    class_weight : None, "balanced", "balanced_subsample" or dict
+        Weighs every tree's rows by class, with scikit-learn's meanings: ``"balanced"``:
+        n / (q n_c) computed on the **whole training set** (the same weights for every tree);
+        ``"balanced_subsample"``: the same rule computed on each tree's bootstrap sample (with
+        the stratified bootstrap the class counts, hence the weights, are those of the
+        training set, and both give the same trees); a dict: passed to every tree.
     min_weight_fraction_leaf : float
         Passed to every tree: the least share of the (class-weighted) total weight of its sample
         that a leaf must hold.
@@ -412,7 +443,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
                 "oob_score needs a bootstrap (True or 'balanced'), not bootstrap=False."
             )
         # the trees' parameters, checked once here (the same checks as TreeClassifier's)
-        check_tree_params({k: getattr(self, k) for k in _TREE_PARAMS})
+        _check_class_weight(self.class_weight)
+        check_tree_params({**self._tree_params(), "class_weight": None})
         if y is None:
             raise ValueError("ForestClassifier requires y to be passed, but the target y is None.")
         Xa = self._validate_X(X, reset=True)
@@ -435,7 +467,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         counts = np.bincount(codes, minlength=len(classes)).astype(float)
         # one setting for the forest; its theta ("prior" too, and the asymmetric entropy's
         # default) is resolved once, on the forest's training set, and given to every tree
-        setting = tree_setting({k: getattr(self, k) for k in _TREE_PARAMS})
+        setting = tree_setting(self._tree_params())
         theta_ = setting.resolve_theta(counts)
         theta = None if theta_ is None else theta_.tolist()
         mf = self._n_features(Xa.shape[1])
@@ -450,7 +482,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
 
         base = keep[2] if keep is not None else self._base_seed()
         by_class = [np.nonzero(codes == c)[0] for c in range(len(classes))]
-        tree_params = {k: getattr(self, k) for k in _TREE_PARAMS}
+        tree_params = self._tree_params()
+        tree_params["class_weight"] = _tree_class_weight(self.class_weight, classes, counts)
         if isinstance(self.measure, MeasureSetting):  # a whole setting, with theta resolved
             tree_params["measure"] = (
                 setting if theta is None else setting.replace(theta=tuple(theta))
@@ -505,6 +538,10 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         if oob:
             self._set_oob(Xa, y_arr)
         return self
+
+    def _tree_params(self) -> dict:
+        """The forest's parameters that its trees take, as set (class_weight as given)."""
+        return {k: getattr(self, k) for k in _TREE_PARAMS}
 
     def _warm_trees(self, classes):
         """``(trees, samples, seed)`` kept by a warm start, or None for a fresh fit."""

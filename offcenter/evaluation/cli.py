@@ -42,6 +42,7 @@ from offcenter.evaluation.cli_common import (
     _n_jobs,
     _settings,
     _write,
+    comma_list_of,
 )
 from offcenter.evaluation.runner import (
     DEFAULT_SETTINGS,
@@ -65,19 +66,6 @@ SIGNIFICANCE = 0.05
 
 
 # ---------------------------------------------------------------------- argument types
-def _choices_list(allowed: tuple[str, ...]):
-    def convert(text: str) -> list[str]:
-        items = [t.strip().lower() for t in text.split(",") if t.strip()]
-        bad = [t for t in items if t not in allowed]
-        if not items or bad:
-            raise argparse.ArgumentTypeError(
-                f"expected a comma-separated list of {', '.join(allowed)}; got {text!r}"
-            )
-        return list(dict.fromkeys(items))
-
-    return convert
-
-
 def _max_features(text: str):
     if text in ("sqrt", "log2"):
         return text
@@ -175,13 +163,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--leaf-rule",
-        type=_choices_list(LEAF_RULES),
+        type=comma_list_of(LEAF_RULES),
         default=["majority"],
         help="majority and/or prior, comma-separated (default majority)",
     )
     p.add_argument(
         "--model",
-        type=_choices_list(("tree", "forest")),
+        type=comma_list_of(("tree", "forest")),
         default=["tree"],
         help="tree and/or forest, comma-separated (default tree)",
     )

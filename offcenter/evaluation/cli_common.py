@@ -18,6 +18,22 @@ class CliError(Exception):
     """A problem with the data or the files: one line on stderr, exit code 1."""
 
 
+def comma_list_of(allowed: tuple[str, ...]):
+    """An argparse type: a comma-separated list of ``allowed`` words, lowercased, deduplicated
+    in order; anything else is an ``ArgumentTypeError`` that names the choices."""
+
+    def convert(text: str) -> list[str]:
+        items = [t.strip().lower() for t in text.split(",") if t.strip()]
+        bad = [t for t in items if t not in allowed]
+        if not items or bad:
+            raise argparse.ArgumentTypeError(
+                f"expected a comma-separated list of {', '.join(allowed)}; got {text!r}"
+            )
+        return list(dict.fromkeys(items))
+
+    return convert
+
+
 def _int_at_least(low: int):
     def convert(text: str) -> int:
         try:

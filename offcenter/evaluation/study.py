@@ -102,6 +102,7 @@ from offcenter.evaluation.statistics import (
 )
 from offcenter.evaluation.wording import family_sentence, p_text
 from offcenter.measures.settings import STUDY_SETTINGS
+from offcenter.tree.cp_cv import one_se_alpha
 from offcenter.tree.estimator import TreeClassifier
 from offcenter.tree.params import LEAF_RULES
 from offcenter.tree.prune import pruned_predictions
@@ -138,8 +139,8 @@ __all__ = [
 ANCHOR = "sklearn_balanced"
 ANCHOR_LABEL = "scikit-learn CART, balanced classes"
 #: Second anchor of the forest models: our forest of Shannon trees with class weights in the
-#: splits and the plain bootstrap (``ForestClassifier(class_weight="balanced", stratified=False)``:
-#: the weights are computed on each tree's bootstrap sample and weight its splits; the draw itself
+#: splits and the plain bootstrap (``ForestClassifier(class_weight="balanced_subsample",
+#: stratified=False)``: the weights are computed on each tree's bootstrap sample and weight its splits; the draw itself
 #: is uniform), beside the class-balanced bootstraps of ``balanced_forest`` and of the
 #: scikit-learn anchor: "sampling vs criterion", measured.
 WEIGHTED_FOREST = "split_weighted_forest"
@@ -413,8 +414,12 @@ def _balanced_error(y_true, y_pred) -> float:
     return float(np.mean(errs))
 
 
-def one_se_alpha(alphas, errors) -> float:
-    r"""rpart's 1-SE rule on a cross-validated pruning table: the largest alpha within one SE.
+def one_se_alpha_of_folds(alphas, errors) -> float:
+    r"""rpart's 1-SE rule on per-fold losses: the largest alpha within one SE of the best.
+
+    The rule itself is :func:`offcenter.tree.cp_cv.one_se_alpha`; here its table is made from
+    the losses of the inner folds (``xerror`` their mean, ``xstd`` the standard error of the
+    mean over folds).
 
     Parameters
     ----------
@@ -432,17 +437,15 @@ def one_se_alpha(alphas, errors) -> float:
 
     Examples
     --------
-    >>> one_se_alpha([0.0, 0.1, 0.2], [[0.30, 0.31, 0.40], [0.32, 0.33, 0.40]])
+    >>> one_se_alpha_of_folds([0.0, 0.1, 0.2], [[0.30, 0.31, 0.40], [0.32, 0.33, 0.40]])
     0.1
     """
-    alphas = np.asarray(alphas, dtype=float)
     errors = np.asarray(errors, dtype=float)
-    mean = errors.mean(axis=0)
     k = errors.shape[0]
+    mean = errors.mean(axis=0)
     se = errors.std(axis=0, ddof=1) / math.sqrt(k) if k > 1 else np.zeros_like(mean)
-    best = int(np.argmin(mean))
-    ok = np.flatnonzero(mean <= mean[best] + se[best] + 1e-12)
-    return float(alphas[ok.max()])
+    table = pd.DataFrame({"alpha": np.asarray(alphas, dtype=float), "xerror": mean, "xstd": se})
+    return one_se_alpha(table)
 
 
 #: At most this many candidate alphas are cross-validated (evenly spaced along the path: the
@@ -497,7 +500,7 @@ def cv_ccp_alpha(make, X_tr, y_tr, seed: int, n_splits: int = INNER_FOLDS, full=
         errors.append(
             [_balanced_error(yb, p) for p in _pruned_predictions(make, cands, Xa, ya, Xb)]
         )
-    return one_se_alpha(cands, errors)
+    return one_se_alpha_of_folds(cands, errors)
 
 
 def _path(model, X, y) -> np.ndarray:
@@ -524,7 +527,7 @@ def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
     if setting == WEIGHTED_FOREST:
         est = ForestClassifier(
             measure="shannon",
-            class_weight="balanced",
+            class_weight="balanced_subsample",
             bootstrap=True,
             stratified=False,
             n_estimators=protocol.n_estimators,

@@ -35,7 +35,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from offcenter.evaluation.cli_common import CliError, _int_at_least, _n_jobs, _settings, _write
+from offcenter.evaluation.cli_common import (
+    CliError,
+    _int_at_least,
+    _n_jobs,
+    _settings,
+    _write,
+    comma_list_of,
+)
 from offcenter.evaluation.study import (
     ANCHOR,
     DEFAULT_MODELS,
@@ -70,16 +77,6 @@ SIGNIFICANCE = 0.05
 DEFAULT_FOLDER = Path("data/keel")
 #: Seconds between two checkpoints of --out during a run.
 CHECKPOINT_SECONDS = 60.0
-
-
-def _models(text: str) -> list[str]:
-    items = [t.strip().lower() for t in text.split(",") if t.strip()]
-    bad = [t for t in items if t not in MODELS]
-    if not items or bad:
-        raise argparse.ArgumentTypeError(
-            f"expected a comma-separated list of {', '.join(MODELS)}; got {text!r}"
-        )
-    return list(dict.fromkeys(items))
 
 
 def _cp(text: str) -> float:
@@ -138,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--models",
-        type=_models,
+        type=comma_list_of(MODELS),
         default=list(DEFAULT_MODELS),
         help="comma-separated, default "
         + ",".join(DEFAULT_MODELS)

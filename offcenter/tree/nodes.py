@@ -405,8 +405,9 @@ class Tree:
         return self._compiled
 
 
-def renumber(nodes: list) -> list:
-    """Breadth-first renumbering of a node list given as a dict-like parent/children graph."""
+def breadth_first_ids(nodes: list) -> list[int]:
+    """The ids of ``nodes`` (a parent/children graph) in breadth-first order from the root:
+    the order :func:`renumber` numbers them in."""
     by_id = {nd.id: nd for nd in nodes}
     order, queue = [], [next(nd.id for nd in nodes if nd.parent is None)]
     while queue:
@@ -415,6 +416,13 @@ def renumber(nodes: list) -> list:
             order.append(i)
             nxt.extend(by_id[i].children)
         queue = nxt
+    return order
+
+
+def renumber(nodes: list) -> list:
+    """Breadth-first renumbering of a node list given as a dict-like parent/children graph."""
+    by_id = {nd.id: nd for nd in nodes}
+    order = breadth_first_ids(nodes)
     new_id = {old: k for k, old in enumerate(order)}
     out = []
     for old in order:

@@ -26,6 +26,18 @@ from offcenter.tree.scoring import SplitScorer
 LEAF_RULES = ("majority", "prior")
 LEAF_ESTIMATES = ("frequency", "laplace")
 CATEGORICAL = ("multiway", "binary")
+#: The parameters that decide where the growth stops, not how a node's splits are searched: a
+#: node's split tables do not depend on them (the app caches them without these).
+STOP_PARAMS = ("max_depth", "min_samples_split", "min_gain")
+
+
+def depth_limit(depth: int) -> int | None:
+    """``max_depth`` from a count in which 0 means no limit (the pages' depth inputs).
+
+    >>> depth_limit(0), depth_limit(4)
+    (None, 4)
+    """
+    return int(depth) or None
 
 
 def _integer(name: str, low: int, allow_none: bool = False) -> Callable:

@@ -21,7 +21,7 @@ Two orders are offered (:data:`ORDERS`):
     Best-first: the open node of the largest weighted impurity decrease
     :math:`\frac{W_t}{W}\,\mathrm{gain}_t` next (ties: the smaller id), scikit-learn's growth
     order under ``max_leaf_nodes`` (:func:`offcenter.tree.prune.best_first`). Its partial trees
-    are renumbered breadth-first; :class:`Step` ``ids`` maps their ids to the fitted tree's.
+    are renumbered breadth-first; :class:`PartialTree` ``ids`` maps their ids to the fitted tree's.
 
 References
 ----------
@@ -53,12 +53,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from offcenter.tree.nodes import Tree, renumber
+from offcenter.tree.nodes import Tree, breadth_first_ids, renumber
 from offcenter.tree.prune import as_leaf
 
 __all__ = [
     "ORDERS",
-    "Step",
+    "PartialTree",
     "split_order",
     "n_steps",
     "check_step",
@@ -136,7 +136,7 @@ def check_step(k, tree: Tree) -> int:
 
 
 @dataclass(frozen=True)
-class Step:
+class PartialTree:
     """The partial tree after ``k`` splits.
 
     Attributes
@@ -173,8 +173,8 @@ class Step:
         return {full: i for i, full in enumerate(self.ids)}
 
 
-def tree_at_step(tree: Tree, k: int, order: str = "breadth") -> Step:
-    """The partial tree of the first ``k`` splits of :func:`split_order` (see :class:`Step`).
+def tree_at_step(tree: Tree, k: int, order: str = "breadth") -> PartialTree:
+    """The partial tree of the first ``k`` splits of :func:`split_order` (see :class:`PartialTree`).
 
     ``k`` is clamped to ``0 .. n_steps(tree)``; ``k = n_steps(tree)`` gives the fitted tree's
     nodes unchanged. The partial tree is renumbered breadth-first; in breadth-first order its
@@ -187,10 +187,10 @@ def tree_at_step(tree: Tree, k: int, order: str = "breadth") -> Step:
     for i in split:
         keep.update(tree.nodes[i].children)
     kept = [nd if nd.id in split else as_leaf(nd) for nd in tree.nodes if nd.id in keep]
-    old_ids = _bfs_ids(kept)
+    old_ids = breadth_first_ids(kept)
     partial = Tree(renumber(kept))
     full = order_ids[k - 1] if k > 0 else None
-    return Step(
+    return PartialTree(
         k=k,
         n_steps=len(order_ids),
         tree=partial,
@@ -199,19 +199,6 @@ def tree_at_step(tree: Tree, k: int, order: str = "breadth") -> Step:
         ids=tuple(old_ids),
         order=order,
     )
-
-
-def _bfs_ids(nodes: list) -> list[int]:
-    """The ids of ``nodes`` in the breadth-first order :func:`renumber` gives them."""
-    by_id = {nd.id: nd for nd in nodes}
-    order, queue = [], [next(nd.id for nd in nodes if nd.parent is None)]
-    while queue:
-        nxt = []
-        for i in queue:
-            order.append(i)
-            nxt.extend(by_id[i].children)
-        queue = nxt
-    return order
 
 
 def classifier_at_step(clf, k: int, order: str = "breadth"):

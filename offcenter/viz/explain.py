@@ -6,7 +6,7 @@ with the formula filled in, each child's counts and impurity, the weights n_k / 
 sum I(Y|X) and the gain I(Y) - I(Y|X); for the normalised scores, I(X) and
 :math:`\lambda_\alpha = \mathrm{gain} / (\alpha I(Y) + (1-\alpha) I(X))`.
 
-:func:`split_steps` is pure (counts in, :class:`Step` list out); :func:`steps_markdown` renders
+:func:`split_steps` is pure (counts in, :class:`CalculationLine` list out); :func:`steps_markdown` renders
 them for ``st.markdown``, with every user string (class labels, branch labels) passed through
 :func:`md_escape` so that markdown, HTML and LaTeX in the data are shown as text.
 
@@ -39,7 +39,7 @@ from offcenter.viz.format import md_escape
 
 
 @dataclass(frozen=True)
-class Step:
+class CalculationLine:
     """One line of the worked calculation.
 
     ``text`` is markdown in which user strings are already escaped; ``latex`` (may be empty) is
@@ -105,7 +105,7 @@ def split_steps(
     *,
     alpha: float | None = None,
     label: str | None = None,
-) -> list[Step]:
+) -> list[CalculationLine]:
     """The worked calculation of a split from its counts.
 
     Parameters
@@ -162,11 +162,11 @@ def split_steps(
                 else "."
             )
         )
-    steps.append(Step("Parent node", text, latex, None))
+    steps.append(CalculationLine("Parent node", text, latex, None))
     i_parent = float(impurity.of_counts(parent))
     name = impurity.label if label is None else label
     steps.append(
-        Step(
+        CalculationLine(
             "Parent impurity",
             f"{md_escape(name)} of the parent node.",
             _impurity_latex(impurity, parent, i_parent),
@@ -180,7 +180,7 @@ def split_steps(
         pre = _freq_steps(impurity, row)[1] if row.sum() > 0 else ""
         latex = _impurity_latex(impurity, row, value) if row.sum() > 0 else rf"{sym} = 0"
         steps.append(
-            Step(
+            CalculationLine(
                 f"Child {k + 1}: {label}",
                 f"n = {int(round(row.sum()))}: {_counts_text(row, classes)}.",
                 (pre + r",\quad " + latex) if pre else latex,
@@ -194,7 +194,7 @@ def split_steps(
         for w, v in zip(weights, child_values)
     )
     steps.append(
-        Step(
+        CalculationLine(
             "Weighted impurity of the children",
             "Each child's impurity weighted by its share of the parent's examples, n_k / n.",
             rf"{sym}(Y|X) = {terms} = {_f(weighted)}",
@@ -203,7 +203,7 @@ def split_steps(
     )
     gain = i_parent - weighted
     steps.append(
-        Step(
+        CalculationLine(
             "Gain",
             "The decrease of impurity from the parent to its children.",
             rf"\text{{gain}} = {sym}(Y) - {sym}(Y|X) = {_f(i_parent)} - {_f(weighted)} = {_f(gain)}",
@@ -217,7 +217,7 @@ def split_steps(
         denom = alpha * i_parent + (1 - alpha) * i_x
         score = gain / denom if denom > 1e-15 else 0.0
         steps.append(
-            Step(
+            CalculationLine(
                 "Normalised score",
                 "I(X) is the same measure, uncentered, on the children's sizes; λ_α divides the gain "
                 f"by α I(Y) + (1 − α) I(X) with α = {alpha:g}.",
@@ -229,7 +229,7 @@ def split_steps(
     return steps
 
 
-def _hellinger_steps(parent, kids, classes, branch_labels, name) -> list[Step]:
+def _hellinger_steps(parent, kids, classes, branch_labels, name) -> list[CalculationLine]:
     r"""The worked calculation of the Hellinger distance criterion (HDDT) of a split.
 
     Two classes: each child's share of the positives (the second class) and of the negatives,
@@ -239,7 +239,7 @@ def _hellinger_steps(parent, kids, classes, branch_labels, name) -> list[Step]:
 
     n = parent.sum()
     steps = [
-        Step(
+        CalculationLine(
             "Parent node",
             f"n = {int(round(n))} examples: {_counts_text(parent, classes)}. "
             f"{md_escape(name)} is a split criterion, not an impurity decrease: it compares how "
@@ -269,7 +269,7 @@ def _hellinger_steps(parent, kids, classes, branch_labels, name) -> list[Step]:
         )
         terms = " + ".join(rf"(\sqrt{{{_f(x)}}} - \sqrt{{{_f(y)}}})^2" for x, y in zip(a, b))
         steps.append(
-            Step(
+            CalculationLine(
                 f"Class {classes[c]} against {'class ' + classes[0] if q == 2 else 'the rest'}"
                 + ("" if q == 2 else f" (d_{c + 1})"),
                 f"Share of each class in each child: {shares}.",
@@ -280,7 +280,7 @@ def _hellinger_steps(parent, kids, classes, branch_labels, name) -> list[Step]:
     value = float(hellinger_split(kids))
     if q > 2:
         steps.append(
-            Step(
+            CalculationLine(
                 "Hellinger distance of the split",
                 "The largest distance of one class against the rest.",
                 rf"d_H = \max({', '.join(_f(v) for v in values)}) = {_f(value)}",
@@ -290,7 +290,7 @@ def _hellinger_steps(parent, kids, classes, branch_labels, name) -> list[Step]:
     return steps
 
 
-def steps_markdown(steps: Sequence[Step]) -> str:
+def steps_markdown(steps: Sequence[CalculationLine]) -> str:
     """The steps as one markdown string (numbered, formulas in display math)."""
     out = []
     for k, step in enumerate(steps, 1):
@@ -300,7 +300,9 @@ def steps_markdown(steps: Sequence[Step]) -> str:
     return "\n\n".join(out)
 
 
-def node_split_steps(clf, node_id: int, *, alpha: float | None = None) -> list[Step] | None:
+def node_split_steps(
+    clf, node_id: int, *, alpha: float | None = None
+) -> list[CalculationLine] | None:
     """The worked calculation of the split a fitted tree made at a node (None for a leaf)."""
     nodes = clf.tree_.nodes
     node = nodes[node_id]
@@ -468,21 +470,7 @@ def parse_counts(text: str) -> np.ndarray:
     return np.array([[float(v) for v in r.split(",")] for r in rows], dtype=float)
 
 
-def children_shares(text: str) -> str:
-    """Each child's class shares, from its counts text: ``"71.1% / 28.9% | 43.8% / 56.2%"``.
-
-    >>> children_shares("[426, 173] | [74, 95]")
-    '71.1% / 28.9% | 43.8% / 56.2%'
-    """
-    kids = parse_counts(text)
-    out = []
-    for row in kids:
-        n = row.sum()
-        out.append(" / ".join(f"{c / n:.1%}" if n > 0 else "-" for c in row))
-    return " | ".join(out)
-
-
-def optimum_steps(clf, node_id: int, optima, setting_key: str, feature) -> list[Step]:
+def optimum_steps(clf, node_id: int, optima, setting_key: str, feature) -> list[CalculationLine]:
     """The worked calculation of any setting's own best split of any feature at a node.
 
     ``optima`` is ``clf.own_optima(node_id, ...)``; the row of (``setting_key``, ``feature``)

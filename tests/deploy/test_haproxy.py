@@ -37,7 +37,7 @@ from websockets.asyncio.client import connect
 
 from offcenter.ops.serve import BACKEND_HEADER, COOKIE, server_states
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HOSTS = ("127.0.0.2", "127.0.0.3")
 #: the interaction goal of the deployment (p95 of a class of 60 on two processes)
 GOAL_S = 0.5

@@ -10,7 +10,7 @@ from offcenter.ops import heap
 from offcenter.ops.warmup import LINKS, PAGES
 from tests.conftest import run_app
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _query(link_query: str) -> dict:

@@ -3,13 +3,15 @@ into a fresh virtual environment outside the repository and fits a tree on a bun
 one version source; LICENSE and CITATION.cff.
 
 The build runs without isolation (``--no-isolation``: the installed setuptools, no download),
-on a copy of the tracked files; the venv reuses the installed dependencies
-(``--system-site-packages``) and installs the wheel with ``--no-deps``, so the test runs
-offline in about half a minute.
+on a copy of the tracked files; the venv reuses the installed dependencies (those of the
+interpreter running the tests, through a ``.pth`` file naming its ``sys.path``, so this holds
+inside a virtual environment too) and installs the wheel with ``--no-deps``, so the test runs
+offline.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -26,11 +28,16 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     from pip._vendor import tomli as tomllib
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def _run(cmd, cwd, timeout=600):
-    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+#: The environment of the venv's interpreter: without the checkout on PYTHONPATH (the everyday
+#: ``PYTHONPATH=$PWD``), so that what it imports is what is installed.
+VENV_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+
+
+def _run(cmd, cwd, timeout=600, env=None):
+    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
     assert out.returncode == 0, (cmd, out.stdout[-2000:], out.stderr[-3000:])
     return out.stdout
 
@@ -62,10 +69,40 @@ def test_wheel_and_sdist_pass_twine(dist):
     assert text.count("PASSED") == 2
 
 
-def test_wheel_installs_in_a_fresh_venv_and_fits(dist, tmp_path):
-    env_dir = tmp_path / "venv"
+def _fresh_venv(env_dir: Path) -> Path:
+    """A new venv at ``env_dir`` that sees the packages of the interpreter running the tests.
+
+    ``--system-site-packages`` alone gives the base interpreter's packages; when the tests run
+    in a virtual environment (the README's install) its packages are elsewhere. Every directory
+    on the running ``sys.path`` but the checkout is named in a ``.pth`` file of the new venv,
+    so it comes after the venv's own site-packages (what is installed there wins).
+    """
     venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
     py = env_dir / "bin" / "python"
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    own = _run([str(py), "-c", code], ROOT, env=VENV_ENV)
+    paths = [p for p in dict.fromkeys(sys.path) if p and Path(p).is_dir()]
+    paths = [p for p in paths if Path(p).resolve() != ROOT]
+    Path(own.strip(), "_running_packages.pth").write_text("\n".join(paths) + "\n")
+    return py
+
+
+def test_the_fresh_venv_sees_the_running_interpreters_packages(tmp_path, monkeypatch):
+    # what a virtual environment's site-packages is to the base interpreter: a directory the
+    # running interpreter imports from and the base one does not know
+    active = tmp_path / "active-site-packages"
+    active.mkdir()
+    (active / "only_in_the_active_env.py").write_text("WHERE = 'active'\n")
+    monkeypatch.setattr(sys, "path", [*sys.path, str(active)])
+    py = _fresh_venv(tmp_path / "venv")
+    code = "import only_in_the_active_env as m, pandas; print(m.WHERE)"
+    out = _run([str(py), "-c", code], tmp_path, env=VENV_ENV)
+    assert out.strip() == "active"
+
+
+def test_wheel_installs_in_a_fresh_venv_and_fits(dist, tmp_path):
+    env_dir = tmp_path / "venv"
+    py = _fresh_venv(env_dir)
     wheel = next(dist.glob("*.whl"))
     _run(
         [
@@ -81,6 +118,7 @@ def test_wheel_installs_in_a_fresh_venv_and_fits(dist, tmp_path):
             str(wheel),
         ],
         tmp_path,
+        env=VENV_ENV,
     )
     code = (
         "import offcenter, sys\n"
@@ -91,7 +129,7 @@ def test_wheel_installs_in_a_fresh_venv_and_fits(dist, tmp_path):
         "print(offcenter.__file__)\n"
         "print(offcenter.__version__, clf.get_n_leaves(), round(clf.score(X, y), 3))\n"
     )
-    out = _run([str(py), "-c", code], tmp_path).splitlines()
+    out = _run([str(py), "-c", code], tmp_path, env=VENV_ENV).splitlines()
     assert out[0].startswith(str(env_dir)), out  # the wheel's package, not the repository's
     version, leaves, score = out[1].split()
     assert version == offcenter.__version__ and int(leaves) >= 2 and float(score) > 0.7

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from offcenter.ops.serve import LOG_FORMAT
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _bench():

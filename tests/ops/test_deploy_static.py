@@ -16,7 +16,7 @@ from kubernetes_validate import ValidationError, validate
 
 from offcenter.ops.serve import Backend, find_haproxy, haproxy_config, parse_backend
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 K8S_VERSION = "1.37.0"
 
@@ -64,7 +64,7 @@ def test_the_configuration_has_what_a_class_needs():
     previous = "http-request set-header X-Offcenter-Previous %[req.cook(OFFCENTER)] if { "
     assert previous + "req.cook(OFFCENTER) -m found }" in lines
     default_server = next(x for x in lines if x.startswith("default-server"))
-    # out within 5 s (measured about 4 s for a hung process in tests/test_deploy_haproxy.py):
+    # out within 5 s (measured about 4 s for a hung process in tests/deploy/test_haproxy.py):
     # a check every second, half a second after a failure, 1.5 s to answer, 2 failures
     assert "inter 1000ms fastinter 500ms" in default_server and "fall 2" in default_server
     assert "timeout check 1500ms" in lines
