@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
+from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.estimator_checks import estimator_checks_generator
 
@@ -86,18 +87,35 @@ def test_tags_are_honest():
     tags = TreeClassifier().__sklearn_tags__()
     assert tags.estimator_type == "classifier"
     assert tags.input_tags.allow_nan and tags.input_tags.categorical
-    assert tags.input_tags.string and not tags.input_tags.sparse
+    assert tags.input_tags.string and tags.input_tags.sparse  # made dense
     X = pd.DataFrame({"a": [1.0, np.nan, 3.0, 4.0], "c": ["u", "v", None, "u"]})
     TreeClassifier().fit(X, [0, 1, 0, 1])  # NaN and strings: accepted
 
 
-def test_sparse_input_is_a_clear_type_error():
-    X = sp.csr_matrix(np.eye(4))
-    with pytest.raises(TypeError, match="[Ss]parse"):
-        TreeClassifier().fit(X, [0, 1, 0, 1])
-    clf = TreeClassifier().fit(np.eye(4), [0, 1, 0, 1])
-    with pytest.raises(TypeError, match="[Ss]parse"):
-        clf.predict(X)
+@pytest.mark.parametrize("make", [sp.csr_matrix, sp.csc_array, sp.coo_matrix])
+def test_sparse_input_is_the_dense_one(make):
+    rng = np.random.default_rng(0)
+    dense = rng.integers(0, 3, (80, 5)) * (rng.random((80, 5)) < 0.4)
+    y = (dense[:, 0] + dense[:, 1] > 1).astype(int)
+    X = make(dense)
+    for est in (TreeClassifier(theta="prior"), ForestClassifier(n_estimators=3, n_jobs=1)):
+        a = clone(est).set_params(random_state=0).fit(X, y)
+        b = clone(est).set_params(random_state=0).fit(dense, y)
+        assert a.predict(X).tolist() == b.predict(dense).tolist() == b.predict(X).tolist()
+        np.testing.assert_array_equal(a.predict_proba(dense), b.predict_proba(X))
+    with pytest.raises(ValueError, match="no rows"):
+        TreeClassifier().fit(sp.csr_matrix((0, 3)), [])
+
+
+@pytest.mark.parametrize("est", [TreeClassifier, ForestClassifier])
+def test_monotonic_cst_refused_with_its_reason(est):
+    X, y = np.eye(4), [0, 1, 0, 1]
+    est(monotonic_cst=[0, 0, 0, 0]).fit(X, y)  # no constraint: accepted
+    est(monotonic_cst=None).fit(X, y)
+    with pytest.raises(ValueError, match="do not enforce monotonic constraints.*from_sklearn"):
+        est(monotonic_cst=[1, 0, 0, -1]).fit(X, y)
+    with pytest.raises(ValueError, match="-1, 0 and 1"):
+        est(monotonic_cst=[2, 0, 0, 0]).fit(X, y)
 
 
 def test_not_fitted_and_feature_count():

@@ -63,7 +63,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from offcenter.measures.custom import ensure_registered, registration
 from offcenter.measures.settings import MeasureSetting
-from offcenter.tree.estimator import TreeClassifier
+from offcenter.tree.estimator import TreeClassifier, _dense
 from offcenter.tree.params import (
     TREE_PARAMETERS,
     check_tree_params,
@@ -93,6 +93,7 @@ _TREE_PARAMS = (
     "ccp_alpha",
     "min_impurity_decrease",
     "max_leaf_nodes",
+    "monotonic_cst",
 )
 
 
@@ -241,11 +242,12 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
     min_weight_fraction_leaf : float
         Passed to every tree: the least share of the (class-weighted) total weight of its sample
         that a leaf must hold.
-    criterion, ccp_alpha, min_impurity_decrease, max_leaf_nodes :
+    criterion, ccp_alpha, min_impurity_decrease, max_leaf_nodes, monotonic_cst :
         scikit-learn's names, passed to every tree (see :class:`offcenter.TreeClassifier`):
         ``criterion`` ``"gini"``, ``"entropy"``/``"log_loss"`` (Shannon) or a measure name sets
         the measure (None: ``measure`` decides); ``ccp_alpha`` prunes each tree at the end of
-        its fit.
+        its fit. ``monotonic_cst``: only the unconstrained case (None or all 0); a
+        constraint is refused, for the reason given in :class:`offcenter.TreeClassifier`.
     max_samples : None, int >= 1 or float in (0, 1]
         Size of each tree's bootstrap sample, as scikit-learn's: None n (the training rows), an
         int that many, a float that share of n (at least 1). The stratified bootstrap shares it
@@ -329,6 +331,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         max_leaf_nodes=None,
         max_samples=None,
         warm_start=False,
+        monotonic_cst=None,
     ):
         self.n_estimators = n_estimators
         self.bootstrap = bootstrap
@@ -359,6 +362,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.max_leaf_nodes = max_leaf_nodes
         self.max_samples = max_samples
         self.warm_start = warm_start
+        self.monotonic_cst = monotonic_cst
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -372,11 +376,14 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
 
         A DataFrame's columns are typed one by one by the trees, so only its feature names and
         count are checked (``skip_check_array``); anything else is checked as a dense 2-D array
-        (sparse input: TypeError; 1-D, empty, complex: ValueError) without dtype conversion and
+        (sparse input: made dense, as the trees do; 1-D, empty, complex: ValueError) without
+        dtype conversion and
         with NaN left to the trees.
         """
         if isinstance(X, pd.DataFrame):
             return validate_data(self, X, reset=reset, skip_check_array=True)
+        if sp.issparse(X):
+            X = _dense(X)
         X = validate_data(
             self,
             X,

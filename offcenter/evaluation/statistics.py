@@ -87,6 +87,23 @@ TIE_TOLERANCE = 1e-12
 _EXHAUSTIVE_MAX = 13
 
 
+#: What to do when baycomp is missing (it is the ``stats`` extra, not a core dependency).
+BAYCOMP_HINT = (
+    'the Bayesian tests need baycomp, the stats extra: pip install "offcenter[stats]" '
+    "(or pip install baycomp; requirements.txt has it)."
+)
+
+
+def _baycomp():
+    """The baycomp module, imported when a Bayesian test is asked for (it pulls matplotlib);
+    an ImportError with :data:`BAYCOMP_HINT` without it."""
+    try:
+        import baycomp  # noqa: PLC0415
+    except ImportError as exc:
+        raise ImportError(BAYCOMP_HINT) from exc
+    return baycomp
+
+
 def _differences(d) -> np.ndarray:
     d = np.asarray(d, dtype=float).ravel()
     return d[~np.isnan(d)]
@@ -434,7 +451,7 @@ def bayesian_signed_rank(x, y, rope: float = ROPE, seed: int = 0, nsamples: int 
     >>> better > 0.99, same + worse < 0.01
     (True, True)
     """
-    from baycomp import SignedRankTest  # noqa: PLC0415 (pulls matplotlib: only when used)
+    SignedRankTest = _baycomp().SignedRankTest
 
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -553,7 +570,7 @@ def bayesian_correlated_ttest(x, y, runs: int = 1, rope: float = ROPE):
     >>> b > 0.95, round(b + e + w, 6)
     (True, 1.0)
     """
-    from baycomp import CorrelatedTTest  # noqa: PLC0415 (pulls matplotlib: only when used)
+    CorrelatedTTest = _baycomp().CorrelatedTTest
 
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)

@@ -121,6 +121,18 @@ from offcenter.tree.scoring import SplitScorer
 WEIGHT_RANGE = (2.0**-200, 2.0**200)
 
 
+def _dense(X) -> np.ndarray:
+    """A scipy sparse matrix or array as a dense float array (see the class Notes on memory);
+    no rows: a ValueError as for dense input."""
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (rows x features); got a sparse array of shape {X.shape}.")
+    if X.shape[0] == 0:
+        raise ValueError("X has no rows: a tree needs at least one example.")
+    if X.dtype.kind not in "biuf":
+        raise ValueError(f"sparse X must hold numbers; got dtype {X.dtype}.")
+    return np.asarray(X.toarray(), dtype=np.float64)
+
+
 def leaf_proba(counts, estimate: str = "frequency") -> np.ndarray:
     r"""Class probabilities of nodes from their (weighted) class counts.
 
@@ -167,6 +179,7 @@ _PARAMS = (
     "splitter",
     "min_impurity_decrease",
     "max_leaf_nodes",
+    "monotonic_cst",
 )
 
 
@@ -251,6 +264,15 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         :mod:`offcenter.tree.prune`). Edits: :meth:`regrow` and :meth:`with_split` prune the
         branch they grow at their ``ccp_alpha`` (the edited node keeps its split);
         :meth:`make_leaf` does not prune; :meth:`prune` prunes the current tree.
+    monotonic_cst : None or array_like of int of shape (n_features,)
+        scikit-learn's parameter (1: the positive class's probability must not decrease with the
+        feature, -1: not increase, 0: no constraint). Only the unconstrained case (None, or all
+        0) is accepted: a constraint is **refused** with a ValueError, because it would change
+        which split a measure picks at a node (scikit-learn rejects splits whose children are
+        out of order and bounds each node's value by its ancestors'), and this package exists to
+        show and compare the measures' own choices. Grow a constrained tree with scikit-learn's
+        ``DecisionTreeClassifier(monotonic_cst=...)`` and inspect it with
+        :func:`offcenter.from_sklearn`.
 
     Attributes
     ----------
@@ -271,8 +293,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     columns as categorical features, see :mod:`offcenter.tree.encode`) or a dense 2-D array
     (an object array is typed column by column like a DataFrame). Missing values (NaN, None)
     are allowed and handled by the rules of the module docs; infinite values are an error.
-    **Sparse input is not supported**: a sparse matrix or array raises a TypeError (convert it
-    with ``X.toarray()``). A DataFrame given to predict is matched to the training columns by
+    **Sparse input** (a scipy sparse matrix or array) is converted to a dense array (the
+    engine sorts and scans dense columns): it takes n_samples x n_features x 8 bytes, e.g.
+    800 MB for 100,000 rows of 1,000 features, however few entries are stored. Its zeros are
+    values (not missing), as in scikit-learn. A DataFrame given to predict is matched to the training columns by
     name (any order). A value that cannot be hashed (a dict, a list) in a categorical column
     is read as its text.
 
@@ -324,6 +348,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         splitter="best",
         min_impurity_decrease=0.0,
         max_leaf_nodes=None,
+        monotonic_cst=None,
     ):
         self.measure = measure
         self.theta = theta
@@ -347,6 +372,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.splitter = splitter
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
+        self.monotonic_cst = monotonic_cst
 
     # ------------------------------------------------------------------ sklearn conventions
     def __sklearn_tags__(self):
@@ -354,7 +380,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.allow_nan = True  # missing values are handled (module docs)
         tags.input_tags.categorical = True  # non-numeric DataFrame columns
         tags.input_tags.string = True  # strings are categories
-        tags.input_tags.sparse = False  # a clear TypeError
+        tags.input_tags.sparse = True  # converted to dense (class Notes)
         return tags
 
     # ------------------------------------------------------------------ input validation
@@ -362,7 +388,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         """X checked with scikit-learn's conventions, as a DataFrame or a dense 2-D array.
 
         A DataFrame is kept as it is (its columns typed one by one by the encoding); anything
-        else goes through ``validate_data`` (sparse input: TypeError; complex numbers,
+        else goes through ``validate_data`` (sparse input: made dense; complex numbers,
         fewer than one feature: ValueError), without dtype conversion (strings stay
         categories) and with NaN allowed (infinite values are refused by the encoding).
         """
@@ -378,7 +404,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
                 "X must be 2-D (a DataFrame or a 2-D array); got a Series. "
                 "Use X.to_frame() for a single feature."
             )
-        if not sp.issparse(X):
+        if sp.issparse(X):
+            X = _dense(X)
+        else:
             if not hasattr(X, "shape"):
                 X = np.asarray(X)
             shape = X.shape
@@ -479,8 +507,8 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array_like of shape (n_samples, n_features)
-            Numeric and categorical features; NaN/None are missing values. Sparse input
-            raises a TypeError.
+            Numeric and categorical features; NaN/None are missing values. Sparse input is
+            made dense (class Notes: memory).
         y : array_like of shape (n_samples,)
             Class labels (at least two classes).
         sample_weight : None or array_like of shape (n_samples,)

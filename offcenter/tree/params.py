@@ -163,6 +163,35 @@ def _class_weight(v):
     return v
 
 
+#: Why a monotonic constraint is refused (the docs of ``monotonic_cst``).
+MONOTONIC_REFUSAL = (
+    "offcenter's trees do not enforce monotonic constraints: a node's split is the best of every "
+    "threshold under its measure, and scikit-learn's constraint (reject splits whose children's "
+    "positive-class values are out of order, and bound every node's value by its ancestors') "
+    "would change which split a measure picks, the very thing this package shows and compares. "
+    "Grow the constrained tree with sklearn.tree.DecisionTreeClassifier(monotonic_cst=...) and "
+    "inspect it with offcenter.from_sklearn."
+)
+
+
+def _monotonic_cst(v):
+    """scikit-learn's ``monotonic_cst``: None, or one of -1, 0, 1 per feature; only the
+    unconstrained case (None or all 0) is accepted, anything else refused with the reason."""
+    if v is None:
+        return None
+    try:
+        arr = np.asarray(v)
+    except (TypeError, ValueError):
+        arr = np.asarray([None])
+    if arr.ndim != 1 or arr.dtype.kind not in "iuf" or not np.isin(arr, (-1, 0, 1)).all():
+        raise ValueError(
+            f"monotonic_cst must be None or an array of -1, 0 and 1 (one per feature); got {v!r}."
+        )
+    if (arr != 0).any():
+        raise ValueError(MONOTONIC_REFUSAL)
+    return v
+
+
 #: The checks of the tree's own parameters (the measure's, ``measure``, ``theta``, ``beta``,
 #: ``rho``, ``consistent``, are checked by :class:`offcenter.MeasureSetting`).
 TREE_PARAMETERS: dict[str, Callable] = {
@@ -183,6 +212,7 @@ TREE_PARAMETERS: dict[str, Callable] = {
     "splitter": _splitter,
     "min_impurity_decrease": _min_impurity_decrease,
     "max_leaf_nodes": _integer("max_leaf_nodes", 2, allow_none=True),
+    "monotonic_cst": _monotonic_cst,
 }
 
 

@@ -133,8 +133,113 @@ def test_wheel_installs_in_a_fresh_venv_and_fits(dist, tmp_path):
     assert out[0].startswith(str(env_dir)), out  # the wheel's package, not the repository's
     version, leaves, score = out[1].split()
     assert version == offcenter.__version__ and int(leaves) >= 2 and float(score) > 0.7
-    # the console script of the evaluation CLI is installed
+    # the console scripts of the evaluation CLI and of the app are installed
     assert (env_dir / "bin" / "offcenter-evaluate").exists()
+    assert (env_dir / "bin" / "offcenter-app").exists()
+    # the app's files come from the wheel: one copy of each page in the repository, the same
+    # bytes in the wheel's offcenter_app
+    where = _run(
+        [str(py), "-c", "from offcenter.app.launch import app_dir; print(app_dir())"], tmp_path
+    )
+    app = Path(where.strip())
+    assert str(app).startswith(str(env_dir)), app
+    assert (app / "app.py").read_bytes() == (ROOT / "app.py").read_bytes()
+    pages = sorted(p.name for p in (ROOT / "pages").glob("*.py"))
+    assert sorted(p.name for p in (app / "pages").glob("*.py")) == pages
+    for name in pages:
+        assert (app / "pages" / name).read_bytes() == (ROOT / "pages" / name).read_bytes()
+    assert (app / "docs" / "imbalanced_study_folds.csv.gz").is_file()
+
+
+def test_offcenter_app_serves_from_the_wheel(dist, tmp_path):
+    """The installed console script starts the app: its health endpoint answers and the
+    page is served (a bounded wait for the server to come up)."""
+    import socket
+    import time
+    import urllib.request
+
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    py = env_dir / "bin" / "python"
+    wheel = next(dist.glob("*.whl"))
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(py),
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        tmp_path,
+    )
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen(
+        [
+            str(env_dir / "bin" / "offcenter-app"),
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        body = None
+        for _ in range(240):  # at most about a minute
+            if proc.poll() is not None:
+                break
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/_stcore/health", timeout=2
+                ) as r:
+                    body = r.read().decode()
+                break
+            except OSError:
+                time.sleep(0.25)
+        assert body == "ok", proc.stdout.read() if proc.poll() is not None else "no answer"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+            assert r.status == 200 and "<html" in r.read().decode().lower()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_every_subpackage_is_packaged_and_baycomp_is_an_extra():
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    listed = set(meta["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for p in (ROOT / "offcenter").rglob("__init__.py")
+    }
+    assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
+    deps = " ".join(meta["project"]["dependencies"])
+    assert "baycomp" not in deps and "plotly" not in deps and "streamlit" not in deps
+    assert any(d.startswith("baycomp") for d in meta["project"]["optional-dependencies"]["stats"])
+    # the README's install (pip install -r requirements.txt -e .) keeps everything the app needs
+    req = (ROOT / "requirements.txt").read_text()
+    for name in [
+        "baycomp",
+        *(d.split(">")[0] for d in meta["project"]["optional-dependencies"]["app"]),
+    ]:
+        assert re.search(rf"^{re.escape(name)}\b", req, re.M), name
+    assert meta["project"]["scripts"]["offcenter-app"] == "offcenter.app.launch:main"
 
 
 def test_one_version_source():
@@ -154,3 +259,10 @@ def test_license_and_citation():
     assert "cff-version: 1.2.0" in cff and "license: MIT" in cff
     for word in ("Lallich", "Lenca", "Vaillant", "off-centered entropy", "2007", "hal-02121319"):
         assert word in cff
+    # the software's own citation: a year (date-released), the repository, the version
+    import yaml
+
+    data = yaml.safe_load(cff)
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(data["date-released"]))
+    assert data["version"] == offcenter.__version__
+    assert data["repository-code"] == meta["project"]["urls"]["Repository"]
