@@ -4,8 +4,8 @@
 every trace, the layout and its template, then a walk converting every array to base64. The
 figure builders of :mod:`offcenter.viz` already assemble plain dicts (wrapped without Plotly's
 validation), so :func:`plotly_chart` hands Streamlit those dicts as they are: the JSON sent to the
-browser is the same figure (arrays as lists instead of base64), at a third of the cost of a
-curves-page rerun's figure work (measured: Figure 2, 7 curves, 401 points each).
+browser is the same figure (arrays as lists instead of base64), at a fraction of the cost of a
+curves-page rerun's figure work (docs/performance.md).
 """
 
 from __future__ import annotations

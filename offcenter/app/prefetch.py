@@ -1,8 +1,8 @@
 """The Tree page's next grow, prepared while the student is still choosing.
 
 A new measure or stopping rule waits for **Grow the tree** (the settings are a fragment: their
-change reruns section 2 alone). The grow then fits the tree and computes its root's tables:
-on German credit about 40 ms of a grow's 140 ms of CPU, more at a greater depth. As soon as the
+change reruns section 2 alone). The grow then fits the tree and computes its root's tables, a
+good part of a grow's CPU, more at a greater depth (docs/performance.md). As soon as the
 settings change, :func:`prefetch` hands that work
 (:func:`offcenter.app.tree_click.prepare_grow`) to one background thread, so that the grow a
 moment later finds the tree, its root's tables, its training report and its drawing's layouts in

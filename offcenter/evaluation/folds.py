@@ -1,6 +1,6 @@
 """The folds of a cross-validation: repeated stratified k-fold splits and their seeds.
 
-Split out of :mod:`offcenter.evaluation.runner` (issue 23: one concern per module).
+One concern of the cross-validation (:mod:`offcenter.evaluation.runner` uses it).
 """
 
 from __future__ import annotations

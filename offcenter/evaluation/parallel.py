@@ -1,6 +1,6 @@
 """Where the fits run: joblib's processes, or a dask.distributed cluster.
 
-Split out of :mod:`offcenter.evaluation.runner` (issue 23: one concern per module).
+One concern of the cross-validation (:mod:`offcenter.evaluation.runner` uses it).
 """
 
 from __future__ import annotations

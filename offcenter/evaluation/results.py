@@ -1,6 +1,6 @@
 """The result of a cross-validated comparison: per-fold rows, summaries, paired statistics.
 
-Split out of :mod:`offcenter.evaluation.runner` (issue 23: one concern per module); the paired
+One concern of the cross-validation (:mod:`offcenter.evaluation.runner` makes it); the paired
 statistics themselves are :mod:`offcenter.evaluation.statistics`.
 """
 

@@ -1,6 +1,6 @@
 r"""A benchmark over many data sets: the measure settings on the same folds of every set, ranked.
 
-The question (issue 14): does the measure matter when the minority class is rare, against the
+The question: does the measure matter when the minority class is rare, against the
 imbalance-aware peers? Every setting (a :class:`~offcenter.MeasureSetting`) and an outside anchor,
 scikit-learn's ``DecisionTreeClassifier(class_weight="balanced")``, are grown on the *same*
 repeated stratified folds of every data set (:class:`sklearn.model_selection.RepeatedStratifiedKFold`,

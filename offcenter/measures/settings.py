@@ -560,7 +560,7 @@ EVALUATION_SETTINGS = (
     "asymmetric",
     "asymmetric_consistent",
 )
-#: The imbalance-aware peers offered beside the standard settings (issue 14).
+#: The imbalance-aware peers offered beside the standard settings.
 PEER_SETTINGS = ("dkm", "hellinger", "shannon_balanced", "gini_balanced")
 #: The settings of the KEEL study (docs/imbalanced_study.md), Shannon first: the reference.
 STUDY_SETTINGS = (

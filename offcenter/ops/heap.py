@@ -3,10 +3,10 @@
 CPython's cyclic garbage collector scans every tracked object of the oldest generation at each
 full (generation 2) collection, and holds the GIL while it does: every session of the process
 waits. In a warm app process that generation is mostly what never becomes garbage: the imported
-libraries (Streamlit, Plotly, pandas, scikit-learn, SciPy) and the warmed caches. Measured
-under the 30-student class of ``benchmarks/bench_classroom.py`` on one process, full
-collections paused it for 137 ms (median of 10, at most 242 ms): a student's click that met one
-waited that long on top of its own work.
+libraries (Streamlit, Plotly, pandas, scikit-learn, SciPy) and the warmed caches, so a full
+collection pauses the process for a long while (measured under the 30-student class of
+``benchmarks/bench_classroom.py``: benchmarks/results/classroom.md): a student's click that met
+one waited that long on top of its own work.
 
 :func:`after_run` freezes the heap (``gc.collect()`` then ``gc.freeze()``, the standard library's
 way to leave long-lived objects out of the collections) at two moments of a process's life:

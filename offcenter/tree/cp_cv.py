@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils.validation import check_is_fitted
 
 from offcenter.tree.prune import pruned_predictions
 
@@ -80,7 +81,7 @@ def cp_table_cv(clf, X, y, *, cv=10, sample_weight=None, random_state=0) -> pd.D
     """
     if isinstance(cv, bool) or not isinstance(cv, numbers.Integral) or cv < 2:
         raise ValueError(f"cv must be an integer >= 2; got {cv!r}.")
-    clf._check_fitted()
+    check_is_fitted(clf, "tree_")
     table = clf.cp_table()
     yv = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y).ravel()
     n = len(yv)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.settings import MeasureSetting
@@ -32,7 +33,7 @@ def _jsonable(v):
 
 def to_dict(clf) -> dict:
     """Everything needed to predict and to show the tree, as JSON-compatible values."""
-    clf._check_fitted()
+    check_is_fitted(clf, "tree_")
     params = {k: _jsonable(v) for k, v in clf.get_params().items()}
     imp = clf.impurity_
     return {
@@ -105,7 +106,7 @@ def _fmt_counts(nd: Node) -> str:
 
 def to_text(clf, style="rules", precision=3) -> str:
     """Readable rules (one line per leaf) or an indented tree."""
-    clf._check_fitted()
+    check_is_fitted(clf, "tree_")
     nodes = clf.tree_.nodes
     if style not in ("rules", "tree"):
         raise ValueError(f"style must be 'rules' or 'tree'; got {style!r}.")
@@ -210,7 +211,7 @@ def export_graphviz(
         Digits of thresholds, impurities and values.
     fontname : str
     """
-    clf._check_fitted()
+    check_is_fitted(clf, "tree_")
     if label not in ("all", "root", "none"):
         raise ValueError(f"label must be 'all', 'root' or 'none'; got {label!r}.")
     if isinstance(precision, bool) or not isinstance(precision, (int, np.integer)) or precision < 0:

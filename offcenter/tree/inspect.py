@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from sklearn.utils.validation import check_is_fitted
 
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.settings import MeasureSetting, comparison_settings
@@ -340,7 +341,7 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
 
 def node_impurities(clf, node_id: int, settings=None) -> pd.Series:
     """Impurity of the node's class counts under each setting (index: keys; attrs: labels)."""
-    clf._check_fitted()
+    check_is_fitted(clf, "tree_")
     clf._check_node(node_id)
     sets = resolve_settings(clf, settings)
     counts = clf.tree_.nodes[node_id].counts

@@ -50,6 +50,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 from sklearn.utils import Bunch
+from sklearn.utils.validation import check_is_fitted
 
 from offcenter.tree.encode import _python_value
 from offcenter.tree.nodes import Node, Tree, renumber
@@ -296,7 +297,7 @@ def prune_tree(tree: Tree, ccp_alpha: float, impurity=None) -> Tree:
 # ---------------------------------------------------------------------------------- estimator
 def pruning_path(clf) -> dict:
     """The weakest-link path of a fitted estimator's current tree, under ``clf.impurity_``."""
-    clf._check_fitted()
+    check_is_fitted(clf, "tree_")
     return weakest_link(clf.tree_.nodes, clf.impurity_)
 
 
@@ -311,7 +312,7 @@ def pruned_predictions(clf, X, alphas) -> list[np.ndarray]:
     study's ``pruned_cv``) predict every candidate alpha this way instead of building each
     pruned tree (the same numbers, tested against ``prune(a).predict``).
     """
-    clf._check_fitted()
+    check_is_fitted(clf, "tree_")
     alphas = [check_ccp_alpha(a) for a in alphas]
     nodes = clf.tree_.nodes
     if any(nd.id != k for k, nd in enumerate(nodes)):

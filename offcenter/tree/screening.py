@@ -156,9 +156,8 @@ def block_screened(pos, params: GrowthParams) -> bool:
 
 
 #: Fewest thresholds of a feature for the block screening (its fixed cost, about 150 numpy
-#: calls, is not worth it below). Measured on one feature of 10k rows, 5 classes, one node:
-#: 2.1 ms with blocks against 1.6 ms for the float32 pass (off-centered), 2.4 against 1.5 ms
-#: for the exact asymmetric kernel; at 20k rows the blocks win for the off-centered entropy.
+#: calls, is not worth it below): a measured crossover (benchmarks/), where the blocks start to
+#: beat the float32 pass and the exact asymmetric kernel on one feature of one node.
 BLOCK_MIN = 15_000
 
 

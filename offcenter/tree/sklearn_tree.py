@@ -63,6 +63,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.tree._criterion import Entropy
 from sklearn.tree._tree import NODE_DTYPE
 from sklearn.tree._tree import Tree as SkTree
+from sklearn.utils.validation import check_is_fitted
 
 from offcenter.tree.params import TREE_PARAMETERS, n_max_features
 
@@ -139,7 +140,7 @@ def to_sklearn(clf) -> DecisionTreeClassifier:
         Unfitted, a categorical feature or split, or leaf predictions scikit-learn cannot
         express (``leaf_rule="prior"``).
     """
-    clf._check_fitted()
+    check_is_fitted(clf, "tree_")
     cats = [f.name for f in clf.features_ if f.kind != "numeric"]
     if cats:
         raise ValueError(

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from sklearn.utils.validation import check_is_fitted
 
 from offcenter.tree.nodes import Tree, breadth_first_ids, renumber
 from offcenter.tree.prune import as_leaf
@@ -209,7 +210,7 @@ def classifier_at_step(clf, k: int, order: str = "breadth"):
     which depend on its ancestors only). The edits list is the fitted tree's: a step is a view,
     not an edit. ``classifier_at_step(clf, n_steps(clf.tree_))`` predicts as ``clf``.
     """
-    clf._check_fitted()
+    check_is_fitted(clf, "tree_")
     step = tree_at_step(clf.tree_, k, order)
     new = clf._copy()  # a shallow copy: the training data are shared, the routing cache reset
     new.tree_ = step.tree

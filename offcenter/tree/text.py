@@ -18,6 +18,7 @@ import numbers
 from io import StringIO
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from offcenter.tree.estimator import TreeClassifier
 from offcenter.tree.labels import _cat_label
@@ -95,7 +96,7 @@ def export_text(
 
     if not isinstance(decision_tree, TreeClassifier):
         decision_tree = from_sklearn(decision_tree)
-    decision_tree._check_fitted()
+    check_is_fitted(decision_tree, "tree_")
     for name, value, low in (("max_depth", max_depth, 0), ("spacing", spacing, 1)):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}; got {value!r}.")

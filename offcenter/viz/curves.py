@@ -6,7 +6,7 @@ modebar button ("Download plot as a png"), configured by :func:`png_config` with
 file name (no kaleido needed).
 
 Figures are assembled as plain dicts and wrapped without Plotly's per-property validation
-(``_validate=False``), which makes a rerun 5 to 10 times faster; the tests validate every
+(``_validate=False``), which makes a rerun several times faster; the tests validate every
 builder's output with ``go.Figure(fig.to_dict())``.
 
 Examples
@@ -292,7 +292,7 @@ def _preset_axis_margins(layout: dict, t: Typography) -> None:
 
     With ``automargin`` Plotly draws a new figure with the layout's margins, measures the tick
     labels and axis titles, and draws it all again if they need more room: half the time of
-    ``Plotly.newPlot`` (Figure 2: 46 ms, 21 ms with these margins), paid on every theta move
+    ``Plotly.newPlot``, paid on every theta move
     since Streamlit mounts a changed chart afresh. Given these margins the first draw is the
     last one; automargin stays on, so wider tick labels (another font, larger values) still
     get their room, with the second draw. Where the axes need less, the margin is the preset

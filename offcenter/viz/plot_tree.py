@@ -25,6 +25,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from sklearn.utils.validation import check_is_fitted
 
 from offcenter.tree.estimator import TreeClassifier
 from offcenter.tree.labels import branch_labels
@@ -191,7 +192,7 @@ def plot_tree(
             )
     if not isinstance(decision_tree, TreeClassifier):
         decision_tree = from_sklearn(decision_tree)
-    decision_tree._check_fitted()
+    check_is_fitted(decision_tree, "tree_")
     view = _renamed(decision_tree, feature_names, class_names)
     path = () if x is None else sample_path(decision_tree, x)
     fig = tree_figure(view, max_depth=max_depth, title=title, height=height, path=path)

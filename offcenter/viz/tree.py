@@ -152,7 +152,7 @@ def fitting_depth(clf, width: float) -> int:
 
     A drawing only widens with its depth (each level adds boxes under the ones shown), so the
     levels are tried from the top and the search stops at the first that is too wide: a few
-    small layouts instead of every deep one (a depth-10 German credit tree: 220 -> 10 ms).
+    small layouts instead of every deep one.
     """
     depth = int(clf.tree_.depth)
     best = min(depth, 1)
@@ -416,8 +416,8 @@ def _outline_trace(xs: list, ys: list, color: str, width: float, name: str) -> d
 class TreeDrawing:
     """A tree's figure without its selected node: built once, drawn with any node selected.
 
-    Laying a tree out and assembling its traces is most of a drawing's cost (on German credit at
-    depth 5, 312 nodes: about 18 ms of a click's work); the selection is one outline. The Tree
+    Laying a tree out and assembling its traces is most of a drawing's cost (and of a click's
+    work); the selection is one outline. The Tree
     page keeps the drawing and asks for :meth:`spec` at every click.
 
     Attributes
@@ -455,8 +455,8 @@ class TreeDrawing:
     def figure(self, selected: int | None = None) -> go.Figure:
         """:meth:`spec` as a ``go.Figure`` (its own copy of the dicts)."""
         spec = self.spec(selected)
-        # built unvalidated: the traces are plain, known-good dicts (validation costs ~0.3 s on
-        # a depth-5 tree)
+        # built unvalidated: the traces are plain, known-good dicts (Plotly's validation would
+        # cost more than the drawing)
         return go.Figure(data=spec["data"], layout=spec["layout"], _validate=False)
 
 

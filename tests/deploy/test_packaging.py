@@ -100,26 +100,20 @@ def test_the_fresh_venv_sees_the_running_interpreters_packages(tmp_path, monkeyp
     assert out.strip() == "active"
 
 
-def test_wheel_installs_in_a_fresh_venv_and_fits(dist, tmp_path):
-    env_dir = tmp_path / "venv"
+@pytest.fixture(scope="module")
+def wheel_venv(dist, tmp_path_factory) -> tuple[Path, Path]:
+    """One fresh venv with the wheel installed, shared by the tests of the installed package:
+    ``(its folder, its python)``."""
+    env_dir = tmp_path_factory.mktemp("wheel") / "venv"
     py = _fresh_venv(env_dir)
     wheel = next(dist.glob("*.whl"))
-    _run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            str(py),
-            "install",
-            "-q",
-            "--no-deps",
-            "--no-index",
-            str(wheel),
-        ],
-        tmp_path,
-        env=VENV_ENV,
-    )
+    pip = [sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps"]
+    _run([*pip, "--no-index", str(wheel)], env_dir.parent, env=VENV_ENV)
+    return env_dir, py
+
+
+def test_wheel_installs_in_a_fresh_venv_and_fits(wheel_venv, tmp_path):
+    env_dir, py = wheel_venv
     code = (
         "import offcenter, sys\n"
         "from offcenter.data.datasets import load\n"
@@ -139,7 +133,9 @@ def test_wheel_installs_in_a_fresh_venv_and_fits(dist, tmp_path):
     # the app's files come from the wheel: one copy of each page in the repository, the same
     # bytes in the wheel's offcenter_app
     where = _run(
-        [str(py), "-c", "from offcenter.app.launch import app_dir; print(app_dir())"], tmp_path
+        [str(py), "-c", "from offcenter.app.launch import app_dir; print(app_dir())"],
+        tmp_path,
+        env=VENV_ENV,
     )
     app = Path(where.strip())
     assert str(app).startswith(str(env_dir)), app
@@ -151,32 +147,14 @@ def test_wheel_installs_in_a_fresh_venv_and_fits(dist, tmp_path):
     assert (app / "docs" / "imbalanced_study_folds.csv.gz").is_file()
 
 
-def test_offcenter_app_serves_from_the_wheel(dist, tmp_path):
+def test_offcenter_app_serves_from_the_wheel(wheel_venv, tmp_path):
     """The installed console script starts the app: its health endpoint answers and the
     page is served (a bounded wait for the server to come up)."""
     import socket
     import time
     import urllib.request
 
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
-    py = env_dir / "bin" / "python"
-    wheel = next(dist.glob("*.whl"))
-    _run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            str(py),
-            "install",
-            "-q",
-            "--no-deps",
-            "--no-index",
-            str(wheel),
-        ],
-        tmp_path,
-    )
+    env_dir, py = wheel_venv
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -193,6 +171,7 @@ def test_offcenter_app_serves_from_the_wheel(dist, tmp_path):
             "false",
         ],
         cwd=tmp_path,
+        env=VENV_ENV,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
