@@ -34,11 +34,40 @@ from offcenter.viz.tree_layout import (  # noqa: E402
     wrap,
 )
 
-__all__ = ["tree_image", "FORMATS"]
+__all__ = ["tree_image", "TreeImage", "FORMATS"]
 
 #: The formats offered, with their MIME types.
 FORMATS = {"png": "image/png", "svg": "image/svg+xml"}
 _DPI = 100.0
+
+
+class TreeImage(bytes):
+    """The bytes of a PNG or SVG drawing that a notebook displays inline.
+
+    A ``bytes`` (``open(f, "wb").write(img)``, ``st.download_button(data=img)`` work as they
+    did) with ``fmt`` ("png" or "svg") and IPython's display hooks: ``_repr_png_`` for a PNG,
+    ``_repr_svg_`` (the text) for an SVG; the other returns None, so the notebook shows the
+    drawing once.
+    """
+
+    fmt: str
+
+    def __new__(cls, data: bytes, fmt: str):
+        obj = super().__new__(cls, data)
+        obj.fmt = fmt
+        return obj
+
+    def __reduce__(self):  # pickled (Streamlit's cache) with its format
+        return (TreeImage, (bytes(self), self.fmt))
+
+    def _repr_png_(self):
+        return bytes(self) if self.fmt == "png" else None
+
+    def _repr_svg_(self):
+        return bytes(self).decode("utf-8") if self.fmt == "svg" else None
+
+    def __repr__(self) -> str:
+        return f"<TreeImage {self.fmt.upper()}, {len(self)} bytes>"
 
 
 def tree_image(
@@ -48,8 +77,11 @@ def tree_image(
     title: str = "",
     max_depth: int | None = None,
     scale: float = 2.0,
-) -> bytes:
+) -> TreeImage:
     """The tree drawn whole as ``fmt`` ("png" or "svg") bytes, with ``title`` above it.
+
+    The bytes are a :class:`TreeImage`: written to a file or a download as they are, and shown
+    inline by a notebook (Jupyter calls its ``_repr_png_`` or ``_repr_svg_``).
 
     ``scale`` multiplies the layout's pixels (a PNG at 2x reads well when printed or projected;
     an SVG is a vector drawing, scale only sets its nominal size). Text is plain (user text is
@@ -119,6 +151,6 @@ def tree_image(
             dpi=_DPI,
             metadata={"Title": str(title)[:200]} if fmt == "svg" else None,
         )
-        return buf.getvalue()
+        return TreeImage(buf.getvalue(), fmt)
     finally:
         plt.close(fig)
