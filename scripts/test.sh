@@ -4,7 +4,7 @@
 # (import-linter) and every test, browser included, on every core (pytest-xdist).
 #
 #   bash scripts/test.sh                     # everything (what CI runs)
-#   bash scripts/test.sh -m "not browser"    # the everyday run, without Chromium
+#   bash scripts/test.sh -m "not browser and not deploy and not slow"   # the everyday tier
 #   HYPOTHESIS_PROFILE=thorough bash scripts/test.sh tests/test_measures_properties.py
 #
 # Extra arguments go to pytest. PYTEST_WORKERS sets -n (default: auto, one per core; 0 = none).
