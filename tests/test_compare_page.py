@@ -280,3 +280,28 @@ def test_own_run_is_worded_by_the_study_rules(steps):
         if ": better than" in s or ": worse than" in s:
             p = s.rsplit("Holm p", 1)[1].rstrip(").").strip()
             assert p == "< 0.001" or float(p.removeprefix("= ")) < 0.05
+
+
+def test_opened_from_the_tree_page_it_takes_its_leaf_rule_and_names_files_by_data(steps):
+    """From the Tree page (prior-aware leaf rule), Compare opens with that leaf rule; its
+    downloads are named by the data set, the settings compared and the model."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    at.switch_page("pages/3_Tree.py")
+    at.run()
+    at.radio(key="tr_leaf_rule").set_value("prior")
+    at.run()
+    assert at.radio(key="tr_leaf_rule").value == "prior"
+    at.switch_page("pages/4_Compare_measures.py")
+    at = run(at)
+    assert at.radio(key="cm_leaf_rule").value == "prior"
+    at = small(at)
+    at.button(key="cm_run").click()
+    at = run(at)
+    # the files (downloads and the charts' PNGs) are named by the data set, the settings and
+    # the model (compare_page.download_stem; AppTest shows the charts' names only)
+    configs = " ".join(str(c.proto.config) for c in result_charts(at))
+    assert configs.count("compare_glass_shannon_oc_shannon_tree_") == 3, configs
+    # a link's own leaf rule rules
+    linked = run(leaf_rule="majority")
+    assert linked.radio(key="cm_leaf_rule").value == "majority"

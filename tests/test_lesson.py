@@ -284,6 +284,10 @@ def _tree_checks(at: AppTest) -> None:
     node = [s for s in at.selectbox if s.key and s.key.startswith("tr_node_select")][0]
     assert node.value == 0  # the root selected
     assert "(the root: all rows)" in "\n".join(str(c.value) for c in at.code)
+    # the lecture: the step-through on, at the root alone, with its Next split button
+    assert at.toggle(key="tr_step_on").value is True
+    assert any("Step 0: the root alone" in str(i.value) for i in at.info)
+    assert not at.button(key="tr_step_next").disabled
 
 
 def test_step_4_opens_the_tree_on_pima_with_the_off_centered_shannon():

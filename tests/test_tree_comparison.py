@@ -96,7 +96,7 @@ def test_imbalance_is_suggested_never_switched_on():
 def test_own_best_table_lists_every_setting_with_both_pima_thresholds(pima_oc):
     o = with_prior_labels(pima_oc.own_optima(0), pima_oc.prior_)
     t = own_best_table(o)
-    assert list(t.columns) == ["gain", "best split", "setting"]  # numbers first, label last
+    assert list(t.columns) == ["setting", "gain", "best split"]  # which setting, first
     assert len(t) == 9
     by = dict(zip(t["setting"], t["best split"]))
     assert by["off-centered Shannon, θ = prior (0.65, 0.35)"] == "glucose <= 111.5"
@@ -260,3 +260,7 @@ def test_predictions_table_is_what_apply_predict_proba_and_predict_give(params):
     for j, c in enumerate(clf.classes_):
         assert np.array_equal(table[f"P({c})"].to_numpy(), proba[:, j])
     assert table["predicted"].tolist() == clf.predict(X).tolist()
+    # the true class beside each prediction, when given
+    with_y = predictions_table(clf, X, y=y)
+    assert with_y["true class"].tolist() == y.tolist()
+    assert list(with_y.columns[:3]) == ["row", "true class", "leaf"]

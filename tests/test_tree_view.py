@@ -219,7 +219,8 @@ def test_every_download_names_the_data_set_and_the_setting(file_names):
         return d() if callable(d) else d
 
     pred = pd.read_csv(io.BytesIO(data("pima_oc_shannon_predictions.csv")))
-    assert list(pred.columns) == ["row", "leaf", "P(0)", "P(1)", "predicted"] and len(pred) == 768
+    assert list(pred.columns) == ["row", "true class", "leaf", "P(0)", "P(1)", "predicted"]
+    assert len(pred) == 768 and set(pred["true class"]) == {0, 1}  # the true class, too
     assert (pred[["P(0)", "P(1)"]].sum(axis=1) - 1).abs().max() < 1e-9
     svg = data("pima_oc_shannon_tree.svg")
     assert svg.startswith(b"<?xml") and b"node 46" in svg  # the whole tree, not the view

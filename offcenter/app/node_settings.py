@@ -224,7 +224,8 @@ def show_training_report(
 ) -> None:
     """The training confusion matrix with accuracy, balanced accuracy and the minority class's
     recall, precision and F1 (:func:`offcenter.viz.comparison.training_report`), the
-    no-minority note, and the predictions (row, leaf, class probabilities, predicted class)
+    no-minority note, and the predictions (row, true class, leaf, class probabilities,
+    predicted class)
     and confusion matrix as CSV files named ``{stem}_predictions.csv`` /
     ``{stem}_confusion.csv`` (computed once per ``tree_key`` when given: it must identify the
     tree and its data)."""
@@ -239,7 +240,7 @@ def show_training_report(
             with d1:
                 csv_button(
                     "Predictions (CSV)",
-                    lambda: predictions_table(clf, X),
+                    lambda: predictions_table(clf, X, y=y),
                     f"{stem}_predictions.csv",
                     "tr_dl_pred",
                     rerun=False,

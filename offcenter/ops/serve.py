@@ -29,8 +29,9 @@ waits for a cold process. ``--no-warm`` skips the warm-up.
 
 Supervision: a Streamlit process that dies is taken out by the health check, restarted on its
 port, warmed, then put back in service; the command keeps running (its other processes and their
-sessions are untouched). The command stops (and stops everything it started) on SIGINT/SIGTERM
-or when HAProxy itself exits.
+sessions are untouched). HAProxy that dies is started again in front of the same processes
+(warm ones back in service at once; three exits within a minute stop the command). The command
+stops (and stops everything it started) on SIGINT/SIGTERM.
 
 Several machines: run ``streamlit run app.py`` on each app host, then on the balancer host
 ``python -m offcenter.ops.serve --backends host1:8501 host2:8501`` (the same HAProxy
@@ -409,6 +410,38 @@ class Deployment:
         if not _wait_port(host, self.args.port, time.monotonic() + 30, self.haproxy):
             raise RuntimeError(f"HAProxy did not open port {self.args.port}")
 
+    def restart_haproxy(self, binary: str) -> None:
+        """HAProxy died: start it again in front of the same processes, which keep running
+        (their sessions reconnect through it); the processes that were in service, warm,
+        are put back in service at once, the others come in through :meth:`bring_in`."""
+        self.log(
+            f"HAProxy exited ({self.haproxy.returncode}); restarting it "
+            "(the app processes keep running)"
+        )
+        with contextlib.suppress(OSError):
+            os.unlink(self.admin)  # the dead HAProxy's admin socket
+        try:
+            self.start_haproxy(binary)
+        except RuntimeError as exc:
+            self.log(f"HAProxy did not start again: {exc}")
+            return
+        warm = set(self.in_service)
+        self.in_service.clear()
+        deadline = time.monotonic() + self.args.start_timeout
+        for b, app in zip(self.backends, self.apps or [None] * len(self.backends)):
+            if app is not None and not app.alive():
+                continue  # the supervision loop restarts it
+            if b.name not in warm:
+                if app is not None:
+                    self.bring_in(b, app, deadline)
+                continue  # a remote one: watch_remote brings it in when it answers
+            if not self.args.no_warm:
+                haproxy_command(self.admin, f"set server {POOL}/{b.name} state ready")
+            while server_states(self.admin).get(b.name) != "UP" and time.monotonic() < deadline:
+                time.sleep(0.2)
+            self.in_service.add(b.name)
+        self.log(f"HAProxy (pid {self.haproxy.pid}) back on port {self.args.port}")
+
     def bring_in(self, b: Backend, app: AppProcess | None, deadline: float) -> bool:
         """Wait for a process's health, warm it, put it in service. False if it failed."""
         while not _healthy(b.host, b.port):
@@ -497,8 +530,12 @@ class Deployment:
         restarts: dict[str, list[float]] = {}
         while not stop_event():
             if self.haproxy.poll() is not None:
-                self.log(f"HAProxy exited ({self.haproxy.returncode}); stopping")
-                return 1
+                recent = [t for t in restarts.get("haproxy", []) if time.monotonic() - t < 60]
+                if len(recent) >= 3:
+                    self.log(f"HAProxy exited ({self.haproxy.returncode}) again; stopping")
+                    return 1
+                restarts["haproxy"] = [*recent, time.monotonic()]
+                self.restart_haproxy(binary)
             if not self.apps:
                 self.watch_remote()
             for app in self.apps:
