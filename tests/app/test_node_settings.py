@@ -98,7 +98,7 @@ def test_pima_root_verdict_is_a_disagreement_with_both_thresholds():
     warn = [plain(w.value) for w in at.warning if "disagree" in w.value]
     assert warn, texts(at)
     assert "glucose <= 111.5" in warn[0] and "glucose <= 127.5" in warn[0]
-    best = frame(at, "gain", "relative gain", "node impurity", "best split")
+    best = frame(at, "setting", "gain", "relative gain", "node impurity", "best split")
     v = best.value
     # every setting is listed, and for two-class data DKM and the Hellinger distance too
     assert len(v) == 11
@@ -134,7 +134,7 @@ def test_misclassification_without_a_winner_is_shown_as_such():
     at = run()  # edible, node 1: every misclassification gain is 0
     node_select(at).set_value(1)
     at = run(at)
-    best = frame(at, "gain", "relative gain").value.set_index("setting")
+    best = frame(at, "setting", "gain", "relative gain").value.set_index("setting")
     assert best.loc["Misclassification", "best split"] == NO_WINNER
     at.selectbox(key="tr_own_setting").set_value("misclassification")
     at = run(at)
