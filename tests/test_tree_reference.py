@@ -133,11 +133,19 @@ def _match_sklearn(
     min_gain=0.0,
     min_impurity_decrease=0.0,
     max_leaf_nodes=None,
+    ours=None,
+    on_tie=None,
+    **shared,
 ):
     """Walk both trees; assert equal impurity decreases at every node. Where the two choose
     different but equally good splits (a tie), force sklearn's split on ours with with_split
     and continue, so that the whole trees and the predictions can be compared. Class and
-    sample weights are given to both.
+    sample weights, and the ``shared`` parameters of both estimators, are given to both.
+
+    ``ours``: a tree already fitted on (X, y) (a forest's member) instead of one fitted here;
+    ``on_tie``: called before a tie is forced (the equivalence suite discards the example there
+    when ``max_leaf_nodes`` is set: ``with_split`` regrows below the forced split with a leaf
+    budget of its own, so the best-first order cannot be followed past a tie).
 
     Returns (nodes compared, ties resolved).
     """
@@ -149,15 +157,21 @@ def _match_sklearn(
         class_weight=class_weight,
         min_impurity_decrease=min_impurity_decrease,
         max_leaf_nodes=max_leaf_nodes,
+        **shared,
     ).fit(X, y, sample_weight=sample_weight)
-    ours = TreeClassifier(  # scikit-learn's names: criterion, min_impurity_decrease
-        criterion=criterion,
-        max_depth=max_depth,
-        class_weight=class_weight,
-        min_gain=min_gain,
-        min_impurity_decrease=min_impurity_decrease,
-        max_leaf_nodes=max_leaf_nodes,
-    ).fit(X, y, sample_weight=sample_weight)
+    ours = (
+        ours
+        if ours is not None
+        else TreeClassifier(  # scikit-learn's names: criterion, min_impurity_decrease
+            criterion=criterion,
+            max_depth=max_depth,
+            class_weight=class_weight,
+            min_gain=min_gain,
+            min_impurity_decrease=min_impurity_decrease,
+            max_leaf_nodes=max_leaf_nodes,
+            **shared,  # min_samples_split, min_samples_leaf, min_weight_fraction_leaf
+        ).fit(X, y, sample_weight=sample_weight)
+    )
     t = sk.tree_
     ties = 0
     while True:
@@ -191,6 +205,8 @@ def _match_sklearn(
             ] and node.split.threshold == pytest.approx(t.threshold[a], abs=1e-9)
             if not same:
                 ties += 1
+                if on_tie is not None:
+                    on_tie()
                 ours = ours.with_split(b, int(t.feature[a]), threshold=float(t.threshold[a]))
                 assert ours.tree_.nodes[b].split.gain == pytest.approx(_sk_gain(t, a), abs=1e-9)
                 forced = True

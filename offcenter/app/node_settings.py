@@ -550,7 +550,7 @@ def _threshold_section(
         else numeric_feats[0]
     )
     asked = str(S.get("tr_thr_feature", "") or "")
-    g1, g2 = st.columns([2, 1])
+    g1, _ = st.columns([2, 1])
     feat = g1.selectbox(
         "Numeric feature",
         numeric_feats,
@@ -560,7 +560,8 @@ def _threshold_section(
     S["tr_thr_feature"] = "" if feat == default_f else feat
     if not isinstance(S.get("tr_thr_norm"), bool):
         S["tr_thr_norm"] = False
-    norm = g2.checkbox(
+    # on a row of its own: its label is never cut (presentation mode's larger type)
+    norm = st.checkbox(
         "Divide each curve by its maximum",
         key="tr_thr_norm",
         help="Compares the shapes on one scale; a curve flat within 1e-9 stays at 0.",

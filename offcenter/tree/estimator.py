@@ -31,7 +31,11 @@ Categorical features
     ``"binary"``: two groups of values. With at most 10 categories every grouping is tried; with
     more, the categories are sorted by the proportion of a class and every prefix is tried
     (exact for two classes and a concave measure, Breiman et al. 1984; for more classes the
-    orders by each class's proportion are tried and the best kept, a heuristic).
+    orders by each class's proportion are tried and the best kept, a heuristic). The theorem
+    is about the unconstrained search: with ``min_samples_leaf`` or
+    ``min_weight_fraction_leaf`` the best *prefix* that satisfies them is taken, which can
+    miss a better grouping that is not a prefix (a heuristic there too; with at most 10
+    categories every grouping is tried, exact under the constraints).
 Missing values
     A missing numeric value (NaN, None) goes to the **larger** child of the split (the child
     with more non-missing training rows at that node; the left one on a tie), both when the
