@@ -2,7 +2,7 @@
 ``pages/4_Compare_measures.py``, holds the widgets and the layout).
 
 Declared in the package, not in the page script, so that tests read the schema the page
-decodes its link with (the property test of :mod:`tests.test_link_fuzz` throws arbitrary text
+decodes its link with (the property test of :mod:`tests.app.test_link_fuzz` throws arbitrary text
 at every field of every page's schema).
 """
 
