@@ -20,7 +20,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import node_settings, urlstate
+from offcenter.app import compare_page, node_settings, urlstate
 from offcenter.app.charts import chart_config
 from offcenter.app.compare_page import DATA_DEFAULT, MODELS, PREFIX, SCHEMA, SETTINGS
 from offcenter.app.data_picker import pick_data, pick_target
@@ -57,7 +57,10 @@ def _stop() -> None:
 
 # The one precedence of every page (urlstate.restore): a link rules when the page opens, else
 # the values the user left (Streamlit forgets the keys of widgets not drawn); then the widgets.
+opening = PREFIX + next(iter(SCHEMA)).name not in S  # the page opens (urlstate.restore)
 url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX)
+if opening:
+    compare_page.take_tree_leaf_rule(S, st.query_params)  # the Tree page's, without a link
 S.setdefault("cm_job", None)  # {"key": str, "cv": CrossValidation}
 store = shared_result_store()  # finished results of every session, by data and settings
 
@@ -169,6 +172,9 @@ params = {
     "trees": int(n_trees) if model == "forest" else None,
 }
 key = hashlib.sha1(json.dumps(params, sort_keys=True).encode()).hexdigest()[:16]
+stem = compare_page.download_stem(
+    picked.name if picked.source == "upload" else picked.source, params
+)
 
 b1, b2, b3 = st.columns([1, 1, 4])
 run_clicked = b1.button("Run", type="primary", key="cm_run", disabled=not chosen)
@@ -322,19 +328,19 @@ with p1:
     st.plotly_chart(
         metric_figure(result, metric, presentation=present, narrow=narrow),
         key="cm_fig_metric",
-        config=chart_config(f"compare_{key}_{metric}"),
+        config=chart_config(f"{stem}_{metric}"),
     )
 with p2:
     if len(result.settings) > 1:
         st.plotly_chart(
             difference_figure(result, metric, presentation=present, narrow=narrow),
             key="cm_fig_diff",
-            config=chart_config(f"compare_{key}_{metric}_difference"),
+            config=chart_config(f"{stem}_{metric}_difference"),
         )
 st.plotly_chart(
     roc_figure(result, presentation=present, narrow=narrow),
     key="cm_fig_roc",
-    config=chart_config(f"compare_{key}_roc"),
+    config=chart_config(f"{stem}_roc"),
 )
 
 st.subheader("Download")
@@ -342,13 +348,9 @@ d1, d2, d3 = st.columns(3)
 d1.download_button(
     "Per-fold results (CSV)",
     result.to_csv().encode("utf-8"),
-    file_name=f"compare_{key}_folds.csv",
+    file_name=f"{stem}_folds.csv",
     mime="text/csv",
     key="cm_dl_folds",
 )
-csv_button(
-    "Summary (CSV)", result.summary(), f"compare_{key}_summary.csv", "cm_dl_summary", container=d2
-)
-csv_button(
-    "Paired comparisons (CSV)", paired, f"compare_{key}_paired.csv", "cm_dl_paired", container=d3
-)
+csv_button("Summary (CSV)", result.summary(), f"{stem}_summary.csv", "cm_dl_summary", container=d2)
+csv_button("Paired comparisons (CSV)", paired, f"{stem}_paired.csv", "cm_dl_paired", container=d3)

@@ -4,8 +4,8 @@
 # (import-linter) and every test, browser included, on every core (pytest-xdist).
 #
 #   bash scripts/test.sh                     # everything (what CI runs)
-#   bash scripts/test.sh -m "not browser"    # the everyday run, without Chromium
-#   HYPOTHESIS_PROFILE=thorough bash scripts/test.sh tests/test_measures_properties.py
+#   bash scripts/test.sh -m "not browser and not deploy and not slow"   # the everyday tier
+#   HYPOTHESIS_PROFILE=thorough bash scripts/test.sh tests/measures/test_properties.py
 #
 # Extra arguments go to pytest. PYTEST_WORKERS sets -n (default: auto, one per core; 0 = none).
 set -euo pipefail
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
-# Graphviz's dot: dtreeviz draws converted trees with it (tests/test_sklearn_out.py)
+# Graphviz's dot: dtreeviz draws converted trees with it (tests/tree/test_sklearn_out.py)
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

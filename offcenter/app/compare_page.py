@@ -2,18 +2,33 @@
 ``pages/4_Compare_measures.py``, holds the widgets and the layout).
 
 Declared in the package, not in the page script, so that tests read the schema the page
-decodes its link with (the property test of :mod:`tests.test_link_fuzz` throws arbitrary text
+decodes its link with (the property test of :mod:`tests.app.test_link_fuzz` throws arbitrary text
 at every field of every page's schema).
 """
 
 from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
 
 from offcenter.app import urlstate
 from offcenter.data.datasets import DATASETS
 from offcenter.evaluation.runner import DEFAULT_SETTINGS, METRICS, available_settings
 from offcenter.tree.params import LEAF_RULES
 
-__all__ = ["PREFIX", "SETTINGS", "DATA_DEFAULT", "MODELS", "SCHEMA"]
+__all__ = [
+    "PREFIX",
+    "SETTINGS",
+    "DATA_DEFAULT",
+    "MODELS",
+    "SCHEMA",
+    "TREE_PREFIX",
+    "download_stem",
+    "take_tree_leaf_rule",
+]
 
 #: The page's session-state prefix.
 PREFIX = "cm_"
@@ -39,3 +54,50 @@ SCHEMA = urlstate.Schema(
         urlstate.Field("metric", "str", "balanced_accuracy", choices=tuple(METRICS)),
     ]
 )
+
+#: The Tree page's session-state prefix (its saved values are ``tr_saved``).
+TREE_PREFIX = "tr_"
+
+
+def take_tree_leaf_rule(state: Any, query: Mapping[str, Any]) -> str | None:
+    """When the page opens without a link field (through the navigation, e.g. from the Tree
+    page), its leaf rule is the one the Tree page left (``tr_saved``), so that the comparison
+    scores the trees the way the Tree page predicts. Call after
+    :func:`offcenter.app.urlstate.restore`, with the page's ``opening`` state known by the
+    caller; returns the rule taken (None: nothing changed).
+
+    >>> state = {"tr_saved": {"leaf_rule": "prior"}, "cm_leaf_rule": "majority"}
+    >>> take_tree_leaf_rule(state, {}), state["cm_leaf_rule"]
+    ('prior', 'prior')
+    >>> take_tree_leaf_rule(state, {"leaf_rule": "majority"}) is None  # a link rules
+    True
+    """
+    params = query.to_dict() if hasattr(query, "to_dict") else dict(query or {})
+    if any(f.name in params for f in SCHEMA):
+        return None
+    rule = (state.get(TREE_PREFIX + "saved") or {}).get("leaf_rule")
+    if rule not in LEAF_RULES:
+        return None
+    state[PREFIX + "leaf_rule"] = rule
+    return rule
+
+
+def download_stem(data_name: str, params: Mapping[str, Any]) -> str:
+    """The downloads' file-name stem: the data set, the settings compared, the model, and a
+    short digest of the protocol (folds, repeats, seed, stopping rules, leaf rule), so that two
+    runs' files never overwrite each other yet say what they hold.
+
+    >>> download_stem("pima", {"settings": ["shannon", "oc_shannon"], "model": "tree"})[:37]
+    'compare_pima_shannon_oc_shannon_tree_'
+    """
+
+    def clean(text: str, n: int) -> str:
+        text = re.sub(r"\.csv$", "", str(text), flags=re.IGNORECASE)
+        return re.sub(r"[^A-Za-z0-9._]+", "-", text).strip("-._")[:n] or "data"
+
+    digest = hashlib.sha1(json.dumps(dict(params), sort_keys=True, default=str).encode())
+    settings = "_".join(str(k) for k in params.get("settings", []))
+    return (
+        f"compare_{clean(data_name, 40)}_{clean(settings, 60)}_{clean(params.get('model', ''), 10)}"
+        f"_{digest.hexdigest()[:6]}"
+    )

@@ -181,8 +181,8 @@ STEPS: tuple[LessonStep, ...] = (
             "A split's gain is the parent's uncertainty minus its children's, weighted by "
             "their sizes. Off-centered on the prior (35 % diabetic patients in the Pima data), "
             "a child with more diabetics than the prior counts as purer, so splits that "
-            "isolate the minority class gain more. The Tree page opens on the root: compare "
-            "each measure's own best split there."
+            "isolate the minority class gain more. The Tree page opens on the root, one split "
+            "at a time: press Next split to see each split and which measures would make it."
         ),
         latex=(
             r"\Delta = \eta_\theta(\text{parent})"
@@ -191,8 +191,8 @@ STEPS: tuple[LessonStep, ...] = (
         page=TREE,
         label="Tree: Pima, off-centered Shannon",
         detail="The Pima diabetes data, a tree grown with the off-centered Shannon entropy, "
-        "θ = the prior; the root selected.",
-        settings={"data": "pima", "setting": "oc_shannon"},
+        "θ = the prior, stepped through one split at a time from the root.",
+        settings={"data": "pima", "setting": "oc_shannon", "step_on": True},
     ),
 )
 

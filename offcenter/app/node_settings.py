@@ -224,7 +224,8 @@ def show_training_report(
 ) -> None:
     """The training confusion matrix with accuracy, balanced accuracy and the minority class's
     recall, precision and F1 (:func:`offcenter.viz.comparison.training_report`), the
-    no-minority note, and the predictions (row, leaf, class probabilities, predicted class)
+    no-minority note, and the predictions (row, true class, leaf, class probabilities,
+    predicted class)
     and confusion matrix as CSV files named ``{stem}_predictions.csv`` /
     ``{stem}_confusion.csv`` (computed once per ``tree_key`` when given: it must identify the
     tree and its data)."""
@@ -239,7 +240,7 @@ def show_training_report(
             with d1:
                 csv_button(
                     "Predictions (CSV)",
-                    lambda: predictions_table(clf, X),
+                    lambda: predictions_table(clf, X, y=y),
                     f"{stem}_predictions.csv",
                     "tr_dl_pred",
                     rerun=False,
@@ -549,7 +550,7 @@ def _threshold_section(
         else numeric_feats[0]
     )
     asked = str(S.get("tr_thr_feature", "") or "")
-    g1, g2 = st.columns([2, 1])
+    g1, _ = st.columns([2, 1])
     feat = g1.selectbox(
         "Numeric feature",
         numeric_feats,
@@ -559,7 +560,8 @@ def _threshold_section(
     S["tr_thr_feature"] = "" if feat == default_f else feat
     if not isinstance(S.get("tr_thr_norm"), bool):
         S["tr_thr_norm"] = False
-    norm = g2.checkbox(
+    # on a row of its own: its label is never cut (presentation mode's larger type)
+    norm = st.checkbox(
         "Divide each curve by its maximum",
         key="tr_thr_norm",
         help="Compares the shapes on one scale; a curve flat within 1e-9 stays at 0.",

@@ -13,7 +13,8 @@ removed, state released), removes the uploaded files of any session that is neit
 nor waiting for a reconnection (one evicted from a full storage, for instance), then asks the C
 allocator to give freed memory back to the system (``malloc_trim``: freed pages of a large
 upload otherwise stay in the process's resident memory). :func:`start` runs it every
-:data:`INTERVAL` seconds in one daemon thread per process (``navigation.run`` starts it).
+:data:`INTERVAL` seconds in one daemon thread per process (``navigation.run`` starts it), and
+keeps uploads out of the temporary directory (:func:`keep_uploads_in_memory`).
 
 :func:`orphans` is the rule, a plain function:
 
@@ -30,7 +31,7 @@ import os
 import threading
 from collections.abc import Iterable
 
-__all__ = ["INTERVAL", "orphans", "sweep", "start"]
+__all__ = ["INTERVAL", "orphans", "sweep", "start", "keep_uploads_in_memory"]
 
 _LOG = logging.getLogger(__name__)
 
@@ -91,6 +92,29 @@ def sweep(runtime=None) -> dict:
     return {"shut_down": len(expired), "files_removed": removed}
 
 
+def keep_uploads_in_memory(limit_mb: float | None = None) -> int:
+    """Let the server's upload route hold a file of up to the upload limit in memory.
+
+    Streamlit's upload route parses the request with Starlette's multipart parser, which
+    spools a file over 1 MB to the temporary directory before Streamlit reads it all into
+    memory anyway: with that directory full, every upload over 1 MB failed, and the student
+    saw "AxiosError: Network Error". Spooling up to ``server.maxUploadSize`` (the limit, so
+    the request is bounded) takes the temporary directory out of the path. Returns the spool
+    size set, in bytes.
+    """
+    from streamlit import config
+
+    try:
+        from starlette.formparsers import MultiPartParser
+    except ImportError:  # a Streamlit without its Starlette server: nothing to set
+        return 0
+
+    mb = limit_mb if limit_mb is not None else config.get_option("server.maxUploadSize")
+    size = int(mb * 2**20) + 2**20  # the limit and the multipart framing
+    MultiPartParser.spool_max_size = max(MultiPartParser.spool_max_size, size)
+    return MultiPartParser.spool_max_size
+
+
 def _loop() -> None:
     event = threading.Event()
     while not event.wait(INTERVAL):
@@ -107,5 +131,6 @@ def start() -> bool:
         if _started:
             return False
         _started = True
+    keep_uploads_in_memory()
     threading.Thread(target=_loop, name="offcenter-session-end", daemon=True).start()
     return True

@@ -307,3 +307,68 @@ def drawn_font(clf, depth: int | None, size: ViewSize, layout=None) -> float:
         shares_per_line=size.shares_per_line,
         layout=layout,
     )
+
+
+# ------------------------------------------------------------------------------ many values
+#: A categorical feature is "many-valued" for its rows when it has at least this many levels
+#: and fewer than :data:`ROWS_PER_LEVEL` rows per level on average: a split on it (one branch
+#: per value, or the best of its groupings) separates the rows by chance.
+MANY_LEVELS = 10
+ROWS_PER_LEVEL = 20
+
+
+def many_valued(df: pd.DataFrame, features, kinds: dict) -> dict:
+    """The categorical features with many levels for their rows: name -> (levels, rows).
+
+    >>> df = pd.DataFrame({"code": [f"Z{i}" for i in range(60)], "colour": ["r", "g"] * 30})
+    >>> many_valued(df, ["code", "colour"], {"code": "categorical", "colour": "categorical"})
+    {'code': (60, 60)}
+    """
+    out = {}
+    for f in features:
+        if kinds.get(f) != "categorical" or f not in df:
+            continue
+        col = df[f].dropna()
+        levels, rows = int(col.nunique()), int(len(col))
+        if levels >= MANY_LEVELS and rows < ROWS_PER_LEVEL * levels:
+            out[f] = (levels, rows)
+    return out
+
+
+def _leave_out(features_key: str, name) -> None:
+    S = st.session_state
+    S[features_key] = [f for f in S.get(features_key, []) if f != name]
+
+
+def _use_ratio() -> None:
+    st.session_state[PREFIX + "score"] = "ratio"
+
+
+def show_many_valued(df: pd.DataFrame, features, kinds: dict, features_key: str) -> None:
+    """A note per many-valued categorical feature (:func:`many_valued`), with its level count,
+    and two offers: leave it out of the features, or score splits with the gain ratio (which
+    divides the gain by the split's own entropy, so that many small branches no longer win by
+    their number)."""
+    found = many_valued(df, features, kinds)
+    for name, (levels, rows) in found.items():
+        box = st.container(border=True)
+        box.warning(
+            f"`{str(name).replace('`', '')[:60]}` has {levels:,} distinct values for {rows:,} "
+            f"rows (about {rows / levels:.1f} rows per value). A split on it, one branch per "
+            "value or the best of its groupings, separates these rows by chance: such a feature "
+            "wins splits without predicting anything. Leave it out, or score the splits with "
+            "the gain ratio (it divides the gain by the split's own entropy)."
+        )
+        c1, c2 = box.columns(2)
+        c1.button(
+            "Leave it out",
+            key=f"tr_many_out_{name}",
+            on_click=_leave_out,
+            args=(features_key, name),
+        )
+        c2.button(
+            "Score with the gain ratio",
+            key=f"tr_many_ratio_{name}",
+            on_click=_use_ratio,
+            disabled=st.session_state.get(PREFIX + "score") == "ratio",
+        )

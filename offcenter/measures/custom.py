@@ -23,9 +23,30 @@ Validation on registration
 The function is called on pure, uniform and random distributions of 2, 3 and 5 classes (with
 its parameters at their defaults): the result must have one value per distribution, be finite
 and non-negative (round-off down to -1e-12 is clipped), and be 0 (within 1e-9) on every pure
-distribution. Anything else is a ``ValueError`` that says which distribution failed; an
-exception raised by ``func`` is reported with it. Concavity (which makes every gain >= 0) is
-checked numerically and recorded in ``MeasureInfo.concave``, not required.
+distribution, and be largest at the uniform distribution (within 1e-9; off-centering moves
+that maximum to theta, so a measure that peaks elsewhere would not peak at theta). Anything
+else is a ``ValueError`` that names the measure, its parameter values and the distribution
+that failed; an exception raised by ``func`` is reported with it. Concavity (which makes every
+gain >= 0, and lets the tree skip thresholds inside runs of one class) is checked numerically
+and recorded in ``MeasureInfo.concave``, not required.
+
+Checked where it is used
+------------------------
+The same validation runs again at every other parameter value a tree, a forest or a page
+uses (once per value: cached), and its concavity **at that value** decides whether the tree
+may skip thresholds (``Impurity.concave``). Every call also checks what the function
+returns: a NaN, an infinity or a negative value anywhere (not only at the test points) is a
+``ValueError`` naming the measure, the parameter values and the distribution, never a silent
+tree or a numpy broadcasting error.
+
+Saving models
+-------------
+A tree or forest fitted with a custom measure pickles (``pickle``, ``joblib.dump``) with the
+measure by name and its function by reference (module and name). Loading it in another
+process uses the measure registered there under that name; otherwise imports the function's
+module (whose import may register it) and registers the function from it; otherwise fails
+with an ``ImportError`` that says which module to import. A function defined in
+``__main__`` or inside another function cannot be found again: register it before loading.
 
 Parameters of a custom measure are named ``beta`` and/or ``rho``: the names
 :class:`~offcenter.TreeClassifier`, :class:`~offcenter.MeasureSetting` and the setting keys
@@ -47,6 +68,7 @@ Examples
 
 from __future__ import annotations
 
+import copyreg
 import importlib
 import numbers
 import os
@@ -158,51 +180,177 @@ def _test_distributions(q: int, rng: np.random.Generator) -> tuple[np.ndarray, n
     return p, mask
 
 
+def _at(name: str, params: Mapping) -> str:
+    """``measure 'name'`` with its parameter values, for the messages."""
+    values = ", ".join(f"{k}={v:g}" for k, v in sorted(params.items()))
+    return f"measure {name!r}" + (f" at {values}" if values else "")
+
+
 def _validate(name: str, func: Callable, params: dict[str, float]) -> bool:
-    """Check func on test distributions; returns whether it looks concave."""
+    """Check func on test distributions at the parameter values ``params``; returns whether it
+    looks concave. A ValueError names the measure, the values and the failing distribution."""
     rng = np.random.default_rng(20070101)
     concave = True
+    where = _at(name, params)
     for q in (2, 3, 5):
         p, pure = _test_distributions(q, rng)
         try:
             out = func(p.copy(), **params)
         except Exception as exc:  # the user's code: report whatever it raised
             raise ValueError(
-                f"measure {name!r}: calling it on an array of shape {p.shape} (the last axis "
+                f"{where}: calling it on an array of shape {p.shape} (the last axis "
                 f"holds the {q} class proportions) raised {type(exc).__name__}: {exc}"
             ) from exc
         out = np.asarray(out, dtype=float) if out is not None else None
         if out is None or out.shape != p.shape[:-1]:
             got = None if out is None else out.shape
             raise ValueError(
-                f"measure {name!r} must return one value per distribution: for p of shape "
+                f"{where} must return one value per distribution: for p of shape "
                 f"{p.shape} (last axis: the {q} classes) it returned shape {got}; reduce over "
                 "the last axis (e.g. .sum(axis=-1))."
             )
         bad = ~np.isfinite(out)
         if bad.any():
             raise ValueError(
-                f"measure {name!r} is not finite (value {out[bad][0]}) at p = "
+                f"{where} is not finite (value {out[bad][0]}) at p = "
                 f"{np.round(p[bad][0], 4).tolist()}; handle p_j = 0 (e.g. 0 log 0 = 0)."
             )
         if (out < -1e-12).any():
             k = int(np.argmin(out))
             raise ValueError(
-                f"measure {name!r} must be non-negative; it is {out[k]:.6g} at p = "
+                f"{where} must be non-negative; it is {out[k]:.6g} at p = "
                 f"{np.round(p[k], 4).tolist()}."
             )
         if (np.abs(out[pure]) > 1e-9).any():
             k = int(np.flatnonzero(pure & (np.abs(out) > 1e-9))[0])
             raise ValueError(
-                f"measure {name!r} must be 0 on a pure distribution (one class only); it is "
+                f"{where} must be 0 on a pure distribution (one class only); it is "
                 f"{out[k]:.6g} at p = {p[k].tolist()}."
+            )
+        top = out[q]  # the uniform distribution (row q of the test distributions)
+        if (out > top + 1e-9 * max(1.0, abs(top))).any():
+            k = int(np.argmax(out))
+            raise ValueError(
+                f"{where} must be largest at the uniform distribution (off-centering moves that "
+                f"maximum to theta); it is {out[k]:.6g} at p = {np.round(p[k], 4).tolist()}, "
+                f"above {top:.6g} at the uniform p."
             )
         a = rng.dirichlet(np.ones(q), size=30)
         b = rng.dirichlet(np.ones(q), size=30)
-        mid = np.asarray(func((a + b) / 2.0, **params), float)
-        ends = (np.asarray(func(a, **params), float) + np.asarray(func(b, **params), float)) / 2
+        try:
+            mid = np.asarray(func((a + b) / 2.0, **params), float)
+            ends = (np.asarray(func(a, **params), float) + np.asarray(func(b, **params), float)) / 2
+        except Exception as exc:  # the concavity probe calls the user's code too
+            raise ValueError(
+                f"{where}: calling it on random distributions of {q} classes (the concavity "
+                f"check) raised {type(exc).__name__}: {exc}"
+            ) from exc
         concave &= bool(np.all(mid >= ends - 1e-9))
     return concave
+
+
+class _CustomKernel:
+    """A custom measure's kernel: the user's function, checked where it is used.
+
+    ``check(params)`` validates the function at the parameter values a tree or a page uses
+    (:func:`_validate`, once per values: cached) and returns its concavity there. Each call
+    checks the values returned: a NaN, an infinity or a negative value (below -1e-12) is a
+    ValueError naming the measure, the parameter values and the distribution; an exception of
+    the function is reported the same way. Pickles by name (see :func:`_restore`).
+    """
+
+    def __init__(self, name: str, func: Callable):
+        self.name = name
+        self.func = func
+        self._checked: dict = {}
+        self.__name__ = name
+
+    def check(self, params: Mapping) -> bool:
+        key = tuple(sorted((k, float(v)) for k, v in params.items()))
+        if key not in self._checked:
+            self._checked[key] = _validate(self.name, self.func, dict(key))
+        return self._checked[key]
+
+    def __call__(self, p, **kw):
+        try:
+            out = self.func(p, **kw)
+        except Exception as exc:  # the user's code
+            raise ValueError(
+                f"{_at(self.name, kw)}: calling it on distributions of shape {np.shape(p)} "
+                f"raised {type(exc).__name__}: {exc}"
+            ) from exc
+        out = np.asarray(out, dtype=np.float64)
+        if out.shape != np.shape(p)[:-1]:
+            raise ValueError(
+                f"{_at(self.name, kw)} must return one value per distribution: for p of shape "
+                f"{np.shape(p)} it returned shape {out.shape}."
+            )
+        bad = ~np.isfinite(out) | (out < -1e-12)
+        if bad.any():
+            k = np.argwhere(bad)[0]
+            value = out[tuple(k)]
+            dist = np.asarray(p, float)[tuple(k)]
+            what = "is not finite" if not np.isfinite(value) else "is negative"
+            raise ValueError(
+                f"{_at(self.name, kw)} {what} ({value:.6g}) at p = "
+                f"{np.round(dist, 6).tolist()}: a measure is finite and >= 0 everywhere."
+            )
+        return np.maximum(out, 0.0)
+
+    def __reduce__(self):
+        return (_restore, (self.name, *_origin(self.name), "kernel"))
+
+
+def _origin(name: str) -> tuple:
+    """(module, qualified name, registration keywords) of a custom measure's function."""
+    func = _CUSTOM[name]
+    return (
+        getattr(func, "__module__", None),
+        getattr(func, "__qualname__", None),
+        dict(_KWARGS.get(name, {})),
+    )
+
+
+def _restore(name: str, module, qualname, kwargs: dict, what: str):
+    """Unpickling of a custom measure (a fitted tree or forest that uses it): the measure
+    registered in this process under ``name``; else its function's module is imported (its
+    import may register it) and the function registered from there; else an error that says
+    which module to import."""
+    if name not in _CUSTOM and module and module != "__main__":
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:
+            mod = None
+        if mod is not None and name not in _CUSTOM and qualname and "<locals>" not in qualname:
+            obj = mod
+            for part in qualname.split("."):
+                obj = getattr(obj, part, None)
+            if callable(obj):
+                register_measure(name, obj, **kwargs)
+    if name not in _CUSTOM:
+        where = (
+            f"import the module {module!r} that defines it, or register it"
+            if module and module != "__main__"
+            else "register it (offcenter.register_measure) with the same function"
+        )
+        raise ImportError(
+            f"this model uses the custom measure {name!r}, not registered in this process: "
+            f"{where} before loading the model."
+        )
+    info = _registry.MEASURES[name]
+    return info if what == "info" else getattr(info, what)
+
+
+def _reduce_info(info: MeasureInfo):
+    """Pickling of a MeasureInfo: a custom measure by name (:func:`_restore`), so that a tree
+    or forest fitted with it pickles and loads where its module is importable; a built-in
+    one as before."""
+    if info.name in _CUSTOM and _registry.MEASURES.get(info.name) is info:
+        return (_restore, (info.name, *_origin(info.name), "info"))
+    return info.__reduce_ex__(2)
+
+
+copyreg.pickle(MeasureInfo, _reduce_info)
 
 
 def register_measure(
@@ -262,15 +410,15 @@ def register_measure(
     infos = tuple(_param_info(k, v, label) for k, v in (params or {}).items())
     defaults = {p.name: p.default for p in infos}
     concave = _validate(name, func, defaults)
-
-    def kernel(p, **kw):
-        return np.maximum(np.asarray(func(p, **kw), dtype=np.float64), 0.0)
+    kernel = _CustomKernel(name, func)
+    kernel._checked[tuple(sorted(defaults.items()))] = concave
 
     def function(p, **kw):
         values = info.validate_params(kw, fill_defaults=True)
+        kernel.check(values)
         return scalar_or_array(kernel(as_distribution(p), **values))
 
-    function.__name__ = kernel.__name__ = name
+    function.__name__ = name
     function.__doc__ = description or f"The custom measure {label} (registered by the user)."
     info = MeasureInfo(
         name=name,

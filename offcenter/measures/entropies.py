@@ -14,7 +14,7 @@ assumes valid float64 input; the tree engine and the curve builders call the ker
 on data they have already checked.
 
 Accuracy: every value has a relative error below 1e-13 against 400-digit mpmath references
-(tests/test_measures_accuracy.py), near a sure distribution too (frequencies of 1e-300 beside
+(tests/measures/test_accuracy.py), near a sure distribution too (frequencies of 1e-300 beside
 1), at sample sizes up to 1e300 and for theta down to 1e-12. The input is read as the
 distribution the numbers given make once divided by their sum, so for ``[1e-17, 1.0]`` the
 complement of the second frequency is 1e-17 (not ``1 - 1.0 = 0``). Method: the complement
@@ -59,7 +59,7 @@ _LN2 = math.log(2.0)
 # complement 1 - p_j of the (at most one) frequency above 1/2 as the sum of the other
 # frequencies (:func:`_complement`), and its logarithm as log1p(-(1 - p_j)). After that each
 # measure is a sum of terms of one sign, each with a small relative error, so the result has a
-# small *relative* error (<= 1e-13 against mpmath, tests/test_measures_accuracy.py), down to
+# small *relative* error (<= 1e-13 against mpmath, tests/measures/test_accuracy.py), down to
 # frequencies of 1e-300 beside 1.
 # ----------------------------------------------------------------------------------------------
 
@@ -328,7 +328,7 @@ def _repair_overflow(terms, rows, pj, present, weights, name, beta):
 
     With a class frequency :math:`p_j` of 1e-200 beside rows of frequency near 1, the ratio
     :math:`\delta` is 1e200: :math:`(1 + \delta)^\beta` overflows while :math:`p_j^\beta`
-    underflows, and their product is NaN (issue 35). The linear term
+    underflows, and their product is NaN. The linear term
     :math:`-\beta p_j^{\beta-1} d_{kj}` of each term sums to 0 over the rows
     (:math:`\sum_k w_k d_{kj} = 0`), so such a class's terms are, over all its rows,
     :math:`p_{kj}^\beta - p_j^\beta` (over :math:`\beta - 1` in the near-Shannon branch), or

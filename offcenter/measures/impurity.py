@@ -102,6 +102,11 @@ class Impurity:
             )
         #: the split criterion of a criterion setting (HDDT), None for an impurity measure
         self.split_criterion = self.info.criterion
+        # a custom measure is validated at the parameter values used here (cached per value;
+        # offcenter.measures.custom); a built-in measure's concavity is its registry's
+        check = getattr(self.info.kernel, "check", None)
+        #: whether the measure is concave at these parameter values
+        self.concave = self.info.concave if check is None else check(self.params)
         if theta is not None and self.info.theta == "none":
             raise ValueError(
                 f"the {self.info.label} takes no theta: it is skew-insensitive by construction."

@@ -134,4 +134,15 @@ def off_centered(p, theta, measure="shannon", **params):
     values = info.validate_params(params)
     p = as_distribution(p)
     th = as_theta(theta, p.shape[-1])
+    if np.any((p > 0.0) & (p < _NORMAL)):
+        # a subnormal frequency (5e-324) keeps a digit or two: p / (q theta) would round to a
+        # multiple of 5e-324 before the measure sees it (40 % off for Shannon). The extended
+        # precision of np.longdouble (where the platform has it) holds it; the value is then
+        # rounded once, to float64
+        wide = _off_center(p.astype(np.longdouble), th.astype(np.longdouble))
+        return scalar_or_array(np.asarray(info.kernel(wide, **values), dtype=np.float64))
     return scalar_or_array(info.kernel(_off_center(p, th), **values))
+
+
+#: The smallest normal float64: below it a frequency is subnormal.
+_NORMAL = np.finfo(np.float64).smallest_normal

@@ -12,8 +12,11 @@ target, features and hand edits, through :mod:`offcenter.app.urlstate` and
   from the settings, which the address has);
 - the undo history of the Tree page's edits (the edits themselves are in the address).
 
-How a page knows: HAProxy copies the stickiness cookie the browser sent (the name of the process
-that held the session) into the request header :data:`PREVIOUS_HEADER`; the launcher tells each
+How a page knows: HAProxy copies the cookie naming the process that held the browser's
+websocket (``OFFCENTER_SESSION``, set on the websocket's handshake only; else the stickiness
+cookie) into the request header :data:`PREVIOUS_HEADER`. The stickiness cookie alone was not
+enough: the browser's health and configuration requests, sent before the websocket reopens,
+reach the live process first and rewrite it, so the notice never appeared in a browser; the launcher tells each
 process its own name in the environment variable :data:`NAME_ENV`. A session whose header names
 another process is a session that moved. Streamlit-free: the page passes
 ``st.context.headers`` and ``os.environ``.

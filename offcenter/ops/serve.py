@@ -75,6 +75,9 @@ ROOT = Path(__file__).resolve().parents[2]
 POOL = "streamlit"
 #: The stickiness cookie HAProxy sets (its value names the process).
 COOKIE = "OFFCENTER"
+#: The cookie HAProxy sets on a websocket's handshake only: the process that held the session
+#: (the failover notice compares it with the process the session reaches).
+SESSION_COOKIE = "OFFCENTER_SESSION"
 #: The response header naming the process that answered (the load benchmark reads it).
 BACKEND_HEADER = "X-Offcenter-Backend"
 #: What HAProxy logs for each request or websocket session (one line, space-separated):
@@ -226,6 +229,11 @@ def haproxy_config(
         f"    http-request del-header {PREVIOUS_HEADER}",
         f"    http-request set-header {PREVIOUS_HEADER} %[req.cook({COOKIE})] "
         f"if {{ req.cook({COOKIE}) -m found }}",
+        "    # ... preferably the one that held its websocket: the browser's health and config",
+        "    # requests, sent before the websocket reopens, already rewrite the stickiness cookie",
+        f"    http-request set-header {PREVIOUS_HEADER} %[req.cook({SESSION_COOKIE})] "
+        f"if {{ req.cook({SESSION_COOKIE}) -m found }}",
+        "    http-request set-var(txn.stream) bool(true) if { path_end /_stcore/stream }",
         f"    default_backend {POOL}",
         "",
         f"backend {POOL}",
@@ -235,6 +243,9 @@ def haproxy_config(
         "    http-check send meth GET uri /_stcore/health",
         "    http-check expect status 200",
         f"    http-response set-header {BACKEND_HEADER} %s",
+        "    # the process that holds the websocket (set on the stream's handshake only)",
+        f'    http-response add-header Set-Cookie "{SESSION_COOKIE}=%s; Path=/; HttpOnly; '
+        'SameSite=Lax" if { var(txn.stream) -m bool }',
         f"    default-server inter {check_interval_ms}ms fastinter {check_interval_ms // 2}ms "
         f"downinter {check_interval_ms}ms fall {fall} rise {rise}",
     ]

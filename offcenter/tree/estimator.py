@@ -31,7 +31,11 @@ Categorical features
     ``"binary"``: two groups of values. With at most 10 categories every grouping is tried; with
     more, the categories are sorted by the proportion of a class and every prefix is tried
     (exact for two classes and a concave measure, Breiman et al. 1984; for more classes the
-    orders by each class's proportion are tried and the best kept, a heuristic).
+    orders by each class's proportion are tried and the best kept, a heuristic). The theorem
+    is about the unconstrained search: with ``min_samples_leaf`` or
+    ``min_weight_fraction_leaf`` the best *prefix* that satisfies them is taken, which can
+    miss a better grouping that is not a prefix (a heuristic there too; with at most 10
+    categories every grouping is tried, exact under the constraints).
 Missing values
     A missing numeric value (NaN, None) goes to the **larger** child of the split (the child
     with more non-missing training rows at that node; the left one on a tie), both when the
@@ -77,6 +81,7 @@ True
 from __future__ import annotations
 
 import copy
+import html
 import json
 import numbers
 import warnings
@@ -382,6 +387,47 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.string = True  # strings are categories
         tags.input_tags.sparse = True  # converted to dense (class Notes)
         return tags
+
+    # ------------------------------------------------------------------ notebook display
+    def summary(self) -> str | None:
+        """One line on the fitted tree: depth, leaves, nodes, its measure setting (theta
+        resolved), features and classes; None before fit.
+
+        Examples
+        --------
+        >>> clf = TreeClassifier(theta="prior").fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1])
+        >>> clf.summary()
+        'depth 1, 2 leaves, 3 nodes; off-centered Shannon, θ = prior (0.50, 0.50); 1 feature; classes 0, 1'
+        """
+        if getattr(self, "tree_", None) is None:
+            return None
+        t = self.tree_
+        nf = len(self.features_)
+        classes = ", ".join(str(_python_value(c)) for c in self.classes_)
+        edited = f"; {len(self.edits_)} edits" if getattr(self, "edits_", None) else ""
+        return (
+            f"depth {t.depth}, {t.n_leaves} leaves, {len(t)} nodes; "
+            f"{self.setting_.label_for(self.prior_)}; {nf} feature{'s' if nf != 1 else ''}; "
+            f"classes {classes}{edited}"
+        )
+
+    def __repr__(self, N_CHAR_MAX=700):
+        """scikit-learn's repr (the parameters), and :meth:`summary` once fitted."""
+        text = super().__repr__(N_CHAR_MAX)
+        line = self.summary()
+        return text if line is None else f"{text}\n# fitted: {line}"
+
+    def _html_repr(self):
+        """The notebook's HTML: :meth:`summary` (escaped: labels and class names are user
+        text) above scikit-learn's parameter box."""
+        box = super()._html_repr()
+        line = self.summary()
+        if line is None:
+            return box
+        return (
+            '<div class="offcenter-summary" style="font-family: monospace; margin: 0 0 4px 0">'
+            f"<b>fitted</b>: {html.escape(line)}</div>{box}"
+        )
 
     # ------------------------------------------------------------------ input validation
     def _validate_X(self, X, reset: bool):

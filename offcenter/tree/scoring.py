@@ -90,9 +90,8 @@ class SplitScorer:
         self.q = q
         self.n_max = n_max
         self.weighted = weighted
-        info = impurity.info
         self.prune_pure_runs = bool(
-            info.concave and not impurity.consistent and (not impurity.off_centered or q == 2)
+            impurity.concave and not impurity.consistent and (not impurity.off_centered or q == 2)
         )
 
     @classmethod
@@ -242,7 +241,7 @@ class LambdaAlphaScorer(SplitScorer):
 
     def can_block_screen(self) -> bool:
         # the bound on the denominator needs a concave I(X)
-        return super().can_block_screen() and self.pkernel.imp.info.concave
+        return super().can_block_screen() and self.pkernel.imp.concave
 
     def score_bound(self, gain_bound, den_s, den_e):
         # I(X) is concave in n_L: the denominator is at least its smaller value at s and e

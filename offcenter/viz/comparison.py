@@ -167,9 +167,10 @@ def _score_differs(optima: pd.DataFrame) -> bool:
 def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
     """Every setting's own overall best split: one row per setting, every setting listed.
 
-    Columns: ``gain``, ``score`` (only when some score differs from the gain, i.e. with an
-    alpha), ``best split`` (its pick, e.g. ``glucose <= 127.5``, or :data:`NO_WINNER` when
-    all features tie under the setting, or ``no valid split``), ``setting`` (the label, last).
+    Columns: ``setting`` (the label, first), ``gain``, ``score`` (only when some score
+    differs from the gain, i.e. with an alpha), ``best split`` (its pick, e.g.
+    ``glucose <= 127.5``, or :data:`NO_WINNER` when all features tie under the setting, or
+    ``no valid split``).
     For a setting with no winner the gain and score are the value every feature ties at.
 
     With ``impurities`` (``clf.node_impurities(node, settings)``, indexed by setting key) the
@@ -227,11 +228,12 @@ def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
         out["setting"] = [
             lab + (i.label_suffix if i is not None else "") for lab, i in zip(out["setting"], infos)
         ]
-        out = out[[c for c in out.columns if c != "setting"] + ["setting"]]
     else:
         out = out.drop(columns="children (class counts)")
     if not with_score:
         out = out.drop(columns="score")
+    # the setting first: the grid scrolls sideways, never hiding which row is which setting
+    out = out[["setting"] + [c for c in out.columns if c != "setting"]]
     out.attrs["keys"] = keys
     return out
 
@@ -497,13 +499,14 @@ def training_report(clf, X, y) -> TrainingReport:
     )
 
 
-def predictions_table(clf, X, row_ids=None) -> pd.DataFrame:
+def predictions_table(clf, X, row_ids=None, y=None) -> pd.DataFrame:
     """Every row's leaf, class probabilities and predicted class (for a CSV download).
 
-    Columns: ``row`` (``row_ids``, default the index of ``X``), ``leaf`` (the node id of the
-    row's leaf, :meth:`TreeClassifier.apply`), ``P(<class>)`` for every class (the leaf's
-    ``proba``, as :meth:`~TreeClassifier.predict_proba` gives) and ``predicted`` (the leaf's
-    prediction, as :meth:`~TreeClassifier.predict`); the rows are routed once.
+    Columns: ``row`` (``row_ids``, default the index of ``X``), ``true class`` (``y``, when
+    given), ``leaf`` (the node id of the row's leaf, :meth:`TreeClassifier.apply`),
+    ``P(<class>)`` for every class (the leaf's ``proba``, as
+    :meth:`~TreeClassifier.predict_proba` gives) and ``predicted`` (the leaf's prediction, as
+    :meth:`~TreeClassifier.predict`); the rows are routed once.
 
     >>> from offcenter.tree import TreeClassifier
     >>> clf = TreeClassifier().fit(pd.DataFrame({"x": [0.0, 1, 2, 3]}), ["a", "a", "b", "b"])
@@ -511,12 +514,17 @@ def predictions_table(clf, X, row_ids=None) -> pd.DataFrame:
        row  leaf  P(a)  P(b) predicted
     0    0     1   1.0   0.0         a
     1    1     2   0.0   1.0         b
+    >>> predictions_table(clf, pd.DataFrame({"x": [0.5, 2.5]}), y=["a", "a"])["true class"].tolist()
+    ['a', 'a']
     """
     X = pd.DataFrame(X)
     leaves = np.asarray(clf.apply(X), dtype=int)  # routed once: the leaf gives the rest
     nodes = clf.tree_.nodes
     proba = np.stack([np.asarray(nd.proba, dtype=float) for nd in nodes])[leaves]
-    out = pd.DataFrame({"row": list(X.index if row_ids is None else row_ids), "leaf": leaves})
+    out = pd.DataFrame({"row": list(X.index if row_ids is None else row_ids)})
+    if y is not None:
+        out["true class"] = list(np.asarray(y, dtype=object))
+    out["leaf"] = leaves
     for j, c in enumerate(clf.classes_):
         out[f"P({c})"] = proba[:, j]
     out["predicted"] = [nodes[i].prediction for i in leaves]

@@ -23,6 +23,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from sklearn.utils.validation import check_is_fitted
 
@@ -32,7 +33,7 @@ from offcenter.tree.nodes import Tree
 from offcenter.tree.sklearn_compat import from_sklearn
 from offcenter.viz.tree import tree_figure
 
-__all__ = ["plot_tree"]
+__all__ = ["plot_tree", "sample_path"]
 
 
 def _renamed(clf, feature_names, class_names):
@@ -76,6 +77,43 @@ def _renamed(clf, feature_names, class_names):
     return SimpleNamespace(tree_=Tree(nodes), classes_=classes, features_=features)
 
 
+def sample_path(clf, x) -> list[int]:
+    """Node ids from the root to the leaf that one sample ``x`` reaches (see ``plot_tree``'s
+    ``x``); a ValueError for anything but one row.
+
+    Examples
+    --------
+    >>> from offcenter import TreeClassifier
+    >>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1])
+    >>> sample_path(clf, [2.5])
+    [0, 2]
+    """
+    names = getattr(clf, "feature_names_in_", None)
+    if isinstance(x, pd.DataFrame):
+        row = x
+    elif isinstance(x, (pd.Series, dict)):
+        row = pd.DataFrame([dict(x)])
+    else:
+        arr = np.asarray(x, dtype=object)
+        if arr.ndim == 2 and arr.shape[0] == 1:
+            arr = arr[0]
+        if arr.ndim != 1:
+            raise ValueError(
+                f"x must be one row (a 1-D array, a Series, a dict); got shape {arr.shape}."
+            )
+        if names is not None:
+            row = pd.DataFrame([arr], columns=list(names))
+        else:
+            row = arr.reshape(1, -1)
+            try:
+                row = row.astype(np.float64)
+            except (TypeError, ValueError):
+                pass
+    if row.shape[0] != 1:
+        raise ValueError(f"x must be one row; got {row.shape[0]} rows.")
+    return clf.decision_paths(row)[0]
+
+
 def plot_tree(
     decision_tree,
     *,
@@ -93,6 +131,7 @@ def plot_tree(
     fontsize=None,
     title=None,
     height=None,
+    x=None,
 ) -> go.Figure:
     """Draw a fitted tree, with :func:`sklearn.tree.plot_tree`'s parameters (see the module
     docs for which ones change the drawing).
@@ -110,6 +149,10 @@ def plot_tree(
         The figure's title (escaped).
     height : int, optional
         Figure height in px (default: the drawing's own).
+    x : one row, optional
+        A sample whose path from the root to its leaf is drawn in the highlight colour (as the
+        Tree page's row trace): a 1-D array or list (the training columns in order), a pandas
+        Series or dict (values by column name), or a one-row DataFrame.
     label, filled, impurity, node_ids, proportion, rounded, precision, ax :
         scikit-learn's; see the module docs.
 
@@ -151,7 +194,8 @@ def plot_tree(
         decision_tree = from_sklearn(decision_tree)
     check_is_fitted(decision_tree, "tree_")
     view = _renamed(decision_tree, feature_names, class_names)
-    fig = tree_figure(view, max_depth=max_depth, title=title, height=height)
+    path = () if x is None else sample_path(decision_tree, x)
+    fig = tree_figure(view, max_depth=max_depth, title=title, height=height, path=path)
     if fontsize is not None:
         fig.update_layout(font={"size": int(fontsize)})
     return fig

@@ -2,7 +2,7 @@
 Tree is the data Compare opens on; a broken file gets a visible message.
 
 A link with hand edits, a row traced by its values and a file over 50 MB are AppTest tests
-(tests/test_tree_page_end_to_end.py): they need no browser."""
+(tests/app/test_tree_page_end_to_end.py): they need no browser."""
 
 from pathlib import Path
 

@@ -1,6 +1,6 @@
 """The tree page end to end in headless Chromium: upload, grow, click a node, read the table.
 
-Script-like column names staying text is an AppTest test (tests/test_tree_page_end_to_end.py)."""
+Script-like column names staying text is an AppTest test (tests/app/test_tree_page_end_to_end.py)."""
 
 from pathlib import Path
 

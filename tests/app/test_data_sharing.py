@@ -1,0 +1,135 @@
+"""AppTest of the shared data picker: bad uploads and unusable targets are refused with a
+visible message and the previous data and tree stay; the data chosen or uploaded on the Tree
+page is the one the Compare page opens on, and the other way round."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import run_app
+
+ROOT = Path(__file__).resolve().parents[2]
+TREE = str(ROOT / "pages" / "3_Tree.py")
+BAD = ROOT / "tests" / "data" / "bad_csv"
+
+
+def run(at=None, page=TREE, **query):
+    return run_app(at, page=page, query=query)
+
+
+def upload(at, name, data, key="tr_file"):
+    at.file_uploader(key=key).set_value((name, data, "text/csv"))
+    return run(at)
+
+
+def node_options(at):
+    sel = [s for s in at.selectbox if s.key and s.key.startswith("tr_node_select")][0]
+    return list(sel.options)
+
+
+def target_box(at, prefix="tr_"):
+    return [s for s in at.selectbox if s.key and s.key.startswith(prefix + "target_")][0]
+
+
+def csv_with_classes(n_rows=1000, n_classes=500, extra_class=True):
+    """Columns x (numeric), group (3 values) and label (n_classes values) in that order, or
+    with the 3-value column last (extra_class=False puts label last)."""
+    rows = [(i * 0.37 % 11, ["a", "b", "c"][i % 3], f"c{i % n_classes}") for i in range(n_rows)]
+    if extra_class:
+        head = "x,label,group\n"
+        body = "".join(f"{x:.2f},{lab},{g}\n" for x, g, lab in rows)
+    else:
+        head = "x,group,label\n"
+        body = "".join(f"{x:.2f},{g},{lab}\n" for x, g, lab in rows)
+    return (head + body).encode()
+
+
+def test_a_500_class_upload_is_refused_and_the_previous_data_and_tree_stay():
+    at = run()
+    before = node_options(at)
+    at = upload(at, "many.csv", csv_with_classes(extra_class=False))
+    assert any("500 different values" in e.value and "not loaded" in e.value for e in at.error)
+    assert at.selectbox(key="tr_data").value == "edible"
+    assert node_options(at) == before
+    # the file can still be used with another class column
+    assert at.selectbox(key="tr_pending_target").options == ["group"]
+    at.button(key="tr_pending_use").click()
+    at = run(at)
+    assert at.selectbox(key="tr_data").value == "upload"
+    assert target_box(at).value == "group"
+    assert not at.error
+
+
+def test_a_500_class_target_chosen_is_refused_and_the_tree_stays():
+    at = upload(run(), "mixed.csv", csv_with_classes(extra_class=True))
+    assert target_box(at).value == "group"
+    before = node_options(at)
+    target_box(at).set_value("label")
+    at = run(at)
+    assert any("500 different values" in e.value for e in at.error)
+    assert any("previous target" in e.value for e in at.error)
+    assert target_box(at).value == "group"
+    assert node_options(at) == before
+    at = run(at)  # the refusal is not undone by the next rerun
+    assert target_box(at).value == "group"
+
+
+def test_a_file_over_the_limit_is_refused_visibly(monkeypatch):
+    import offcenter.data.csv_io as csv_io
+
+    monkeypatch.setattr(csv_io, "MAX_UPLOAD_BYTES", 1000)
+    at = run()  # edible: a bundled file under 1,000 bytes
+    before = node_options(at)
+    at = upload(at, "big.csv", b"a,b\n" + b"1,x\n2,y\n" * 300)
+    errors = [e.value for e in at.error]
+    assert any("not loaded" in e and "too large" in e for e in errors), errors
+    assert at.selectbox(key="tr_data").value == "edible"
+    assert node_options(at) == before
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("binary_png.csv", "not loaded"),
+        ("undecodable.csv", "not loaded"),
+        ("ragged_rows.csv", "Ragged rows"),
+        ("empty.csv", "empty"),
+        ("one_column.csv", "only one column"),
+    ],
+)
+def test_unreadable_files_keep_an_earlier_upload(name, words):
+    at = upload(run(), "good.csv", (BAD / "good" / "comma_utf8.csv").read_bytes())
+    before = node_options(at)
+    at = upload(at, name, (BAD / name).read_bytes())
+    assert any(words in e.value for e in at.error), [e.value for e in at.error]
+    assert at.selectbox(key="tr_data").value == "upload"
+    assert "Uploaded: good.csv" in at.selectbox(key="tr_data").format_func("upload")
+    assert node_options(at) == before
+
+
+def test_an_upload_on_tree_is_the_data_compare_opens_on_and_back():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/3_Tree.py")
+    at = run(at)
+    at = upload(at, "mine.csv", (BAD / "good" / "comma_utf8.csv").read_bytes())
+    assert at.selectbox(key="tr_data").value == "upload"
+    at.switch_page("pages/4_Compare_measures.py")
+    at = run(at)
+    assert at.selectbox(key="cm_data").value == "upload"
+    assert at.selectbox(key="cm_data").format_func("upload") == "Uploaded: mine.csv"
+    # a bundled set chosen on Compare is the one Tree opens on
+    at.selectbox(key="cm_data").set_value("iris")
+    at = run(at)
+    at.switch_page("pages/3_Tree.py")
+    at = run(at)
+    assert at.selectbox(key="tr_data").value == "iris"
+    # and an upload on Compare is offered on Tree
+    at.switch_page("pages/4_Compare_measures.py")
+    at = run(at)
+    at = upload(at, "second.csv", (BAD / "good" / "tab_utf16.csv").read_bytes(), key="cm_file")
+    at.switch_page("pages/3_Tree.py")
+    at = run(at)
+    assert at.selectbox(key="tr_data").value == "upload"
+    assert at.selectbox(key="tr_data").format_func("upload") == "Uploaded: second.csv"

@@ -1,0 +1,592 @@
+"""Tree engine: kernels, measures, theta, categorical splits, missing values, stopping, ties."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from offcenter import Impurity, TreeClassifier, comparison_settings, measure_names
+from offcenter.tree.kernels import CountKernel
+from offcenter.tree.numeric import numeric_positions
+from offcenter.tree.records import GrowthParams
+from offcenter.tree.scoring import make_scorer
+from tests.tree.tree_fitting import fit, random_tree_data
+
+
+def _settings_list(q):
+    rng = np.random.default_rng(q)
+    theta = rng.dirichlet(np.ones(q) * 3)
+    out = []
+    for name, kw in [
+        ("shannon", {}),
+        ("gini", {}),
+        ("misclassification", {}),
+        ("daroczy", {"beta": 0.5}),
+        ("daroczy", {"beta": 2.0}),
+        ("daroczy", {"beta": 0.0}),
+        ("rank_diversity", {"rho": 0.0}),
+        ("rank_diversity", {"rho": 1.5}),
+        ("dkm", {}),
+    ]:
+        for th in (None, theta, np.full(q, 1.0 / q)):
+            out.append(Impurity(name, theta=th, **kw))
+    out.append(Impurity("asymmetric", theta=theta))
+    out.append(Impurity("asymmetric", theta=theta, consistent=True))
+    return out
+
+
+@pytest.mark.parametrize("q", [2, 3, 5])
+@pytest.mark.parametrize("scale", [30, 200_000])
+def test_count_kernels_agree_with_reference(q, scale):
+    rng = np.random.default_rng(scale + q)
+    c = rng.integers(0, scale, size=(3000, q))
+    c[:5] = 0
+    c[5:20, 1:] = 0
+    c[20:30, :1] = 0
+    n = c.sum(axis=1)
+    for imp in _settings_list(q):
+        k = CountKernel(imp, q, int(n.max()))
+        np.testing.assert_allclose(
+            k(c, n), imp.of_counts(c), rtol=0, atol=1e-12, err_msg=f"{imp!r} via {type(k).__name__}"
+        )
+
+
+def _blobs(n=300, q=2, F=4, seed=0, ties=False):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, F))
+    if ties:
+        X = np.round(X, 1)
+    w = rng.normal(size=(F, q))
+    y = np.argmax(X @ w + rng.normal(size=(n, q)), axis=1)
+    return X, y
+
+
+def _brute_best(X, y, imp, msl=1):
+    """Best numeric split of the root by brute force with the reference Impurity."""
+    q = int(y.max()) + 1
+    parent = imp.of_counts(np.bincount(y, minlength=q))
+    best = (-np.inf, None, None)
+    for j in range(X.shape[1]):
+        vals = np.unique(X[:, j])
+        for a, b in zip(vals[:-1], vals[1:]):
+            t = (a + b) / 2
+            left = X[:, j] <= t
+            if left.sum() < msl or (~left).sum() < msl:
+                continue
+            cl = np.bincount(y[left], minlength=q)
+            cr = np.bincount(y[~left], minlength=q)
+            g = parent - (left.sum() * imp.of_counts(cl) + (~left).sum() * imp.of_counts(cr)) / len(
+                y
+            )
+            if g > best[0] + 1e-12:
+                best = (g, j, t)
+    return best
+
+
+@pytest.mark.parametrize("q", [2, 3])
+@pytest.mark.parametrize("ties", [False, True])
+def test_root_split_is_exact_for_every_measure(q, ties):
+    X, y = _blobs(200, q, 3, seed=q, ties=ties)
+    prior = np.bincount(y) / len(y)
+    for imp in _settings_list(q):
+        clf = TreeClassifier(max_depth=1)
+        clf.fit(X, y)  # for the encoded data
+        st = GrowthParams(make_scorer(imp, q, len(y)), q, len(y), min_samples_leaf=1)
+        g, j, t = _brute_best(X, y, imp)
+        # engine search through a fitted tree with this measure
+        kw = {"measure": imp.name, "theta": imp.theta, "consistent": imp.consistent}
+        kw.update(imp.params)
+        if imp.name == "asymmetric":
+            kw["theta"] = imp.theta
+        tree = TreeClassifier(max_depth=1, min_gain=-np.inf, **kw).fit(X, y)
+        root = tree.tree_.nodes[0]
+        assert root.split is not None, imp
+        assert root.split.gain == pytest.approx(g, abs=1e-10), (imp, st.scorer.prune_pure_runs)
+        assert (root.split.feature_index, root.split.threshold) == (j, pytest.approx(t))
+        assert prior.sum() == pytest.approx(1)
+
+
+@pytest.mark.parametrize("msl", [1, 7])
+def test_pruning_finds_the_same_split(msl):
+    X, y = _blobs(500, 2, 5, seed=3, ties=True)
+    for imp in _settings_list(2):
+        st = GrowthParams(make_scorer(imp, 2, len(y)), 2, len(y), min_samples_leaf=msl)
+        if not st.scorer.prune_pure_runs:
+            continue
+        T = np.bincount(y, minlength=2)[None].astype(np.int64)
+        n = T.sum(axis=1)
+        ipar = st.scorer.kernel(T, n)
+        for j in range(X.shape[1]):
+            o = np.argsort(X[:, j], kind="stable")
+            args = (X[o, j], np.zeros(len(y), np.int32), y[o].astype(np.int8), 2, 1, T, msl)
+            full = numeric_positions(*args, prune=False)
+            fast = numeric_positions(*args, prune=True)
+            gf = (
+                ipar[0]
+                - (
+                    full.nl * st.scorer.kernel(full.L, full.nl)
+                    + full.nr * st.scorer.kernel(full.R, full.nr)
+                )
+                / n[0]
+            )
+            gp = (
+                ipar[0]
+                - (
+                    fast.nl * st.scorer.kernel(fast.L, fast.nl)
+                    + fast.nr * st.scorer.kernel(fast.R, fast.nr)
+                )
+                / n[0]
+            )
+            assert gp.max() == pytest.approx(gf.max(), abs=1e-12), imp
+            assert (
+                fast.thr[np.argmax(gp >= gp.max() - 1e-12)]
+                == full.thr[np.argmax(gf >= gf.max() - 1e-12)]
+            )
+
+
+def test_off_centered_many_classes_best_split_can_be_inside_a_pure_run():
+    # why Fayyad-Irani pruning is not used for off-centered measures with q > 2: here the best
+    # threshold lies strictly inside a run of 50 rows of class 1, better than both of its ends
+    theta = np.array([0.0459, 0.3759, 0.0126, 0.553, 0.0126])
+    theta /= theta.sum()
+    left, right = [0, 36, 38, 1, 75], [8, 165, 133, 41, 144]
+    y = np.concatenate(
+        [np.repeat(np.arange(5), left), np.ones(50, int), np.repeat(np.arange(5), right)]
+    )
+    x = np.concatenate([np.zeros(sum(left)), np.arange(1.0, 51.0), np.full(sum(right), 100.0)])
+    imp = Impurity("shannon", theta=theta)
+
+    def gain(t):  # t rows of the run on the left
+        L, R = np.array(left, float), np.array(right, float)
+        L[1] += t
+        R[1] += 50 - t
+        return (
+            imp.of_counts(L + R)
+            - (L.sum() * imp.of_counts(L) + R.sum() * imp.of_counts(R)) / (L + R).sum()
+        )
+
+    clf = TreeClassifier(measure="shannon", theta=theta, max_depth=1).fit(x[:, None], y)
+    split = clf.to_dict()["nodes"][0]["split"]
+    assert 1 < split["threshold"] < 50
+    assert split["gain"] == pytest.approx(max(gain(t) for t in range(51)), abs=1e-12)
+    assert split["gain"] > max(gain(0), gain(50)) + 5e-4
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_float32_screening_gives_the_exact_tree(seed):
+    # the off-centered Shannon entropy with q > 2 classes screens candidates in float32:
+    # the tree must be the full float64 search's, split by split, to the last digit of gains
+    rng = np.random.default_rng(seed)
+    q = 3 + seed % 4
+    n = 400 + 700 * seed
+    X, y, theta = random_tree_data(rng, q, n, 3, 0.7, 1 + seed % 2, seed % 3)  # ties
+    assert make_scorer(Impurity("shannon", theta=theta), q, n).kernel.approx is not None
+    kw = {
+        "measure": "shannon",
+        "theta": theta,
+        "max_depth": 6,
+        "alpha": [None, 0.5, 1.0][seed % 3],
+        "min_samples_leaf": 1 + seed % 3,
+    }
+    screened = fit(X, y, True, **kw)
+    exact = fit(X, y, False, **kw)
+    a, b = screened.to_dict()["nodes"], exact.to_dict()["nodes"]
+    assert a == b
+    assert len(a) > 7
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_float32_screening_with_missing_values_categories_and_feature_sampling(seed):
+    rng = np.random.default_rng(100 + seed)
+    n, q = 1500, 4
+    y = rng.choice(q, size=n, p=[0.55, 0.25, 0.12, 0.08])
+    df = pd.DataFrame(
+        rng.normal(size=(n, 4)) + rng.normal(scale=0.8, size=(q, 4))[y],
+        columns=["a", "b", "c", "d"],
+    ).round(2)
+    df.loc[rng.random(n) < 0.1, "b"] = np.nan  # missing numbers go to the larger child
+    df["cat"] = np.array(list("uvwxyz"))[(y + rng.integers(0, 3, n)) % 6]
+    kw = {
+        "measure": "shannon",
+        "theta": "prior",
+        "max_depth": 5,
+        "min_samples_leaf": 2,
+        "categorical": ["multiway", "binary", "multiway"][seed],
+        "max_features": [None, 3, 2][seed],
+        "random_state": seed,
+    }
+    screened = fit(df, y, True, **kw)
+    exact = fit(df, y, False, **kw)
+    assert screened.to_dict()["nodes"] == exact.to_dict()["nodes"]
+    assert any(nd["split"] and nd["split"]["feature"] == "b" for nd in screened.to_dict()["nodes"])
+
+
+def test_float32_kernel_error_is_within_its_bound():
+    rng = np.random.default_rng(11)
+    worst = 0.0
+    for _ in range(150):
+        q = int(rng.integers(3, 9))
+        theta = rng.dirichlet(np.ones(q) * rng.choice([0.05, 0.3, 1.0, 5.0]))
+        theta = np.clip(theta, 10 ** rng.uniform(-6, -1), None)
+        theta /= theta.sum()
+        n_max = int(10 ** rng.uniform(1, 6.5))
+        k = CountKernel(Impurity("shannon", theta=theta), q, n_max)
+        p = rng.dirichlet(np.ones(q) * rng.choice([0.1, 1.0, 10.0]), size=500)
+        c = (p * rng.integers(1, n_max, size=(500, 1))).astype(np.int64)
+        c[:3] = 0
+        c[3, 0] = n_max - 1
+        n = c.sum(axis=1)
+        err = np.abs(k.approx(c, n) - k(c, n)).max()
+        worst = max(worst, err / k.approx_error)
+    assert 0 < worst < 0.1  # the bound holds with a wide margin (about 2% used)
+
+
+def test_count_kernel_value_does_not_depend_on_the_batch():
+    rng = np.random.default_rng(2)
+    theta = np.array([0.1, 0.2, 0.3, 0.4])
+    k = CountKernel(Impurity("shannon", theta=theta), 4, 10_000)
+    c = rng.integers(0, 100, size=(5000, 4))
+    c[:2500, 3] *= 20  # many rows with class 3 above theta: the dense branch
+    n = c.sum(axis=1)
+    full = k(c, n)
+    for size in (1, 3, 17, 400, 4000):
+        rows = rng.choice(5000, size, replace=False)
+        assert np.array_equal(k(c[rows], n[rows]), full[rows])
+
+
+@pytest.mark.parametrize("measure", measure_names())
+@pytest.mark.parametrize("theta", [None, "prior", "uniform"])
+def test_every_measure_fits_and_predicts(measure, theta):
+    X, y = _blobs(300, 3, 4, seed=1)
+    labels = np.array(["a", "b", "c"])[y]
+    clf = TreeClassifier(measure=measure, theta=theta, max_depth=4).fit(X, labels)
+    pred = clf.predict(X)
+    assert set(pred) <= {"a", "b", "c"}
+    assert clf.score(X, labels) > 0.5
+    proba = clf.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    if measure == "asymmetric" and theta is None:
+        np.testing.assert_allclose(clf.theta_, np.bincount(y) / len(y))  # takes the prior
+    elif theta is None:
+        assert clf.theta_ is None and not clf.impurity_.off_centered
+    for node in clf.tree_.nodes:
+        assert node.impurity == pytest.approx(float(clf.impurity_.of_counts(node.counts)))
+
+
+def test_theta_vector_and_prior_fixed_for_all_nodes():
+    X, y = _blobs(400, 2, 3, seed=5)
+    prior = np.bincount(y) / len(y)
+    a = TreeClassifier(theta="prior", max_depth=3).fit(X, y)
+    b = TreeClassifier(theta=prior, max_depth=3).fit(X, y)
+    assert a.to_text() == b.to_text()
+    np.testing.assert_allclose(a.theta_, prior)
+    imp = Impurity("shannon", theta=prior)
+    for node in a.tree_.nodes:  # the same reference at every node, not the node's own prior
+        assert node.impurity == pytest.approx(float(imp.of_counts(node.counts)))
+    with pytest.raises(ValueError, match="theta"):
+        TreeClassifier(theta=[0.2, 0.3, 0.5]).fit(X, y)
+    with pytest.raises(ValueError, match="theta"):
+        TreeClassifier(theta="median").fit(X, y)
+
+
+def test_consistent_asymmetric_uses_each_nodes_n():
+    X, y = _blobs(300, 2, 3, seed=2)
+    clf = TreeClassifier(measure="asymmetric", consistent=True, max_depth=3).fit(X, y)
+    theta = clf.theta_
+    for node in clf.tree_.nodes:
+        n = node.counts.sum()
+        p = node.counts / n
+        ph = (n * p + 1) / (n + 2)
+        expected = np.mean(ph * (1 - ph) / ((1 - 2 * theta) * ph + theta**2))
+        assert node.impurity == pytest.approx(expected, abs=1e-12)
+    root = clf.tree_.nodes[0]
+    kids = [clf.tree_.nodes[c] for c in root.children]
+    g = root.impurity - sum(k.counts.sum() * k.impurity for k in kids) / root.counts.sum()
+    assert root.split.gain == pytest.approx(g, abs=1e-12)
+    with pytest.raises(ValueError, match="consistent"):
+        TreeClassifier(measure="shannon", consistent=True).fit(X, y)
+
+
+def test_alpha_scores_lambda():
+    X, y = _blobs(300, 2, 3, seed=4)
+    for alpha in (0.0, 0.5, 1.0):
+        clf = TreeClassifier(alpha=alpha, max_depth=2).fit(X, y)
+        root = clf.tree_.nodes[0]
+        kids = [clf.tree_.nodes[c] for c in root.children]
+        sizes = np.array([k.counts.sum() for k in kids])
+        i_x = float(Impurity("shannon").of_counts(sizes))
+        expected = root.split.gain / (alpha * root.impurity + (1 - alpha) * i_x)
+        assert root.split.score == pytest.approx(expected, abs=1e-12)
+        cand = clf.candidates(0)
+        assert cand.loc[cand["chosen"], "score:shannon"].iloc[0] == pytest.approx(expected)
+
+
+def _cat_data(seed=0, n=400, K=6, q=2):
+    rng = np.random.default_rng(seed)
+    cats = [f"c{k}" for k in range(K)]
+    a = rng.choice(cats, size=n)
+    b = rng.choice(["x", "y", "z"], size=n)
+    eff = {c: rng.normal() for c in cats}
+    score = np.array([eff[v] for v in a]) + (b == "x") * 0.8 + rng.normal(size=n) * 0.7
+    if q == 2:
+        y = (score > 0.3).astype(int)
+    else:
+        y = np.digitize(score, [-0.3, 0.6])
+    num = rng.normal(size=n) + y * 0.3
+    return pd.DataFrame({"a": a, "b": b, "num": num}), y
+
+
+def test_categorical_multiway():
+    X, y = _cat_data()
+    clf = TreeClassifier(max_depth=2).fit(X, y)
+    for node in clf.tree_.nodes:
+        if node.split is not None and node.split.kind == "categorical":
+            assert all(len(g) == 1 for g in node.split.groups)
+            assert len(node.children) == len(node.split.groups)
+            kids = [clf.tree_.nodes[c] for c in node.children]
+            assert sum(k.counts.sum() for k in kids) == node.counts.sum()
+    root = clf.tree_.nodes[0]
+    assert root.split.feature == "a" and len(root.children) == 6
+    # the multiway gain of "a" equals the association gain of its contingency table
+    from offcenter import association
+
+    table = pd.crosstab(X["a"], y).to_numpy()
+    assert root.split.gain == pytest.approx(association(table).gain, abs=1e-12)
+    assert clf.predict(X.iloc[:5]).shape == (5,)
+
+
+@pytest.mark.parametrize("K", [5, 12])
+def test_categorical_binary_is_optimal_for_two_classes(K):
+    X, y = _cat_data(seed=K, K=K)
+    X = X[["a"]]
+    clf = TreeClassifier(categorical="binary", max_depth=1).fit(X, y)
+    root = clf.tree_.nodes[0]
+    assert root.split.kind == "categorical_binary" and len(root.children) == 2
+    imp = Impurity("shannon")
+    cats = sorted(X["a"].unique())
+    best = -np.inf
+    parent = imp.of_counts(np.bincount(y))
+    for r in range(1, len(cats)):
+        for left in itertools.combinations(cats, r):
+            m = X["a"].isin(left).to_numpy()
+            g = parent - (
+                m.sum() * imp.of_counts(np.bincount(y[m], minlength=2))
+                + (~m).sum() * imp.of_counts(np.bincount(y[~m], minlength=2))
+            ) / len(y)
+            best = max(best, g)
+    assert root.split.gain == pytest.approx(best, abs=1e-12)
+    assert set(root.split.groups[0]) | set(root.split.groups[1]) == set(cats)
+
+
+def test_categorical_binary_more_classes_and_reuse():
+    X, y = _cat_data(seed=1, K=12, q=3)
+    clf = TreeClassifier(categorical="binary", max_depth=4).fit(X, y)
+    kinds = {nd.split.kind for nd in clf.tree_.nodes if nd.split is not None}
+    assert "categorical_binary" in kinds
+    assert all(len(nd.children) in (0, 2) for nd in clf.tree_.nodes)
+    assert clf.score(X, y) > 0.5
+
+
+def test_missing_values_rule():
+    rng = np.random.default_rng(0)
+    n = 200
+    x = rng.normal(size=n)
+    y = (x > 0.5).astype(int)
+    x_miss = x.copy()
+    x_miss[:20] = np.nan
+    color = np.where(rng.random(n) < 0.5, "red", "blue").astype(object)
+    color[20:40] = None
+    X = pd.DataFrame({"x": x_miss, "color": color})
+    clf = TreeClassifier(max_depth=1).fit(X, y)
+    root = clf.tree_.nodes[0]
+    s = root.split
+    assert s.feature == "x" and s.n_missing == 20 and root.n_missing == 20
+    kids = [clf.tree_.nodes[c] for c in root.children]
+    nonmiss = ~np.isnan(x_miss)
+    n_left = int((x_miss[nonmiss] <= s.threshold).sum())
+    n_right = int(nonmiss.sum()) - n_left
+    larger = 0 if n_left >= n_right else 1
+    assert s.missing_child == larger
+    assert kids[larger].counts.sum() == max(n_left, n_right) + 20
+    assert s.branch_labels[larger].endswith(" (or missing)")
+    # predicting: a missing value goes to the larger child
+    leaf = clf.apply(pd.DataFrame({"x": [np.nan], "color": ["red"]}))[0]
+    assert leaf == root.children[larger]
+    # training rows reach the nodes they were grown with
+    for node in clf.tree_.nodes:
+        assert len(clf.node_indices(node.id)) == node.counts.sum()
+    # a missing category is a value of its own
+    clf2 = TreeClassifier(max_depth=1).fit(X[["color"]], y)
+    groups = clf2.tree_.nodes[0].split.groups
+    assert (None,) in groups
+    assert clf2.tree_.nodes[0].split.n_missing == 20
+    assert "color is missing" in clf2.tree_.nodes[0].split.branch_labels
+    # an unseen category goes to the largest child
+    leaf = clf2.apply(pd.DataFrame({"color": ["green"]}))[0]
+    sizes = [clf2.tree_.nodes[c].counts.sum() for c in clf2.tree_.nodes[0].children]
+    assert leaf == clf2.tree_.nodes[0].children[int(np.argmax(sizes))]
+
+
+def test_stopping_rules():
+    X, y = _blobs(400, 2, 4, seed=7)
+    deep = TreeClassifier().fit(X, y)
+    assert all(nd.counts.max() == nd.counts.sum() for nd in deep.tree_.nodes if nd.is_leaf)
+    assert deep.score(X, y) == 1.0  # grown to purity (no duplicated rows)
+    assert TreeClassifier(max_depth=2).fit(X, y).tree_.depth == 2
+    assert len(TreeClassifier(max_depth=0).fit(X, y).tree_) == 1
+    t = TreeClassifier(min_samples_leaf=25).fit(X, y)
+    assert min(nd.counts.sum() for nd in t.tree_.nodes) >= 25
+    t = TreeClassifier(min_samples_split=60).fit(X, y)
+    assert all(nd.counts.sum() >= 60 for nd in t.tree_.nodes if nd.split is not None)
+    t = TreeClassifier(min_gain=0.2).fit(X, y)
+    assert all(nd.split.gain > 0.2 for nd in t.tree_.nodes if nd.split is not None)
+    # a pure node is a leaf, even under the consistent asymmetric entropy (impurity > 0)
+    t = TreeClassifier(measure="asymmetric", consistent=True).fit(X, y)
+    for nd in t.tree_.nodes:
+        if (nd.counts > 0).sum() == 1:
+            assert nd.is_leaf and nd.impurity > 0
+
+
+def test_negative_gains_make_leaves_with_off_centered_measure():
+    # off-centered on a theta far from the data: a split can have a negative gain
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    y = np.array([0, 0, 0, 1])
+    clf = TreeClassifier(theta=[0.1, 0.9], max_depth=1).fit(X, y)
+    cand = clf.candidates(0)
+    key = clf.impurity_.key
+    if cand[f"gain:{key}"].iloc[0] <= 0:
+        assert clf.tree_.nodes[0].is_leaf
+
+
+def test_determinism_and_tie_breaking():
+    X, y = _blobs(300, 3, 4, seed=9, ties=True)
+    a = TreeClassifier(max_depth=5).fit(X, y).to_json()
+    b = TreeClassifier(max_depth=5).fit(X, y).to_json()
+    assert a == b
+    # two identical columns: the first in column order wins
+    X2 = np.column_stack([X[:, 1], X[:, 1]])
+    clf = TreeClassifier(max_depth=3).fit(X2, y)
+    assert all(nd.split.feature_index == 0 for nd in clf.tree_.nodes if nd.split is not None)
+    # equal gains at two thresholds: the smallest threshold wins
+    Xs = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]])
+    ys = np.array([0, 0, 1, 1, 0, 0])
+    root = TreeClassifier(max_depth=1).fit(Xs, ys).tree_.nodes[0]
+    assert root.split.threshold == 1.5
+
+
+def test_max_features_and_random_state():
+    X, y = _blobs(300, 2, 8, seed=11)
+    a = TreeClassifier(max_features="sqrt", random_state=3, max_depth=4).fit(X, y)
+    b = TreeClassifier(max_features="sqrt", random_state=3, max_depth=4).fit(X, y)
+    assert a.to_json() == b.to_json()
+    others = {
+        TreeClassifier(max_features=1, random_state=s, max_depth=1)
+        .fit(X, y)
+        .tree_.nodes[0]
+        .split.feature
+        for s in range(12)
+    }
+    assert len(others) > 1
+    for mf in (0.5, 3, "log2", None, 100):
+        TreeClassifier(max_features=mf, random_state=0, max_depth=3).fit(X, y)
+    with pytest.raises(ValueError, match="max_features"):
+        TreeClassifier(max_features=0).fit(X, y)
+    with pytest.raises(ValueError, match="max_features"):
+        TreeClassifier(max_features="half").fit(X, y)
+    with pytest.raises(ValueError, match="max_features"):
+        TreeClassifier(max_features=1.5).fit(X, y)
+
+
+def test_leaf_rule_prior():
+    # 90/10 data: a leaf with 30% minority predicts the minority under leaf_rule="prior"
+    X = np.array([[0.0]] * 70 + [[1.0]] * 10 + [[2.0]] * 20)
+    y = np.array([0] * 70 + [0] * 7 + [1] * 3 + [0] * 20)
+    y[-1] = 1
+    clf_m = TreeClassifier(max_depth=1, min_gain=-1).fit(X, y)
+    clf_p = TreeClassifier(max_depth=1, min_gain=-1, leaf_rule="prior").fit(X, y)
+    for nm, npr in zip(clf_m.tree_.nodes, clf_p.tree_.nodes):
+        p = npr.counts / npr.counts.sum()
+        assert npr.prediction == int(np.argmax(p / clf_p.prior_))
+        assert nm.prediction == int(np.argmax(nm.counts))
+        np.testing.assert_allclose(nm.proba, npr.proba)
+    np.testing.assert_allclose(clf_m.predict_proba(X), clf_p.predict_proba(X))
+    with pytest.raises(ValueError, match="leaf_rule"):
+        TreeClassifier(leaf_rule="min").fit(X, y)
+
+
+def test_comparison_settings_resolve_on_the_training_prior():
+    X, y = _blobs(200, 2, 3, seed=12)
+    clf = TreeClassifier(max_depth=2).fit(X, y)
+    s = clf.node_impurities(0)
+    keys = [k for k, _ in clf.candidates(0).attrs["settings"]]
+    assert list(s.index) == keys
+    assert len(keys) == len(comparison_settings())  # shannon is both chosen and compared
+    prior = np.bincount(y) / len(y)
+    assert s["oc_shannon"] == pytest.approx(1.0)  # the root is at theta = prior
+    assert s["asymmetric"] == pytest.approx(1.0)
+    assert s["shannon"] == pytest.approx(float(Impurity("shannon")(prior)))
+
+
+@pytest.mark.parametrize("name", ["german_credit", "tic_tac_toe_endgame"])
+@pytest.mark.parametrize("categorical", ["multiway", "binary"])
+def test_real_categorical_data_sets(name, categorical):
+    from pathlib import Path
+
+    df = pd.read_csv(
+        Path(__file__).resolve().parents[2] / "offcenter" / "data" / "bundled" / f"{name}.csv"
+    )
+    X, y = df.iloc[:, :-1], df.iloc[:, -1]
+    clf = TreeClassifier(
+        theta="prior", categorical=categorical, max_depth=4, min_samples_leaf=5
+    ).fit(X, y)
+    assert clf.score(X, y) > 0.7
+    kinds = {nd.split.kind for nd in clf.tree_.nodes if nd.split is not None}
+    assert ("categorical" if categorical == "multiway" else "categorical_binary") in kinds
+    for nd in clf.tree_.nodes:
+        assert len(clf.node_indices(nd.id)) == nd.n >= 5
+    cand = clf.candidates(0)
+    assert cand.loc[cand["chosen"], f"rank:{clf.impurity_.key}"].iloc[0] == 1
+    back = TreeClassifier.from_json(clf.to_json())
+    np.testing.assert_array_equal(back.predict(X), clf.predict(X))
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.3, 1.0, 2.0, 7.5, 200.0])
+@pytest.mark.parametrize("theta", [None, [0.1, 0.2, 0.3, 0.4]])
+def test_daroczy_kernel_matches_reference(beta, theta):
+    from offcenter.tree.kernels import CountKernel
+
+    imp = Impurity("daroczy", beta=beta, theta=theta)
+    c = np.random.default_rng(0).integers(0, 20, (300, 4))
+    c[0] = 0
+    n = c.sum(axis=1)
+    for weighted in (False, True):
+        got = CountKernel(imp, 4, int(n.max()), weighted)(c.astype(float) if weighted else c, n)
+        np.testing.assert_allclose(got, imp.of_counts(c), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("beta", [1030.0, 1e6])
+def test_daroczy_kernel_large_beta(beta):
+    """For a huge order every p_j^beta < 1 underflows to 0: H = 1 on an impure node, 0 on a
+    pure one (2^d / (2^d - 1) = 1 to double precision), never an overflow."""
+    from offcenter.tree.kernels import CountKernel
+
+    c = np.array([[5, 5, 0], [9, 1, 0], [0, 7, 0], [0, 0, 0], [1, 1, 1]])
+    n = c.sum(axis=1)
+    for theta in (None, [0.2, 0.3, 0.5]):
+        k = CountKernel(Impurity("daroczy", beta=beta, theta=theta), 3, 20)
+        with np.errstate(over="raise"):  # p^beta underflowing to 0 is the point
+            got = k(c, n)
+        np.testing.assert_array_equal(got, [1.0, 1.0, 0.0, 0.0, 1.0])
+    from sklearn import datasets
+
+    d = datasets.load_iris()
+    for theta in (None, "prior"):
+        with np.errstate(over="raise", invalid="raise"):
+            clf = TreeClassifier(measure="daroczy", beta=beta, theta=theta).fit(d.data, d.target)
+        gains = [nd.split.gain for nd in clf.tree_.nodes if nd.split is not None]
+        assert gains and np.isfinite(gains).all()
+        assert np.isfinite([nd.impurity for nd in clf.tree_.nodes]).all()
+        assert clf.score(d.data, d.target) == 1.0
