@@ -16,7 +16,7 @@ import pytest
 
 from offcenter.evaluation.cli import main as cli_main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = [
     ROOT / "README.md",
     ROOT / "docs" / "comparing_measures.md",

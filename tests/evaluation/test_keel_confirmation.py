@@ -11,7 +11,7 @@ import pandas as pd
 
 from offcenter.evaluation import confirmation
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "imbalanced_study.md"
 NEW = ROOT / "data" / "keel_confirmation"
 OLD = ROOT / "data" / "keel"
