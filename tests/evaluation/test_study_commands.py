@@ -75,7 +75,12 @@ def _tiny(argv: list[str], tmp: Path) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "command", [c for c in documented_commands() if " study " in c + " " and "--report" not in c]
+    "command",
+    [
+        c
+        for c in documented_commands()
+        if " study " in c + " " and "--report" not in c and "--help" not in c
+    ],
 )
 def test_documented_study_commands_run_at_a_tiny_size(command, tmp_path, capsys):
     argv = shlex.split(command)[3:]
@@ -124,3 +129,10 @@ def test_report_reproduces_the_committed_tables(tmp_path):
     folds = ROOT / "docs" / "imbalanced_study_folds.csv.gz"
     assert cli_main(["study", "--report", str(folds), "--markdown", str(md)]) == 0
     assert md.read_bytes() == (ROOT / "docs" / "imbalanced_study_tables.md").read_bytes()
+
+
+def test_the_documented_help_command_runs(capsys):
+    assert "python -m offcenter.evaluate study --help" in documented_commands()
+    with pytest.raises(SystemExit) as exc:
+        cli_main(["study", "--help"])
+    assert exc.value.code == 0 and "--models" in capsys.readouterr().out
