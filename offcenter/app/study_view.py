@@ -165,9 +165,11 @@ def render_study() -> None:
     folds, meta = _load(str(path), path.stat().st_mtime)
     n_data = folds["data"].nunique()
     wall = meta.get("wall_seconds")
+    ratios = [r["imbalance_ratio"] for r in meta.get("data", []) if "imbalance_ratio" in r]
+    span = f" (imbalance ratio {min(ratios):.1f} to {max(ratios):.0f})" if ratios else ""
     st.caption(
-        f"{n_data} binary data sets of the KEEL imbalanced repository (imbalance ratio "
-        "1.8 to 129), 5-fold stratified cross-validation x 3 repeats, the same folds for every "
+        f"{n_data} binary data sets of the KEEL imbalanced repository{span}, 5-fold "
+        "stratified cross-validation x 3 repeats, the same folds for every "
         "setting; computed once by the command below and read here from the committed per-fold "
         f"CSV ({len(folds):,} rows), not recomputed"
         + (f" (the run took {wall / 60:.0f} min)." if wall else ".")

@@ -19,9 +19,11 @@ Choices
   bootstrap sample conditioned on holding two classes; scikit-learn grows a one-leaf tree
   instead). With one row of the minority among n, a draw misses it with probability
   :math:`(1 - 1/n)^n \approx e^{-1}`.
-- **Class-balanced bootstrap** (``bootstrap="balanced"``; Chen, Liaw and Breiman 2004, "balanced
-  random forest"): each tree's sample of n rows holds every class equally often, the rows of a
-  class drawn with replacement within it. Stratified (default): n // q rows from each class, the
+- **Class-balanced bootstrap** (``bootstrap="balanced"``): each tree's sample of n rows holds
+  every class equally often, the rows of a class drawn with replacement within it: the minority
+  is oversampled and the majority undersampled to n / q rows each. This is **not** the balanced
+  random forest of Chen, Liaw and Breiman (2004), whose trees see a bootstrap of the minority
+  class and the same number of majority rows (a sample of q x n_min rows). Stratified (default): n // q rows from each class, the
   remainder one more row each for the first classes in order; ``stratified=False``: each of the n
   rows is a class drawn uniformly, then a row of that class (a multinomial draw with row
   probabilities proportional to 1 / n_c, which is how scikit-learn 1.9's forests draw their

@@ -399,6 +399,30 @@ def holm_versus_control(mean_ranks, n: int, control: int) -> dict:
 ROPE = 0.01
 
 
+def _bootstrap_ci(d: np.ndarray, statistic, confidence: float, n_resamples: int, seed: int):
+    """``statistic`` of the differences and its BCa bootstrap interval (percentile if BCa fails)."""
+    value = float(statistic(d))
+    if d.size < 3 or np.ptp(d) == 0:
+        return value, value, value
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+        res = stats.bootstrap(
+            (d,),
+            statistic,
+            confidence_level=confidence,
+            n_resamples=n_resamples,
+            method="BCa",
+            rng=np.random.default_rng(seed),
+        )
+    lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
+    if not (np.isfinite(lo) and np.isfinite(hi)):  # BCa degenerate: the percentile interval
+        rng = np.random.default_rng(seed)
+        boots = statistic(rng.choice(d, size=(n_resamples, d.size)), axis=1)
+        a = (1 - confidence) / 2
+        lo, hi = (float(v) for v in np.quantile(boots, [a, 1 - a]))
+    return value, lo, hi
+
+
 def median_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, seed: int = 0):
     """Median of the differences and its bootstrap confidence interval over the data sets.
 
@@ -414,25 +438,25 @@ def median_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, s
     d = _differences(d)
     if d.size == 0:
         return math.nan, math.nan, math.nan
-    med = float(np.median(d))
-    if d.size < 3 or np.ptp(d) == 0:
-        return med, med, med
-    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", stats.DegenerateDataWarning)
-        res = stats.bootstrap(
-            (d,),
-            np.median,
-            confidence_level=confidence,
-            n_resamples=n_resamples,
-            method="BCa",
-            rng=np.random.default_rng(seed),
-        )
-    lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
-    if not (np.isfinite(lo) and np.isfinite(hi)):  # BCa degenerate: the percentile interval
-        boots = np.median(np.random.default_rng(seed).choice(d, size=(n_resamples, d.size)), axis=1)
-        a = (1 - confidence) / 2
-        lo, hi = (float(v) for v in np.quantile(boots, [a, 1 - a]))
-    return med, lo, hi
+    return _bootstrap_ci(d, np.median, confidence, n_resamples, seed)
+
+
+def mean_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, seed: int = 0):
+    """Mean of the differences and its BCa bootstrap confidence interval over the data sets.
+
+    As :func:`median_difference_ci`, for the mean: the interval that says how large a
+    difference "not shown to differ" still allows.
+
+    Examples
+    --------
+    >>> m, lo, hi = mean_difference_ci([0.01, 0.02, 0.03, 0.0, 0.02, 0.05, -0.01])
+    >>> round(m, 4), lo < m < hi
+    (0.0171, True)
+    """
+    d = _differences(d)
+    if d.size == 0:
+        return math.nan, math.nan, math.nan
+    return _bootstrap_ci(d, np.mean, confidence, n_resamples, seed)
 
 
 def bayesian_signed_rank(x, y, rope: float = ROPE, seed: int = 0, nsamples: int = 10000):

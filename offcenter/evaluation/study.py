@@ -20,9 +20,12 @@ Models (:data:`MODELS`)
     (:class:`~offcenter.ensemble.forest.ForestClassifier`, class-stratified bootstrap), seeded per
     (seed, repeat, fold) as :func:`offcenter.evaluation.runner.evaluate` does;
     ``"balanced_forest"``: the same forest on class-balanced bootstrap samples
-    (``bootstrap="balanced"``: every tree sees n // q rows of each class, the "balanced random
-    forest" of Chen, Liaw and Breiman 2004; each tree's prior-aware rule divides by its own,
-    uniform, sample prior, so both rules coincide there).
+    (``bootstrap="balanced"``: every tree sees n rows, n // q of each class: the minority
+    oversampled and the majority undersampled to the same size, **not** the balanced random
+    forest of Chen, Liaw and Breiman 2004, whose trees see a bootstrap of the minority and as
+    many majority rows; the off-centered measures keep theta = the full training fold's prior,
+    not the balanced sample's; each tree's prior-aware rule divides by its own, uniform, sample
+    prior, so both rules coincide there).
 Leaf rules
     One fit gives both: ``"majority"`` predicts the class of largest leaf frequency, ``"prior"`` the
     class whose leaf frequency most exceeds its (weighted) training prior, exactly as
@@ -79,6 +82,7 @@ import pandas as pd
 import scipy
 import sklearn
 from joblib import Parallel, delayed, parallel_config
+from scipy import stats
 from sklearn.compose import ColumnTransformer
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold
@@ -94,7 +98,9 @@ from offcenter.evaluation.runner import parse_settings
 from offcenter.evaluation.statistics import (
     RANK_DECIMALS,
     friedman_test,
+    holm,
     holm_versus_control,
+    mean_difference_ci,
     nemenyi_critical_difference,
     paired_versus_control,
     wilcoxon_signed_rank,
@@ -1035,7 +1041,7 @@ def study_means(
 
 
 #: The anchor's label in the forest models (the CSV's label column names the tree).
-ANCHOR_FOREST_LABEL = "scikit-learn balanced random forest"
+ANCHOR_FOREST_LABEL = "scikit-learn forest, class-balanced bootstrap"
 
 
 def setting_labels(folds: pd.DataFrame, distinct: bool = True, model: str | None = None) -> dict:
@@ -1164,16 +1170,20 @@ def gains(
 
 
 def environment_versions() -> dict:
-    """Versions that fix the numbers: Python, numpy, scipy, scikit-learn, pandas, joblib, offcenter.
+    """Versions that fix the numbers: Python, numpy, scipy, scikit-learn, pandas, joblib, baycomp
+    (the Bayesian signed-rank test of the tables), offcenter.
 
     Recorded in the results' JSON. scikit-learn's matters for the forest anchor: from 1.9 its
     ``RandomForestClassifier(class_weight="balanced")`` draws a class-balanced bootstrap (a
     balanced random forest); before, it weights the splits of a plain bootstrap.
     """
-    try:
-        own = version("offcenter")
-    except PackageNotFoundError:  # pragma: no cover - a source checkout not installed
-        own = "unknown"
+
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:  # pragma: no cover - a source checkout not installed
+            return "not installed"
+
     return {
         "python": platform.python_version(),
         "numpy": np.__version__,
@@ -1181,8 +1191,63 @@ def environment_versions() -> dict:
         "scikit-learn": sklearn.__version__,
         "pandas": pd.__version__,
         "joblib": joblib.__version__,
-        "offcenter": own,
+        "baycomp": installed("baycomp"),
+        "offcenter": installed("offcenter"),
     }
+
+
+#: The scikit-learn release from which ``RandomForestClassifier(class_weight="balanced")`` (the
+#: forest anchor) draws a class-balanced bootstrap, the model docs/imbalanced_study.md describes.
+#: Before it the same call weights the splits of a plain bootstrap: another model.
+SKLEARN_FOR_ANCHOR = (1, 9)
+
+
+def sklearn_anchor_problem(sklearn_version: str | None = None) -> str | None:
+    """Why this scikit-learn cannot run the study's anchors as documented, or None.
+
+    >>> sklearn_anchor_problem("1.6.1") is not None
+    True
+    >>> sklearn_anchor_problem("1.9.1") is None
+    True
+    """
+    text = sklearn.__version__ if sklearn_version is None else sklearn_version
+    parts = []
+    for piece in text.split(".")[:2]:
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    if tuple(parts) >= SKLEARN_FOR_ANCHOR:
+        return None
+    need = ".".join(map(str, SKLEARN_FOR_ANCHOR))
+    return (
+        f"scikit-learn {text} is installed; the study's forest anchor "
+        f"RandomForestClassifier(class_weight='balanced') is the balanced random forest the "
+        f"study describes only from scikit-learn {need} (pip install 'scikit-learn>={need}'), "
+        "or leave the anchors out with --no-anchor"
+    )
+
+
+def git_commit(folder: Path | str | None = None) -> str:
+    """The git commit of the source tree ``offcenter`` is imported from (``+dirty`` when it has
+    uncommitted changes), or ``"unknown"`` outside a git checkout."""
+    import subprocess  # noqa: PLC0415 (only when a study is run)
+
+    where = Path(folder) if folder is not None else Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=where, capture_output=True, text=True, timeout=10
+        )
+        if head.returncode != 0:
+            return "unknown"
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=where,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
 #: The families of the short answer (docs/imbalanced_study.md and the Compare page), in order:
@@ -1220,7 +1285,9 @@ def table_anchor(model: str, metric: str, rule: str, how: str = "per-fold means"
     return keep.replace(" ", "-")
 
 
-def short_answer(folds: pd.DataFrame, families=SHORT_ANSWER, bayes: bool = False) -> list[dict]:
+def short_answer(
+    folds: pd.DataFrame, families=SHORT_ANSWER, bayes: bool = False, all_holm=None
+) -> list[dict]:
     """The study's short answer: one plain sentence per family, from the per-fold results.
 
     Each item: ``sentence`` (:func:`offcenter.evaluation.wording.family_sentence`, so only the
@@ -1234,7 +1301,14 @@ def short_answer(folds: pd.DataFrame, families=SHORT_ANSWER, bayes: bool = False
         if model not in models:
             continue
         t = rank_tests(folds, metric, model, rule, bayes=bayes)
-        rows = t["ranks"][t["ranks"]["setting"] != "shannon"]
+        rows = t["ranks"][t["ranks"]["setting"] != "shannon"].copy()
+        if all_holm is not None and len(all_holm):
+            fam = all_holm[
+                (all_holm["model"] == model)
+                & (all_holm["metric"] == metric)
+                & (all_holm["leaf_rule"] == rule)
+            ].set_index("setting")["p_holm_all"]
+            rows["p_holm_all"] = rows["setting"].map(fam)
         out.append(
             {
                 "sentence": family_sentence(what, rows.to_dict("records")),
@@ -1377,6 +1451,132 @@ def _size_line(folds: pd.DataFrame, model: str, what: str) -> str:
     )
 
 
+#: The off-centered settings of the study.
+OFF_CENTERED = ("oc_shannon", "oc_gini", "oc_daroczy_b0.5", "asymmetric", "asymmetric_consistent")
+
+
+def summary_wide_holm(folds: pd.DataFrame, families=SUMMARY_FAMILIES) -> pd.DataFrame:
+    """Every comparison of the summary's families with its Holm p-value over **all** of them.
+
+    The decision rule adjusts within each family (model, metric, leaf rule); here the raw
+    Wilcoxon p-values of every setting against Shannon in every family are Holm-adjusted
+    together (:func:`offcenter.evaluation.statistics.holm`). One row per comparison: ``model``,
+    ``metric``, ``leaf_rule``, ``setting``, ``label``, ``mean_diff``, ``p``, ``p_holm`` (within
+    the family), ``significant`` (the family's call), ``p_holm_all`` and ``survives`` (the
+    call holds at 5 % over all).
+    """
+    rows = []
+    models = set(folds["model"])
+    for model, metric, rule, _ in families:
+        if model not in models:
+            continue
+        r = rank_tests(folds, metric, model, rule, bayes=False)["ranks"]
+        r = r[r["setting"] != "shannon"]
+        for _, x in r.iterrows():
+            rows.append(
+                {
+                    "model": model,
+                    "metric": metric,
+                    "leaf_rule": rule,
+                    "setting": x["setting"],
+                    "label": x["label"],
+                    "mean_diff": x["mean_diff"],
+                    "p": x["p"],
+                    "p_holm": x["p_holm"],
+                    "significant": bool(x["significant"]),
+                }
+            )
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    out["p_holm_all"] = holm(out["p"].to_numpy())
+    out["survives"] = out["significant"] & (out["p_holm_all"] < 0.05)
+    return out
+
+
+def forest_same_under_both_rules(folds: pd.DataFrame, model: str = "forest") -> float:
+    """The share of a forest model's test folds (every setting) whose G-mean is the same under
+    the majority and the prior-aware vote.
+
+    Fully grown trees have pure leaves (one example per leaf allowed): a pure leaf's class is
+    both its most frequent class and the class that most exceeds its prior, so both rules
+    give the same votes wherever the leaves are pure.
+    """
+    part = folds[(folds["model"] == model) & (folds["error"] == "")]
+    keys = ["data", "setting", "repeat", "fold"]
+    wide = part.pivot_table(index=keys, columns="leaf_rule", values="gmean", aggfunc="first")
+    wide = wide.dropna()
+    if wide.empty:
+        return math.nan
+    return float((np.abs(wide["majority"] - wide["prior"]) <= 1e-12).mean())
+
+
+def relative_size_line(folds: pd.DataFrame, model: str = "pruned_cv") -> str | None:
+    """Inner-CV pruning's tree size per off-centered setting relative to Shannon's, and how the
+    AUC difference tracks it (Spearman over data sets x settings)."""
+    part = folds[(folds["model"] == model) & (folds["leaf_rule"] == "majority")]
+    if part.empty or "shannon" not in set(part["setting"]):
+        return None
+    per = part.groupby(["data", "setting"])[["leaves", "auc"]].mean()
+    leaves = per["leaves"].unstack()
+    auc = per["auc"].unstack()
+    keys = [k for k in OFF_CENTERED if k in leaves.columns]
+    if not keys:
+        return None
+    ratio = leaves[keys].div(leaves["shannon"], axis=0)
+    diff = auc[keys].sub(auc["shannon"], axis=0)
+    both = pd.concat([np.log(ratio.stack()), diff.stack()], axis=1, keys=["r", "d"]).dropna()
+    rho, p = stats.spearmanr(both["r"], both["d"])
+    labels = setting_labels(folds)
+    parts = ", ".join(f"{labels.get(k, k)} {ratio[k].mean():.2f}" for k in keys)
+    return (
+        f"- Inner-CV pruning is not size-neutral: mean leaves relative to Shannon's on the same "
+        f"data set (mean over the data sets): {parts}; the AUC difference from Shannon falls "
+        f"as the relative size grows (Spearman rho = {rho:.2f} over {len(both)} data set x "
+        f"setting pairs, {p_text(p)})."
+    )
+
+
+def harm_line(folds: pd.DataFrame) -> str | None:
+    """Off-centering's harm on depth-5 trees, G-mean, majority rule: mean difference from
+    Shannon and baycomp's P(worse) for each off-centered setting (not a call of the rule)."""
+    if "tree" not in set(folds["model"]):
+        return None
+    r = rank_tests(folds, "gmean", "tree", "majority", bayes=True)["ranks"].set_index("setting")
+    keys = [k for k in OFF_CENTERED if k in r.index]
+    parts = ", ".join(
+        f"{r.loc[k, 'label']} {r.loc[k, 'mean_diff']:+.3f} (P(worse) {r.loc[k, 'p_worse']:.3f})"
+        for k in keys
+    )
+    return (
+        "- Where off-centering hurts without a call of the rule: depth-5 trees, G-mean, "
+        f"majority rule, mean difference from Shannon and the Bayesian P(worse by more than "
+        f"0.01): {parts}."
+    )
+
+
+def primary_endpoint_line(folds: pd.DataFrame) -> str | None:
+    """The primary endpoint's effect sizes: the range of the mean differences from Shannon, of
+    their BCa 95 % CIs and of baycomp's P(equivalent within +-0.01)."""
+    model, metric = PRIMARY_ENDPOINT["model"], PRIMARY_ENDPOINT["metric"]
+    if model not in set(folds["model"]):
+        return None
+    t = rank_tests(folds, metric, model, "majority", bayes=True)
+    table = t["table"].dropna().round(RANK_DECIMALS)
+    r = t["ranks"][t["ranks"]["setting"] != "shannon"]
+    cis = [mean_difference_ci(table[k] - table["shannon"]) for k in r["setting"]]
+    lo = min(c[1] for c in cis)
+    hi = max(c[2] for c in cis)
+    widest = max(c[2] - c[1] for c in cis)
+    return (
+        f"- Primary endpoint in numbers: mean differences from Shannon {r['mean_diff'].min():+.3f} "
+        f"to {r['mean_diff'].max():+.3f}; their 95 % CIs (BCa bootstrap over the data sets) lie "
+        f"within [{lo:+.3f}, {hi:+.3f}] and are up to {widest:.3f} wide: differences of about "
+        f"0.02 are not ruled out; Bayesian P(equivalent within +-0.01) "
+        f"{r['p_rope'].min():.2f} to {r['p_rope'].max():.2f}."
+    )
+
+
 def summary_lines(folds: pd.DataFrame) -> list[str]:
     """The numbers of the summary of docs/imbalanced_study.md, as Markdown bullet lines.
 
@@ -1386,8 +1586,31 @@ def summary_lines(folds: pd.DataFrame) -> list[str]:
     rule for Shannon; the mean size of the fixed-cp pruned trees per setting.
     """
     lines = []
-    for item in short_answer(folds, SUMMARY_FAMILIES):
+    wide = summary_wide_holm(folds)
+    for item in short_answer(folds, SUMMARY_FAMILIES, all_holm=wide):
         lines.append(f"- {item['sentence']} ([table](imbalanced_study_tables.md#{item['anchor']}))")
+    if len(wide):
+        calls = wide[wide["significant"]]
+        lost = calls[~calls["survives"]]
+        lines.append(
+            f"- Holm over all {len(wide)} comparisons of the {len(SUMMARY_FAMILIES)} families "
+            f"above (the rule adjusts within each family): {int(calls['survives'].sum())} of "
+            f"the {len(calls)} calls survive at 5 %, {len(lost)} do not"
+            + (
+                " ("
+                + "; ".join(
+                    f"{m} {STUDY_METRICS[me]}{'' if me in THRESHOLD_FREE else ' ' + ru}: "
+                    + ", ".join(f"*{x}*" for x in g["label"])
+                    for (m, me, ru), g in lost.groupby(["model", "metric", "leaf_rule"], sort=False)
+                )
+                + ")."
+                if len(lost)
+                else "."
+            )
+        )
+    for extra in (primary_endpoint_line(folds), harm_line(folds)):
+        if extra:
+            lines.append(extra)
     models = set(folds["model"])
     for what, metric, a, b in SUMMARY_CONTRASTS:
         e = paired_effect(folds, metric, a, b) if {a[0], b[0]} <= models else None
@@ -1414,5 +1637,16 @@ def summary_lines(folds: pd.DataFrame) -> list[str]:
                 "pruned_cv",
                 "Inner-CV pruning (the same balanced-error loss for every measure)",
             )
+        )
+        size = relative_size_line(folds)
+        if size:
+            lines.append(size)
+    if "forest" in models:
+        share = forest_same_under_both_rules(folds)
+        lines.append(
+            f"- Forests of fully grown trees: {100 * share:.1f} % of the forest test folds (every "
+            "setting, scikit-learn's anchor included) give the same G-mean under the majority "
+            "and the prior-aware vote: the leaves are pure, and a pure leaf's class is what "
+            "both rules pick."
         )
     return lines

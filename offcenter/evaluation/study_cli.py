@@ -58,12 +58,14 @@ from offcenter.evaluation.study import (
     WEIGHTED_FOREST,
     StudyProtocol,
     data_table,
+    git_commit,
     problem_counts,
     rank_tests,
     read_folder,
     read_folds,
     run_study,
     setting_labels,
+    sklearn_anchor_problem,
     sort_folds,
 )
 from offcenter.evaluation.study import (
@@ -266,6 +268,16 @@ def markdown_report(folds: pd.DataFrame, meta: dict, bayes: bool = True) -> str:
     for model in [m for m in MODELS if m in set(folds["model"])]:
         labels = setting_labels(folds, model=model)
         part = folds[folds["model"] == model]
+        n_data = part["data"].nunique()
+        if n_data < 2:  # --only with one data set: nothing to rank across data sets
+            lines += [
+                f"### {MODELS[model]} ({model})",
+                "",
+                f"{n_data} data set: the tests across data sets need at least 2; the per-fold "
+                "results are in the CSV.",
+                "",
+            ]
+            continue
         cols = _columns(part)
         tests = {c: rank_tests(part, c[0], model, c[1], bayes=bayes) for c in cols}
         lines += [f"### {MODELS[model]} ({model}): average ranks over the data sets", ""]
@@ -394,7 +406,7 @@ def _family_table(model, col, t, how, labels) -> list[str]:
 # ---------------------------------------------------------------------- main
 def _write_folds(path: Path, folds: pd.DataFrame) -> None:
     """The per-fold CSV; gzip-compressed (reproducibly: no time stamp) when it ends in .gz."""
-    text = folds.to_csv(index=False, float_format="%.6g")
+    text = folds.to_csv(index=False)  # full precision: --report rebuilds the same tables
     if path.suffix != ".gz":
         _write(path, text)
         return
@@ -410,9 +422,10 @@ def _meta_path(out: Path) -> Path:
     return out.with_suffix(out.suffix + ".json")
 
 
-def _read_previous(out: Path, protocol: dict) -> tuple[pd.DataFrame, float]:
+def _read_previous(out: Path, protocol: dict) -> tuple[pd.DataFrame, dict]:
+    """The per-fold rows and the JSON of an earlier run of the same protocol (empty if none)."""
     if not out.exists():
-        return pd.DataFrame(), 0.0
+        return pd.DataFrame(), {}
     meta_file = _meta_path(out)
     if not meta_file.exists():
         raise CliError(f"--resume: {meta_file} is missing, cannot check the protocol of {out}")
@@ -422,7 +435,23 @@ def _read_previous(out: Path, protocol: dict) -> tuple[pd.DataFrame, float]:
             f"--resume: {out} was computed with another protocol ({meta.get('protocol')}); "
             "remove it or use the same options"
         )
-    return read_folds(out), float(meta.get("wall_seconds", 0.0))
+    return read_folds(out), meta
+
+
+def _runs_of(meta: dict) -> list[dict]:
+    """The runs recorded in a results JSON (one for a JSON written before runs were listed)."""
+    if meta.get("runs"):
+        return list(meta["runs"])
+    if meta.get("command"):
+        return [
+            {
+                "command": meta["command"],
+                "git_commit": meta.get("git_commit", "not recorded"),
+                "versions": meta.get("versions", {}),
+                "wall_seconds": meta.get("wall_seconds_this_run", meta.get("wall_seconds")),
+            }
+        ]
+    return []
 
 
 def _complete_groups(prev: pd.DataFrame, n_folds: int) -> set:
@@ -490,9 +519,15 @@ def main(argv: list[str] | None = None) -> int:
             data_sets = [d for d in data_sets if d.name in wanted]
         if not data_sets:
             raise CliError(f"{args.folder}: no usable data set ({'; '.join(problems)})")
-        prev, prev_seconds = pd.DataFrame(), 0.0
+        if not args.no_anchor and (problem := sklearn_anchor_problem()):
+            raise CliError(problem)
+        prev, prev_meta = pd.DataFrame(), {}
         if args.resume:
-            prev, prev_seconds = _read_previous(args.out, protocol.to_dict())
+            prev, prev_meta = _read_previous(args.out, protocol.to_dict())
+        prev_seconds = float(prev_meta.get("wall_seconds", 0.0))
+        prev_runs = _runs_of(prev_meta)
+        command = "python -m offcenter.evaluate study " + shlex.join(argv_list)
+        commit = git_commit()
         skip = _complete_groups(prev, protocol.n_splits * protocol.n_repeats)
         for text in problems:
             print(f"warning: {text}", file=sys.stderr)
@@ -513,26 +548,49 @@ def main(argv: list[str] | None = None) -> int:
         anchors = [] if args.no_anchor else [ANCHOR, *([WEIGHTED_FOREST] if forests else [])]
         all_keys = [*keys, *anchors]
         kept = prev
-        if len(prev):
+        if len(prev):  # every complete group is kept, of this run's settings or not
             kept = prev[prev.set_index(["data", "model", "setting"]).index.isin(list(skip))]
         names = [d.name for d in data_sets]
+        # what the file holds after this run: the earlier groups kept and this run's
+        kept_keys = kept["setting"].unique().tolist() if len(kept) else []
+        kept_models = kept["model"].unique().tolist() if len(kept) else []
+        file_keys = list(dict.fromkeys([*prev_meta.get("settings", []), *all_keys, *kept_keys]))
+        file_keys = [k for k in file_keys if k in all_keys or k in kept_keys]
+        file_models = [
+            m
+            for m in dict.fromkeys([*prev_meta.get("models", []), *args.models, *kept_models])
+            if m in args.models or m in kept_models
+        ]
+        kept_data = set(kept["data"]) if len(kept) else set()
+        earlier = [r for r in prev_meta.get("data", []) if r.get("data") in kept_data - set(names)]
+        kept_order = kept["data"].unique().tolist() if len(kept) else []
+        file_names = list(dict.fromkeys([*kept_order, *names]))
         done_rows: list[dict] = []
         last = [time.perf_counter()]
 
         def table(rows) -> pd.DataFrame:
             new = pd.DataFrame(rows, columns=FOLD_COLUMNS)
             both = pd.concat([kept, new], ignore_index=True) if len(kept) else new
-            both = sort_folds(both, names, args.models, all_keys)
-            return both[both["setting"].isin(all_keys) & both["data"].isin(names)]
+            return sort_folds(both, file_names, file_models, file_keys)
 
         def meta_for(folds, wall, complete) -> dict:
             return {
-                "command": "python -m offcenter.evaluate study " + shlex.join(argv_list),
+                "command": command,
+                "git_commit": commit,
                 "versions": versions(),
+                "runs": [
+                    *prev_runs,
+                    {
+                        "command": command,
+                        "git_commit": commit,
+                        "versions": versions(),
+                        "wall_seconds": round(wall, 1),
+                    },
+                ],
                 "protocol": protocol.to_dict(),
-                "settings": all_keys,
-                "models": args.models,
-                "data": data_table(data_sets).to_dict(orient="records"),
+                "settings": file_keys,
+                "models": file_models,
+                "data": data_table(data_sets).to_dict(orient="records") + earlier,
                 "problems": problems,
                 "problem_counts": problem_counts(folds, data_sets).to_dict(orient="records"),
                 "wall_seconds": round(prev_seconds + wall, 1),

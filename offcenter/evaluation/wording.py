@@ -123,7 +123,9 @@ def family_sentence(what: str, rows, reference: str = "Shannon") -> str:
 
     ``rows``: an iterable of mappings with ``label``, ``significant``, ``mean_diff`` and
     ``median_diff`` (the ``ranks`` table of :func:`offcenter.evaluation.study.rank_tests`,
-    reference excluded). The effect quoted is the mean difference over the data sets.
+    reference excluded), and optionally ``p_holm_all``: the p-value Holm-adjusted over every
+    comparison of the summary, shown beside each call. The effect quoted is the mean
+    difference over the data sets.
 
     Examples
     --------
@@ -142,8 +144,14 @@ def family_sentence(what: str, rows, reference: str = "Shannon") -> str:
     if not better and not worse:
         return f"{what}: no setting shown to differ from {reference} (Wilcoxon-Holm, 5 %)."
 
+    def one(r) -> str:
+        wide = r.get("p_holm_all")
+        if wide is None or not math.isfinite(wide):
+            return f"{r['label']} ({r['mean_diff']:+.3f})"
+        return f"{r['label']} ({r['mean_diff']:+.3f}; Holm over all: {p_text(wide)})"
+
     def names(rs):
-        return ", ".join(f"{r['label']} ({r['mean_diff']:+.3f})" for r in rs)
+        return ", ".join(one(r) for r in rs)
 
     parts = []
     if better:

@@ -103,7 +103,7 @@ def _sqrt_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 def _rest(t: np.ndarray, c: int) -> np.ndarray:
     """The counts of every class but ``c`` (last axis), summed from those classes' own counts:
     never a total minus the class's count, which cancels when the class weighs 1e16 times the
-    others (issue 35: ``[[1, 0], [1, 2e20]]`` gave 0.0 instead of 0.7654)."""
+    others (``[[1, 0], [1, 2e20]]`` would give 0.0 instead of 0.7654)."""
     q = t.shape[-1]
     if q == 2:
         return t[..., 1 - c]

@@ -328,7 +328,7 @@ def _repair_overflow(terms, rows, pj, present, weights, name, beta):
 
     With a class frequency :math:`p_j` of 1e-200 beside rows of frequency near 1, the ratio
     :math:`\delta` is 1e200: :math:`(1 + \delta)^\beta` overflows while :math:`p_j^\beta`
-    underflows, and their product is NaN (issue 35). The linear term
+    underflows, and their product is NaN. The linear term
     :math:`-\beta p_j^{\beta-1} d_{kj}` of each term sums to 0 over the rows
     (:math:`\sum_k w_k d_{kj} = 0`), so such a class's terms are, over all its rows,
     :math:`p_{kj}^\beta - p_j^\beta` (over :math:`\beta - 1` in the near-Shannon branch), or

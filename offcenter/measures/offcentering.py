@@ -138,7 +138,7 @@ def off_centered(p, theta, measure="shannon", **params):
         # a subnormal frequency (5e-324) keeps a digit or two: p / (q theta) would round to a
         # multiple of 5e-324 before the measure sees it (40 % off for Shannon). The extended
         # precision of np.longdouble (where the platform has it) holds it; the value is then
-        # rounded once, to float64 (issue 35)
+        # rounded once, to float64
         wide = _off_center(p.astype(np.longdouble), th.astype(np.longdouble))
         return scalar_or_array(np.asarray(info.kernel(wide, **values), dtype=np.float64))
     return scalar_or_array(info.kernel(_off_center(p, th), **values))

@@ -161,7 +161,7 @@ class GiniKernel(CountKernel):
         tiny = den < _GINI_TINY
         if tiny.any():
             # n below about 1e-154 (a sum of tiny weights): n * n underflows; the frequencies
-            # themselves do not (issue 35: 0 / 0 was a RuntimeWarning that stopped the fit)
+            # themselves do not (0 / 0 would stop the fit)
             f = cf[tiny] / safe[tiny, None]
             out = 1.0 - sq / np.where(tiny, 1.0, den)
             out[tiny] = 1.0 - (f * f).sum(axis=1)

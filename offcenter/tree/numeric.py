@@ -92,7 +92,7 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False, w=Non
     nr = nnm.take(ndv) - nl
     if M is None and (msl > 1 or mwl > 0):
         # the leaf-size rules before any pruning of thresholds: a pure run cut by them has
-        # its end where they cut it (issue 35)
+        # its end where they cut it
         keep = (nl >= max(msl, mwl)) & (nr >= max(msl, mwl))
         if not keep.all():
             idx, ndv, nl, nr, first = idx[keep], ndv[keep], nl[keep], nr[keep], first[keep]
@@ -181,7 +181,7 @@ def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
             if idx.size == 0:
                 return None
     # the weight rule needs the children's weights: with it, the pruning of pure runs waits
-    # until it has been applied (a pure run cut by it has its end where it cuts it, issue 35)
+    # until it has been applied (a pure run cut by it has its end where it cuts it)
     late_prune = prune and mwl > 0
     if prune and not late_prune and idx.size > 2:
         skip = _prune_mask(same_node, increasing, yy, idx, ndv)

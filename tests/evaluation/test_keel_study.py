@@ -251,3 +251,80 @@ def test_cli_errors(tmp_path, capsys):
     assert math.isfinite(StudyProtocol().cp)
     with pytest.raises(ValueError, match="n_splits"):
         StudyProtocol(n_splits=1)
+
+
+def test_resume_with_fewer_settings_keeps_the_other_settings_groups(bad_folder, tmp_path, capsys):
+    """Issue 37: --resume with a subset of the settings dropped the others' completed groups."""
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / "folds.csv"
+    common = [
+        "study",
+        str(bad_folder),
+        "--folds",
+        "3",
+        "--repeats",
+        "1",
+        "--max-depth",
+        "3",
+        "--n-jobs",
+        "1",
+        "--quiet",
+        "--out",
+        str(out),
+    ]
+    assert cli_main([*common, "--settings", "shannon,gini_balanced", "--models", "tree"]) == 0
+    first = study.read_folds(out)
+    assert (
+        cli_main(
+            [
+                *common,
+                "--settings",
+                "shannon",
+                "--models",
+                "tree,pruned",
+                "--only",
+                "missing,constant",
+            ]
+            + ["--resume"]
+        )
+        == 0
+    )
+    folds = study.read_folds(out)
+    kept = folds[folds["model"] == "tree"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(kept, first)  # every setting, every data set of the first run
+    pruned = folds[folds["model"] == "pruned"]
+    assert set(pruned["data"]) == {"missing", "constant"}
+    assert set(pruned["setting"]) == {"shannon", ANCHOR}
+    meta = json.loads((tmp_path / "out" / "folds.csv.json").read_text())
+    assert meta["settings"] == ["shannon", "gini_balanced", ANCHOR]
+    assert meta["models"] == ["tree", "pruned"]
+    assert {r["data"] for r in meta["data"]} == set(first["data"])
+    # the JSON records every run: its command, git commit and versions (baycomp included)
+    assert [r["command"].split("--models ")[1].split()[0] for r in meta["runs"]] == [
+        "tree",
+        "tree,pruned",
+    ]
+    for run in meta["runs"]:
+        assert run["git_commit"] and "baycomp" in run["versions"]
+    assert meta["versions"]["baycomp"] == study.environment_versions()["baycomp"]
+    # full precision: the written numbers read back to the same floats
+    assert folds["seconds"].map(lambda v: len(repr(v))).max() > 8
+
+
+def test_only_one_data_set_runs_and_says_the_tests_need_two(bad_folder, tmp_path, capsys):
+    """Issue 37: --only with one data set crashed in the Friedman test with a traceback."""
+    md = tmp_path / "one.md"
+    args = ["study", str(bad_folder), "--only", "missing", "--settings", "shannon,gini"]
+    args += ["--folds", "3", "--repeats", "1", "--models", "tree", "--n-jobs", "1", "--quiet"]
+    assert cli_main([*args, "--markdown", str(md)]) == 0
+    assert "the tests across data sets need at least 2" in md.read_text()
+
+
+def test_the_study_needs_the_scikit_learn_of_its_anchor(bad_folder, monkeypatch, capsys):
+    assert study.sklearn_anchor_problem("1.6.1") is not None
+    assert study.sklearn_anchor_problem("1.9.0") is None
+    assert study.sklearn_anchor_problem("2.0.dev0") is None
+    monkeypatch.setattr(study.sklearn, "__version__", "1.8.2")
+    args = ["study", str(bad_folder), "--folds", "3", "--repeats", "1", "--quiet"]
+    assert cli_main(args) == 1
+    assert "scikit-learn 1.8.2" in capsys.readouterr().err

@@ -82,7 +82,7 @@ def test_the_reading_matches_the_decision_rule(calls):
         ("balanced_forest", "auc", "majority")
     ][1]
     assert "asymmetric" in calls[("balanced_forest", "gmean", "majority")][1]
-    # forests: none of ours better; scikit-learn's balanced random forest better in G-mean
+    # forests: none of ours better; scikit-learn's forest (balanced bootstrap) better in G-mean
     for key, (better, _) in calls.items():
         if key[0] in ("forest", "balanced_forest", "bagged_laplace"):
             assert better <= {study.ANCHOR}
@@ -159,3 +159,44 @@ def test_model_costs_are_the_measured_ones(folds):
     assert list(cpu.index) == list(study.MODELS)
     for model, minutes in cpu.items():
         assert study.MODEL_COST[model] == pytest.approx(minutes / cpu["tree"], rel=0.1), model
+
+
+def test_the_reading_s_numbers_on_harm_size_and_pure_leaves(folds):
+    """The numbers the reading quotes (issue 37): harm on depth-5 trees under the majority rule,
+    inner-CV pruning's relative sizes, the forests' pure leaves, the primary endpoint's CIs."""
+    doc = DOC.read_text(encoding="utf-8")
+    r = study.rank_tests(folds, "gmean", "tree", "majority", bayes=True)["ranks"]
+    r = r.set_index("setting").loc[list(study.OFF_CENTERED)]
+    assert (r["mean_diff"] < -0.06).all() and (r["mean_diff"] > -0.09).all()  # "-0.06 to -0.09"
+    assert round(r["p_worse"].min(), 2) == 0.87 and round(r["p_worse"].max(), 3) == 0.996
+    assert "G-mean -0.06 to -0.09" in doc and "0.87 to 0.996" in doc
+    line = study.relative_size_line(folds)
+    ratios = [float(x) for x in re.findall(r"prior(?:, consistent)? (\d\.\d\d)", line)]
+    assert len(ratios) == 5 and round(min(ratios), 1) == 1.5 and round(max(ratios), 1) == 1.8
+    assert "1.5 to 1.8 times Shannon's" in doc
+    share = study.forest_same_under_both_rules(folds)
+    assert f"{100 * share:.1f} %" == "93.5 %"
+    wide = study.summary_wide_holm(folds)
+    assert len(wide) == 206 and wide["significant"].sum() == 35 and wide["survives"].sum() == 24
+    assert "declared on\n  2026-11-25" in doc and "not shown to differ" in doc
+
+
+def test_comparing_measures_says_only_what_the_results_give(folds, calls):
+    doc = (ROOT / "docs" / "comparing_measures.md").read_text(encoding="utf-8")
+    for gone in ("../shared", "27 minutes", "Holm-significant", "stops mattering"):
+        assert gone not in doc
+    assert "python -m offcenter.evaluate study --out docs/imbalanced_study_folds.csv.gz" in doc
+    # "on the primary endpoint no setting is shown to differ"
+    assert calls[("tree", "auc", "majority")] == (set(), set())
+    # "under the prior-aware rule no setting of depth-5 trees is shown to differ from Shannon"
+    assert calls[("tree", "gmean", "prior")] == (set(), set())
+    # "in forests the setting still matters for ROC AUC (Friedman p < 0.001) though no
+    # off-centered setting is shown better than Shannon"
+    fr = study.rank_tests(folds, "auc", "forest", "majority", bayes=False)["friedman"]
+    assert fr.f_pvalue < 0.001 and "p < 0.001" in doc
+    for model in ("forest", "balanced_forest", "bagged_laplace"):
+        for rule in ("majority", "prior"):
+            if (model, "auc", rule) in calls:
+                assert not calls[(model, "auc", rule)][0] & OFF_CENTERED
+    # "scikit-learn's balanced forest leads on G-mean"
+    assert study.ANCHOR in calls[("forest", "gmean", "majority")][0]
