@@ -74,6 +74,7 @@ def _tiny(argv: list[str], tmp: Path) -> list[str]:
     return [*out, "--only", ",".join(p.stem for p in two), *TINY]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
     [
@@ -95,6 +96,7 @@ def test_documented_study_commands_run_at_a_tiny_size(command, tmp_path, capsys)
         assert again.read_text() == md.read_text()
 
 
+@pytest.mark.slow
 def test_the_summary_and_confirmation_scripts_run(tmp_path):
     """``python scripts/study_summary.py`` on a tiny run, and ``python
     scripts/confirmation_report.py`` on a copy of the document (which it must leave as it is)."""
@@ -122,6 +124,7 @@ def test_the_summary_and_confirmation_scripts_run(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_report_reproduces_the_committed_tables(tmp_path):
     """The documented ``--report`` rebuilds docs/imbalanced_study_tables.md byte for byte from
     the committed per-fold results (issue 37)."""
