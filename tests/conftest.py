@@ -17,6 +17,8 @@ everyday run above.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import re
 from collections.abc import Mapping
@@ -133,3 +135,11 @@ def shown(text: str) -> str:
 def run_app_fixture():
     """:func:`run_app`, for tests that prefer a fixture to an import."""
     return run_app
+
+
+def run_coroutine(coro):
+    """``asyncio.run(coro)`` in a thread of its own: a browser test that ran earlier in this
+    worker (Playwright's sync API) can leave an event loop running in the main thread, where
+    ``asyncio.run`` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

@@ -32,7 +32,7 @@ from offcenter.app import tree_click, tree_page
 from offcenter.ops.serve import streamlit_command
 from offcenter.ops.warmup import wait_healthy
 from offcenter.tree import TreeClassifier
-from tests.conftest import run_app
+from tests.conftest import run_app, run_coroutine
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "3_Tree.py")
@@ -231,7 +231,7 @@ def test_a_measure_change_reruns_only_the_settings_and_writes_the_link(server):
         label = next(o for o in box.options if o.lower().startswith("gini"))
         return box.id, WidgetState(id=box.id, string_value=label)
 
-    fragment, first, reply = asyncio.run(_session(server, choose_gini))
+    fragment, first, reply = run_coroutine(_session(server, choose_gini))
     assert fragment
     assert reply[-1].script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
     elements = [(m, *_element(m)) for m in reply]
@@ -286,7 +286,7 @@ async def _click(port: int, node: int):
 
 @pytest.mark.slow
 def test_a_node_click_reruns_only_the_fragment_without_the_trace_form(server):
-    fragment, trace_inputs, click = asyncio.run(_click(server, 2))
+    fragment, trace_inputs, click = run_coroutine(_click(server, 2))
     assert fragment  # the chart is drawn by a fragment
     assert click[-1].script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
     assert not trace_inputs  # the trace form: drawn only while its expander is open

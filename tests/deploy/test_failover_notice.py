@@ -9,7 +9,6 @@ Streamlit's websocket, through the real launcher and HAProxy.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 
@@ -17,6 +16,7 @@ import pytest
 import requests
 
 from offcenter.ops.serve import COOKIE, SESSION_COOKIE
+from tests.conftest import run_coroutine
 from tests.deploy.test_haproxy import Launcher, Tab, _free_port, _poll
 
 pytestmark = pytest.mark.slow  # and deploy, as everything under tests/deploy/
@@ -50,7 +50,7 @@ def test_a_moved_session_is_told_so_after_the_browser_s_own_requests(tmp_path):
             await tab.close()
             return cookies
 
-        set_by_ws = asyncio.run(before())
+        set_by_ws = run_coroutine(before())
         assert set_by_ws.get(SESSION_COOKIE) == first
         jar.cookies.set(SESSION_COOKIE, first)
 
@@ -67,7 +67,7 @@ def test_a_moved_session_is_told_so_after_the_browser_s_own_requests(tmp_path):
             await tab.close()
             return tab
 
-        tab = asyncio.run(after())
+        tab = run_coroutine(after())
         assert tab.backend != first
         assert any("stopped" in a and "came back from its address" in a for a in tab.alerts), (
             tab.alerts

@@ -20,6 +20,7 @@ from websockets.asyncio.client import connect
 
 from offcenter.ops.serve import streamlit_command
 from offcenter.ops.warmup import wait_healthy
+from tests.conftest import run_coroutine
 from tests.deploy.test_memory import _free_port, _put
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +82,7 @@ def test_an_upload_over_1_mb_works_with_the_temporary_directory_full(full_tmp):
     )
     try:
         assert wait_healthy(port, wait=180, process=proc), "no server"
-        assert asyncio.run(_upload_in_a_session(port, 5 * 2**20)) == 204
+        assert run_coroutine(_upload_in_a_session(port, 5 * 2**20)) == 204
     finally:
         proc.terminate()
         proc.wait(timeout=30)

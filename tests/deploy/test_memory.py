@@ -28,6 +28,7 @@ from websockets.asyncio.client import connect
 
 from offcenter.ops.serve import streamlit_command
 from offcenter.ops.warmup import open_page, wait_healthy
+from tests.conftest import run_coroutine
 
 pytestmark = pytest.mark.slow  # and deploy, as everything under tests/deploy/
 
@@ -63,7 +64,7 @@ def server():
     )
     try:
         assert wait_healthy(port, wait=180, process=proc), "no server"
-        asyncio.run(open_page(port, ""))  # the first run starts the sweeper
+        run_coroutine(open_page(port, ""))  # the first run starts the sweeper
         yield port, psutil.Process(proc.pid)
     finally:
         proc.terminate()
@@ -177,7 +178,7 @@ def test_a_request_over_the_limit_is_refused_before_it_is_stored(server):
             await conn.close()
         return honest, liar, small, grown
 
-    honest, liar, small, grown = asyncio.run(run())
+    honest, liar, small, grown = run_coroutine(run())
     assert honest == 413
     assert liar in (400, 413)
     assert small == 204
@@ -186,10 +187,10 @@ def test_a_request_over_the_limit_is_refused_before_it_is_stored(server):
 
 def test_memory_returns_after_200_sessions_that_upload_and_leave(server):
     port, proc = server
-    asyncio.run(_class(port, 20, UPLOAD_BYTES))  # the allocator's and the caches' first use
+    run_coroutine(_class(port, 20, UPLOAD_BYTES))  # the allocator's and the caches' first use
     before = _settled_rss(proc, wait=3)
     t0 = time.monotonic()
-    asyncio.run(_class(port, N_SESSIONS, UPLOAD_BYTES))
+    run_coroutine(_class(port, N_SESSIONS, UPLOAD_BYTES))
     during = proc.memory_info().rss
     seconds = time.monotonic() - t0
     after = _settled_rss(proc, wait=3)
