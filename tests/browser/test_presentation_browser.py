@@ -96,7 +96,7 @@ def _compare_with_results(page, app_url: str) -> None:
 
 
 def _measure_figure(page, key: str) -> dict:
-    page.locator(f".st-key-{key} .js-plotly-plot").scroll_into_view_if_needed()
+    page.locator(f".st-key-{key} .js-plotly-plot").last.scroll_into_view_if_needed()
     page.wait_for_timeout(400)
     page.mouse.move(2, 2)  # no hover: the toolbar hides on a desktop
     page.wait_for_timeout(300)
