@@ -5,10 +5,8 @@ row, the gain curves, the worked calculation); user text stays text."""
 
 from __future__ import annotations
 
+import anywidget  # noqa: F401  (the notebook extra; requirements-dev.txt)
 import pandas as pd
-import pytest
-
-pytest.importorskip("anywidget")
 
 from offcenter import TreeClassifier  # noqa: E402
 from offcenter.viz.widget import TreeWidget  # noqa: E402

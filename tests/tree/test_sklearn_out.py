@@ -189,7 +189,8 @@ def test_forest_members_convert(iris):
 
 
 def test_dtreeviz_reads_a_converted_tree(iris):
-    dtreeviz = pytest.importorskip("dtreeviz")
+    import dtreeviz
+
     X, y = iris
     clf = TreeClassifier(max_depth=3, theta="prior").fit(X, y)
     viz = dtreeviz.model(
@@ -213,7 +214,8 @@ def test_dtreeviz_reads_a_converted_tree(iris):
 
 
 def test_supertree_reads_a_converted_tree(iris, tmp_path):
-    supertree = pytest.importorskip("supertree")
+    import supertree
+
     X, y = iris
     clf = TreeClassifier(max_depth=3, theta="prior").fit(X, y)
     st_ = supertree.SuperTree(clf.to_sklearn(), X, y)

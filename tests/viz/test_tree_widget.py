@@ -4,11 +4,10 @@ gain of every threshold under every setting (threshold_gains) and the worked cal
 
 from __future__ import annotations
 
+import anywidget  # noqa: F401  (the notebook extra; requirements-dev.txt)
 import numpy as np
 import pytest
 from sklearn.datasets import load_iris
-
-pytest.importorskip("anywidget")
 
 from offcenter import TreeClassifier, comparison_settings  # noqa: E402
 from offcenter.viz.widget import TreeWidget  # noqa: E402
