@@ -156,7 +156,7 @@ def test_model_costs_are_the_measured_ones(folds):
     """MODEL_COST (the --models help, the scheduler's weights) within 10 % of the committed
     results' CPU time relative to "tree"."""
     cpu = study.model_cpu_minutes(folds)
-    assert list(cpu.index) == list(study.MODELS)
+    assert list(cpu.index) == list(study.DEFAULT_MODELS)  # the sensitivity models: not run
     for model, minutes in cpu.items():
         assert study.MODEL_COST[model] == pytest.approx(minutes / cpu["tree"], rel=0.1), model
 
