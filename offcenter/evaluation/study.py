@@ -1232,7 +1232,10 @@ ANCHOR_FOREST_LABEL = "scikit-learn forest, class-balanced bootstrap"
 def setting_labels(folds: pd.DataFrame, distinct: bool = True, model: str | None = None) -> dict:
     """Setting key -> label; DKM's label names HDDT too when both are present (two classes).
 
-    With a forest ``model``, the anchor is labelled as the balanced random forest it is there.
+    With a forest ``model``, the anchor is labelled as the model it is there
+    (:data:`ANCHOR_FOREST_LABEL`: scikit-learn's forest with ``class_weight="balanced"``, whose
+    bootstrap draws are class-balanced; not the CART tree that the per-fold CSV's ``label``
+    column names for every model).
     """
     labels = folds.drop_duplicates("setting").set_index("setting")["label"].to_dict()
     if model in FOREST_MODELS and ANCHOR in labels:
@@ -1346,7 +1349,7 @@ def gains(
         raise ValueError(f"the reference {reference!r} is not among the settings.")
     ir = dict(imbalance or {})
     ir.update({d.name: d.info()["imbalance_ratio"] for d in data_sets})
-    labels = folds.drop_duplicates("setting").set_index("setting")["label"].to_dict()
+    labels = setting_labels(folds, distinct=False, model=model)  # the forest anchor named so
     diff = table.sub(table[reference], axis=0).drop(columns=[reference])
     long = diff.reset_index().melt(id_vars="data", var_name="setting", value_name="gain")
     long["label"] = long["setting"].map(labels)

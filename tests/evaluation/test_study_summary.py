@@ -200,3 +200,13 @@ def test_comparing_measures_says_only_what_the_results_give(folds, calls):
                 assert not calls[(model, "auc", rule)][0] & OFF_CENTERED
     # "scikit-learn's balanced forest leads on G-mean"
     assert study.ANCHOR in calls[("forest", "gmean", "majority")][0]
+
+
+def test_the_forest_figures_name_the_forest_anchor(folds):
+    """The gain figures of forests said "scikit-learn CART, balanced classes" (the CSV's label of
+    the anchor, a tree) for scikit-learn's class-weighted forest (issue 37)."""
+    for model in ("forest", "balanced_forest"):
+        g = study.gains(folds, "auc", model)
+        assert set(g.loc[g["setting"] == study.ANCHOR, "label"]) == {study.ANCHOR_FOREST_LABEL}
+    g = study.gains(folds, "auc", "tree")
+    assert set(g.loc[g["setting"] == study.ANCHOR, "label"]) == {study.ANCHOR_LABEL}
