@@ -56,11 +56,12 @@ def heuristic_message(features: dict, what: str = "The tree") -> str:
     """The warning for the features (name: number of nodes) searched by the heuristic."""
     named = ", ".join(f"{name!r} ({k} node{'s' if k != 1 else ''})" for name, k in features.items())
     return (
-        f"{what}: the two-group split of {named} was searched by a heuristic (more than "
-        f"{ENUMERATION_CAP} values at a node, and the sorted-share prefixes are not provably "
-        "best there: 3+ classes, lambda_alpha, the consistent asymmetric entropy, or a "
-        "leaf-size rule broken by the best prefix), so a better grouping may exist. "
-        'categorical="multiway" or fewer values is exact.'
+        f"{what}: the two-group split of {named} was searched by a heuristic, not "
+        f"exhaustively (more than {ENUMERATION_CAP} values at a node, where no theorem makes "
+        "the best prefix of the values sorted by class share the best grouping: 3+ classes, "
+        "lambda_alpha, the consistent asymmetric entropy, or a leaf-size rule that prefix "
+        "breaks), so a better grouping may exist. One branch per value "
+        '(categorical="multiway") or fewer values is exact.'
     )
 
 
@@ -230,24 +231,26 @@ def _many_categories(tab, nn, T, n, Ipar, params, allowed, rows, sizes, rsizes, 
     if not valid.any():
         return None
     ok = valid & _feasible(rl, rr, nl, nr, params)
-    # every valid prefix scored (the rules' best and the unconstrained best)
-    nd_idx, g_idx = np.nonzero(valid)
-    L = left[nd_idx, g_idx]
-    R = right[nd_idx, g_idx]
-    gain, score = evaluate(Candidates(nd_idx, L, R, nl[nd_idx, g_idx], nr[nd_idx, g_idx]),
-                           Ipar, n, params)  # fmt: skip
-    top = np.full(nn, -np.inf)
-    np.maximum.at(top, nd_idx, score)
-    feas = ok[nd_idx, g_idx]
-    out = {}
-    if feas.any():
-        fi = np.flatnonzero(feas)
-        nodes, b = best_per_segment(nd_idx[fi], score[fi])
-        for i, bb in zip(nodes, fi[b]):
-            mem = member[i, g_idx[bb]]
-            out[int(i)] = (score[bb], gain[bb], mem, L[bb], R[bb])
+    out = {}  # node: (score, gain, left membership (K,), L, R) of its best grouping so far
+    if ok.any():  # the best prefix that obeys the rules
+        nd_idx, g_idx = np.nonzero(ok)
+        L = left[nd_idx, g_idx]
+        R = right[nd_idx, g_idx]
+        pos = Candidates(nd_idx, L, R, nl[nd_idx, g_idx], nr[nd_idx, g_idx])
+        gain, score = evaluate(pos, Ipar, n, params)
+        nodes, b = best_per_segment(nd_idx, score)
+        for i, bb in zip(nodes, b):
+            out[int(i)] = (score[bb], gain[bb], member[i, g_idx[bb]], L[bb], R[bb])
     exact = prefix_is_exact(params.scorer, q)
-    for i in np.unique(nd_idx):
+    top = np.full(nn, -np.inf)  # the best prefix's score, rules or not
+    for i, v in out.items():
+        top[i] = v[0]
+    broken = valid & ~ok
+    if exact and broken.any():  # scored apart: the same screening as without them
+        nd_b, g_b = np.nonzero(broken)
+        pos = Candidates(nd_b, left[nd_b, g_b], right[nd_b, g_b], nl[nd_b, g_b], nr[nd_b, g_b])
+        np.maximum.at(top, nd_b, evaluate(pos, Ipar, n, params)[1])
+    for i in np.flatnonzero(valid.any(axis=1)):
         i = int(i)
         if exact and i in out and out[i][0] >= top[i] - TIE:
             continue  # the unconstrained best obeys the rules: it is the best grouping
