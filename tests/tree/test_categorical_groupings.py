@@ -4,8 +4,9 @@ enumeration of every grouping: exact under the leaf-size rules (``min_samples_le
 forest's tree, ``own_optima`` and ``candidates``; a heuristic search only above
 ``ENUMERATION_CAP`` values at a node, and then it says so (HeuristicGroupingWarning).
 
-The property test draws 11 to 13 values in the everyday profiles (15 examples) and 11 to
-``ENUMERATION_CAP`` under ``HYPOTHESIS_PROFILE=thorough`` (the profile's 2,000 examples).
+The property tests draw 11 to 14 values in the everyday profiles (15 examples each); under
+``HYPOTHESIS_PROFILE=thorough`` 400 examples each, the first with 11 to ``ENUMERATION_CAP``
+values.
 """
 
 from __future__ import annotations
@@ -21,11 +22,14 @@ from hypothesis import strategies as st
 
 from offcenter import TreeClassifier, hellinger_split
 from offcenter.ensemble.forest import ForestClassifier
+from offcenter.tree import categorical
 from offcenter.tree.categorical import ENUMERATION_CAP, HeuristicGroupingWarning
 from offcenter.tree.inspect import resolve_settings
 
-#: examples in the everyday profiles (dev, ci); thorough: the profile's own count
+#: examples in the everyday profiles (dev, ci); thorough: up to THOROUGH (an example at 20
+#: values scores 2**19 groupings under every setting own_optima compares: seconds each)
 EVERYDAY = 15
+THOROUGH = 400
 
 
 def _thorough() -> bool:
@@ -33,7 +37,7 @@ def _thorough() -> bool:
 
 
 def _examples() -> int:
-    return settings().max_examples if _thorough() else EVERYDAY
+    return min(settings().max_examples, THOROUGH) if _thorough() else EVERYDAY
 
 
 def brute_force(codes, y, w, imp, min_samples_leaf=1, min_weight_leaf=0.0, hellinger=False):
@@ -139,8 +143,8 @@ SETTINGS = [
 
 
 @st.composite
-def grouping_problems(draw):
-    k_max = ENUMERATION_CAP if _thorough() else 13
+def grouping_problems(draw, k_max=None):
+    k_max = k_max or (ENUMERATION_CAP if _thorough() else 14)
     K = draw(st.integers(11, k_max))
     q = draw(st.sampled_from([2, 3]))
     sizes = draw(st.lists(st.integers(1, 6), min_size=K, max_size=K))
@@ -163,7 +167,22 @@ def grouping_problems(draw):
 @settings(max_examples=_examples(), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(grouping_problems())
 def test_the_two_group_search_is_exact_up_to_the_cap(problem):
-    codes, y, weights, msl, mwf, setting = problem
+    _check_exact(*problem)
+
+
+@settings(max_examples=_examples(), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grouping_problems(k_max=14))
+def test_the_enumeration_in_many_small_chunks_is_exact(problem):
+    # the chunks of the enumeration (low-bit tables of 2**3 sums, 32 groupings at once)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(categorical, "LOW_BITS", 3)
+        mp.setattr(categorical, "CHUNK", 32)
+        _check_exact(*problem, tables=False)
+
+
+def _check_exact(codes, y, weights, msl, mwf, setting, tables=True):
+    """The tree's root split (and with ``tables`` own_optima's, candidates' and a forest's
+    tree's) against the brute force."""
     X = _frame(codes)
     kw = dict(categorical="binary", max_depth=1, min_samples_leaf=msl)
     kw.update(min_weight_fraction_leaf=mwf, **setting)
@@ -178,13 +197,25 @@ def test_the_two_group_search_is_exact_up_to_the_cap(problem):
             assert root.split.gain == pytest.approx(best, abs=1e-12)
         else:  # no split: nothing obeys the rules, or the best gain is not above min_gain
             assert best <= 1e-12
+        assert clf.heuristic_groupings_ == {}
+        if not tables:
+            return
         own = clf.own_optima(0)
         mine = own[(own["setting_key"] == own.attrs["chosen_key"]) & (own["feature"] == "a")]
         if best == -np.inf:
             assert mine.empty or not np.isfinite(mine["gain"]).any()
         else:
             assert mine["gain"].iloc[0] == pytest.approx(best, abs=1e-12)
-        assert clf.heuristic_groupings_ == {}
+            cand = clf.candidates(0)
+            key = cand.attrs["chosen_key"]
+            got = cand.loc[cand["feature"] == "a", f"gain:{key}"].iloc[0]
+            assert got == pytest.approx(best, abs=1e-12)
+        if weights is None:  # a forest's tree on every row (the forest takes no weights)
+            forest = ForestClassifier(
+                n_estimators=1, bootstrap=False, max_features=None, n_jobs=1, **kw
+            ).fit(X, y)
+            split = forest.estimators_[0].tree_.nodes[0].split
+            assert (split is None and best <= 1e-12) or split.gain == pytest.approx(best, abs=1e-12)
 
 
 def _many_values(K, q, n=600, seed=0):
