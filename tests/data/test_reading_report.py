@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from offcenter.data.csv_io import (
     MISSING_MARKERS,
+    DataProblem,
     constant_columns,
     id_like_columns,
     left_out_columns,
@@ -92,7 +93,11 @@ def test_many_columns_are_cut_in_the_note():
 )
 def test_the_report_counts_every_missing_cell_of_the_table_read(rows):
     text = "a,b,c,y\n" + "".join(",".join(r) + f",{'pq'[i % 2]}\n" for i, r in enumerate(rows))
-    df, rep = read_csv_bytes(text.encode())
+    try:
+        df, rep = read_csv_bytes(text.encode())
+    except DataProblem as exc:  # every feature column empty: refused, nothing to report
+        assert "Only one column has values" in str(exc)
+        return
     assert rep.missing == {c: int(k) for c, k in df.isna().sum().items() if k}
     # no infinities here: every missing cell was one of the markers
     assert sum(rep.missing_tokens.values()) == int(df.isna().sum().sum())
