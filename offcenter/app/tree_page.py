@@ -41,8 +41,8 @@ from offcenter.app.two_trees import DEFAULT_A, DEFAULT_B, LAYOUTS
 from offcenter.data.csv_io import (
     apply_kinds,
     column_table,
-    id_like_columns,
     infer_kinds,
+    left_out_columns,
     prepare_xy,
     sample_xy,
 )
@@ -160,10 +160,11 @@ def tree_params(
 # ------------------------------------------------------------------------------ caches
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):
-    """Column kinds after the user's overrides, ID-like columns and the types table."""
+    """Column kinds after the user's overrides, the columns left out by default (identifiers,
+    constant columns) with the reason, and the types table."""
     df, warnings = apply_kinds(_raw, json.loads(overrides_json))
     kinds = infer_kinds(df)
-    ids = id_like_columns(df, kinds)
+    ids = left_out_columns(df, kinds)
     return df, warnings, kinds, ids, column_table(df, kinds, ids)
 
 

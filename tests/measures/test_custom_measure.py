@@ -21,7 +21,6 @@ from sklearn.datasets import load_breast_cancer, load_wine
 
 import offcenter as oc
 from offcenter import ForestClassifier, MeasureSetting, TreeClassifier
-from offcenter.measures import custom
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,21 +35,6 @@ def tsallis(p, beta):
         safe = np.where(p > 0, p, 1.0)
         return -(p * np.log(safe)).sum(axis=-1)
     return (1.0 - (p**beta).sum(axis=-1)) / (beta - 1.0)
-
-
-@pytest.fixture
-def registered():
-    names = []
-
-    def reg(name, func, **kw):
-        info = oc.register_measure(name, func, **kw)
-        names.append(name)
-        return info
-
-    yield reg
-    for n in names:
-        if n in custom.custom_measure_names():
-            oc.unregister_measure(n)
 
 
 def _same_tree(a, b):
