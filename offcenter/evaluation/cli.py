@@ -36,7 +36,6 @@ import numpy as np
 import pandas as pd
 
 from offcenter.data.csv_io import read_csv_bytes
-from offcenter.measures.registry import parameters
 from offcenter.evaluation.cli_common import (
     CliError,
     _int_at_least,
@@ -59,6 +58,7 @@ from offcenter.evaluation.statistics import (
     wins_ties_losses,
 )
 from offcenter.evaluation.study_cli import main as study_main
+from offcenter.measures.registry import parameters
 from offcenter.tree.params import LEAF_RULES
 
 #: Metrics shown in the Markdown tables (all are in the CSV).
