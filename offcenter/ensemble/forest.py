@@ -81,6 +81,7 @@ _TREE_PARAMS = (
     "theta",
     "beta",
     "rho",
+    "measure_params",
     "consistent",
     "alpha",
     "max_depth",
@@ -233,8 +234,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         As scikit-learn's forests: estimate the generalisation score on the out-of-bag rows
         (each row scored by the trees whose sample did not draw it), with accuracy (True) or a
         callable ``score(y_true, y_pred)``. Needs ``bootstrap`` True or ``"balanced"``.
-    measure, theta, beta, rho, consistent, alpha, max_depth, min_samples_split, min_samples_leaf,
-    min_gain, categorical, leaf_rule, leaf_estimate :
+    measure, theta, beta, rho, measure_params, consistent, alpha, max_depth, min_samples_split,
+    min_samples_leaf, min_gain, categorical, leaf_rule, leaf_estimate :
         Passed to every :class:`offcenter.TreeClassifier` (``leaf_estimate="laplace"``: each
         tree's probabilities are Laplace estimates, as in the bagged HDDT of Cieslak et al.
         2012; the forest averages them).
@@ -317,6 +318,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         theta=None,
         beta=None,
         rho=None,
+        measure_params=None,
         consistent: bool = False,
         alpha=None,
         max_depth=None,
@@ -348,6 +350,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.theta = theta
         self.beta = beta
         self.rho = rho
+        self.measure_params = measure_params
         self.consistent = consistent
         self.alpha = alpha
         self.max_depth = max_depth
