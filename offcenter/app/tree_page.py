@@ -103,9 +103,9 @@ VIEW_FIELDS = (
 SCHEMA = urlstate.Schema(
     [
         urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
-        *node_settings.url_fields(),  # setting (the measure as it is), leaf_rule
-        urlstate.Field("beta", "float", 2.0, low=0.0, high=10.0),
-        urlstate.Field("rho", "float", 0.0, low=0.0, high=5.0),
+        # the setting (the measure as it is), the leaf rule, and one field per parameter of
+        # the registry's measures (beta, rho, a registered measure's own: its slider's value)
+        node_settings.url_fields,
         urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
         urlstate.Field("alpha", "float", 0.5, low=0.0, high=1.0),
         urlstate.Field("max_depth", "int", 5, low=0, high=30),

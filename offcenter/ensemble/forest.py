@@ -65,6 +65,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from offcenter.measures.custom import ensure_registered, registration
 from offcenter.measures.settings import MeasureSetting
+from offcenter.tree.categorical import warn_heuristic
 from offcenter.tree.estimator import TreeClassifier, _dense
 from offcenter.tree.params import (
     TREE_PARAMETERS,
@@ -80,6 +81,7 @@ _TREE_PARAMS = (
     "theta",
     "beta",
     "rho",
+    "measure_params",
     "consistent",
     "alpha",
     "max_depth",
@@ -104,7 +106,9 @@ def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray, reg=None) -> Tre
     a custom measure's registration too)."""
     ensure_registered(reg)
     Xi = X.iloc[idx] if isinstance(X, pd.DataFrame) else X[idx]
-    return TreeClassifier(**params).fit(Xi, y[idx])
+    tree = TreeClassifier(**params)
+    tree._defer_heuristic_warning = True  # the forest warns once, for all its trees
+    return tree.fit(Xi, y[idx])
 
 
 #: Draws of a plain bootstrap sample before a forest gives up on holding two classes.
@@ -230,8 +234,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         As scikit-learn's forests: estimate the generalisation score on the out-of-bag rows
         (each row scored by the trees whose sample did not draw it), with accuracy (True) or a
         callable ``score(y_true, y_pred)``. Needs ``bootstrap`` True or ``"balanced"``.
-    measure, theta, beta, rho, consistent, alpha, max_depth, min_samples_split, min_samples_leaf,
-    min_gain, categorical, leaf_rule, leaf_estimate :
+    measure, theta, beta, rho, measure_params, consistent, alpha, max_depth, min_samples_split,
+    min_samples_leaf, min_gain, categorical, leaf_rule, leaf_estimate :
         Passed to every :class:`offcenter.TreeClassifier` (``leaf_estimate="laplace"``: each
         tree's probabilities are Laplace estimates, as in the bagged HDDT of Cieslak et al.
         2012; the forest averages them).
@@ -314,6 +318,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         theta=None,
         beta=None,
         rho=None,
+        measure_params=None,
         consistent: bool = False,
         alpha=None,
         max_depth=None,
@@ -345,6 +350,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.theta = theta
         self.beta = beta
         self.rho = rho
+        self.measure_params = measure_params
         self.consistent = consistent
         self.alpha = alpha
         self.max_depth = max_depth
@@ -534,6 +540,11 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             )
             for idx, seed in zip(samples, seeds)
         )
+        notes: dict = {}
+        for tree in trees:
+            for name, k in tree.heuristic_groupings_.items():
+                notes[name] = notes.get(name, 0) + k
+        warn_heuristic(notes, f"{type(self).__name__}.fit ({len(trees)} trees)")
         if keep is not None:
             trees = keep[0] + list(trees)
             samples = keep[1] + samples

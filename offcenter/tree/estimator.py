@@ -103,6 +103,7 @@ from sklearn.utils.validation import (
 
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree import export, inspect, prune, sklearn_tree
+from offcenter.tree.categorical import warn_heuristic
 from offcenter.tree.encode import (
     Encoded,
     FeatureInfo,
@@ -166,6 +167,7 @@ _PARAMS = (
     "theta",
     "beta",
     "rho",
+    "measure_params",
     "consistent",
     "alpha",
     "max_depth",
@@ -197,14 +199,19 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         A registered measure (``offcenter.measure_names()``) or split criterion
         (``offcenter.criterion_names()``: ``"hellinger"``, HDDT); or a whole
         :class:`~offcenter.MeasureSetting`, kept as it is (``setting_`` is that object):
-        ``theta``, ``beta``, ``rho`` and ``consistent`` are then left at their defaults (they
-        are in the setting), ``alpha`` may add a score to a setting without one, and the
+        ``theta``, ``measure_params``, ``beta``, ``rho`` and ``consistent`` are then left at
+        their defaults (they are in the setting), ``alpha`` may add a score to a setting without one, and the
         setting's ``class_weight`` ("balanced") applies as if given to the tree.
     theta : None, "prior", "uniform" or array_like
         Off-centering reference (fixed for every node). None: no off-centering, except for the
         asymmetric entropy, which always has a theta and then takes the prior.
     beta, rho : float or None
-        Parameters of the Daroczy entropy and the rank diversity (None: the registry default).
+        Parameters of the Daroczy entropy and the rank diversity (None: the registry default):
+        shorthands for ``measure_params={"beta": ...}``.
+    measure_params : dict or None
+        The measure's parameters by the names its registry entry declares
+        (:attr:`offcenter.MeasureInfo.params`), e.g. ``{"gamma": 2.0}`` for a registered
+        measure with a parameter gamma; those left out take the registry default.
     consistent : bool
         Asymmetric entropy only: the consistent form, with each node's own n.
     alpha : float in [0, 1] or None
@@ -219,6 +226,11 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         not a gain; ``-inf``: whatever its gain; gains can be negative with an off-centered
         measure).
     categorical : "multiway" or "binary"
+        ``"binary"``: two groups of values per split, the best grouping (exact up to 20 values
+        at a node, and for two classes with the gain of a concave measure or the Hellinger
+        distance whenever the best sorted-share prefix obeys the leaf-size rules; otherwise a
+        local search, with a :class:`~offcenter.tree.categorical.HeuristicGroupingWarning`: see
+        :mod:`offcenter.tree.categorical`).
     leaf_rule : "majority" or "prior"
     leaf_estimate : "frequency" or "laplace"
         What ``predict_proba`` (and ``Node.proba``) gives for a node with (weighted) class
@@ -286,11 +298,15 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : the column names, only when X was a DataFrame with string names.
     features_ : list of FeatureInfo, how each column is encoded (numeric or categorical).
     prior_ : class distribution of the (weighted) training set.
-    setting_ : MeasureSetting, the measure setting of the fit (measure, theta, beta, rho,
+    setting_ : MeasureSetting, the measure setting of the fit (measure, theta, params,
         consistent, alpha) with its key and label; ``setting_.label_for(prior_)`` shows the
         resolved theta.
     impurity_, theta_ : the Impurity the tree grew with and its resolved theta.
     tree_ : Tree, the fitted nodes.
+    heuristic_groupings_ : dict, per categorical feature whose two-group split ``fit`` searched
+        by a heuristic at some node (not provably the best grouping; ``fit`` then warns with a
+        :class:`~offcenter.tree.categorical.HeuristicGroupingWarning`), the number of such
+        nodes. Empty when every split searched is exact.
 
     Notes
     -----
@@ -335,6 +351,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         theta=None,
         beta=None,
         rho=None,
+        measure_params=None,
         consistent=False,
         alpha=None,
         max_depth=None,
@@ -359,6 +376,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.theta = theta
         self.beta = beta
         self.rho = rho
+        self.measure_params = measure_params
         self.consistent = consistent
         self.alpha = alpha
         self.max_depth = max_depth
@@ -533,7 +551,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     def _make_setting(self, params=None) -> MeasureSetting:
         """The :class:`~offcenter.MeasureSetting` of these parameters (validated): ``measure``
         itself when it is one (kept whole; ``alpha`` may add its score), else one built from
-        ``measure``, ``theta``, ``beta``, ``rho``, ``consistent`` and ``alpha``."""
+        ``measure``, ``theta``, the measure's parameters, ``consistent`` and ``alpha``."""
         return tree_setting(self.get_params() if params is None else params)
 
     def _scorer(self, setting: MeasureSetting, class_counts, data: TrainingData) -> SplitScorer:
@@ -581,7 +599,13 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.impurity_ = scorer.impurity
         self.theta_ = setting.resolve_theta(counts)
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
-        recs = grow(enc, codes, self._growth_params(scorer, params), [(rows, 0, ())], w=w)
+        notes: dict = {}
+        recs = grow(
+            enc, codes, self._growth_params(scorer, params), [(rows, 0, ())], w=w, heuristic=notes
+        )
+        self.heuristic_groupings_ = notes
+        if not getattr(self, "_defer_heuristic_warning", False):  # a forest warns once for all
+            warn_heuristic(notes, f"{type(self).__name__}.fit")
         grown = Tree(self._records_to_nodes(recs, 0, self.impurity_, key=setting.key))
         self.tree_ = prune.prune_tree(
             prune.best_first(grown, params["max_leaf_nodes"]), params["ccp_alpha"]
@@ -835,6 +859,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         params = {**params, **check_tree_params(params)}
         scorer = self._scorer(setting, self.prior_ * data.n, data)
         forced = {0: forced_split} if forced_split is not None else None
+        notes: dict = {}
         recs = grow(
             data.encoded,
             data.y,
@@ -842,7 +867,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             [(rows, old.depth, old.conditions)],
             forced,
             w=data.weights,
+            heuristic=notes,
         )
+        warn_heuristic(notes, f"The subtree grown at node {node_id}", stacklevel=4)
         base = len(self.tree_) + 1
         nodes = self._records_to_nodes(
             recs, base, scorer.impurity, parent=old.parent, root_id=node_id, key=setting.key
