@@ -80,6 +80,7 @@ __all__ = [
     "SplitScorer",
     "make_scorer",
     "scorer",
+    "unregister_scorer",
 ]
 
 #: The scorers by score name (:data:`offcenter.measures.scores.SCORES`), filled by
@@ -103,6 +104,14 @@ def scorer(info: ScoreInfo, *, replace: bool = False):
         return cls
 
     return register
+
+
+def unregister_scorer(name: str) -> None:
+    """Remove a score registered by :func:`scorer` (the built-in ones stay)."""
+    if name in ("gain", "lambda", "criterion") or name not in SCORERS:
+        raise ValueError(f"{name!r} is not a registered score of your own.")
+    del SCORERS[name]
+    SCORES.pop(name, None)
 
 
 class SplitScorer(ABC):

@@ -218,6 +218,19 @@ def split_steps(
             gain,
         )
     )
+    if "denominator" not in qs and qs["score"] != gain:  # another score: its own numbers
+        info = scorer.score_info
+        extra = {k: v for k, v in qs.items() if k not in _DECREASE_QUANTITIES}
+        shown = ", ".join(f"{k} = {_f(v) if isinstance(v, float) else v}" for k, v in extra.items())
+        steps.append(
+            CalculationLine(
+                "Score",
+                f"The split's score, the {md_escape(info.label)}: {md_escape(info.description)}"
+                + (f" ({md_escape(shown)})." if shown else "."),
+                rf"\text{{score}} = {_f(qs['score'])}",
+                qs["score"],
+            )
+        )
     if "denominator" in qs:  # lambda_alpha's: I(X) and the normalised score
         alpha, i_x, score = qs["alpha"], qs["predictor"], qs["score"]
         steps.append(
@@ -231,6 +244,10 @@ def split_steps(
             )
         )
     return steps
+
+
+#: The quantities of an impurity decrease (:meth:`SplitScorer.quantities`) the steps above show.
+_DECREASE_QUANTITIES = ("node", "children", "weights", "children_impurity", "gain", "score")
 
 
 def _parts_steps(parent, kids, classes, branch_labels, name, qs) -> list[CalculationLine]:
