@@ -90,6 +90,7 @@ def grow(
     roots: list,
     forced=None,
     w: np.ndarray | None = None,
+    heuristic: dict | None = None,
 ) -> list:
     """Grow subtrees from ``roots`` (list of (rows, depth, conditions)); returns Records.
 
@@ -97,6 +98,8 @@ def grow(
     breadth-first order. ``forced`` maps a root index to a ready split dict (edits).
     ``w`` (one weight per row of ``enc``, positive on the roots' rows, with
     ``params.weighted``) makes every class count a sum of weights; None: every row counts 1.
+    ``heuristic`` (a dict) gets, per categorical feature whose two-group split was searched by a
+    heuristic at some node (:mod:`offcenter.tree.categorical`), its name: the number of nodes.
     """
     N = y.shape[0]
     q = params.q
@@ -168,7 +171,10 @@ def grow(
                 tab = category_table(codes, nd_act, y_act, nn, K, q, w_act)
                 rws = None if w is None else category_rows(codes, nd_act, nn, K)
                 mc = K - 1 if info.has_missing else None
-                res = search_categorical(tab, nn, T, n, Ipar, params, al, mc, rws)
+                heur: set = set()
+                res = search_categorical(tab, nn, T, n, Ipar, params, al, mc, rws, heur)
+                if heur and heuristic is not None:
+                    heuristic[info.name] = heuristic.get(info.name, 0) + len(heur)
             if res is not None:
                 found[j] = res
                 if isinstance(res, Screened):  # a proven lower bound of a score reached
