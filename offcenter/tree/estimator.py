@@ -170,6 +170,7 @@ _PARAMS = (
     "measure_params",
     "consistent",
     "alpha",
+    "split_score",
     "max_depth",
     "min_samples_split",
     "min_samples_leaf",
@@ -217,6 +218,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     alpha : float in [0, 1] or None
         None: splits are scored by their gain; otherwise by lambda_alpha (1: relative gain,
         0: gain ratio, 0.5: Kvalseth).
+    split_score : str or None
+        The split score's name (:data:`offcenter.measures.scores.SCORES`: ``"gain"``,
+        ``"lambda"``, ``"criterion"`` or a registered one); None: implied by ``alpha``, else
+        the measure's default (see :class:`~offcenter.MeasureSetting`).
     max_depth : int or None
     min_samples_split : int >= 2
     min_samples_leaf : int >= 1
@@ -303,10 +308,11 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         resolved theta.
     impurity_, theta_ : the Impurity the tree grew with and its resolved theta.
     tree_ : Tree, the fitted nodes.
-    heuristic_groupings_ : dict, per categorical feature whose two-group split ``fit`` searched
-        by a heuristic at some node (not provably the best grouping; ``fit`` then warns with a
+    heuristic_groupings_ : dict, per categorical feature whose two-group split ``fit`` (or a
+        later ``regrow``/``with_split``) searched by a heuristic at some node (not provably the
+        best grouping; each then warns with a
         :class:`~offcenter.tree.categorical.HeuristicGroupingWarning`), the number of such
-        nodes. Empty when every split searched is exact.
+        searches. Empty when every split searched is exact.
 
     Notes
     -----
@@ -354,6 +360,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         measure_params=None,
         consistent=False,
         alpha=None,
+        split_score=None,
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
@@ -379,6 +386,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.measure_params = measure_params
         self.consistent = consistent
         self.alpha = alpha
+        self.split_score = split_score
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -851,7 +859,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         new.edits_.append(("make_leaf", node_id))
         return new
 
-    def _regrow_at(self, node_id: int, params: dict, forced_split=None) -> Tree:
+    def _regrow_at(self, node_id: int, params: dict, forced_split=None, new=None) -> Tree:
         rows = self.node_indices(node_id)
         old = self.tree_.nodes[node_id]
         data = self.training_data_
@@ -870,6 +878,11 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             heuristic=notes,
         )
         warn_heuristic(notes, f"The subtree grown at node {node_id}", stacklevel=4)
+        if new is not None and notes:  # the new tree's record of heuristic searches
+            merged = dict(getattr(self, "heuristic_groupings_", {}))
+            for name, k in notes.items():
+                merged[name] = merged.get(name, 0) + k
+            new.heuristic_groupings_ = merged
         base = len(self.tree_) + 1
         nodes = self._records_to_nodes(
             recs, base, scorer.impurity, parent=old.parent, root_id=node_id, key=setting.key
@@ -898,7 +911,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"regrow got an unknown parameter {k!r}.")
         p.update(params)
         new = self._copy()
-        new.tree_ = self._regrow_at(node_id, p)
+        new.tree_ = self._regrow_at(node_id, p, new=new)
         new.edits_.append(("regrow", node_id, dict(params)))
         return new
 
@@ -913,7 +926,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self._check_node(node_id)
         sp = inspect.forced_split(self, node_id, feature, threshold, groups)
         new = self._copy()
-        new.tree_ = self._regrow_at(node_id, self.get_params(), sp)
+        new.tree_ = self._regrow_at(node_id, self.get_params(), sp, new=new)
         new.edits_.append(("with_split", node_id, sp.labels))
         return new
 
