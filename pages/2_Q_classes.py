@@ -15,11 +15,11 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     page_specs,
 )
 from offcenter.app.curve_text import (
-    draws_reconstructed_rank,
     format_value,
     format_values,
     normalise_theta,
     parse_distribution,
+    reconstruction_notes,
     y_axis_title,
 )
 from offcenter.app.downloads import csv_button
@@ -188,12 +188,8 @@ theta_text = format_values(theta)
 stub = file_stub("offcenter", f"q{q}", "theta", "-".join(f"{t:.3g}" for t in theta))
 st.markdown(f"**θ = ({theta_text})**, q = {q}")
 
-if draws_reconstructed_rank(specs):
-    st.info(
-        "Rank diversity of order ρ ≠ 0: the paper states only ρ = 0; the general order drawn "
-        "here is a reconstruction from Patil and Taillie's average rarity with rank-based rarity "
-        "$(i - 1)^\\rho$ (see the package docstring)."
-    )
+for _note in reconstruction_notes(specs):  # the registry's notes (the package's own text)
+    st.info(_note)
 
 tab_slice, tab_ternary, tab_transform, tab_formulas = st.tabs(
     list(Q_TABS.values()), key="qc_tabs", on_change="rerun"

@@ -30,7 +30,7 @@ from offcenter.app.presentation import is_narrow, is_on, viewport
 from offcenter.app.result_store import shared_result_store
 from offcenter.app.study_view import render_short_answer, render_study
 from offcenter.app.tables import show_table
-from offcenter.data.csv_io import DataProblem, id_like_columns, prepare_xy
+from offcenter.data.csv_io import DataProblem, left_out_columns, prepare_xy
 from offcenter.evaluation.runner import METRICS, CrossValidation
 from offcenter.evaluation.wording import paired_sentences
 from offcenter.tree.params import depth_limit
@@ -90,12 +90,12 @@ picked = pick_data(PREFIX, DATA_DEFAULT)
 raw, data_hash, data_name = picked.raw, picked.data_hash, picked.name
 columns = list(raw.columns)
 target = pick_target(PREFIX, picked, columns)
-ids = id_like_columns(raw)
+ids = left_out_columns(raw)  # identifiers and constant columns
 features = [c for c in columns if c != target and c not in ids] or [
     c for c in columns if c != target
 ]
 if ids:
-    st.caption("Identifier-like columns left out of the features:")
+    st.caption("Left out of the features (identifiers, constant columns):")
     show_table(pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}))
 try:
     X, y, prep_warnings = prepare_xy(raw, target, features)

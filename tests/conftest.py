@@ -143,3 +143,26 @@ def run_coroutine(coro):
     ``asyncio.run`` refuses to start."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+@pytest.fixture
+def registered():
+    """``registered(name, func, **kw)`` registers a custom measure for one test, then removes it.
+
+    The same as ``offcenter.register_measure``; every name it registered is unregistered when
+    the test ends, so that tests that register measures do not leak them into each other.
+    """
+    import offcenter as oc
+    from offcenter.measures import custom
+
+    names = []
+
+    def reg(name, func, **kw):
+        info = oc.register_measure(name, func, **kw)
+        names.append(name)
+        return info
+
+    yield reg
+    for n in names:
+        if n in custom.custom_measure_names():
+            oc.unregister_measure(n)

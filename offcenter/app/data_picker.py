@@ -171,7 +171,7 @@ def _receive_upload(prefix: str, name: str, data: bytes) -> None:
             "The file was not loaded: its last column is the class by default, but it cannot "
             f"be one. {exc}"
             + (
-                " You can load it with another class column below."
+                " Choose another class column for it just below."
                 if usable
                 else " No column of the file can be a class (2 to 50 different values)."
             )
@@ -182,17 +182,29 @@ def _receive_upload(prefix: str, name: str, data: bytes) -> None:
     _accept(prefix, upload, last)
 
 
-def _pending_box(prefix: str) -> None:
-    """Offer to load a file refused for its last column with another class column."""
+def _load_pending(prefix: str) -> None:
+    """on_click of the pending file's button: load it with the class column chosen (in a
+    callback, so that the run that follows draws neither the message nor the picker)."""
     S = st.session_state
     pending = S[prefix + "pending"]
-    columns = pending["columns"]
-    p1, p2 = st.columns([2, 1])
-    chosen = p1.selectbox(
+    if pending is not None:
+        _accept(prefix, pending["upload"], S[prefix + "pending_target"])
+
+
+def _pending_box(prefix: str, container) -> None:
+    """Offer to load a file refused for its last column with another class column, in
+    ``container`` (beside the refusal's message)."""
+    columns = st.session_state[prefix + "pending"]["columns"]
+    p1, p2 = container.columns([2, 1], vertical_alignment="bottom")
+    p1.selectbox(
         "Class column for this file", columns, key=prefix + "pending_target", format_func=str
     )
-    if p2.button("Load the file with this class column", key=prefix + "pending_use"):
-        _accept(prefix, pending["upload"], chosen)
+    p2.button(
+        "Load the file with this class column",
+        key=prefix + "pending_use",
+        on_click=_load_pending,
+        args=(prefix,),
+    )
 
 
 def _upload_box(prefix: str, detailed: bool) -> None:
@@ -236,12 +248,21 @@ def _upload_box(prefix: str, detailed: bool) -> None:
                 if S[prefix + "upload_error"] and S[prefix + "pending"] is None:
                     S[prefix + "file_gen"] = gen + 1  # the refused file leaves the uploader
                     st.rerun()
-        if S[prefix + "pending"] is not None:
-            _pending_box(prefix)
-    # outside the expander, so that a collapsed box never hides it
+    # outside the expander, so that a collapsed box never hides it; a file refused for its
+    # class column has its picker right under the message (gone once the file is loaded)
     if S[prefix + "upload_error"]:
-        st.error(md_escape(S[prefix + "upload_error"]))
-        st.caption("The data shown below is unchanged.")
+        box = st.container(border=S[prefix + "pending"] is not None)
+        box.error(md_escape(S[prefix + "upload_error"]))
+        if S[prefix + "pending"] is not None:
+            _pending_box(prefix, box)
+        box.caption("The data shown below is unchanged.")
+
+
+def show_reading(report: CsvReport) -> None:
+    """What reading an uploaded file did (:meth:`~offcenter.data.csv_io.CsvReport.reading_notes`:
+    the missing cells per column, the markers read as missing, the decimal separator), one
+    escaped line each: the notes quote column names and cells, shown as typed."""
+    st.caption("\n".join(f"- {md_escape(n)}" for n in report.reading_notes()))
 
 
 def pick_data(prefix: str, default: str, *, detailed: bool = False) -> PickedData:
@@ -296,7 +317,8 @@ def pick_data(prefix: str, default: str, *, detailed: bool = False) -> PickedDat
     if source == "upload":
         report = upload["report"]
         if detailed:
-            st.caption("Read as: " + report.summary())
+            st.caption("Read as: " + md_escape(report.summary()))
+        show_reading(report)
         for w in report.warnings:
             st.warning(md_escape(w))
         raw = upload["df"]

@@ -26,6 +26,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
 from offcenter.app import session_end
 from offcenter.app.presentation import presentation_toggle, viewport
+from offcenter.app.reconnect import RERUN_ON_RECONNECT
 from offcenter.ops import failover, heap
 
 __all__ = ["PAGES", "ensure_router", "run"]
@@ -99,6 +100,9 @@ def _every_page() -> None:
     if ctx is not None:
         ctx._offcenter_every_page = run_id
     st.html(STYLE)
+    # a lost session comes back (in the sidebar: an element of its own, which would push the
+    # page down by a row gap in the main area)
+    st.sidebar.html(RERUN_ON_RECONNECT, unsafe_allow_javascript=True)
     presentation_toggle()  # large type for a projector, kept in the URL (present=1)
     _failover_notice()
 
@@ -111,8 +115,12 @@ def _failover_notice() -> None:
             headers = st.context.headers
         except Exception:  # no browser request (AppTest, bare mode)
             headers = {}
+        ctx = get_script_run_ctx()
         st.session_state["_failover_note"] = failover.failover_notice(
-            headers or {}, os.environ, link_names_upload=st.query_params.get("data") == "upload"
+            headers or {},
+            os.environ,
+            link_names_upload=st.query_params.get("data") == "upload",
+            session_id=ctx.session_id if ctx is not None else None,
         )
     note = st.session_state["_failover_note"]
     if note:  # shown on every page of the session that moved

@@ -41,8 +41,8 @@ from offcenter.app.two_trees import DEFAULT_A, DEFAULT_B, LAYOUTS
 from offcenter.data.csv_io import (
     apply_kinds,
     column_table,
-    id_like_columns,
     infer_kinds,
+    left_out_columns,
     prepare_xy,
     sample_xy,
 )
@@ -103,9 +103,9 @@ VIEW_FIELDS = (
 SCHEMA = urlstate.Schema(
     [
         urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
-        *node_settings.url_fields(),  # setting (the measure as it is), leaf_rule
-        urlstate.Field("beta", "float", 2.0, low=0.0, high=10.0),
-        urlstate.Field("rho", "float", 0.0, low=0.0, high=5.0),
+        # the setting (the measure as it is), the leaf rule, and one field per parameter of
+        # the registry's measures (beta, rho, a registered measure's own: its slider's value)
+        node_settings.url_fields,
         urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
         urlstate.Field("alpha", "float", 0.5, low=0.0, high=1.0),
         urlstate.Field("max_depth", "int", 5, low=0, high=30),
@@ -160,10 +160,11 @@ def tree_params(
 # ------------------------------------------------------------------------------ caches
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):
-    """Column kinds after the user's overrides, ID-like columns and the types table."""
+    """Column kinds after the user's overrides, the columns left out by default (identifiers,
+    constant columns) with the reason, and the types table."""
     df, warnings = apply_kinds(_raw, json.loads(overrides_json))
     kinds = infer_kinds(df)
-    ids = id_like_columns(df, kinds)
+    ids = left_out_columns(df, kinds)
     return df, warnings, kinds, ids, column_table(df, kinds, ids)
 
 

@@ -173,17 +173,10 @@ def show_step_verdict(view: StepView, clf, tables_key, table: bool = True) -> pd
         + "; ".join(_code(b) for b in node.split.branch_labels)
         + "."
     )
-    try:
-        tables = node_settings.node_tables(tables_key(node), step.full_node, clf)
-    except (ValueError, KeyError) as exc:
-        st.info(f"No verdict at this node: {md_escape(exc)}")
+    found = _step_verdict(view, clf, node, tables_key)
+    if found is None:
         return None
-    if "verdict" not in tables:
-        st.info("No candidate splits at this node.")
-        return None
-    verdict = verdict_table(tables["optima"], node.split)
-    agree = int((verdict["the tree's split?"] == "yes").sum())
-    kind, text = tables["verdict"]
+    verdict, agree, kind, text = found
     getattr(st, kind)(text)
     st.caption(
         f"{agree} of {len(verdict)} settings make the tree's split here as their own best split; "
@@ -196,14 +189,12 @@ def show_step_verdict(view: StepView, clf, tables_key, table: bool = True) -> pd
     return verdict
 
 
-def _short_verdict(view: StepView, clf, node, tables_key) -> pd.DataFrame | None:
-    """The lecture view's verdict: the step's split, the settings' agreement in one box."""
-    st.markdown(
-        f"**Step {view.step.k}: node {node.id} is split** (n = {int(round(node.n)):,}) on "
-        f"{_code(node.split.feature)}: "
-        + "; ".join(_code(b) for b in node.split.branch_labels)
-        + "."
-    )
+def _step_verdict(view: StepView, clf, node, tables_key):
+    """The step's verdict table, how many settings agree and the page's verdict message.
+
+    None (after an info message on the page) when the node has no verdict: its tables could
+    not be computed or it has no candidate split.
+    """
     try:
         tables = node_settings.node_tables(tables_key(node), node.id, clf)
     except (ValueError, KeyError) as exc:
@@ -215,6 +206,21 @@ def _short_verdict(view: StepView, clf, node, tables_key) -> pd.DataFrame | None
     verdict = verdict_table(tables["optima"], node.split)
     agree = int((verdict["the tree's split?"] == "yes").sum())
     kind, text = tables["verdict"]
+    return verdict, agree, kind, text
+
+
+def _short_verdict(view: StepView, clf, node, tables_key) -> pd.DataFrame | None:
+    """The lecture view's verdict: the step's split, the settings' agreement in one box."""
+    st.markdown(
+        f"**Step {view.step.k}: node {node.id} is split** (n = {int(round(node.n)):,}) on "
+        f"{_code(node.split.feature)}: "
+        + "; ".join(_code(b) for b in node.split.branch_labels)
+        + "."
+    )
+    found = _step_verdict(view, clf, node, tables_key)
+    if found is None:
+        return None
+    verdict, agree, kind, text = found
     head = text.split("\n", 1)[0].rstrip(":")
     getattr(st, kind)(
         f"{head}. **{agree} of {len(verdict)}** settings make the tree's split here; "

@@ -5,8 +5,10 @@ separator (comma, semicolon, tab), checks the shape of the table, repairs what c
 (empty or duplicated column names, infinite numbers, all-missing columns; each repair is reported
 as a warning) and raises :class:`DataProblem` with a message meant for the user for everything
 else (empty file, binary file, ragged rows, mixed separators, ...). :func:`infer_kinds`,
-:func:`apply_kinds`, :func:`id_like_columns` and :func:`check_target` then prepare the columns
-for a tree.
+:func:`apply_kinds`, :func:`left_out_columns` (identifiers and constant columns) and
+:func:`check_target` then prepare the columns for a tree. The report says what reading did
+(:meth:`CsvReport.reading_notes`): the missing cells per column, the markers read as missing, the
+decimal separator.
 
 Conventions
 -----------
@@ -62,7 +64,9 @@ _BINARY_MAGIC = {
     b"SQLite format": "an SQLite database",
     b"PAR1": "a Parquet file",
 }
-_MISSING = {"", "na", "n/a", "nan", "null", "none", "?"}
+#: The cells read as missing (compared without case and surrounding spaces).
+MISSING_MARKERS = ("", "na", "n/a", "nan", "null", "none", "?")
+_MISSING = set(MISSING_MARKERS)
 _INF = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 
 
@@ -80,16 +84,72 @@ class CsvReport:
     n_rows: int
     n_columns: int
     warnings: list[str] = field(default_factory=list)
+    #: Missing cells per column of the table read (columns without any are left out), in the
+    #: table's column order; infinite numbers made missing count too.
+    missing: dict[str, int] = field(default_factory=dict)
+    #: The cells read as missing, by what they held (``""`` for an empty cell), most frequent
+    #: first; the markers are :data:`MISSING_MARKERS`, compared without case.
+    missing_tokens: dict[str, int] = field(default_factory=dict)
+    #: The columns whose numbers were written with a decimal comma ("2,5", read as 2.5).
+    decimal_comma: list[str] = field(default_factory=list)
 
     @property
     def separator_name(self) -> str:
         return SEPARATORS.get(self.separator, repr(self.separator))
+
+    @property
+    def decimal(self) -> str:
+        """The decimal separator detected: ``","`` when a column was written with decimal
+        commas, else ``"."``."""
+        return "," if self.decimal_comma else "."
 
     def summary(self) -> str:
         return (
             f"{self.n_rows} rows x {self.n_columns} columns, {self.encoding}, "
             f"separated by {self.separator_name}"
         )
+
+    def reading_notes(self, limit: int = 8) -> list[str]:
+        """What reading did, one plain sentence each: the missing cells (per column, at most
+        ``limit`` columns named), the markers read as missing, the decimal separator.
+
+        The sentences quote column names and cells: a page shows them as text (escaped).
+
+        >>> _, rep = read_csv_bytes(b"a;b;y\\n1,5;?;p\\n;x;q\\n2,0;NA;p\\n")
+        >>> for line in rep.reading_notes():
+        ...     print(line)
+        3 missing cells in 2 of 3 columns: “a” 1, “b” 2.
+        Read as missing: empty (1 cell), “?” (1 cell), “NA” (1 cell).
+        Decimal separator: comma (“2,5” read as 2.5), in 1 column: “a”.
+        """
+        total = sum(self.missing.values())
+        if not total:
+            notes = ["No missing cells."]
+        else:
+            named = list(self.missing.items())
+            shown = ", ".join(f"{_quote(c)} {k:,}" for c, k in named[:limit])
+            more = f", and {len(named) - limit} more columns" if len(named) > limit else ""
+            notes = [
+                f"{total:,} missing cell{'s' if total != 1 else ''} in {len(named)} of "
+                f"{self.n_columns} columns: {shown}{more}."
+            ]
+        if self.missing_tokens:
+            parts = []
+            for token, k in self.missing_tokens.items():
+                cells = f"{k:,} cell{'s' if k != 1 else ''}"
+                parts.append(f"{'empty' if token == '' else _quote(token)} ({cells})")
+            notes.append("Read as missing: " + ", ".join(parts) + ".")
+        if self.decimal_comma:
+            cols = self.decimal_comma
+            shown = ", ".join(_quote(c) for c in cols[:limit])
+            more = f", and {len(cols) - limit} more" if len(cols) > limit else ""
+            notes.append(
+                "Decimal separator: comma (“2,5” read as 2.5), in "
+                f"{len(cols)} column{'s' if len(cols) != 1 else ''}: {shown}{more}."
+            )
+        else:
+            notes.append("Decimal separator: point (“2.5”).")
+        return notes
 
 
 def _quote(text: object, limit: int = 40) -> str:
@@ -339,8 +399,10 @@ def read_csv_bytes(
         )
     except (ValueError, pd.errors.ParserError) as exc:  # the checks above should prevent it
         raise DataProblem(f"The file could not be parsed as CSV: {exc}") from None
+    tokens: dict = {}  # column -> its cells read as missing (row -> what they held)
+    commas: set = set()  # columns written with decimal commas
     for col in list(df.columns):
-        df[col] = _convert(df[col], col, warnings)
+        df[col] = _convert(df[col], col, warnings, tokens, commas)
     empty = [c for c in df.columns if df[c].isna().all()]
     if empty:
         warnings.append(
@@ -357,9 +419,15 @@ def read_csv_bytes(
     blank_rows = df.isna().all(axis=1)
     if blank_rows.any():
         warnings.append(f"{int(blank_rows.sum())} row(s) have no value at all and were left out.")
-        df = df.loc[~blank_rows].reset_index(drop=True)
+        df = df.loc[~blank_rows]  # the index is reset below, once the kept rows are known
     if len(df) == 0:
         raise DataProblem("The file has a header but no data rows: add at least two rows of data.")
+    kept = df.index  # the rows kept, numbered as read
+    df = df.reset_index(drop=True)
+    found = [tokens[c] for c in df.columns if c in tokens]  # a dropped column's cells are not
+    read_as_missing = pd.concat(found) if found else pd.Series([], dtype=object)
+    read_as_missing = read_as_missing[read_as_missing.index.isin(kept)]
+    n_missing = df.isna().sum()
     report = CsvReport(
         name=str(name),
         encoding=encoding,
@@ -367,6 +435,14 @@ def read_csv_bytes(
         n_rows=len(df),
         n_columns=df.shape[1],
         warnings=warnings,
+        missing={c: int(k) for c, k in n_missing.items() if k},
+        missing_tokens=dict(
+            sorted(
+                ((str(t), int(k)) for t, k in read_as_missing.value_counts().items()),
+                key=lambda tk: (-tk[1], tk[0]),
+            )
+        ),
+        decimal_comma=[c for c in df.columns if c in commas],
     )
     return df, report
 
@@ -375,14 +451,20 @@ _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 
 
-def _convert(s: pd.Series, name: str, warnings: list[str]) -> pd.Series:
+def _convert(
+    s: pd.Series, name: str, warnings: list[str], tokens: dict | None = None, commas=None
+) -> pd.Series:
     """Strings to numbers when every present value is a number; missing markers to NaN.
 
     Vectorised: numbers are parsed once by pandas; decimal commas ("2,5") are accepted when the
-    separator is not a comma; infinite values become missing with a warning.
+    separator is not a comma; infinite values become missing with a warning. The cells read as
+    missing are put in ``tokens[name]`` (what they held, by row), and ``name`` is added to
+    ``commas`` when its numbers had decimal commas.
     """
     s = s.str.strip()
     missing = s.str.lower().isin(_MISSING)
+    if tokens is not None and missing.any():
+        tokens[name] = s[missing]
     s = s.mask(missing)
     present = s.dropna()
     if present.empty:
@@ -404,6 +486,8 @@ def _convert(s: pd.Series, name: str, warnings: list[str]) -> pd.Series:
         return s.astype(object)  # some value further down is not a number: a text column
     out = pd.Series(np.nan, index=s.index, dtype=float)
     out.loc[num.index] = num.astype(float)
+    if comma and commas is not None:
+        commas.add(name)
     n_inf = int(is_inf.sum()) + int(np.isinf(out).sum())
     if n_inf:
         warnings.append(f"Column {_quote(name)} has {n_inf} infinite value(s): treated as missing.")
@@ -516,6 +600,44 @@ def id_like_columns(df: pd.DataFrame, kinds: dict[str, str] | None = None) -> di
             elif _ID_NAME.match(str(col)):
                 out[col] = f"all {nu} values are distinct whole numbers and the name says id"
     return out
+
+
+def constant_columns(df: pd.DataFrame) -> dict[str, str]:
+    """Columns holding the same value in every row, with the reason (left out of the features
+    by default: no test on them separates any rows, so they cannot split a node).
+
+    A column with one value and some missing cells is not constant: a tree can split it into
+    the rows that have the value and those that miss it.
+
+    >>> df = pd.DataFrame({"site": ["A"] * 4, "flag": [1, None, 1, 1], "y": list("abab")})
+    >>> constant_columns(df)
+    {'site': 'the same value (“A”) in all 4 rows: it cannot split any node'}
+    """
+    out = {}
+    if len(df) < 2:
+        return out
+    for col in df.columns:
+        s = df[col]
+        if s.isna().any() or s.nunique() != 1:
+            continue
+        out[col] = (
+            f"the same value ({_quote(_label(s.iloc[0]))}) in all {len(s):,} rows: it cannot "
+            "split any node"
+        )
+    return out
+
+
+def left_out_columns(df: pd.DataFrame, kinds: dict[str, str] | None = None) -> dict[str, str]:
+    """The columns left out of the features by default, with the reason: identifiers
+    (:func:`id_like_columns`) and constant columns (:func:`constant_columns`), in the table's
+    column order.
+
+    >>> df = pd.DataFrame({"id": range(10), "k": [0] * 10, "y": list("ab") * 5})
+    >>> list(left_out_columns(df))
+    ['id', 'k']
+    """
+    found = id_like_columns(df, kinds) | constant_columns(df)
+    return {c: found[c] for c in df.columns if c in found}
 
 
 def check_target(df: pd.DataFrame, target: str) -> pd.Series:

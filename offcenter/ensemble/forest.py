@@ -80,6 +80,7 @@ _TREE_PARAMS = (
     "theta",
     "beta",
     "rho",
+    "measure_params",
     "consistent",
     "alpha",
     "max_depth",
@@ -230,8 +231,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         As scikit-learn's forests: estimate the generalisation score on the out-of-bag rows
         (each row scored by the trees whose sample did not draw it), with accuracy (True) or a
         callable ``score(y_true, y_pred)``. Needs ``bootstrap`` True or ``"balanced"``.
-    measure, theta, beta, rho, consistent, alpha, max_depth, min_samples_split, min_samples_leaf,
-    min_gain, categorical, leaf_rule, leaf_estimate :
+    measure, theta, beta, rho, measure_params, consistent, alpha, max_depth, min_samples_split,
+    min_samples_leaf, min_gain, categorical, leaf_rule, leaf_estimate :
         Passed to every :class:`offcenter.TreeClassifier` (``leaf_estimate="laplace"``: each
         tree's probabilities are Laplace estimates, as in the bagged HDDT of Cieslak et al.
         2012; the forest averages them).
@@ -316,6 +317,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         theta=None,
         beta=None,
         rho=None,
+        measure_params=None,
         consistent: bool = False,
         alpha=None,
         max_depth=None,
@@ -347,6 +349,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.theta = theta
         self.beta = beta
         self.rho = rho
+        self.measure_params = measure_params
         self.consistent = consistent
         self.alpha = alpha
         self.max_depth = max_depth

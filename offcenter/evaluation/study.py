@@ -748,6 +748,7 @@ def run_study(
     progress: Callable[[int, int, str], None] | None = None,
     skip: set | None = None,
     on_group: Callable[[list[dict]], None] | None = None,
+    smallest_first: bool = False,
 ) -> pd.DataFrame:
     """Cross-validate every (data set, model, setting) on the same folds; the per-fold table.
 
@@ -768,6 +769,10 @@ def run_study(
         Groups already computed (to resume a run); they are not run again.
     on_group : callable(rows), optional
         Called with the rows of each (data set, setting, model) as it finishes (checkpoints).
+    smallest_first : bool
+        Run the data sets in increasing size (rows x features, ties by name), all the groups of
+        one before the next, so that a run stopped early has whole data sets; by default the
+        longest groups run first (the workers end together). The numbers do not depend on it.
 
     Returns
     -------
@@ -797,7 +802,10 @@ def run_study(
                 if (data.name, model, key) in skip:
                     continue
                 jobs.append((_cost(data, model), data, s, model, folds))
-    jobs.sort(key=lambda j: -j[0])  # the longest first: the workers end together
+    if smallest_first:  # whole data sets early: size = rows x features, then name
+        jobs.sort(key=lambda j: (_cost(j[1], "tree"), j[1].name, -j[0]))
+    else:
+        jobs.sort(key=lambda j: -j[0])  # the longest first: the workers end together
     total = len(jobs)
     rows: list[dict] = []
     with parallel_config(n_jobs=n_jobs):

@@ -5,7 +5,7 @@ Usage::
     python -m offcenter.evaluate study [FOLDER] --out folds.csv [--markdown report.md] \\
         [--settings shannon,gini,...] [--no-anchor] [--models tree,pruned,forest,...] \\
         [--folds 5] [--repeats 3] [--seed 0] [--max-depth 5] [--cp 0.01] [--n-estimators 25] \\
-        [--only NAME,NAME] [--n-jobs -1] [--resume] [--quiet]
+        [--only NAME,NAME] [--n-jobs -1] [--resume] [--smallest-first] [--quiet]
     python -m offcenter.evaluate study --report folds.csv --markdown report.md
 
 The per-fold CSV (``--out``, gzip-compressed if its name ends in ``.gz``) has one row per (data set, model, leaf rule, setting, repeat, fold);
@@ -13,7 +13,10 @@ beside it ``<out>.json`` records the protocol, the settings, the data sets (n, f
 missing, imbalance ratio), the files left out and the wall time. ``--resume`` keeps the groups
 (data set, model, setting) already complete in ``--out`` (same protocol) and runs only the others:
 a long study can be run in parts, or a setting added later. ``--out`` is also written every minute
-during the run (``"complete": false`` in the JSON), so a run that is stopped can be resumed.
+during the run and when it is interrupted (Ctrl-C / SIGINT; ``"complete": false`` in the JSON), so
+a run that is stopped can be resumed. ``--smallest-first`` runs the data sets in increasing size
+(rows x features), each whole before the next, so that a run stopped at a fixed time leaves
+complete data sets (by default the longest groups run first).
 ``--report`` rebuilds the Markdown tables from a per-fold CSV and its JSON without fitting
 anything.
 
@@ -182,6 +185,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume",
         action="store_true",
         help="keep the complete groups of --out and run only the missing ones",
+    )
+    p.add_argument(
+        "--smallest-first",
+        action="store_true",
+        help="run the data sets smallest first (rows x features), each whole before the next, "
+        "so that a run stopped early leaves complete data sets (default: longest groups first)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return p
@@ -598,28 +607,38 @@ def main(argv: list[str] | None = None) -> int:
                 "complete": complete,
             }
 
+        def save() -> None:
+            folds = table(done_rows)
+            _write_folds(args.out, folds)
+            meta = meta_for(folds, time.perf_counter() - t0, False)
+            _write(_meta_path(args.out), json.dumps(meta, indent=1, default=str) + "\n")
+
         def checkpoint(rows: list[dict]) -> None:
             """Every minute, the groups finished so far (a killed run can --resume)."""
             done_rows.extend(rows)
             if args.out is None or time.perf_counter() - last[0] < CHECKPOINT_SECONDS:
                 return
             last[0] = time.perf_counter()
-            folds = table(done_rows)
-            _write_folds(args.out, folds)
-            meta = meta_for(folds, time.perf_counter() - t0, False)
-            _write(_meta_path(args.out), json.dumps(meta, indent=1, default=str) + "\n")
+            save()
 
-        run_study(
-            data_sets,
-            settings,
-            args.models,
-            protocol,
-            anchor=not args.no_anchor,
-            n_jobs=args.n_jobs,
-            progress=progress,
-            skip=skip,
-            on_group=checkpoint,
-        )
+        try:
+            run_study(
+                data_sets,
+                settings,
+                args.models,
+                protocol,
+                anchor=not args.no_anchor,
+                n_jobs=args.n_jobs,
+                progress=progress,
+                skip=skip,
+                on_group=checkpoint,
+                smallest_first=args.smallest_first,
+            )
+        except KeyboardInterrupt:  # a stopped run keeps every group finished so far
+            if args.out is not None and done_rows:
+                save()
+                print(f"interrupted: {args.out} holds the groups finished so far", file=sys.stderr)
+            raise
         wall = time.perf_counter() - t0
         folds = table(done_rows)
         meta = meta_for(folds, wall, True)

@@ -182,6 +182,7 @@ _PARAMS = (
     "theta",
     "beta",
     "rho",
+    "measure_params",
     "consistent",
     "alpha",
     "max_depth",
@@ -213,14 +214,19 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         A registered measure (``offcenter.measure_names()``) or split criterion
         (``offcenter.criterion_names()``: ``"hellinger"``, HDDT); or a whole
         :class:`~offcenter.MeasureSetting`, kept as it is (``setting_`` is that object):
-        ``theta``, ``beta``, ``rho`` and ``consistent`` are then left at their defaults (they
-        are in the setting), ``alpha`` may add a score to a setting without one, and the
+        ``theta``, ``measure_params``, ``beta``, ``rho`` and ``consistent`` are then left at
+        their defaults (they are in the setting), ``alpha`` may add a score to a setting without one, and the
         setting's ``class_weight`` ("balanced") applies as if given to the tree.
     theta : None, "prior", "uniform" or array_like
         Off-centering reference (fixed for every node). None: no off-centering, except for the
         asymmetric entropy, which always has a theta and then takes the prior.
     beta, rho : float or None
-        Parameters of the Daroczy entropy and the rank diversity (None: the registry default).
+        Parameters of the Daroczy entropy and the rank diversity (None: the registry default):
+        shorthands for ``measure_params={"beta": ...}``.
+    measure_params : dict or None
+        The measure's parameters by the names its registry entry declares
+        (:attr:`offcenter.MeasureInfo.params`), e.g. ``{"gamma": 2.0}`` for a registered
+        measure with a parameter gamma; those left out take the registry default.
     consistent : bool
         Asymmetric entropy only: the consistent form, with each node's own n.
     alpha : float in [0, 1] or None
@@ -311,7 +317,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : the column names, only when X was a DataFrame with string names.
     features_ : list of FeatureInfo, how each column is encoded (numeric or categorical).
     prior_ : class distribution of the (weighted) training set.
-    setting_ : MeasureSetting, the measure setting of the fit (measure, theta, beta, rho,
+    setting_ : MeasureSetting, the measure setting of the fit (measure, theta, params,
         consistent, alpha) with its key and label; ``setting_.label_for(prior_)`` shows the
         resolved theta.
     impurity_, theta_ : the Impurity the tree grew with and its resolved theta.
@@ -360,6 +366,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         theta=None,
         beta=None,
         rho=None,
+        measure_params=None,
         consistent=False,
         alpha=None,
         max_depth=None,
@@ -384,6 +391,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.theta = theta
         self.beta = beta
         self.rho = rho
+        self.measure_params = measure_params
         self.consistent = consistent
         self.alpha = alpha
         self.max_depth = max_depth
@@ -558,7 +566,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     def _make_setting(self, params=None) -> MeasureSetting:
         """The :class:`~offcenter.MeasureSetting` of these parameters (validated): ``measure``
         itself when it is one (kept whole; ``alpha`` may add its score), else one built from
-        ``measure``, ``theta``, ``beta``, ``rho``, ``consistent`` and ``alpha``."""
+        ``measure``, ``theta``, the measure's parameters, ``consistent`` and ``alpha``."""
         return tree_setting(self.get_params() if params is None else params)
 
     def _scorer(self, setting: MeasureSetting, class_counts, data: TrainingData) -> SplitScorer:

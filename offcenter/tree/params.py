@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -181,8 +181,9 @@ def _monotonic_cst(v):
     return arr.astype(np.int8)
 
 
-#: The checks of the tree's own parameters (the measure's, ``measure``, ``theta``, ``beta``,
-#: ``rho``, ``consistent``, are checked by :class:`offcenter.MeasureSetting`).
+#: The checks of the tree's own parameters (the measure's, ``measure``, ``theta``,
+#: ``measure_params`` (``beta``, ``rho``), ``consistent``, are checked by
+#: :class:`offcenter.MeasureSetting`).
 TREE_PARAMETERS: dict[str, Callable] = {
     "alpha": _alpha,
     "max_depth": _integer("max_depth", 0, allow_none=True),
@@ -298,12 +299,14 @@ def growth_params(
 def tree_setting(p: dict) -> MeasureSetting:
     """The :class:`~offcenter.MeasureSetting` of tree parameters ``p`` (validated; shared by
     the tree and the forest): ``measure`` itself when it is one (kept whole; ``alpha`` may add
-    its score; ``theta``, ``beta``, ``rho``, ``consistent`` and ``criterion`` must then be left
-    at their defaults), else one built from ``measure`` (or ``criterion``, see
-    :func:`measure_name`), ``theta``, ``beta``, ``rho``, ``consistent`` and ``alpha``."""
+    its score; ``theta``, ``measure_params``, ``beta``, ``rho``, ``consistent`` and
+    ``criterion`` must then be left at their defaults), else one built from ``measure`` (or
+    ``criterion``, see :func:`measure_name`), ``theta``, the measure's parameters
+    (:func:`measure_params`), ``consistent`` and ``alpha``."""
     m = p["measure"]
     if isinstance(m, MeasureSetting):
-        given = [k for k in ("theta", "beta", "rho") if p[k] is not None]
+        given = [k for k in ("theta", "beta", "rho") if p.get(k) is not None]
+        given += ["measure_params"] if p.get("measure_params") else []
         given += ["consistent"] if p["consistent"] else []
         given += ["criterion"] if p.get("criterion") is not None else []
         if given:
@@ -324,8 +327,39 @@ def tree_setting(p: dict) -> MeasureSetting:
     return MeasureSetting(
         measure_name(p["measure"], p.get("criterion")),
         theta=p["theta"],
-        beta=p["beta"],
-        rho=p["rho"],
+        params=measure_params(p),
         consistent=p["consistent"],
         alpha=p["alpha"],
     )
+
+
+def measure_params(p: dict) -> dict:
+    """The measure's parameters of estimator parameters ``p``: ``measure_params`` (a mapping
+    of the names the registry declares) with the shorthands ``beta`` and ``rho`` over it; a
+    name given twice with two values is an error.
+
+    >>> measure_params({"measure_params": {"gamma": 2.0}, "beta": None, "rho": None})
+    {'gamma': 2.0}
+    >>> measure_params({"measure_params": None, "beta": 0.5})
+    {'beta': 0.5}
+    """
+    given = p.get("measure_params")
+    if given is None:
+        out = {}
+    elif isinstance(given, Mapping):
+        out = dict(given)
+    else:
+        raise ValueError(
+            f"measure_params must be None or a dict of the measure's parameters (e.g. "
+            f"{{'beta': 0.5}}); got {given!r}."
+        )
+    for name in ("beta", "rho"):
+        value = p.get(name)
+        if value is None:
+            continue
+        if out.get(name) is not None and out[name] != value:
+            raise ValueError(
+                f"{name}={value!r} and measure_params[{name!r}]={out[name]!r} disagree; give one."
+            )
+        out[name] = value
+    return out

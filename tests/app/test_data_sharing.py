@@ -11,6 +11,7 @@ from tests.conftest import run_app
 
 ROOT = Path(__file__).resolve().parents[2]
 TREE = str(ROOT / "pages" / "3_Tree.py")
+COMPARE_PAGE = str(ROOT / "pages" / "4_Compare_measures.py")
 BAD = ROOT / "tests" / "data" / "bad_csv"
 
 
@@ -133,3 +134,33 @@ def test_an_upload_on_tree_is_the_data_compare_opens_on_and_back():
     at = run(at)
     assert at.selectbox(key="tr_data").value == "upload"
     assert at.selectbox(key="tr_data").format_func("upload") == "Uploaded: second.csv"
+
+
+def _in_an_expander(at, key):
+    """Whether the widget of this key is drawn inside an expander."""
+
+    def walk(node):
+        if getattr(node, "key", None) == key:
+            return True
+        return any(walk(child) for child in getattr(node, "children", {}).values())
+
+    return any(walk(e) for e in at.expander)
+
+
+@pytest.mark.parametrize("page, prefix", [(TREE, "tr_"), (COMPARE_PAGE, "cm_")])
+def test_the_refused_files_picker_sits_by_its_message_and_is_gone_after_the_load(page, prefix):
+    at = run(page=page)
+    at = upload(at, "many.csv", csv_with_classes(extra_class=False), key=prefix + "file")
+    message = [e for e in at.error if "not loaded" in e.value][0]
+    assert "just below" in message.value
+    picker = at.selectbox(key=prefix + "pending_target")
+    assert picker.options == ["group"]
+    # not in the upload box's expander (collapsed on the Compare page): beside the message
+    assert not _in_an_expander(at, prefix + "pending_target")
+    assert not _in_an_expander(at, prefix + "pending_use")
+    at.button(key=prefix + "pending_use").click()
+    at = run(at, page=page)
+    assert at.selectbox(key=prefix + "data").value == "upload"
+    assert not at.error
+    keys = {w.key for w in (*at.selectbox, *at.button)}
+    assert prefix + "pending_target" not in keys and prefix + "pending_use" not in keys

@@ -328,3 +328,52 @@ def test_the_study_needs_the_scikit_learn_of_its_anchor(bad_folder, monkeypatch,
     args = ["study", str(bad_folder), "--folds", "3", "--repeats", "1", "--quiet"]
     assert cli_main(args) == 1
     assert "scikit-learn 1.8.2" in capsys.readouterr().err
+
+
+def test_smallest_first_runs_whole_data_sets_in_increasing_size(bad_folder):
+    """``--smallest-first`` (issue 37's continued confirmation): the data sets in increasing
+    rows x features, ties by name, every group of one before the next; the same numbers."""
+    data, _ = read_folder(bad_folder)
+    seen: list[str] = []
+    kw = dict(settings=["shannon"], models=["tree", "pruned"], protocol=QUICK, n_jobs=1)
+    ordered = run_study(
+        data,
+        **kw,
+        smallest_first=True,
+        progress=lambda done, total, msg: seen.append(msg.split(":")[0]),
+    )
+    # few_positives has 2 features, the others 3 (same rows): then by name; 2 models x 2 settings
+    assert seen == [
+        name for name in ["few_positives", "constant", "missing", "unseen_value"] for _ in range(4)
+    ]
+    pd.testing.assert_frame_equal(  # the same numbers (the seconds are timings)
+        ordered.drop(columns="seconds"), run_study(data, **kw).drop(columns="seconds")
+    )
+
+
+def test_an_interrupted_run_keeps_the_groups_finished_so_far(bad_folder, tmp_path, monkeypatch):
+    """Ctrl-C (SIGINT, how the confirmation's run is stopped) writes the finished groups to
+    --out with ``"complete": false``, so that ``--resume`` continues from them."""
+    from offcenter.evaluation import study_cli
+
+    real = study_cli.run_study
+
+    def stopped_after_two(*args, **kwargs):
+        def progress(done, total, message):
+            if done == 2:
+                raise KeyboardInterrupt
+
+        return real(*args, **{**kwargs, "progress": progress})
+
+    monkeypatch.setattr(study_cli, "run_study", stopped_after_two)
+    out = tmp_path / "folds.csv"
+    argv = ["study", str(bad_folder), "--settings", "shannon", "--models", "tree"]
+    argv += ["--folds", "3", "--repeats", "1", "--n-jobs", "1", "--quiet", "--out", str(out)]
+    assert cli_main([*argv, "--smallest-first"]) == 130
+    kept = study.read_folds(out)
+    assert kept.groupby(["data", "model", "setting"]).ngroups == 2
+    assert set(kept["data"]) == {"few_positives"}  # its two groups (shannon and the anchor)
+    assert json.loads((tmp_path / "folds.csv.json").read_text())["complete"] is False
+    monkeypatch.setattr(study_cli, "run_study", real)
+    assert cli_main([*argv, "--resume"]) == 0
+    assert study.read_folds(out).groupby(["data", "model", "setting"]).ngroups == 8

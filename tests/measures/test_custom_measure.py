@@ -21,7 +21,6 @@ from sklearn.datasets import load_breast_cancer, load_wine
 
 import offcenter as oc
 from offcenter import ForestClassifier, MeasureSetting, TreeClassifier
-from offcenter.measures import custom
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,21 +35,6 @@ def tsallis(p, beta):
         safe = np.where(p > 0, p, 1.0)
         return -(p * np.log(safe)).sum(axis=-1)
     return (1.0 - (p**beta).sum(axis=-1)) / (beta - 1.0)
-
-
-@pytest.fixture
-def registered():
-    names = []
-
-    def reg(name, func, **kw):
-        info = oc.register_measure(name, func, **kw)
-        names.append(name)
-        return info
-
-    yield reg
-    for n in names:
-        if n in custom.custom_measure_names():
-            oc.unregister_measure(n)
 
 
 def _same_tree(a, b):
@@ -146,8 +130,12 @@ def test_bad_names_and_params(registered):
         oc.register_measure("oc_gini2", py_gini)
     with pytest.raises(TypeError, match="function"):
         oc.register_measure("nofunc", 3)
-    with pytest.raises(ValueError, match="named beta or rho"):
-        oc.register_measure("tsal", tsallis, params={"q": 2.0})
+    with pytest.raises(ValueError, match="field of a measure setting"):
+        oc.register_measure("tsal", tsallis, params={"theta": 2.0})
+    with pytest.raises(ValueError, match="lower-case letters"):
+        oc.register_measure("tsal", tsallis, params={"q2": 2.0})
+    with pytest.raises(ValueError, match="key token 'b' is beta's"):
+        oc.register_measure("tsal", tsallis, params={"q": {"default": 2.0, "token": "b"}})
     registered("py_gini2", py_gini)
     with pytest.raises(ValueError, match="replace=True"):
         oc.register_measure("py_gini2", py_gini)

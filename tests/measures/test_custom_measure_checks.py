@@ -30,21 +30,6 @@ from offcenter.measures import custom
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def registered():
-    names = []
-
-    def reg(name, func, **kw):
-        info = oc.register_measure(name, func, **kw)
-        names.append(name)
-        return info
-
-    yield reg
-    for n in names:
-        if n in custom.custom_measure_names():
-            oc.unregister_measure(n)
-
-
 def gini_power(p, rho):
     """Gini to the power rho: concave for rho <= 1, not for rho = 3."""
     return (1.0 - (p * p).sum(axis=-1)) ** rho
