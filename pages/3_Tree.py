@@ -39,6 +39,7 @@ from offcenter.app.tree_steps import show_step_verdict, step_controls
 from offcenter.app.two_trees import compare_two_trees
 from offcenter.data.csv_io import DataProblem, infer_kinds, quick_sample_size, too_large
 from offcenter.data.datasets import DEFAULT
+from offcenter.tree.categorical import heuristic_message
 from offcenter.viz.comparison import tree_title
 from offcenter.viz.explain import md_escape
 from offcenter.viz.tree import selected_node
@@ -333,6 +334,8 @@ tree_restore.publish_edits(SCHEMA, PREFIX, tree_state, Grow(data_key, params_jso
 if tree_state.current is None:
     st.stop()
 clf = tree_state.current
+if getattr(clf, "heuristic_groupings_", None):  # a two-group search that is not exact
+    st.warning(md_escape(heuristic_message(clf.heuristic_groupings_, "This tree")))
 
 
 def rerun_fragment() -> None:

@@ -65,6 +65,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from offcenter.measures.custom import ensure_registered, registration
 from offcenter.measures.settings import MeasureSetting
+from offcenter.tree.categorical import warn_heuristic
 from offcenter.tree.estimator import TreeClassifier, _dense
 from offcenter.tree.params import (
     TREE_PARAMETERS,
@@ -105,7 +106,9 @@ def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray, reg=None) -> Tre
     a custom measure's registration too)."""
     ensure_registered(reg)
     Xi = X.iloc[idx] if isinstance(X, pd.DataFrame) else X[idx]
-    return TreeClassifier(**params).fit(Xi, y[idx])
+    tree = TreeClassifier(**params)
+    tree._defer_heuristic_warning = True  # the forest warns once, for all its trees
+    return tree.fit(Xi, y[idx])
 
 
 #: Draws of a plain bootstrap sample before a forest gives up on holding two classes.
@@ -539,6 +542,11 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             )
             for idx, seed in zip(samples, seeds)
         )
+        notes: dict = {}
+        for tree in trees:
+            for name, k in tree.heuristic_groupings_.items():
+                notes[name] = notes.get(name, 0) + k
+        warn_heuristic(notes, f"{type(self).__name__}.fit ({len(trees)} trees)")
         if keep is not None:
             trees = keep[0] + list(trees)
             samples = keep[1] + samples

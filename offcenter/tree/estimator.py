@@ -108,6 +108,7 @@ from sklearn.utils.validation import (
 
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree import export, inspect, monotonic, prune, sklearn_tree
+from offcenter.tree.categorical import warn_heuristic
 from offcenter.tree.encode import (
     Encoded,
     FeatureInfo,
@@ -241,6 +242,11 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         not a gain; ``-inf``: whatever its gain; gains can be negative with an off-centered
         measure).
     categorical : "multiway" or "binary"
+        ``"binary"``: two groups of values per split, the best grouping (exact up to 20 values
+        at a node, and for two classes with the gain of a concave measure or the Hellinger
+        distance whenever the best sorted-share prefix obeys the leaf-size rules; otherwise a
+        local search, with a :class:`~offcenter.tree.categorical.HeuristicGroupingWarning`: see
+        :mod:`offcenter.tree.categorical`).
     leaf_rule : "majority" or "prior"
     leaf_estimate : "frequency" or "laplace"
         What ``predict_proba`` (and ``Node.proba``) gives for a node with (weighted) class
@@ -322,6 +328,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         resolved theta.
     impurity_, theta_ : the Impurity the tree grew with and its resolved theta.
     tree_ : Tree, the fitted nodes.
+    heuristic_groupings_ : dict, per categorical feature whose two-group split ``fit`` searched
+        by a heuristic at some node (not provably the best grouping; ``fit`` then warns with a
+        :class:`~offcenter.tree.categorical.HeuristicGroupingWarning`), the number of such
+        nodes. Empty when every split searched is exact.
 
     Notes
     -----
@@ -614,8 +624,12 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.impurity_ = scorer.impurity
         self.theta_ = setting.resolve_theta(counts)
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
+        notes: dict = {}
         gp = self._growth_params(scorer, params)
-        recs = grow(enc, codes, gp, [(rows, 0, ())], w=w)
+        recs = grow(enc, codes, gp, [(rows, 0, ())], w=w, heuristic=notes)
+        self.heuristic_groupings_ = notes
+        if not getattr(self, "_defer_heuristic_warning", False):  # a forest warns once for all
+            warn_heuristic(notes, f"{type(self).__name__}.fit")
         grown = Tree(
             self._records_to_nodes(
                 recs, 0, self.impurity_, key=setting.key, bounded=gp.monotonic is not None
@@ -895,6 +909,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             if forced_split is not None:
                 _check_forced(forced_split, gp.monotonic, bounds[0], node_id)
         forced = {0: forced_split} if forced_split is not None else None
+        notes: dict = {}
         recs = grow(
             data.encoded,
             data.y,
@@ -903,7 +918,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             forced,
             w=data.weights,
             bounds=bounds,
+            heuristic=notes,
         )
+        warn_heuristic(notes, f"The subtree grown at node {node_id}", stacklevel=4)
         base = len(self.tree_) + 1
         nodes = self._records_to_nodes(
             recs,

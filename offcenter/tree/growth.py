@@ -108,6 +108,7 @@ def grow(
     forced=None,
     w: np.ndarray | None = None,
     bounds=None,
+    heuristic: dict | None = None,
 ) -> list:
     """Grow subtrees from ``roots`` (list of (rows, depth, conditions)); returns Records.
 
@@ -118,6 +119,8 @@ def grow(
     With ``params.monotonic`` the numeric candidates of a constrained feature are only the
     admissible ones, and every record gets its bounds (:mod:`offcenter.tree.monotonic`);
     ``bounds``: the roots' (lower, upper) bounds (None: unbounded).
+    ``heuristic`` (a dict) gets, per categorical feature whose two-group split was searched by a
+    heuristic at some node (:mod:`offcenter.tree.categorical`), its name: the number of nodes.
     """
     N = y.shape[0]
     q = params.q
@@ -208,7 +211,10 @@ def grow(
                 tab = category_table(codes, nd_act, y_act, nn, K, q, w_act)
                 rws = None if w is None else category_rows(codes, nd_act, nn, K)
                 mc = K - 1 if info.has_missing else None
-                res = search_categorical(tab, nn, T, n, Ipar, params, al, mc, rws)
+                heur: set = set()
+                res = search_categorical(tab, nn, T, n, Ipar, params, al, mc, rws, heur)
+                if heur and heuristic is not None:
+                    heuristic[info.name] = heuristic.get(info.name, 0) + len(heur)
             if res is not None:
                 found[j] = res
                 if isinstance(res, Screened):  # a proven lower bound of a score reached

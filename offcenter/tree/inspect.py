@@ -17,7 +17,12 @@ from sklearn.utils.validation import check_is_fitted
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree import monotonic
-from offcenter.tree.categorical import category_rows, category_table, search_categorical
+from offcenter.tree.categorical import (
+    category_rows,
+    category_table,
+    search_categorical,
+    warn_heuristic,
+)
 from offcenter.tree.numeric import evaluate, numeric_positions, numeric_result
 from offcenter.tree.params import check_tree_params, growth_params
 from offcenter.tree.records import (
@@ -137,6 +142,13 @@ class _NodeSearch:
             return None
         lo, hi = self.bounds
         return monotonic.admissible(pos.L, pos.R, pos.nl, pos.nr, int(self.cst[j]), lo, hi)
+        #: categorical features whose two-group split was searched by a heuristic (name: 1)
+        self.heuristic: dict = {}
+
+    def warn(self, what: str) -> None:
+        """Warn once if a two-group split was searched by a heuristic (see
+        :mod:`offcenter.tree.categorical`)."""
+        warn_heuristic(self.heuristic, what, stacklevel=4)
 
     def growth(self, scorer: SplitScorer) -> GrowthParams:
         """The tree's growth parameters with ``scorer``, every feature searched (no draw)."""
@@ -191,7 +203,10 @@ class _NodeSearch:
             tab, rws = self._column(j)
             K = len(info.categories)
             missing = K - 1 if info.has_missing else None
-            res = search_categorical(tab, 1, self.T, self.n, Ipar, st, None, missing, rws)
+            heur: set = set()
+            res = search_categorical(tab, 1, self.T, self.n, Ipar, st, None, missing, rws, heur)
+            if heur:
+                self.heuristic[info.name] = 1
             if res is None:
                 return None
         return split_choice(res, 0, j, info)
@@ -259,7 +274,9 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
     clf._check_node(node_id)
     search = _NodeSearch(clf, node_id)
     sets = resolve_settings(clf, settings)
-    return _candidates_frame(clf, node_id, sets, search.best_of_every_feature(sets[0][2]))
+    out = _candidates_frame(clf, node_id, sets, search.best_of_every_feature(sets[0][2]))
+    search.warn(f"candidates at node {node_id}")
+    return out
 
 
 def _attrs(df: pd.DataFrame, clf, sets) -> pd.DataFrame:
@@ -423,6 +440,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
         raise ValueError(f"{info.name!r} is categorical: give groups, not a threshold.")
     if groups is None:
         sp = search.best(j, st, Ipar)
+        search.warn(f"with_split at node {node_id}")
         if sp is None:
             raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
         return sp
@@ -541,7 +559,9 @@ def own_optima(clf, node_id: int, settings=None) -> pd.DataFrame:
     clf._check_node(node_id)
     search = _NodeSearch(clf, node_id)
     sets = resolve_settings(clf, settings)
-    return _optima_frame(clf, node_id, sets, search, search.best_of_every_feature(sets[0][2]))
+    out = _optima_frame(clf, node_id, sets, search, search.best_of_every_feature(sets[0][2]))
+    search.warn(f"own_optima at node {node_id}")
+    return out
 
 
 def node_comparison(clf, node_id: int, settings=None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -556,10 +576,12 @@ def node_comparison(clf, node_id: int, settings=None) -> tuple[pd.DataFrame, pd.
     search = _NodeSearch(clf, node_id)
     sets = resolve_settings(clf, settings)
     own = search.best_of_every_feature(sets[0][2])
-    return (
+    out = (
         _optima_frame(clf, node_id, sets, search, own),
         _candidates_frame(clf, node_id, sets, own),
     )
+    search.warn(f"node_comparison at node {node_id}")
+    return out
 
 
 _OPTIMA_COLUMNS = (
