@@ -134,6 +134,8 @@ class _NodeSearch:
         self.bounds = None
         if self.cst is not None:
             self.bounds = tuple(monotonic.tree_bounds(clf.tree_.nodes, self.cst)[node_id])
+        #: categorical features whose two-group split was searched by a heuristic (name: 1)
+        self.heuristic: dict = {}
 
     def admissible(self, j: int, pos) -> np.ndarray | None:
         """Which candidates ``pos`` of numeric feature ``j`` its constraint admits at the node
@@ -142,8 +144,6 @@ class _NodeSearch:
             return None
         lo, hi = self.bounds
         return monotonic.admissible(pos.L, pos.R, pos.nl, pos.nr, int(self.cst[j]), lo, hi)
-        #: categorical features whose two-group split was searched by a heuristic (name: 1)
-        self.heuristic: dict = {}
 
     def warn(self, what: str) -> None:
         """Warn once if a two-group split was searched by a heuristic (see
