@@ -84,6 +84,7 @@ _TREE_PARAMS = (
     "measure_params",
     "consistent",
     "alpha",
+    "split_score",
     "max_depth",
     "min_samples_split",
     "min_samples_leaf",
@@ -234,7 +235,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         As scikit-learn's forests: estimate the generalisation score on the out-of-bag rows
         (each row scored by the trees whose sample did not draw it), with accuracy (True) or a
         callable ``score(y_true, y_pred)``. Needs ``bootstrap`` True or ``"balanced"``.
-    measure, theta, beta, rho, measure_params, consistent, alpha, max_depth, min_samples_split,
+    measure, theta, beta, rho, measure_params, consistent, alpha, split_score, max_depth, min_samples_split,
     min_samples_leaf, min_gain, categorical, leaf_rule, leaf_estimate :
         Passed to every :class:`offcenter.TreeClassifier` (``leaf_estimate="laplace"``: each
         tree's probabilities are Laplace estimates, as in the bagged HDDT of Cieslak et al.
@@ -323,6 +324,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         measure_params=None,
         consistent: bool = False,
         alpha=None,
+        split_score=None,
         max_depth=None,
         min_samples_split: int = 2,
         min_samples_leaf: int = 1,
@@ -355,6 +357,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.measure_params = measure_params
         self.consistent = consistent
         self.alpha = alpha
+        self.split_score = split_score
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf

@@ -186,6 +186,7 @@ _PARAMS = (
     "measure_params",
     "consistent",
     "alpha",
+    "split_score",
     "max_depth",
     "min_samples_split",
     "min_samples_leaf",
@@ -233,6 +234,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     alpha : float in [0, 1] or None
         None: splits are scored by their gain; otherwise by lambda_alpha (1: relative gain,
         0: gain ratio, 0.5: Kvalseth).
+    split_score : str or None
+        The split score's name (:data:`offcenter.measures.scores.SCORES`: ``"gain"``,
+        ``"lambda"``, ``"criterion"`` or a registered one); None: implied by ``alpha``, else
+        the measure's default (see :class:`~offcenter.MeasureSetting`).
     max_depth : int or None
     min_samples_split : int >= 2
     min_samples_leaf : int >= 1
@@ -379,6 +384,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         measure_params=None,
         consistent=False,
         alpha=None,
+        split_score=None,
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
@@ -404,6 +410,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.measure_params = measure_params
         self.consistent = consistent
         self.alpha = alpha
+        self.split_score = split_score
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf

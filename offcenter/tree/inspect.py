@@ -15,6 +15,7 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from offcenter.measures.impurity import Impurity
+from offcenter.measures.scores import score_like
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree import monotonic
 from offcenter.tree.categorical import (
@@ -36,12 +37,13 @@ from offcenter.tree.scoring import SplitScorer, make_scorer
 from offcenter.tree.screening import subset
 
 
-def _scorer(clf, imp: Impurity, alpha) -> SplitScorer:
-    """The scorer of an Impurity and alpha on the tree's training data (its size, weights)."""
+def _scorer(clf, imp: Impurity, alpha, score=None) -> SplitScorer:
+    """The scorer of an Impurity, a score and alpha on the tree's training data (its size,
+    weights)."""
     data = getattr(clf, "training_data_", None)
     n = 1 if data is None else data.n
     weighted = data is not None and data.weights is not None
-    return make_scorer(imp, len(clf.classes_), n, weighted, alpha)
+    return make_scorer(imp, len(clf.classes_), n, weighted, alpha, score)
 
 
 def resolve_settings(clf, settings=None) -> list[tuple[str, str, SplitScorer]]:
@@ -58,19 +60,23 @@ def resolve_settings(clf, settings=None) -> list[tuple[str, str, SplitScorer]]:
     counts = clf.prior_ * len(clf.classes_)  # proportional counts: the prior is what matters
     alpha = clf.setting_.alpha
     own = clf.setting_.replace(alpha=None)
-    out = [(own.key, own.label, _scorer(clf, clf.impurity_, alpha))]
+    score = clf.setting_.score
+    out = [(own.key, own.label, _scorer(clf, clf.impurity_, alpha, score))]
     items = comparison_settings() if settings is None else list(settings)
     for s in items:
+        # each setting scored like the tree where the tree's score applies to its measure
+        # (the scores' registry says where: not to a split criterion)
         if isinstance(s, Impurity):
-            key, label, imp, a = s.key, s.label, s, alpha
+            key, label, imp = s.key, s.label, s
+            s_score, a = score_like(imp.info, score, alpha)
         else:
             ms = MeasureSetting.parse(s)
             key, label, imp = ms.key, ms.label, ms.impurity(counts)
-            a = alpha if ms.alpha is None else ms.alpha
+            scored = ms.scored_like(clf.setting_)
+            s_score, a = scored.score, scored.alpha
         if any(e[0] == key for e in out):
             continue
-        # the tree's alpha applies to the settings that take one (not to a split criterion)
-        out.append((key, label, _scorer(clf, imp, a if imp.info.takes_alpha else None)))
+        out.append((key, label, _scorer(clf, imp, a, s_score)))
     return out
 
 

@@ -318,6 +318,11 @@ def tree_setting(p: dict) -> MeasureSetting:
             raise ValueError(
                 "a tree uses each node's own n: a setting with a fixed n is for curves only."
             )
+        score = p.get("split_score")
+        if score is not None and score != m.score:
+            raise ValueError(
+                f"split_score={score!r} and the setting's score {m.score!r} disagree; give one."
+            )
         a = p["alpha"]
         if a is None or (m.alpha is not None and m.alpha == a):
             return m
@@ -330,6 +335,7 @@ def tree_setting(p: dict) -> MeasureSetting:
         params=measure_params(p),
         consistent=p["consistent"],
         alpha=p["alpha"],
+        score=p.get("split_score"),
     )
 
 
