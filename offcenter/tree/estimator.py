@@ -333,10 +333,11 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         resolved theta.
     impurity_, theta_ : the Impurity the tree grew with and its resolved theta.
     tree_ : Tree, the fitted nodes.
-    heuristic_groupings_ : dict, per categorical feature whose two-group split ``fit`` searched
-        by a heuristic at some node (not provably the best grouping; ``fit`` then warns with a
+    heuristic_groupings_ : dict, per categorical feature whose two-group split ``fit`` (or a
+        later ``regrow``/``with_split``) searched by a heuristic at some node (not provably the
+        best grouping; each then warns with a
         :class:`~offcenter.tree.categorical.HeuristicGroupingWarning`), the number of such
-        nodes. Empty when every split searched is exact.
+        searches. Empty when every split searched is exact.
 
     Notes
     -----
@@ -902,7 +903,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         new.edits_.append(("make_leaf", node_id))
         return new
 
-    def _regrow_at(self, node_id: int, params: dict, forced_split=None) -> Tree:
+    def _regrow_at(self, node_id: int, params: dict, forced_split=None, new=None) -> Tree:
         rows = self.node_indices(node_id)
         old = self.tree_.nodes[node_id]
         data = self.training_data_
@@ -928,6 +929,11 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             heuristic=notes,
         )
         warn_heuristic(notes, f"The subtree grown at node {node_id}", stacklevel=4)
+        if new is not None and notes:  # the new tree's record of heuristic searches
+            merged = dict(getattr(self, "heuristic_groupings_", {}))
+            for name, k in notes.items():
+                merged[name] = merged.get(name, 0) + k
+            new.heuristic_groupings_ = merged
         base = len(self.tree_) + 1
         nodes = self._records_to_nodes(
             recs,
@@ -962,7 +968,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"regrow got an unknown parameter {k!r}.")
         p.update(params)
         new = self._copy()
-        new.tree_ = self._regrow_at(node_id, p)
+        new.tree_ = self._regrow_at(node_id, p, new=new)
         new.edits_.append(("regrow", node_id, dict(params)))
         return new
 
@@ -977,7 +983,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self._check_node(node_id)
         sp = inspect.forced_split(self, node_id, feature, threshold, groups)
         new = self._copy()
-        new.tree_ = self._regrow_at(node_id, self.get_params(), sp)
+        new.tree_ = self._regrow_at(node_id, self.get_params(), sp, new=new)
         new.edits_.append(("with_split", node_id, sp.labels))
         return new
 
