@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import node_settings, tree_restore, urlstate
+from offcenter.app import heavy_work, node_settings, tree_restore, urlstate
 from offcenter.app.two_trees import DEFAULT_A, DEFAULT_B, LAYOUTS
 from offcenter.data.csv_io import (
     apply_kinds,
@@ -187,8 +187,15 @@ def cached_xy(
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def cached_fit(data_key: str, params_json: str, _X: pd.DataFrame, _y: pd.Series) -> TreeClassifier:
-    """Fit once per (data, settings): shared by reruns, page switches and every session."""
-    return TreeClassifier(**json.loads(params_json)).fit(_X, _y)
+    """Fit once per (data, settings): shared by reruns, page switches and every session.
+
+    On more rows than :data:`offcenter.app.heavy_work.Limits.rows` the fit runs in the
+    process's worker pool (:mod:`offcenter.app.heavy_work`, which may refuse it with a
+    :class:`~offcenter.app.heavy_work.Refused` message; a refusal is not cached)."""
+    clf = TreeClassifier(**json.loads(params_json))
+    if heavy_work.is_heavy_rows(len(_X)):
+        return heavy_work.run(clf.fit, _X, _y)
+    return clf.fit(_X, _y)
 
 
 # ------------------------------------------------------------------------------ sizes
