@@ -108,6 +108,9 @@ overrides = {c: "categorical" for c in as_cat} | {c: "numeric" for c in as_num}
 overrides_json = json.dumps(overrides, sort_keys=True, default=str)
 try:
     df, kind_warnings, kinds, ids, types = cached_profile(data_hash, overrides_json, raw)
+except heavy_work.Refused as exc:  # a large file's columns: the settings stay
+    st.warning(exc.message)
+    st.stop()
 except DataProblem as exc:
     st.error(str(exc))
     overrides, overrides_json = {}, "{}"

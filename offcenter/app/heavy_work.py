@@ -267,6 +267,7 @@ PRELOAD = [
     "offcenter.evaluation.runner",
     "offcenter.viz.comparison",
     "offcenter.app.node_settings",
+    "offcenter.app.tree_page",
 ]
 
 

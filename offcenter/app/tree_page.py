@@ -60,6 +60,7 @@ __all__ = [
     "cached_profile",
     "cached_xy",
     "cached_fit",
+    "column_profile",
     "ViewSize",
     "view_size",
     "file_stem",
@@ -161,8 +162,17 @@ def tree_params(
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):
     """Column kinds after the user's overrides, the columns left out by default (identifiers,
-    constant columns) with the reason, and the types table."""
-    df, warnings = apply_kinds(_raw, json.loads(overrides_json))
+    constant columns) with the reason, and the types table (:func:`column_profile`; in the
+    worker pool on many rows, :mod:`offcenter.app.heavy_work`)."""
+    if heavy_work.is_heavy_rows(len(_raw)):
+        return heavy_work.run(column_profile, _raw, overrides_json)
+    return column_profile(_raw, overrides_json)
+
+
+def column_profile(raw: pd.DataFrame, overrides_json: str):
+    """:func:`cached_profile`'s work: the overrides applied, the kinds, the columns left out
+    and the types table."""
+    df, warnings = apply_kinds(raw, json.loads(overrides_json))
     kinds = infer_kinds(df)
     ids = left_out_columns(df, kinds)
     return df, warnings, kinds, ids, column_table(df, kinds, ids)
