@@ -34,7 +34,8 @@ def full_tmp(tmp_path):
         ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(where)], capture_output=True
     )
     if ok.returncode != 0:
-        pytest.skip("cannot mount a tmpfs here (needs root)")
+        # a failure, never a skip (as a missing browser): CI runs the deployment tier as root
+        pytest.fail(f"cannot mount a tmpfs here (needs root): {ok.stderr.decode()[:200]}")
     try:
         # fill it, leaving room for tempfile's own check of the directory, not for a file
         (where / "filler").write_bytes(b"\0" * (2 * 2**20 - 64 * 2**10))
