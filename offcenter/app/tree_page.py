@@ -157,6 +157,30 @@ def tree_params(
     }
 
 
+def own_score_note(setting) -> str | None:
+    """None when the page's score choices (the gain and lambda_alpha, :data:`SCORES`) apply
+    to the setting's measure (the scores' registry says, ``setting.takes_alpha``); else what
+    scores it instead (a split criterion: its own value).
+
+    >>> from offcenter.measures.settings import MeasureSetting
+    >>> own_score_note(MeasureSetting("gini")) is None
+    True
+    >>> own_score_note(MeasureSetting("hellinger"))
+    'The Hellinger distance (HDDT) is scored by its own value, the Hellinger distance.'
+    """
+    if setting.takes_alpha:
+        return None
+    return f"The {setting.info.short} is scored by {setting.score_info.label}, the {setting.info.score_name}."
+
+
+def score_label(setting, choice: str) -> str:
+    """What a tree of ``setting`` grown with the page's score ``choice`` is scored by: the
+    choice's label, or the measure's own score when the choices do not apply."""
+    if setting.takes_alpha:
+        return SCORES[choice][0]
+    return f"the {setting.info.score_name}"
+
+
 # ------------------------------------------------------------------------------ caches
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):

@@ -84,6 +84,7 @@ _TREE_PARAMS = (
     "measure_params",
     "consistent",
     "alpha",
+    "split_score",
     "max_depth",
     "min_samples_split",
     "min_samples_leaf",
@@ -234,7 +235,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         As scikit-learn's forests: estimate the generalisation score on the out-of-bag rows
         (each row scored by the trees whose sample did not draw it), with accuracy (True) or a
         callable ``score(y_true, y_pred)``. Needs ``bootstrap`` True or ``"balanced"``.
-    measure, theta, beta, rho, measure_params, consistent, alpha, max_depth, min_samples_split,
+    measure, theta, beta, rho, measure_params, consistent, alpha, split_score, max_depth, min_samples_split,
     min_samples_leaf, min_gain, categorical, leaf_rule, leaf_estimate :
         Passed to every :class:`offcenter.TreeClassifier` (``leaf_estimate="laplace"``: each
         tree's probabilities are Laplace estimates, as in the bagged HDDT of Cieslak et al.
@@ -252,8 +253,10 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         scikit-learn's names, passed to every tree (see :class:`offcenter.TreeClassifier`):
         ``criterion`` ``"gini"``, ``"entropy"``/``"log_loss"`` (Shannon) or a measure name sets
         the measure (None: ``measure`` decides); ``ccp_alpha`` prunes each tree at the end of
-        its fit. ``monotonic_cst``: only the unconstrained case (None or all 0); a
-        constraint is refused, for the reason given in :class:`offcenter.TreeClassifier`.
+        its fit. ``monotonic_cst`` (two classes, numeric features) constrains every tree as
+        scikit-learn's forests do (:mod:`offcenter.tree.monotonic`): each tree's
+        ``predict_proba[:, 1]`` is monotone in the constrained features, and so is the
+        forest's, their average.
     max_samples : None, int >= 1 or float in (0, 1]
         Size of each tree's bootstrap sample, as scikit-learn's: None n (the training rows), an
         int that many, a float that share of n (at least 1). The stratified bootstrap shares it
@@ -321,6 +324,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         measure_params=None,
         consistent: bool = False,
         alpha=None,
+        split_score=None,
         max_depth=None,
         min_samples_split: int = 2,
         min_samples_leaf: int = 1,
@@ -353,6 +357,7 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.measure_params = measure_params
         self.consistent = consistent
         self.alpha = alpha
+        self.split_score = split_score
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf

@@ -35,6 +35,7 @@ from offcenter.measures._validation import (
 )
 from offcenter.measures.impurity import Impurity, resolve_theta
 from offcenter.measures.registry import get_measure
+from offcenter.measures.scores import get_score
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,7 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
                 t = t[:, present]  # the prior of the classes the table contains
         th = resolve_theta(theta, t.sum(axis=-2)) if theta is not None else None
         imp = Impurity(info.name, theta=th, consistent=consistent, **params)
-    if imp.split_criterion is not None:
+    if not get_score("gain").applies_to(imp.info):  # the scores' registry: a criterion's own
         raise ValueError(
             f"the {imp.info.label} is a split criterion, not an impurity: it has no gain or "
             "lambda_alpha; score a table with offcenter.hellinger_split(table)."

@@ -133,12 +133,6 @@ class MeasureInfo:
         costs, importances: ``"dkm"`` for HDDT); None for an impurity measure (its own)."""
         return None if self.criterion is None else self.function.__name__
 
-    @property
-    def takes_alpha(self) -> bool:
-        """Whether a split under this measure can be scored by lambda_alpha (an impurity
-        decrease can; a split criterion is scored by itself)."""
-        return self.criterion is None
-
     # What the pages and the drawings say of a measure's split scores: read here, so that
     # nothing outside the registry and the scoring interface asks whether it is a criterion.
     @property
@@ -191,15 +185,6 @@ class MeasureInfo:
         return self.stated_params is not None and any(
             params.get(k) != v for k, v in self.stated_params
         )
-
-    def check_alpha(self, alpha) -> None:
-        """The one rule "a split criterion takes no alpha": ValueError if ``alpha`` is given
-        to a measure that does not take it (:attr:`takes_alpha`)."""
-        if alpha is not None and not self.takes_alpha:
-            raise ValueError(
-                f"alpha (the score lambda_alpha of an impurity gain) does not apply to the "
-                f"{self.label}, a split criterion scored by itself; leave alpha=None."
-            )
 
     @property
     def off_centerable(self) -> bool:

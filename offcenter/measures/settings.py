@@ -60,6 +60,7 @@ import numpy as np
 from offcenter.measures._validation import as_float_array, as_parameter, as_theta
 from offcenter.measures.impurity import Impurity, resolve_theta
 from offcenter.measures.registry import TREE_MEASURES, get_measure, parameters
+from offcenter.measures.scores import SCORES, get_score, resolve_score, score_like
 
 __all__ = ["MEASURE_KEYWORDS", "MeasureSetting", "Params", "comparison_settings", "format_number"]
 
@@ -72,11 +73,12 @@ _RE_SUFFIX_THETA = re.compile(rf"^theta({_THETA_VALUES})$")
 # r<rho>, a registered measure's own) or a<alpha>, n<n>; signs and exponents are read here so
 # that "b-1" gives the clear "beta out of range" error, not "unknown measure"
 _RE_PARAM = re.compile(r"^([a-z]+?)([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]+)?)$")
-_FIELD_KEYS = ("measure", "theta", "params", "consistent", "alpha", "n", "class_weight")
+_FIELD_KEYS = ("measure", "theta", "params", "consistent", "alpha", "n", "class_weight", "score")
 _SYNTAX = (
     "[oc_|ocuniform_|octheta<t1>-<t2>_]<measure>[_<token><value> per parameter, e.g. _b0.5]"
-    "[_uniform|_theta<t1>-<t2>][_consistent[_n<n>]][_balanced][_a<alpha>]"
+    "[_uniform|_theta<t1>-<t2>][_consistent[_n<n>]][_balanced][_a<alpha>][_by<score>]"
 )
+_RE_SCORE = re.compile(r"^by([a-z]+)$")
 
 
 def _tokens() -> dict[str, str]:
@@ -195,7 +197,15 @@ class Params(Mapping):
 
 #: The keyword arguments of a tree (and a forest) that a setting fills
 #: (:meth:`MeasureSetting.tree_params`): what a caller drops to put another setting in.
-MEASURE_KEYWORDS = ("measure", "theta", "beta", "rho", "measure_params", "consistent")
+MEASURE_KEYWORDS = (
+    "measure",
+    "theta",
+    "beta",
+    "rho",
+    "measure_params",
+    "consistent",
+    "split_score",
+)
 
 
 @dataclass(frozen=True, init=False)
@@ -227,6 +237,10 @@ class MeasureSetting:
         The split score: None scores a split by its gain; a number in [0, 1] by
         :math:`\lambda_\alpha = \text{gain} / (\alpha I(Y) + (1 - \alpha) I(X))`
         (see :func:`offcenter.lambda_alpha`).
+    score : str or None
+        The split score's name in :data:`offcenter.measures.scores.SCORES`: ``"gain"``,
+        ``"lambda"`` (with ``alpha``), ``"criterion"`` (a split criterion's own value), a
+        registered one. None: implied by ``alpha`` (``"lambda"``) or the measure's default.
     n : float or None
         A fixed sample size for the consistent form (the curve pages draw the consistent
         asymmetric entropy at one n); None: each distribution's own n.
@@ -253,6 +267,7 @@ class MeasureSetting:
     alpha: float | None = None
     n: float | None = None
     class_weight: str | None = None
+    score: str = "gain"
 
     def __init__(
         self,
@@ -263,6 +278,7 @@ class MeasureSetting:
         alpha=None,
         n=None,
         class_weight=None,
+        score=None,
         **param_values,
     ) -> None:
         info = get_measure(measure)
@@ -312,7 +328,7 @@ class MeasureSetting:
                     f"{class_weight!r} (a dict of weights goes to TreeClassifier directly)."
                 )
             class_weight = "balanced"
-        info.check_alpha(alpha)
+        score = resolve_score(score, alpha, info)
         fixed = {
             "measure": info.name,
             "theta": _normalise_theta(theta, info),
@@ -321,6 +337,7 @@ class MeasureSetting:
             "alpha": alpha,
             "n": n,
             "class_weight": class_weight,
+            "score": score,
         }
         for name, value in fixed.items():
             object.__setattr__(self, name, value)
@@ -416,6 +433,8 @@ class MeasureSetting:
             m = _param_token(tok, known)
             if m:
                 numbers_found.append((m[0], float(m[1]), tok))
+            elif _RE_SCORE.match(tok) and _RE_SCORE.match(tok).group(1) in SCORES:
+                put("score", _RE_SCORE.match(tok).group(1), tok)
             elif tok == "consistent":
                 put("consistent", True, tok)
             elif tok == "balanced":
@@ -462,6 +481,25 @@ class MeasureSetting:
         return get_measure(self.measure)
 
     @property
+    def score_info(self):
+        """The registry entry of the score (:class:`offcenter.measures.scores.ScoreInfo`)."""
+        return get_score(self.score)
+
+    @property
+    def takes_alpha(self) -> bool:
+        """Whether a score with alpha (lambda_alpha) applies to the measure."""
+        return any(s.uses_alpha and s.applies_to(self.info) for s in SCORES.values())
+
+    def scored_like(self, other: MeasureSetting) -> MeasureSetting:
+        """This setting scored as ``other`` is (its score and alpha), when this setting has
+        its default score and ``other``'s applies to its measure; else this setting (a
+        tree's comparison tables score each setting like the tree)."""
+        if self.score != resolve_score(None, None, self.info):
+            return self
+        score, alpha = score_like(self.info, other.score, other.alpha)
+        return self.replace(score=score, alpha=alpha)
+
+    @property
     def off_centered(self) -> bool:
         """True when a measure that can be off-centered is (the asymmetric entropy: False)."""
         return self.theta is not None and self.info.theta == "optional"
@@ -493,6 +531,8 @@ class MeasureSetting:
             parts.append("balanced")
         if self.alpha is not None:
             parts.append(f"a{format_number(self.alpha)}")
+        if self.score != resolve_score(None, self.alpha, info):
+            parts.append(f"by{self.score}")
         return "_".join(parts)
 
     def __str__(self) -> str:
@@ -526,6 +566,8 @@ class MeasureSetting:
             text += ", balanced classes"
         if self.alpha is not None:
             text += f", λ_α (α = {format_number(self.alpha)})"
+        if self.score != resolve_score(None, self.alpha, info):
+            text += f", scored by {self.score_info.label}"
         return text
 
     @property
@@ -614,6 +656,8 @@ class MeasureSetting:
         }
         if self.alpha is not None:
             out["alpha"] = self.alpha
+        if self.score != resolve_score(None, self.alpha, self.info):
+            out["split_score"] = self.score
         if self.class_weight is not None:
             out["class_weight"] = self.class_weight
         return out
@@ -633,6 +677,8 @@ class MeasureSetting:
         """A copy with some fields changed (validated again); a parameter's name changes that
         parameter (None: back to its default), ``params`` replaces them all."""
         kwargs = {f.name: getattr(self, f.name) for f in fields(self)}
+        if "score" not in changes and self.score == resolve_score(None, self.alpha, self.info):
+            kwargs["score"] = None  # an implied score follows the new alpha (and measure)
         kwargs.update(changes)
         return MeasureSetting(**kwargs)
 

@@ -244,6 +244,9 @@ def test_above_the_cap_the_heuristic_warns_once_per_fit_and_names_the_feature():
     assert "3 trees" in str(caught[0].message)
     with pytest.warns(HeuristicGroupingWarning, match="own_optima"):
         clf.own_optima(0)
+    with pytest.warns(HeuristicGroupingWarning, match="subtree grown at node 0"):
+        again = clf.regrow(0, max_depth=1)
+    assert again.heuristic_groupings_["a"] > clf.heuristic_groupings_["a"]
 
 
 def test_above_the_cap_two_classes_without_a_broken_rule_is_exact_and_silent():
