@@ -472,8 +472,7 @@ def _stack(arrays: list):
     """One 2-D array of equal-shaped, equal-dtype 1-D arrays, or None."""
     first = arrays[0]
     if all(
-        type(a) is np.ndarray and a.dtype == first.dtype and a.shape == first.shape
-        for a in arrays
+        type(a) is np.ndarray and a.dtype == first.dtype and a.shape == first.shape for a in arrays
     ):
         return np.stack(arrays)
     return None
