@@ -12,10 +12,12 @@ process); the page text and typed-input parsing are in :mod:`offcenter.app.curve
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from offcenter.app import theta_follow as _follow
 from offcenter.app import urlstate as _us
 from offcenter.app.charts import figure_spec
 from offcenter.measures import curves as _curves
@@ -291,7 +293,25 @@ def _binary_figure(specs, theta, *, cursor=None, title=None, y_title=None, prese
     return figure_spec(fig)
 
 
+def _theta_frames_json(oc_specs) -> str:
+    """:func:`offcenter.app.theta_follow.theta_frames` of the off-centered curves, as JSON."""
+    return json.dumps(_follow.theta_frames(oc_specs))
+
+
+#: The off-centered curves for every θ step, per set of curves (about 0.2 MB of JSON each):
+#: what the browser draws while the hand moves θ (:mod:`offcenter.app.theta_follow`).
+cached_theta_frames_json = _cached(_theta_frames_json, 32)
+
+
 #: The Two-classes figure per (curves, theta, cursor, title, y title, presentation), shared by
 #: sessions (read-only dicts, about 50 kB each): a class moving theta over the slider's values
 #: builds each figure once.
 cached_binary_figure = _cached(_binary_figure, 256)
+
+
+def _binary_figure_json(specs, theta, **kwargs) -> str:
+    """:func:`cached_binary_figure` as Plotly's JSON (what the θ-following chart draws)."""
+    return _follow.figure_json(cached_binary_figure(specs, theta, **kwargs))
+
+
+cached_binary_figure_json = _cached(_binary_figure_json, 256)

@@ -1,0 +1,369 @@
+"""The Two classes figure drawn in the browser, following the θ slider as the hand moves it.
+
+``st.plotly_chart`` mounts a changed figure afresh: every θ move was a server rerun, then a new
+``Plotly.newPlot`` and a second full ``Plotly.react`` (benchmarks/bench_browser_theta.py), about
+180 ms from a key press to the redrawn figure. This module draws the figure with a custom
+component (Streamlit's components v2, inline JavaScript, no build step) instead:
+
+- the figure is drawn by the plotly.js bundled in the installed ``plotly`` package (served by
+  Streamlit's component file route, no CDN), in one ``div`` that stays across reruns: a rerun's
+  figure is drawn with ``Plotly.react`` on the same ``div``, never re-mounted;
+- the payload carries the off-centered curves for every step of the θ slider (0.01 to 0.99) on
+  a coarse grid (:func:`theta_frames`: one :func:`offcenter.measures.curves.theta_sweep` call,
+  16-bit values);
+- in the browser the component watches the page's own θ slider (``st.slider``, by its key):
+  each change of its value (a key press, a drag) restyles the off-centered curves and moves
+  the θ line at once, before any server answer; Streamlit's slider sends the value when the
+  hand stops (key up, mouse up), and that rerun draws the exact figure, the readout, the link.
+
+A click on the figure sends its p (``click`` trigger): the page sets the cursor there, as the
+chart's point selection did.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import plotly
+import plotly.io as pio
+import streamlit as st
+import streamlit.components.v1 as _components_v1
+import streamlit.components.v2 as _components_v2
+
+from offcenter.measures.curves import theta_sweep
+
+__all__ = [
+    "FOLLOW_POINTS",
+    "FOLLOW_THETAS",
+    "decode_frames",
+    "figure_json",
+    "follow_chart",
+    "theta_frames",
+]
+
+#: The θ slider's steps (0.01 to 0.99): one frame each.
+FOLLOW_THETAS = tuple(round(0.01 * k, 2) for k in range(1, 100))
+#: Points of the frames' grid, ``linspace(0, 1, 101)``: every θ step is on it, so each
+#: off-centered curve of a frame peaks exactly at its θ. The figure the server draws when the
+#: hand stops has the page's fine grid (401 points and θ).
+FOLLOW_POINTS = 101
+#: 16-bit levels of a frame value; the last one marks a value that is not finite.
+_LEVELS = 65534
+_MISSING = 65535
+
+
+def theta_frames(oc_specs: Sequence, thetas: Sequence[float] = FOLLOW_THETAS) -> dict:
+    r"""The off-centered curves for every θ step, compact enough to go with each rerun.
+
+    Each curve's values over all frames are quantised to 16 bits between their minimum and
+    maximum, :math:`v \approx lo + q \cdot scale` with :math:`q \in \{0, ..., 65534\}`
+    (:math:`scale = (hi - lo)/65534`, a step of :math:`1.5 \cdot 10^{-5}` for curves in
+    [0, 1], far below a pixel), 65535 for a value that is not finite.
+
+    Parameters
+    ----------
+    oc_specs : sequence of MeasureSetting
+        The curves that move with θ.
+    thetas : sequence of float, default :data:`FOLLOW_THETAS`
+
+    Returns
+    -------
+    dict
+        ``thetas`` (list), ``grid`` (list of :data:`FOLLOW_POINTS` floats) and ``curves``:
+        key -> ``{"lo", "scale", "q"}``, ``q`` the base64 of little-endian uint16, frame-major
+        (``len(thetas) * len(grid)`` values).
+    """
+    grid, sweep = theta_sweep(oc_specs, thetas, n=FOLLOW_POINTS)
+    curves = {}
+    for key, values in sweep.items():
+        values = np.asarray(values, dtype=float)
+        finite = np.isfinite(values)
+        lo = float(values[finite].min()) if finite.any() else 0.0
+        hi = float(values[finite].max()) if finite.any() else 0.0
+        scale = (hi - lo) / _LEVELS if hi > lo else 1.0
+        q = np.full(values.shape, _MISSING, dtype="<u2")
+        q[finite] = np.round((values[finite] - lo) / scale).astype("<u2")
+        curves[key] = {
+            "lo": lo,
+            "scale": scale,
+            "q": base64.b64encode(q.tobytes()).decode("ascii"),
+        }
+    return {
+        "thetas": [float(t) for t in thetas],
+        "grid": [float(g) for g in grid],
+        "curves": curves,
+    }
+
+
+def decode_frames(frames: dict) -> dict[str, np.ndarray]:
+    """What the browser reads from :func:`theta_frames`: key -> array (thetas, grid), NaN for
+    a value that was not finite (the same arithmetic as the component's JavaScript)."""
+    n_t, n_g = len(frames["thetas"]), len(frames["grid"])
+    out = {}
+    for key, c in frames["curves"].items():
+        q = np.frombuffer(base64.b64decode(c["q"]), dtype="<u2").reshape(n_t, n_g)
+        out[key] = np.where(q == _MISSING, np.nan, c["lo"] + q.astype(float) * c["scale"])
+    return out
+
+
+def _figure_json(spec: dict) -> str:
+    """A figure's plain dicts (:func:`offcenter.app.charts.figure_spec`) as Plotly's JSON
+    (numpy arrays as base64 typed arrays, which plotly.js reads)."""
+    return pio.to_json({"data": spec["data"], "layout": spec["layout"]}, validate=False)
+
+
+_PLOTLY_DIR = str(Path(plotly.__file__).parent / "package_data")
+#: The name under which Streamlit serves plotly.js (a components v1 declaration that is never
+#: mounted: its directory, the plotly package's own data, is what the route serves).
+_PLOTLY_ROUTE = "plotlyjs"
+
+_JS = r"""
+const loadPlotly = (src) => {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!window.__ocPlotly) {
+    window.__ocPlotly = new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.onload = () => resolve(window.Plotly);
+      s.onerror = () => { window.__ocPlotly = null; reject(new Error('plotly.js did not load')); };
+      document.head.appendChild(s);
+    });
+  }
+  return window.__ocPlotly;
+};
+
+const b64u16 = (b64) => {
+  const bin = atob(b64);
+  const u8 = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
+  return new Uint16Array(u8.buffer);
+};
+
+// key -> Float64Array (thetas x grid), NaN where the value was not finite
+const decode = (frames) => {
+  const out = {};
+  for (const [key, c] of Object.entries(frames.curves)) {
+    const q = b64u16(c.q);
+    const v = new Float64Array(q.length);
+    for (let i = 0; i < q.length; i++) v[i] = q[i] === 65535 ? NaN : c.lo + q[i] * c.scale;
+    out[key] = v;
+  }
+  return out;
+};
+
+const fmt = (x) => String(Number(x.toPrecision(3)));
+
+// the slider's input (a range input, hidden under Streamlit's own thumb)
+const thumbOf = (key) => document.querySelector('.st-key-' + key + ' input[type="range"]');
+
+const sliderValue = (S) => {
+  const t = thumbOf(S.data.slider_key);
+  const v = t ? parseFloat(t.value) : NaN;
+  return Number.isFinite(v) ? v : null;
+};
+
+// the off-centered curves, the θ line and its label at theta (the nearest frame)
+const drawFrame = (S, theta) => {
+  const d = S.data, f = d.frames;
+  if (!S.Plotly || !S.drawn) return;
+  const xs = [], ys = [], idx = [];
+  let th = Math.round(theta * 100) / 100;
+  if (f && S.values) {
+    let k = 0;
+    for (let i = 1; i < f.thetas.length; i++) {
+      if (Math.abs(f.thetas[i] - theta) < Math.abs(f.thetas[k] - theta)) k = i;
+    }
+    const n = f.grid.length;
+    for (const [i, key] of d.traces) {
+      const v = S.values[key];
+      if (!v) continue;
+      idx.push(i);
+      xs.push(f.grid);
+      ys.push(Array.from(v.subarray(k * n, (k + 1) * n)));
+    }
+    th = f.thetas[k];
+  }
+  const rel = {};
+  if (d.theta_shape !== null) {
+    rel['shapes[' + d.theta_shape + '].x0'] = th;
+    rel['shapes[' + d.theta_shape + '].x1'] = th;
+  }
+  if (d.theta_annotation !== null) {
+    rel['annotations[' + d.theta_annotation + '].x'] = th;
+    rel['annotations[' + d.theta_annotation + '].text'] = d.theta_label + ' = ' + fmt(th);
+  }
+  // a title that holds at the server's θ only (the paper's figures, at θ = 0.2)
+  if (d.title_at_theta) {
+    rel['legend.title.text'] = Math.abs(th - d.theta) < 1e-9 ? S.title : '';
+  }
+  S.shown = th;
+  if (idx.length) S.Plotly.update(S.gd, {x: xs, y: ys}, rel, idx);
+  else S.Plotly.relayout(S.gd, rel);
+};
+
+const watch = (S) => {
+  const thumb = thumbOf(S.data.slider_key);
+  if (thumb === S.thumb) return;
+  if (S.observer) S.observer.disconnect();
+  S.thumb = thumb;
+  if (!thumb) return;
+  S.observer = new MutationObserver(() => {
+    const v = sliderValue(S);
+    if (v !== null && v !== S.shown) drawFrame(S, v);
+  });
+  S.observer.observe(thumb, {attributes: true, attributeFilter: ['aria-valuetext', 'value']});
+};
+
+const render = (S) => {
+  const d = S.data;
+  if (S.framesText !== d.frames_json) {
+    S.framesText = d.frames_json;
+    d.frames = d.frames_json ? JSON.parse(d.frames_json) : null;
+    S.frames = d.frames;
+    S.values = d.frames ? decode(d.frames) : null;
+  } else {
+    d.frames = S.frames;
+  }
+  const fig = JSON.parse(d.figure);  // a fresh copy: restyle changes the arrays it is given
+  const live = sliderValue(S);
+  watch(S);
+  if (S.drawn && live !== null && Math.abs(live - d.theta) > 1e-9) {
+    // a figure for a θ the hand has already left: keep following the hand
+    drawFrame(S, live);
+    return;
+  }
+  S.title = ((fig.layout.legend || {}).title || {}).text || '';
+  fig.layout.autosize = true;
+  delete fig.layout.width;
+  const config = Object.assign({responsive: true}, d.config);
+  const first = !S.drawn;
+  const call = first ? S.Plotly.newPlot : S.Plotly.react;
+  S.drawn = true;
+  S.shown = d.theta;
+  return call(S.gd, fig.data, fig.layout, config).then(() => {
+    if (first) {
+      S.gd.on('plotly_click', (ev) => {
+        const pt = ev && ev.points && ev.points[0];
+        if (pt && typeof pt.x === 'number') S.setTriggerValue('click', pt.x);
+      });
+    }
+    const v = sliderValue(S);
+    if (v !== null && Math.abs(v - S.shown) > 1e-9) drawFrame(S, v);
+  });
+};
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  const S = parentElement.__ocFollow || (parentElement.__ocFollow = {});
+  S.data = data;
+  S.setTriggerValue = setTriggerValue;
+  if (!S.gd) {
+    S.gd = document.createElement('div');
+    S.gd.className = 'oc-follow-figure';
+    parentElement.appendChild(S.gd);
+  }
+  loadPlotly(data.plotly_src).then((Plotly) => {
+    S.Plotly = Plotly;
+    // one draw at a time, in the order the data came
+    S.queue = (S.queue || Promise.resolve()).then(() => render(S)).catch((e) => console.error(e));
+  });
+}
+"""
+
+_CSS = ".oc-follow-figure { width: 100%; }"
+
+_component: Callable | None = None
+
+
+def _mount() -> Callable:
+    global _component
+    if _component is None:
+        _component = _components_v2.component(
+            "offcenter.theta_follow", js=_JS, css=_CSS, isolate_styles=False
+        )
+    # the route that serves plotly.js (registered with the running server: once per run is
+    # cheap, and a restarted runtime gets it again)
+    _components_v1.declare_component(_PLOTLY_ROUTE, path=_PLOTLY_DIR)
+    return _component
+
+
+def _plotly_src() -> str:
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    prefix = f"/{base}" if base else ""
+    # declare_component prefixes the caller's module name
+    return f"{prefix}/component/{__name__}.{_PLOTLY_ROUTE}/plotly.min.js"
+
+
+def follow_chart(
+    spec: dict,
+    *,
+    key: str,
+    config: dict,
+    figure_json: str | None = None,
+    slider_key: str,
+    theta: float,
+    trace_keys: Sequence[str],
+    moving: Sequence[str],
+    frames_json: str | None,
+    theta_label: str = "θ",
+    title_at_theta: bool = False,
+    on_click: Callable[[float], None] | None = None,
+) -> None:
+    """Draw ``spec`` (a curves figure with the θ line first among its shapes and annotations)
+    with the component; in the browser it follows the slider ``slider_key``.
+
+    Parameters
+    ----------
+    spec : dict
+        The figure's plain dicts (:func:`offcenter.app.charts.figure_spec`) at ``theta``.
+    figure_json : str, optional
+        :func:`figure_json` of ``spec`` when the caller has it (cached).
+    key : str
+        The component's key (its state: the last click).
+    config : dict
+        plotly.js config (:func:`offcenter.app.charts.chart_config`).
+    slider_key : str
+        The key of the page's θ ``st.slider``.
+    trace_keys : sequence of str
+        The setting key of each trace of ``spec``, in order.
+    moving : sequence of str
+        The keys of the curves that move with θ (the curves of ``frames_json``).
+    frames_json : str or None
+        ``json.dumps(theta_frames(...))`` (cached by the caller), None when nothing moves.
+    title_at_theta : bool
+        The legend's title holds at ``theta`` only (a paper's figure): the browser hides it
+        while θ is elsewhere.
+    on_click : callable, optional
+        Called with the clicked p (in the rerun's callbacks, before the page's widgets).
+    """
+    component = _mount()
+    moving = set(moving) if frames_json else set()
+    shapes = spec["layout"].get("shapes") or []
+    notes = spec["layout"].get("annotations") or []
+    data = {
+        "figure": figure_json if figure_json is not None else _figure_json(spec),
+        "config": config,
+        "theta": float(theta),
+        "theta_label": theta_label,
+        "theta_shape": 0 if shapes else None,
+        "theta_annotation": 0 if notes else None,
+        "title_at_theta": bool(title_at_theta),
+        "slider_key": slider_key,
+        "traces": [[i, k] for i, k in enumerate(trace_keys) if k in moving],
+        "frames_json": frames_json,
+        "plotly_src": _plotly_src(),
+    }
+
+    def _clicked() -> None:
+        state = st.session_state.get(key) or {}
+        x = state.get("click") if hasattr(state, "get") else None
+        if on_click is not None and isinstance(x, (int, float)):
+            on_click(float(x))
+
+    component(key=key, data=data, on_click_change=_clicked)
+
+
+figure_json = _figure_json
