@@ -17,13 +17,13 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from offcenter.app import theta_follow as _follow
 from offcenter.app import urlstate as _us
 from offcenter.app.charts import figure_spec
 from offcenter.measures import curves as _curves
 from offcenter.measures.registry import MEASURES
 from offcenter.measures.settings import MeasureSetting
 from offcenter.viz.curves import curves_figure
+from offcenter.viz.theta_frames import FOLLOW_POINTS, FOLLOW_THETAS, encode_frames, figure_json
 
 # ----------------------------------------------------------------------------------------------
 # Page settings: URL schemas, presets, and the curves a page's settings ask for
@@ -294,8 +294,10 @@ def _binary_figure(specs, theta, *, cursor=None, title=None, y_title=None, prese
 
 
 def _theta_frames_json(oc_specs) -> str:
-    """:func:`offcenter.app.theta_follow.theta_frames` of the off-centered curves, as JSON."""
-    return json.dumps(_follow.theta_frames(oc_specs))
+    """The off-centered curves at every step of the θ slider
+    (:func:`offcenter.viz.theta_frames.encode_frames` of :func:`cached_theta_sweep`), as JSON."""
+    grid, sweep = cached_theta_sweep(oc_specs, FOLLOW_THETAS, n=FOLLOW_POINTS)
+    return json.dumps(encode_frames(grid, sweep, FOLLOW_THETAS))
 
 
 #: The off-centered curves for every θ step, per set of curves (about 0.2 MB of JSON each):
@@ -311,7 +313,7 @@ cached_binary_figure = _cached(_binary_figure, 256)
 
 def _binary_figure_json(specs, theta, **kwargs) -> str:
     """:func:`cached_binary_figure` as Plotly's JSON (what the θ-following chart draws)."""
-    return _follow.figure_json(cached_binary_figure(specs, theta, **kwargs))
+    return figure_json(cached_binary_figure(specs, theta, **kwargs))
 
 
 cached_binary_figure_json = _cached(_binary_figure_json, 256)

@@ -9,8 +9,8 @@ component (Streamlit's components v2, inline JavaScript, no build step) instead:
   Streamlit's component file route, no CDN), in one ``div`` that stays across reruns: a rerun's
   figure is drawn with ``Plotly.react`` on the same ``div``, never re-mounted;
 - the payload carries the off-centered curves for every step of the θ slider (0.01 to 0.99) on
-  a coarse grid (:func:`theta_frames`: one :func:`offcenter.measures.curves.theta_sweep` call,
-  16-bit values);
+  a coarse grid (:func:`offcenter.viz.theta_frames.encode_frames` of one
+  :func:`offcenter.measures.curves.theta_sweep` call, 16-bit values);
 - in the browser the component watches the page's own θ slider (``st.slider``, by its key):
   each change of its value (a key press, a drag) restyles the off-centered curves and moves
   the θ line at once, before any server answer; Streamlit's slider sends the value when the
@@ -22,98 +22,17 @@ chart's point selection did.
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
 import plotly
-import plotly.io as pio
 import streamlit as st
 import streamlit.components.v1 as _components_v1
 import streamlit.components.v2 as _components_v2
 
-from offcenter.measures.curves import theta_sweep
+from offcenter.viz.theta_frames import figure_json as _figure_json
 
-__all__ = [
-    "FOLLOW_POINTS",
-    "FOLLOW_THETAS",
-    "decode_frames",
-    "figure_json",
-    "follow_chart",
-    "theta_frames",
-]
-
-#: The θ slider's steps (0.01 to 0.99): one frame each.
-FOLLOW_THETAS = tuple(round(0.01 * k, 2) for k in range(1, 100))
-#: Points of the frames' grid, ``linspace(0, 1, 101)``: every θ step is on it, so each
-#: off-centered curve of a frame peaks exactly at its θ. The figure the server draws when the
-#: hand stops has the page's fine grid (401 points and θ).
-FOLLOW_POINTS = 101
-#: 16-bit levels of a frame value; the last one marks a value that is not finite.
-_LEVELS = 65534
-_MISSING = 65535
-
-
-def theta_frames(oc_specs: Sequence, thetas: Sequence[float] = FOLLOW_THETAS) -> dict:
-    r"""The off-centered curves for every θ step, compact enough to go with each rerun.
-
-    Each curve's values over all frames are quantised to 16 bits between their minimum and
-    maximum, :math:`v \approx lo + q \cdot scale` with :math:`q \in \{0, ..., 65534\}`
-    (:math:`scale = (hi - lo)/65534`, a step of :math:`1.5 \cdot 10^{-5}` for curves in
-    [0, 1], far below a pixel), 65535 for a value that is not finite.
-
-    Parameters
-    ----------
-    oc_specs : sequence of MeasureSetting
-        The curves that move with θ.
-    thetas : sequence of float, default :data:`FOLLOW_THETAS`
-
-    Returns
-    -------
-    dict
-        ``thetas`` (list), ``grid`` (list of :data:`FOLLOW_POINTS` floats) and ``curves``:
-        key -> ``{"lo", "scale", "q"}``, ``q`` the base64 of little-endian uint16, frame-major
-        (``len(thetas) * len(grid)`` values).
-    """
-    grid, sweep = theta_sweep(oc_specs, thetas, n=FOLLOW_POINTS)
-    curves = {}
-    for key, values in sweep.items():
-        values = np.asarray(values, dtype=float)
-        finite = np.isfinite(values)
-        lo = float(values[finite].min()) if finite.any() else 0.0
-        hi = float(values[finite].max()) if finite.any() else 0.0
-        scale = (hi - lo) / _LEVELS if hi > lo else 1.0
-        q = np.full(values.shape, _MISSING, dtype="<u2")
-        q[finite] = np.round((values[finite] - lo) / scale).astype("<u2")
-        curves[key] = {
-            "lo": lo,
-            "scale": scale,
-            "q": base64.b64encode(q.tobytes()).decode("ascii"),
-        }
-    return {
-        "thetas": [float(t) for t in thetas],
-        "grid": [float(g) for g in grid],
-        "curves": curves,
-    }
-
-
-def decode_frames(frames: dict) -> dict[str, np.ndarray]:
-    """What the browser reads from :func:`theta_frames`: key -> array (thetas, grid), NaN for
-    a value that was not finite (the same arithmetic as the component's JavaScript)."""
-    n_t, n_g = len(frames["thetas"]), len(frames["grid"])
-    out = {}
-    for key, c in frames["curves"].items():
-        q = np.frombuffer(base64.b64decode(c["q"]), dtype="<u2").reshape(n_t, n_g)
-        out[key] = np.where(q == _MISSING, np.nan, c["lo"] + q.astype(float) * c["scale"])
-    return out
-
-
-def _figure_json(spec: dict) -> str:
-    """A figure's plain dicts (:func:`offcenter.app.charts.figure_spec`) as Plotly's JSON
-    (numpy arrays as base64 typed arrays, which plotly.js reads)."""
-    return pio.to_json({"data": spec["data"], "layout": spec["layout"]}, validate=False)
-
+__all__ = ["follow_chart"]
 
 _PLOTLY_DIR = str(Path(plotly.__file__).parent / "package_data")
 #: The name under which Streamlit serves plotly.js (a components v1 declaration that is never
@@ -320,7 +239,8 @@ def follow_chart(
     spec : dict
         The figure's plain dicts (:func:`offcenter.app.charts.figure_spec`) at ``theta``.
     figure_json : str, optional
-        :func:`figure_json` of ``spec`` when the caller has it (cached).
+        :func:`offcenter.viz.theta_frames.figure_json` of ``spec`` when the caller has it
+        (cached).
     key : str
         The component's key (its state: the last click).
     config : dict
@@ -332,7 +252,7 @@ def follow_chart(
     moving : sequence of str
         The keys of the curves that move with θ (the curves of ``frames_json``).
     frames_json : str or None
-        ``json.dumps(theta_frames(...))`` (cached by the caller), None when nothing moves.
+        ``json.dumps(encode_frames(...))`` (cached by the caller), None when nothing moves.
     title_at_theta : bool
         The legend's title holds at ``theta`` only (a paper's figure): the browser hides it
         while θ is elsewhere.
@@ -364,6 +284,3 @@ def follow_chart(
             on_click(float(x))
 
     component(key=key, data=data, on_click_change=_clicked)
-
-
-figure_json = _figure_json
