@@ -63,6 +63,12 @@ def _set_cursor(p: float) -> None:
     S["tc_cursor"] = min(max(round(p, 2), 0.0), 1.0)
 
 
+def _set_theta(theta: float) -> None:
+    """θ from the figure's own handling of the arrow keys, once they rest."""
+    field = SCHEMA.fields["theta"]  # the slider's range and step
+    S["tc_theta"] = min(max(round(theta, 2), field.low), field.high)
+
+
 def _clicked(chart_key: str) -> None:
     """A click on a figure sets the p cursor to the clicked p (plotly_chart's selection)."""
     points = S[chart_key].selection.points if chart_key in S else []
@@ -268,6 +274,7 @@ def figures(raw_specs: list, oc_specs: list) -> None:
                     frames_json=cached_theta_frames_json(oc_specs) if oc_specs else None,
                     title_at_theta=preset is not None,
                     on_click=_set_cursor,
+                    on_theta=_set_theta,
                 )
 
     # ------------------------------------------------------------------ readout

@@ -16,8 +16,12 @@ component (Streamlit's components v2, inline JavaScript, no build step) instead:
   the θ line at once, before any server answer; Streamlit's slider sends the value when the
   hand stops (key up, mouse up), and that rerun draws the exact figure, the readout, the link.
 
-A click on the figure sends its p (``click`` trigger): the page sets the cursor there, as the
-chart's point selection did.
+Arrow keys (and Page Up/Down, Home, End) on the θ slider are handled by the component before
+Streamlit's slider sees them, since that slider sends every key press to the server: each press
+moves the thumb and the figure at once, and the value goes to the server once the keys rest
+(250 ms after the last key up, a ``theta`` trigger that sets the slider). A drag already goes to
+the server on release only. A click on the figure sends its p (``click`` trigger): the page
+sets the cursor there, as the chart's point selection did.
 """
 
 from __future__ import annotations
@@ -123,6 +127,59 @@ const drawFrame = (S, theta) => {
   else S.Plotly.relayout(S.gd, rel);
 };
 
+// Keys on the θ slider are handled here, before Streamlit's slider sees them (it would send each
+// press to the server): each press moves the figure and the slider's thumb at once; the value
+// goes to the server once the keys rest (REST_MS after the last key up, a "theta" trigger).
+const REST_MS = 250;
+const STEPS = {ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10};
+
+const handValue = (S) => (S.pending !== null && S.pending !== undefined ? S.pending : sliderValue(S));
+
+const showThumb = (input, v) => {
+  const min = parseFloat(input.min), max = parseFloat(input.max);
+  const digits = ((input.step || '1').split('.')[1] || '').length;
+  const thumb = input.parentElement && input.parentElement.parentElement;  // the positioned one
+  if (thumb && thumb.style && thumb.style.left) {
+    thumb.style.left = (100 * (v - min) / (max - min)) + '%';
+  }
+  const label = thumb && thumb.querySelector('[data-testid="stSliderThumbValue"] p');
+  if (label) label.textContent = v.toFixed(digits);
+};
+
+const keyHandlers = (S) => {
+  const isOurs = (e) => {
+    const input = thumbOf(S.data.slider_key);
+    return input && e.target === input && (e.key in STEPS || e.key === 'Home' || e.key === 'End')
+      && !e.altKey && !e.ctrlKey && !e.metaKey ? input : null;
+  };
+  const down = (e) => {
+    if (!S.gd.isConnected) { document.removeEventListener('keydown', down, true); return; }
+    const input = isOurs(e);
+    if (!input || !S.drawn) return;
+    e.preventDefault();
+    e.stopPropagation();
+    clearTimeout(S.restTimer);
+    const min = parseFloat(input.min), max = parseFloat(input.max), step = parseFloat(input.step);
+    const cur = handValue(S);
+    let v = e.key === 'Home' ? min : e.key === 'End' ? max : cur + STEPS[e.key] * step;
+    v = Math.min(max, Math.max(min, Math.round(v / step) * step));
+    v = Number(v.toFixed(10));
+    S.pending = v;
+    showThumb(input, v);
+    if (v !== S.shown) drawFrame(S, v);
+  };
+  const up = (e) => {
+    if (!S.gd.isConnected) { document.removeEventListener('keyup', up, true); return; }
+    if (!isOurs(e) || S.pending === null || S.pending === undefined) return;
+    e.preventDefault();
+    e.stopPropagation();
+    clearTimeout(S.restTimer);
+    S.restTimer = setTimeout(() => S.setTriggerValue('theta', S.pending), REST_MS);
+  };
+  document.addEventListener('keydown', down, true);
+  document.addEventListener('keyup', up, true);
+};
+
 const watch = (S) => {
   const thumb = thumbOf(S.data.slider_key);
   if (thumb === S.thumb) return;
@@ -130,6 +187,7 @@ const watch = (S) => {
   S.thumb = thumb;
   if (!thumb) return;
   S.observer = new MutationObserver(() => {
+    if (S.pending !== null && S.pending !== undefined) return;  // the keys lead
     const v = sliderValue(S);
     if (v !== null && v !== S.shown) drawFrame(S, v);
   });
@@ -147,8 +205,12 @@ const render = (S) => {
     d.frames = S.frames;
   }
   const fig = JSON.parse(d.figure);  // a fresh copy: restyle changes the arrays it is given
-  const live = sliderValue(S);
+  if (S.pending !== null && S.pending !== undefined && Math.abs(S.pending - d.theta) < 1e-9) {
+    S.pending = null;  // the server has the keys' value
+  }
+  const live = handValue(S);
   watch(S);
+  if (S.pending !== null && S.pending !== undefined && S.thumb) showThumb(S.thumb, S.pending);
   if (S.drawn && live !== null && Math.abs(live - d.theta) > 1e-9) {
     // a figure for a θ the hand has already left: keep following the hand
     drawFrame(S, live);
@@ -183,6 +245,8 @@ export default function (component) {
     S.gd = document.createElement('div');
     S.gd.className = 'oc-follow-figure';
     parentElement.appendChild(S.gd);
+    S.pending = null;
+    keyHandlers(S);
   }
   loadPlotly(data.plotly_src).then((Plotly) => {
     S.Plotly = Plotly;
@@ -230,6 +294,7 @@ def follow_chart(
     theta_label: str = "θ",
     title_at_theta: bool = False,
     on_click: Callable[[float], None] | None = None,
+    on_theta: Callable[[float], None] | None = None,
 ) -> None:
     """Draw ``spec`` (a curves figure with the θ line first among its shapes and annotations)
     with the component; in the browser it follows the slider ``slider_key``.
@@ -258,6 +323,9 @@ def follow_chart(
         while θ is elsewhere.
     on_click : callable, optional
         Called with the clicked p (in the rerun's callbacks, before the page's widgets).
+    on_theta : callable, optional
+        Called with the θ the arrow keys chose once they rest (the browser handles the keys
+        on the slider itself: Streamlit's slider would send every press); it sets the slider.
     """
     component = _mount()
     moving = set(moving) if frames_json else set()
@@ -277,10 +345,18 @@ def follow_chart(
         "plotly_src": _plotly_src(),
     }
 
-    def _clicked() -> None:
-        state = st.session_state.get(key) or {}
-        x = state.get("click") if hasattr(state, "get") else None
-        if on_click is not None and isinstance(x, (int, float)):
-            on_click(float(x))
+    def _trigger(name: str, fn: Callable[[float], None] | None) -> Callable[[], None]:
+        def call() -> None:
+            state = st.session_state.get(key) or {}
+            x = state.get(name) if hasattr(state, "get") else None
+            if fn is not None and isinstance(x, (int, float)) and not isinstance(x, bool):
+                fn(float(x))
 
-    component(key=key, data=data, on_click_change=_clicked)
+        return call
+
+    component(
+        key=key,
+        data=data,
+        on_click_change=_trigger("click", on_click),
+        on_theta_change=_trigger("theta", on_theta),
+    )

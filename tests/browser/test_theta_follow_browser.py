@@ -86,7 +86,14 @@ def test_arrow_keys_redraw_the_figure_before_the_server_hears(page, app_url):
     assert x == pytest.approx(0.23)  # the curves moved, in the browser
     assert n == 101  # the browser's frames, not a server figure
     assert "theta=0.23" not in page.evaluate("() => location.search")
-    assert page.evaluate("() => window.__hold.queue.length") >= 1  # the rerun, held back
+    # the slider's thumb shows it too
+    assert (
+        page.locator(".st-key-tc_theta [data-testid='stSliderThumbValue']").inner_text() == "0.23"
+    )
+    # once the keys rest, one message for the server (held back here), not one per press
+    page.wait_for_function("() => window.__hold.queue.length >= 1", timeout=10_000)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => window.__hold.queue.length") == 1
     screenshot(page, "theta_follow_before_server")
 
     page.evaluate("() => window.__hold.flush()")
