@@ -46,6 +46,7 @@ from offcenter.measures.registry import (
 )
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree import TreeClassifier
+from offcenter.tree.categorical import HeuristicGroupingWarning
 
 __version__ = "0.1.0"
 
@@ -53,6 +54,7 @@ __all__ = [
     "Association",
     "CRITERIA",
     "ForestClassifier",
+    "HeuristicGroupingWarning",
     "Impurity",
     "MEASURES",
     "MeasureInfo",

@@ -40,9 +40,8 @@ for row in (numbered[:2], numbered[2:]):  # two by two; one under the other on a
     for col, (i, step) in zip(st.columns(2), row):
         with col, st.container(border=True, key=f"lesson_step_{i}"):
             st.subheader(f"{i}. {step.title}", anchor=False)
-            st.markdown(step.text)
-            for formula in step.latex:
-                st.latex(formula)
+            # the link right under the step's title: the first is on the first screen of a
+            # 1400x900 projector in presentation mode, above the explanation it opens
             link = step_link(step, present=present)
             st.page_link(
                 link.page,
@@ -51,6 +50,9 @@ for row in (numbered[:2], numbered[2:]):  # two by two; one under the other on a
                 icon=":material/arrow_forward:",
                 query_params=link.query,
             )
+            st.markdown(step.text)
+            for formula in step.latex:
+                st.latex(formula)
 
 # in presentation mode the thumbnail takes the page's width: its type does not fit a column
 left, right = (st.container(), st.container()) if present else st.columns([3, 2])

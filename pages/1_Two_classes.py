@@ -19,7 +19,7 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     matching_preset,
     page_specs,
 )
-from offcenter.app.curve_text import draws_reconstructed_rank, y_axis_title
+from offcenter.app.curve_text import reconstruction_notes, y_axis_title
 from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import formulas_section, measure_controls
 from offcenter.app.navigation import ensure_router
@@ -185,12 +185,8 @@ if not specs:
     st.info("Choose at least one measure in the sidebar (or a preset) to draw curves.")
     st.stop()
 
-if draws_reconstructed_rank(specs):
-    st.info(
-        "Rank diversity of order ρ ≠ 0: the paper states only ρ = 0; the general order drawn "
-        "here is a reconstruction from Patil and Taillie's average rarity with rank-based rarity "
-        "$(i - 1)^\\rho$ (see the package docstring)."
-    )
+for _note in reconstruction_notes(specs):  # the registry's notes (the package's own text)
+    st.info(_note)
 
 
 @st.fragment

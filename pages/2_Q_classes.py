@@ -15,11 +15,11 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     page_specs,
 )
 from offcenter.app.curve_text import (
-    draws_reconstructed_rank,
     format_value,
     format_values,
     normalise_theta,
     parse_distribution,
+    reconstruction_notes,
     y_axis_title,
 )
 from offcenter.app.downloads import csv_button
@@ -94,12 +94,15 @@ def _reset() -> None:
     S["qc_editor_version"] += 1
 
 
-st.title("q classes")
-st.write(
+TITLE = "q classes"
+INTRO = (
     "With q classes a node's class distribution is a point p of the simplex. Off-centering maps "
     "p to pseudo-frequencies π* so that the measure peaks at θ (for example the a priori "
     "class distribution) instead of the uniform distribution."
 )
+if not present:  # in presentation mode the figures come first, on the projector's one screen
+    st.title(TITLE)
+    st.write(INTRO)
 for w in urlstate.for_display(url_warnings):
     st.warning(w)
 
@@ -188,12 +191,8 @@ theta_text = format_values(theta)
 stub = file_stub("offcenter", f"q{q}", "theta", "-".join(f"{t:.3g}" for t in theta))
 st.markdown(f"**θ = ({theta_text})**, q = {q}")
 
-if draws_reconstructed_rank(specs):
-    st.info(
-        "Rank diversity of order ρ ≠ 0: the paper states only ρ = 0; the general order drawn "
-        "here is a reconstruction from Patil and Taillie's average rarity with rank-based rarity "
-        "$(i - 1)^\\rho$ (see the package docstring)."
-    )
+for _note in reconstruction_notes(specs):  # the registry's notes (the package's own text)
+    st.info(_note)
 
 tab_slice, tab_ternary, tab_transform, tab_formulas = st.tabs(
     list(Q_TABS.values()), key="qc_tabs", on_change="rerun"
@@ -253,6 +252,9 @@ if tab_ternary.open:  # only the open tab runs (lazy tabs): the others cost noth
             keys = list(labels)
             if S.get("qc_ternary") not in keys:
                 S["qc_ternary"] = keys[len(raw_specs)] if len(keys) > len(raw_specs) else keys[0]
+            # presentation mode: the figure first, right under the tabs, its choice under it,
+            # so that the whole triangle is on the projector's first screen (1400x900)
+            above = st.container() if present else None
             st.selectbox(
                 "Measure shown over the simplex",
                 keys,
@@ -264,9 +266,13 @@ if tab_ternary.open:  # only the open tab runs (lazy tabs): the others cost noth
             tfig = ternary_figure(
                 mesh, title=f"{curve_label(spec)} over the simplex", presentation=present
             )
-            plotly_chart(
-                tfig, config=chart_config(stub + "_ternary"), key="qc_chart_ternary", theme=None
-            )
+            with above or st.container():
+                plotly_chart(
+                    tfig,
+                    config=chart_config(stub + "_ternary"),
+                    key="qc_chart_ternary",
+                    theme=None,
+                )
             am = mesh["argmax"]
             st.caption(
                 f"Star: θ = ({theta_text}). Open diamond: the largest value, "
@@ -341,3 +347,7 @@ if tab_transform.open:  # only the open tab runs (lazy tabs): the others cost no
 if tab_formulas.open:  # only the open tab runs (lazy tabs): the others cost nothing
     with tab_formulas:
         formulas_section(specs)
+
+if present:
+    st.header(TITLE)
+    st.write(INTRO)

@@ -39,6 +39,7 @@ from offcenter.app.tree_steps import show_step_verdict, step_controls
 from offcenter.app.two_trees import compare_two_trees
 from offcenter.data.csv_io import DataProblem, infer_kinds, quick_sample_size, too_large
 from offcenter.data.datasets import DEFAULT
+from offcenter.tree.categorical import heuristic_message
 from offcenter.viz.comparison import tree_title
 from offcenter.viz.explain import md_escape
 from offcenter.viz.tree import selected_node
@@ -220,18 +221,17 @@ def settings_section(class_counts, data_key: str, X, y) -> dict:
     st.header("2. Measure and stopping rules")
     c1, c2, c3 = st.columns(3)
     setting = node_settings.pick_setting(PREFIX, class_counts, c1)
-    # a split criterion (HDDT) takes no theta and no alpha: the score widgets stay, disabled, so that
-    # their values come back when another measure is chosen
-    criterion = not setting.info.takes_alpha
+    # when the page's scores do not apply (a split criterion, HDDT, is scored by itself) the
+    # score widgets stay, disabled, so that their values come back with another measure
+    own_score = tree_page.own_score_note(setting)
+    criterion = own_score is not None
     score = c2.selectbox(
         "Split score",
         list(SCORES),
         format_func=lambda s: SCORES[s][0],
         key=PREFIX + "score",
         disabled=criterion,
-        help="A split criterion (HDDT) is scored by its own value, the Hellinger distance."
-        if criterion
-        else None,
+        help=own_score,
     )
     alpha = None
     if score == "alpha":
@@ -333,6 +333,8 @@ tree_restore.publish_edits(SCHEMA, PREFIX, tree_state, Grow(data_key, params_jso
 if tree_state.current is None:
     st.stop()
 clf = tree_state.current
+if getattr(clf, "heuristic_groupings_", None):  # a two-group search that is not exact
+    st.warning(md_escape(heuristic_message(clf.heuristic_groupings_, "This tree")))
 
 
 def rerun_fragment() -> None:
@@ -344,8 +346,7 @@ def rerun_fragment() -> None:
 
 
 def _full_title(clf) -> str:
-    info = clf.setting_.info
-    grown_score = SCORES[score][0] if info.takes_alpha else f"the {info.score_name}"
+    grown_score = tree_page.score_label(clf.setting_, score)
     return tree_title(clf.setting_, clf.prior_, score=grown_score, leaf_rule=clf.leaf_rule)
 
 

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import numpy as np
 
+from offcenter.app import measure_params
 from offcenter.app import urlstate as _us
 from offcenter.app.charts import figure_spec
 from offcenter.measures import curves as _curves
-from offcenter.measures.registry import MEASURES
+from offcenter.measures.registry import MEASURES, parameters
 from offcenter.measures.settings import MeasureSetting
 from offcenter.viz.curves import curves_figure
 from offcenter.viz.theta_frames import FOLLOW_POINTS, FOLLOW_THETAS, encode_frames, figure_json
@@ -37,20 +38,16 @@ VERSIONS = {
     "raw": "uncentered only",
     "side": "both, side by side",
 }
-#: Orders offered to draw several generalized entropies at once (strings: URL and widget values).
-BETA_CHOICES = ("0", "0.25", "0.5", "1", "1.5", "2", "3", "5", "10")
-
-_B = MEASURES["daroczy"].params[0]
-_R = MEASURES["rank_diversity"].params[0]
 
 
-def _common_fields(default_measures: tuple[str, ...]) -> list[_us.Field]:
+def _common_fields(default_measures: tuple[str, ...]) -> list:
+    """The fields both curve pages share; the measures' list and their parameters (slider and
+    extra values) follow the registry (:mod:`offcenter.app.measure_params`)."""
     return [
-        _us.Field("measures", "strs", default_measures, choices=tuple(MEASURES)),
+        lambda: [_us.Field("measures", "strs", default_measures, choices=tuple(MEASURES))],
         _us.Field("version", "str", "both", choices=tuple(VERSIONS)),
-        _us.Field("beta", "float", 2.0, low=_B.ui_low, high=_B.ui_high, step=_B.ui_step),
-        _us.Field("betas", "strs", (), choices=BETA_CHOICES),
-        _us.Field("rho", "float", _R.default, low=_R.ui_low, high=_R.ui_high, step=_R.ui_step),
+        measure_params.snapped_url_fields,
+        measure_params.preset_fields,
         _us.Field("consistent", "bool", False),
         _us.Field("n", "int", 20, low=1, high=500),
     ]
@@ -155,37 +152,36 @@ def imbalanced_example(q: int) -> np.ndarray:
     return w / w.sum()
 
 
-def chosen_betas(beta: float, betas: Sequence[str]) -> list[float]:
-    """The slider's beta and the extra ones, sorted, without duplicates.
-
-    >>> chosen_betas(2.0, ["0.5", "2", "0"])
-    [0.0, 0.5, 2.0]
-    """
-    vals = {round(float(beta), 10)} | {round(float(b), 10) for b in betas}
-    return sorted(vals)
-
-
 def matching_preset(values: dict) -> str | None:
     """The preset (``"fig1"``/``"fig2"``) the current page values reproduce exactly, or None.
 
     >>> matching_preset(TWO_CLASS_SCHEMA.defaults())
     'fig1'
     """
+    params = parameters()
     for name, preset in PRESETS.items():
+        # a parameter whose extra values the preset gives is compared as the values drawn
+        drawn = {
+            k
+            for p in params.values()
+            if f"{p.name}s" in preset["values"]
+            for k in (p.name, f"{p.name}s")
+        }
         ok = True
         for k, v in preset["values"].items():
             cur = values.get(k)
             if k in ("measures",):
                 ok &= set(cur or ()) == set(v)
-            elif k in ("beta", "betas") and "betas" in preset["values"]:
-                continue  # compared below as the set of drawn orders
+            elif k in drawn:
+                continue  # compared below as the set of drawn values
             elif isinstance(v, float):
                 ok &= cur is not None and abs(float(cur) - v) < 1e-9
             else:
                 ok &= cur == v
-        if "betas" in preset["values"]:
-            want = chosen_betas(preset["values"]["beta"], preset["values"]["betas"])
-            ok &= chosen_betas(values.get("beta", 2.0), values.get("betas", ())) == want
+        for p in params.values():  # a parameter with extra values: the set of values drawn
+            if f"{p.name}s" in preset["values"]:
+                want = measure_params.chosen_values(p, preset["values"])
+                ok &= measure_params.chosen_values(p, values) == want
         if ok:
             return name
     return None
@@ -196,7 +192,8 @@ def page_specs(values: dict) -> tuple[list[MeasureSetting], list[MeasureSetting]
 
     The asymmetric entropy (theta built in) goes with the off-centered ones; with the
     consistent form on, both its plain and consistent versions are drawn. Measures come in the
-    registry's order; generalized entropies once per chosen beta. Off-centered curves have
+    registry's order, each once per chosen value of its parameters
+    (:func:`offcenter.app.measure_params.variants`: several betas at once). Off-centered curves have
     ``theta="prior"``: the page's theta.
 
     >>> raw, oc = page_specs(TWO_CLASS_SCHEMA.defaults())
@@ -216,19 +213,11 @@ def page_specs(values: dict) -> tuple[list[MeasureSetting], list[MeasureSetting]
             if values.get("consistent"):
                 oc.append(MeasureSetting(name, consistent=True, n=float(values.get("n", 20))))
             continue
-        if name == "daroczy":
-            variants = [
-                {"beta": b} for b in chosen_betas(values.get("beta", 2.0), values.get("betas", ()))
-            ]
-        elif name == "rank_diversity":
-            variants = [{"rho": float(values.get("rho", 0.0))}]
-        else:
-            variants = [{}]
-        for params in variants:
+        for params in measure_params.variants(info, values):
             if version in ("both", "oc", "side"):
-                oc.append(MeasureSetting(name, theta="prior", **params))
+                oc.append(MeasureSetting(name, theta="prior", params=params))
             if version in ("both", "raw", "side"):
-                raw.append(MeasureSetting(name, **params))
+                raw.append(MeasureSetting(name, params=params))
     return raw, oc
 
 

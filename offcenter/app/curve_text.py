@@ -31,7 +31,8 @@ __all__ = [
     "normalise_theta",
     "parse_distribution",
     "formulas",
-    "draws_reconstructed_rank",
+    "reconstructions",
+    "reconstruction_notes",
     "y_axis_title",
 ]
 
@@ -141,9 +142,21 @@ def formulas(specs: Sequence[MeasureSetting]) -> list[dict]:
     return out
 
 
-def draws_reconstructed_rank(specs: Sequence[MeasureSetting]) -> bool:
-    """True when a rank diversity of order rho != 0 (the reconstructed general order) is drawn."""
-    return any(s.measure == "rank_diversity" and s.rho != 0.0 for s in specs)
+def reconstructions(specs: Sequence[MeasureSetting]) -> list[MeasureSetting]:
+    """The settings drawn at parameter values their reference does not state (the rank
+    diversity of order rho != 0: a reconstruction, which the registry's ``notes`` explain),
+    one per measure."""
+    out: dict[str, MeasureSetting] = {}
+    for s in specs:
+        if s.info.reconstructed(s.params):
+            out.setdefault(s.measure, s)
+    return list(out.values())
+
+
+def reconstruction_notes(specs: Sequence[MeasureSetting]) -> list[str]:
+    """What the pages say of :func:`reconstructions`: the measure at its values, and its
+    registry note (markdown, the package's own text)."""
+    return [f"{s.measure_label}: {s.info.notes}" for s in reconstructions(specs)]
 
 
 def y_axis_title(specs: Sequence[MeasureSetting]) -> str:
@@ -154,7 +167,7 @@ def y_axis_title(specs: Sequence[MeasureSetting]) -> str:
     """
 
     def in_bits(s: MeasureSetting) -> bool:
-        return s.measure == "shannon" or (s.measure == "daroczy" and s.beta == 1.0)
+        return s.info.in_bits(s.params)
 
     specs = list(specs)
     if specs and all(in_bits(s) for s in specs):

@@ -1,20 +1,23 @@
 """The measure controls shared by the "Two classes" and "q classes" pages.
 
 Both pages draw the same block in their sidebar: the measures, how uncentered and off-centered
-versions are drawn, the orders beta and rho, and the consistent asymmetric entropy with its
-sample size n. The widget keys are ``{prefix}measures``, ``{prefix}version``, ``{prefix}beta``,
-``{prefix}betas``, ``{prefix}rho``, ``{prefix}consistent`` and ``{prefix}n``: fields that both
+versions are drawn, the measures' parameters (a slider each, and a list of more values to draw
+at once for a parameter with presets: the orders beta of Figure 2), and the consistent
+asymmetric entropy with its sample size n. The widget keys are ``{prefix}measures``,
+``{prefix}version``, ``{prefix}<parameter>`` (``beta``, ``rho``, a registered measure's own),
+``{prefix}<parameter>s`` (``betas``), ``{prefix}consistent`` and ``{prefix}n``: fields that both
 curve pages' URL schemas (:mod:`offcenter.app.curve_pages`) share, so the URL reads and writes
-them. :func:`formulas_section` writes the formulas of the measures chosen, on both pages.
+them; the parameters come from the registry (:mod:`offcenter.app.measure_params`). :func:`formulas_section` writes the formulas of the measures chosen, on both pages.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from offcenter.app.curve_pages import BETA_CHOICES, VERSIONS
+from offcenter.app.curve_pages import VERSIONS
 from offcenter.app.curve_text import formulas
-from offcenter.measures.registry import MEASURES
+from offcenter.app.measure_params import draw_sliders, preset_choices
+from offcenter.measures.registry import MEASURES, parameters
 
 
 def measure_controls(prefix: str) -> None:
@@ -32,30 +35,15 @@ def measure_controls(prefix: str) -> None:
         format_func=VERSIONS.get,
         key=prefix + "version",
     )
-    b = MEASURES["daroczy"].params[0]
-    st.slider(
-        "β: order of the generalized entropy",
-        b.ui_low,
-        b.ui_high,
-        step=b.ui_step,
-        key=prefix + "beta",
-        help=b.description,
-    )
-    st.multiselect(
-        "More orders β to draw at once",
-        list(BETA_CHOICES),
-        key=prefix + "betas",
-        format_func=lambda v: f"β = {v}",
-    )
-    r = MEASURES["rank_diversity"].params[0]
-    st.slider(
-        "ρ: order of the rank diversity",
-        r.ui_low,
-        r.ui_high,
-        step=r.ui_step,
-        key=prefix + "rho",
-        help=r.description,
-    )
+    for p in parameters().values():
+        draw_sliders((p,), prefix, st)
+        if p.presets:
+            st.multiselect(
+                f"More values of {p.glyph} to draw at once",
+                list(preset_choices(p)),
+                key=f"{prefix}{p.name}s",
+                format_func=lambda v, g=p.glyph: f"{g} = {v}",
+            )
     st.checkbox(
         "Also draw the consistent asymmetric entropy (sample size n)", key=prefix + "consistent"
     )
@@ -76,5 +64,5 @@ def formulas_section(specs) -> None:
         st.markdown(f"**{item['label']}**")
         st.latex(item["latex"])
         st.caption(f"Reference: {item['reference']}")
-        if item["notes"] and item["name"] == "rank_diversity":
+        if item["notes"]:  # a reconstruction or a choice of the package (the registry's note)
             st.caption(item["notes"])

@@ -20,14 +20,15 @@ keep full precision. User text (feature names, classes) is escaped or shown in t
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import tables, urlstate
+from offcenter.app import measure_params, tables, urlstate
 from offcenter.app.charts import plotly_chart
 from offcenter.app.downloads import csv_button
+from offcenter.measures.registry import TREE_MEASURES
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.inspect import agreement
 from offcenter.viz.comparison import (
@@ -56,8 +57,36 @@ from offcenter.viz.explain import (
 )
 from offcenter.viz.tree import category_histogram_figure, class_histogram_figure, threshold_figure
 
-CHOICES = setting_choices()
 DEFAULT_SETTING = "shannon"
+
+
+class _Choices(Mapping):
+    """:func:`offcenter.viz.comparison.setting_choices` as the registry holds them now (a
+    measure registered after this module's import is offered too); rebuilt when the
+    registry's measures change."""
+
+    def __init__(self):
+        self._names: tuple = ()
+        self._choices: dict[str, MeasureSetting] = {}
+
+    def _current(self) -> dict[str, MeasureSetting]:
+        names = tuple((n, id(i)) for n, i in TREE_MEASURES.items())
+        if names != self._names:
+            self._choices, self._names = setting_choices(), names
+        return self._choices
+
+    def __getitem__(self, cid):
+        return self._current()[cid]
+
+    def __iter__(self):
+        return iter(self._current())
+
+    def __len__(self) -> int:
+        return len(self._current())
+
+
+#: The settings offered, by choice id (:func:`offcenter.viz.comparison.setting_choices`).
+CHOICES = _Choices()
 
 
 def node_comparison_settings(n_classes: int) -> list[MeasureSetting]:
@@ -77,10 +106,14 @@ def node_comparison_settings(n_classes: int) -> list[MeasureSetting]:
 
 
 def url_fields() -> list[urlstate.Field]:
-    """The page's URL fields of this module: the setting's choice id and the leaf rule."""
+    """The page's URL fields of this module, as the registry holds them now: the setting's
+    choice id, the leaf rule and the measures' parameters
+    (:func:`offcenter.app.measure_params.url_fields`). The page's schema holds the function
+    (:class:`~offcenter.app.urlstate.Schema` calls it whenever it is read)."""
     return [
         urlstate.Field("setting", "str", DEFAULT_SETTING, choices=tuple(CHOICES)),
         urlstate.Field("leaf_rule", "str", "majority", choices=tuple(LEAF_RULE_LABELS)),
+        *measure_params.url_fields(),
     ]
 
 
@@ -116,9 +149,9 @@ def upgrade_link(query) -> None:
 
 def choice_id(setting: MeasureSetting) -> str | None:
     """The choice id of a setting (parameters aside), or None when it is not offered."""
-    plain = setting.replace(beta=None, rho=None, alpha=None)
+    plain = setting.replace(params=None, alpha=None)
     for cid, s in CHOICES.items():
-        if s.replace(beta=None, rho=None) == plain:
+        if s.without_params() == plain:
             return cid
     return None
 
@@ -126,7 +159,7 @@ def choice_id(setting: MeasureSetting) -> str | None:
 def choice_label(cid: str) -> str:
     """The label of a choice without its parameter values (set by the sliders below it), so
     that the list's labels never change under the user (``off-centered Daroczy, θ = prior``)."""
-    return re.sub(r" \((β|ρ) = [^)]*\)", "", CHOICES[cid].label)
+    return CHOICES[cid].label_without_params
 
 
 def _use_setting(prefix: str, cid: str) -> None:
@@ -153,7 +186,8 @@ def pick_setting(prefix: str, class_counts, container=st) -> MeasureSetting:
     """The measure setting (without a score), chosen from labels, with its parameters.
 
     Draws the choice list (``{prefix}setting``), the sliders of the measure's parameters
-    (``{prefix}beta``, ``{prefix}rho``), the exact label with the prior's numbers and, when the
+    (``{prefix}<name>``: ``{prefix}beta``, a registered measure's own, from the registry), the
+    exact label with the prior's numbers and, when the
     prior is imbalanced and the measure is not off-centered, the suggestion to off-center with
     a button (``{prefix}suggest_oc``). Nothing is switched on without the user.
     """
@@ -170,16 +204,8 @@ def pick_setting(prefix: str, class_counts, container=st) -> MeasureSetting:
         "'off-centered Shannon, θ = prior' is maximal at the class distribution of the data.",
     )
     base = CHOICES[cid]
-    params = {}
-    for p in base.info.params:
-        params[p.name] = container.slider(
-            f"{p.name} ({p.description.split(',')[0]})",
-            float(p.ui_low),
-            float(p.ui_high),
-            step=float(p.ui_step),
-            key=prefix + p.name,
-        )
-    setting = base.replace(**params)
+    params = measure_params.draw_sliders(base.info.params, prefix, container)
+    setting = base.replace(params=params)
     # labels are the package's own text (no user input): shown as they are
     container.caption("Exact setting: " + setting.label_for(class_counts))
     if setting.info.setting_note:  # a split criterion's (the registry's text)

@@ -70,7 +70,8 @@ html {{ font-size: 20px; }}
 [data-testid="stMainBlockContainer"] {{ padding-top: 2.5rem; }}
 [data-testid="stTable"] table {{ font-size: {TABLE_PX}px; }}
 [data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"] p, [data-testid="stTab"] p,
-[data-testid="stMain"] button p {{ font-size: 18px; }}
+[data-testid="stMain"] button p, [data-testid="stMain"] [data-testid="stPageLink"] p {{
+  font-size: 18px; }}
 [data-testid="stTable"] th, [data-testid="stTable"] td {{
   font-size: {TABLE_PX}px; white-space: normal; overflow-wrap: anywhere; }}
 }}

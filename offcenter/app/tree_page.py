@@ -103,9 +103,9 @@ VIEW_FIELDS = (
 SCHEMA = urlstate.Schema(
     [
         urlstate.Field("data", "str", DEFAULT, choices=(*DATASETS, "upload")),
-        *node_settings.url_fields(),  # setting (the measure as it is), leaf_rule
-        urlstate.Field("beta", "float", 2.0, low=0.0, high=10.0),
-        urlstate.Field("rho", "float", 0.0, low=0.0, high=5.0),
+        # the setting (the measure as it is), the leaf rule, and one field per parameter of
+        # the registry's measures (beta, rho, a registered measure's own: its slider's value)
+        node_settings.url_fields,
         urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
         urlstate.Field("alpha", "float", 0.5, low=0.0, high=1.0),
         urlstate.Field("max_depth", "int", 5, low=0, high=30),
@@ -155,6 +155,30 @@ def tree_params(
         "min_gain": float(min_gain),
         "categorical": categorical,
     }
+
+
+def own_score_note(setting) -> str | None:
+    """None when the page's score choices (the gain and lambda_alpha, :data:`SCORES`) apply
+    to the setting's measure (the scores' registry says, ``setting.takes_alpha``); else what
+    scores it instead (a split criterion: its own value).
+
+    >>> from offcenter.measures.settings import MeasureSetting
+    >>> own_score_note(MeasureSetting("gini")) is None
+    True
+    >>> own_score_note(MeasureSetting("hellinger"))
+    'The Hellinger distance (HDDT) is scored by its own value, the Hellinger distance.'
+    """
+    if setting.takes_alpha:
+        return None
+    return f"The {setting.info.short} is scored by {setting.score_info.label}, the {setting.info.score_name}."
+
+
+def score_label(setting, choice: str) -> str:
+    """What a tree of ``setting`` grown with the page's score ``choice`` is scored by: the
+    choice's label, or the measure's own score when the choices do not apply."""
+    if setting.takes_alpha:
+        return SCORES[choice][0]
+    return f"the {setting.info.score_name}"
 
 
 # ------------------------------------------------------------------------------ caches

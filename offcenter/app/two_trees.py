@@ -21,7 +21,7 @@ import streamlit as st
 from offcenter.app.charts import plotly_chart
 from offcenter.app.tables import show_table
 from offcenter.evaluation.metrics import metrics_table
-from offcenter.measures.settings import MeasureSetting, comparison_settings
+from offcenter.measures.settings import MEASURE_KEYWORDS, MeasureSetting, comparison_settings
 from offcenter.tree.compare import difference_reason, first_differences
 from offcenter.viz.format import fmt_fixed as _fmt
 from offcenter.viz.format import md_escape
@@ -61,7 +61,7 @@ def pair_params(base_params: dict, setting: MeasureSetting) -> dict:
     if not isinstance(setting, MeasureSetting):
         raise TypeError(f"setting must be a MeasureSetting; got {type(setting).__name__}.")
     params = dict(base_params)
-    for name in ("measure", "theta", "beta", "rho", "consistent"):
+    for name in MEASURE_KEYWORDS:
         params.pop(name, None)
     params.update(setting.tree_params())
     return params

@@ -48,7 +48,7 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -329,14 +329,36 @@ class Field:
 
 
 class Schema:
-    """An ordered set of :class:`Field` objects: a page's shareable parameters."""
+    """An ordered set of :class:`Field` objects: a page's shareable parameters.
 
-    def __init__(self, fields: Iterable[Field]):
-        self.fields: dict[str, Field] = {}
-        for f in fields:
-            if f.name in self.fields:
-                raise ValueError(f"duplicate field {f.name!r}")
-            self.fields[f.name] = f
+    An item may also be a function returning fields, called whenever the schema is read: the
+    fields that follow a registry (the measures' parameters, :mod:`offcenter.app.measure_params`)
+    then include what was registered after the page's module was imported.
+
+    >>> extra = [Field("b", "int", 1)]
+    >>> schema = Schema([Field("a", "int", 0), lambda: extra])
+    >>> extra.append(Field("c", "int", 2))
+    >>> list(schema.fields)
+    ['a', 'b', 'c']
+    """
+
+    def __init__(self, fields: Iterable[Field | Callable[[], Iterable[Field]]]):
+        self._items = list(fields)
+        self._static = None if any(callable(f) for f in self._items) else self._build()
+
+    def _build(self) -> dict[str, Field]:
+        out: dict[str, Field] = {}
+        for item in self._items:
+            for f in item() if callable(item) else (item,):
+                if f.name in out:
+                    raise ValueError(f"duplicate field {f.name!r}")
+                out[f.name] = f
+        return out
+
+    @property
+    def fields(self) -> dict[str, Field]:
+        """The fields by name, in order."""
+        return self._static if self._static is not None else self._build()
 
     def __contains__(self, name: str) -> bool:
         return name in self.fields

@@ -65,6 +65,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from offcenter.measures.custom import ensure_registered, registration
 from offcenter.measures.settings import MeasureSetting
+from offcenter.tree.categorical import warn_heuristic
 from offcenter.tree.estimator import TreeClassifier, _dense
 from offcenter.tree.params import (
     TREE_PARAMETERS,
@@ -80,8 +81,10 @@ _TREE_PARAMS = (
     "theta",
     "beta",
     "rho",
+    "measure_params",
     "consistent",
     "alpha",
+    "split_score",
     "max_depth",
     "min_samples_split",
     "min_samples_leaf",
@@ -104,7 +107,9 @@ def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray, reg=None) -> Tre
     a custom measure's registration too)."""
     ensure_registered(reg)
     Xi = X.iloc[idx] if isinstance(X, pd.DataFrame) else X[idx]
-    return TreeClassifier(**params).fit(Xi, y[idx])
+    tree = TreeClassifier(**params)
+    tree._defer_heuristic_warning = True  # the forest warns once, for all its trees
+    return tree.fit(Xi, y[idx])
 
 
 #: Draws of a plain bootstrap sample before a forest gives up on holding two classes.
@@ -230,8 +235,8 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         As scikit-learn's forests: estimate the generalisation score on the out-of-bag rows
         (each row scored by the trees whose sample did not draw it), with accuracy (True) or a
         callable ``score(y_true, y_pred)``. Needs ``bootstrap`` True or ``"balanced"``.
-    measure, theta, beta, rho, consistent, alpha, max_depth, min_samples_split, min_samples_leaf,
-    min_gain, categorical, leaf_rule, leaf_estimate :
+    measure, theta, beta, rho, measure_params, consistent, alpha, split_score, max_depth, min_samples_split,
+    min_samples_leaf, min_gain, categorical, leaf_rule, leaf_estimate :
         Passed to every :class:`offcenter.TreeClassifier` (``leaf_estimate="laplace"``: each
         tree's probabilities are Laplace estimates, as in the bagged HDDT of Cieslak et al.
         2012; the forest averages them).
@@ -248,8 +253,10 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         scikit-learn's names, passed to every tree (see :class:`offcenter.TreeClassifier`):
         ``criterion`` ``"gini"``, ``"entropy"``/``"log_loss"`` (Shannon) or a measure name sets
         the measure (None: ``measure`` decides); ``ccp_alpha`` prunes each tree at the end of
-        its fit. ``monotonic_cst``: only the unconstrained case (None or all 0); a
-        constraint is refused, for the reason given in :class:`offcenter.TreeClassifier`.
+        its fit. ``monotonic_cst`` (two classes, numeric features) constrains every tree as
+        scikit-learn's forests do (:mod:`offcenter.tree.monotonic`): each tree's
+        ``predict_proba[:, 1]`` is monotone in the constrained features, and so is the
+        forest's, their average.
     max_samples : None, int >= 1 or float in (0, 1]
         Size of each tree's bootstrap sample, as scikit-learn's: None n (the training rows), an
         int that many, a float that share of n (at least 1). The stratified bootstrap shares it
@@ -314,8 +321,10 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         theta=None,
         beta=None,
         rho=None,
+        measure_params=None,
         consistent: bool = False,
         alpha=None,
+        split_score=None,
         max_depth=None,
         min_samples_split: int = 2,
         min_samples_leaf: int = 1,
@@ -345,8 +354,10 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         self.theta = theta
         self.beta = beta
         self.rho = rho
+        self.measure_params = measure_params
         self.consistent = consistent
         self.alpha = alpha
+        self.split_score = split_score
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -534,6 +545,11 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             )
             for idx, seed in zip(samples, seeds)
         )
+        notes: dict = {}
+        for tree in trees:
+            for name, k in tree.heuristic_groupings_.items():
+                notes[name] = notes.get(name, 0) + k
+        warn_heuristic(notes, f"{type(self).__name__}.fit ({len(trees)} trees)")
         if keep is not None:
             trees = keep[0] + list(trees)
             samples = keep[1] + samples

@@ -58,6 +58,8 @@ from offcenter.evaluation.statistics import (
     wins_ties_losses,
 )
 from offcenter.evaluation.study_cli import main as study_main
+from offcenter.measures.registry import parameters
+from offcenter.measures.scores import score_names
 from offcenter.tree.params import LEAF_RULES
 
 #: Metrics shown in the Markdown tables (all are in the CSV).
@@ -107,8 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
             "entropy measures, on one or more CSV files."
         ),
         epilog=(
-            "Settings (offcenter.MeasureSetting keys): [oc_|ocuniform_]<measure>[_b<beta>|_r<rho>]"
-            "[_uniform][_consistent][_a<alpha>], e.g. shannon, gini, oc_shannon (off-centered on "
+            "Settings (offcenter.MeasureSetting keys): [oc_|ocuniform_]<measure>["
+            + "|".join(f"_{p.token}<{p.name}>" for p in parameters().values())
+            + ", a parameter of the measure][_uniform][_consistent][_a<alpha>][_by<score>, "
+            + "a registered split score: "
+            + ", ".join(score_names())
+            + "], e.g. shannon, gini, oc_shannon (off-centered on "
             "the training prior), ocuniform_shannon (on the uniform distribution), "
             "oc_daroczy_b0.5, oc_rank_diversity_r0, asymmetric, asymmetric_consistent, "
             "oc_gini_a0.5 (scored by lambda_alpha, alpha = 0.5). Default: "
@@ -384,13 +390,13 @@ def main(argv: list[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     if args_in[:1] == ["study"]:  # the benchmark over a folder: offcenter.evaluation.study_cli
         return study_main(args_in[1:])
-    parser = build_parser()
-    try:  # plugins first: --settings may name their measures
+    try:  # plugins first: --settings may name their measures (and the help their parameters)
         from offcenter.measures.custom import load_plugins, plugin_args
 
         load_plugins(plugin_args(args_in), strict=True)
     except ValueError as exc:
-        parser.error(str(exc))
+        build_parser().error(str(exc))
+    parser = build_parser()
     args = parser.parse_args(argv)
     argv_list = list(sys.argv[1:] if argv is None else argv)
     files = [Path(f) for f in args.files]

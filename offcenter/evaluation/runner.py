@@ -62,7 +62,8 @@ def parse_setting(spec) -> MeasureSetting:
     """A :class:`~offcenter.MeasureSetting` from a key (``"oc_gini"``), a dict or a setting.
 
     A thin wrapper of :meth:`offcenter.MeasureSetting.parse` (see it for the syntax: an optional
-    ``oc_`` prefix, a measure name or alias, ``_b<beta>`` / ``_r<rho>``, ``_consistent``; the
+    ``oc_`` prefix, a measure name or alias, a token per parameter of the measure (``_b<beta>``,
+    ``_r<rho>``, a registered measure's own such as ``_gamma<gamma>``), ``_consistent``; the
     asymmetric entropy always uses theta = prior unless told otherwise).
 
     Examples

@@ -26,6 +26,16 @@ Models (:data:`MODELS`)
     many majority rows; the off-centered measures keep theta = the full training fold's prior,
     not the balanced sample's; each tree's prior-aware rule divides by its own, uniform, sample
     prior, so both rules coincide there).
+Sensitivity models (not in the committed run, :data:`DEFAULT_MODELS`)
+    ``"pruned_cv_auc"``, ``"pruned_cv_gmean"``, ``"pruned_cv_gmean_prior"``: ``pruned_cv``'s
+    inner CV and 1-SE rule with the loss 1 - ROC AUC, 1 - G-mean (majority rule) or 1 - G-mean
+    (prior-aware rule) instead of the balanced error (:data:`PRUNE_BY`,
+    :func:`cv_ccp_alpha_by`); ``"threshold_forest"``: the ``"forest"`` model (same trees, same
+    seeds, hence the same scores and ROC AUC) whose label is "positive when the averaged
+    score of the minority class is at least t", t tuned for G-mean on the training fold's
+    out-of-bag scores (:func:`tuned_threshold`; both leaf-rule rows carry these labels; no
+    anchor): threshold moving, the competitor of the class-balanced bootstrap that class
+    weights cannot be when the leaves are pure.
 Leaf rules
     One fit gives both: ``"majority"`` predicts the class of largest leaf frequency, ``"prior"`` the
     class whose leaf frequency most exceeds its (weighted) training prior, exactly as
@@ -159,9 +169,25 @@ MODELS = {
     "bagged_laplace": "bagged unpruned Laplace trees, all features (Cieslak et al. 2012)",
     "forest": "bagged forest",
     "balanced_forest": "bagged forest, class-balanced bootstrap",
+    "pruned_cv_auc": "fully grown tree, pruned at the inner-CV ccp_alpha of best ROC AUC (1-SE)",
+    "pruned_cv_gmean": "fully grown tree, pruned at the inner-CV ccp_alpha of best G-mean, "
+    "majority rule (1-SE)",
+    "pruned_cv_gmean_prior": "fully grown tree, pruned at the inner-CV ccp_alpha of best G-mean, "
+    "prior-aware rule (1-SE)",
+    "threshold_forest": "bagged forest, decision threshold tuned for G-mean on out-of-bag scores",
 }
-#: The models of the committed run (docs/imbalanced_study.md): the command line's default.
-DEFAULT_MODELS = tuple(MODELS)
+#: The models of the committed run (docs/imbalanced_study.md): the command line's default. The
+#: others are the sensitivity runs of the same document (alpha chosen by the reported metric and
+#: rule; a threshold-moving forest).
+DEFAULT_MODELS = (
+    "tree",
+    "pruned",
+    "pruned_cv",
+    "laplace",
+    "bagged_laplace",
+    "forest",
+    "balanced_forest",
+)
 #: Cost of each model relative to "tree" (CPU time over the 41 KEEL sets, every setting and the
 #: anchors, from the committed results: :func:`model_cpu_minutes`; "tree" is 1.4 CPU-minutes).
 #: Also the scheduling weights of :func:`run_study` (the longest groups first) and its ETA.
@@ -173,10 +199,26 @@ MODEL_COST = {
     "bagged_laplace": 39,
     "forest": 35,
     "balanced_forest": 39,
+    "pruned_cv_auc": 20,
+    "pruned_cv_gmean": 20,
+    "pruned_cv_gmean_prior": 20,
+    "threshold_forest": 36,
 }
 #: Models whose trees are pruned (mean leaves and depth are reported beside their results).
-PRUNED_MODELS = ("pruned", "pruned_cv")
-FOREST_MODELS = ("forest", "balanced_forest", "bagged_laplace")
+PRUNED_MODELS = ("pruned", "pruned_cv", "pruned_cv_auc", "pruned_cv_gmean", "pruned_cv_gmean_prior")
+#: The inner-CV criterion of each cross-validated pruning: (metric, leaf rule) whose loss,
+#: 1 - metric, the 1-SE rule minimises; ``pruned_cv`` (the committed run) uses the balanced error
+#: under the majority rule; the others are the sensitivity run's criteria, each the metric and rule
+#: of a family the study reports.
+PRUNE_BY = {
+    "pruned_cv": ("balanced_accuracy", "majority"),
+    "pruned_cv_auc": ("auc", None),
+    "pruned_cv_gmean": ("gmean", "majority"),
+    "pruned_cv_gmean_prior": ("gmean", "prior"),
+}
+FOREST_MODELS = ("forest", "balanced_forest", "bagged_laplace", "threshold_forest")
+#: Models with no anchor and no split-weighted forest (one of our settings each).
+NO_ANCHOR_MODELS = ("threshold_forest",)
 #: Metrics of the positive (minority) class; all "higher is better".
 STUDY_METRICS = {
     "auc": "ROC AUC",
@@ -488,17 +530,10 @@ def cv_ccp_alpha(make, X_tr, y_tr, seed: int, n_splits: int = INNER_FOLDS, full=
     a refit.
     """
     y_tr = np.asarray(y_tr, dtype=object)
-    counts = pd.Series(y_tr).value_counts()
-    k = int(min(n_splits, counts.min())) if len(counts) > 1 else 0
-    if k < 2:
+    cands = _inner_candidates(make, X_tr, y_tr, n_splits, full)
+    if cands is None:
         return 0.0
-    if full is not None:
-        path = full.cp_table()["alpha"].to_numpy(dtype=float)
-    else:
-        path = _path(make(0.0), X_tr, y_tr)
-    cands = _candidate_alphas(path)
-    if len(cands) == 1:
-        return 0.0
+    k = int(min(n_splits, pd.Series(y_tr).value_counts().min()))
     inner = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
     errors = []
     for tr, te in inner.split(np.zeros((len(y_tr), 1)), y_tr):
@@ -507,6 +542,115 @@ def cv_ccp_alpha(make, X_tr, y_tr, seed: int, n_splits: int = INNER_FOLDS, full=
             [_balanced_error(yb, p) for p in _pruned_predictions(make, cands, Xa, ya, Xb)]
         )
     return one_se_alpha_of_folds(cands, errors)
+
+
+def _criterion_loss(metric: str, rule, y_true, proba, classes, prior) -> float:
+    """1 - ``metric`` of the pruned tree's class scores ``proba`` on an inner test fold: ROC AUC
+    of the scores (either class: the same for two classes), or G-mean of the labels of the leaf
+    ``rule`` (:func:`_rule_labels` with the tree's ``prior``)."""
+    classes = np.asarray(classes, dtype=object)
+    y_true = np.asarray(y_true, dtype=object)
+    if metric == "auc":
+        value = _metrics.roc_auc_ovr(y_true == classes[-1], proba[:, -1], positive=True)
+    else:
+        labels = classes[_rule_labels(proba, np.asarray(prior, dtype=float))[rule]]
+        value = _metrics.g_mean(y_true, labels, positive=classes[-1])
+    return 1.0 - float(value) if np.isfinite(value) else 1.0
+
+
+def cv_ccp_alpha_by(
+    make, X_tr, y_tr, seed: int, metric: str, rule=None, n_splits: int = INNER_FOLDS, full=None
+) -> float:
+    """``ccp_alpha`` chosen by an inner stratified CV for ``metric`` under the leaf ``rule``.
+
+    The candidates, inner folds and 1-SE rule of :func:`cv_ccp_alpha`; the loss is
+    1 - ``metric`` (``"auc"``, or ``"gmean"`` under ``rule``) of each candidate's pruned tree on
+    each inner test fold (:func:`_criterion_loss`), so that the choice follows the metric and
+    rule a family reports (the sensitivity models of :data:`PRUNE_BY`).
+    """
+    y_tr = np.asarray(y_tr, dtype=object)
+    cands = _inner_candidates(make, X_tr, y_tr, n_splits, full)
+    if cands is None:
+        return 0.0
+    k = int(min(n_splits, pd.Series(y_tr).value_counts().min()))
+    inner = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+    errors = []
+    for tr, te in inner.split(np.zeros((len(y_tr), 1)), y_tr):
+        Xa, ya, Xb, yb = X_tr.iloc[tr], y_tr[tr], X_tr.iloc[te], y_tr[te]
+        classes, probas, prior = _pruned_probas(make, cands, Xa, ya, Xb)
+        errors.append([_criterion_loss(metric, rule, yb, p, classes, prior) for p in probas])
+    return one_se_alpha_of_folds(cands, errors)
+
+
+def _inner_candidates(make, X_tr, y_tr, n_splits, full):
+    """The candidate alphas of an inner CV, or None when there is nothing to choose (fewer than
+    2 rows of a class, or a path of one alpha): the full tree is then kept."""
+    counts = pd.Series(y_tr).value_counts()
+    k = int(min(n_splits, counts.min())) if len(counts) > 1 else 0
+    if k < 2:
+        return None
+    if full is not None:
+        path = full.cp_table()["alpha"].to_numpy(dtype=float)
+    else:
+        path = _path(make(0.0), X_tr, y_tr)
+    cands = _candidate_alphas(path)
+    return None if len(cands) == 1 else cands
+
+
+def _pruned_probas(make, alphas, X_tr, y_tr, X_te):
+    """(classes, class scores of each pruned tree on X_te, the prior of its prior-aware rule) of
+    the tree grown on X_tr, pruned at each alpha (the anchor: uniform prior, balanced weights)."""
+    full = make(0.0)
+    if hasattr(full, "steps"):
+        out = []
+        for a in alphas:
+            pipe = make(float(a)).fit(X_tr, y_tr)
+            out.append(np.asarray(pipe.predict_proba(X_te), dtype=float))
+        n = len(pipe.classes_)
+        return pipe.classes_, out, np.full(n, 1.0 / n)
+    full.fit(X_tr, y_tr)
+    out = [
+        np.asarray((full.prune(float(a)) if a > 0 else full).predict_proba(X_te), dtype=float)
+        for a in alphas
+    ]
+    return full.classes_, out, np.asarray(full.prior_, dtype=float)
+
+
+def tuned_threshold(y, score, positive) -> float:
+    r"""The decision threshold on ``score`` (of ``positive``) of the largest G-mean on (y, score).
+
+    The candidates are the midpoints between consecutive distinct scores (and the ends);
+    a row is labelled ``positive`` when its score is at least the threshold. Of the candidates
+    with the largest G-mean, the median one (a plateau's middle). Rows with a NaN score (a row
+    in every bootstrap: no out-of-bag score) are left out.
+
+    >>> tuned_threshold(["a", "b", "b", "a"], [0.1, 0.7, 0.4, 0.3], "b")
+    0.35
+    """
+    y = np.asarray(y, dtype=object)
+    score = np.asarray(score, dtype=float)
+    ok = np.isfinite(score)
+    y, score = y[ok], score[ok]
+    u = np.unique(score)
+    if len(u) < 2:
+        return 0.5
+    cands = np.concatenate([[u[0]], (u[1:] + u[:-1]) / 2, [u[-1] + 1e-12]])
+    pos = y == positive
+    g = []
+    for t in cands:
+        pred = score >= t
+        tpr = np.mean(pred[pos]) if pos.any() else 0.0
+        tnr = np.mean(~pred[~pos]) if (~pos).any() else 0.0
+        g.append(math.sqrt(tpr * tnr))
+    best = np.flatnonzero(np.asarray(g) == max(g))
+    return float(cands[best[len(best) // 2]])
+
+
+def _minority(y) -> object:
+    """The least frequent class of ``y`` (ties: the last in sorted order), the study's positive."""
+    counts = pd.Series(np.asarray(y, dtype=object)).value_counts()
+    least = counts[counts == counts.min()].index.tolist()
+    return sorted(least, key=str)[-1]
 
 
 def _path(model, X, y) -> np.ndarray:
@@ -548,6 +692,12 @@ def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
                 lambda a: _anchor(model, X_tr, protocol, seed, a), X_tr, y_tr, seed
             )
             pipe = _anchor(model, X_tr, protocol, seed, alpha)
+        elif model in PRUNE_BY:
+            metric, rule = PRUNE_BY[model]
+            alpha = cv_ccp_alpha_by(
+                lambda a: _anchor(model, X_tr, protocol, seed, a), X_tr, y_tr, seed, metric, rule
+            )
+            pipe = _anchor(model, X_tr, protocol, seed, alpha)
         else:
             pipe = _anchor(model, X_tr, protocol, seed)
         pipe.fit(X_tr, y_tr)
@@ -561,27 +711,45 @@ def _fit(setting, model: str, X_tr, y_tr, protocol: StudyProtocol, seed: int):
     params = setting.tree_params()
     if model in FOREST_MODELS:
         laplace = model == "bagged_laplace"
+        tuned = model == "threshold_forest"
         est = ForestClassifier(
             **params,
             **({"leaf_estimate": "laplace"} if laplace else {}),
+            **({"oob_score": True} if tuned else {}),
             bootstrap="balanced" if model == "balanced_forest" else True,
             stratified=not laplace,  # Cieslak et al. bag with the plain bootstrap
             n_estimators=protocol.n_estimators,
             max_features=None if laplace else protocol.max_features,
             random_state=seed,
             n_jobs=1,
-        ).fit(X_tr, y_tr)
+        )
+        if tuned:
+            with warnings.catch_warnings():  # "some rows are in every bootstrap": left out
+                warnings.simplefilter("ignore", UserWarning)
+                est.fit(X_tr, y_tr)
+            positive = _minority(y_tr)
+            col = list(np.asarray(est.classes_, dtype=object).tolist()).index(positive)
+            est.tuned_threshold_ = (
+                positive,
+                tuned_threshold(y_tr, est.oob_decision_function_[:, col], positive),
+            )
+        else:
+            est.fit(X_tr, y_tr)
         return est, None
     if model == "laplace":
         est = TreeClassifier(**params, leaf_estimate="laplace").fit(X_tr, y_tr)
         return est, est.prior_
-    if model == "pruned_cv":
+    if model in PRUNE_BY:
 
         def make(_alpha):
             return TreeClassifier(**params)
 
         est = TreeClassifier(**params).fit(X_tr, y_tr)
-        alpha = cv_ccp_alpha(make, X_tr, y_tr, seed, full=est)
+        if model == "pruned_cv":
+            alpha = cv_ccp_alpha(make, X_tr, y_tr, seed, full=est)
+        else:
+            metric, rule = PRUNE_BY[model]
+            alpha = cv_ccp_alpha_by(make, X_tr, y_tr, seed, metric, rule, full=est)
         if alpha > 0:
             est = est.prune(alpha)
         return est, est.prior_
@@ -625,6 +793,13 @@ def leaf_rule_predictions(est, X, prior=None) -> tuple[np.ndarray, dict[str, np.
             for rule, j in _rule_labels(p, np.asarray(tree.prior_, dtype=float)).items():
                 votes[rule][rows, cols[j]] += 1
         proba = total / len(trees)
+        tuned = getattr(est, "tuned_threshold_", None)
+        if tuned is not None:  # threshold moving: the same labels under both rules
+            positive, t = tuned
+            other = [c for c in classes.tolist() if c != positive]
+            hit = proba[:, classes.tolist().index(positive)] >= t
+            labels = np.where(hit, positive, other[0] if other else positive).astype(object)
+            return proba, dict.fromkeys(LEAF_RULES, labels)
         out = {}
         for rule, v in votes.items():
             key = np.where(v == v.max(axis=1, keepdims=True), proba, -np.inf)
@@ -798,6 +973,8 @@ def run_study(
             for s in all_settings:
                 key = _key_label(s)[0]
                 if s == WEIGHTED_FOREST and model not in ("forest", "balanced_forest"):
+                    continue
+                if s in (ANCHOR, WEIGHTED_FOREST) and model in NO_ANCHOR_MODELS:
                     continue
                 if (data.name, model, key) in skip:
                     continue
@@ -1055,7 +1232,10 @@ ANCHOR_FOREST_LABEL = "scikit-learn forest, class-balanced bootstrap"
 def setting_labels(folds: pd.DataFrame, distinct: bool = True, model: str | None = None) -> dict:
     """Setting key -> label; DKM's label names HDDT too when both are present (two classes).
 
-    With a forest ``model``, the anchor is labelled as the balanced random forest it is there.
+    With a forest ``model``, the anchor is labelled as the model it is there
+    (:data:`ANCHOR_FOREST_LABEL`: scikit-learn's forest with ``class_weight="balanced"``, whose
+    bootstrap draws are class-balanced; not the CART tree that the per-fold CSV's ``label``
+    column names for every model).
     """
     labels = folds.drop_duplicates("setting").set_index("setting")["label"].to_dict()
     if model in FOREST_MODELS and ANCHOR in labels:
@@ -1169,7 +1349,7 @@ def gains(
         raise ValueError(f"the reference {reference!r} is not among the settings.")
     ir = dict(imbalance or {})
     ir.update({d.name: d.info()["imbalance_ratio"] for d in data_sets})
-    labels = folds.drop_duplicates("setting").set_index("setting")["label"].to_dict()
+    labels = setting_labels(folds, distinct=False, model=model)  # the forest anchor named so
     diff = table.sub(table[reference], axis=0).drop(columns=[reference])
     long = diff.reset_index().melt(id_vars="data", var_name="setting", value_name="gain")
     long["label"] = long["setting"].map(labels)

@@ -33,9 +33,9 @@ from offcenter.measures._validation import (
     rescaled_table,
     scalar_or_array,
 )
-from offcenter.measures.entropies import _gain_of_frequencies
 from offcenter.measures.impurity import Impurity, resolve_theta
 from offcenter.measures.registry import get_measure
+from offcenter.measures.scores import get_score
 
 
 @dataclass(frozen=True)
@@ -133,18 +133,19 @@ def _association_counts(t: np.ndarray, imp: Impurity) -> tuple[np.ndarray, ...]:
     i_y_x = (rows * i_rows).sum(axis=-1) / n
     i_x = imp.for_predictor(t.shape[-2]).of_counts(rows)
     g = i_y - i_y_x
-    beta = imp.params.get("beta", 2.0)
-    if imp.name in ("shannon", "gini", "daroczy") and imp.theta is None and beta > 0.0:
+    exact_gain = imp.info.exact_gain  # the registry's: a measure with such a sum declares it
+    if exact_gain is not None and imp.theta is None:
         # the difference cancels when the gain is small against I(Y) (a nearly pure node):
         # there, the gain as a sum of non-negative terms (relative error ~1e-15)
         lost = np.abs(g) < 0.0625 * i_y  # more than 4 bits lost
         if np.any(lost):
             safe = np.where(rows > 0, rows, 1.0)
             freqs = t / safe[..., None]
-            exact = _gain_of_frequencies(
-                freqs, rows / n[..., None], class_counts / n[..., None], imp.name, beta
+            exact = exact_gain(
+                freqs, rows / n[..., None], class_counts / n[..., None], **imp.params
             )
-            g = np.where(lost, exact, g)
+            if exact is not None:
+                g = np.where(lost, exact, g)
     return i_y, i_y_x, i_x, g
 
 
@@ -169,7 +170,7 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
         Asymmetric entropy only: Laplace estimate with each row's own n (and the total n for
         I(Y)).
     **params
-        ``beta`` or ``rho``.
+        The measure's parameters (``beta``, ``rho``, a registered measure's own).
 
     Returns
     -------
@@ -188,7 +189,8 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
     gain I(Y) - I(Y|X) loses digits when it is small against I(Y) (a nearly pure node); for
     plain Shannon, Gini and Daroczy (beta > 0) it is then computed as a sum of terms of one
     sign, the rows' divergences from the margin (``entropies._gain_of_frequencies``), which keeps a
-    relative error below 1e-13 (Shannon's gain of [[1e15, 1], [1e15, 0]] was 16 % off). Two
+    relative error below 1e-13 (Shannon's gain of [[1e15, 1], [1e15, 0]] was 16 % off): the
+    measures whose registry entry declares such a sum (``MeasureInfo.exact_gain``). Two
     limits remain: a nearly *independent* table (rows with almost the same class shares) keeps
     the rounding of the frequencies (1e-10 relative for counts near 1e6), and the gain of
     other measures is the plain difference.
@@ -234,7 +236,7 @@ def association(table, measure="shannon", theta=None, *, consistent=False, **par
                 t = t[:, present]  # the prior of the classes the table contains
         th = resolve_theta(theta, t.sum(axis=-2)) if theta is not None else None
         imp = Impurity(info.name, theta=th, consistent=consistent, **params)
-    if imp.split_criterion is not None:
+    if not get_score("gain").applies_to(imp.info):  # the scores' registry: a criterion's own
         raise ValueError(
             f"the {imp.info.label} is a split criterion, not an impurity: it has no gain or "
             "lambda_alpha; score a table with offcenter.hellinger_split(table)."

@@ -92,6 +92,14 @@ class SplitCriterion:
     score_short: str = "score"
     #: Its range, said where its values sit in a gain column ("0 to √2").
     score_range: str = ""
+    #: The intermediate numbers of one split, ``parts(parent, children)``: what a worked
+    #: calculation shows (a list of dicts; see :func:`hellinger_parts`). None: none.
+    parts: Callable[[np.ndarray, np.ndarray], list] | None = None
+
+    def value(self, t) -> float:
+        """The score of one valid count table (K, q), scale-free (counts near 1e308 are
+        scaled by a power of two first, exactly)."""
+        return float(self.table(rescaled_table(np.asarray(t, dtype=np.float64))))
 
 
 def _sqrt_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -148,6 +156,27 @@ def _hellinger_pair(L: np.ndarray, R: np.ndarray) -> np.ndarray:
     return np.sqrt(best)
 
 
+def hellinger_parts(parent: np.ndarray, kids: np.ndarray) -> list[dict]:
+    """The one-vs-rest distances of a split, one dict per class scored (class 1 for two
+    classes, each class for more): ``class`` (its index), ``positive`` and ``negative`` (each
+    child's share of the class and of the rest; None when the node lacks either) and
+    ``distance``."""
+    n = parent.sum()
+    q = parent.size
+    sizes = kids.sum(axis=1)
+    out = []
+    for c in [1] if q == 2 else range(q):
+        pos_total, neg_total = parent[c], n - parent[c]
+        if pos_total <= 0 or neg_total <= 0:
+            out.append({"class": c, "positive": None, "negative": None, "distance": 0.0})
+            continue
+        a = kids[:, c] / pos_total
+        b = (sizes - kids[:, c]) / neg_total
+        d = float(np.sqrt(((np.sqrt(a) - np.sqrt(b)) ** 2).sum()))
+        out.append({"class": c, "positive": a, "negative": b, "distance": d})
+    return out
+
+
 #: The Hellinger distance criterion of HDDT (see the module docs).
 HELLINGER = SplitCriterion(
     "hellinger",
@@ -156,6 +185,7 @@ HELLINGER = SplitCriterion(
     score_name="Hellinger distance",
     score_short="Hellinger d",
     score_range="0 to √2",
+    parts=hellinger_parts,
 )
 
 

@@ -48,9 +48,15 @@ module (whose import may register it) and registers the function from it; otherw
 with an ``ImportError`` that says which module to import. A function defined in
 ``__main__`` or inside another function cannot be found again: register it before loading.
 
-Parameters of a custom measure are named ``beta`` and/or ``rho``: the names
-:class:`~offcenter.TreeClassifier`, :class:`~offcenter.MeasureSetting` and the setting keys
-(``mymeasure_b0.5``) carry.
+Parameters
+----------
+A custom measure's parameters take any name (lower-case letters, not a setting's field such as
+``theta`` or ``alpha``): ``params={"gamma": 2.0}``. The registry declares them, and everything
+else reads them from there: :class:`~offcenter.MeasureSetting` (``params``, or ``gamma=`` as a
+keyword), the setting keys (``mymeasure_gamma2``; a parameter named ``beta`` or ``rho`` keeps
+the built-in ``b``/``r`` token, ``mymeasure_b0.5``), the estimators
+(``TreeClassifier(measure="mymeasure", measure_params={"gamma": 2.0})``, the forest alike),
+the CLI's ``--settings`` and the pages' links, sliders and session files.
 
 Examples
 --------
@@ -99,7 +105,7 @@ ENTRY_POINT_GROUP = "offcenter.measures"
 PLUGINS_ENV = "OFFCENTER_PLUGINS"
 
 _NAME = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
-_PARAM_NAMES = ("beta", "rho")
+_PARAM_NAME = re.compile(r"^[a-z]+$")
 _CUSTOM: dict[str, Callable] = {}  # name -> the user's function
 _KWARGS: dict[str, dict] = {}  # name -> the other arguments of its registration
 _LOADED: set[str] = set()  # plugin specs loaded in this process
@@ -113,33 +119,44 @@ def _check_name(name) -> str:
         )
     if name in ("oc", "ocuniform", "ocprior", "consistent", "balanced", "uniform", "prior"):
         raise ValueError(f"{name!r} is a word of the setting keys; choose another name.")
-    if re.match(r"^(oc|octheta)", name) or re.search(r"_(b|r|a|n)[0-9.]", name):
+    tokens = "|".join(
+        sorted({"b", "r", "a", "n", *(p.token for p in _registry.parameters().values())})
+    )
+    if re.match(r"^(oc|octheta)", name) or re.search(rf"_({tokens})[-+]?[0-9.]", name):
         raise ValueError(
-            f"{name!r} would be read as part of a setting key (an 'oc' prefix or a _b/_r/_a/_n "
-            "number suffix); choose another name."
+            f"{name!r} would be read as part of a setting key (an 'oc' prefix or a number "
+            "suffix such as _b0.5 or _a1); choose another name."
         )
     return name
 
 
 def _param_info(name: str, spec, measure: str) -> ParamInfo:
-    if name not in _PARAM_NAMES:
+    if not isinstance(name, str) or not _PARAM_NAME.match(name):
         raise ValueError(
-            f"the parameters of a custom measure are named beta or rho (the names TreeClassifier "
-            f"and MeasureSetting carry); got {name!r}. Rename it in your function."
+            f"a parameter of a custom measure is named by lower-case letters (e.g. 'gamma'); "
+            f"got {name!r}."
+        )
+    if name in _registry.RESERVED_PARAM_NAMES:
+        raise ValueError(
+            f"{name!r} is a field of a measure setting, not a name for a measure's parameter; "
+            "rename it in your function."
         )
     if isinstance(spec, ParamInfo):
         if spec.name != name:
             raise ValueError(f"the ParamInfo for {name!r} is named {spec.name!r}.")
-        return spec
+        return _check_token(spec)
+    known = _registry.parameters().get(name)
+    token = known.token if known is not None else name
     if isinstance(spec, Mapping):
-        extra = set(spec) - {"default", "low", "high", "description"}
+        extra = set(spec) - {"default", "low", "high", "description", "token"}
         if extra or "default" not in spec:
             raise ValueError(
                 f"parameter {name!r}: give a default number, or a dict with 'default' and "
-                f"optionally 'low', 'high', 'description'; got {dict(spec)!r}."
+                f"optionally 'low', 'high', 'description', 'token'; got {dict(spec)!r}."
             )
         default, low, high = spec["default"], spec.get("low"), spec.get("high")
         description = spec.get("description", f"parameter {name} of the {measure} measure")
+        token = spec.get("token", token)
     else:
         default, low, high, description = spec, None, None, f"parameter {name} of {measure}"
     for what, v in (("default", default), ("low", low), ("high", high)):
@@ -152,17 +169,39 @@ def _param_info(name: str, spec, measure: str) -> ParamInfo:
         raise ValueError(f"parameter {name!r}: the default {default} is outside [{low}, {high}].")
     ui_low = float(low) if low is not None else default - max(1.0, abs(default))
     ui_high = float(high) if high is not None else default + max(1.0, abs(default))
-    return ParamInfo(
-        name,
-        {"beta": r"\beta", "rho": r"\rho"}[name],
-        default,
-        None if low is None else float(low),
-        None if high is None else float(high),
-        ui_low,
-        ui_high,
-        (ui_high - ui_low) / 100.0,
-        str(description),
+    glyph = _registry.greek_glyph(name)
+    return _check_token(
+        ParamInfo(
+            name,
+            rf"\{name}" if glyph != name else rf"\mathrm{{{name}}}",
+            default,
+            None if low is None else float(low),
+            None if high is None else float(high),
+            ui_low,
+            ui_high,
+            (ui_high - ui_low) / 100.0,
+            str(description),
+            token=str(token),
+        )
     )
+
+
+def _check_token(info: ParamInfo) -> ParamInfo:
+    """A parameter's key token is letters, not a word the keys reserve, and names one
+    parameter only (``b`` is beta's)."""
+    token = info.token
+    if not _PARAM_NAME.match(token) or token in _registry.RESERVED_TOKENS:
+        raise ValueError(
+            f"parameter {info.name!r}: its key token {token!r} must be lower-case letters other "
+            f"than {', '.join(sorted(_registry.RESERVED_TOKENS))}."
+        )
+    for other, p in _registry.parameters().items():
+        if p.token == token and other != info.name:
+            raise ValueError(
+                f"parameter {info.name!r}: the key token {token!r} is {other}'s; give another "
+                "('token' in its dict)."
+            )
+    return info
 
 
 def _test_distributions(q: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -380,8 +419,10 @@ def register_measure(
         Readable name (tables, legends); default: the name. ``short`` (default: the label) is
         the name in setting labels.
     params : mapping, optional
-        ``{"beta": default}`` or ``{"beta": {"default": 0.5, "low": 0, "high": 1,
-        "description": ...}}`` (or a :class:`ParamInfo`); names ``beta`` and/or ``rho``.
+        ``{"gamma": default}`` or ``{"gamma": {"default": 0.5, "low": 0, "high": 1,
+        "description": ..., "token": ...}}`` (or a :class:`ParamInfo`): any lower-case name but
+        a setting's fields (``theta``, ``alpha``, ...); ``token`` is its word in setting keys
+        (default: the name, or ``b``/``r`` for ``beta``/``rho``).
     latex, description, reference : str
         For the pages and the docs.
     replace : bool

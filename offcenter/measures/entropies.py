@@ -323,6 +323,25 @@ def _gain_of_frequencies(
     return factor * _weighted_rows(weights, per_row)
 
 
+def shannon_gain(rows: np.ndarray, weights: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Shannon's gain as a sum of terms of one sign (:func:`_gain_of_frequencies`): the
+    registry's ``exact_gain`` of Shannon."""
+    return _gain_of_frequencies(rows, weights, p, "shannon")
+
+
+def gini_gain(rows: np.ndarray, weights: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Gini's gain as a sum of terms of one sign (:func:`_gain_of_frequencies`)."""
+    return _gain_of_frequencies(rows, weights, p, "gini")
+
+
+def daroczy_gain(rows: np.ndarray, weights: np.ndarray, p: np.ndarray, beta: float):
+    """Daroczy's gain as a sum of terms of one sign (:func:`_gain_of_frequencies`) for
+    beta > 0; None for beta <= 0 (no such sum: the plain difference stands)."""
+    if not beta > 0.0:
+        return None
+    return _gain_of_frequencies(rows, weights, p, "daroczy", beta)
+
+
 def _repair_overflow(terms, rows, pj, present, weights, name, beta):
     r"""The classes whose one-signed terms overflowed, recomputed without the linear term.
 

@@ -1,6 +1,6 @@
 r"""A measure together with its settings: the impurity function a tree node is scored with.
 
-:class:`Impurity` bundles a registered measure, its parameters (beta, rho), an optional
+:class:`Impurity` bundles a registered measure, its parameters (the registry's), an optional
 off-centering reference theta and, for the asymmetric entropy, the consistent (Laplace) form.
 It evaluates frequencies or class counts, vectorised over leading axes, and is what the
 association coefficients, the tree engine and the evaluation share.
@@ -80,7 +80,8 @@ class Impurity:
     consistent : bool
         Asymmetric entropy only: use the Laplace estimate with each distribution's n.
     **params
-        ``beta`` for daroczy, ``rho`` for rank_diversity.
+        The measure's parameters, by the names its registry entry declares (``beta`` for
+        daroczy, ``rho`` for rank_diversity, a registered measure's own).
 
     Examples
     --------
@@ -144,8 +145,9 @@ class Impurity:
         if self.off_centered:
             parts.append("oc")
         parts.append(self.info.name)
+        tokens = {p.name: p.token for p in self.info.params}
         for k, v in self.params.items():
-            parts.append(f"{k[0]}{v:g}")
+            parts.append(f"{tokens[k]}{v:g}")
         if self.consistent:
             parts.append("consistent")
         return "_".join(parts)

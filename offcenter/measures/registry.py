@@ -12,8 +12,9 @@ while the curve pages, which draw functions of p, list :data:`MEASURES` only.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -21,13 +22,38 @@ from offcenter.measures import criteria as _c
 from offcenter.measures import entropies as _m
 from offcenter.measures._validation import as_parameter
 
+#: Names a measure's parameter cannot take: they are the other fields of a setting, or the
+#: words of its key.
+RESERVED_PARAM_NAMES = frozenset(
+    {
+        "measure",
+        "theta",
+        "consistent",
+        "alpha",
+        "n",
+        "class_weight",
+        "params",
+        "score",
+        "oc",
+        "uniform",
+        "prior",
+        "balanced",
+    }
+)
+#: Key tokens a parameter cannot take (alpha's ``a``, the sample size's ``n``, theta's).
+RESERVED_TOKENS = frozenset({"a", "n", "theta", "octheta", "oc", "ocuniform", "ocprior"})
+
 
 @dataclass(frozen=True)
 class ParamInfo:
-    """A numeric parameter of a measure.
+    """A numeric parameter of a measure: everything the settings, the estimators, the pages'
+    links and sliders and the CLI read of it (nothing outside the registry names it).
 
     ``low``/``high`` are the mathematically valid range (``None`` = unbounded); ``ui_low``,
-    ``ui_high`` and ``ui_step`` the range a slider offers.
+    ``ui_high`` and ``ui_step`` the range a slider offers. ``token`` is the parameter's word in
+    a setting key (``b`` for beta: ``oc_daroczy_b0.5``; default: its name,
+    ``tsallis_gamma0.5``); ``glyph`` its sign in labels (``β``; default: the Greek letter of
+    that name, else the name); ``presets`` the values the curve pages offer to draw at once.
     """
 
     name: str
@@ -39,6 +65,15 @@ class ParamInfo:
     ui_high: float
     ui_step: float
     description: str
+    token: str = ""
+    glyph: str = ""
+    presets: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.token:
+            object.__setattr__(self, "token", self.name)
+        if not self.glyph:
+            object.__setattr__(self, "glyph", greek_glyph(self.name))
 
     def validate(self, value: object, measure_label: str) -> float:
         return as_parameter(
@@ -75,6 +110,17 @@ class MeasureInfo:
     #: from its children's class counts, instead of by an impurity decrease; ``function`` and
     #: ``kernel`` are then the node measure (node impurities, pruning costs, importances).
     criterion: _c.SplitCriterion | None = None
+    #: The gain as a sum of terms of one sign, ``exact_gain(rows, weights, prior, **params)``
+    #: (rows' class frequencies, rows' shares, the margin), used where the difference of
+    #: impurities cancels (a nearly pure node); it returns None at parameter values without
+    #: such a sum. None: the plain difference.
+    exact_gain: Callable | None = None
+    #: The parameter values at which the measure is Shannon's entropy in bits (``()``: always;
+    #: None: never): the curve pages' axis says "bits" then.
+    shannon_at: tuple[tuple[str, float], ...] | None = None
+    #: The parameter values its reference states (None: all); others are this package's
+    #: reconstruction, which :attr:`notes` explains (the pages say so when they draw one).
+    stated_params: tuple[tuple[str, float], ...] | None = None
 
     @property
     def is_criterion(self) -> bool:
@@ -86,12 +132,6 @@ class MeasureInfo:
         """For a split criterion, the name of the measure of its node impurities (pruning
         costs, importances: ``"dkm"`` for HDDT); None for an impurity measure (its own)."""
         return None if self.criterion is None else self.function.__name__
-
-    @property
-    def takes_alpha(self) -> bool:
-        """Whether a split under this measure can be scored by lambda_alpha (an impurity
-        decrease can; a split criterion is scored by itself)."""
-        return self.criterion is None
 
     # What the pages and the drawings say of a measure's split scores: read here, so that
     # nothing outside the registry and the scoring interface asks whether it is a criterion.
@@ -136,14 +176,15 @@ class MeasureInfo:
             f"is {self.node_measure.upper() if self.node_measure else 'its node measure'}."
         )
 
-    def check_alpha(self, alpha) -> None:
-        """The one rule "a split criterion takes no alpha": ValueError if ``alpha`` is given
-        to a measure that does not take it (:attr:`takes_alpha`)."""
-        if alpha is not None and not self.takes_alpha:
-            raise ValueError(
-                f"alpha (the score lambda_alpha of an impurity gain) does not apply to the "
-                f"{self.label}, a split criterion scored by itself; leave alpha=None."
-            )
+    def in_bits(self, params) -> bool:
+        """Whether the measure at ``params`` (a mapping) is Shannon's entropy in bits."""
+        return self.shannon_at is not None and all(params.get(k) == v for k, v in self.shannon_at)
+
+    def reconstructed(self, params) -> bool:
+        """Whether ``params`` are outside the values the measure's reference states."""
+        return self.stated_params is not None and any(
+            params.get(k) != v for k, v in self.stated_params
+        )
 
     @property
     def off_centerable(self) -> bool:
@@ -178,6 +219,43 @@ class MeasureInfo:
         return out
 
 
+def greek_glyph(name: str) -> str:
+    """The Greek letter a parameter is named after (``"beta"`` -> ``"β"``), else the name.
+
+    >>> greek_glyph("gamma"), greek_glyph("width")
+    ('γ', 'width')
+    """
+    try:
+        return unicodedata.lookup(f"GREEK SMALL LETTER {name.upper()}")
+    except KeyError:
+        return name
+
+
+def parameters() -> dict[str, ParamInfo]:
+    """Every parameter name the registered measures declare, with one :class:`ParamInfo`
+    each (what the pages' links hold): the first declaration's default, description, token and
+    glyph, and the union of the declarations' slider ranges (the finest step), so that one
+    link field carries the parameter for every measure that has it.
+
+    >>> sorted(parameters())
+    ['beta', 'rho']
+    """
+    out: dict[str, ParamInfo] = {}
+    for info in TREE_MEASURES.values():
+        for p in info.params:
+            if p.name not in out:
+                out[p.name] = p
+                continue
+            q = out[p.name]
+            out[p.name] = replace(
+                q,
+                ui_low=min(q.ui_low, p.ui_low),
+                ui_high=max(q.ui_high, p.ui_high),
+                ui_step=min(q.ui_step, p.ui_step),
+            )
+    return out
+
+
 _BETA = ParamInfo(
     "beta",
     r"\beta",
@@ -189,6 +267,8 @@ _BETA = ParamInfo(
     0.1,
     "order of the generalized entropy, beta >= 0 (0: number of classes - 1, 1: Shannon, "
     "2: twice Gini)",
+    token="b",
+    presets=(0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0),
 )
 _RHO = ParamInfo(
     "rho",
@@ -201,6 +281,7 @@ _RHO = ParamInfo(
     0.1,
     "order of the rank diversity, 0 <= rho <= 100 (0: twice the misclassification error; "
     "the bound keeps (q - 1)^rho finite)",
+    token="r",
 )
 
 _PAPER = (
@@ -224,6 +305,8 @@ MEASURES: dict[str, MeasureInfo] = {
             function=_m.shannon,
             kernel=_m._shannon,
             aliases=("entropy",),
+            exact_gain=_m.shannon_gain,
+            shannon_at=(),
         ),
         MeasureInfo(
             name="gini",
@@ -236,6 +319,7 @@ MEASURES: dict[str, MeasureInfo] = {
             reference="C. Gini, 1912; Breiman et al., Classification and Regression Trees, 1984",
             function=_m.gini,
             kernel=_m._gini,
+            exact_gain=_m.gini_gain,
         ),
         MeasureInfo(
             name="misclassification",
@@ -264,6 +348,8 @@ MEASURES: dict[str, MeasureInfo] = {
             function=_m.daroczy,
             kernel=_m._daroczy,
             aliases=("generalized",),
+            exact_gain=_m.daroczy_gain,
+            shannon_at=(("beta", 1.0),),
         ),
         MeasureInfo(
             name="rank_diversity",
@@ -284,6 +370,7 @@ MEASURES: dict[str, MeasureInfo] = {
                 "and Taillie's average rarity with rank-based rarity (i - 1)^rho."
             ),
             aliases=("rank",),
+            stated_params=(("rho", 0.0),),
         ),
         MeasureInfo(
             name="asymmetric",

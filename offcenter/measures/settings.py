@@ -52,30 +52,49 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, fields, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from offcenter.measures._validation import as_float_array, as_parameter, as_theta
 from offcenter.measures.impurity import Impurity, resolve_theta
-from offcenter.measures.registry import TREE_MEASURES, get_measure
+from offcenter.measures.registry import TREE_MEASURES, get_measure, parameters
+from offcenter.measures.scores import SCORES, get_score, resolve_score, score_like
 
-__all__ = ["MeasureSetting", "comparison_settings", "format_number"]
+__all__ = ["MEASURE_KEYWORDS", "MeasureSetting", "Params", "comparison_settings", "format_number"]
 
 _THETA_WORDS = ("prior", "uniform")
 _NUMBER = r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+"
 _THETA_VALUES = rf"(?:{_NUMBER})(?:-(?:{_NUMBER}))+"
 _RE_PREFIX_THETA = re.compile(rf"^octheta({_THETA_VALUES})$")
 _RE_SUFFIX_THETA = re.compile(rf"^theta({_THETA_VALUES})$")
-# a one-letter parameter token: b<beta>, r<rho>, n<n>, a<alpha>; signs and exponents are read
-# here so that "b-1" gives the clear "beta out of range" error, not "unknown measure"
-_RE_PARAM = re.compile(r"^([abrn])([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]+)?)$")
-_DICT_KEYS = ("measure", "theta", "beta", "rho", "consistent", "alpha", "n", "class_weight")
+# a number token: <word><number>, the word a parameter's token of the registry (b<beta>,
+# r<rho>, a registered measure's own) or a<alpha>, n<n>; signs and exponents are read here so
+# that "b-1" gives the clear "beta out of range" error, not "unknown measure"
+_RE_PARAM = re.compile(r"^([a-z]+?)([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]+)?)$")
+_FIELD_KEYS = ("measure", "theta", "params", "consistent", "alpha", "n", "class_weight", "score")
 _SYNTAX = (
-    "[oc_|ocuniform_|octheta<t1>-<t2>_]<measure>[_b<beta>][_r<rho>][_uniform|_theta<t1>-<t2>]"
-    "[_consistent[_n<n>]][_balanced][_a<alpha>]"
+    "[oc_|ocuniform_|octheta<t1>-<t2>_]<measure>[_<token><value> per parameter, e.g. _b0.5]"
+    "[_uniform|_theta<t1>-<t2>][_consistent[_n<n>]][_balanced][_a<alpha>][_by<score>]"
 )
+_RE_SCORE = re.compile(r"^by([a-z]+)$")
+
+
+def _tokens() -> dict[str, str]:
+    """Key token -> parameter name: ``a`` (alpha), ``n`` and every registered parameter's
+    (the registry's :attr:`~offcenter.measures.registry.ParamInfo.token`)."""
+    out = {p.token: name for name, p in parameters().items()}
+    out.update({"a": "alpha", "n": "n"})
+    return out
+
+
+def _param_token(raw: str, known: Mapping[str, str]):
+    """``(word, number)`` of a number token whose word is a known token, else None."""
+    m = _RE_PARAM.match(raw)
+    if m is None or m.group(1) not in known:
+        return None
+    return m.group(1), m.group(2)
 
 
 def format_number(value: float) -> str:
@@ -136,7 +155,60 @@ def _as_bool(value, name: str) -> bool:
     raise TypeError(f"{name} must be True or False; got {value!r}.")
 
 
-@dataclass(frozen=True)
+class Params(Mapping):
+    """A setting's measure parameters: a read-only, hashable mapping name -> value, in the
+    order the measure declares them.
+
+    >>> Params({"beta": 0.5})["beta"], dict(Params({"beta": 0.5}))
+    (0.5, {'beta': 0.5})
+    """
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items=()):
+        self._items = tuple((str(k), float(v) + 0.0) for k, v in dict(items).items())
+
+    def __getitem__(self, name):
+        for k, v in self._items:
+            if k == name:
+                return v
+        raise KeyError(name)
+
+    def __iter__(self):
+        return (k for k, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._items))
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Mapping):
+            return dict(self._items) == dict(other.items())
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(dict(self._items))
+
+    def __reduce__(self):
+        return (Params, (dict(self._items),))
+
+
+#: The keyword arguments of a tree (and a forest) that a setting fills
+#: (:meth:`MeasureSetting.tree_params`): what a caller drops to put another setting in.
+MEASURE_KEYWORDS = (
+    "measure",
+    "theta",
+    "beta",
+    "rho",
+    "measure_params",
+    "consistent",
+    "split_score",
+)
+
+
+@dataclass(frozen=True, init=False)
 class MeasureSetting:
     r"""A measure setting: a registered measure, its parameters, theta, consistency and score.
 
@@ -151,15 +223,24 @@ class MeasureSetting:
         prior), ``"uniform"``: (1/q, ..., 1/q), a sequence: that distribution (a single number t
         means (1 - t, t)). None: not off-centered. The asymmetric entropy always has one (None
         becomes ``"prior"``).
-    beta, rho : float or None
-        The measure's parameters (Daroczy's beta, the rank diversity's rho): the registry default
-        when None for a measure that takes it; must be None for one that does not.
+    params : mapping of str to float, optional
+        The measure's parameters, by the names its registry entry declares
+        (:attr:`offcenter.MeasureInfo.params`: Daroczy's ``beta``, the rank diversity's ``rho``,
+        a registered measure's own): each left out takes the registry default; a name the
+        measure does not declare is an error. Stored as :class:`Params` (read-only, hashable).
+    **param_values : float or None
+        The same parameters as keywords (``beta=0.5``, ``gamma=2``), over ``params``; None
+        means the default.
     consistent : bool
         Asymmetric entropy only: the consistent (Laplace) form, with each node's own n.
     alpha : float or None
         The split score: None scores a split by its gain; a number in [0, 1] by
         :math:`\lambda_\alpha = \text{gain} / (\alpha I(Y) + (1 - \alpha) I(X))`
         (see :func:`offcenter.lambda_alpha`).
+    score : str or None
+        The split score's name in :data:`offcenter.measures.scores.SCORES`: ``"gain"``,
+        ``"lambda"`` (with ``alpha``), ``"criterion"`` (a split criterion's own value), a
+        registered one. None: implied by ``alpha`` (``"lambda"``) or the measure's default.
     n : float or None
         A fixed sample size for the consistent form (the curve pages draw the consistent
         asymmetric entropy at one n); None: each distribution's own n.
@@ -181,31 +262,54 @@ class MeasureSetting:
 
     measure: str = "shannon"
     theta: None | str | tuple[float, ...] = None
-    beta: float | None = None
-    rho: float | None = None
+    params: Params = Params()
     consistent: bool = False
     alpha: float | None = None
     n: float | None = None
     class_weight: str | None = None
+    score: str = "gain"
 
-    def __post_init__(self) -> None:
-        info = get_measure(self.measure)
-        given = {"beta": self.beta, "rho": self.rho}
-        for name, value in given.items():
-            if value is not None and name not in info.param_names:
+    def __init__(
+        self,
+        measure="shannon",
+        theta=None,
+        params=None,
+        consistent=False,
+        alpha=None,
+        n=None,
+        class_weight=None,
+        score=None,
+        **param_values,
+    ) -> None:
+        info = get_measure(measure)
+        if params is None:
+            given = {}
+        elif isinstance(params, Mapping):
+            given = dict(params)
+        else:
+            raise TypeError(
+                f"params must be a mapping of parameter names to numbers (e.g. {{'beta': 0.5}}); "
+                f"got {params!r}."
+            )
+        for name, value in param_values.items():
+            if value is None:
+                given.pop(name, None)
+            else:
+                given[name] = value
+        given = {k: v for k, v in given.items() if v is not None}
+        for name in given:
+            if name not in info.param_names:
                 raise ValueError(
                     f"the {info.label} does not take {name}; leave {name}=None "
                     f"(it takes {', '.join(info.param_names) or 'no parameters'})."
                 )
-        params = info.validate_params(
-            {k: v for k, v in given.items() if k in info.param_names}, fill_defaults=True
-        )
-        consistent = _as_bool(self.consistent, "consistent")
+        values = info.validate_params(given, fill_defaults=True)
+        consistent = _as_bool(consistent, "consistent")
         if consistent and not info.uses_sample_size:
             raise ValueError(
                 f"consistent=True applies only to the asymmetric entropy, not the {info.label}."
             )
-        n = None if self.n is None else _positive_number(self.n, "n")
+        n = None if n is None else _positive_number(n, "n")
         if n is not None and not consistent:
             raise ValueError(
                 "n (a fixed sample size) applies only to the consistent form: "
@@ -213,11 +317,10 @@ class MeasureSetting:
             )
         alpha = (
             None
-            if self.alpha is None
-            else as_parameter(self.alpha, "alpha", low=0.0, high=1.0, what="the score lambda_alpha")
+            if alpha is None
+            else as_parameter(alpha, "alpha", low=0.0, high=1.0, what="the score lambda_alpha")
             + 0.0
         )
-        class_weight = self.class_weight
         if class_weight is not None:
             if not isinstance(class_weight, str) or class_weight.strip().lower() != "balanced":
                 raise ValueError(
@@ -225,19 +328,30 @@ class MeasureSetting:
                     f"{class_weight!r} (a dict of weights goes to TreeClassifier directly)."
                 )
             class_weight = "balanced"
-        info.check_alpha(alpha)
-        values = {
+        score = resolve_score(score, alpha, info)
+        fixed = {
             "measure": info.name,
-            "theta": _normalise_theta(self.theta, info),
-            "beta": None if "beta" not in params else params["beta"] + 0.0,
-            "rho": None if "rho" not in params else params["rho"] + 0.0,
+            "theta": _normalise_theta(theta, info),
+            "params": Params((p, values[p]) for p in info.param_names),
             "consistent": consistent,
             "alpha": alpha,
             "n": n,
             "class_weight": class_weight,
+            "score": score,
         }
-        for name, value in values.items():
+        for name, value in fixed.items():
             object.__setattr__(self, name, value)
+
+    # the parameters of the two built-in measures that have one, read as before
+    @property
+    def beta(self) -> float | None:
+        """``params["beta"]`` (Daroczy's order), None for a measure without it."""
+        return self.params.get("beta")
+
+    @property
+    def rho(self) -> float | None:
+        """``params["rho"]`` (the rank diversity's order), None for a measure without it."""
+        return self.params.get("rho")
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -247,7 +361,8 @@ class MeasureSetting:
         Strings: see the module docs (case, spaces around, ``-`` for ``_`` between words and
         measure aliases are accepted, so ``OC-Shannon`` and ``oc_rank_r0`` work); parameters
         left out take the registry defaults. Dicts take the keys ``measure``, ``theta``,
-        ``beta``, ``rho``, ``consistent``, ``alpha``, ``n`` and ``class_weight``.
+        ``params``, ``consistent``, ``alpha``, ``n``, ``class_weight`` and any registered
+        parameter's name (``beta``, ``rho``, ...).
 
         Examples
         --------
@@ -260,12 +375,13 @@ class MeasureSetting:
         """
         if isinstance(spec, MeasureSetting):
             return spec
-        if isinstance(spec, dict):
-            unknown = set(spec) - set(_DICT_KEYS)
+        if isinstance(spec, Mapping):
+            keys = (*_FIELD_KEYS, *parameters())
+            unknown = set(spec) - set(keys)
             if unknown:
                 raise ValueError(
                     f"unknown keys in a setting: {', '.join(sorted(map(str, unknown)))}; a "
-                    f"setting takes {', '.join(_DICT_KEYS)}."
+                    f"setting takes {', '.join(keys)}."
                 )
             if "measure" not in spec:
                 raise ValueError("a setting needs a 'measure'.")
@@ -279,11 +395,16 @@ class MeasureSetting:
 
     @classmethod
     def _parse_text(cls, spec: str) -> MeasureSetting:
+        known = _tokens()
         tokens: list[str] = []
         for raw in re.split(r"[_\s]+", spec.strip().lower()):
             if not raw:
                 continue
-            if _RE_PARAM.match(raw) or _RE_PREFIX_THETA.match(raw) or _RE_SUFFIX_THETA.match(raw):
+            if (
+                _param_token(raw, known)
+                or _RE_PREFIX_THETA.match(raw)
+                or _RE_SUFFIX_THETA.match(raw)
+            ):
                 tokens.append(raw)
             else:
                 tokens.extend(t for t in raw.split("-") if t)
@@ -300,6 +421,7 @@ class MeasureSetting:
             elif m:
                 theta, tokens = _theta_values(m.group(1)), tokens[1:]
         found: dict = {}
+        numbers_found: list[tuple[str, float, str]] = []  # (token word, value, token)
 
         def put(name, value, token):
             if name in found:
@@ -308,10 +430,11 @@ class MeasureSetting:
 
         while len(tokens) > 1:
             tok = tokens[-1]
-            m = _RE_PARAM.match(tok)
+            m = _param_token(tok, known)
             if m:
-                letter, number = m.groups()
-                put({"a": "alpha", "b": "beta", "r": "rho", "n": "n"}[letter], float(number), tok)
+                numbers_found.append((m[0], float(m[1]), tok))
+            elif _RE_SCORE.match(tok) and _RE_SCORE.match(tok).group(1) in SCORES:
+                put("score", _RE_SCORE.match(tok).group(1), tok)
             elif tok == "consistent":
                 put("consistent", True, tok)
             elif tok == "balanced":
@@ -332,17 +455,49 @@ class MeasureSetting:
                 f"{', '.join(TREE_MEASURES)}, e.g. shannon, oc_shannon, ocuniform_shannon, "
                 "oc_daroczy_b0.5, asymmetric_consistent."
             ) from None
+        # a token names the measure's own parameter first (two measures may give one word to
+        # different parameters), else whichever parameter has it (the setting then says the
+        # measure does not take it)
+        own = {p.token: p.name for p in info.params}
+        params: dict = {}
+        for word, value, tok in reversed(numbers_found):
+            name = own.get(word) or known[word]
+            if name in ("alpha", "n"):
+                put(name, value, tok)
+            elif name in params:
+                raise ValueError(f"{spec!r} gives {name} twice (at {tok!r}).")
+            else:
+                params[name] = value
         if "theta" in found:
             if theta is not None:
                 raise ValueError(f"{spec!r} gives theta twice (an oc prefix and a suffix).")
             theta = found.pop("theta")
-        return cls(info.name, theta=theta, **found)
+        return cls(info.name, theta=theta, params=params, **found)
 
     # ------------------------------------------------------------------ descriptions
     @property
     def info(self):
         """The registry entry of the measure (:class:`offcenter.MeasureInfo`)."""
         return get_measure(self.measure)
+
+    @property
+    def score_info(self):
+        """The registry entry of the score (:class:`offcenter.measures.scores.ScoreInfo`)."""
+        return get_score(self.score)
+
+    @property
+    def takes_alpha(self) -> bool:
+        """Whether a score with alpha (lambda_alpha) applies to the measure."""
+        return any(s.uses_alpha and s.applies_to(self.info) for s in SCORES.values())
+
+    def scored_like(self, other: MeasureSetting) -> MeasureSetting:
+        """This setting scored as ``other`` is (its score and alpha), when this setting has
+        its default score and ``other``'s applies to its measure; else this setting (a
+        tree's comparison tables score each setting like the tree)."""
+        if self.score != resolve_score(None, None, self.info):
+            return self
+        score, alpha = score_like(self.info, other.score, other.alpha)
+        return self.replace(score=score, alpha=alpha)
 
     @property
     def off_centered(self) -> bool:
@@ -364,10 +519,8 @@ class MeasureSetting:
         if self.off_centered:
             parts.append("oc" + self._theta_key())
         parts.append(info.name)
-        if self.beta is not None:
-            parts.append(f"b{format_number(self.beta)}")
-        if self.rho is not None:
-            parts.append(f"r{format_number(self.rho)}")
+        for p in info.params:
+            parts.append(f"{p.token}{format_number(self.params[p.name])}")
         if info.theta == "builtin" and self.theta != "prior":
             parts.append(self._theta_key())
         if self.consistent:
@@ -378,6 +531,8 @@ class MeasureSetting:
             parts.append("balanced")
         if self.alpha is not None:
             parts.append(f"a{format_number(self.alpha)}")
+        if self.score != resolve_score(None, self.alpha, info):
+            parts.append(f"by{self.score}")
         return "_".join(parts)
 
     def __str__(self) -> str:
@@ -391,13 +546,12 @@ class MeasureSetting:
             text += " (" + ", ".join(f"{v:.{digits}f}" for v in resolved) + ")"
         return text
 
-    def _compose(self, theta_text: str | None) -> str:
+    def _compose(self, theta_text: str | None, *, with_params: bool = True) -> str:
         info = self.info
         text = info.short
         params = []
-        for p in info.params:
-            value = getattr(self, p.name)
-            params.append(f"{_GREEK.get(p.name, p.name)} = {format_number(value)}")
+        for p in info.params if with_params else ():
+            params.append(f"{p.glyph} = {format_number(self.params[p.name])}")
         if params:
             text += " (" + ", ".join(params) + ")"
         if self.off_centered:
@@ -412,12 +566,24 @@ class MeasureSetting:
             text += ", balanced classes"
         if self.alpha is not None:
             text += f", λ_α (α = {format_number(self.alpha)})"
+        if self.score != resolve_score(None, self.alpha, info):
+            text += f", scored by {self.score_info.label}"
         return text
 
     @property
     def label(self) -> str:
         """Readable and exact, e.g. ``off-centered Daroczy (β = 0.5), θ = prior``."""
         return self._compose(None if self.theta is None else self._theta_text())
+
+    @property
+    def label_without_params(self) -> str:
+        """The label without the parameters' values (``off-centered Daroczy, θ = prior``): a
+        choice whose values sliders set.
+
+        >>> MeasureSetting.parse("oc_daroczy_b0.5").label_without_params
+        'off-centered Daroczy, θ = prior'
+        """
+        return self._compose(None if self.theta is None else self._theta_text(), with_params=False)
 
     @property
     def measure_label(self) -> str:
@@ -461,19 +627,22 @@ class MeasureSetting:
         frequencies), ``"uniform"`` to (1/q, ..., 1/q). ``alpha`` and ``n`` are not part of an
         impurity (they are the score and the curve pages' sample size).
         """
-        params = {p: getattr(self, p) for p in self.info.param_names}
         return Impurity(
             self.measure,
             theta=self.resolve_theta(class_counts),
             consistent=self.consistent,
-            **params,
+            **self.params,
         )
 
     def tree_params(self) -> dict:
         """The :class:`offcenter.TreeClassifier` keyword arguments of this setting.
 
+        The measure's parameters go in ``measure_params`` (None for a measure without any);
         ``alpha`` and ``class_weight`` are included only when set, so that a caller's defaults
         are kept.
+
+        >>> MeasureSetting("daroczy", beta=0.5).tree_params()["measure_params"]
+        {'beta': 0.5}
         """
         if self.n is not None:
             raise ValueError(
@@ -482,31 +651,41 @@ class MeasureSetting:
         out = {
             "measure": self.measure,
             "theta": list(self.theta) if isinstance(self.theta, tuple) else self.theta,
-            "beta": self.beta,
-            "rho": self.rho,
+            "measure_params": dict(self.params) or None,
             "consistent": self.consistent,
         }
         if self.alpha is not None:
             out["alpha"] = self.alpha
+        if self.score != resolve_score(None, self.alpha, self.info):
+            out["split_score"] = self.score
         if self.class_weight is not None:
             out["class_weight"] = self.class_weight
         return out
 
     def to_dict(self) -> dict:
-        """Fields plus ``key`` and ``label`` (theta as a list), e.g. for JSON."""
+        """Fields plus ``key`` and ``label`` (theta as a list, params as a dict), e.g. for
+        JSON; :meth:`parse` reads it back without ``key`` and ``label``."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         if isinstance(self.theta, tuple):
             out["theta"] = list(self.theta)
+        out["params"] = dict(self.params)
         out["key"] = self.key
         out["label"] = self.label
         return out
 
     def replace(self, **changes) -> MeasureSetting:
-        """A copy with some fields changed (validated again)."""
-        return replace(self, **changes)
+        """A copy with some fields changed (validated again); a parameter's name changes that
+        parameter (None: back to its default), ``params`` replaces them all."""
+        kwargs = {f.name: getattr(self, f.name) for f in fields(self)}
+        if "score" not in changes and self.score == resolve_score(None, self.alpha, self.info):
+            kwargs["score"] = None  # an implied score follows the new alpha (and measure)
+        kwargs.update(changes)
+        return MeasureSetting(**kwargs)
 
-
-_GREEK = {"beta": "β", "rho": "ρ"}
+    def without_params(self) -> MeasureSetting:
+        """The same setting with its measure's parameters at their defaults (the Tree page's
+        choice of a setting, whose sliders give the values)."""
+        return self.replace(params=None)
 
 
 def _theta_values(text: str) -> tuple[float, ...]:

@@ -52,6 +52,11 @@ Tie-breaking (deterministic)
     The highest score wins; on a tie (within 1e-12) the feature that comes first in column
     order, then the smallest threshold (numeric) or the first grouping enumerated. Majority
     votes pick the first class of ``classes_`` on a tie.
+Monotonic constraints
+    ``monotonic_cst`` (scikit-learn's parameter and rule, two classes, numeric features):
+    splits on a constrained feature whose children's values are out of order or outside the
+    node's bounds are not candidates; every node's value is clipped to its bounds (see
+    :mod:`offcenter.tree.monotonic` for the formulas).
 Leaves
     ``leaf_rule="majority"`` predicts the most frequent class of the leaf; ``"prior"`` the class
     whose leaf frequency most exceeds its prior (argmax of p_leaf / prior). ``predict_proba`` is
@@ -102,7 +107,8 @@ from sklearn.utils.validation import (
 )
 
 from offcenter.measures.settings import MeasureSetting
-from offcenter.tree import export, inspect, prune, sklearn_tree
+from offcenter.tree import export, inspect, monotonic, prune, sklearn_tree
+from offcenter.tree.categorical import warn_heuristic
 from offcenter.tree.encode import (
     Encoded,
     FeatureInfo,
@@ -138,6 +144,17 @@ def _dense(X) -> np.ndarray:
     return np.asarray(X.toarray(), dtype=np.float64)
 
 
+def _check_forced(sp, cst, bounds, node_id) -> None:
+    """A forced split (``with_split``) on a constrained feature must be admissible."""
+    sign = int(cst[sp.feature_index])
+    if sign and not monotonic.split_admissible(sign, bounds, *sp.child_counts):
+        raise ValueError(
+            f"this split of node {node_id} breaks monotonic_cst ({sign:+d} on feature "
+            f"index {sp.feature_index}): its children's probabilities of the positive class "
+            "are out of order or outside the bounds the node's ancestors set."
+        )
+
+
 def leaf_proba(counts, estimate: str = "frequency") -> np.ndarray:
     r"""Class probabilities of nodes from their (weighted) class counts.
 
@@ -166,8 +183,10 @@ _PARAMS = (
     "theta",
     "beta",
     "rho",
+    "measure_params",
     "consistent",
     "alpha",
+    "split_score",
     "max_depth",
     "min_samples_split",
     "min_samples_leaf",
@@ -197,19 +216,28 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         A registered measure (``offcenter.measure_names()``) or split criterion
         (``offcenter.criterion_names()``: ``"hellinger"``, HDDT); or a whole
         :class:`~offcenter.MeasureSetting`, kept as it is (``setting_`` is that object):
-        ``theta``, ``beta``, ``rho`` and ``consistent`` are then left at their defaults (they
-        are in the setting), ``alpha`` may add a score to a setting without one, and the
+        ``theta``, ``measure_params``, ``beta``, ``rho`` and ``consistent`` are then left at
+        their defaults (they are in the setting), ``alpha`` may add a score to a setting without one, and the
         setting's ``class_weight`` ("balanced") applies as if given to the tree.
     theta : None, "prior", "uniform" or array_like
         Off-centering reference (fixed for every node). None: no off-centering, except for the
         asymmetric entropy, which always has a theta and then takes the prior.
     beta, rho : float or None
-        Parameters of the Daroczy entropy and the rank diversity (None: the registry default).
+        Parameters of the Daroczy entropy and the rank diversity (None: the registry default):
+        shorthands for ``measure_params={"beta": ...}``.
+    measure_params : dict or None
+        The measure's parameters by the names its registry entry declares
+        (:attr:`offcenter.MeasureInfo.params`), e.g. ``{"gamma": 2.0}`` for a registered
+        measure with a parameter gamma; those left out take the registry default.
     consistent : bool
         Asymmetric entropy only: the consistent form, with each node's own n.
     alpha : float in [0, 1] or None
         None: splits are scored by their gain; otherwise by lambda_alpha (1: relative gain,
         0: gain ratio, 0.5: Kvalseth).
+    split_score : str or None
+        The split score's name (:data:`offcenter.measures.scores.SCORES`: ``"gain"``,
+        ``"lambda"``, ``"criterion"`` or a registered one); None: implied by ``alpha``, else
+        the measure's default (see :class:`~offcenter.MeasureSetting`).
     max_depth : int or None
     min_samples_split : int >= 2
     min_samples_leaf : int >= 1
@@ -219,6 +247,11 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         not a gain; ``-inf``: whatever its gain; gains can be negative with an off-centered
         measure).
     categorical : "multiway" or "binary"
+        ``"binary"``: two groups of values per split, the best grouping (exact up to 20 values
+        at a node, and for two classes with the gain of a concave measure or the Hellinger
+        distance whenever the best sorted-share prefix obeys the leaf-size rules; otherwise a
+        local search, with a :class:`~offcenter.tree.categorical.HeuristicGroupingWarning`: see
+        :mod:`offcenter.tree.categorical`).
     leaf_rule : "majority" or "prior"
     leaf_estimate : "frequency" or "laplace"
         What ``predict_proba`` (and ``Node.proba``) gives for a node with (weighted) class
@@ -270,14 +303,23 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         branch they grow at their ``ccp_alpha`` (the edited node keeps its split);
         :meth:`make_leaf` does not prune; :meth:`prune` prunes the current tree.
     monotonic_cst : None or array_like of int of shape (n_features,)
-        scikit-learn's parameter (1: the positive class's probability must not decrease with the
-        feature, -1: not increase, 0: no constraint). Only the unconstrained case (None, or all
-        0) is accepted: a constraint is **refused** with a ValueError, because it would change
-        which split a measure picks at a node (scikit-learn rejects splits whose children are
-        out of order and bounds each node's value by its ancestors'), and this package exists to
-        show and compare the measures' own choices. Grow a constrained tree with scikit-learn's
-        ``DecisionTreeClassifier(monotonic_cst=...)`` and inspect it with
-        :func:`offcenter.from_sklearn`.
+        scikit-learn's monotonic constraints, with its rule (:mod:`offcenter.tree.monotonic`):
+        1, the probability of the positive class (``classes_[1]``) must not decrease as the
+        feature grows; -1, not increase; 0, no constraint. Two classes and numeric features
+        only (a ValueError otherwise). Every node carries bounds on its value (its first
+        class's fraction v, inherited from its ancestors; unbounded at the root); a split on
+        a constrained feature is a candidate only if its children's values are in the
+        required order and within the node's bounds, and **the measure picks among the
+        admissible candidates** (any measure, off-centered or not; a node with none is a
+        leaf). After such a split the children's bounds meet at the middle value
+        :math:`m = v_L / 2 + v_R / 2`; every node's ``proba`` (``predict_proba``, the
+        predicted class) is its value clipped to its bounds, so that
+        ``predict_proba[:, 1]`` is monotone in each constrained feature. The trees are
+        scikit-learn's ``DecisionTreeClassifier(monotonic_cst=...)`` node by node under
+        ``criterion="gini"``/``"entropy"`` (tested). The inspection tables
+        (:meth:`candidates`, :meth:`own_optima`, :meth:`with_split` without a threshold)
+        search the admissible splits too; :meth:`threshold_gains` adds an ``admissible``
+        column; :meth:`with_split` refuses a split that breaks the constraint.
 
     Attributes
     ----------
@@ -286,11 +328,16 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     feature_names_in_ : the column names, only when X was a DataFrame with string names.
     features_ : list of FeatureInfo, how each column is encoded (numeric or categorical).
     prior_ : class distribution of the (weighted) training set.
-    setting_ : MeasureSetting, the measure setting of the fit (measure, theta, beta, rho,
+    setting_ : MeasureSetting, the measure setting of the fit (measure, theta, params,
         consistent, alpha) with its key and label; ``setting_.label_for(prior_)`` shows the
         resolved theta.
     impurity_, theta_ : the Impurity the tree grew with and its resolved theta.
     tree_ : Tree, the fitted nodes.
+    heuristic_groupings_ : dict, per categorical feature whose two-group split ``fit`` (or a
+        later ``regrow``/``with_split``) searched by a heuristic at some node (not provably the
+        best grouping; each then warns with a
+        :class:`~offcenter.tree.categorical.HeuristicGroupingWarning`), the number of such
+        searches. Empty when every split searched is exact.
 
     Notes
     -----
@@ -335,8 +382,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         theta=None,
         beta=None,
         rho=None,
+        measure_params=None,
         consistent=False,
         alpha=None,
+        split_score=None,
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
@@ -359,8 +408,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.theta = theta
         self.beta = beta
         self.rho = rho
+        self.measure_params = measure_params
         self.consistent = consistent
         self.alpha = alpha
+        self.split_score = split_score
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -533,7 +584,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     def _make_setting(self, params=None) -> MeasureSetting:
         """The :class:`~offcenter.MeasureSetting` of these parameters (validated): ``measure``
         itself when it is one (kept whole; ``alpha`` may add its score), else one built from
-        ``measure``, ``theta``, ``beta``, ``rho``, ``consistent`` and ``alpha``."""
+        ``measure``, ``theta``, the measure's parameters, ``consistent`` and ``alpha``."""
         return tree_setting(self.get_params() if params is None else params)
 
     def _scorer(self, setting: MeasureSetting, class_counts, data: TrainingData) -> SplitScorer:
@@ -581,8 +632,17 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.impurity_ = scorer.impurity
         self.theta_ = setting.resolve_theta(counts)
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
-        recs = grow(enc, codes, self._growth_params(scorer, params), [(rows, 0, ())], w=w)
-        grown = Tree(self._records_to_nodes(recs, 0, self.impurity_, key=setting.key))
+        notes: dict = {}
+        gp = self._growth_params(scorer, params)
+        recs = grow(enc, codes, gp, [(rows, 0, ())], w=w, heuristic=notes)
+        self.heuristic_groupings_ = notes
+        if not getattr(self, "_defer_heuristic_warning", False):  # a forest warns once for all
+            warn_heuristic(notes, f"{type(self).__name__}.fit")
+        grown = Tree(
+            self._records_to_nodes(
+                recs, 0, self.impurity_, key=setting.key, bounded=gp.monotonic is not None
+            )
+        )
         self.tree_ = prune.prune_tree(
             prune.best_first(grown, params["max_leaf_nodes"]), params["ccp_alpha"]
         )  # unchanged when max_leaf_nodes is None and ccp_alpha == 0
@@ -591,15 +651,31 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _records_to_nodes(
-        self, recs: list[Record], base: int, imp, parent=None, root_id=None, key: str = ""
+        self,
+        recs: list[Record],
+        base: int,
+        imp,
+        parent=None,
+        root_id=None,
+        key: str = "",
+        bounded: bool = False,
     ) -> list[Node]:
-        """Frozen nodes from growth records; record k gets id base + k (record 0: root_id)."""
+        """Frozen nodes from growth records; record k gets id base + k (record 0: root_id).
+
+        ``bounded`` (monotonic constraints): each node's frequencies and ``proba`` are
+        clipped to its bounds (:func:`offcenter.tree.monotonic.clip`), and its predicted
+        class is read from the clipped frequencies."""
         counts = np.stack([r.counts for r in recs]).astype(np.float64)
         impurities = imp.of_counts(counts)
         n = counts.sum(axis=1)
         freq = counts / np.where(n > 0, n, 1.0)[:, None]
         proba = leaf_proba(counts, self.leaf_estimate)
-        if self.leaf_rule == "prior":
+        if bounded:
+            b = np.array([r.bounds for r in recs], np.float64)
+            freq, proba = monotonic.clip(freq, b), monotonic.clip(proba, b)
+        if bounded and self.leaf_rule != "prior":
+            pred = np.argmax(freq, axis=1)
+        elif self.leaf_rule == "prior":
             ratio = np.divide(freq, self.prior_, out=np.zeros_like(freq), where=self.prior_ > 0)
             pred = np.argmax(ratio, axis=1)
         else:
@@ -827,25 +903,46 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         new.edits_.append(("make_leaf", node_id))
         return new
 
-    def _regrow_at(self, node_id: int, params: dict, forced_split=None) -> Tree:
+    def _regrow_at(self, node_id: int, params: dict, forced_split=None, new=None) -> Tree:
         rows = self.node_indices(node_id)
         old = self.tree_.nodes[node_id]
         data = self.training_data_
         setting = self._make_setting(params)
         params = {**params, **check_tree_params(params)}
         scorer = self._scorer(setting, self.prior_ * data.n, data)
+        gp = self._growth_params(scorer, params)
+        bounds = None
+        if gp.monotonic is not None:  # the node's bounds, from its ancestors' splits
+            bounds = [tuple(monotonic.tree_bounds(self.tree_.nodes, gp.monotonic)[node_id])]
+            if forced_split is not None:
+                _check_forced(forced_split, gp.monotonic, bounds[0], node_id)
         forced = {0: forced_split} if forced_split is not None else None
+        notes: dict = {}
         recs = grow(
             data.encoded,
             data.y,
-            self._growth_params(scorer, params),
+            gp,
             [(rows, old.depth, old.conditions)],
             forced,
             w=data.weights,
+            bounds=bounds,
+            heuristic=notes,
         )
+        warn_heuristic(notes, f"The subtree grown at node {node_id}", stacklevel=4)
+        if new is not None and notes:  # the new tree's record of heuristic searches
+            merged = dict(getattr(self, "heuristic_groupings_", {}))
+            for name, k in notes.items():
+                merged[name] = merged.get(name, 0) + k
+            new.heuristic_groupings_ = merged
         base = len(self.tree_) + 1
         nodes = self._records_to_nodes(
-            recs, base, scorer.impurity, parent=old.parent, root_id=node_id, key=setting.key
+            recs,
+            base,
+            scorer.impurity,
+            parent=old.parent,
+            root_id=node_id,
+            key=setting.key,
+            bounded=gp.monotonic is not None,
         )
         nodes = prune.prune_nodes(
             nodes,
@@ -871,7 +968,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"regrow got an unknown parameter {k!r}.")
         p.update(params)
         new = self._copy()
-        new.tree_ = self._regrow_at(node_id, p)
+        new.tree_ = self._regrow_at(node_id, p, new=new)
         new.edits_.append(("regrow", node_id, dict(params)))
         return new
 
@@ -886,7 +983,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self._check_node(node_id)
         sp = inspect.forced_split(self, node_id, feature, threshold, groups)
         new = self._copy()
-        new.tree_ = self._regrow_at(node_id, self.get_params(), sp)
+        new.tree_ = self._regrow_at(node_id, self.get_params(), sp, new=new)
         new.edits_.append(("with_split", node_id, sp.labels))
         return new
 

@@ -17,7 +17,8 @@ def _jsonable(v):
     if isinstance(v, MeasureSetting):  # measure given as a whole setting
         d = v.to_dict()
         del d["key"], d["label"]
-        return {"__setting__": {k: _jsonable(x) for k, x in d.items()}}
+        params = d.pop("params")  # names to numbers: JSON as it is
+        return {"__setting__": {**{k: _jsonable(x) for k, x in d.items()}, "params": params}}
     if isinstance(v, dict):  # class_weight: pairs, so that the class keeps its type
         return {"__pairs__": [[_jsonable(k), _jsonable(x)] for k, x in v.items()]}
     if isinstance(v, np.ndarray):

@@ -15,8 +15,15 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from offcenter.measures.impurity import Impurity
+from offcenter.measures.scores import score_like
 from offcenter.measures.settings import MeasureSetting, comparison_settings
-from offcenter.tree.categorical import category_rows, category_table, search_categorical
+from offcenter.tree import monotonic
+from offcenter.tree.categorical import (
+    category_rows,
+    category_table,
+    search_categorical,
+    warn_heuristic,
+)
 from offcenter.tree.numeric import evaluate, numeric_positions, numeric_result
 from offcenter.tree.params import check_tree_params, growth_params
 from offcenter.tree.records import (
@@ -27,14 +34,16 @@ from offcenter.tree.records import (
     split_choice,
 )
 from offcenter.tree.scoring import SplitScorer, make_scorer
+from offcenter.tree.screening import subset
 
 
-def _scorer(clf, imp: Impurity, alpha) -> SplitScorer:
-    """The scorer of an Impurity and alpha on the tree's training data (its size, weights)."""
+def _scorer(clf, imp: Impurity, alpha, score=None) -> SplitScorer:
+    """The scorer of an Impurity, a score and alpha on the tree's training data (its size,
+    weights)."""
     data = getattr(clf, "training_data_", None)
     n = 1 if data is None else data.n
     weighted = data is not None and data.weights is not None
-    return make_scorer(imp, len(clf.classes_), n, weighted, alpha)
+    return make_scorer(imp, len(clf.classes_), n, weighted, alpha, score)
 
 
 def resolve_settings(clf, settings=None) -> list[tuple[str, str, SplitScorer]]:
@@ -51,19 +60,23 @@ def resolve_settings(clf, settings=None) -> list[tuple[str, str, SplitScorer]]:
     counts = clf.prior_ * len(clf.classes_)  # proportional counts: the prior is what matters
     alpha = clf.setting_.alpha
     own = clf.setting_.replace(alpha=None)
-    out = [(own.key, own.label, _scorer(clf, clf.impurity_, alpha))]
+    score = clf.setting_.score
+    out = [(own.key, own.label, _scorer(clf, clf.impurity_, alpha, score))]
     items = comparison_settings() if settings is None else list(settings)
     for s in items:
+        # each setting scored like the tree where the tree's score applies to its measure
+        # (the scores' registry says where: not to a split criterion)
         if isinstance(s, Impurity):
-            key, label, imp, a = s.key, s.label, s, alpha
+            key, label, imp = s.key, s.label, s
+            s_score, a = score_like(imp.info, score, alpha)
         else:
             ms = MeasureSetting.parse(s)
             key, label, imp = ms.key, ms.label, ms.impurity(counts)
-            a = alpha if ms.alpha is None else ms.alpha
+            scored = ms.scored_like(clf.setting_)
+            s_score, a = scored.score, scored.alpha
         if any(e[0] == key for e in out):
             continue
-        # the tree's alpha applies to the settings that take one (not to a split criterion)
-        out.append((key, label, _scorer(clf, imp, a if imp.info.takes_alpha else None)))
+        out.append((key, label, _scorer(clf, imp, a, s_score)))
     return out
 
 
@@ -120,6 +133,28 @@ class _NodeSearch:
         self._params = p
         self._columns: dict = {}
         self._positions: dict = {}
+        #: monotonic constraints: the signs and the node's bounds (None: unconstrained)
+        self.cst = monotonic.check_constraints(
+            p.get("monotonic_cst"), clf.features_, self.T.shape[1]
+        )
+        self.bounds = None
+        if self.cst is not None:
+            self.bounds = tuple(monotonic.tree_bounds(clf.tree_.nodes, self.cst)[node_id])
+        #: categorical features whose two-group split was searched by a heuristic (name: 1)
+        self.heuristic: dict = {}
+
+    def admissible(self, j: int, pos) -> np.ndarray | None:
+        """Which candidates ``pos`` of numeric feature ``j`` its constraint admits at the node
+        (:func:`offcenter.tree.monotonic.admissible`); None: the feature is unconstrained."""
+        if self.cst is None or not self.cst[j]:
+            return None
+        lo, hi = self.bounds
+        return monotonic.admissible(pos.L, pos.R, pos.nl, pos.nr, int(self.cst[j]), lo, hi)
+
+    def warn(self, what: str) -> None:
+        """Warn once if a two-group split was searched by a heuristic (see
+        :mod:`offcenter.tree.categorical`)."""
+        warn_heuristic(self.heuristic, what, stacklevel=4)
 
     def growth(self, scorer: SplitScorer) -> GrowthParams:
         """The tree's growth parameters with ``scorer``, every feature searched (no draw)."""
@@ -153,22 +188,31 @@ class _NodeSearch:
         info = self.clf.features_[j]
         if info.kind == "numeric":
             v, nd, yy, w = self._column(j)
-            rule = (j, st.q, st.min_samples_leaf, st.scorer.prune_pure_runs, st.min_weight_leaf)
+            prune = st.scorer.prune_pure_runs and (self.cst is None or not self.cst[j])
+            rule = (j, st.q, st.min_samples_leaf, prune, st.min_weight_leaf)
             if rule not in self._positions:
                 self._positions[rule] = numeric_positions(
                     v, nd, yy, st.q, 1, self.T, st.min_samples_leaf, None,
-                    st.scorer.prune_pure_runs, w, st.min_weight_leaf,
+                    prune, w, st.min_weight_leaf,
                 )  # fmt: skip
             pos = self._positions[rule]
             if pos is None:
                 return None
+            ok = self.admissible(j, pos)
+            if ok is not None:  # the constraint's candidates only, as the growth searches
+                if not ok.any():
+                    return None
+                pos = subset(pos, np.flatnonzero(ok))
             gain, score = evaluate(pos, Ipar, self.n, st)
             res = numeric_result(pos, gain, score)
         else:
             tab, rws = self._column(j)
             K = len(info.categories)
             missing = K - 1 if info.has_missing else None
-            res = search_categorical(tab, 1, self.T, self.n, Ipar, st, None, missing, rws)
+            heur: set = set()
+            res = search_categorical(tab, 1, self.T, self.n, Ipar, st, None, missing, rws, heur)
+            if heur:
+                self.heuristic[info.name] = 1
             if res is None:
                 return None
         return split_choice(res, 0, j, info)
@@ -236,7 +280,9 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
     clf._check_node(node_id)
     search = _NodeSearch(clf, node_id)
     sets = resolve_settings(clf, settings)
-    return _candidates_frame(clf, node_id, sets, search.best_of_every_feature(sets[0][2]))
+    out = _candidates_frame(clf, node_id, sets, search.best_of_every_feature(sets[0][2]))
+    search.warn(f"candidates at node {node_id}")
+    return out
 
 
 def _attrs(df: pd.DataFrame, clf, sets) -> pd.DataFrame:
@@ -290,7 +336,9 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
 
     Columns: ``threshold``, ``n_left``, ``n_right`` (missing values counted in the larger child),
     ``valid`` (both children have ``min_samples_leaf`` rows and the weight
-    ``min_weight_fraction_leaf`` asks, rows when unweighted), ``gain:{key}`` and, when the
+    ``min_weight_fraction_leaf`` asks, rows when unweighted), ``admissible`` (only when the
+    tree's ``monotonic_cst`` constrains the feature: the threshold satisfies it within the
+    node's bounds, :mod:`offcenter.tree.monotonic`), ``gain:{key}`` and, when the
     tree has an alpha, ``score:{key}``. Missing values follow the larger-child rule. For a
     split criterion (``hellinger``, HDDT) ``gain:{key}`` is its value, the Hellinger distance of
     the split, and it has no ``score:{key}`` (no alpha applies to it).
@@ -328,6 +376,12 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
         )
         if w is not None:
             df["weight_left"], df["weight_right"] = pos.nl, pos.nr
+        cst = st.monotonic
+        if cst is not None and cst[j]:
+            lo, hi = monotonic.tree_bounds(clf.tree_.nodes, cst)[node_id]
+            df["admissible"] = monotonic.admissible(
+                pos.L, pos.R, pos.nl, pos.nr, int(cst[j]), lo, hi
+            )
         for (key, _, scorer), (g, s) in zip(sets, _score_tables(tables, [e[2] for e in sets])):
             df[f"gain:{key}"] = g
             if scorer.alpha is not None:
@@ -392,6 +446,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
         raise ValueError(f"{info.name!r} is categorical: give groups, not a threshold.")
     if groups is None:
         sp = search.best(j, st, Ipar)
+        search.warn(f"with_split at node {node_id}")
         if sp is None:
             raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
         return sp
@@ -510,7 +565,9 @@ def own_optima(clf, node_id: int, settings=None) -> pd.DataFrame:
     clf._check_node(node_id)
     search = _NodeSearch(clf, node_id)
     sets = resolve_settings(clf, settings)
-    return _optima_frame(clf, node_id, sets, search, search.best_of_every_feature(sets[0][2]))
+    out = _optima_frame(clf, node_id, sets, search, search.best_of_every_feature(sets[0][2]))
+    search.warn(f"own_optima at node {node_id}")
+    return out
 
 
 def node_comparison(clf, node_id: int, settings=None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -525,10 +582,12 @@ def node_comparison(clf, node_id: int, settings=None) -> tuple[pd.DataFrame, pd.
     search = _NodeSearch(clf, node_id)
     sets = resolve_settings(clf, settings)
     own = search.best_of_every_feature(sets[0][2])
-    return (
+    out = (
         _optima_frame(clf, node_id, sets, search, own),
         _candidates_frame(clf, node_id, sets, own),
     )
+    search.warn(f"node_comparison at node {node_id}")
+    return out
 
 
 _OPTIMA_COLUMNS = (

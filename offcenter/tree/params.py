@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.encode import Encoded
+from offcenter.tree.monotonic import check_constraints
 from offcenter.tree.prune import check_ccp_alpha
 from offcenter.tree.records import GrowthParams
 from offcenter.tree.scoring import SplitScorer
@@ -163,20 +164,10 @@ def _class_weight(v):
     return v
 
 
-#: Why a monotonic constraint is refused (the docs of ``monotonic_cst``).
-MONOTONIC_REFUSAL = (
-    "offcenter's trees do not enforce monotonic constraints: a node's split is the best of every "
-    "threshold under its measure, and scikit-learn's constraint (reject splits whose children's "
-    "positive-class values are out of order, and bound every node's value by its ancestors') "
-    "would change which split a measure picks, the very thing this package shows and compares. "
-    "Grow the constrained tree with sklearn.tree.DecisionTreeClassifier(monotonic_cst=...) and "
-    "inspect it with offcenter.from_sklearn."
-)
-
-
 def _monotonic_cst(v):
-    """scikit-learn's ``monotonic_cst``: None, or one of -1, 0, 1 per feature; only the
-    unconstrained case (None or all 0) is accepted, anything else refused with the reason."""
+    """scikit-learn's ``monotonic_cst``: None, or one of -1, 0, 1 per feature, as an int8
+    array (checked against the data at fit by
+    :func:`offcenter.tree.monotonic.check_constraints`)."""
     if v is None:
         return None
     try:
@@ -187,13 +178,12 @@ def _monotonic_cst(v):
         raise ValueError(
             f"monotonic_cst must be None or an array of -1, 0 and 1 (one per feature); got {v!r}."
         )
-    if (arr != 0).any():
-        raise ValueError(MONOTONIC_REFUSAL)
-    return v
+    return arr.astype(np.int8)
 
 
-#: The checks of the tree's own parameters (the measure's, ``measure``, ``theta``, ``beta``,
-#: ``rho``, ``consistent``, are checked by :class:`offcenter.MeasureSetting`).
+#: The checks of the tree's own parameters (the measure's, ``measure``, ``theta``,
+#: ``measure_params`` (``beta``, ``rho``), ``consistent``, are checked by
+#: :class:`offcenter.MeasureSetting`).
 TREE_PARAMETERS: dict[str, Callable] = {
     "alpha": _alpha,
     "max_depth": _integer("max_depth", 0, allow_none=True),
@@ -302,18 +292,21 @@ def growth_params(
         min_weight_leaf=params["min_weight_fraction_leaf"] * data.total_weight,
         min_impurity_decrease=params.get("min_impurity_decrease", 0.0),
         total_weight=data.total_weight,
+        monotonic=check_constraints(params.get("monotonic_cst"), data.encoded.features, scorer.q),
     )
 
 
 def tree_setting(p: dict) -> MeasureSetting:
     """The :class:`~offcenter.MeasureSetting` of tree parameters ``p`` (validated; shared by
     the tree and the forest): ``measure`` itself when it is one (kept whole; ``alpha`` may add
-    its score; ``theta``, ``beta``, ``rho``, ``consistent`` and ``criterion`` must then be left
-    at their defaults), else one built from ``measure`` (or ``criterion``, see
-    :func:`measure_name`), ``theta``, ``beta``, ``rho``, ``consistent`` and ``alpha``."""
+    its score; ``theta``, ``measure_params``, ``beta``, ``rho``, ``consistent`` and
+    ``criterion`` must then be left at their defaults), else one built from ``measure`` (or
+    ``criterion``, see :func:`measure_name`), ``theta``, the measure's parameters
+    (:func:`measure_params`), ``consistent`` and ``alpha``."""
     m = p["measure"]
     if isinstance(m, MeasureSetting):
-        given = [k for k in ("theta", "beta", "rho") if p[k] is not None]
+        given = [k for k in ("theta", "beta", "rho") if p.get(k) is not None]
+        given += ["measure_params"] if p.get("measure_params") else []
         given += ["consistent"] if p["consistent"] else []
         given += ["criterion"] if p.get("criterion") is not None else []
         if given:
@@ -325,6 +318,11 @@ def tree_setting(p: dict) -> MeasureSetting:
             raise ValueError(
                 "a tree uses each node's own n: a setting with a fixed n is for curves only."
             )
+        score = p.get("split_score")
+        if score is not None and score != m.score:
+            raise ValueError(
+                f"split_score={score!r} and the setting's score {m.score!r} disagree; give one."
+            )
         a = p["alpha"]
         if a is None or (m.alpha is not None and m.alpha == a):
             return m
@@ -334,8 +332,40 @@ def tree_setting(p: dict) -> MeasureSetting:
     return MeasureSetting(
         measure_name(p["measure"], p.get("criterion")),
         theta=p["theta"],
-        beta=p["beta"],
-        rho=p["rho"],
+        params=measure_params(p),
         consistent=p["consistent"],
         alpha=p["alpha"],
+        score=p.get("split_score"),
     )
+
+
+def measure_params(p: dict) -> dict:
+    """The measure's parameters of estimator parameters ``p``: ``measure_params`` (a mapping
+    of the names the registry declares) with the shorthands ``beta`` and ``rho`` over it; a
+    name given twice with two values is an error.
+
+    >>> measure_params({"measure_params": {"gamma": 2.0}, "beta": None, "rho": None})
+    {'gamma': 2.0}
+    >>> measure_params({"measure_params": None, "beta": 0.5})
+    {'beta': 0.5}
+    """
+    given = p.get("measure_params")
+    if given is None:
+        out = {}
+    elif isinstance(given, Mapping):
+        out = dict(given)
+    else:
+        raise ValueError(
+            f"measure_params must be None or a dict of the measure's parameters (e.g. "
+            f"{{'beta': 0.5}}); got {given!r}."
+        )
+    for name in ("beta", "rho"):
+        value = p.get(name)
+        if value is None:
+            continue
+        if out.get(name) is not None and out[name] != value:
+            raise ValueError(
+                f"{name}={value!r} and measure_params[{name!r}]={out[name]!r} disagree; give one."
+            )
+        out[name] = value
+    return out

@@ -19,6 +19,17 @@ for what they need and never which measure it is:
   ``can_block_screen``; ``prune_pure_runs`` (whether thresholds inside runs pure of one class
   can be skipped, exactly).
 
+A score is a name (:mod:`offcenter.measures.scores`): :data:`SCORERS` maps each registered
+score to its class, and :func:`make_scorer` builds the one a setting names; the decorator
+:func:`scorer` registers a new one (its :class:`~offcenter.measures.scores.ScoreInfo` and its
+class) in one place. :class:`SplitScorer` is abstract: a scorer gives its exact ``pair``,
+``multiway`` and ``table`` and its :meth:`~SplitScorer.quantities` (the intermediate numbers
+of one split, which the worked calculations format, :mod:`offcenter.viz.explain`). Screening
+is **opt-in**: a class is screened only if its own body sets ``screened = True`` (a subclass
+does not inherit it), because the screenings' bounds are proven for the gain and lambda_alpha
+only; likewise ``pure_runs_proven`` (skipping thresholds inside runs of one class, the prefix
+search of many categories). A new scorer is searched exactly, threshold by threshold.
+
 Three implementations, as scikit-learn's ``Criterion`` subclasses
 (``sklearn/tree/_criterion.pyx``: ``node_impurity``, ``children_impurity``,
 ``impurity_improvement``, and ``proxy_impurity_improvement`` for the search):
@@ -32,7 +43,7 @@ Three implementations, as scikit-learn's ``Criterion`` subclasses
 :class:`CriterionScorer`
     a split criterion scored by itself (the Hellinger distance of HDDT, Cieslak and Chawla
     2008): gain = score = its value; the node impurity (pruning costs, importances) is the
-    criterion's node measure (DKM). No alpha (:meth:`MeasureInfo.check_alpha`) and no
+    criterion's node measure (DKM). No alpha (:func:`offcenter.measures.scores.resolve_score`) and no
     screening (the row bounds are about impurity decreases).
 
 Examples
@@ -50,19 +61,61 @@ Examples
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from functools import cached_property
 
 import numpy as np
 
 from offcenter.measures.association import _association_counts, lambda_denominator, lambda_of
 from offcenter.measures.impurity import Impurity
+from offcenter.measures.scores import SCORES, ScoreInfo, register_score, resolve_score
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.kernels import CountKernel
 
-__all__ = ["CriterionScorer", "GainScorer", "LambdaAlphaScorer", "SplitScorer", "make_scorer"]
+__all__ = [
+    "SCORERS",
+    "CriterionScorer",
+    "GainScorer",
+    "ImpurityDecreaseScorer",
+    "LambdaAlphaScorer",
+    "SplitScorer",
+    "make_scorer",
+    "scorer",
+    "unregister_scorer",
+]
+
+#: The scorers by score name (:data:`offcenter.measures.scores.SCORES`), filled by
+#: :func:`scorer`.
+SCORERS: dict[str, type[SplitScorer]] = {}
 
 
-class SplitScorer:
+def scorer(info: ScoreInfo, *, replace: bool = False):
+    """Class decorator: register a :class:`SplitScorer` subclass as the score ``info.name``
+    (its :class:`~offcenter.measures.scores.ScoreInfo` goes to the scores' registry, so that
+    :class:`~offcenter.MeasureSetting` takes ``score=info.name``)."""
+
+    def register(cls: type[SplitScorer]) -> type[SplitScorer]:
+        if not (isinstance(cls, type) and issubclass(cls, SplitScorer)):
+            raise TypeError(f"@scorer registers a SplitScorer subclass; got {cls!r}.")
+        if info.name in SCORERS and not replace and SCORERS[info.name] is not cls:
+            raise ValueError(f"the score {info.name!r} has a scorer already (replace=True).")
+        register_score(info, replace=replace)
+        SCORERS[info.name] = cls
+        cls.score_info = info
+        return cls
+
+    return register
+
+
+def unregister_scorer(name: str) -> None:
+    """Remove a score registered by :func:`scorer` (the built-in ones stay)."""
+    if name in ("gain", "lambda", "criterion") or name not in SCORERS:
+        raise ValueError(f"{name!r} is not a registered score of your own.")
+    del SCORERS[name]
+    SCORES.pop(name, None)
+
+
+class SplitScorer(ABC):
     """The engine's view of a measure setting (see the module docs); use :func:`make_scorer`
     or :meth:`from_setting`.
 
@@ -84,13 +137,35 @@ class SplitScorer:
     """
 
     alpha: float | None = None
+    #: Whether the screenings may skip candidates by this class's bounds (opt-in: reset to
+    #: False for every subclass that does not set it in its own body).
+    screened: bool = False
+    #: Whether the class's proof covers skipping thresholds inside runs of one class and the
+    #: prefix search of many categories (``prune_pure_runs``): opt-in like ``screened``.
+    pure_runs_proven: bool = False
+    #: The registry entry of its score (set by :func:`scorer`).
+    score_info: ScoreInfo | None = None
 
-    def __init__(self, impurity: Impurity, q: int, n_max: int, weighted: bool = False):
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "screened" not in cls.__dict__:
+            cls.screened = False  # a bound is proven for a class, not inherited
+        if "pure_runs_proven" not in cls.__dict__:
+            cls.pure_runs_proven = False
+
+    def __init__(
+        self,
+        impurity: Impurity,
+        q: int,
+        n_max: int,
+        weighted: bool = False,
+        alpha: float | None = None,
+    ):
         self.impurity = impurity
         self.q = q
         self.n_max = n_max
         self.weighted = weighted
-        self.prune_pure_runs = bool(
+        self.prune_pure_runs = self.pure_runs_proven and bool(
             impurity.concave and not impurity.consistent and (not impurity.off_centered or q == 2)
         )
 
@@ -108,7 +183,7 @@ class SplitScorer:
         counts = np.asarray(class_counts, np.float64)
         imp = setting.impurity(counts)
         n = int(np.ceil(counts.sum())) if n_max is None else int(n_max)
-        return make_scorer(imp, counts.shape[-1], n, weighted, setting.alpha)
+        return make_scorer(imp, counts.shape[-1], n, weighted, setting.alpha, setting.score)
 
     @cached_property
     def kernel(self) -> CountKernel:
@@ -119,6 +194,49 @@ class SplitScorer:
     def node_impurity(self, counts: np.ndarray, n: np.ndarray) -> np.ndarray:
         """I(node) of class counts (m, q) with totals (m,), by the fast kernel."""
         return self.kernel(counts, n)
+
+    # ---------------------------------------------------------------- exact scores
+    @abstractmethod
+    def pair(self, L, R, nl, nr, ip, n):
+        """Exact (gain, score) of two-child candidates: left and right counts (m, q), their
+        totals (m,), I(node) and the node's total per candidate (m,)."""
+
+    @abstractmethod
+    def multiway(self, t, sizes, ip, n):
+        """Exact (gain, score) of count tables (m, K, q) with children's totals ``sizes``
+        (m, K) (absent children: 0), I(node) and node totals (m,), by the fast kernel."""
+
+    @abstractmethod
+    def table(self, t):
+        """(gain, score) of any count tables (..., K, q) from the reference Impurity (child k
+        on the second-to-last axis)."""
+
+    @abstractmethod
+    def quantities(self, parent, children) -> dict:
+        """The intermediate numbers of one split (``parent`` counts (q,), ``children``
+        counts (K, q)), by name, from the reference Impurity: what a worked calculation
+        shows (:func:`offcenter.viz.explain.split_steps` formats them, never derives them).
+        Always ``"gain"`` and ``"score"``; an impurity decrease adds ``"node"``,
+        ``"children"``, ``"weights"`` and ``"children_impurity"``, lambda_alpha
+        ``"predictor"`` (I(X)), ``"denominator"`` and ``"alpha"``, a split criterion
+        ``"parts"`` (:attr:`offcenter.measures.criteria.SplitCriterion.parts`)."""
+
+    # ---------------------------------------------------------------- screening (opt-in)
+    @property
+    def screenable(self) -> bool:
+        """Whether the float32 screening applies: a class that opted in (``screened``) with
+        a kernel that has a float32 version."""
+        return False
+
+    def can_block_screen(self) -> bool:
+        """Whether the block screening's bound holds: never, unless the class opted in."""
+        return False
+
+
+class ImpurityDecreaseScorer(SplitScorer):
+    """Splits scored from an impurity decrease, the gain :math:`I(\text{node}) - \\sum_k
+    \frac{n_k}{n} I(\text{child}_k)`: its exact methods, its quantities and the screenings'
+    bounds (which its subclasses use only if they opt in, ``screened = True``)."""
 
     # ---------------------------------------------------------------- candidates
     def children_sum(self, L, R, nl, nr, approx: bool = False):
@@ -157,6 +275,25 @@ class SplitScorer:
         gain = np.asarray(gain, float)
         return gain, gain
 
+    def quantities(self, parent, children) -> dict:
+        imp = self.impurity
+        parent = np.asarray(parent, dtype=float)
+        kids = np.asarray(children, dtype=float)
+        n = parent.sum()
+        i_parent = float(imp.of_counts(parent))
+        child = [float(imp.of_counts(row)) for row in kids]
+        weights = kids.sum(axis=1) / n if n > 0 else np.zeros(len(kids))
+        weighted = float(np.dot(weights, child))
+        gain = i_parent - weighted
+        return {
+            "node": i_parent,
+            "children": child,
+            "weights": weights,
+            "children_impurity": weighted,
+            "gain": gain,
+            "score": gain,
+        }
+
     # ---------------------------------------------------------------- screening
     @property
     def approx_error(self) -> float:
@@ -165,8 +302,7 @@ class SplitScorer:
 
     @property
     def screenable(self) -> bool:
-        """Whether the float32 screening applies (the kernel has a float32 version)."""
-        return self.kernel.approx is not None
+        return self.screened and self.kernel.approx is not None
 
     def approx_pair(self, L, R, nl, nr, ip, n):
         """Float32 (score, err) of two-child candidates: each score is within ``err`` (array
@@ -180,8 +316,11 @@ class SplitScorer:
         return score, err
 
     def can_block_screen(self) -> bool:
-        """Whether the block screening's bound holds (a kernel with a row bound)."""
-        return self.kernel.block_node_min is not None and self.kernel.row_bound is not None
+        return (
+            self.screened
+            and self.kernel.block_node_min is not None
+            and self.kernel.row_bound is not None
+        )
 
     @property
     def block_node_min(self) -> int | None:
@@ -201,18 +340,39 @@ class SplitScorer:
         return gain_bound
 
 
-class GainScorer(SplitScorer):
+@scorer(SCORES["gain"])
+class GainScorer(ImpurityDecreaseScorer):
     """Splits scored by their gain, the impurity decrease (see the module docs)."""
 
+    screened = True  # the row bounds are proven for the gain (offcenter.tree.screening)
+    pure_runs_proven = True  # a concave measure of the frequencies (Breiman et al. 1984)
 
-class LambdaAlphaScorer(SplitScorer):
+
+@scorer(SCORES["lambda"])
+class LambdaAlphaScorer(ImpurityDecreaseScorer):
     r"""Splits scored by :math:`\lambda_\alpha = \mathrm{gain} / (\alpha I(\text{node}) +
     (1-\alpha) I(X))`, I(X) the uncentered measure of the branch sizes
     (:meth:`Impurity.for_predictor`); 0 where the denominator is not above 1e-15."""
 
+    screened = True  # the gain's bounds over a denominator bounded below (score_bound)
+    pure_runs_proven = True
+
     def __init__(self, impurity, q, n_max, weighted=False, alpha: float = 0.5):
         super().__init__(impurity, q, n_max, weighted)
         self.alpha = float(alpha)
+
+    def quantities(self, parent, children) -> dict:
+        out = super().quantities(parent, children)
+        margin = np.asarray(children, dtype=float).sum(axis=1)
+        i_x = float(self.impurity.for_predictor(len(margin)).of_counts(margin))
+        denom = self.alpha * out["node"] + (1 - self.alpha) * i_x
+        out.update(
+            predictor=i_x,
+            denominator=denom,
+            alpha=self.alpha,
+            score=out["gain"] / denom if denom > 1e-15 else 0.0,
+        )
+        return out
 
     @cached_property
     def pkernel(self) -> CountKernel:
@@ -250,11 +410,15 @@ class LambdaAlphaScorer(SplitScorer):
         return np.where(ok, np.maximum(gain_bound, 0.0) / np.where(ok, d, 1.0), np.inf)
 
 
+@scorer(SCORES["criterion"])
 class CriterionScorer(SplitScorer):
     """A split criterion scored by itself (HDDT's Hellinger distance): gain = score = its
-    value of the children's class counts; the node impurity is its node measure (DKM)."""
+    value of the children's class counts; the node impurity is its node measure (DKM). Not
+    screened (the row bounds are about impurity decreases)."""
 
-    def __init__(self, impurity, q, n_max, weighted=False):
+    pure_runs_proven = True  # each one-vs-rest d_c^2 is convex along a pure run
+
+    def __init__(self, impurity, q, n_max, weighted=False, alpha=None):
         super().__init__(impurity, q, n_max, weighted)
         self.criterion = impurity.split_criterion
 
@@ -271,28 +435,29 @@ class CriterionScorer(SplitScorer):
         value = np.asarray(self.criterion.table(np.asarray(t, np.float64)), float)
         return value, value
 
-    @property
-    def screenable(self) -> bool:
-        return False
-
-    def can_block_screen(self) -> bool:
-        return False  # the row bounds are about impurity decreases
+    def quantities(self, parent, children) -> dict:
+        kids = np.asarray(children, dtype=float)
+        value = float(self.criterion.value(kids))
+        parts = self.criterion.parts(np.asarray(parent, float), kids)
+        return {"parts": parts, "gain": value, "score": value}
 
 
 def make_scorer(
-    impurity: Impurity, q: int, n_max: int, weighted: bool = False, alpha: float | None = None
+    impurity: Impurity,
+    q: int,
+    n_max: int,
+    weighted: bool = False,
+    alpha: float | None = None,
+    score: str | None = None,
 ) -> SplitScorer:
-    """The scorer of a resolved Impurity and an alpha (None: the gain).
-
-    The only place that asks whether the measure is a split criterion; ``alpha`` with a
-    criterion is refused by :meth:`offcenter.measures.registry.MeasureInfo.check_alpha`.
-    """
-    impurity.info.check_alpha(alpha)
-    if not impurity.info.takes_alpha:
-        return CriterionScorer(impurity, q, n_max, weighted)
+    """The scorer of a resolved Impurity: the class :data:`SCORERS` holds for ``score``
+    (None: implied by ``alpha``, else the measure's default; checked against the measure and
+    alpha by :func:`offcenter.measures.scores.resolve_score`)."""
+    name = resolve_score(score, alpha, impurity.info)
+    cls = SCORERS[name]
     if alpha is None:
-        return GainScorer(impurity, q, n_max, weighted)
-    return LambdaAlphaScorer(impurity, q, n_max, weighted, alpha)
+        return cls(impurity, q, n_max, weighted)
+    return cls(impurity, q, n_max, weighted, alpha)
 
 
 def _predictor_impurity(imp: Impurity, sizes: np.ndarray) -> np.ndarray:

@@ -179,7 +179,7 @@ def subset(pos: Candidates, rows) -> Candidates:
         np.take(pos.R.T, rows, axis=1).T,
         pos.nl[rows],
         pos.nr[rows],
-        pos.thr[rows],
+        None if pos.thr is None else pos.thr[rows],  # None: groupings of categories
         None,
         None if pos.miss_child is None else pos.miss_child[rows],
         pos.M,

@@ -215,7 +215,9 @@ def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
     keys = [k for k, _ in optima.attrs.get("settings", [])]
     if impurities is not None:
         infos = [_info(k) for k in keys]
-        crit = [i is not None and not i.takes_alpha for i in infos]  # no relative gain
+        # "gain / node impurity" means something for the score of the setting (not for a
+        # split criterion's own value): the scores' registry says
+        crit = [s is not None and not s.score_info.relative for s in map(_setting, keys)]
         imp = np.array([float(impurities.get(k, np.nan)) for k in keys], dtype=float)
         gain = out["gain"].to_numpy(float)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -238,12 +240,18 @@ def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
     return out
 
 
-def _info(key: str):
-    """The registry's :class:`MeasureInfo` of a setting key (None for an unknown key)."""
+def _setting(key: str):
+    """The :class:`MeasureSetting` of a setting key (None for an unknown key)."""
     try:
-        return MeasureSetting.parse(key).info
+        return MeasureSetting.parse(key)
     except ValueError:
         return None
+
+
+def _info(key: str):
+    """The registry's :class:`MeasureInfo` of a setting key (None for an unknown key)."""
+    s = _setting(key)
+    return None if s is None else s.info
 
 
 def children_shares_text(text: str) -> str:

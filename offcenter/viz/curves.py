@@ -390,6 +390,12 @@ def curves_figure(
     return _figure(data, layout)
 
 
+def _theta_side(theta: float) -> str:
+    """Where the θ line's label sits: right of the line, left of it past the middle (at
+    θ = 0.98 a label on the right ran out of the plot, and was cut)."""
+    return "bottom right" if theta <= 0.5 else "bottom left"
+
+
 def _theta_trace(theta: float, y_range, t: Typography) -> dict:
     return dict(
         type="scatter",
@@ -397,7 +403,7 @@ def _theta_trace(theta: float, y_range, t: Typography) -> dict:
         y=list(y_range),
         mode="lines+text",
         text=["", f"θ = {theta:.2f}"],
-        textposition="bottom right",
+        textposition=_theta_side(theta),
         textfont=dict(size=t.annotation, color=THETA_COLOR),
         line=dict(color=THETA_COLOR, dash="dot", width=t.guide),
         name="θ",
@@ -483,7 +489,11 @@ def theta_animation_figure(
     frames = []
     for i, th in enumerate(thetas):
         fdata = [dict(type="scatter", y=sweep[k][i]) for k in keys]
-        fdata.append(dict(type="scatter", x=[th, th], text=["", f"θ = {th:.2f}"]))
+        fdata.append(
+            dict(
+                type="scatter", x=[th, th], text=["", f"θ = {th:.2f}"], textposition=_theta_side(th)
+            )
+        )
         frames.append(dict(name=f"{th:.2f}", data=fdata, traces=traces))
     anim = dict(
         frame=dict(duration=frame_ms, redraw=False),

@@ -29,11 +29,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from offcenter.measures.criteria import hellinger_split
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.offcentering import _off_center
+from offcenter.measures.scores import score_for
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.inspect import without_attrs
+from offcenter.tree.scoring import make_scorer
 from offcenter.viz.format import fmt_calc as _f
 from offcenter.viz.format import md_escape
 
@@ -105,6 +106,7 @@ def split_steps(
     *,
     alpha: float | None = None,
     label: str | None = None,
+    score: str | None = None,
 ) -> list[CalculationLine]:
     """The worked calculation of a split from its counts.
 
@@ -126,13 +128,22 @@ def split_steps(
     label : str, optional
         The measure's name in the text (default ``impurity.label``); a tree passes its
         :meth:`MeasureSetting.label_for` the training prior.
+    score : str, optional
+        The split score's name (default: implied by ``alpha``, else the measure's).
+
+    The numbers are the scorer's (:meth:`offcenter.tree.scoring.SplitScorer.quantities`):
+    this function writes them out, it does not compute them again.
     """
     parent = np.asarray(parent_counts, dtype=float)
     kids = np.asarray(children_counts, dtype=float)
     classes = [str(c) for c in classes]
-    if impurity.split_criterion is not None:  # its own steps: a score, not a decrease
+    score, alpha = score_for(impurity.info, score, alpha)  # a page's alpha: where it applies
+    n_max = max(1, int(np.ceil(parent.sum())))
+    scorer = make_scorer(impurity, parent.size, n_max, alpha=alpha, score=score)
+    qs = scorer.quantities(parent, kids)
+    if "parts" in qs:  # a score of its own, not a decrease: its parts
         name = impurity.info.short if label is None else label
-        return _hellinger_steps(parent, kids, classes, branch_labels, name)
+        return _parts_steps(parent, kids, classes, branch_labels, name, qs)
     n = parent.sum()
     sym = _symbol(impurity)
     steps = []
@@ -163,7 +174,7 @@ def split_steps(
             )
         )
     steps.append(CalculationLine("Parent node", text, latex, None))
-    i_parent = float(impurity.of_counts(parent))
+    i_parent = qs["node"]
     name = impurity.label if label is None else label
     steps.append(
         CalculationLine(
@@ -173,10 +184,8 @@ def split_steps(
             i_parent,
         )
     )
-    child_values = []
-    for k, (row, label) in enumerate(zip(kids, branch_labels)):
-        value = float(impurity.of_counts(row))
-        child_values.append(value)
+    child_values = qs["children"]
+    for k, (row, label, value) in enumerate(zip(kids, branch_labels, child_values)):
         pre = _freq_steps(impurity, row)[1] if row.sum() > 0 else ""
         latex = _impurity_latex(impurity, row, value) if row.sum() > 0 else rf"{sym} = 0"
         steps.append(
@@ -187,8 +196,7 @@ def split_steps(
                 value,
             )
         )
-    weights = kids.sum(axis=1) / n if n > 0 else np.zeros(len(kids))
-    weighted = float(np.dot(weights, child_values))
+    weights, weighted = qs["weights"], qs["children_impurity"]
     terms = " + ".join(
         rf"\tfrac{{{int(round(w * n))}}}{{{int(round(n))}}} \times {_f(v)}"
         for w, v in zip(weights, child_values)
@@ -201,7 +209,7 @@ def split_steps(
             weighted,
         )
     )
-    gain = i_parent - weighted
+    gain = qs["gain"]
     steps.append(
         CalculationLine(
             "Gain",
@@ -210,12 +218,21 @@ def split_steps(
             gain,
         )
     )
-    if alpha is not None:
-        margin = kids.sum(axis=1)
-        imp_x = impurity.for_predictor(len(margin))
-        i_x = float(imp_x.of_counts(margin))
-        denom = alpha * i_parent + (1 - alpha) * i_x
-        score = gain / denom if denom > 1e-15 else 0.0
+    if "denominator" not in qs and qs["score"] != gain:  # another score: its own numbers
+        info = scorer.score_info
+        extra = {k: v for k, v in qs.items() if k not in _DECREASE_QUANTITIES}
+        shown = ", ".join(f"{k} = {_f(v) if isinstance(v, float) else v}" for k, v in extra.items())
+        steps.append(
+            CalculationLine(
+                "Score",
+                f"The split's score, the {md_escape(info.label)}: {md_escape(info.description)}"
+                + (f" ({md_escape(shown)})." if shown else "."),
+                rf"\text{{score}} = {_f(qs['score'])}",
+                qs["score"],
+            )
+        )
+    if "denominator" in qs:  # lambda_alpha's: I(X) and the normalised score
+        alpha, i_x, score = qs["alpha"], qs["predictor"], qs["score"]
         steps.append(
             CalculationLine(
                 "Normalised score",
@@ -229,8 +246,13 @@ def split_steps(
     return steps
 
 
-def _hellinger_steps(parent, kids, classes, branch_labels, name) -> list[CalculationLine]:
-    r"""The worked calculation of the Hellinger distance criterion (HDDT) of a split.
+#: The quantities of an impurity decrease (:meth:`SplitScorer.quantities`) the steps above show.
+_DECREASE_QUANTITIES = ("node", "children", "weights", "children_impurity", "gain", "score")
+
+
+def _parts_steps(parent, kids, classes, branch_labels, name, qs) -> list[CalculationLine]:
+    r"""The worked calculation of a split criterion's score from its parts (the Hellinger
+    distance of HDDT, :func:`offcenter.measures.criteria.hellinger_parts`).
 
     Two classes: each child's share of the positives (the second class) and of the negatives,
     then :math:`d_H = \sqrt{\sum_k (\sqrt{a_k} - \sqrt{b_k})^2}`. More classes: the same for
@@ -250,17 +272,12 @@ def _hellinger_steps(parent, kids, classes, branch_labels, name) -> list[Calcula
         )
     ]
     q = parent.size
-    sizes = kids.sum(axis=1)
     values = []
-    for c in [1] if q == 2 else range(q):
-        pos_total, neg_total = parent[c], n - parent[c]
-        if pos_total <= 0 or neg_total <= 0:
-            values.append(0.0)
-            continue
-        a = kids[:, c] / pos_total
-        b = (sizes - kids[:, c]) / neg_total
-        d = float(np.sqrt(((np.sqrt(a) - np.sqrt(b)) ** 2).sum()))
+    for part in qs["parts"]:
+        c, a, b, d = part["class"], part["positive"], part["negative"], part["distance"]
         values.append(d)
+        if a is None:
+            continue
         pos = md_escape(classes[c], 30)
         neg = md_escape(classes[0], 30) if q == 2 else f"not {pos}"
         shares = "; ".join(
@@ -277,7 +294,7 @@ def _hellinger_steps(parent, kids, classes, branch_labels, name) -> list[Calcula
                 d,
             )
         )
-    value = float(hellinger_split(kids))
+    value = qs["score"]
     if q > 2:
         steps.append(
             CalculationLine(
@@ -492,13 +509,15 @@ def optimum_steps(clf, node_id: int, optima, setting_key: str, feature) -> list[
     labels = [s.strip() for s in str(row["split"]).split(" / ")]
     if len(labels) != len(kids):
         labels = [f"child {k + 1}" for k in range(len(kids))]
-    alpha = getattr(clf, "alpha", None) if setting.info.takes_alpha else None
+    # scored like the tree (its score and alpha) when that applies to this setting's measure
+    scored = setting.scored_like(clf.setting_)
     return split_steps(
         parent,
         kids,
         list(clf.classes_),
         setting.impurity(prior),
         labels,
-        alpha=alpha,
+        alpha=scored.alpha,
         label=setting.label_for(prior),
+        score=scored.score,
     )

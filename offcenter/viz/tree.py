@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from offcenter.viz.format import plot_text
+from offcenter.viz.format import plot_lines, plot_text
 from offcenter.viz.styles import setting_style, typography
 from offcenter.viz.tree_layout import (
     BAR_H,
@@ -830,7 +830,8 @@ def threshold_figure(
                 "x": x,
                 "y": y,
                 "mode": "lines+markers" if len(x) < 40 else "lines",
-                "name": plot_text(labels.get(key, key), 40),
+                # in lines, never cut: "θ = prior (0.65, 0.35)" tells settings apart
+                "name": plot_lines(labels.get(key, key), 30 if presentation else 40),
                 "line": {"color": style.color, "dash": style.dash, "width": typo.line},
                 "marker": {"symbol": style.symbol, "color": style.color, "size": typo.marker},
                 "hovertemplate": "threshold %{x:.4g}<br>gain %{y:.4f}<extra>%{fullData.name}</extra>",
@@ -847,8 +848,12 @@ def threshold_figure(
             {"x": float(chosen), "xref": "x", "yref": "paper", "y": 1, "text": "chosen",
              "showarrow": False, "yanchor": "bottom", "font": {"size": typo.annotation}}
         )  # fmt: skip
-    n_rows = -(-len(data) // (2 if presentation else 3))  # legend rows under the plot
-    legend_h = n_rows * (typo.legend + 10)
+    # the legend under the plot: its height (counted generously: an entry of two lines is a
+    # row of two lines; at 20 px and more one entry a row) is added to the figure's
+    per_row = 1 if presentation else 3
+    lines = [d["name"].count("<br>") + 1 for d in data]
+    rows = [max(lines[i : i + per_row]) for i in range(0, len(lines), per_row)]
+    legend_h = int(sum(rows) * typo.legend * 1.3 + 10 * len(rows))
     layout = {
         "xaxis": {
             "title": {

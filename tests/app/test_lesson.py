@@ -304,3 +304,38 @@ def test_step_4_link_rules_over_the_tree_pages_kept_settings():
     at = _visit(lesson.TREE, {"data": "iris", "setting": "gini"})
     assert at.session_state["tr_saved"]["data"] == "iris"
     _tree_checks(_follow(SPLIT, at))
+
+
+def _in_order(node) -> list:
+    """The page's elements in the order drawn (depth first): (type, key or text)."""
+    out = []
+    for child in getattr(node, "children", {}).values():
+        proto = getattr(child, "proto", None)
+        label = getattr(proto, "label", None) or getattr(child, "key", None)
+        value = getattr(child, "value", None)
+        out.append((child.type, label or (str(value) if isinstance(value, str) else None)))
+        out.extend(_in_order(child))
+    return out
+
+
+def test_each_steps_link_comes_right_under_its_title():
+    at = run("app.py", {"present": "1"})
+    order = _in_order(at.main)
+    for i, step in enumerate(lesson.STEPS, 1):
+        title = order.index(("subheader", f"{i}. {step.title}"))
+        link = order.index(("page_link", step.label))
+        text = order.index(("markdown", step.text))
+        assert title < link < text
+
+
+@pytest.mark.parametrize("present", [False, True])
+def test_step_2s_ternary_comes_first_in_presentation_mode(present):
+    at = _follow(UNIFORM, run("app.py", {"present": "1"} if present else None), present)
+    order = _in_order(at.main)
+    kinds = [k for k, _ in order]
+    chart = next(i for i, (k, label) in enumerate(order) if k == "plotly_chart")
+    choice = order.index(("selectbox", "Measure shown over the simplex"))
+    title = [i for i, (k, label) in enumerate(order) if label == "q classes"]
+    assert (chart < choice) is present
+    # the page's title and introduction follow the figures in presentation mode
+    assert title and (title[0] > chart) is present, kinds

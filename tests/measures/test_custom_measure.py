@@ -130,8 +130,12 @@ def test_bad_names_and_params(registered):
         oc.register_measure("oc_gini2", py_gini)
     with pytest.raises(TypeError, match="function"):
         oc.register_measure("nofunc", 3)
-    with pytest.raises(ValueError, match="named beta or rho"):
-        oc.register_measure("tsal", tsallis, params={"q": 2.0})
+    with pytest.raises(ValueError, match="field of a measure setting"):
+        oc.register_measure("tsal", tsallis, params={"theta": 2.0})
+    with pytest.raises(ValueError, match="lower-case letters"):
+        oc.register_measure("tsal", tsallis, params={"q2": 2.0})
+    with pytest.raises(ValueError, match="key token 'b' is beta's"):
+        oc.register_measure("tsal", tsallis, params={"q": {"default": 2.0, "token": "b"}})
     registered("py_gini2", py_gini)
     with pytest.raises(ValueError, match="replace=True"):
         oc.register_measure("py_gini2", py_gini)

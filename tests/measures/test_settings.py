@@ -332,10 +332,10 @@ def test_tree_params():
     assert MeasureSetting("daroczy", "prior", beta=0.5).tree_params() == {
         "measure": "daroczy",
         "theta": "prior",
-        "beta": 0.5,
-        "rho": None,
+        "measure_params": {"beta": 0.5},
         "consistent": False,
     }
+    assert MeasureSetting("gini").tree_params()["measure_params"] is None
     assert MeasureSetting("gini", alpha=0.5).tree_params()["alpha"] == 0.5
     with pytest.raises(ValueError, match="curves only"):
         MeasureSetting("asymmetric", consistent=True, n=3).tree_params()

@@ -12,18 +12,18 @@ from offcenter.app.curve_pages import (
     PRESETS,
     Q_CLASS_SCHEMA,
     TWO_CLASS_SCHEMA,
-    chosen_betas,
     imbalanced_example,
     matching_preset,
     page_specs,
 )
 from offcenter.app.curve_text import (
-    draws_reconstructed_rank,
     formulas,
     normalise_theta,
     parse_distribution,
+    reconstructions,
     y_axis_title,
 )
+from offcenter.app.measure_params import chosen_values
 from offcenter.measures.curves import (
     binary_curves,
     binary_derivatives,
@@ -39,6 +39,7 @@ from offcenter.measures.curves import (
     transform_maps,
     transform_table,
 )
+from offcenter.measures.registry import parameters
 from offcenter.viz.curves import (
     AXIS_MARGINS,
     DASHES,
@@ -297,7 +298,8 @@ def test_presets_and_matching():
     assert matching_preset({**fig2, "rho": 1.0}) is None
     assert PRESETS["fig1"]["title"] == "Fig. 1. Off-centered, asymmetric and Shannon's entropies"
     assert PRESETS["fig2"]["title"] == "Fig. 2. Off-centering of generalised entropies"
-    assert chosen_betas(0.0, ("0.5", "1", "2", "5")) == list(FIG2_BETAS)
+    beta = parameters()["beta"]
+    assert chosen_values(beta, {"beta": 0.0, "betas": ("0.5", "1", "2", "5")}) == list(FIG2_BETAS)
 
 
 @pytest.mark.parametrize(
@@ -328,8 +330,8 @@ def test_page_specs_consistent_and_reconstruction_flag():
         "Asymmetric",
         "Asymmetric, consistent (n = 30)",
     ]
-    assert draws_reconstructed_rank(raw + ocs)
-    assert not draws_reconstructed_rank(fig2_specs())
+    assert [s.measure for s in reconstructions(raw + ocs)] == ["rank_diversity"]
+    assert not reconstructions(fig2_specs())
     assert page_specs({**values, "measures": ()}) == ([], [])
 
 

@@ -1,0 +1,114 @@
+"""The sensitivity models of the imbalanced study (issue 37): inner-CV pruning that chooses
+ccp_alpha by the reported metric and leaf rule, and a threshold-moving forest."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from offcenter.evaluation import metrics
+from offcenter.evaluation.study import (
+    ANCHOR,
+    DEFAULT_MODELS,
+    MODELS,
+    PRUNE_BY,
+    WEIGHTED_FOREST,
+    StudyData,
+    StudyProtocol,
+    _candidate_alphas,
+    cv_ccp_alpha,
+    cv_ccp_alpha_by,
+    run_study,
+    tuned_threshold,
+)
+from offcenter.tree.estimator import TreeClassifier
+
+QUICK = StudyProtocol(n_splits=3, n_repeats=1, seed=0, max_depth=3, n_estimators=7)
+
+
+@pytest.fixture(scope="module")
+def noisy():
+    rng = np.random.default_rng(1)
+    n = 60
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.normal(size=n), "c": rng.normal(size=n)})
+    y = np.where(X["a"] + 0.8 * rng.normal(size=n) > 1.0, "positive", "negative").astype(object)
+    return StudyData("noisy", X, y, "positive", [], 0)
+
+
+def test_the_committed_models_stay_the_default():
+    assert DEFAULT_MODELS == (
+        "tree",
+        "pruned",
+        "pruned_cv",
+        "laplace",
+        "bagged_laplace",
+        "forest",
+        "balanced_forest",
+    )
+    assert set(PRUNE_BY) <= set(MODELS) and "threshold_forest" in MODELS
+
+
+def test_tuned_threshold_maximises_g_mean():
+    y = np.array(["n"] * 6 + ["p"] * 3, dtype=object)
+    s = np.array([0.0, 0.1, 0.1, 0.2, 0.3, 0.5, 0.25, 0.4, 0.9])
+    t = tuned_threshold(y, s, "p")
+    g = metrics.g_mean(y, np.where(s >= t, "p", "n"), positive="p")
+    assert g == pytest.approx(np.sqrt(1.0 * 4 / 6))  # all positives, 4 of 6 negatives
+    assert 0.2 < t <= 0.25
+    assert tuned_threshold(y, np.full(9, 0.3), "p") == 0.5  # nothing to choose
+    assert np.isfinite(tuned_threshold(y, np.r_[s[:-1], np.nan], "p"))  # NaN rows left out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.floats(0, 1)), min_size=4, max_size=30).filter(
+        lambda r: 0 < sum(p for p, _ in r) < len(r)
+    )
+)
+def test_tuned_threshold_is_never_worse_than_one_half(rows):
+    y = np.array(["p" if p else "n" for p, _ in rows], dtype=object)
+    s = np.array([v for _, v in rows])
+    t = tuned_threshold(y, s, "p")
+    g = metrics.g_mean(y, np.where(s >= t, "p", "n"), positive="p")
+    assert g >= metrics.g_mean(y, np.where(s >= 0.5, "p", "n"), positive="p") - 1e-12
+
+
+@pytest.mark.parametrize("model", ["pruned_cv_auc", "pruned_cv_gmean", "pruned_cv_gmean_prior"])
+def test_alpha_by_the_reported_metric_is_a_candidate(noisy, model):
+    metric, rule = PRUNE_BY[model]
+    full = TreeClassifier().fit(noisy.X, noisy.y)
+    cands = _candidate_alphas(full.cp_table()["alpha"].to_numpy(dtype=float))
+    alpha = cv_ccp_alpha_by(
+        lambda a: TreeClassifier(), noisy.X, noisy.y, 0, metric, rule, full=full
+    )
+    assert alpha in cands.tolist()
+
+
+def test_the_balanced_error_choice_is_unchanged_by_the_refactoring(noisy):
+    """cv_ccp_alpha (the committed run's pruned_cv) and its candidates: a reference value."""
+    full = TreeClassifier().fit(noisy.X, noisy.y)
+    alpha = cv_ccp_alpha(lambda a: TreeClassifier(), noisy.X, noisy.y, 0, full=full)
+    cands = _candidate_alphas(full.cp_table()["alpha"].to_numpy(dtype=float))
+    assert alpha in cands.tolist() and alpha > 0  # noisy labels: the full tree is pruned
+
+
+@pytest.mark.slow
+def test_sensitivity_and_threshold_models_run_at_a_tiny_size(noisy):
+    models = ["forest", "threshold_forest", "pruned_cv", "pruned_cv_auc", "pruned_cv_gmean_prior"]
+    df = run_study([noisy], ["shannon"], models, QUICK, n_jobs=1)
+    assert (df["error"] == "").all()
+    # no anchor and no split-weighted forest for the threshold-moving forest
+    tf = df[df["model"] == "threshold_forest"]
+    assert set(tf["setting"]) == {"shannon"}
+    assert {ANCHOR, WEIGHTED_FOREST} <= set(df.loc[df["model"] == "forest", "setting"])
+    # the same forest (same seeds), only the threshold moves: the same scores, the same AUC
+    key = ["repeat", "fold", "leaf_rule"]
+    f = df[(df["model"] == "forest") & (df["setting"] == "shannon")].sort_values(key)
+    t = tf.sort_values(key)
+    np.testing.assert_array_equal(f["auc"].to_numpy(), t["auc"].to_numpy())
+    np.testing.assert_array_equal(f["leaves"].to_numpy(), t["leaves"].to_numpy())
+    # both rule rows carry the tuned labels
+    maj, pri = (t[t["leaf_rule"] == r][["tp", "fp"]].to_numpy() for r in ("majority", "prior"))
+    np.testing.assert_array_equal(maj, pri)
+    assert (df.loc[df["model"].str.startswith("pruned_cv"), "leaves"] >= 1).all()
