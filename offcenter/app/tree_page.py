@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import node_settings, tree_restore, urlstate
+from offcenter.app import heavy_work, node_settings, tree_restore, urlstate
 from offcenter.app.two_trees import DEFAULT_A, DEFAULT_B, LAYOUTS
 from offcenter.data.csv_io import (
     apply_kinds,
@@ -60,6 +60,7 @@ __all__ = [
     "cached_profile",
     "cached_xy",
     "cached_fit",
+    "column_profile",
     "ViewSize",
     "view_size",
     "file_stem",
@@ -185,8 +186,17 @@ def score_label(setting, choice: str) -> str:
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):
     """Column kinds after the user's overrides, the columns left out by default (identifiers,
-    constant columns) with the reason, and the types table."""
-    df, warnings = apply_kinds(_raw, json.loads(overrides_json))
+    constant columns) with the reason, and the types table (:func:`column_profile`; in the
+    worker pool on many rows, :mod:`offcenter.app.heavy_work`)."""
+    if heavy_work.is_heavy_rows(len(_raw)):
+        return heavy_work.run(column_profile, _raw, overrides_json)
+    return column_profile(_raw, overrides_json)
+
+
+def column_profile(raw: pd.DataFrame, overrides_json: str):
+    """:func:`cached_profile`'s work: the overrides applied, the kinds, the columns left out
+    and the types table."""
+    df, warnings = apply_kinds(raw, json.loads(overrides_json))
     kinds = infer_kinds(df)
     ids = left_out_columns(df, kinds)
     return df, warnings, kinds, ids, column_table(df, kinds, ids)
@@ -211,8 +221,15 @@ def cached_xy(
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def cached_fit(data_key: str, params_json: str, _X: pd.DataFrame, _y: pd.Series) -> TreeClassifier:
-    """Fit once per (data, settings): shared by reruns, page switches and every session."""
-    return TreeClassifier(**json.loads(params_json)).fit(_X, _y)
+    """Fit once per (data, settings): shared by reruns, page switches and every session.
+
+    On more rows than :data:`offcenter.app.heavy_work.Limits.rows` the fit runs in the
+    process's worker pool (:mod:`offcenter.app.heavy_work`, which may refuse it with a
+    :class:`~offcenter.app.heavy_work.Refused` message; a refusal is not cached)."""
+    clf = TreeClassifier(**json.loads(params_json))
+    if heavy_work.is_heavy_rows(len(_X)):
+        return heavy_work.run(clf.fit, _X, _y)
+    return clf.fit(_X, _y)
 
 
 # ------------------------------------------------------------------------------ sizes

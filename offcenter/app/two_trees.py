@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from offcenter.app import heavy_work
 from offcenter.app.charts import plotly_chart
 from offcenter.app.tables import show_table
 from offcenter.evaluation.metrics import metrics_table
@@ -188,6 +189,9 @@ def compare_two_trees(
         try:
             with st.spinner(f"Growing the tree under {labels[k]}..."):
                 trees.append(fit(data_key, params_json, X, y))
+        except heavy_work.Refused as exc:
+            st.warning(exc.message)
+            return
         except (ValueError, TypeError) as exc:
             st.error(md_escape(f"The tree under {labels[k]} could not be grown: {exc}"))
             return
