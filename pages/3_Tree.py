@@ -18,6 +18,7 @@ from streamlit.errors import StreamlitInvalidLayoutContextError
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from offcenter.app import (
+    heavy_work,
     node_settings,
     presentation,
     tree_click,
@@ -108,6 +109,9 @@ overrides = {c: "categorical" for c in as_cat} | {c: "numeric" for c in as_num}
 overrides_json = json.dumps(overrides, sort_keys=True, default=str)
 try:
     df, kind_warnings, kinds, ids, types = cached_profile(data_hash, overrides_json, raw)
+except heavy_work.Refused as exc:  # a large file's columns: the settings stay
+    st.warning(exc.message)
+    st.stop()
 except DataProblem as exc:
     st.error(str(exc))
     overrides, overrides_json = {}, "{}"
@@ -322,10 +326,13 @@ if grow or tree_state.data_changed(data_key):
     try:
         with st.spinner("Growing the tree..."):
             clf = cached_fit(data_key, params_json, X, y)
+    except heavy_work.Refused as exc:  # pool full, still busy, too long: the settings stay
+        st.warning(exc.message)
     except (ValueError, TypeError) as exc:
         st.error(md_escape(f"The tree could not be grown: {exc}"))
         st.stop()
-    tree_state.start(Grow(data_key, params_json), clf)
+    else:
+        tree_state.start(Grow(data_key, params_json), clf)
 elif tree_state.settings_changed(params_json):
     chosen["info_box"].info(SETTINGS_CHANGED)
 tree_restore.publish_edits(SCHEMA, PREFIX, tree_state, Grow(data_key, params_json))
@@ -665,5 +672,6 @@ compare_two_trees(
     fit=cached_fit,
     current=clf.setting_,
     font_size=size.font_size,
+    min_font=tree_view.MIN_PRESENT_FONT if present and not phone else None,
     on_view_change=write_link,
 )

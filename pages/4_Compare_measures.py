@@ -20,7 +20,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import compare_page, node_settings, urlstate
+from offcenter.app import compare_page, heavy_work, node_settings, urlstate
 from offcenter.app.charts import chart_config
 from offcenter.app.compare_page import DATA_DEFAULT, MODELS, PREFIX, SCHEMA, SETTINGS
 from offcenter.app.data_picker import pick_data, pick_target
@@ -226,8 +226,14 @@ if job is not None and job["key"] == key and not job["cv"].done:
             min(1.0, fraction), text=f"{round(fraction * n_fits)}/{n_fits} fits. {message}"
         )
 
-    while not cv.done:
-        cv.run_step(progress=show)
+    # on many rows each fit runs in the worker pool (off the lecture's path)
+    call = heavy_work.run if heavy_work.is_heavy_rows(len(cv.X)) else None
+    try:
+        while not cv.done:
+            cv.run_step(progress=show, call=call)
+    except heavy_work.Refused as exc:  # the folds done are kept; the run resumes at a rerun
+        st.warning(exc.message + " The run resumes from the last whole fold at your next action.")
+        _stop()
     computed_now = True
     if not cv.cancelled:
         store.put(key, cv.result())

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from offcenter.app import heavy_work
 from offcenter.data import csv_io
 from offcenter.data.csv_io import (
     CsvReport,
@@ -156,8 +157,17 @@ def _receive_upload(prefix: str, name: str, data: bytes) -> None:
     """
     S = st.session_state
     S[prefix + "pending"] = None
+    S[prefix + "upload_busy"] = None
     try:
-        upload = read_upload(data, name)
+        if heavy_work.is_heavy_bytes(len(data)):  # a large file is read in the worker pool
+            upload = heavy_work.run(read_upload, data, name)
+        else:
+            upload = read_upload(data, name)
+    except heavy_work.Refused as exc:  # not read: the file stays in the box, read at a retry
+        S[prefix + "upload_seen"] = None
+        S[prefix + "upload_error"] = None
+        S[prefix + "upload_busy"] = exc.message
+        return
     except DataProblem as exc:
         S[prefix + "upload_error"] = f"The file was not loaded: {exc}"
         return
@@ -248,6 +258,9 @@ def _upload_box(prefix: str, detailed: bool) -> None:
                 if S[prefix + "upload_error"] and S[prefix + "pending"] is None:
                     S[prefix + "file_gen"] = gen + 1  # the refused file leaves the uploader
                     st.rerun()
+    if S.get(prefix + "upload_busy"):
+        st.warning(S[prefix + "upload_busy"] + " The file stays in the upload box.")
+        st.button("Read the file again", key=prefix + "upload_retry")
     # outside the expander, so that a collapsed box never hides it; a file refused for its
     # class column has its picker right under the message (gone once the file is loaded)
     if S[prefix + "upload_error"]:

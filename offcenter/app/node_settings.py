@@ -25,7 +25,7 @@ from collections.abc import Mapping
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import measure_params, tables, urlstate
+from offcenter.app import heavy_work, measure_params, tables, urlstate
 from offcenter.app.charts import plotly_chart
 from offcenter.app.downloads import csv_button
 from offcenter.measures.registry import TREE_MEASURES
@@ -241,7 +241,10 @@ def pick_leaf_rule(prefix: str, container=st) -> str:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def cached_report(tree_key: str, _clf, _X, _y):
     """:func:`offcenter.viz.comparison.training_report` of the tree ``tree_key`` (it must
-    identify the tree and its data), once per process; read-only."""
+    identify the tree and its data), once per process; read-only; in the worker pool on many
+    rows (:mod:`offcenter.app.heavy_work`)."""
+    if heavy_work.is_heavy_rows(len(_X)):
+        return heavy_work.run(training_report, _clf, _X, _y)
     return training_report(_clf, _X, _y)
 
 
@@ -256,7 +259,11 @@ def show_training_report(
     ``{stem}_confusion.csv`` (computed once per ``tree_key`` when given: it must identify the
     tree and its data)."""
     box = st.container() if container is None else container
-    rep = training_report(clf, X, y) if tree_key is None else cached_report(tree_key, clf, X, y)
+    try:
+        rep = training_report(clf, X, y) if tree_key is None else cached_report(tree_key, clf, X, y)
+    except heavy_work.Refused as exc:
+        box.warning(exc.message)
+        return
     with box:
         st.subheader("Predictions on the training rows")
         c1, c2 = st.columns([3, 2])
@@ -322,13 +329,23 @@ def node_tables(tree_key: str, node: int, _clf) -> dict:
     """The node's tables, computed once per (tree, node) and shared by reruns (read-only):
     ``optima`` and ``cands`` (labels with the prior's numbers), ``best`` (own best per
     setting), ``chosen`` (the tree's split under every setting, None at a leaf), ``verdict``,
-    ``informative`` (the settings that prefer some candidate to another)."""
-    prior = _clf.prior_
-    settings = node_comparison_settings(len(_clf.classes_))
-    optima, cands = _clf.node_comparison(node, settings)  # one search for both
+    ``informative`` (the settings that prefer some candidate to another).
+
+    On a tree of more training rows than :data:`offcenter.app.heavy_work.Limits.rows` they are
+    computed in the worker pool (:mod:`offcenter.app.heavy_work`; a refusal is not cached)."""
+    if heavy_work.is_heavy_rows(len(_clf.training_data_.y)):
+        return heavy_work.run(compute_node_tables, node, _clf)
+    return compute_node_tables(node, _clf)
+
+
+def compute_node_tables(node: int, clf) -> dict:
+    """:func:`node_tables` computed here (in the process, or in a worker of the pool)."""
+    prior = clf.prior_
+    settings = node_comparison_settings(len(clf.classes_))
+    optima, cands = clf.node_comparison(node, settings)  # one search for both
     optima, cands = with_prior_labels(optima, prior), with_prior_labels(cands, prior)
-    imps = _clf.node_impurities(node, settings)
-    split = _clf.tree_.nodes[node].split
+    imps = clf.node_impurities(node, settings)
+    split = clf.tree_.nodes[node].split
     out = {"optima": optima, "cands": cands, "impurities": imps}
     out["informative"] = informative_settings(cands)
     if len(cands):
@@ -356,8 +373,12 @@ def candidate_table(tree_key: str, node: int, keys: tuple, _cands) -> tuple:
 @st.cache_resource(max_entries=256, show_spinner=False)
 def cached_thresholds(tree_key: str, node: int, feature: str, _clf) -> pd.DataFrame:
     """:meth:`TreeClassifier.threshold_gains` of the node's feature under the comparison
-    settings, once per (tree, node, feature), shared by sessions (read-only)."""
-    return _clf.threshold_gains(node, feature, node_comparison_settings(len(_clf.classes_)))
+    settings, once per (tree, node, feature), shared by sessions (read-only); in the worker
+    pool on a tree of many rows (:mod:`offcenter.app.heavy_work`)."""
+    settings = node_comparison_settings(len(_clf.classes_))
+    if heavy_work.is_heavy_rows(len(_clf.training_data_.y)):
+        return heavy_work.run(_clf.threshold_gains, node, feature, settings)
+    return _clf.threshold_gains(node, feature, settings)
 
 
 def _code(text) -> str:
@@ -410,6 +431,9 @@ def show_node_comparison(
     try:
         tables = node_tables(tree_key, node.id, clf)
         optima, cands = tables["optima"], tables["cands"]
+    except heavy_work.Refused as exc:
+        st.warning(exc.message)
+        return None
     except (ValueError, KeyError) as exc:
         st.info(f"No candidate splits at this node: {md_escape(exc)}")
         return None
@@ -607,7 +631,11 @@ def _threshold_section(
         # keyed by the tree's own setting, so that a new tree's curve is shown first
         key="tr_thr_keys_" + str(chosen_key),
     )
-    gains = cached_thresholds(tree_key, node.id, feat, clf)
+    try:
+        gains = cached_thresholds(tree_key, node.id, feat, clf)
+    except heavy_work.Refused as exc:
+        st.warning(exc.message)
+        return
     chosen_thr = (
         node.split.threshold if node.split is not None and str(node.split.feature) == feat else None
     )

@@ -30,6 +30,8 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from offcenter.app import heavy_work
+
 __all__ = ["MAX_WAITING", "Prefetcher", "prefetch"]
 
 #: Requests that may wait for the worker; beyond, new ones are dropped.
@@ -67,5 +69,15 @@ _PREFETCHER = Prefetcher()
 
 def prefetch(job: Callable[[], object]) -> bool:
     """Run ``job`` (work whose results land in the process's caches, such as
-    :func:`offcenter.app.tree_click.prepare_grow`) in the background; whether it was queued."""
-    return _PREFETCHER.submit(job) is not None
+    :func:`offcenter.app.tree_click.prepare_grow`) in the background; whether it was queued.
+
+    Its heavy parts (:mod:`offcenter.app.heavy_work`) count as the calling session's background
+    work: refused while the session has a heavy job running, waited for by the session's own
+    grow."""
+    session = heavy_work.current_session()
+
+    def for_session():
+        with heavy_work.acting_for(session, background=True):
+            job()
+
+    return _PREFETCHER.submit(for_session) is not None

@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import node_settings, tree_restore, urlstate
+from offcenter.app import heavy_work, node_settings, tree_restore, urlstate
 from offcenter.app.two_trees import DEFAULT_A, DEFAULT_B, LAYOUTS
 from offcenter.data.csv_io import (
     apply_kinds,
@@ -47,6 +48,7 @@ from offcenter.data.csv_io import (
     sample_xy,
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
+from offcenter.measures.scores import SCORES as SCORE_REGISTRY
 from offcenter.tree import TreeClassifier
 from offcenter.tree.params import depth_limit
 from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT, fitted_font
@@ -60,6 +62,7 @@ __all__ = [
     "cached_profile",
     "cached_xy",
     "cached_fit",
+    "column_profile",
     "ViewSize",
     "view_size",
     "file_stem",
@@ -69,14 +72,45 @@ __all__ = [
 ]
 
 PREFIX = "tr_"
-#: The split score's choices: (label, alpha of lambda_alpha; None = plain gain or the slider).
-SCORES = {
+#: The gain and the lambda_alpha family: (label, alpha of lambda_alpha; None = plain gain or
+#: the slider).
+_PAGE_SCORES = {
     "gain": ("gain", None),
     "relative": ("relative gain (alpha = 1)", 1.0),
     "ratio": ("gain ratio (alpha = 0)", 0.0),
     "kvalseth": ("Kvalseth (alpha = 1/2)", 0.5),
     "alpha": ("lambda_alpha, choose alpha", None),
 }
+#: The built-in scores the choices above stand for (a split criterion's: the page disables them).
+_BUILT_IN = ("gain", "lambda", "criterion")
+#: A registered score's choice id: ``by<name>`` (its setting key suffix).
+_BY = "by"
+
+
+class _ScoreChoices(Mapping):
+    """The split score's choices, as the scores' registry holds them now: the gain and the
+    lambda_alpha family, then every impurity score registered beyond the built-in ones
+    (``by<name>``: a new score is offered with no change to the page)."""
+
+    def _current(self) -> dict:
+        out = dict(_PAGE_SCORES)
+        for s in SCORE_REGISTRY.values():
+            if s.name not in _BUILT_IN and s.scores == "impurity" and not s.uses_alpha:
+                out[_BY + s.name] = (s.label, None)
+        return out
+
+    def __getitem__(self, choice):
+        return self._current()[choice]
+
+    def __iter__(self):
+        return iter(self._current())
+
+    def __len__(self) -> int:
+        return len(self._current())
+
+
+#: The split score's choices: id -> (label, alpha of lambda_alpha; None = none or the slider).
+SCORES = _ScoreChoices()
 
 #: The view in the link: what the sender looked at, beyond the tree itself. ``node`` is the
 #: selected node; ``thr_feature`` the gain plot's feature ("" = the node's split feature) and
@@ -106,7 +140,7 @@ SCHEMA = urlstate.Schema(
         # the setting (the measure as it is), the leaf rule, and one field per parameter of
         # the registry's measures (beta, rho, a registered measure's own: its slider's value)
         node_settings.url_fields,
-        urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
+        lambda: [urlstate.Field("score", "str", "gain", choices=tuple(SCORES))],
         urlstate.Field("alpha", "float", 0.5, low=0.0, high=1.0),
         urlstate.Field("max_depth", "int", 5, low=0, high=30),
         urlstate.Field("min_split", "int", 2, low=2, high=10_000),
@@ -143,10 +177,12 @@ def tree_params(
     if score not in SCORES:
         raise ValueError(f"score must be one of {tuple(SCORES)}; got {score!r}.")
     a = alpha if score == "alpha" else SCORES[score][1]
+    named = {"split_score": score[len(_BY) :]} if score not in _PAGE_SCORES else {}
     if criterion:
-        a = None
+        a, named = None, {}
     return {
         **measure_params,
+        **named,
         "alpha": a,
         "leaf_rule": leaf_rule,
         "max_depth": depth_limit(max_depth),
@@ -185,8 +221,17 @@ def score_label(setting, choice: str) -> str:
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_profile(data_hash: str, overrides_json: str, _raw: pd.DataFrame):
     """Column kinds after the user's overrides, the columns left out by default (identifiers,
-    constant columns) with the reason, and the types table."""
-    df, warnings = apply_kinds(_raw, json.loads(overrides_json))
+    constant columns) with the reason, and the types table (:func:`column_profile`; in the
+    worker pool on many rows, :mod:`offcenter.app.heavy_work`)."""
+    if heavy_work.is_heavy_rows(len(_raw)):
+        return heavy_work.run(column_profile, _raw, overrides_json)
+    return column_profile(_raw, overrides_json)
+
+
+def column_profile(raw: pd.DataFrame, overrides_json: str):
+    """:func:`cached_profile`'s work: the overrides applied, the kinds, the columns left out
+    and the types table."""
+    df, warnings = apply_kinds(raw, json.loads(overrides_json))
     kinds = infer_kinds(df)
     ids = left_out_columns(df, kinds)
     return df, warnings, kinds, ids, column_table(df, kinds, ids)
@@ -211,8 +256,15 @@ def cached_xy(
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def cached_fit(data_key: str, params_json: str, _X: pd.DataFrame, _y: pd.Series) -> TreeClassifier:
-    """Fit once per (data, settings): shared by reruns, page switches and every session."""
-    return TreeClassifier(**json.loads(params_json)).fit(_X, _y)
+    """Fit once per (data, settings): shared by reruns, page switches and every session.
+
+    On more rows than :data:`offcenter.app.heavy_work.Limits.rows` the fit runs in the
+    process's worker pool (:mod:`offcenter.app.heavy_work`, which may refuse it with a
+    :class:`~offcenter.app.heavy_work.Refused` message; a refusal is not cached)."""
+    clf = TreeClassifier(**json.loads(params_json))
+    if heavy_work.is_heavy_rows(len(_X)):
+        return heavy_work.run(clf.fit, _X, _y)
+    return clf.fit(_X, _y)
 
 
 # ------------------------------------------------------------------------------ sizes

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from offcenter.app import urlstate
+from offcenter.app import heavy_work, urlstate
 from offcenter.app.data_picker import remember
 from offcenter.app.tree_link import (
     Restore,
@@ -222,15 +222,19 @@ def restore_tree(prefix: str, tree_state: TreeSession, record: Grow, grow_fn) ->
     r: Restore | None = S.get(prefix + "restore")
     if r is None or not r.seeded:
         return
-    S.pop(prefix + "restore", None)
     if tree_state.grown == record:
         base = tree_state.steps[0].tree
     else:
         try:
             base = grow_fn()
+        except heavy_work.Refused as exc:  # kept: the next run tries again
+            st.warning(exc.message)
+            return
         except (ValueError, TypeError) as exc:
+            S.pop(prefix + "restore", None)
             st.error(md_escape(f"The {r.origin}'s tree could not be grown: {exc}"))
             return
+    S.pop(prefix + "restore", None)
     tree_state.start(record, base)
     if not r.edits:
         return

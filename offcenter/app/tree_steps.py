@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from offcenter.app import node_settings
+from offcenter.app import heavy_work, node_settings
 from offcenter.tree.steps import (
     PartialTree,
     check_step,
@@ -197,6 +197,9 @@ def _step_verdict(view: StepView, clf, node, tables_key):
     """
     try:
         tables = node_settings.node_tables(tables_key(node), node.id, clf)
+    except heavy_work.Refused as exc:
+        st.warning(exc.message)
+        return None
     except (ValueError, KeyError) as exc:
         st.info(f"No verdict at this node: {md_escape(exc)}")
         return None

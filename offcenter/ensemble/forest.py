@@ -253,8 +253,10 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
         scikit-learn's names, passed to every tree (see :class:`offcenter.TreeClassifier`):
         ``criterion`` ``"gini"``, ``"entropy"``/``"log_loss"`` (Shannon) or a measure name sets
         the measure (None: ``measure`` decides); ``ccp_alpha`` prunes each tree at the end of
-        its fit. ``monotonic_cst``: only the unconstrained case (None or all 0); a
-        constraint is refused, for the reason given in :class:`offcenter.TreeClassifier`.
+        its fit. ``monotonic_cst`` (two classes, numeric features) constrains every tree as
+        scikit-learn's forests do (:mod:`offcenter.tree.monotonic`): each tree's
+        ``predict_proba[:, 1]`` is monotone in the constrained features, and so is the
+        forest's, their average.
     max_samples : None, int >= 1 or float in (0, 1]
         Size of each tree's bootstrap sample, as scikit-learn's: None n (the training rows), an
         int that many, a float that share of n (at least 1). The stratified bootstrap shares it

@@ -59,6 +59,7 @@ from offcenter.evaluation.statistics import (
 )
 from offcenter.evaluation.study_cli import main as study_main
 from offcenter.measures.registry import parameters
+from offcenter.measures.scores import score_names
 from offcenter.tree.params import LEAF_RULES
 
 #: Metrics shown in the Markdown tables (all are in the CSV).
@@ -110,7 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=(
             "Settings (offcenter.MeasureSetting keys): [oc_|ocuniform_]<measure>["
             + "|".join(f"_{p.token}<{p.name}>" for p in parameters().values())
-            + ", a parameter of the measure][_uniform][_consistent][_a<alpha>], e.g. shannon, gini, oc_shannon (off-centered on "
+            + ", a parameter of the measure][_uniform][_consistent][_a<alpha>][_by<score>, "
+            + "a registered split score: "
+            + ", ".join(score_names())
+            + "], e.g. shannon, gini, oc_shannon (off-centered on "
             "the training prior), ocuniform_shannon (on the uniform distribution), "
             "oc_daroczy_b0.5, oc_rank_diversity_r0, asymmetric, asymmetric_consistent, "
             "oc_gini_a0.5 (scored by lambda_alpha, alpha = 0.5). Default: "

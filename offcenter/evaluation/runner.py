@@ -331,20 +331,22 @@ class CrossValidation:
         self,
         progress: Callable[[float, str], None] | None = None,
         should_cancel: Callable[[], bool] | None = None,
+        call: Callable | None = None,
     ) -> bool:
         """Fit every setting on the next fold (in parallel with ``n_jobs``/``backend``).
 
         Returns False (and cancels) if ``should_cancel`` says so before a fit (sequential) or
         before the fold starts and as its fits end (parallel), in which case that fold's fits are
-        dropped.
+        dropped. ``call`` as in :meth:`run`.
         """
-        return self.run(progress, should_cancel, max_steps=1)
+        return self.run(progress, should_cancel, max_steps=1, call=call)
 
     def run(
         self,
         progress: Callable[[float, str], None] | None = None,
         should_cancel: Callable[[], bool] | None = None,
         max_steps: int | None = None,
+        call: Callable | None = None,
     ) -> bool:
         """Fit every setting on the remaining folds (at most ``max_steps`` of them).
 
@@ -353,6 +355,10 @@ class CrossValidation:
         or the dask cluster with ``backend="dask"``) and ``should_cancel`` is checked before and
         then as each fit ends (in submission order). ``progress`` is called after each fit in
         both cases. Only whole folds are kept. Returns False if cancelled.
+
+        ``call(fn, *args)``, when given, runs each sequential fit instead of ``fn(*args)`` (the
+        app's worker pool, :mod:`offcenter.app.heavy_work`); an exception it raises leaves the
+        fold unfinished (its fits are dropped) and is raised here.
         """
         if self.done:
             return False
@@ -366,7 +372,9 @@ class CrossValidation:
                     if should_cancel is not None and should_cancel():
                         self.cancel()
                         return False
-                    results.append(_fit_and_score(*task))
+                    results.append(
+                        _fit_and_score(*task) if call is None else call(_fit_and_score, *task)
+                    )
                     self._report(progress, i * k + j + 1, i, self.settings[j])
                 self._commit(i, results)
             return True

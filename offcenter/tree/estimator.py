@@ -52,6 +52,11 @@ Tie-breaking (deterministic)
     The highest score wins; on a tie (within 1e-12) the feature that comes first in column
     order, then the smallest threshold (numeric) or the first grouping enumerated. Majority
     votes pick the first class of ``classes_`` on a tie.
+Monotonic constraints
+    ``monotonic_cst`` (scikit-learn's parameter and rule, two classes, numeric features):
+    splits on a constrained feature whose children's values are out of order or outside the
+    node's bounds are not candidates; every node's value is clipped to its bounds (see
+    :mod:`offcenter.tree.monotonic` for the formulas).
 Leaves
     ``leaf_rule="majority"`` predicts the most frequent class of the leaf; ``"prior"`` the class
     whose leaf frequency most exceeds its prior (argmax of p_leaf / prior). ``predict_proba`` is
@@ -102,7 +107,7 @@ from sklearn.utils.validation import (
 )
 
 from offcenter.measures.settings import MeasureSetting
-from offcenter.tree import export, inspect, prune, sklearn_tree
+from offcenter.tree import export, inspect, monotonic, prune, sklearn_tree
 from offcenter.tree.categorical import warn_heuristic
 from offcenter.tree.encode import (
     Encoded,
@@ -137,6 +142,17 @@ def _dense(X) -> np.ndarray:
     if X.dtype.kind not in "biuf":
         raise ValueError(f"sparse X must hold numbers; got dtype {X.dtype}.")
     return np.asarray(X.toarray(), dtype=np.float64)
+
+
+def _check_forced(sp, cst, bounds, node_id) -> None:
+    """A forced split (``with_split``) on a constrained feature must be admissible."""
+    sign = int(cst[sp.feature_index])
+    if sign and not monotonic.split_admissible(sign, bounds, *sp.child_counts):
+        raise ValueError(
+            f"this split of node {node_id} breaks monotonic_cst ({sign:+d} on feature "
+            f"index {sp.feature_index}): its children's probabilities of the positive class "
+            "are out of order or outside the bounds the node's ancestors set."
+        )
 
 
 def leaf_proba(counts, estimate: str = "frequency") -> np.ndarray:
@@ -287,14 +303,23 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         branch they grow at their ``ccp_alpha`` (the edited node keeps its split);
         :meth:`make_leaf` does not prune; :meth:`prune` prunes the current tree.
     monotonic_cst : None or array_like of int of shape (n_features,)
-        scikit-learn's parameter (1: the positive class's probability must not decrease with the
-        feature, -1: not increase, 0: no constraint). Only the unconstrained case (None, or all
-        0) is accepted: a constraint is **refused** with a ValueError, because it would change
-        which split a measure picks at a node (scikit-learn rejects splits whose children are
-        out of order and bounds each node's value by its ancestors'), and this package exists to
-        show and compare the measures' own choices. Grow a constrained tree with scikit-learn's
-        ``DecisionTreeClassifier(monotonic_cst=...)`` and inspect it with
-        :func:`offcenter.from_sklearn`.
+        scikit-learn's monotonic constraints, with its rule (:mod:`offcenter.tree.monotonic`):
+        1, the probability of the positive class (``classes_[1]``) must not decrease as the
+        feature grows; -1, not increase; 0, no constraint. Two classes and numeric features
+        only (a ValueError otherwise). Every node carries bounds on its value (its first
+        class's fraction v, inherited from its ancestors; unbounded at the root); a split on
+        a constrained feature is a candidate only if its children's values are in the
+        required order and within the node's bounds, and **the measure picks among the
+        admissible candidates** (any measure, off-centered or not; a node with none is a
+        leaf). After such a split the children's bounds meet at the middle value
+        :math:`m = v_L / 2 + v_R / 2`; every node's ``proba`` (``predict_proba``, the
+        predicted class) is its value clipped to its bounds, so that
+        ``predict_proba[:, 1]`` is monotone in each constrained feature. The trees are
+        scikit-learn's ``DecisionTreeClassifier(monotonic_cst=...)`` node by node under
+        ``criterion="gini"``/``"entropy"`` (tested). The inspection tables
+        (:meth:`candidates`, :meth:`own_optima`, :meth:`with_split` without a threshold)
+        search the admissible splits too; :meth:`threshold_gains` adds an ``admissible``
+        column; :meth:`with_split` refuses a split that breaks the constraint.
 
     Attributes
     ----------
@@ -608,13 +633,16 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         self.theta_ = setting.resolve_theta(counts)
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
         notes: dict = {}
-        recs = grow(
-            enc, codes, self._growth_params(scorer, params), [(rows, 0, ())], w=w, heuristic=notes
-        )
+        gp = self._growth_params(scorer, params)
+        recs = grow(enc, codes, gp, [(rows, 0, ())], w=w, heuristic=notes)
         self.heuristic_groupings_ = notes
         if not getattr(self, "_defer_heuristic_warning", False):  # a forest warns once for all
             warn_heuristic(notes, f"{type(self).__name__}.fit")
-        grown = Tree(self._records_to_nodes(recs, 0, self.impurity_, key=setting.key))
+        grown = Tree(
+            self._records_to_nodes(
+                recs, 0, self.impurity_, key=setting.key, bounded=gp.monotonic is not None
+            )
+        )
         self.tree_ = prune.prune_tree(
             prune.best_first(grown, params["max_leaf_nodes"]), params["ccp_alpha"]
         )  # unchanged when max_leaf_nodes is None and ccp_alpha == 0
@@ -623,15 +651,31 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _records_to_nodes(
-        self, recs: list[Record], base: int, imp, parent=None, root_id=None, key: str = ""
+        self,
+        recs: list[Record],
+        base: int,
+        imp,
+        parent=None,
+        root_id=None,
+        key: str = "",
+        bounded: bool = False,
     ) -> list[Node]:
-        """Frozen nodes from growth records; record k gets id base + k (record 0: root_id)."""
+        """Frozen nodes from growth records; record k gets id base + k (record 0: root_id).
+
+        ``bounded`` (monotonic constraints): each node's frequencies and ``proba`` are
+        clipped to its bounds (:func:`offcenter.tree.monotonic.clip`), and its predicted
+        class is read from the clipped frequencies."""
         counts = np.stack([r.counts for r in recs]).astype(np.float64)
         impurities = imp.of_counts(counts)
         n = counts.sum(axis=1)
         freq = counts / np.where(n > 0, n, 1.0)[:, None]
         proba = leaf_proba(counts, self.leaf_estimate)
-        if self.leaf_rule == "prior":
+        if bounded:
+            b = np.array([r.bounds for r in recs], np.float64)
+            freq, proba = monotonic.clip(freq, b), monotonic.clip(proba, b)
+        if bounded and self.leaf_rule != "prior":
+            pred = np.argmax(freq, axis=1)
+        elif self.leaf_rule == "prior":
             ratio = np.divide(freq, self.prior_, out=np.zeros_like(freq), where=self.prior_ > 0)
             pred = np.argmax(ratio, axis=1)
         else:
@@ -866,15 +910,22 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         setting = self._make_setting(params)
         params = {**params, **check_tree_params(params)}
         scorer = self._scorer(setting, self.prior_ * data.n, data)
+        gp = self._growth_params(scorer, params)
+        bounds = None
+        if gp.monotonic is not None:  # the node's bounds, from its ancestors' splits
+            bounds = [tuple(monotonic.tree_bounds(self.tree_.nodes, gp.monotonic)[node_id])]
+            if forced_split is not None:
+                _check_forced(forced_split, gp.monotonic, bounds[0], node_id)
         forced = {0: forced_split} if forced_split is not None else None
         notes: dict = {}
         recs = grow(
             data.encoded,
             data.y,
-            self._growth_params(scorer, params),
+            gp,
             [(rows, old.depth, old.conditions)],
             forced,
             w=data.weights,
+            bounds=bounds,
             heuristic=notes,
         )
         warn_heuristic(notes, f"The subtree grown at node {node_id}", stacklevel=4)
@@ -885,7 +936,13 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             new.heuristic_groupings_ = merged
         base = len(self.tree_) + 1
         nodes = self._records_to_nodes(
-            recs, base, scorer.impurity, parent=old.parent, root_id=node_id, key=setting.key
+            recs,
+            base,
+            scorer.impurity,
+            parent=old.parent,
+            root_id=node_id,
+            key=setting.key,
+            bounded=gp.monotonic is not None,
         )
         nodes = prune.prune_nodes(
             nodes,

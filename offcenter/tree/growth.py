@@ -14,6 +14,7 @@ import numpy as np
 
 from offcenter.tree.categorical import category_rows, category_table, search_categorical
 from offcenter.tree.encode import Encoded
+from offcenter.tree.monotonic import child_bounds, middle_value
 from offcenter.tree.numeric import resolve_lazy, search_numeric
 from offcenter.tree.records import (
     SKLEARN_EPSILON,
@@ -83,6 +84,22 @@ def _allowed_mask(nn, F, params: GrowthParams, varying=None):
     return mask
 
 
+def _bound_children(recs: list, ids: list, cst: np.ndarray) -> None:
+    """Set the bounds of the children of the records ``ids`` that were split (their
+    children's counts final): :func:`offcenter.tree.monotonic.child_bounds`."""
+    for rid in ids:
+        rec = recs[rid]
+        sp = rec.split
+        if sp is None:
+            continue
+        sign = int(cst[sp.feature_index]) if sp.kind == "numeric" else 0
+        mid = 0.0
+        if sign:
+            mid = middle_value(recs[rec.children[0]].counts, recs[rec.children[1]].counts)
+        for c, b in zip(rec.children, child_bounds(sign, *rec.bounds, mid)):
+            recs[c].bounds = b
+
+
 def grow(
     enc: Encoded,
     y: np.ndarray,
@@ -90,6 +107,7 @@ def grow(
     roots: list,
     forced=None,
     w: np.ndarray | None = None,
+    bounds=None,
     heuristic: dict | None = None,
 ) -> list:
     """Grow subtrees from ``roots`` (list of (rows, depth, conditions)); returns Records.
@@ -98,6 +116,9 @@ def grow(
     breadth-first order. ``forced`` maps a root index to a ready split dict (edits).
     ``w`` (one weight per row of ``enc``, positive on the roots' rows, with
     ``params.weighted``) makes every class count a sum of weights; None: every row counts 1.
+    With ``params.monotonic`` the numeric candidates of a constrained feature are only the
+    admissible ones, and every record gets its bounds (:mod:`offcenter.tree.monotonic`);
+    ``bounds``: the roots' (lower, upper) bounds (None: unbounded).
     ``heuristic`` (a dict) gets, per categorical feature whose two-group split was searched by a
     heuristic at some node (:mod:`offcenter.tree.categorical`), its name: the number of nodes.
     """
@@ -115,6 +136,8 @@ def grow(
         else:
             counts = np.bincount(y[rows], weights=w[rows], minlength=q)
         recs.append(Record(None, depth, counts, tuple(cond), n_rows=int(np.size(rows))))
+        if bounds is not None:
+            recs[-1].bounds = tuple(bounds[k])
         if k in forced or _splittable(recs[-1], params):
             node_of_row[rows] = len(open_ids)
             open_ids.append(k)
@@ -155,6 +178,10 @@ def grow(
         w_act = None if w is None else w[act]
         found = {}
         floor = np.full(nn, -np.inf)  # best exact score known so far, per node
+        cst = params.monotonic
+        if cst is not None:
+            lower = np.array([recs[i].bounds[0] for i in open_ids], np.float64)
+            upper = np.array([recs[i].bounds[1] for i in open_ids], np.float64)
         for j, info in enumerate(features):
             al = None if allowed is None else allowed[:, j]
             if al is not None and not al.any():
@@ -162,8 +189,21 @@ def grow(
             if info.kind == "numeric":
                 o, ys, nds, ws = state[j]
                 vs = np.take(enc.num[:, enc.slot[j]], o)  # values gathered when needed
+                mono = None if cst is None or cst[j] == 0 else (int(cst[j]), lower, upper)
                 res = search_numeric(
-                    vs, nds, ys, nn, T, n, Ipar, params, al, lazy=True, floor=floor, w=ws
+                    vs,
+                    nds,
+                    ys,
+                    nn,
+                    T,
+                    n,
+                    Ipar,
+                    params,
+                    al,
+                    lazy=True,
+                    floor=floor,
+                    w=ws,
+                    monotonic=mono,
                 )
             else:
                 K = len(info.categories)
@@ -287,6 +327,8 @@ def grow(
             recs[level_base + k].n_rows = int(n_rows[k])
             if w is not None:
                 recs[level_base + k].counts = wc[k]
+        if cst is not None:
+            _bound_children(recs, open_ids, cst)
         new_local = np.full(len(recs), -1, np.int64)
         child_ids = [c for rid in open_ids for c in recs[rid].children]
         for c in child_ids:

@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.scores import score_like
 from offcenter.measures.settings import MeasureSetting, comparison_settings
+from offcenter.tree import monotonic
 from offcenter.tree.categorical import (
     category_rows,
     category_table,
@@ -33,6 +34,7 @@ from offcenter.tree.records import (
     split_choice,
 )
 from offcenter.tree.scoring import SplitScorer, make_scorer
+from offcenter.tree.screening import subset
 
 
 def _scorer(clf, imp: Impurity, alpha, score=None) -> SplitScorer:
@@ -131,8 +133,23 @@ class _NodeSearch:
         self._params = p
         self._columns: dict = {}
         self._positions: dict = {}
+        #: monotonic constraints: the signs and the node's bounds (None: unconstrained)
+        self.cst = monotonic.check_constraints(
+            p.get("monotonic_cst"), clf.features_, self.T.shape[1]
+        )
+        self.bounds = None
+        if self.cst is not None:
+            self.bounds = tuple(monotonic.tree_bounds(clf.tree_.nodes, self.cst)[node_id])
         #: categorical features whose two-group split was searched by a heuristic (name: 1)
         self.heuristic: dict = {}
+
+    def admissible(self, j: int, pos) -> np.ndarray | None:
+        """Which candidates ``pos`` of numeric feature ``j`` its constraint admits at the node
+        (:func:`offcenter.tree.monotonic.admissible`); None: the feature is unconstrained."""
+        if self.cst is None or not self.cst[j]:
+            return None
+        lo, hi = self.bounds
+        return monotonic.admissible(pos.L, pos.R, pos.nl, pos.nr, int(self.cst[j]), lo, hi)
 
     def warn(self, what: str) -> None:
         """Warn once if a two-group split was searched by a heuristic (see
@@ -171,15 +188,21 @@ class _NodeSearch:
         info = self.clf.features_[j]
         if info.kind == "numeric":
             v, nd, yy, w = self._column(j)
-            rule = (j, st.q, st.min_samples_leaf, st.scorer.prune_pure_runs, st.min_weight_leaf)
+            prune = st.scorer.prune_pure_runs and (self.cst is None or not self.cst[j])
+            rule = (j, st.q, st.min_samples_leaf, prune, st.min_weight_leaf)
             if rule not in self._positions:
                 self._positions[rule] = numeric_positions(
                     v, nd, yy, st.q, 1, self.T, st.min_samples_leaf, None,
-                    st.scorer.prune_pure_runs, w, st.min_weight_leaf,
+                    prune, w, st.min_weight_leaf,
                 )  # fmt: skip
             pos = self._positions[rule]
             if pos is None:
                 return None
+            ok = self.admissible(j, pos)
+            if ok is not None:  # the constraint's candidates only, as the growth searches
+                if not ok.any():
+                    return None
+                pos = subset(pos, np.flatnonzero(ok))
             gain, score = evaluate(pos, Ipar, self.n, st)
             res = numeric_result(pos, gain, score)
         else:
@@ -313,7 +336,9 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
 
     Columns: ``threshold``, ``n_left``, ``n_right`` (missing values counted in the larger child),
     ``valid`` (both children have ``min_samples_leaf`` rows and the weight
-    ``min_weight_fraction_leaf`` asks, rows when unweighted), ``gain:{key}`` and, when the
+    ``min_weight_fraction_leaf`` asks, rows when unweighted), ``admissible`` (only when the
+    tree's ``monotonic_cst`` constrains the feature: the threshold satisfies it within the
+    node's bounds, :mod:`offcenter.tree.monotonic`), ``gain:{key}`` and, when the
     tree has an alpha, ``score:{key}``. Missing values follow the larger-child rule. For a
     split criterion (``hellinger``, HDDT) ``gain:{key}`` is its value, the Hellinger distance of
     the split, and it has no ``score:{key}`` (no alpha applies to it).
@@ -351,6 +376,12 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
         )
         if w is not None:
             df["weight_left"], df["weight_right"] = pos.nl, pos.nr
+        cst = st.monotonic
+        if cst is not None and cst[j]:
+            lo, hi = monotonic.tree_bounds(clf.tree_.nodes, cst)[node_id]
+            df["admissible"] = monotonic.admissible(
+                pos.L, pos.R, pos.nl, pos.nr, int(cst[j]), lo, hi
+            )
         for (key, _, scorer), (g, s) in zip(sets, _score_tables(tables, [e[2] for e in sets])):
             df[f"gain:{key}"] = g
             if scorer.alpha is not None:

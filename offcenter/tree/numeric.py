@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from offcenter.tree.monotonic import admissible
 from offcenter.tree.records import (
     TIE,
     BestSplits,
@@ -328,9 +329,26 @@ def best_per_segment(nd, score):
 
 
 def search_numeric(
-    v, nd, yy, nn, T, n, Ipar, params: GrowthParams, allowed=None, lazy=False, floor=None, w=None
+    v,
+    nd,
+    yy,
+    nn,
+    T,
+    n,
+    Ipar,
+    params: GrowthParams,
+    allowed=None,
+    lazy=False,
+    floor=None,
+    w=None,
+    monotonic=None,
 ):
     """Best threshold of one numeric feature for every node.
+
+    ``monotonic`` = (sign, lower, upper): the feature's constraint (1 or -1) and each node's
+    bounds (arrays of ``nn``); only the admissible thresholds are candidates
+    (:func:`offcenter.tree.monotonic.admissible`), and the pure runs are not skipped (an
+    admissible threshold can lie inside one).
 
     ``floor`` (per node) is a score that some split of the level is known to reach (the best
     score found so far, or a proven lower bound of it): the screenings drop what cannot.
@@ -349,10 +367,14 @@ def search_numeric(
         T,
         params.min_samples_leaf,
         allowed,
-        params.scorer.prune_pure_runs,
+        params.scorer.prune_pure_runs and monotonic is None,
         w,
         params.min_weight_leaf,
     )
+    if pos is not None and monotonic is not None:
+        sign, lower, upper = monotonic
+        ok = admissible(pos.L, pos.R, pos.nl, pos.nr, sign, lower.take(pos.nd), upper.take(pos.nd))
+        pos = None if not ok.any() else pos if ok.all() else subset(pos, np.flatnonzero(ok))
     if pos is None:
         return None
     blocks = lazy and block_screened(pos, params)

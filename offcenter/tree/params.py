@@ -17,6 +17,7 @@ import numpy as np
 
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.encode import Encoded
+from offcenter.tree.monotonic import check_constraints
 from offcenter.tree.prune import check_ccp_alpha
 from offcenter.tree.records import GrowthParams
 from offcenter.tree.scoring import SplitScorer
@@ -163,20 +164,10 @@ def _class_weight(v):
     return v
 
 
-#: Why a monotonic constraint is refused (the docs of ``monotonic_cst``).
-MONOTONIC_REFUSAL = (
-    "offcenter's trees do not enforce monotonic constraints: a node's split is the best of every "
-    "threshold under its measure, and scikit-learn's constraint (reject splits whose children's "
-    "positive-class values are out of order, and bound every node's value by its ancestors') "
-    "would change which split a measure picks, the very thing this package shows and compares. "
-    "Grow the constrained tree with sklearn.tree.DecisionTreeClassifier(monotonic_cst=...) and "
-    "inspect it with offcenter.from_sklearn."
-)
-
-
 def _monotonic_cst(v):
-    """scikit-learn's ``monotonic_cst``: None, or one of -1, 0, 1 per feature; only the
-    unconstrained case (None or all 0) is accepted, anything else refused with the reason."""
+    """scikit-learn's ``monotonic_cst``: None, or one of -1, 0, 1 per feature, as an int8
+    array (checked against the data at fit by
+    :func:`offcenter.tree.monotonic.check_constraints`)."""
     if v is None:
         return None
     try:
@@ -187,9 +178,7 @@ def _monotonic_cst(v):
         raise ValueError(
             f"monotonic_cst must be None or an array of -1, 0 and 1 (one per feature); got {v!r}."
         )
-    if (arr != 0).any():
-        raise ValueError(MONOTONIC_REFUSAL)
-    return v
+    return arr.astype(np.int8)
 
 
 #: The checks of the tree's own parameters (the measure's, ``measure``, ``theta``,
@@ -303,6 +292,7 @@ def growth_params(
         min_weight_leaf=params["min_weight_fraction_leaf"] * data.total_weight,
         min_impurity_decrease=params.get("min_impurity_decrease", 0.0),
         total_weight=data.total_weight,
+        monotonic=check_constraints(params.get("monotonic_cst"), data.encoded.features, scorer.q),
     )
 
 

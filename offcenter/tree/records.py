@@ -45,6 +45,9 @@ class GrowthParams:
     #: ``W_t / W * gain + SKLEARN_EPSILON >= min_impurity_decrease`` (W: ``total_weight``)
     min_impurity_decrease: float = 0.0
     total_weight: float = 1.0
+    #: ``monotonic_cst`` (int8, one per feature) when a feature is constrained, else None
+    #: (:mod:`offcenter.tree.monotonic`)
+    monotonic: np.ndarray | None = None
 
 
 @dataclass
@@ -167,6 +170,8 @@ class Record:
     children: list = field(default_factory=list)
     n_missing: int = 0
     n_rows: int = 0  # training rows (counts are weighted when the rows are)
+    #: bounds of the first class's fraction under monotonic constraints (lower, upper)
+    bounds: tuple = (-np.inf, np.inf)
 
 
 def split_choice(res, k, j, info) -> SplitChoice:

@@ -27,7 +27,8 @@ class) in one place. :class:`SplitScorer` is abstract: a scorer gives its exact 
 of one split, which the worked calculations format, :mod:`offcenter.viz.explain`). Screening
 is **opt-in**: a class is screened only if its own body sets ``screened = True`` (a subclass
 does not inherit it), because the screenings' bounds are proven for the gain and lambda_alpha
-only; a new scorer is searched exactly, threshold by threshold.
+only; likewise ``pure_runs_proven`` (skipping thresholds inside runs of one class, the prefix
+search of many categories). A new scorer is searched exactly, threshold by threshold.
 
 Three implementations, as scikit-learn's ``Criterion`` subclasses
 (``sklearn/tree/_criterion.pyx``: ``node_impurity``, ``children_impurity``,
@@ -139,6 +140,9 @@ class SplitScorer(ABC):
     #: Whether the screenings may skip candidates by this class's bounds (opt-in: reset to
     #: False for every subclass that does not set it in its own body).
     screened: bool = False
+    #: Whether the class's proof covers skipping thresholds inside runs of one class and the
+    #: prefix search of many categories (``prune_pure_runs``): opt-in like ``screened``.
+    pure_runs_proven: bool = False
     #: The registry entry of its score (set by :func:`scorer`).
     score_info: ScoreInfo | None = None
 
@@ -146,6 +150,8 @@ class SplitScorer(ABC):
         super().__init_subclass__(**kwargs)
         if "screened" not in cls.__dict__:
             cls.screened = False  # a bound is proven for a class, not inherited
+        if "pure_runs_proven" not in cls.__dict__:
+            cls.pure_runs_proven = False
 
     def __init__(
         self,
@@ -159,7 +165,7 @@ class SplitScorer(ABC):
         self.q = q
         self.n_max = n_max
         self.weighted = weighted
-        self.prune_pure_runs = bool(
+        self.prune_pure_runs = self.pure_runs_proven and bool(
             impurity.concave and not impurity.consistent and (not impurity.off_centered or q == 2)
         )
 
@@ -339,6 +345,7 @@ class GainScorer(ImpurityDecreaseScorer):
     """Splits scored by their gain, the impurity decrease (see the module docs)."""
 
     screened = True  # the row bounds are proven for the gain (offcenter.tree.screening)
+    pure_runs_proven = True  # a concave measure of the frequencies (Breiman et al. 1984)
 
 
 @scorer(SCORES["lambda"])
@@ -348,6 +355,7 @@ class LambdaAlphaScorer(ImpurityDecreaseScorer):
     (:meth:`Impurity.for_predictor`); 0 where the denominator is not above 1e-15."""
 
     screened = True  # the gain's bounds over a denominator bounded below (score_bound)
+    pure_runs_proven = True
 
     def __init__(self, impurity, q, n_max, weighted=False, alpha: float = 0.5):
         super().__init__(impurity, q, n_max, weighted)
@@ -407,6 +415,8 @@ class CriterionScorer(SplitScorer):
     """A split criterion scored by itself (HDDT's Hellinger distance): gain = score = its
     value of the children's class counts; the node impurity is its node measure (DKM). Not
     screened (the row bounds are about impurity decreases)."""
+
+    pure_runs_proven = True  # each one-vs-rest d_c^2 is convex along a pure run
 
     def __init__(self, impurity, q, n_max, weighted=False, alpha=None):
         super().__init__(impurity, q, n_max, weighted)

@@ -50,6 +50,7 @@ __all__ = [
     "style",
     "png_config",
     "file_stub",
+    "curve_keys",
     "curves_figure",
     "theta_animation_figure",
     "derivative_figure",
@@ -311,15 +312,19 @@ THETA_COLOR = "#4D4D4D"
 CURSOR_COLOR = "#A0307A"
 
 
+def curve_keys(df: pd.DataFrame, x: str = "p") -> list[str]:
+    """The curve columns of ``df`` in the order :func:`curves_figure` draws them as traces:
+    ``df.attrs["labels"]``'s keys that are columns (else every column but ``x`` and
+    ``"side"``)."""
+    labels = df.attrs.get("labels", {c: c for c in df.columns if c not in (x, "side")})
+    return [k for k in labels if k in df.columns]
+
+
 def _curves_parts(
     df: pd.DataFrame, *, theta, cursor, x, title, x_title, y_title, theta_label, t
 ) -> tuple[list[dict], dict]:
     labels = df.attrs.get("labels", {c: c for c in df.columns if c not in (x, "side")})
-    data = [
-        _line(df[x], df[k], label, setting_style(k), t)
-        for k, label in labels.items()
-        if k in df.columns
-    ]
+    data = [_line(df[x], df[k], labels[k], setting_style(k), t) for k in curve_keys(df, x)]
     layout = _base_layout(title, x_title, y_title, t, n_items=len(data))
     layout["xaxis"].update(range=[-0.01, 1.01])
     _preset_axis_margins(layout, t)
@@ -385,6 +390,12 @@ def curves_figure(
     return _figure(data, layout)
 
 
+def _theta_side(theta: float) -> str:
+    """Where the θ line's label sits: right of the line, left of it past the middle (at
+    θ = 0.98 a label on the right ran out of the plot, and was cut)."""
+    return "bottom right" if theta <= 0.5 else "bottom left"
+
+
 def _theta_trace(theta: float, y_range, t: Typography) -> dict:
     return dict(
         type="scatter",
@@ -392,7 +403,7 @@ def _theta_trace(theta: float, y_range, t: Typography) -> dict:
         y=list(y_range),
         mode="lines+text",
         text=["", f"θ = {theta:.2f}"],
-        textposition="bottom right",
+        textposition=_theta_side(theta),
         textfont=dict(size=t.annotation, color=THETA_COLOR),
         line=dict(color=THETA_COLOR, dash="dot", width=t.guide),
         name="θ",
@@ -478,7 +489,11 @@ def theta_animation_figure(
     frames = []
     for i, th in enumerate(thetas):
         fdata = [dict(type="scatter", y=sweep[k][i]) for k in keys]
-        fdata.append(dict(type="scatter", x=[th, th], text=["", f"θ = {th:.2f}"]))
+        fdata.append(
+            dict(
+                type="scatter", x=[th, th], text=["", f"θ = {th:.2f}"], textposition=_theta_side(th)
+            )
+        )
         frames.append(dict(name=f"{th:.2f}", data=fdata, traces=traces))
     anim = dict(
         frame=dict(duration=frame_ms, redraw=False),

@@ -47,6 +47,7 @@ import numpy as np
 
 __all__ = [
     "plot_text",
+    "plot_lines",
     "md_escape",
     "fmt_sig",
     "fmt_calc",
@@ -77,6 +78,41 @@ def plot_text(text: object, limit: int | None = None) -> str:
     'x&lt;br&gt;y'
     """
     return html.escape(_cut(text, limit), quote=False)
+
+
+def plot_lines(text: object, width: int = 30, max_lines: int = 2) -> str:
+    """Escape text for a Plotly label (:func:`plot_text`) and break it into lines of about
+    ``width`` characters, at spaces (after a comma when one is near), joined by ``<br>``: a
+    legend entry does not wrap by itself, and a cut one loses what tells settings apart
+    ("θ = prior (0.65, …"). Only text longer than ``max_lines`` lines is cut (an ellipsis).
+
+    >>> plot_lines("off-centered Shannon, θ = prior (0.65, 0.35)")
+    'off-centered Shannon,<br>θ = prior (0.65, 0.35)'
+    >>> plot_lines("Gini"), plot_lines("a<b " * 4, width=7)
+    ('Gini', 'a&lt;b a&lt;b<br>a&lt;b a&lt;b')
+    >>> plot_lines("one two three four five six", width=8)
+    'one two<br>three f…'
+    """
+    words = str(text).split()
+    lines: list[str] = []
+    line = ""
+    for i, word in enumerate(words):
+        candidate = f"{line} {word}" if line else word
+        # break after a comma when the line is already more than half full
+        comma_break = line.endswith(",") and len(line) > width // 2
+        if line and (len(candidate) > width or comma_break):
+            lines.append(line)
+            line = word
+            if len(lines) == max_lines:
+                rest = " ".join([line, *words[i + 1 :]])
+                lines[-1] = _cut(lines[-1] + " " + rest, width)
+                line = ""
+                break
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return "<br>".join(html.escape(ln, quote=False) for ln in lines)
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&=:\"'])")

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from offcenter.viz.format import plot_text
+from offcenter.viz.format import plot_lines, plot_text
 from offcenter.viz.styles import setting_style, typography
 from offcenter.viz.tree_layout import (
     BAR_H,
@@ -383,6 +383,9 @@ def tree_figure(clf, *, selected: int | None = None, **drawing) -> go.Figure:
     font_size : float
         Size (px) of the node text when the chart is as wide as the drawing (default
         :data:`NODE_FONT`, 14 px; presentation mode: :data:`PRESENTATION_FONT`).
+    label_font : float, optional
+        Least size (px) of the title and the class legend, whatever the node text's size
+        (presentation mode: 18, also when the node text is made smaller to fit).
     wrap_width, shares_per_line : int
         Passed to :func:`~offcenter.viz.tree_layout.tree_layout` (narrow boxes for a phone).
 
@@ -476,6 +479,7 @@ def tree_drawing(
     layout: TreeLayout | None = None,
     focus: int | None = None,
     compact: bool = False,
+    label_font: float | None = None,
 ) -> TreeDrawing:
     """:func:`tree_figure` without a selected node, as a :class:`TreeDrawing` (the same
     parameters): ``tree_drawing(clf, **kw).figure(node)`` is ``tree_figure(clf,
@@ -679,9 +683,9 @@ def tree_drawing(
     # shows all of it, shrunk in a narrower chart, centred in a wider one or in fullscreen.
     # The margin above the plot holds the title and the class legend; it is computed (not
     # auto-expanded by Plotly, which would shrink the plot area and so the drawing).
-    title_font = max(14.0, float(font_size))
+    title_font = max(14.0, float(font_size), float(label_font or 0))
     title_lines = _title_lines(title, view_width, title_font)
-    legend_font = max(12.0, float(font_size))
+    legend_font = max(12.0, float(font_size), float(label_font or 0))
     legend_w = 50 + sum(3 * legend_font + 0.62 * legend_font * len(str(c)) for c in classes[:12])
     legend_rows = -(-int(legend_w) // max(int(view_width), 200))
     title_row_h = 1.45 * title_font
@@ -830,7 +834,8 @@ def threshold_figure(
                 "x": x,
                 "y": y,
                 "mode": "lines+markers" if len(x) < 40 else "lines",
-                "name": plot_text(labels.get(key, key), 40),
+                # in lines, never cut: "θ = prior (0.65, 0.35)" tells settings apart
+                "name": plot_lines(labels.get(key, key), 30 if presentation else 40),
                 "line": {"color": style.color, "dash": style.dash, "width": typo.line},
                 "marker": {"symbol": style.symbol, "color": style.color, "size": typo.marker},
                 "hovertemplate": "threshold %{x:.4g}<br>gain %{y:.4f}<extra>%{fullData.name}</extra>",
@@ -847,8 +852,12 @@ def threshold_figure(
             {"x": float(chosen), "xref": "x", "yref": "paper", "y": 1, "text": "chosen",
              "showarrow": False, "yanchor": "bottom", "font": {"size": typo.annotation}}
         )  # fmt: skip
-    n_rows = -(-len(data) // (2 if presentation else 3))  # legend rows under the plot
-    legend_h = n_rows * (typo.legend + 10)
+    # the legend under the plot: its height (counted generously: an entry of two lines is a
+    # row of two lines; at 20 px and more one entry a row) is added to the figure's
+    per_row = 1 if presentation else 3
+    lines = [d["name"].count("<br>") + 1 for d in data]
+    rows = [max(lines[i : i + per_row]) for i in range(0, len(lines), per_row)]
+    legend_h = int(sum(rows) * typo.legend * 1.3 + 10 * len(rows))
     layout = {
         "xaxis": {
             "title": {

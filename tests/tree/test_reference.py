@@ -194,8 +194,10 @@ def _match_sklearn(
                 continue
             if node.is_leaf:
                 # sklearn also splits when the best gain is 0; we make a leaf (documented)
-                # (or splits a pure node whose float impurity is a rounding error above 0)
-                assert min_gain >= 0 and _sk_gain(t, a) <= 1e-12
+                # (or splits a pure node whose float impurity is a rounding error above 0:
+                # a pure node is a leaf whatever min_gain, even -inf)
+                pure = int((node.counts > 0).sum()) <= 1
+                assert (min_gain >= 0 or pure) and _sk_gain(t, a) <= 1e-12
                 extra += _sk_subtree_size(t, a) - 1
                 continue
             compared += 1

@@ -64,6 +64,7 @@ def test_the_documented_new_score_works_everywhere(normalized):
     ]
     scorer = make_scorer(clf.impurity_, 2, len(y), score="normalized")
     assert not scorer.screenable and not scorer.can_block_screen()  # never screened
+    assert not scorer.prune_pure_runs  # nor are pure runs skipped: no proof for it
     # the root's multiway split on colour: score = gain / log2(6)
     root = clf.tree_.nodes[0]
     if root.split.feature == "colour":
@@ -114,7 +115,8 @@ def test_screening_is_opt_in_and_the_interface_abstract():
     class Inherited(GainScorer):  # no bound proven for it: not screened
         pass
 
-    assert not Inherited.screened
+    assert not Inherited.screened and not Inherited.pure_runs_proven
+    assert GainScorer.pure_runs_proven and CriterionScorer.pure_runs_proven
     with pytest.raises(TypeError):
         SplitScorer(None, 2, 10)  # abstract
 

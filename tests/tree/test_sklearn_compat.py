@@ -108,14 +108,16 @@ def test_sparse_input_is_the_dense_one(make):
 
 
 @pytest.mark.parametrize("est", [TreeClassifier, ForestClassifier])
-def test_monotonic_cst_refused_with_its_reason(est):
+def test_monotonic_cst_accepted_and_checked(est):
+    """scikit-learn's monotonic_cst (tests/tree/test_monotonic.py: the rule itself)."""
     X, y = np.eye(4), [0, 1, 0, 1]
-    est(monotonic_cst=[0, 0, 0, 0]).fit(X, y)  # no constraint: accepted
+    est(monotonic_cst=[0, 0, 0, 0]).fit(X, y)  # no constraint
     est(monotonic_cst=None).fit(X, y)
-    with pytest.raises(ValueError, match="do not enforce monotonic constraints.*from_sklearn"):
-        est(monotonic_cst=[1, 0, 0, -1]).fit(X, y)
+    est(monotonic_cst=[1, 0, 0, -1]).fit(X, y)
     with pytest.raises(ValueError, match="-1, 0 and 1"):
         est(monotonic_cst=[2, 0, 0, 0]).fit(X, y)
+    with pytest.raises(ValueError, match="two classes only"):
+        est(monotonic_cst=[1, 0, 0, 0]).fit(X, [0, 1, 2, 1])
 
 
 def test_not_fitted_and_feature_count():
