@@ -672,5 +672,6 @@ compare_two_trees(
     fit=cached_fit,
     current=clf.setting_,
     font_size=size.font_size,
+    min_font=tree_view.MIN_PRESENT_FONT if present and not phone else None,
     on_view_change=write_link,
 )

@@ -75,6 +75,57 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(getattr(pytest.mark, name))
 
 
+# ---------------------------------------------------------------------------- xdist
+#: Modules whose tests share no module fixture and each run for long (a study command end to
+#: end): under pytest-xdist each of their tests is a work unit of its own, so that the workers
+#: share them instead of one worker running the whole module.
+SPREAD_MODULES = frozenset({"tests/evaluation/test_study_commands.py"})
+#: Measured seconds of the longest work units (module, or a test of a SPREAD_MODULES module),
+#: written by ``python -m tests.costs LOG`` from a ``--durations=0`` log. A unit not listed is
+#: counted at DEFAULT_SECONDS a test. Only the order of the work depends on them.
+COSTS = ROOT / "tests" / "costs.json"
+DEFAULT_SECONDS = 0.2
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadscope`` (pyproject.toml), longest work first.
+
+    pytest-xdist's loadscope sends a module's tests to one worker (its module fixtures are made
+    once) and hands the modules out by their number of tests, so a module of a few long tests
+    (a study command, a wheel built and installed, HAProxy) came last and kept one worker busy
+    minutes after the other was done. Here the units go out longest first by their measured cost
+    (:data:`COSTS`), and the tests of :data:`SPREAD_MODULES` are units of their own.
+    """
+    if config.getvalue("dist") != "loadscope":
+        return None
+    import json
+
+    from xdist.scheduler import LoadScopeScheduling
+
+    costs = json.loads(COSTS.read_text(encoding="utf-8")) if COSTS.exists() else {}
+
+    class LongestFirst(LoadScopeScheduling):
+        ordered = False
+
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid.split("::", 1)[0] in SPREAD_MODULES:
+                return nodeid
+            return super()._split_scope(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            if not self.ordered:  # the first call: the queue is complete
+                units = sorted(
+                    self.workqueue.items(),
+                    key=lambda unit: -costs.get(unit[0], DEFAULT_SECONDS * len(unit[1])),
+                )
+                self.workqueue.clear()
+                self.workqueue.update(units)
+                self.ordered = True
+            super()._assign_work_unit(node)
+
+    return LongestFirst(config, log)
+
+
 # ---------------------------------------------------------------------------- AppTest
 def run_app(
     at=None,

@@ -27,6 +27,7 @@ from offcenter.tree.compare import difference_reason, first_differences
 from offcenter.viz.format import fmt_fixed as _fmt
 from offcenter.viz.format import md_escape
 from offcenter.viz.tree import (
+    COMPACT_WRAP,
     NODE_FONT,
     fitted_font,
     fitting_depth,
@@ -35,7 +36,7 @@ from offcenter.viz.tree import (
     tree_figure,
     visible_depth,
 )
-from offcenter.viz.tree_layout import FONT_SIZE
+from offcenter.viz.tree_layout import FONT_SIZE, WRAP
 
 #: The default pair: plain Shannon against Shannon off-centered on the prior.
 DEFAULT_A = "shannon"
@@ -129,6 +130,33 @@ def _pair_view(pair_key: str, view: float, _trees, _X, _y, _names) -> tuple:
     return metrics_frame(_trees, _X, _y, _names), diffs, default
 
 
+def pair_font(clf, view: float, depth, font_size: float, marks, min_font=None) -> tuple:
+    """The node text size (px) and box kind (compact or not) of one drawing of the pair at
+    ``depth`` in a chart ``view`` px wide: full boxes at the largest size that fits (at most
+    ``font_size``); with ``min_font``, compact boxes (tests wrapped at
+    :data:`~offcenter.viz.tree.COMPACT_WRAP`) when full ones need text below it and compact
+    ones fit larger text.
+
+    >>> from offcenter.tree import TreeClassifier
+    >>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
+    >>> pair_font(clf, 10_000, None, 20, {})
+    (20.0, False)
+    """
+    full = fitted_font(clf, view, max_depth=depth, font_size=font_size, marked=marks)
+    if min_font is None or full >= min_font:
+        return full, False
+    small = fitted_font(
+        clf,
+        view,
+        max_depth=depth,
+        font_size=font_size,
+        marked=marks,
+        compact=True,
+        wrap_width=min(COMPACT_WRAP, WRAP),
+    )
+    return (small, True) if small > full else (full, False)
+
+
 @st.fragment
 def compare_two_trees(
     X: pd.DataFrame,
@@ -141,6 +169,7 @@ def compare_two_trees(
     current: MeasureSetting | None = None,
     key: str = "tr_pair",
     font_size: float = NODE_FONT,
+    min_font: float | None = None,
     on_view_change: Callable[[], None] | None = None,
 ) -> None:
     """Draw the section: two setting pickers, the layout choice, the metrics, the differences
@@ -151,6 +180,9 @@ def compare_two_trees(
     pair follows the Grow button, not settings changed since). A fragment: its own widgets
     rerun this section alone. The two trees are grown when the user turns the section on
     (``{key}_on``). ``font_size`` is the drawings' node text (px; presentation mode: 20);
+    ``min_font`` (presentation mode: 18 px): the titles and class legends are at least that
+    size, the trees are drawn one above the other unless asked otherwise, and their boxes are
+    made compact (node id, test, n, bar) when full boxes would need smaller text.
     ``on_view_change()`` is called once the section's widgets are read (the page writes its
     link: the section is a fragment, its reruns do not run the page).
     """
@@ -179,9 +211,15 @@ def compare_two_trees(
     c1, c2, c3 = st.columns([2, 2, 1])
     ka = c1.selectbox("Tree A: measure setting", keys, format_func=labels.get, key=f"{key}_a")
     kb = c2.selectbox("Tree B: measure setting", keys, format_func=labels.get, key=f"{key}_b")
-    layout = c3.radio(
-        "Layout", list(LAYOUTS), format_func=LAYOUTS.get, key=f"{key}_layout", horizontal=False
-    )
+    if min_font:
+        # on a projector one above the other, each the page's width: side by side, half
+        # the width, two levels of boxes do not fit 18 px text
+        layout = "stacked"
+        c3.caption("Presentation mode: one tree above the other.")
+    else:
+        layout = c3.radio(
+            "Layout", list(LAYOUTS), format_func=LAYOUTS.get, key=f"{key}_layout", horizontal=False
+        )
     trees, pair_key = [], [data_key]
     for k in (ka, kb):
         params_json = json.dumps(pair_params(base_params, by_key[k]), sort_keys=True)
@@ -204,6 +242,14 @@ def compare_two_trees(
     metrics, diffs, default = _pair_view(
         json.dumps([*pair_key, names]), fit_view, trees, X, y, names
     )
+    if min_font and default < 2 <= max(c.tree_.depth for c in trees):
+        # on a projector two levels (seven boxes) when compact boxes hold them at min_font
+        fonts = [
+            pair_font(c, view, 2 if c.tree_.depth > 2 else None, font_size, {}, min_font)[0]
+            for c in trees
+        ]
+        if min(fonts) >= min_font:
+            default = 2
 
     st.subheader("Training metrics")
     show_table(metrics)
@@ -255,11 +301,14 @@ def compare_two_trees(
             + (f"; depth shown {depth} of {clf.tree_.depth}" if depth is not None else "")
         )
     rows = max(
-        title_lines(t, view, max(14.0, font_size)) for t in titles
+        title_lines(t, view, max(14.0, font_size, min_font or 0)) for t in titles
     )  # both drawings start at the same height
     for col, clf, depth, title, marks, tag in zip(
         cols, trees, shown, titles, (marks_a, marks_b), ("a", "b")
     ):
+        # smaller when the drawing is wider than its chart (Plotly does not scale text);
+        # compact boxes first when full ones would go below min_font
+        font, compact = pair_font(clf, view, depth, font_size, marks, min_font)
         fig = tree_figure(
             clf,
             max_depth=depth,
@@ -267,8 +316,10 @@ def compare_two_trees(
             title=title,
             view_width=view,
             title_rows=rows,
-            # smaller when the drawing is wider than its chart (Plotly does not scale text)
-            font_size=fitted_font(clf, view, max_depth=depth, font_size=font_size, marked=marks),
+            font_size=font,
+            compact=compact,
+            wrap_width=min(COMPACT_WRAP, WRAP) if compact else WRAP,
+            label_font=min_font,
         )
         plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
             fig,

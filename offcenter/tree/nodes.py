@@ -338,6 +338,21 @@ class Tree:
     def missing_go_to_left(self) -> np.ndarray:
         return self._split_array("missing_go_to_left")
 
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self) -> dict:
+        """The nodes in columns (:func:`node_columns`): arrays and flat lists instead of one
+        pickled object per node and split, so that a tree crosses a process boundary (a
+        forest's joblib workers) in a few array copies; the caches are not kept."""
+        state = node_columns(self.nodes)
+        if state is None:  # nodes of another kind: pickled as they are
+            state = {"nodes": self.nodes}
+        state["root"] = self.root
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        nodes = state["nodes"] if "nodes" in state else nodes_of_columns(state)
+        self.__dict__.update(nodes=nodes, root=state["root"], _compiled=None, _arrays=None)
+
     def path_to(self, node_id: int) -> list[int]:
         path = [node_id]
         while self.nodes[path[-1]].parent is not None:
@@ -436,3 +451,118 @@ def renumber(nodes: list) -> list:
             )
         )
     return out
+
+
+_SPLIT_FIELDS = (
+    "feature",
+    "kind",
+    "threshold",
+    "groups",
+    "branch_labels",
+    "gain",
+    "score",
+    "missing_child",
+    "default_child",
+    "n_missing",
+    "feature_index",
+)
+
+
+def _stack(arrays: list):
+    """One 2-D array of equal-shaped, equal-dtype 1-D arrays, or None."""
+    first = arrays[0]
+    if all(
+        type(a) is np.ndarray and a.dtype == first.dtype and a.shape == first.shape for a in arrays
+    ):
+        return np.stack(arrays)
+    return None
+
+
+def node_columns(nodes: list) -> dict | None:
+    """A fitted tree's nodes as columns (the pickled state of :class:`Tree`): numbers in
+    arrays, text in lists, a node's ``conditions`` only where they are not its parent's plus
+    the parent's branch label; None when the nodes are not plain :class:`Node` s."""
+    if not nodes or any(type(nd) is not Node for nd in nodes):
+        return None
+    counts = _stack([nd.counts for nd in nodes])
+    proba = _stack([nd.proba for nd in nodes])
+    if counts is None or proba is None:
+        return None
+    by_id = {nd.id: nd for nd in nodes}
+    conditions = {}
+    for k, nd in enumerate(nodes):
+        par = by_id.get(nd.parent) if nd.parent is not None else None
+        if par is None or par.split is None or nd.id not in par.children:
+            conditions[k] = nd.conditions
+            continue
+        label = par.split.branch_labels[par.children.index(nd.id)]
+        if nd.conditions != par.conditions + (label,):
+            conditions[k] = nd.conditions
+    split_nodes = [k for k, nd in enumerate(nodes) if nd.split is not None]
+    splits = [nodes[k].split for k in split_nodes]
+    return {
+        "id": [nd.id for nd in nodes],
+        "parent": [nd.parent for nd in nodes],
+        "depth": [nd.depth for nd in nodes],
+        "counts": counts,
+        "impurity": [nd.impurity for nd in nodes],
+        "children": [nd.children for nd in nodes],
+        "prediction": [nd.prediction for nd in nodes],
+        "proba": proba,
+        "conditions": conditions,
+        "n_missing": [nd.n_missing for nd in nodes],
+        "setting_key": [nd.setting_key for nd in nodes],
+        "n_samples": [nd.n_samples for nd in nodes],
+        "split_nodes": split_nodes,
+        "splits": {f: [getattr(sp, f) for sp in splits] for f in _SPLIT_FIELDS},
+    }
+
+
+def _frozen(cls, values: dict):
+    """An instance of the frozen dataclass ``cls`` with ``values`` (its fields), made without
+    the field-by-field checks of ``__init__`` (the values are those of a pickled instance)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(values)
+    return obj
+
+
+def nodes_of_columns(state: dict) -> list:
+    """The nodes of :func:`node_columns`' columns, equal to those pickled (each node's
+    ``counts`` and ``proba`` are rows of one array)."""
+    sc = state["splits"]
+    split_of = dict.fromkeys(range(len(state["id"])))
+    for i, k in enumerate(state["split_nodes"]):
+        split_of[k] = _frozen(Split, {f: sc[f][i] for f in _SPLIT_FIELDS})
+    ids, parents, children = state["id"], state["parent"], state["children"]
+    pos = {nid: k for k, nid in enumerate(ids)}
+    given = state["conditions"]
+    cond: list = [None] * len(ids)
+
+    def condition(k):
+        if cond[k] is None:
+            if k in given:
+                cond[k] = given[k]
+            else:
+                pk = pos[parents[k]]
+                label = split_of[pk].branch_labels[children[pk].index(ids[k])]
+                cond[k] = condition(pk) + (label,)
+        return cond[k]
+
+    keys = ("id", "parent", "depth", "counts", "impurity", "split", "children")
+    keys += ("prediction", "proba", "conditions", "n_missing", "setting_key", "n_samples")
+    columns = zip(
+        ids,
+        parents,
+        state["depth"],
+        list(state["counts"]),
+        state["impurity"],
+        split_of.values(),
+        children,
+        state["prediction"],
+        list(state["proba"]),
+        map(condition, range(len(ids))),
+        state["n_missing"],
+        state["setting_key"],
+        state["n_samples"],
+    )
+    return [_frozen(Node, dict(zip(keys, row))) for row in columns]

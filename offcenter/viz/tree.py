@@ -383,6 +383,9 @@ def tree_figure(clf, *, selected: int | None = None, **drawing) -> go.Figure:
     font_size : float
         Size (px) of the node text when the chart is as wide as the drawing (default
         :data:`NODE_FONT`, 14 px; presentation mode: :data:`PRESENTATION_FONT`).
+    label_font : float, optional
+        Least size (px) of the title and the class legend, whatever the node text's size
+        (presentation mode: 18, also when the node text is made smaller to fit).
     wrap_width, shares_per_line : int
         Passed to :func:`~offcenter.viz.tree_layout.tree_layout` (narrow boxes for a phone).
 
@@ -476,6 +479,7 @@ def tree_drawing(
     layout: TreeLayout | None = None,
     focus: int | None = None,
     compact: bool = False,
+    label_font: float | None = None,
 ) -> TreeDrawing:
     """:func:`tree_figure` without a selected node, as a :class:`TreeDrawing` (the same
     parameters): ``tree_drawing(clf, **kw).figure(node)`` is ``tree_figure(clf,
@@ -679,9 +683,9 @@ def tree_drawing(
     # shows all of it, shrunk in a narrower chart, centred in a wider one or in fullscreen.
     # The margin above the plot holds the title and the class legend; it is computed (not
     # auto-expanded by Plotly, which would shrink the plot area and so the drawing).
-    title_font = max(14.0, float(font_size))
+    title_font = max(14.0, float(font_size), float(label_font or 0))
     title_lines = _title_lines(title, view_width, title_font)
-    legend_font = max(12.0, float(font_size))
+    legend_font = max(12.0, float(font_size), float(label_font or 0))
     legend_w = 50 + sum(3 * legend_font + 0.62 * legend_font * len(str(c)) for c in classes[:12])
     legend_rows = -(-int(legend_w) // max(int(view_width), 200))
     title_row_h = 1.45 * title_font

@@ -175,3 +175,33 @@ def test_marks_and_the_default_depth():
     assert default_depth(a, a, [], 10_000) == 4
     assert default_depth(a, a, [], 10) == 1
     assert fitting_depth(a, 10_000) == 4 and fitting_depth(a, 10) == 1
+
+
+@pytest.mark.parametrize("data", ["pima", "german_credit"])
+def test_the_two_trees_at_18_px_in_presentation_mode(data):
+    """present=1: one above the other, titles, legends and node text of 18 px or more at the
+    default depth (2 or more); compact boxes when full ones would be smaller."""
+    at = run(data=data, present="1", categorical="binary")
+    assert not at.exception
+    assert not [r for r in at.radio if r.key == "tr_pair_layout"]  # one above the other
+    assert any("one tree above the other" in c.value for c in at.caption)
+    figs = pair_figures(at)
+    assert set(figs) == {"A", "B"}
+    depth = at.session_state["tr_pair_depth"] or None
+    for fig in figs.values():
+        lay = fig["layout"]
+        title = next(n for n in lay["annotations"] if n.get("name") == "title")
+        assert title["font"]["size"] >= 18
+        assert lay["legend"]["font"]["size"] >= 18
+        assert lay["meta"]["font_size"] >= 18, (lay["meta"], depth)
+        text = next(t for t in fig["data"] if t.get("name") == "text")
+        assert text["textfont"]["size"] >= 18
+    slider = [s for s in at.slider if s.key and s.key.startswith("tr_pair_depth_")][0]
+    assert slider.value >= 2
+
+
+def test_the_two_trees_keep_their_sizes_in_normal_mode():
+    figs = pair_figures(run(data="pima"))
+    assert {f["layout"]["meta"]["font_size"] for f in figs.values()} <= {14.0} or all(
+        f["layout"]["meta"]["font_size"] < 18 for f in figs.values()
+    )
