@@ -1,5 +1,5 @@
-"""Benchmark (not a test): key press on the theta slider to idle, in headless Chromium, and
-where the time goes.
+"""Benchmark (not a test): key press on the theta slider to the redrawn figure and to idle, in
+headless Chromium, and where the time goes.
 
 Opens "Two classes" on Figure 2 (7 curves: off-centered generalized entropies beta = 0, 0.5, 1,
 2, 5, rank diversity rho = 0, asymmetric entropy) at 1400x1000, then presses an arrow key on the
@@ -16,6 +16,12 @@ in the page (``performance.now``), from a script installed before Streamlit's ow
 
 Per press:
 
+- ``figure`` (key -> redrawn figure): key press to the animation frame after the first Plotly
+  call that ends after it (its ``plotly_update`` / ``plotly_restyle`` / ``plotly_afterplot`` /
+  ``plotly_react`` event): when the figure shows the new theta. Since issue 33 the Two classes
+  figure follows the slider in the browser (offcenter.app.theta_follow: a restyle of the
+  off-centered curves from precomputed frames, no server, no re-mount), so this is the
+  browser's own work; the server's figure comes with the rerun and counts in ``idle``;
 - ``idle``: key press to the last of ``script_finished`` arriving, the last Plotly call ending,
   the last long frame ending and the last change of the page: what the user waits for;
 - the breakdown: ``key->sent`` (the slider to the rerun request), ``server`` (request sent to
@@ -24,17 +30,21 @@ Per press:
   (count, figures newly created, time inside them) and the main thread's busy time in long
   frames, by script.
 
-Prints p50/p90/max of ``idle``, the medians of the breakdown and the CPU time per press of the
+Prints p50/p90/max of ``figure`` and ``idle``, the medians of the breakdown and the CPU time per press of the
 Streamlit server and of the browser's processes (``psutil``; with ``--url``, ``--server-pid``
 names the server), which a loaded machine changes much less than the wall times. Where the time
-went on 2 cores (Figure 2, Streamlit 1.67): Streamlit mounts a changed chart afresh (its id
-hashes the figure), so every theta move is a new ``Plotly.newPlot`` (drawn hidden at the
+went on 2 cores (Figure 2, Streamlit 1.67) before issue 33, with ``st.plotly_chart``: Streamlit
+mounts a changed chart afresh (its id hashes the figure), so every theta move was a new
+``Plotly.newPlot`` (drawn hidden at the
 autosized width) and a second full ``Plotly.react`` (the measured width, on a JSON copy of the
 figure that Plotly's diff cannot match); the server's run is about 30 ms of CPU. With ``--profile`` it also
 samples the page's JavaScript (Chrome DevTools Protocol profiler) and prints self time per
-script file (which code the time is spent in). Goal: idle p50 at most 250 ms on this machine.
+script file (which code the time is spent in). Goals: figure p50 at most 50 ms on a quiet
+machine (issue 33), idle p50 at most 250 ms on this machine. ``--runs`` (default 3) repeats the
+whole measure on a fresh page and prints, beside each run's figures, the median run's p50 and the
+worst run's (the machine's load changes from one run to the next).
 
-    python benchmarks/bench_browser_theta.py [--presses 30] [--url http://127.0.0.1:8501] [--profile]
+    python benchmarks/bench_browser_theta.py [--presses 30] [--runs 3] [--url http://127.0.0.1:8501] [--profile]
 
 Without ``--url`` it starts ``streamlit run app.py`` itself (the repository's config).
 """
@@ -71,11 +81,15 @@ FINISHED_EARLY_FOR_RERUN = 2
 # Installed before the page's scripts: timestamps of key presses, websocket messages, Plotly
 # calls, long animation frames and page changes, in window.__bd.ev as [kind, time, detail].
 INIT = r"""(() => {
-  const B = window.__bd = {ev: [], gd: new WeakMap(), ngd: 0, mut: 0};
+  const B = window.__bd = {ev: [], gd: new WeakMap(), ngd: 0, mut: 0, armed: false};
   const now = () => performance.now();
   const log = (k, x) => B.ev.push([k, now(), x === undefined ? null : x]);
   const gdId = (gd) => { if (!B.gd.has(gd)) B.gd.set(gd, ++B.ngd); return B.gd.get(gd); };
-  document.addEventListener('keydown', (e) => log('key', e.key), true);
+  document.addEventListener('keydown', (e) => { log('key', e.key); B.armed = true; }, true);
+  // the figure redrawn: the first Plotly call that ends after the key press (its event), and
+  // the animation frame that follows (the one that shows it)
+  const DRAWN = new Set(['plotly_afterplot', 'plotly_update', 'plotly_restyle', 'plotly_react',
+    'plotly_relayout']);
   // top-level protobuf fields of a message: [[field, varint value or length], ...]
   const fields = (u) => {
     let i = 0; const out = [];
@@ -113,7 +127,15 @@ INIT = r"""(() => {
     set(fn) {
       const id = gdId(this);
       Object.defineProperty(this, 'emit', {configurable: true, writable: true,
-        value: function (name, d) { log('plotly', [name, id]); return fn.call(this, name, d); }});
+        value: function (name, d) {
+          log('plotly', [name, id]);
+          if (B.armed && DRAWN.has(name)) {
+            B.armed = false;
+            log('fig', name);
+            requestAnimationFrame(() => log('figframe', name));
+          }
+          return fn.call(this, name, d);
+        }});
     },
   });
   Object.defineProperty(HTMLDivElement.prototype, 'data', {
@@ -193,6 +215,7 @@ def press_breakdown(ev: list, mutation: float) -> dict:
             open_.setdefault(d[1], t)
         elif d[0] in ("afterplot", "plotly_afterplot", "plotly_react") and d[1] in open_:
             calls.append((open_.pop(d[1]), t, d[1]))
+    fig = next((t for k, t, _ in ev if k == "figframe"), None)
     ends = [t for t, _ in plotly] + [d[0] + d[1] for d in loafs] + fin + [mutation]
     idle = max(t for t in ends if t >= key) if ends else key
     by_script: collections.Counter = collections.Counter()
@@ -201,6 +224,7 @@ def press_breakdown(ev: list, mutation: float) -> dict:
             by_script[f"{src or '?'} ({invoker.split('.')[0] if invoker else '?'})"] += dur
     out = {
         "idle": idle - key,
+        "figure": (fig - key) if fig is not None else float("nan"),
         "key->sent": (sent - key) if sent else float("nan"),
         "server": (fin[-1] - sent) if (fin and sent) else float("nan"),
         "sent->first delta": (deltas[0][0] - sent) if (deltas and sent) else float("nan"),
@@ -337,11 +361,13 @@ def report(r: dict) -> None:
         f"Figure 2: {n_traces} traces, {n_points} points, {n_shapes} shapes, {n_ann} annotations;"
         f" {len(rows)} theta key presses, 1400x1000"
     )
-    idle = [x["idle"] for x in rows]
-    print(
-        f"idle    p50 {statistics.median(idle):6.0f} ms   p90 {_pct(idle, 90):6.0f} ms"
-        f"   max {max(idle):6.0f} ms"
-    )
+    for name, what in (("figure", "key -> redrawn figure"), ("idle", "key -> idle")):
+        xs = [x[name] for x in rows if x[name] == x[name]]
+        if xs:
+            print(
+                f"{what:22s} p50 {statistics.median(xs):6.0f} ms   p90 {_pct(xs, 90):6.0f} ms"
+                f"   max {max(xs):6.0f} ms"
+            )
     print("breakdown (medians over the presses):")
     for name in (
         "key->sent",
@@ -384,23 +410,51 @@ def main(argv=None) -> None:
     p.add_argument("--url", default=None, help="an app already running (else started here)")
     p.add_argument("--profile", action="store_true", help="also sample the page's JavaScript")
     p.add_argument("--server-pid", type=int, default=None, help="with --url: its process, for CPU")
+    p.add_argument("--runs", type=int, default=3, help="runs (a fresh page each), summarised")
     args = p.parse_args(argv)
     proc = None
     url = args.url
     if url is None:
         proc, url = _start_server()
+    runs = []
     try:
-        r = measure(
-            url,
-            args.presses,
-            profile=args.profile,
-            server_pid=proc.pid if proc else args.server_pid,
-        )
+        for i in range(args.runs):
+            r = measure(
+                url,
+                args.presses,
+                profile=args.profile,
+                server_pid=proc.pid if proc else args.server_pid,
+            )
+            print(f"--- run {i + 1} of {args.runs}")
+            report(r)
+            runs.append(r)
     finally:
         if proc is not None:
             proc.terminate()
             proc.wait(timeout=20)
-    report(r)
+    summary(runs)
+
+
+def summary(runs: list[dict]) -> None:
+    """Each run's p50/p90/max, then the median run's and the worst run's."""
+    if not runs:
+        return
+    print(f"=== {len(runs)} runs")
+    for name, what in (("figure", "key -> redrawn figure"), ("idle", "key -> idle")):
+        per = []
+        for r in runs:
+            xs = [x[name] for x in r["rows"] if x[name] == x[name]]
+            if xs:
+                per.append((statistics.median(xs), _pct(xs, 90), max(xs)))
+        if not per:
+            continue
+        cells = "  ".join(f"{a:.0f}/{b:.0f}/{c:.0f}" for a, b, c in per)
+        print(f"{what:22s} p50/p90/max per run (ms): {cells}")
+        print(
+            f"{'':22s} median run p50 {statistics.median(a for a, _, _ in per):.0f} ms, "
+            f"worst run p50 {max(a for a, _, _ in per):.0f} ms, "
+            f"worst p90 {max(b for _, b, _ in per):.0f} ms, max {max(c for _, _, c in per):.0f} ms"
+        )
 
 
 if __name__ == "__main__":

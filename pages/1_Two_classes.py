@@ -12,7 +12,9 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     cached_binary_curves,
     cached_binary_derivatives,
     cached_binary_figure,
+    cached_binary_figure_json,
     cached_binary_values_at,
+    cached_theta_frames_json,
     cached_theta_sweep,
     matching_preset,
     page_specs,
@@ -22,7 +24,9 @@ from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import formulas_section, measure_controls
 from offcenter.app.navigation import ensure_router
 from offcenter.app.presentation import is_on
+from offcenter.app.theta_follow import follow_chart
 from offcenter.viz.curves import (
+    curve_keys,
     curves_figure,
     derivative_figure,
     file_stub,
@@ -54,12 +58,23 @@ def _reset() -> None:
     urlstate.reset(SCHEMA, S, st.query_params, PREFIX)
 
 
+def _set_cursor(p: float) -> None:
+    """The p cursor at a clicked p (two decimals, in [0, 1])."""
+    S["tc_cursor"] = min(max(round(p, 2), 0.0), 1.0)
+
+
+def _set_theta(theta: float) -> None:
+    """θ from the figure's own handling of the arrow keys, once they rest."""
+    field = SCHEMA.fields["theta"]  # the slider's range and step
+    S["tc_theta"] = min(max(round(theta, 2), field.low), field.high)
+
+
 def _clicked(chart_key: str) -> None:
     """A click on a figure sets the p cursor to the clicked p (plotly_chart's selection)."""
     points = S[chart_key].selection.points if chart_key in S else []
     xs = [pt.get("x") for pt in points if isinstance(pt.get("x"), (int, float))]
     if xs:
-        S["tc_cursor"] = min(max(round(float(xs[0]), 2), 0.0), 1.0)
+        _set_cursor(float(xs[0]))
 
 
 def _chart(fig, stub_name: str, key: str) -> None:
@@ -237,16 +252,28 @@ def figures(raw_specs: list, oc_specs: list) -> None:
                     loop=bool(values["loop"]),
                     presentation=present,
                 )
+                _chart(fig, stub, "tc_chart")
             else:
-                fig = cached_binary_figure(  # per (curves, theta, cursor, ...), shared
-                    specs,
-                    theta,
+                # drawn in the browser, where it follows the θ slider as the hand moves it
+                # (the off-centered curves of every θ step go with it); the server's figure
+                # when the hand stops (offcenter.app.theta_follow)
+                fig_args = dict(cursor=cursor, title=title, y_title=y_title, presentation=present)
+                follow_chart(
+                    cached_binary_figure(specs, theta, **fig_args),  # shared, per arguments
+                    figure_json=cached_binary_figure_json(specs, theta, **fig_args),
+                    key="tc_chart",
+                    config=chart_config(stub),
+                    slider_key="tc_theta",
+                    theta=theta,
+                    trace_keys=curve_keys(df),
+                    moving=[s.key for s in oc_specs],
+                    frames_json=cached_theta_frames_json(oc_specs) if oc_specs else None,
+                    title_at_theta=preset is not None,
+                    on_click=_set_cursor,
+                    on_theta=_set_theta,
                     cursor=cursor,
-                    title=title,
-                    y_title=y_title,
-                    presentation=present,
+                    cursor_key="tc_cursor",
                 )
-            _chart(fig, stub, "tc_chart")
 
     # ------------------------------------------------------------------ readout
     with aside:

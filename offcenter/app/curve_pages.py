@@ -12,6 +12,7 @@ process); the page text and typed-input parsing are in :mod:`offcenter.app.curve
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 
 import numpy as np
@@ -23,6 +24,7 @@ from offcenter.measures import curves as _curves
 from offcenter.measures.registry import MEASURES, parameters
 from offcenter.measures.settings import MeasureSetting
 from offcenter.viz.curves import curves_figure
+from offcenter.viz.theta_frames import FOLLOW_POINTS, FOLLOW_THETAS, encode_frames, figure_json
 
 # ----------------------------------------------------------------------------------------------
 # Page settings: URL schemas, presets, and the curves a page's settings ask for
@@ -280,7 +282,27 @@ def _binary_figure(specs, theta, *, cursor=None, title=None, y_title=None, prese
     return figure_spec(fig)
 
 
+def _theta_frames_json(oc_specs) -> str:
+    """The off-centered curves at every step of the θ slider
+    (:func:`offcenter.viz.theta_frames.encode_frames` of :func:`cached_theta_sweep`), as JSON."""
+    grid, sweep = cached_theta_sweep(oc_specs, FOLLOW_THETAS, n=FOLLOW_POINTS)
+    return json.dumps(encode_frames(grid, sweep, FOLLOW_THETAS))
+
+
+#: The off-centered curves for every θ step, per set of curves (about 0.2 MB of JSON each):
+#: what the browser draws while the hand moves θ (:mod:`offcenter.app.theta_follow`).
+cached_theta_frames_json = _cached(_theta_frames_json, 32)
+
+
 #: The Two-classes figure per (curves, theta, cursor, title, y title, presentation), shared by
 #: sessions (read-only dicts, about 50 kB each): a class moving theta over the slider's values
 #: builds each figure once.
 cached_binary_figure = _cached(_binary_figure, 256)
+
+
+def _binary_figure_json(specs, theta, **kwargs) -> str:
+    """:func:`cached_binary_figure` as Plotly's JSON (what the θ-following chart draws)."""
+    return figure_json(cached_binary_figure(specs, theta, **kwargs))
+
+
+cached_binary_figure_json = _cached(_binary_figure_json, 256)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -47,6 +48,7 @@ from offcenter.data.csv_io import (
     sample_xy,
 )
 from offcenter.data.datasets import DATASETS, DEFAULT
+from offcenter.measures.scores import SCORES as SCORE_REGISTRY
 from offcenter.tree import TreeClassifier
 from offcenter.tree.params import depth_limit
 from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT, fitted_font
@@ -70,14 +72,45 @@ __all__ = [
 ]
 
 PREFIX = "tr_"
-#: The split score's choices: (label, alpha of lambda_alpha; None = plain gain or the slider).
-SCORES = {
+#: The gain and the lambda_alpha family: (label, alpha of lambda_alpha; None = plain gain or
+#: the slider).
+_PAGE_SCORES = {
     "gain": ("gain", None),
     "relative": ("relative gain (alpha = 1)", 1.0),
     "ratio": ("gain ratio (alpha = 0)", 0.0),
     "kvalseth": ("Kvalseth (alpha = 1/2)", 0.5),
     "alpha": ("lambda_alpha, choose alpha", None),
 }
+#: The built-in scores the choices above stand for (a split criterion's: the page disables them).
+_BUILT_IN = ("gain", "lambda", "criterion")
+#: A registered score's choice id: ``by<name>`` (its setting key suffix).
+_BY = "by"
+
+
+class _ScoreChoices(Mapping):
+    """The split score's choices, as the scores' registry holds them now: the gain and the
+    lambda_alpha family, then every impurity score registered beyond the built-in ones
+    (``by<name>``: a new score is offered with no change to the page)."""
+
+    def _current(self) -> dict:
+        out = dict(_PAGE_SCORES)
+        for s in SCORE_REGISTRY.values():
+            if s.name not in _BUILT_IN and s.scores == "impurity" and not s.uses_alpha:
+                out[_BY + s.name] = (s.label, None)
+        return out
+
+    def __getitem__(self, choice):
+        return self._current()[choice]
+
+    def __iter__(self):
+        return iter(self._current())
+
+    def __len__(self) -> int:
+        return len(self._current())
+
+
+#: The split score's choices: id -> (label, alpha of lambda_alpha; None = none or the slider).
+SCORES = _ScoreChoices()
 
 #: The view in the link: what the sender looked at, beyond the tree itself. ``node`` is the
 #: selected node; ``thr_feature`` the gain plot's feature ("" = the node's split feature) and
@@ -107,7 +140,7 @@ SCHEMA = urlstate.Schema(
         # the setting (the measure as it is), the leaf rule, and one field per parameter of
         # the registry's measures (beta, rho, a registered measure's own: its slider's value)
         node_settings.url_fields,
-        urlstate.Field("score", "str", "gain", choices=tuple(SCORES)),
+        lambda: [urlstate.Field("score", "str", "gain", choices=tuple(SCORES))],
         urlstate.Field("alpha", "float", 0.5, low=0.0, high=1.0),
         urlstate.Field("max_depth", "int", 5, low=0, high=30),
         urlstate.Field("min_split", "int", 2, low=2, high=10_000),
@@ -144,10 +177,12 @@ def tree_params(
     if score not in SCORES:
         raise ValueError(f"score must be one of {tuple(SCORES)}; got {score!r}.")
     a = alpha if score == "alpha" else SCORES[score][1]
+    named = {"split_score": score[len(_BY) :]} if score not in _PAGE_SCORES else {}
     if criterion:
-        a = None
+        a, named = None, {}
     return {
         **measure_params,
+        **named,
         "alpha": a,
         "leaf_rule": leaf_rule,
         "max_depth": depth_limit(max_depth),

@@ -18,6 +18,12 @@ The outcome follows the declared rule: a directional prediction (``"better"``/``
 *confirmed* when Holm p < 0.05 with the predicted sign, *reversed* with the other sign, *not
 confirmed* otherwise; a ``"same"`` prediction is *refuted* when Holm p < 0.05, *consistent*
 otherwise, and *equivalent within +-0.01* only when P(equivalent) >= 0.95.
+
+The amendment of 2026-11-27 07:10 UTC (declared before the forest run was continued): the four
+forest tests (:data:`FOREST_TESTS`) use only the data sets whose six forest groups
+(:data:`FOREST_GROUPS`) are all complete, the same data sets for the four, and are called only
+on at least :data:`MIN_FOREST_SETS` of them; on fewer their outcome is *not reached*. Holm stays
+over all the tests computed.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from offcenter.evaluation.statistics import (
     wilcoxon_signed_rank,
     wins_ties_losses,
 )
-from offcenter.evaluation.study import WEIGHTED_FOREST, study_means
+from offcenter.evaluation.study import ANCHOR, WEIGHTED_FOREST, study_means
 from offcenter.evaluation.wording import fmt_p
 
 ALPHA = 0.05
@@ -138,6 +144,34 @@ CONFIRMATION_TESTS: tuple = (
 )
 
 
+#: The groups (model, setting) of the forest run; a data set counts for the forest tests when
+#: all six are complete (the amendment).
+FOREST_GROUPS = tuple(
+    (model, setting)
+    for model in ("forest", "balanced_forest")
+    for setting in ("shannon", ANCHOR, WEIGHTED_FOREST)
+)
+#: The tests on the forest run's cells.
+FOREST_TESTS = ("C3", "C4", "N1", "N3")
+#: Data sets needed before a forest test is called (the amendment).
+MIN_FOREST_SETS = 15
+
+
+def forest_complete_sets(folds: pd.DataFrame) -> list[str]:
+    """The data sets whose six forest groups (:data:`FOREST_GROUPS`) are all complete: every
+    (repeat, fold) of the protocol under both leaf rules, without an error (sorted)."""
+    if folds.empty or "repeat" not in folds:
+        return []
+    n_cells = folds[["repeat", "fold"]].drop_duplicates().shape[0] * folds["leaf_rule"].nunique()
+    ok = folds[
+        (folds["error"].fillna("") == "") & folds["model"].isin(["forest", "balanced_forest"])
+    ]
+    sizes = ok.groupby(["data", "model", "setting"]).size()
+    done = {k for k, v in sizes.items() if v == n_cells}
+    names = sorted(set(ok["data"]))
+    return [d for d in names if all((d, m, s) in done for m, s in FOREST_GROUPS)]
+
+
 def _cell(folds: pd.DataFrame, metric: str, cell: tuple) -> pd.Series | None:
     model, setting, rule = cell
     if folds.empty or model not in set(folds["model"]):
@@ -183,8 +217,11 @@ def confirmation_tests(folds: pd.DataFrame, tests=CONFIRMATION_TESTS) -> pd.Data
     whose cells are not in ``folds`` has ``n`` = 0 and is left out of the Holm adjustment.
     """
     rows = []
+    forest_sets = forest_complete_sets(folds)
     for tid, what, prediction, metric, a, b in tests:
         ca, cb = _cell(folds, metric, a), _cell(folds, metric, b)
+        if tid in FOREST_TESTS and ca is not None and cb is not None:  # the amendment
+            ca, cb = ca[ca.index.isin(forest_sets)], cb[cb.index.isin(forest_sets)]
         row = {"id": tid, "what": what, "prediction": prediction, "metric": metric, "n": 0}
         if ca is not None and cb is not None:
             both = pd.concat([ca, cb], axis=1, keys=["a", "b"]).dropna()
@@ -218,7 +255,10 @@ def confirmation_tests(folds: pd.DataFrame, tests=CONFIRMATION_TESTS) -> pd.Data
     if done.any():
         out.loc[done, "p_holm"] = holm(out.loc[done, "p"].to_numpy())
     out["outcome"] = [
-        outcome(r.prediction, r.p_holm, r.mean_diff, r.p_rope) for r in out.itertuples()
+        "not reached"
+        if r.id in FOREST_TESTS and 0 < r.n < MIN_FOREST_SETS
+        else outcome(r.prediction, r.p_holm, r.mean_diff, r.p_rope)
+        for r in out.itertuples()
     ]
     return out
 
@@ -237,7 +277,9 @@ def confirmation_lines(folds: pd.DataFrame, n_sets: int | None = None) -> list[s
         f"`offcenter.evaluation.confirmation.confirmation_lines`: {len(done)} of the "
         f"{len(t)} tests could be computed, on {int(done['n'].min()) if len(done) else 0} to "
         f"{int(done['n'].max()) if len(done) else 0} data sets{declared}; Holm over the "
-        f"{len(done)} computed. Outcomes: "
+        f"{len(done)} computed. The forest tests ({', '.join(FOREST_TESTS)}) on the "
+        f"{len(forest_complete_sets(folds))} data sets whose six forest groups are complete "
+        f"(the amendment: called from {MIN_FOREST_SETS} on, otherwise *not reached*). Outcomes: "
         + ", ".join(f"{k} {v}" for k, v in counts.items())
         + ".",
         "",

@@ -50,6 +50,7 @@ __all__ = [
     "style",
     "png_config",
     "file_stub",
+    "curve_keys",
     "curves_figure",
     "theta_animation_figure",
     "derivative_figure",
@@ -311,15 +312,19 @@ THETA_COLOR = "#4D4D4D"
 CURSOR_COLOR = "#A0307A"
 
 
+def curve_keys(df: pd.DataFrame, x: str = "p") -> list[str]:
+    """The curve columns of ``df`` in the order :func:`curves_figure` draws them as traces:
+    ``df.attrs["labels"]``'s keys that are columns (else every column but ``x`` and
+    ``"side"``)."""
+    labels = df.attrs.get("labels", {c: c for c in df.columns if c not in (x, "side")})
+    return [k for k in labels if k in df.columns]
+
+
 def _curves_parts(
     df: pd.DataFrame, *, theta, cursor, x, title, x_title, y_title, theta_label, t
 ) -> tuple[list[dict], dict]:
     labels = df.attrs.get("labels", {c: c for c in df.columns if c not in (x, "side")})
-    data = [
-        _line(df[x], df[k], label, setting_style(k), t)
-        for k, label in labels.items()
-        if k in df.columns
-    ]
+    data = [_line(df[x], df[k], labels[k], setting_style(k), t) for k in curve_keys(df, x)]
     layout = _base_layout(title, x_title, y_title, t, n_items=len(data))
     layout["xaxis"].update(range=[-0.01, 1.01])
     _preset_axis_margins(layout, t)

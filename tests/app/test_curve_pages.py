@@ -44,11 +44,22 @@ def _array(v):
         return np.asarray(v, dtype=object)
 
 
+def chart_spec(at: AppTest, key: str) -> tuple[dict, dict]:
+    """(figure, config) of the chart with this key: an ``st.plotly_chart``, or the Two classes
+    chart that follows θ in the browser (offcenter.app.theta_follow: the figure's JSON in the
+    component's data)."""
+    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith("-" + key)]
+    if charts:
+        return json.loads(charts[0].proto.spec), json.loads(charts[0].proto.config)
+    follow = [c for c in at.get("bidi_component") if c.proto.id.endswith("-" + key)]
+    assert follow, f"no chart {key}"
+    data = json.loads(follow[0].proto.json)
+    return json.loads(data["figure"]), data["config"]
+
+
 def figure(at: AppTest, key: str) -> dict:
     """The figure JSON of the chart with this key: {name: (x, y)}, plus the layout."""
-    charts = [c for c in at.get("plotly_chart") if c.proto.id and key in c.proto.id]
-    assert charts, f"no chart {key}"
-    spec = json.loads(charts[0].proto.spec)
+    spec, config = chart_spec(at, key)
     traces = {}
     for t in spec["data"]:
         if "x" in t and "y" in t and t.get("name"):
@@ -57,7 +68,7 @@ def figure(at: AppTest, key: str) -> dict:
         "traces": traces,
         "layout": spec["layout"],
         "data": spec["data"],
-        "config": json.loads(charts[0].proto.config),
+        "config": config,
     }
 
 
@@ -248,7 +259,8 @@ def test_versions(version, n_charts):
     at = run(TWO)
     at.radio(key="tc_version").set_value(version).run()
     ok(at)
-    assert len(at.get("plotly_chart")) == n_charts
+    # the overlaid versions: one chart, drawn by the θ-following component
+    assert len(at.get("plotly_chart")) + len(at.get("bidi_component")) == n_charts
     if version == "side":
         left, right = figure(at, "tc_chart_raw"), figure(at, "tc_chart_oc")
         assert list(left["traces"]) == ["Shannon"]
@@ -671,14 +683,9 @@ def test_presentation_mode_from_a_link():
 
 def test_animation_toggle_adds_frames():
     at = run(TWO)
-    charts = [c for c in at.get("plotly_chart") if "tc_chart" in c.proto.id]
-    assert "frames" not in json.loads(charts[0].proto.spec) or not json.loads(
-        charts[0].proto.spec
-    ).get("frames")
+    assert not chart_spec(at, "tc_chart")[0].get("frames")
     at.toggle(key="tc_animate").set_value(True).run()
-    spec = json.loads(
-        [c for c in ok(at).get("plotly_chart") if "tc_chart" in c.proto.id][0].proto.spec
-    )
+    spec = chart_spec(ok(at), "tc_chart")[0]
     assert len(spec["frames"]) == 49
     assert spec["layout"]["updatemenus"][0]["buttons"][0]["label"] == "▶ play θ"
 
@@ -806,3 +813,41 @@ def test_animation_state_is_in_the_link_and_the_page_tells_one_story():
     at = ok(at.run())
     assert "animate" not in at.query_params
     assert "Values at p = 0.10" in texts(at, "subheader") and at.table
+
+
+# ------------------------------------------------------------------ θ follows the hand
+def _follow_data(at: AppTest) -> dict:
+    (chart,) = [c for c in at.get("bidi_component") if c.proto.id.endswith("-tc_chart")]
+    return json.loads(chart.proto.json)
+
+
+def test_theta_chart_carries_every_theta_step_and_the_server_value():
+    """The chart that follows θ in the browser (offcenter.app.theta_follow): the server's θ, the
+    figure at that θ, the frames of the off-centered curves for every slider step, and which
+    traces they restyle; a slider move comes back as the new θ, in the figure and the link."""
+    from offcenter.viz.theta_frames import FOLLOW_THETAS, decode_frames
+
+    at = run(TWO)
+    data = _follow_data(ok(at))
+    assert data["theta"] == pytest.approx(0.2) and data["slider_key"] == "tc_theta"
+    fig = json.loads(data["figure"])
+    names = [t["name"] for t in fig["data"]]
+    assert names == ["Shannon", "off-centered Shannon", "Asymmetric"]
+    assert data["traces"] == [[1, "oc_shannon"], [2, "asymmetric"]]  # Shannon does not move
+    frames = json.loads(data["frames_json"])
+    assert frames["thetas"] == list(FOLLOW_THETAS)
+    values = decode_frames(frames)
+    k = FOLLOW_THETAS.index(0.4)
+    assert frames["grid"][int(np.argmax(values["oc_shannon"][k]))] == pytest.approx(0.4)
+    # the θ line is the layout's first shape and annotation
+    assert fig["layout"]["shapes"][0]["x0"] == pytest.approx(0.2)
+    assert fig["layout"]["annotations"][0]["text"] == "θ = 0.2"
+    assert data["plotly_src"].endswith("/plotly.min.js")
+
+    at.slider(key="tc_theta").set_value(0.4).run()
+    data = _follow_data(ok(at))
+    assert data["theta"] == pytest.approx(0.4)
+    assert data["title_at_theta"] is False  # Figure 1's title only holds at θ = 0.2
+    assert at.query_params["theta"] == "0.4"
+    x, y = figure(at, "tc_chart")["traces"]["off-centered Shannon"]
+    assert x[np.argmax(y)] == pytest.approx(0.4)

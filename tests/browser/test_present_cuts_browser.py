@@ -90,3 +90,35 @@ def test_the_animations_theta_label_stays_in_the_plot_at_the_end(projector, app_
     assert end["text"] == "θ = 0.98", end
     assert _across(end["label"], end["plot"]), end
     page.screenshot(path=str(ARTIFACTS / "present_cut_theta_end.png"))
+
+
+_PAIR = r"""(key) => {
+  const g = document.querySelector('.st-key-' + key + ' .js-plotly-plot');
+  if (!g) return null;
+  const size = (t) => parseFloat(t.style.fontSize || getComputedStyle(t).fontSize);
+  const r = g.getBoundingClientRect();
+  return {
+    figure: {x0: r.left, y0: r.top, x1: r.right, y1: r.bottom},
+    title: Array.from(g.querySelectorAll('.annotation-text')).map(size),
+    legend: Array.from(g.querySelectorAll('.legendtext, .legendtitletext')).map(size),
+    nodes: Array.from(g.querySelectorAll('.scatterlayer .textpoint text')).map(size),
+  };
+}"""
+
+
+def test_the_two_trees_text_is_18_px_or_more(projector, app_url):
+    page = projector
+    page.goto(app_url + "/Tree?data=pima&setting=oc_shannon&present=1&pair_on=1")
+    wait_for_app(page)
+    page.wait_for_selector(".st-key-tr_pair_chart_b .js-plotly-plot .main-svg", timeout=240_000)
+    wait_for_app(page)
+    for key in ("tr_pair_chart_a", "tr_pair_chart_b"):
+        page.locator(f".st-key-{key}").scroll_into_view_if_needed()
+        page.wait_for_timeout(800)
+        geo = page.evaluate(_PAIR, key)
+        assert geo is not None, key
+        assert geo["title"] and min(geo["title"]) >= 18, geo["title"]
+        assert geo["legend"] and min(geo["legend"]) >= 18, geo["legend"]
+        assert len(geo["nodes"]) >= 7 and min(geo["nodes"]) >= 18, geo["nodes"][:5]
+        assert geo["figure"]["x1"] <= 1400
+        page.screenshot(path=str(ARTIFACTS / f"present_cut_{key}.png"))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from offcenter.evaluation import confirmation
 
@@ -101,3 +102,45 @@ def test_the_document_holds_the_outcome_of_the_committed_runs():
     assert block.splitlines() == confirmation.confirmation_lines(
         report.confirmation_folds(), n_sets
     )
+
+
+def _forest_rows(n_sets: int, rng) -> list[dict]:
+    rows = []
+    for i in range(n_sets):
+        for model, setting in confirmation.FOREST_GROUPS:
+            lift = 0.1 if model == "balanced_forest" and setting == "shannon" else 0.0
+            for rule in ("majority", "prior"):
+                for repeat in range(2):
+                    for fold in range(2):
+                        rows.append(
+                            {
+                                "data": f"d{i:02d}",
+                                "model": model,
+                                "leaf_rule": rule,
+                                "setting": setting,
+                                "repeat": repeat,
+                                "fold": fold,
+                                "auc": 0.9 + rng.normal(0, 0.001),
+                                "gmean": 0.6 + lift + rng.normal(0, 0.01),
+                                "error": "",
+                            }
+                        )
+    return rows
+
+
+@pytest.mark.parametrize("n_sets, called", [(16, True), (14, False)])
+def test_the_amendment_forest_tests_on_complete_sets_only(n_sets, called):
+    """The forest tests use the data sets with all six forest groups complete, and are called
+    only from 15 of them (the amendment of 2026-11-27 07:10 UTC)."""
+    rng = np.random.default_rng(1)
+    rows = _forest_rows(n_sets, rng)
+    # one more data set with only some of its groups (a run stopped in the middle of it)
+    extra = [dict(r, data="zz") for r in _forest_rows(1, rng) if r["model"] == "forest"]
+    df = pd.DataFrame(rows + extra)
+    assert confirmation.forest_complete_sets(df) == [f"d{i:02d}" for i in range(n_sets)]
+    t = confirmation.confirmation_tests(df).set_index("id")
+    assert (t.loc[list(confirmation.FOREST_TESTS), "n"] == n_sets).all()
+    if called:
+        assert t.loc["C3", "outcome"] == "confirmed" and t.loc["C4", "outcome"] == "confirmed"
+    else:
+        assert set(t.loc[list(confirmation.FOREST_TESTS), "outcome"]) == {"not reached"}

@@ -24,7 +24,12 @@ DOCS = [
 ]
 COMMAND = re.compile(r"(python (?:-m offcenter\.evaluate study|scripts/[\w]+\.py)[^`\n]*)")
 TINY = ["--folds", "2", "--repeats", "1", "--n-estimators", "2", "--n-jobs", "1", "--quiet"]
-KNOWN_SCRIPTS = {"study_summary.py", "study_figures.py", "confirmation_report.py"}
+KNOWN_SCRIPTS = {
+    "study_summary.py",
+    "study_figures.py",
+    "confirmation_report.py",
+    "sensitivity_report.py",
+}
 
 
 def documented_commands() -> list[str]:

@@ -112,3 +112,45 @@ def test_sensitivity_and_threshold_models_run_at_a_tiny_size(noisy):
     maj, pri = (t[t["leaf_rule"] == r][["tp", "fp"]].to_numpy() for r in ("majority", "prior"))
     np.testing.assert_array_equal(maj, pri)
     assert (df.loc[df["model"].str.startswith("pruned_cv"), "leaves"] >= 1).all()
+
+
+def _script(name):
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(name, root / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_complete_sets_need_every_declared_group():
+    from offcenter.evaluation.sensitivity import complete_sets
+
+    rows = [
+        {"data": d, "model": "m", "setting": k, "leaf_rule": r, "repeat": 0, "fold": f}
+        | {"error": ""}
+        for d, ks in (("a", ("s", "t")), ("b", ("s",)))
+        for k in ks
+        for r in ("majority", "prior")
+        for f in (0, 1)
+    ]
+    df = pd.DataFrame(rows)
+    assert complete_sets(df, (("m", "s"), ("m", "t"))) == ["a"]  # b lacks its group t
+    assert complete_sets(df.iloc[1:], (("m", "s"),)) == ["b"]  # a lost a row
+    assert complete_sets(pd.DataFrame(), (("m", "s"),)) == []
+
+
+@pytest.mark.slow
+def test_the_document_holds_the_sensitivity_results():
+    from pathlib import Path
+
+    report = _script("sensitivity_report")
+    doc = Path(__file__).resolve().parents[2] / "docs" / "imbalanced_study.md"
+    text = doc.read_text(encoding="utf-8")
+    start, end = report.MARKERS
+    block = text.split(start + "\n", 1)[1].split("\n" + end, 1)[0]
+    assert block.splitlines() == report.lines()

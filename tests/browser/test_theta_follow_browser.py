@@ -1,0 +1,152 @@
+"""θ follows the hand on Two classes (issue 33), in a real headless Chromium.
+
+The page's websocket is wrapped so that the test can hold back what the browser sends: with the
+rerun requests held, arrow keys on the θ slider must already have redrawn the figure (the
+off-centered curves peak at the new θ, the θ line and its label moved) while the server has
+heard nothing (the address still has the old θ). Once the held messages go, the server's run
+must leave the readout, the address and the figure right for the last θ.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from offcenter.app.curve_pages import PRESETS, TWO_CLASS_SCHEMA, page_specs
+from offcenter.measures.curves import binary_values_at
+
+from .conftest import screenshot, wait_for_app
+
+pytestmark = pytest.mark.browser
+
+FIG2 = "/Two_classes?measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
+
+# Before the page's scripts: window.__hold.on = true keeps what the page sends in a queue,
+# window.__hold.flush() sends it, in order.
+HOLD = r"""(() => {
+  const H = window.__hold = {on: false, queue: [], sent: 0};
+  const WS = window.WebSocket;
+  class HeldWebSocket extends WS {
+    send(d) {
+      if (H.on) { H.queue.push([this, d]); return; }
+      H.sent++;
+      return super.send(d);
+    }
+  }
+  H.flush = () => { H.on = false; for (const [ws, d] of H.queue.splice(0)) ws.send(d); };
+  window.WebSocket = HeldWebSocket;
+})()"""
+
+# The off-centered Daroczy (β = 2) curve of the figure: p at its maximum, its number of points;
+# the θ label's text.
+PEAK = """() => {
+  const gd = document.querySelector('.oc-follow-figure');
+  const t = gd.data.find((d) => d.name === 'off-centered Daroczy (β = 2)');
+  let k = 0;
+  for (let i = 1; i < t.y.length; i++) if (t.y[i] > t.y[k]) k = i;
+  const label = [...gd.querySelectorAll('.annotation-text')].map((e) => e.textContent)
+    .find((s) => s.startsWith('θ'));
+  return [t.x[k], t.x.length, label];
+}"""
+
+
+def _open(page, url):
+    page.add_init_script(HOLD)
+    page.goto(url)
+    page.wait_for_selector(".oc-follow-figure .scatterlayer .trace", timeout=120_000)
+    wait_for_app(page)
+    page.wait_for_function(
+        "() => window.Plotly && document.querySelector('.oc-follow-figure').data"
+    )
+
+
+def _readout(page) -> dict[str, float]:
+    rows = page.locator("[data-testid='stTable'] tbody tr").all_inner_texts()
+    out = {}
+    for row in rows:
+        name, value = row.rsplit("\t", 1)
+        out[name.strip()] = float(value)
+    return out
+
+
+def test_arrow_keys_redraw_the_figure_before_the_server_hears(page, app_url):
+    _open(page, app_url + FIG2)
+    x, n_server, label = page.evaluate(PEAK)
+    assert x == pytest.approx(0.2) and label == "θ = 0.2"
+    assert n_server > 101  # the server's fine grid
+    slider = page.get_by_role("slider", name=re.compile(r"^θ: the off-centering point")).first
+    slider.focus()
+    page.evaluate("() => { window.__hold.on = true; }")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => ({PEAK})()[2] === 'θ = 0.23'", timeout=10_000)
+    x, n, label = page.evaluate(PEAK)
+    assert x == pytest.approx(0.23)  # the curves moved, in the browser
+    assert n == 101  # the browser's frames, not a server figure
+    assert "theta=0.23" not in page.evaluate("() => location.search")
+    # the slider's thumb shows it too
+    assert (
+        page.locator(".st-key-tc_theta [data-testid='stSliderThumbValue']").inner_text() == "0.23"
+    )
+    # once the keys rest, one message for the server (held back here), not one per press
+    page.wait_for_function("() => window.__hold.queue.length >= 1", timeout=10_000)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => window.__hold.queue.length") == 1
+    screenshot(page, "theta_follow_before_server")
+
+    page.evaluate("() => window.__hold.flush()")
+    page.wait_for_function("() => location.search.includes('theta=0.23')", timeout=60_000)
+    wait_for_app(page)
+    page.wait_for_function(f"() => ({PEAK})()[1] > 101", timeout=60_000)  # the server's figure
+    x, _n, label = page.evaluate(PEAK)
+    assert x == pytest.approx(0.23) and label == "θ = 0.23"
+    # the readout is the package's values at the cursor for the last θ
+    values = {**TWO_CLASS_SCHEMA.defaults(), **PRESETS["fig2"]["values"], "theta": 0.23}
+    raw, oc = page_specs(values)
+    expected = binary_values_at(raw + oc, 0.23, 0.1)
+    shown = _readout(page)
+    for name, value in zip(expected["curve"], expected["value"]):
+        assert shown[name] == pytest.approx(float(value), abs=1e-4), name
+    assert np.isfinite(list(shown.values())).all()
+    screenshot(page, "theta_follow_after_server")
+
+
+def test_quick_presses_end_on_the_last_theta(page, app_url):
+    """Presses faster than the server's reruns: once the page is idle, the link, the θ label
+    and the curves agree on the last θ (no stale figure drawn over the hand's)."""
+    _open(page, app_url + FIG2.replace("?", "?theta=0.5&"))
+    slider = page.get_by_role("slider", name=re.compile(r"^θ: the off-centering point")).first
+    slider.focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => location.search.includes('theta=0.45')", timeout=60_000)
+    wait_for_app(page)
+    page.wait_for_function(f"() => ({PEAK})()[1] > 101", timeout=60_000)
+    x, _n, label = page.evaluate(PEAK)
+    assert x == pytest.approx(0.45) and label == "θ = 0.45"
+    assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_the_cursor_line_follows_its_slider_before_the_server_hears(page, app_url):
+    """The p cursor's line and label move with its slider in the browser; the readout comes with
+    the server's run."""
+    _open(page, app_url + "/Two_classes")
+    labels = (
+        "() => [...document.querySelectorAll('.oc-follow-figure .annotation-text')]"
+        ".map((e) => e.textContent)"
+    )
+    assert "cursor 0.1" in page.evaluate(labels)
+    slider = page.get_by_role("slider", name=re.compile(r"^p cursor")).first
+    slider.focus()
+    page.evaluate("() => { window.__hold.on = true; }")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => ({labels})().includes('cursor 0.12')", timeout=10_000)
+    assert "cursor=0.12" not in page.evaluate("() => location.search")
+    page.evaluate("() => window.__hold.flush()")
+    page.wait_for_function("() => location.search.includes('cursor=0.12')", timeout=60_000)
+    wait_for_app(page)
+    page.get_by_text("Values at p = 0.12").first.wait_for(timeout=60_000)
+    assert "cursor 0.12" in page.evaluate(labels)

@@ -1,0 +1,68 @@
+"""The frames the θ-following chart carries (offcenter.viz.theta_frames)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from offcenter.measures.curves import theta_sweep
+from offcenter.measures.settings import MeasureSetting
+from offcenter.viz.theta_frames import (
+    FOLLOW_POINTS,
+    FOLLOW_THETAS,
+    decode_frames,
+    encode_frames,
+    figure_json,
+)
+
+SPECS = [
+    MeasureSetting("shannon", theta="prior"),
+    MeasureSetting("daroczy", theta="prior", beta=5.0),
+    MeasureSetting("asymmetric"),
+]
+
+
+def test_every_slider_step_is_a_frame_on_the_grid():
+    assert FOLLOW_THETAS[0] == 0.01 and FOLLOW_THETAS[-1] == 0.99 and len(FOLLOW_THETAS) == 99
+    grid, sweep = theta_sweep(SPECS, FOLLOW_THETAS, n=FOLLOW_POINTS)
+    assert grid.size == FOLLOW_POINTS  # every θ step is a point of linspace(0, 1, 101)
+    frames = encode_frames(grid, sweep, FOLLOW_THETAS)
+    back = decode_frames(json.loads(json.dumps(frames)))
+    for key, values in sweep.items():
+        # 16 bits between the curve's min and max: at most half a level off
+        step = (values.max() - values.min()) / 65534
+        assert np.abs(back[key] - values).max() <= step / 2 + 1e-12, key
+        # the off-centered curves still peak exactly at their θ
+        peaks = np.asarray(frames["grid"])[np.argmax(back[key], axis=1)]
+        assert peaks == pytest.approx(FOLLOW_THETAS), key
+
+
+def test_not_finite_values_come_back_as_nan():
+    grid = np.linspace(0, 1, 3)
+    sweep = {"k": np.array([[0.0, np.inf, 1.0], [np.nan, 0.5, 2.0]])}
+    back = decode_frames(encode_frames(grid, sweep, [0.2, 0.4]))["k"]
+    assert np.isnan(back[0, 1]) and np.isnan(back[1, 0])
+    assert (
+        back[0, 0] == 0.0
+        and back[1, 2] == pytest.approx(2.0)
+        and back[1, 1] == pytest.approx(0.5, abs=2e-5)
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-1e3, 1e3), min_size=2, max_size=30))
+def test_round_trip_within_half_a_level(xs):
+    values = np.asarray(xs).reshape(1, -1)
+    back = decode_frames(encode_frames(np.linspace(0, 1, values.size), {"k": values}, [0.5]))["k"]
+    span = values.max() - values.min()
+    assert np.abs(back - values).max() <= span / 65534 / 2 + 1e-9 * max(1.0, np.abs(values).max())
+
+
+def test_figure_json_is_plotly_json():
+    spec = {"data": [{"type": "scatter", "x": np.arange(3.0), "y": np.ones(3)}], "layout": {}}
+    out = json.loads(figure_json(spec))
+    assert out["data"][0]["type"] == "scatter" and "layout" in out
