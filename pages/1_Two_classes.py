@@ -271,6 +271,8 @@ def figures(raw_specs: list, oc_specs: list) -> None:
                     title_at_theta=preset is not None,
                     on_click=_set_cursor,
                     on_theta=_set_theta,
+                    cursor=cursor,
+                    cursor_key="tc_cursor",
                 )
 
     # ------------------------------------------------------------------ readout

@@ -87,6 +87,7 @@ COSTS = ROOT / "tests" / "costs.json"
 DEFAULT_SECONDS = 0.2
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: the suite runs without it too
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadscope`` (pyproject.toml), longest work first.
 

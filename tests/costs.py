@@ -2,7 +2,10 @@
 
 Run the whole suite with ``--durations=0`` into a log, then::
 
-    python -m tests.costs LOG        # rewrites tests/costs.json
+    python -m tests.costs LOG [SCALE]   # rewrites tests/costs.json
+
+(SCALE divides the seconds: a log of a run on a busy machine, say 6 times slower than a quiet
+one, is brought back to the quiet machine's seconds, which the default cost of a unit assumes.)
 
 A work unit is what pytest-xdist's ``--dist loadscope`` sends to one worker: a module (or a
 test class), or one test of a module in ``tests.conftest.SPREAD_MODULES``. Its cost is the sum
@@ -42,7 +45,7 @@ def unit_of(nodeid: str) -> str:
     return nodeid[: len(head)].rsplit("::", 1)[0] if "::" in head else head
 
 
-def unit_costs(lines) -> dict[str, float]:
+def unit_costs(lines, scale: float = 1.0) -> dict[str, float]:
     """Seconds per work unit from the lines of a ``--durations=0`` report, longest first,
     units under :data:`KEEP_SECONDS` left out.
 
@@ -54,17 +57,19 @@ def unit_costs(lines) -> dict[str, float]:
     for line in lines:
         m = LINE.match(line)
         if m:
-            total[unit_of(m.group(3))] += float(m.group(1))
+            total[unit_of(m.group(3))] += float(m.group(1)) / scale
     kept = {u: round(s, 1) for u, s in total.items() if s >= KEEP_SECONDS}
     return dict(sorted(kept.items(), key=lambda item: -item[1]))
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m tests.costs DURATIONS_LOG", file=sys.stderr)
+    if len(args) not in (1, 2):
+        print("usage: python -m tests.costs DURATIONS_LOG [SCALE]", file=sys.stderr)
         return 2
-    costs = unit_costs(Path(args[0]).read_text(encoding="utf-8").splitlines())
+    scale = float(args[1]) if len(args) == 2 else 1.0
+    lines = Path(args[0]).read_text(encoding="utf-8").splitlines()
+    costs = unit_costs(lines, scale)
     COSTS.write_text(json.dumps(costs, indent=1) + "\n", encoding="utf-8")
     print(f"{COSTS}: {len(costs)} work units, {sum(costs.values()):.0f} s")
     return 0

@@ -34,6 +34,9 @@ Per page, for keys starting with ``prefix`` (``"tr_"``, ``"cm_"``):
   refused file is cleared from it (``{prefix}file_gen`` counts the refusals);
 - ``{prefix}upload_seen``: the id of the last file read (good or bad), so a file is read once;
 - ``{prefix}upload_error``: the message of the last bad file, or None;
+- ``{prefix}upload_busy``: the worker pool's message when a large file could not be read yet
+  (:mod:`offcenter.app.heavy_work`: the pool is full, or the session's previous job still
+  runs), or None; the file stays in the uploader and is read at the next run;
 - ``{prefix}pending``: a readable file refused for its class column, with the columns that
   could be the class, or None;
 - ``{prefix}target_error``: the message of a refused target choice (shown once);

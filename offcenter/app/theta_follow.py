@@ -180,6 +180,34 @@ const keyHandlers = (S) => {
   document.addEventListener('keyup', up, true);
 };
 
+// the p cursor's line and label follow the cursor slider (its readout comes with the rerun)
+const drawCursor = (S) => {
+  const d = S.data;
+  if (!S.Plotly || !S.drawn || !d.cursor_key || d.cursor_shape === null) return;
+  const input = thumbOf(d.cursor_key);
+  const v = input ? parseFloat(input.value) : NaN;
+  if (!Number.isFinite(v) || v === S.cursorShown) return;
+  S.cursorShown = v;
+  const rel = {};
+  rel['shapes[' + d.cursor_shape + '].x0'] = v;
+  rel['shapes[' + d.cursor_shape + '].x1'] = v;
+  if (d.cursor_annotation !== null) {
+    rel['annotations[' + d.cursor_annotation + '].x'] = v;
+    rel['annotations[' + d.cursor_annotation + '].text'] = d.cursor_label + ' ' + fmt(v);
+  }
+  S.Plotly.relayout(S.gd, rel);
+};
+
+const watchCursor = (S) => {
+  const input = S.data.cursor_key ? thumbOf(S.data.cursor_key) : null;
+  if (input === S.cursorInput) return;
+  if (S.cursorObserver) S.cursorObserver.disconnect();
+  S.cursorInput = input;
+  if (!input) return;
+  S.cursorObserver = new MutationObserver(() => drawCursor(S));
+  S.cursorObserver.observe(input, {attributes: true, attributeFilter: ['aria-valuetext', 'value']});
+};
+
 const watch = (S) => {
   const thumb = thumbOf(S.data.slider_key);
   if (thumb === S.thumb) return;
@@ -210,6 +238,7 @@ const render = (S) => {
   }
   const live = handValue(S);
   watch(S);
+  watchCursor(S);
   if (S.pending !== null && S.pending !== undefined && S.thumb) showThumb(S.thumb, S.pending);
   if (S.drawn && live !== null && Math.abs(live - d.theta) > 1e-9) {
     // a figure for a θ the hand has already left: keep following the hand
@@ -224,6 +253,7 @@ const render = (S) => {
   const call = first ? S.Plotly.newPlot : S.Plotly.react;
   S.drawn = true;
   S.shown = d.theta;
+  S.cursorShown = d.cursor;
   return call(S.gd, fig.data, fig.layout, config).then(() => {
     if (first) {
       S.gd.on('plotly_click', (ev) => {
@@ -231,8 +261,9 @@ const render = (S) => {
         if (pt && typeof pt.x === 'number') S.setTriggerValue('click', pt.x);
       });
     }
-    const v = sliderValue(S);
+    const v = handValue(S);
     if (v !== null && Math.abs(v - S.shown) > 1e-9) drawFrame(S, v);
+    drawCursor(S);
   });
 };
 
@@ -295,6 +326,8 @@ def follow_chart(
     title_at_theta: bool = False,
     on_click: Callable[[float], None] | None = None,
     on_theta: Callable[[float], None] | None = None,
+    cursor: float | None = None,
+    cursor_key: str | None = None,
 ) -> None:
     """Draw ``spec`` (a curves figure with the θ line first among its shapes and annotations)
     with the component; in the browser it follows the slider ``slider_key``.
@@ -323,6 +356,9 @@ def follow_chart(
         while θ is elsewhere.
     on_click : callable, optional
         Called with the clicked p (in the rerun's callbacks, before the page's widgets).
+    cursor, cursor_key : float and str, optional
+        The p cursor of ``spec`` (its line the second shape and annotation) and the key of its
+        ``st.slider``: the line and its label follow that slider in the browser too.
     on_theta : callable, optional
         Called with the θ the arrow keys chose once they rest (the browser handles the keys
         on the slider itself: Streamlit's slider would send every press); it sets the slider.
@@ -340,6 +376,11 @@ def follow_chart(
         "theta_annotation": 0 if notes else None,
         "title_at_theta": bool(title_at_theta),
         "slider_key": slider_key,
+        "cursor": None if cursor is None else float(cursor),
+        "cursor_key": cursor_key if cursor is not None else None,
+        "cursor_shape": 1 if cursor is not None and len(shapes) > 1 else None,
+        "cursor_annotation": 1 if cursor is not None and len(notes) > 1 else None,
+        "cursor_label": "cursor",
         "traces": [[i, k] for i, k in enumerate(trace_keys) if k in moving],
         "frames_json": frames_json,
         "plotly_src": _plotly_src(),

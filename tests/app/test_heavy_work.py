@@ -231,3 +231,29 @@ def test_a_full_pool_on_compare_keeps_the_run_for_later(low_threshold, gate):
         held.result(timeout=120)
     at = run_app(at)  # the pool is free: the run resumes and ends
     assert "Done:" in at.get("progress")[0].proto.text
+
+
+def _csv(n: int = 300) -> bytes:
+    rows = "\n".join(f"{i % 7},{(i * 13) % 11},{'yes' if i % 3 == 0 else 'no'}" for i in range(n))
+    return ("a,b,cls\n" + rows + "\n").encode()
+
+
+def test_a_large_upload_is_read_in_the_pool_and_waits_when_it_is_full(low_threshold, gate):
+    heavy_work.configure(workers=1, max_waiting=0)
+    held = heavy_work.shared_pool().submit(hold, gate, session="another student")
+    try:
+        at = run_app(page="pages/3_Tree.py", timeout=300)
+        at.file_uploader(key="tr_file").set_value(("mine.csv", _csv(), "text/csv"))
+        at = run_app(at)
+        warnings = " ".join(str(w.value) for w in at.warning)
+        assert "busy with other large computations" in warnings
+        assert "The file stays in the upload box" in warnings
+        assert not at.exception
+        assert at.session_state["data_upload"] is None  # not read yet, nothing lost
+    finally:
+        Path(gate).touch()
+        held.result(timeout=120)
+    at.button(key="tr_upload_retry").click()
+    at = run_app(at)  # the pool is free: the same file is read now
+    assert at.session_state["data_upload"]["name"] == "mine.csv"
+    assert "busy" not in " ".join(str(w.value) for w in at.warning)

@@ -127,3 +127,26 @@ def test_quick_presses_end_on_the_last_theta(page, app_url):
     x, _n, label = page.evaluate(PEAK)
     assert x == pytest.approx(0.45) and label == "θ = 0.45"
     assert page.locator("[data-testid='stException']").count() == 0
+
+
+def test_the_cursor_line_follows_its_slider_before_the_server_hears(page, app_url):
+    """The p cursor's line and label move with its slider in the browser; the readout comes with
+    the server's run."""
+    _open(page, app_url + "/Two_classes")
+    labels = (
+        "() => [...document.querySelectorAll('.oc-follow-figure .annotation-text')]"
+        ".map((e) => e.textContent)"
+    )
+    assert "cursor 0.1" in page.evaluate(labels)
+    slider = page.get_by_role("slider", name=re.compile(r"^p cursor")).first
+    slider.focus()
+    page.evaluate("() => { window.__hold.on = true; }")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => ({labels})().includes('cursor 0.12')", timeout=10_000)
+    assert "cursor=0.12" not in page.evaluate("() => location.search")
+    page.evaluate("() => window.__hold.flush()")
+    page.wait_for_function("() => location.search.includes('cursor=0.12')", timeout=60_000)
+    wait_for_app(page)
+    page.get_by_text("Values at p = 0.12").first.wait_for(timeout=60_000)
+    assert "cursor 0.12" in page.evaluate(labels)
