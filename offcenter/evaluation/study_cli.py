@@ -287,6 +287,16 @@ def markdown_report(folds: pd.DataFrame, meta: dict, bayes: bool = True) -> str:
                 "",
             ]
             continue
+        n_settings = part["setting"].nunique()
+        if n_settings < 2:  # one setting (a competitor run alone): nothing to rank it against
+            lines += [
+                f"### {MODELS[model]} ({model})",
+                "",
+                f"{n_settings} setting: the rank tests compare settings and need at least 2; "
+                "the per-fold results are in the CSV (compare them with another run's).",
+                "",
+            ]
+            continue
         cols = _columns(part)
         tests = {c: rank_tests(part, c[0], model, c[1], bayes=bayes) for c in cols}
         lines += [f"### {MODELS[model]} ({model}): average ranks over the data sets", ""]

@@ -16,6 +16,7 @@ Everything under tests/deploy/ is marked ``deploy``; this test is also ``browser
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import signal
 
@@ -44,6 +45,13 @@ def _theta(page) -> float:
 
 
 def test_a_killed_process_s_student_reconnects_is_told_keeps_settings_and_downloads(tmp_path):
+    # a thread of its own: in a pytest-xdist worker where the browser tests' session-wide
+    # Playwright already runs, a second sync_playwright() in the same thread is refused
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(_kill_and_watch, tmp_path).result()
+
+
+def _kill_and_watch(tmp_path):
     from playwright.sync_api import sync_playwright
 
     launcher = Launcher(tmp_path / "run", _free_port(), "--workers", "2", "--no-warm")

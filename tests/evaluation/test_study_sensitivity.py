@@ -1,6 +1,8 @@
 """The sensitivity models of the imbalanced study (issue 37): inner-CV pruning that chooses
 ccp_alpha by the reported metric and leaf rule, and a threshold-moving forest."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -23,6 +25,8 @@ from offcenter.evaluation.study import (
     tuned_threshold,
 )
 from offcenter.tree.estimator import TreeClassifier
+
+ROOT = Path(__file__).resolve().parents[2]
 
 QUICK = StudyProtocol(n_splits=3, n_repeats=1, seed=0, max_depth=3, n_estimators=7)
 
@@ -154,3 +158,17 @@ def test_the_document_holds_the_sensitivity_results():
     start, end = report.MARKERS
     block = text.split(start + "\n", 1)[1].split("\n" + end, 1)[0]
     assert block.splitlines() == report.lines()
+
+
+def test_the_report_of_a_single_setting_run_says_so_instead_of_failing():
+    """The documented threshold-moving run has one setting (Shannon): its --report has no
+    settings to rank against each other (the Friedman test needs two) and says so."""
+    from offcenter.evaluation.study_cli import markdown_report
+
+    folds = pd.read_csv(
+        ROOT / "docs" / "sensitivity_threshold_forest.csv.gz", keep_default_na=False
+    )
+    folds = folds[folds["model"] == "threshold_forest"]
+    assert folds["setting"].nunique() == 1 and folds["data"].nunique() >= 2
+    text = markdown_report(folds, {}, bayes=False)
+    assert "1 setting: the rank tests compare settings and need at least 2" in text

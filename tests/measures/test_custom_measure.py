@@ -253,8 +253,13 @@ def test_curve_pages_show_an_installed_plugin(tmp_path):
         assert "half DKM" in at.multiselect(key="tc_measures").options
         assert at.multiselect(key="tc_measures").value == ["gini", "dkm_half"]
         names = set()
-        for chart in at.get("plotly_chart"):
-            names |= {{t.get("name") for t in json.loads(chart.proto.spec)["data"]}}
+        specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+        for comp in at.get("bidi_component"):  # the chart that follows θ (app.theta_follow)
+            data = json.loads(comp.proto.json)
+            if "figure" in data:
+                specs.append(json.loads(data["figure"]))
+        for spec in specs:
+            names |= {{t.get("name") for t in spec["data"]}}
         print(sorted(n for n in names if n and "DKM" in n))
         """
     )
