@@ -96,7 +96,14 @@ def _compare_with_results(page, app_url: str) -> None:
 
 
 def _measure_figure(page, key: str) -> dict:
-    page.locator(f".st-key-{key} .js-plotly-plot").last.scroll_into_view_if_needed()
+    for attempt in range(3):  # a rerun can replace the chart's element under the locator
+        try:
+            page.locator(f".st-key-{key} .js-plotly-plot").last.scroll_into_view_if_needed()
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+            page.wait_for_timeout(1000)
     page.wait_for_timeout(400)
     page.mouse.move(2, 2)  # no hover: the toolbar hides on a desktop
     page.wait_for_timeout(300)
