@@ -163,9 +163,10 @@ def grow(
         if k in forced or _splittable(recs[-1], params):
             node_of_row[rows] = len(open_ids)
             open_ids.append(k)
-    # per numeric feature: rows of the open nodes sorted by (node, value), with their labels
-    # and node indices kept alongside (partitioned, never re-sorted); the values are gathered
-    # from the data when the feature is searched, so they are not stored once per feature
+    # per numeric feature: rows of the open nodes sorted by (node, value), with their node
+    # indices (and weights) kept alongside (partitioned, never re-sorted); the values and
+    # labels are gathered from the data when the feature is searched, so they are not stored
+    # once per feature
     state = {}
     no_nan: set = set()  # numeric features with no missing value among the roots' rows
     if open_ids:
@@ -185,7 +186,7 @@ def grow(
             if len(open_ids) > 1:
                 perm = np.argsort(key, kind="stable")
                 o, key = o[perm], key[perm]
-            state[j] = [o, y[o], key, None if w is None else w[o]]
+            state[j] = [o, None, key, None if w is None else w[o]]
     while open_ids:
         nn = len(open_ids)
         T = np.stack([recs[i].counts for i in open_ids])
@@ -213,14 +214,15 @@ def grow(
             if al is not None and not al.any():
                 continue
             if info.kind == "numeric":
-                o, ys, nds, ws = state[j]
+                o, _, nds, ws = state[j]
                 if al is not None and ws is None and j in no_nan and not al.all():
                     # only the rows of the nodes that drew the feature: the others' segments
                     # hold no candidate (unweighted counts are exact integers either way;
                     # with missing values the whole column decides how they are routed)
                     keep = al.take(nds)
-                    o, ys, nds = o[keep], ys[keep], nds[keep]
+                    o, nds = o[keep], nds[keep]
                     al = None
+                ys = y.take(o)  # labels gathered when needed, as the values
                 vs = np.take(enc.num[:, enc.slot[j]], o)  # values gathered when needed
                 mono = None if cst is None or cst[j] == 0 else (int(cst[j]), lower, upper)
                 res = search_numeric(
@@ -376,15 +378,15 @@ def grow(
             break
         small = node_of_row.astype(np.int16) if len(open_ids) < 32767 else node_of_row
         key_dtype = np.uint16 if len(open_ids) < 32767 else np.int32
-        for j, (o, ys, _nds, ws) in state.items():
-            key = small[o]
+        for j, (o, _, _nds, ws) in state.items():
+            key = small.take(o)
             keep = key >= 0
             if not keep.all():
-                o, ys, key = o[keep], ys[keep], key[keep]
+                o, key = o[keep], key[keep]
                 ws = None if ws is None else ws[keep]
             if len(open_ids) > 1:
                 perm = np.argsort(key.astype(key_dtype), kind="stable")
-                o, ys, key = o[perm], ys[perm], key[perm]
+                o, key = o.take(perm), key.take(perm)
                 ws = None if ws is None else ws[perm]
-            state[j] = [o, ys, key, ws]
+            state[j] = [o, None, key, ws]
     return recs
