@@ -388,7 +388,8 @@ def best_per_segment(node_ids, score):
     lengths = np.diff(np.append(seg, score.size))
     rep = np.repeat(best, lengths)
     cand = np.flatnonzero(score >= rep - TIE)
-    _, first = np.unique(node_ids[cand], return_index=True)
+    nc = node_ids.take(cand)  # sorted: the first candidate of each node is where the node changes
+    first = np.flatnonzero(np.concatenate(([True], nc[1:] != nc[:-1])))
     return node_ids[seg], cand[first]
 
 
