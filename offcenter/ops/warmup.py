@@ -231,8 +231,12 @@ async def lifespan(app):
         failed = await warm_runtime(Runtime.instance())
         took = time.monotonic() - started
         if failed:
-            print(f"offcenter: warm-up: {len(failed)} links failed: {failed}", flush=True)
-        print(f"offcenter: warm-up: every page ran once in this process ({took:.1f} s)", flush=True)
+            print(f"offcenter: own warm-up: {len(failed)} links failed: {failed}", flush=True)
+        print(
+            f"offcenter: own warm-up: {len(LINKS) - len(failed)} of {len(LINKS)} links run in "
+            f"this process ({took:.1f} s)",
+            flush=True,
+        )
     yield
 
 
