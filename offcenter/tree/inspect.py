@@ -24,6 +24,7 @@ from offcenter.tree.categorical import (
     search_categorical,
     warn_heuristic,
 )
+from offcenter.tree.fitted import check_node, require_data
 from offcenter.tree.numeric import evaluate, numeric_positions, numeric_result
 from offcenter.tree.params import check_tree_params, growth_params
 from offcenter.tree.records import (
@@ -276,8 +277,8 @@ def candidates(clf, node_id: int, settings=None) -> pd.DataFrame:
     agreement : whether the settings' own best splits coincide.
     threshold_gains : the gain of every threshold of a numeric feature under each setting.
     """
-    clf._require_data()
-    clf._check_node(node_id)
+    require_data(clf)
+    check_node(clf, node_id)
     search = _NodeSearch(clf, node_id)
     sets = resolve_settings(clf, settings)
     out = _candidates_frame(clf, node_id, sets, search.best_of_every_feature(sets[0][2]))
@@ -343,8 +344,8 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
     split criterion (``hellinger``, HDDT) ``gain:{key}`` is its value, the Hellinger distance of
     the split, and it has no ``score:{key}`` (no alpha applies to it).
     """
-    clf._require_data()
-    clf._check_node(node_id)
+    require_data(clf)
+    check_node(clf, node_id)
     j = _feature_index(clf, feature)
     info = clf.features_[j]
     if info.kind != "numeric":
@@ -396,7 +397,7 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
 def node_impurities(clf, node_id: int, settings=None) -> pd.Series:
     """Impurity of the node's class counts under each setting (index: keys; attrs: labels)."""
     check_is_fitted(clf, "tree_")
-    clf._check_node(node_id)
+    check_node(clf, node_id)
     sets = resolve_settings(clf, settings)
     counts = clf.tree_.nodes[node_id].counts
     s = pd.Series({e[0]: float(e[2].impurity.of_counts(counts)) for e in sets}, name="impurity")
@@ -561,8 +562,8 @@ def own_optima(clf, node_id: int, settings=None) -> pd.DataFrame:
     agreement : whether the settings' own best splits coincide.
     candidates : the tree's per-feature splits scored by every setting.
     """
-    clf._require_data()
-    clf._check_node(node_id)
+    require_data(clf)
+    check_node(clf, node_id)
     search = _NodeSearch(clf, node_id)
     sets = resolve_settings(clf, settings)
     out = _optima_frame(clf, node_id, sets, search, search.best_of_every_feature(sets[0][2]))
@@ -577,8 +578,8 @@ def node_comparison(clf, node_id: int, settings=None) -> tuple[pd.DataFrame, pd.
     :func:`own_optima` and the split :func:`candidates` scores: it is searched once, and every
     feature's sorted column and thresholds are prepared once for all the settings.
     """
-    clf._require_data()
-    clf._check_node(node_id)
+    require_data(clf)
+    check_node(clf, node_id)
     search = _NodeSearch(clf, node_id)
     sets = resolve_settings(clf, settings)
     own = search.best_of_every_feature(sets[0][2])
