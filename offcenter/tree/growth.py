@@ -37,16 +37,38 @@ def _splittable(rec: Record, params: GrowthParams) -> bool:
     return int((rec.counts > 0).sum()) > 1
 
 
-def _varying(enc: Encoded, act: np.ndarray, nd_act: np.ndarray, nn: int) -> np.ndarray:
+def _varying(
+    enc: Encoded,
+    act: np.ndarray,
+    nd_act: np.ndarray,
+    nn: int,
+    state: dict | None = None,
+    no_nan: set | None = None,
+) -> np.ndarray:
     """(nn, F) boolean: feature j takes at least two values among node k's rows.
 
     A numeric feature varies when its smallest and largest non-missing values differ (missing
     values alone allow no threshold); a categorical one when two codes occur (the missing
     category counts as one).
+
+    ``state`` (``grow``'s (node, value)-sorted orders) and ``no_nan`` (the numeric features
+    with no missing value among the rows): for those features the smallest and largest value
+    of a node are the first and last of its segment, read without a pass over its rows.
     """
     F = len(enc.features)
     out = np.zeros((nn, F), bool)
+    ks = np.arange(nn)
     for j, info in enumerate(enc.features):
+        if state is not None and no_nan is not None and j in no_nan:
+            o, _ys, key, _ws = state[j]
+            col = enc.num[:, enc.slot[j]]
+            starts = np.searchsorted(key, ks)
+            ends = np.searchsorted(key, ks, side="right")
+            nonempty = ends > starts
+            lo = col.take(o.take(np.minimum(starts, o.size - 1)))
+            hi = col.take(o.take(np.maximum(ends - 1, 0)))
+            out[:, j] = nonempty & (lo < hi)
+            continue
         col = enc.column(j)[act]
         if info.kind == "numeric":
             lo = np.full(nn, np.inf)
@@ -141,10 +163,12 @@ def grow(
         if k in forced or _splittable(recs[-1], params):
             node_of_row[rows] = len(open_ids)
             open_ids.append(k)
-    # per numeric feature: rows of the open nodes sorted by (node, value), with their labels
-    # and node indices kept alongside (partitioned, never re-sorted); the values are gathered
-    # from the data when the feature is searched, so they are not stored once per feature
+    # per numeric feature: rows of the open nodes sorted by (node, value), with their node
+    # indices (and weights) kept alongside (partitioned, never re-sorted); the values and
+    # labels are gathered from the data when the feature is searched, so they are not stored
+    # once per feature
     state = {}
+    no_nan: set = set()  # numeric features with no missing value among the roots' rows
     if open_ids:
         act = np.flatnonzero(node_of_row >= 0)
         whole = act.size == N
@@ -156,11 +180,13 @@ def grow(
                 o = np.argsort(col).astype(np.int32)
             else:
                 o = act[np.argsort(col[act])].astype(np.int32)
+            if not np.isnan(col.take(o[-1:])).any():  # NaN sorts last
+                no_nan.add(j)
             key = node_of_row[o]
             if len(open_ids) > 1:
                 perm = np.argsort(key, kind="stable")
                 o, key = o[perm], key[perm]
-            state[j] = [o, y[o], key, None if w is None else w[o]]
+            state[j] = [o, None, key, None if w is None else w[o]]
     while open_ids:
         nn = len(open_ids)
         T = np.stack([recs[i].counts for i in open_ids])
@@ -173,7 +199,8 @@ def grow(
         act = np.flatnonzero(node_of_row >= 0)
         nd_act = node_of_row[act]
         sub = params.max_features is not None and params.max_features < F
-        allowed = _allowed_mask(nn, F, params, _varying(enc, act, nd_act, nn) if sub else None)
+        varying = _varying(enc, act, nd_act, nn, state, no_nan) if sub else None
+        allowed = _allowed_mask(nn, F, params, varying)
         y_act = y[act]
         w_act = None if w is None else w[act]
         found = {}
@@ -187,7 +214,15 @@ def grow(
             if al is not None and not al.any():
                 continue
             if info.kind == "numeric":
-                o, ys, nds, ws = state[j]
+                o, _, nds, ws = state[j]
+                if al is not None and ws is None and j in no_nan and not al.all():
+                    # only the rows of the nodes that drew the feature: the others' segments
+                    # hold no candidate (unweighted counts are exact integers either way;
+                    # with missing values the whole column decides how they are routed)
+                    keep = al.take(nds)
+                    o, nds = o[keep], nds[keep]
+                    al = None
+                ys = y.take(o)  # labels gathered when needed, as the values
                 vs = np.take(enc.num[:, enc.slot[j]], o)  # values gathered when needed
                 mono = None if cst is None or cst[j] == 0 else (int(cst[j]), lower, upper)
                 res = search_numeric(
@@ -343,15 +378,15 @@ def grow(
             break
         small = node_of_row.astype(np.int16) if len(open_ids) < 32767 else node_of_row
         key_dtype = np.uint16 if len(open_ids) < 32767 else np.int32
-        for j, (o, ys, _nds, ws) in state.items():
-            key = small[o]
+        for j, (o, _, _nds, ws) in state.items():
+            key = small.take(o)
             keep = key >= 0
             if not keep.all():
-                o, ys, key = o[keep], ys[keep], key[keep]
+                o, key = o[keep], key[keep]
                 ws = None if ws is None else ws[keep]
             if len(open_ids) > 1:
                 perm = np.argsort(key.astype(key_dtype), kind="stable")
-                o, ys, key = o[perm], ys[perm], key[perm]
+                o, key = o.take(perm), key.take(perm)
                 ws = None if ws is None else ws[perm]
-            state[j] = [o, ys, key, ws]
+            state[j] = [o, None, key, ws]
     return recs

@@ -324,7 +324,8 @@ def best_per_segment(nd, score):
     lengths = np.diff(np.append(seg, score.size))
     rep = np.repeat(best, lengths)
     cand = np.flatnonzero(score >= rep - TIE)
-    _, first = np.unique(nd[cand], return_index=True)
+    nc = nd.take(cand)  # sorted: the first candidate of each node is where the node changes
+    first = np.flatnonzero(np.concatenate(([True], nc[1:] != nc[:-1])))
     return nd[seg], cand[first]
 
 
