@@ -2,9 +2,10 @@
 cursor) as the hand moves it.
 
 ``st.plotly_chart`` mounts a changed figure afresh: every θ move was a server rerun, then a new
-``Plotly.newPlot`` and a second full ``Plotly.react`` (benchmarks/bench_browser_theta.py), about
-180 ms from a key press to the redrawn figure. This module draws the figure with a custom
-component (Streamlit's components v2, inline JavaScript, no build step) instead:
+``Plotly.newPlot`` and a second full ``Plotly.react``, a visible delay from a key press to the
+redrawn figure (benchmarks/bench_browser_theta.py; benchmarks/results/theta_browser.md). This
+module draws the figure with a custom component (Streamlit's components v2, inline JavaScript,
+no build step) instead:
 
 - the figure is drawn by the plotly.js bundled in the installed ``plotly`` package (served by
   Streamlit's component file route, no CDN), in one ``div`` that stays across reruns: a rerun's

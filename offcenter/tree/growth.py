@@ -41,11 +41,11 @@ def _varying(
     enc: Encoded,
     act: np.ndarray,
     nd_act: np.ndarray,
-    nn: int,
+    n_nodes: int,
     state: dict | None = None,
     no_nan: set | None = None,
 ) -> np.ndarray:
-    """(nn, F) boolean: feature j takes at least two values among node k's rows.
+    """(n_nodes, F) boolean: feature j takes at least two values among node k's rows.
 
     A numeric feature varies when its smallest and largest non-missing values differ (missing
     values alone allow no threshold); a categorical one when two codes occur (the missing
@@ -56,8 +56,8 @@ def _varying(
     of a node are the first and last of its segment, read without a pass over its rows.
     """
     F = len(enc.features)
-    out = np.zeros((nn, F), bool)
-    ks = np.arange(nn)
+    out = np.zeros((n_nodes, F), bool)
+    ks = np.arange(n_nodes)
     for j, info in enumerate(enc.features):
         if state is not None and no_nan is not None and j in no_nan:
             o, _ys, key, _ws = state[j]
@@ -71,20 +71,20 @@ def _varying(
             continue
         col = enc.column(j)[act]
         if info.kind == "numeric":
-            lo = np.full(nn, np.inf)
-            hi = np.full(nn, -np.inf)
+            lo = np.full(n_nodes, np.inf)
+            hi = np.full(n_nodes, -np.inf)
             np.fmin.at(lo, nd_act, col)
             np.fmax.at(hi, nd_act, col)
         else:
-            lo = np.full(nn, np.iinfo(np.int64).max)
-            hi = np.full(nn, np.iinfo(np.int64).min)
+            lo = np.full(n_nodes, np.iinfo(np.int64).max)
+            hi = np.full(n_nodes, np.iinfo(np.int64).min)
             np.minimum.at(lo, nd_act, col)
             np.maximum.at(hi, nd_act, col)
         out[:, j] = lo < hi
     return out
 
 
-def _allowed_mask(nn, F, params: GrowthParams, varying=None):
+def _allowed_mask(n_nodes, F, params: GrowthParams, varying=None):
     """The features each node may split on: ``params.max_features`` drawn at random per node.
 
     As in scikit-learn (and Breiman's random forests as usually implemented), features that are
@@ -95,11 +95,11 @@ def _allowed_mask(nn, F, params: GrowthParams, varying=None):
     """
     if params.max_features is None or params.max_features >= F:
         return None
-    r = params.rng.random((nn, F))
+    r = params.rng.random((n_nodes, F))
     if varying is not None:
         r[~varying] = 2.0  # after every varying feature
     order = np.argsort(r, axis=1)[:, : params.max_features]
-    mask = np.zeros((nn, F), bool)
+    mask = np.zeros((n_nodes, F), bool)
     np.put_along_axis(mask, order, True, axis=1)
     if varying is not None:
         mask &= varying
@@ -188,23 +188,23 @@ def grow(
                 o, key = o[perm], key[perm]
             state[j] = [o, None, key, None if w is None else w[o]]
     while open_ids:
-        nn = len(open_ids)
-        T = np.stack([recs[i].counts for i in open_ids])
-        n = T.sum(axis=1)
-        Ipar = params.scorer.node_impurity(T, n)
-        best_score = np.full(nn, -np.inf)
-        best_gain = np.full(nn, -np.inf)
-        best_feat = np.full(nn, -1, np.int64)
+        n_nodes = len(open_ids)
+        node_counts = np.stack([recs[i].counts for i in open_ids])
+        n = node_counts.sum(axis=1)
+        parent_impurity = params.scorer.node_impurity(node_counts, n)
+        best_score = np.full(n_nodes, -np.inf)
+        best_gain = np.full(n_nodes, -np.inf)
+        best_feat = np.full(n_nodes, -1, np.int64)
         results = {}
         act = np.flatnonzero(node_of_row >= 0)
         nd_act = node_of_row[act]
         sub = params.max_features is not None and params.max_features < F
-        varying = _varying(enc, act, nd_act, nn, state, no_nan) if sub else None
-        allowed = _allowed_mask(nn, F, params, varying)
+        varying = _varying(enc, act, nd_act, n_nodes, state, no_nan) if sub else None
+        allowed = _allowed_mask(n_nodes, F, params, varying)
         y_act = y[act]
         w_act = None if w is None else w[act]
         found = {}
-        floor = np.full(nn, -np.inf)  # best exact score known so far, per node
+        floor = np.full(n_nodes, -np.inf)  # best exact score known so far, per node
         cst = params.monotonic
         if cst is not None:
             lower = np.array([recs[i].bounds[0] for i in open_ids], np.float64)
@@ -229,10 +229,10 @@ def grow(
                     vs,
                     nds,
                     ys,
-                    nn,
-                    T,
+                    n_nodes,
+                    node_counts,
                     n,
-                    Ipar,
+                    parent_impurity,
                     params,
                     al,
                     lazy=True,
@@ -243,11 +243,13 @@ def grow(
             else:
                 K = len(info.categories)
                 codes = enc.cat[act, enc.slot[j]]
-                tab = category_table(codes, nd_act, y_act, nn, K, q, w_act)
-                rws = None if w is None else category_rows(codes, nd_act, nn, K)
+                tab = category_table(codes, nd_act, y_act, n_nodes, K, q, w_act)
+                rws = None if w is None else category_rows(codes, nd_act, n_nodes, K)
                 mc = K - 1 if info.has_missing else None
                 heur: set = set()
-                res = search_categorical(tab, nn, T, n, Ipar, params, al, mc, rws, heur)
+                res = search_categorical(
+                    tab, n_nodes, node_counts, n, parent_impurity, params, al, mc, rws, heur
+                )
                 if heur and heuristic is not None:
                     heuristic[info.name] = heuristic.get(info.name, 0) + len(heur)
             if res is not None:
@@ -256,9 +258,9 @@ def grow(
                     np.maximum(floor, res.screen.floor, out=floor)
                 else:
                     np.maximum.at(floor, res.nodes, res.score)
-        resolve_lazy(found, nn, Ipar, n, params)
+        resolve_lazy(found, n_nodes, parent_impurity, n, params)
         # the best feature of a node: the highest score; within TIE of it, the first column
-        top = np.full(nn, -np.inf)
+        top = np.full(n_nodes, -np.inf)
         for res in found.values():
             np.maximum.at(top, res.nodes, res.score)
         for j, res in found.items():
@@ -269,19 +271,19 @@ def grow(
                 best_score[won] = res.score[win]
                 best_gain[won] = res.gain[win]
                 best_feat[won] = j
-                where = np.full(nn, -1, np.int64)
+                where = np.full(n_nodes, -1, np.int64)
                 where[nodes] = np.arange(nodes.size)
                 res.where = where
                 results[j] = res
         # forced splits (edits) replace the search result at their root
         level_forced = {loc: forced[i] for loc, i in enumerate(open_ids) if i in forced}
         # decide and create children
-        kind = np.zeros(nn, np.int8)
-        fslot = np.zeros(nn, np.int64)
-        thr = np.zeros(nn)
-        mchild = np.zeros(nn, np.int64)
-        first_child = np.zeros(nn, np.int64)
-        offset = np.zeros(nn, np.int64)
+        kind = np.zeros(n_nodes, np.int8)
+        fslot = np.zeros(n_nodes, np.int64)
+        thr = np.zeros(n_nodes)
+        mchild = np.zeros(n_nodes, np.int64)
+        first_child = np.zeros(n_nodes, np.int64)
+        offset = np.zeros(n_nodes, np.int64)
         catmaps = []
         cat_pos = 0
         next_open: list[int] = []
