@@ -143,6 +143,36 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 # ---------------------------------------------------------------------------- AppTest
+def _scan_component_manifests_once() -> None:
+    """Scan the installed packages for Streamlit component manifests once per test process.
+
+    Every new ``AppTest`` makes a ``BidiComponentManager`` on its first run, which reads the
+    metadata of every installed distribution (``scan_component_manifests``): about a second a
+    page opened, on this machine, the largest part of a short AppTest. The installed packages do
+    not change while the tests run, so the scan's answer is kept (a copy of the list each call);
+    the components the app declares itself (``st.components.v2.component``) are registered at
+    run time as before.
+    """
+    import functools
+
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = manifest_scanner.scan_component_manifests
+    if getattr(scan, "cache_info", None) is not None:  # already wrapped
+        return
+    once = functools.cache(scan)
+
+    @functools.wraps(scan)
+    def cached(max_workers: int | None = None):
+        return list(once(max_workers))
+
+    cached.cache_info = once.cache_info
+    manifest_scanner.scan_component_manifests = cached
+
+
+_scan_component_manifests_once()
+
+
 def run_app(
     at=None,
     *,

@@ -169,9 +169,7 @@ def show_step_verdict(view: StepView, clf, tables_key, table: bool = True) -> pd
     st.subheader(f"Step {step.k}: node {step.full_node} is split")
     st.markdown(
         f"The tree splits node {step.full_node} (depth {node.depth}, n = {int(round(node.n)):,}) "
-        f"on {_code(node.split.feature)}: "
-        + "; ".join(_code(b) for b in node.split.branch_labels)
-        + "."
+        + _split_text(node)
     )
     found = _step_verdict(view, clf, node, tables_key)
     if found is None:
@@ -187,6 +185,15 @@ def show_step_verdict(view: StepView, clf, tables_key, table: bool = True) -> pd
     if table:
         node_settings.show_table(verdict, "tr_step_verdict")
     return verdict
+
+
+def _split_text(node) -> str:
+    """The node's split as the steps say it: "on `feature`: `branch`; `branch`." (markdown)."""
+    return (
+        f"on {_code(node.split.feature)}: "
+        + "; ".join(_code(b) for b in node.split.branch_labels)
+        + "."
+    )
 
 
 def _step_verdict(view: StepView, clf, node, tables_key):
@@ -215,10 +222,8 @@ def _step_verdict(view: StepView, clf, node, tables_key):
 def _short_verdict(view: StepView, clf, node, tables_key) -> pd.DataFrame | None:
     """The lecture view's verdict: the step's split, the settings' agreement in one box."""
     st.markdown(
-        f"**Step {view.step.k}: node {node.id} is split** (n = {int(round(node.n)):,}) on "
-        f"{_code(node.split.feature)}: "
-        + "; ".join(_code(b) for b in node.split.branch_labels)
-        + "."
+        f"**Step {view.step.k}: node {node.id} is split** (n = {int(round(node.n)):,}) "
+        + _split_text(node)
     )
     found = _step_verdict(view, clf, node, tables_key)
     if found is None:

@@ -85,10 +85,8 @@ True
 
 from __future__ import annotations
 
-import copy
 import html
 import json
-import numbers
 import warnings
 
 import numpy as np
@@ -101,7 +99,6 @@ from sklearn.utils.validation import (
     _check_feature_names,
     _check_n_features,
     _check_sample_weight,
-    check_is_fitted,
     column_or_1d,
     validate_data,
 )
@@ -117,6 +114,13 @@ from offcenter.tree.encode import (
     encode_labels,
     fit_encode,
 )
+from offcenter.tree.fitted import (
+    check_fitted,
+    check_node,
+    copy_fitted,
+    require_data,
+    set_fitted,
+)
 from offcenter.tree.growth import grow
 from offcenter.tree.nodes import Node, Split, Tree, renumber
 from offcenter.tree.params import (
@@ -125,7 +129,7 @@ from offcenter.tree.params import (
     growth_params,
     tree_setting,
 )
-from offcenter.tree.records import GrowthParams, Record
+from offcenter.tree.records import Record
 from offcenter.tree.scoring import SplitScorer
 
 #: Largest row weights kept as they are; outside, every weight is divided by the largest.
@@ -205,6 +209,88 @@ _PARAMS = (
     "max_leaf_nodes",
     "monotonic_cst",
 )
+
+
+def nodes_of_records(
+    recs: list[Record],
+    base: int,
+    imp,
+    *,
+    features: list[FeatureInfo],
+    classes: np.ndarray,
+    prior: np.ndarray,
+    leaf_rule: str,
+    leaf_estimate: str,
+    parent=None,
+    root_id=None,
+    key: str = "",
+    bounded: bool = False,
+) -> list[Node]:
+    """Frozen nodes from growth records; record k gets id base + k (record 0: root_id).
+
+    ``features``, ``classes`` and ``prior`` are the tree's (its training data's);
+    ``leaf_rule`` and ``leaf_estimate`` its parameters, which give each node's prediction
+    and ``proba``.
+
+    ``bounded`` (monotonic constraints): each node's frequencies and ``proba`` are
+    clipped to its bounds (:func:`offcenter.tree.monotonic.clip`), and its predicted
+    class is read from the clipped frequencies."""
+    counts = np.stack([r.counts for r in recs]).astype(np.float64)
+    impurities = imp.of_counts(counts)
+    n = counts.sum(axis=1)
+    freq = counts / np.where(n > 0, n, 1.0)[:, None]
+    proba = leaf_proba(counts, leaf_estimate)
+    if bounded:
+        b = np.array([r.bounds for r in recs], np.float64)
+        freq, proba = monotonic.clip(freq, b), monotonic.clip(proba, b)
+    if bounded and leaf_rule != "prior":
+        pred = np.argmax(freq, axis=1)
+    elif leaf_rule == "prior":
+        ratio = np.divide(freq, prior, out=np.zeros_like(freq), where=prior > 0)
+        pred = np.argmax(ratio, axis=1)
+    else:
+        pred = np.argmax(counts, axis=1)
+
+    def nid(k):
+        return root_id if (k == 0 and root_id is not None) else base + k
+
+    nodes = []
+    for k, r in enumerate(recs):
+        split = None
+        if r.split is not None:
+            sp = r.split
+            split = Split(
+                feature=features[sp.feature_index].name,
+                kind=sp.kind,
+                threshold=sp.threshold,
+                groups=sp.groups,
+                branch_labels=tuple(sp.labels),
+                gain=float(sp.gain),
+                score=float(sp.score),
+                missing_child=sp.missing_child,
+                default_child=int(sp.default_child),
+                n_missing=int(sp.n_missing),
+                feature_index=int(sp.feature_index),
+            )
+        par = parent if (k == 0) else nid(r.parent)
+        nodes.append(
+            Node(
+                id=nid(k),
+                parent=par,
+                depth=r.depth,
+                counts=counts[k],
+                impurity=float(impurities[k]),
+                split=split,
+                children=tuple(nid(c) for c in r.children),
+                prediction=_python_value(classes[pred[k]]),
+                proba=proba[k],
+                conditions=tuple(r.conditions),
+                n_missing=r.n_missing,
+                setting_key=key,
+                n_samples=r.n_rows,
+            )
+        )
+    return nodes
 
 
 class TreeClassifier(ClassifierMixin, BaseEstimator):
@@ -593,10 +679,6 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             setting, class_counts, n_max=data.n, weighted=data.weights is not None
         )
 
-    def _growth_params(self, scorer: SplitScorer, params: dict) -> GrowthParams:
-        """Growth parameters of checked estimator parameters on the training data."""
-        return growth_params(scorer, params, self.training_data_, len(self.features_))
-
     # ------------------------------------------------------------------ fit / predict
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on X (DataFrame or dense 2-D array) and labels y.
@@ -619,115 +701,50 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         yv = self._validate_y(y, enc.n)
         classes, codes = encode_labels(yv, enc.n)
         w = self._row_weights(sample_weight, yv, enc.n)
-        q = len(classes)
-        counts = np.bincount(codes, weights=w, minlength=q).astype(np.float64)
-        self.classes_ = classes
-        self.n_classes_ = q
-        self.features_ = enc.features
-        self._named = named
-        self.prior_ = counts / counts.sum()
-        self.setting_ = setting
-        self.training_data_ = data = TrainingData(enc, codes, w)
+        counts = np.bincount(codes, weights=w, minlength=len(classes)).astype(np.float64)
+        prior = counts / counts.sum()
+        data = TrainingData(enc, codes, w)
         scorer = self._scorer(setting, counts, data)
-        self.impurity_ = scorer.impurity
-        self.theta_ = setting.resolve_theta(counts)
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
         notes: dict = {}
-        gp = self._growth_params(scorer, params)
+        gp = growth_params(scorer, params, data, len(enc.features))
         recs = grow(enc, codes, gp, [(rows, 0, ())], w=w, heuristic=notes)
-        self.heuristic_groupings_ = notes
         if not getattr(self, "_defer_heuristic_warning", False):  # a forest warns once for all
             warn_heuristic(notes, f"{type(self).__name__}.fit")
         grown = Tree(
-            self._records_to_nodes(
-                recs, 0, self.impurity_, key=setting.key, bounded=gp.monotonic is not None
+            nodes_of_records(
+                recs,
+                0,
+                scorer.impurity,
+                features=enc.features,
+                classes=classes,
+                prior=prior,
+                leaf_rule=self.leaf_rule,
+                leaf_estimate=self.leaf_estimate,
+                key=setting.key,
+                bounded=gp.monotonic is not None,
             )
         )
-        self.tree_ = prune.prune_tree(
+        tree = prune.prune_tree(
             prune.best_first(grown, params["max_leaf_nodes"]), params["ccp_alpha"]
         )  # unchanged when max_leaf_nodes is None and ccp_alpha == 0
-        self._train_leaf = None
-        self.edits_ = []
-        return self
-
-    def _records_to_nodes(
-        self,
-        recs: list[Record],
-        base: int,
-        imp,
-        parent=None,
-        root_id=None,
-        key: str = "",
-        bounded: bool = False,
-    ) -> list[Node]:
-        """Frozen nodes from growth records; record k gets id base + k (record 0: root_id).
-
-        ``bounded`` (monotonic constraints): each node's frequencies and ``proba`` are
-        clipped to its bounds (:func:`offcenter.tree.monotonic.clip`), and its predicted
-        class is read from the clipped frequencies."""
-        counts = np.stack([r.counts for r in recs]).astype(np.float64)
-        impurities = imp.of_counts(counts)
-        n = counts.sum(axis=1)
-        freq = counts / np.where(n > 0, n, 1.0)[:, None]
-        proba = leaf_proba(counts, self.leaf_estimate)
-        if bounded:
-            b = np.array([r.bounds for r in recs], np.float64)
-            freq, proba = monotonic.clip(freq, b), monotonic.clip(proba, b)
-        if bounded and self.leaf_rule != "prior":
-            pred = np.argmax(freq, axis=1)
-        elif self.leaf_rule == "prior":
-            ratio = np.divide(freq, self.prior_, out=np.zeros_like(freq), where=self.prior_ > 0)
-            pred = np.argmax(ratio, axis=1)
-        else:
-            pred = np.argmax(counts, axis=1)
-
-        def nid(k):
-            return root_id if (k == 0 and root_id is not None) else base + k
-
-        nodes = []
-        for k, r in enumerate(recs):
-            split = None
-            if r.split is not None:
-                sp = r.split
-                split = Split(
-                    feature=self.features_[sp.feature_index].name,
-                    kind=sp.kind,
-                    threshold=sp.threshold,
-                    groups=sp.groups,
-                    branch_labels=tuple(sp.labels),
-                    gain=float(sp.gain),
-                    score=float(sp.score),
-                    missing_child=sp.missing_child,
-                    default_child=int(sp.default_child),
-                    n_missing=int(sp.n_missing),
-                    feature_index=int(sp.feature_index),
-                )
-            par = parent if (k == 0) else nid(r.parent)
-            nodes.append(
-                Node(
-                    id=nid(k),
-                    parent=par,
-                    depth=r.depth,
-                    counts=counts[k],
-                    impurity=float(impurities[k]),
-                    split=split,
-                    children=tuple(nid(c) for c in r.children),
-                    prediction=_python_value(self.classes_[pred[k]]),
-                    proba=proba[k],
-                    conditions=tuple(r.conditions),
-                    n_missing=r.n_missing,
-                    setting_key=key,
-                    n_samples=r.n_rows,
-                )
-            )
-        return nodes
-
-    def _check_fitted(self):
-        """NotFittedError (a ValueError) before fit."""
-        check_is_fitted(self, "tree_")
+        return set_fitted(
+            self,
+            classes=classes,
+            features=enc.features,
+            named=named,
+            prior=prior,
+            setting=setting,
+            impurity=scorer.impurity,
+            theta=setting.resolve_theta(counts),
+            tree=tree,
+            training_data=data,
+            heuristic_groupings=notes,
+            record_inputs=False,  # validate_data recorded n_features_in_, feature_names_in_
+        )
 
     def _encode(self, X) -> Encoded:
-        self._check_fitted()
+        check_fitted(self)
         return encode(self._validate_X(X, reset=False), self.features_, self._named)
 
     def apply(self, X) -> np.ndarray:
@@ -780,32 +797,24 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[pred[leaves]]
 
     # ------------------------------------------------------------------ training rows
-    def _require_data(self):
-        self._check_fitted()
-        if getattr(self, "training_data_", None) is None:
-            raise ValueError(
-                "this tree was loaded from JSON without its training data; inspection and edits "
-                "need the training rows: refit it, or call attach_data(X, y)."
-            )
-
     def attach_data(self, X, y, sample_weight=None):
         """Attach training data to a tree loaded from JSON (enables inspection and edits).
 
         ``sample_weight`` (and the tree's ``class_weight``) as in :meth:`fit`."""
-        self._check_fitted()
+        check_fitted(self)
         enc = self._encode(X)
         index = {_python_value(c): i for i, c in enumerate(self.classes_)}
-        yy = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y).reshape(-1)
-        if len(yy) != enc.n:
-            raise ValueError(f"X has {enc.n} rows but y has {len(yy)} labels.")
+        labels = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y).reshape(-1)
+        if len(labels) != enc.n:
+            raise ValueError(f"X has {enc.n} rows but y has {len(labels)} labels.")
         try:
-            codes = np.asarray([index[_python_value(v)] for v in yy], np.int64)
+            codes = np.asarray([index[_python_value(v)] for v in labels], np.int64)
         except KeyError as exc:
             raise ValueError(f"y holds a class the tree does not know: {exc.args[0]!r}.") from None
         self.training_data_ = TrainingData(
             enc,
             codes.astype(np.int8 if len(self.classes_) < 127 else np.int32),
-            self._row_weights(sample_weight, yy, enc.n),
+            self._row_weights(sample_weight, labels, enc.n),
         )
         self._train_leaf = None
         return self
@@ -813,8 +822,8 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     def node_indices(self, node_id: int) -> np.ndarray:
         """Positions of the training rows that reach ``node_id`` (rows of weight 0, left out
         of the training, are not included)."""
-        self._require_data()
-        self._check_node(node_id)
+        require_data(self)
+        check_node(self, node_id)
         if getattr(self, "_train_leaf", None) is None:
             self._train_leaf = self._route(self.training_data_.encoded)
         leaves = [i for i in self.tree_.subtree(node_id) if self.tree_.nodes[i].is_leaf]
@@ -823,16 +832,6 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         if w is not None:
             reach &= w > 0
         return np.flatnonzero(reach)
-
-    def _check_node(self, node_id):
-        if (
-            isinstance(node_id, bool)
-            or not isinstance(node_id, numbers.Integral)
-            or not (0 <= node_id < len(self.tree_))
-        ):
-            raise ValueError(
-                f"node {node_id!r} does not exist; ids go from 0 to {len(self.tree_) - 1}."
-            )
 
     # ------------------------------------------------------------------ inspection
     def candidates(self, node_id: int, settings=None) -> pd.DataFrame:
@@ -866,12 +865,6 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         return inspect.node_impurities(self, node_id, settings)
 
     # ------------------------------------------------------------------ edits
-    def _copy(self) -> TreeClassifier:
-        new = copy.copy(self)
-        new._train_leaf = None
-        new.edits_ = list(getattr(self, "edits_", []))
-        return new
-
     def _splice(self, node_id: int, new_nodes: list[Node]) -> Tree:
         """Replace the subtree at node_id by new_nodes (whose root has id node_id)."""
         drop = set(self.tree_.subtree(node_id))
@@ -880,8 +873,8 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
 
     def make_leaf(self, node_id: int) -> TreeClassifier:
         """A new tree where ``node_id`` is a leaf (its subtree removed)."""
-        self._check_fitted()
-        self._check_node(node_id)
+        check_fitted(self)
+        check_node(self, node_id)
         old = self.tree_.nodes[node_id]
         leaf = Node(
             old.id,
@@ -898,7 +891,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
             old.setting_key,
             old.n_samples,
         )
-        new = self._copy()
+        new = copy_fitted(self)
         new.tree_ = self._splice(node_id, [leaf])
         new.edits_.append(("make_leaf", node_id))
         return new
@@ -910,7 +903,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         setting = self._make_setting(params)
         params = {**params, **check_tree_params(params)}
         scorer = self._scorer(setting, self.prior_ * data.n, data)
-        gp = self._growth_params(scorer, params)
+        gp = growth_params(scorer, params, data, len(self.features_))
         bounds = None
         if gp.monotonic is not None:  # the node's bounds, from its ancestors' splits
             bounds = [tuple(monotonic.tree_bounds(self.tree_.nodes, gp.monotonic)[node_id])]
@@ -935,10 +928,15 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
                 merged[name] = merged.get(name, 0) + k
             new.heuristic_groupings_ = merged
         base = len(self.tree_) + 1
-        nodes = self._records_to_nodes(
+        nodes = nodes_of_records(
             recs,
             base,
             scorer.impurity,
+            features=self.features_,
+            classes=self.classes_,
+            prior=self.prior_,
+            leaf_rule=self.leaf_rule,
+            leaf_estimate=self.leaf_estimate,
             parent=old.parent,
             root_id=node_id,
             key=setting.key,
@@ -960,14 +958,14 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         max_depth=6``); ``max_depth`` counts from the root of the whole tree. The nodes of the
         regrown subtree record the key of their measure setting in ``Node.setting_key``.
         """
-        self._require_data()
-        self._check_node(node_id)
+        require_data(self)
+        check_node(self, node_id)
         p = self.get_params()
         for k in params:
             if k not in _PARAMS:
                 raise ValueError(f"regrow got an unknown parameter {k!r}.")
         p.update(params)
-        new = self._copy()
+        new = copy_fitted(self)
         new.tree_ = self._regrow_at(node_id, p, new=new)
         new.edits_.append(("regrow", node_id, dict(params)))
         return new
@@ -979,10 +977,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         child) fixes the split; None takes the best split of that feature.
         """
 
-        self._require_data()
-        self._check_node(node_id)
+        require_data(self)
+        check_node(self, node_id)
         sp = inspect.forced_split(self, node_id, feature, threshold, groups)
-        new = self._copy()
+        new = copy_fitted(self)
         new.tree_ = self._regrow_at(node_id, self.get_params(), sp, new=new)
         new.edits_.append(("with_split", node_id, sp.labels))
         return new
@@ -1025,9 +1023,9 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         """A new tree: the current one pruned at ``ccp_alpha`` (weakest links of effective
         alpha ``<= ccp_alpha`` collapsed, costs under ``impurity_``). Works without training
         data (JSON-loaded trees); ``ccp_alpha`` (the parameter) is left as it is."""
-        self._check_fitted()
+        check_fitted(self)
         a = prune.check_ccp_alpha(ccp_alpha)
-        new = self._copy()
+        new = copy_fitted(self)
         new.tree_ = prune.prune_tree(self.tree_, a, self.impurity_)
         new.edits_.append(("prune", a))
         return new
@@ -1079,7 +1077,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         (possible with an off-centered measure and ``min_gain < 0``), gets the raw sums
         (zeros for a single leaf). Shape ``(n_features_in_,)``.
         """
-        self._check_fitted()
+        check_fitted(self)
         names = [f.name for f in self.features_]
         out = np.zeros(len(names))
         nodes = self.tree_.nodes
@@ -1102,12 +1100,12 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
     def get_depth(self) -> int:
         """Depth of the tree: the longest root-to-leaf path in edges (0 for a single leaf), as
         :meth:`sklearn.tree.DecisionTreeClassifier.get_depth`."""
-        self._check_fitted()
+        check_fitted(self)
         return int(self.tree_.depth)
 
     def get_n_leaves(self) -> int:
         """Number of leaves, as :meth:`sklearn.tree.DecisionTreeClassifier.get_n_leaves`."""
-        self._check_fitted()
+        check_fitted(self)
         return int(self.tree_.n_leaves)
 
     def predict_log_proba(self, X) -> np.ndarray:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
 from offcenter.measures.impurity import Impurity
 from offcenter.measures.settings import MeasureSetting
 from offcenter.tree.encode import FeatureInfo, _python_value
+from offcenter.tree.fitted import check_fitted, names_given, set_fitted
 from offcenter.tree.nodes import Node, Tree
+from offcenter.tree.params import tree_setting
 
 FORMAT = "offcenter.tree/1"
 
@@ -34,7 +35,7 @@ def _jsonable(v):
 
 def to_dict(clf) -> dict:
     """Everything needed to predict and to show the tree, as JSON-compatible values."""
-    check_is_fitted(clf, "tree_")
+    check_fitted(clf)
     params = {k: _jsonable(v) for k, v in clf.get_params().items()}
     imp = clf.impurity_
     return {
@@ -43,7 +44,7 @@ def to_dict(clf) -> dict:
         "classes": [_python_value(c) for c in clf.classes_],
         "classes_dtype": str(clf.classes_.dtype),
         "features": [f.to_dict() for f in clf.features_],
-        "named": bool(clf._named),
+        "named": names_given(clf),
         "prior": [float(p) for p in clf.prior_],
         "impurity": {
             "measure": imp.name,
@@ -80,25 +81,21 @@ def from_dict(cls, d: dict):
         arr[:] = classes
     else:
         arr = np.asarray(classes, dtype=dtype)
-    clf.classes_ = arr
-    clf.n_classes_ = len(arr)
-    clf.features_ = [FeatureInfo.from_dict(f) for f in d["features"]]
-    clf._named = bool(d["named"])
-    if clf._named:
-        clf.feature_names_in_ = np.asarray([f.name for f in clf.features_], dtype=object)
-    clf.n_features_in_ = len(clf.features_)
-    clf.prior_ = np.asarray(d["prior"], float)
-    clf.setting_ = clf._make_setting()
     im = d["impurity"]
-    clf.impurity_ = Impurity(
-        im["measure"], theta=im["theta"], consistent=im["consistent"], **im["params"]
+    return set_fitted(
+        clf,
+        classes=arr,
+        features=[FeatureInfo.from_dict(f) for f in d["features"]],
+        named=bool(d["named"]),
+        prior=np.asarray(d["prior"], float),
+        setting=tree_setting(clf.get_params()),
+        impurity=Impurity(
+            im["measure"], theta=im["theta"], consistent=im["consistent"], **im["params"]
+        ),
+        theta=None if d["theta"] is None else np.asarray(d["theta"], float),
+        tree=Tree([Node.from_dict(nd, lambda v: v) for nd in d["nodes"]]),
+        edits=[tuple(e) for e in d.get("edits", [])],
     )
-    clf.theta_ = None if d["theta"] is None else np.asarray(d["theta"], float)
-    clf.edits_ = [tuple(e) for e in d.get("edits", [])]
-    clf.tree_ = Tree([Node.from_dict(nd, lambda v: v) for nd in d["nodes"]])
-    clf.training_data_ = None
-    clf._train_leaf = None
-    return clf
 
 
 def _fmt_counts(nd: Node) -> str:
@@ -107,7 +104,7 @@ def _fmt_counts(nd: Node) -> str:
 
 def to_text(clf, style="rules", precision=3) -> str:
     """Readable rules (one line per leaf) or an indented tree."""
-    check_is_fitted(clf, "tree_")
+    check_fitted(clf)
     nodes = clf.tree_.nodes
     if style not in ("rules", "tree"):
         raise ValueError(f"style must be 'rules' or 'tree'; got {style!r}.")
@@ -212,7 +209,7 @@ def export_graphviz(
         Digits of thresholds, impurities and values.
     fontname : str
     """
-    check_is_fitted(clf, "tree_")
+    check_fitted(clf)
     if label not in ("all", "root", "none"):
         raise ValueError(f"label must be 'all', 'root' or 'none'; got {label!r}.")
     if isinstance(precision, bool) or not isinstance(precision, (int, np.integer)) or precision < 0:

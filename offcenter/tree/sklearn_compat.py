@@ -56,8 +56,10 @@ from sklearn.tree import DecisionTreeClassifier
 
 from offcenter.tree.encode import FeatureInfo, _python_value
 from offcenter.tree.estimator import TreeClassifier
+from offcenter.tree.fitted import set_fitted
 from offcenter.tree.labels import branch_labels
 from offcenter.tree.nodes import Node, Split, Tree
+from offcenter.tree.params import tree_setting
 
 __all__ = ["from_sklearn", "CRITERION_MEASURE"]
 
@@ -164,48 +166,58 @@ def from_sklearn(fitted_tree, X=None, y=None, sample_weight=None):
         min_weight_fraction_leaf=float(sk.min_weight_fraction_leaf),
         class_weight=sk.class_weight,
     )
-    clf.classes_ = np.asarray(sk.classes_)
-    clf.n_classes_ = len(clf.classes_)
-    clf.n_features_in_ = int(sk.n_features_in_)
-    clf.features_ = [FeatureInfo(str(nm), "numeric", [], False) for nm in names]
-    clf._named = named
-    if named:
-        clf.feature_names_in_ = np.asarray(names, dtype=object)
-    clf.training_data_ = None
-    clf._train_leaf = None
-    clf.edits_ = []
+    features = [FeatureInfo(str(nm), "numeric", [], False) for nm in names]
     order = _order(t)
-    new_id = {old: k for k, old in enumerate(order)}
     value = t.value[:, 0, :]
     counts = value * t.weighted_n_node_samples[:, None]  # fractions since scikit-learn 1.4
     if value.sum(axis=1).max() > 1.0 + 1e-9:  # an older scikit-learn stored counts
         counts = value.astype(np.float64)
-    path = None
-    clf.tree_ = Tree([])  # fitted from here; the nodes come below
-    if X is not None:
-        clf.attach_data(_float32(X), y, sample_weight)
-        enc = clf.training_data_.encoded
-        has_missing = np.isnan(enc.num).any(axis=0)
-        clf.features_ = [
-            replace(f, has_missing=bool(m)) for f, m in zip(clf.features_, has_missing)
-        ]
-        enc.features = clf.features_
+    setting = tree_setting(clf.get_params())
+
+    def fitted(features, counts, nodes, training_data=None):
+        return set_fitted(
+            clf,
+            classes=np.asarray(sk.classes_),
+            features=features,
+            named=named,
+            prior=counts[0] / counts[0].sum(),
+            setting=setting,
+            impurity=setting.impurity(counts[0]),
+            theta=setting.resolve_theta(counts[0]),
+            tree=Tree(nodes),
+            training_data=training_data,
+        )
+
+    path, data = None, None
+    if X is not None:  # fitted from the stored counts to read the data, then from the data
+        data = (
+            fitted(features, counts, []).attach_data(_float32(X), y, sample_weight).training_data_
+        )
+        has_missing = np.isnan(data.encoded.num).any(axis=0)
+        features = [replace(f, has_missing=bool(m)) for f, m in zip(features, has_missing)]
+        data.encoded.features = features
         path = sk.decision_path(X).tocsc()  # scikit-learn's own routing of the rows
-        counts = _data_counts(clf, path, counts)
-    clf.prior_ = counts[0] / counts[0].sum()
-    clf.setting_ = clf._make_setting()
-    clf.impurity_ = clf.setting_.impurity(counts[0])
-    clf.theta_ = clf.setting_.resolve_theta(counts[0])
-    clf.tree_ = Tree(_nodes(clf, t, order, new_id, counts, path))
+        counts = _data_counts(data, path, counts)
+    nodes = _nodes(
+        t,
+        order,
+        counts,
+        path,
+        features=features,
+        classes=np.asarray(sk.classes_),
+        impurity=setting.impurity(counts[0]),
+        key=setting.key,
+        num=None if data is None else data.encoded.num,
+    )
+    clf = fitted(features, counts, nodes, data)
     clf.sklearn_ids_ = np.asarray(order, dtype=np.intp)
     return clf
 
 
-def _data_counts(clf, path, stored):
+def _data_counts(data, path, stored):
     """Weighted class counts of every scikit-learn node from the attached rows."""
-    data = clf.training_data_
     w = np.ones(data.n) if data.weights is None else data.weights
-    onehot = np.zeros((data.n, clf.n_classes_))
+    onehot = np.zeros((data.n, stored.shape[1]))
     onehot[np.arange(data.n), data.y] = w
     counts = np.asarray(path.T @ onehot, dtype=np.float64)
     if not np.allclose(counts, stored, rtol=1e-6, atol=1e-6):
@@ -219,9 +231,13 @@ def _data_counts(clf, path, stored):
     return counts
 
 
-def _nodes(clf, t, order, new_id, counts, path) -> list[Node]:
-    nan = None if path is None else np.isnan(clf.training_data_.encoded.num).astype(np.int64)
-    imp = clf.impurity_
+def _nodes(t, order, counts, path, *, features, classes, impurity, key, num) -> list[Node]:
+    """The package's nodes of scikit-learn's tree ``t``, breadth-first in ``order``, with
+    the class ``counts`` of every scikit-learn node; ``path`` (the rows' decision paths)
+    and ``num`` (their numeric values) count the missing values when the data are given."""
+    new_id = {old: k for k, old in enumerate(order)}
+    nan = None if path is None else np.isnan(num).astype(np.int64)
+    imp = impurity
     impurities = imp.of_counts(counts)
     totals = counts.sum(axis=1)
     proba = counts / np.where(totals > 0, totals, 1.0)[:, None]
@@ -230,14 +246,13 @@ def _nodes(clf, t, order, new_id, counts, path) -> list[Node]:
     parent: dict[int, int | None] = {0: None}
     depth = {0: 0}
     conditions: dict[int, tuple] = {0: ()}
-    key = clf.setting_.key
     nodes = []
     for old in order:
         left, right = int(t.children_left[old]), int(t.children_right[old])
         split, children = None, ()
         if left != -1:
             j = int(t.feature[old])
-            info = clf.features_[j]
+            info = features[j]
             thr = float(t.threshold[old])
             miss = 0 if missing_left is None or missing_left[old] else 1
             labels = branch_labels(info, "numeric", thr, None, miss)
@@ -274,7 +289,7 @@ def _nodes(clf, t, order, new_id, counts, path) -> list[Node]:
                 impurity=float(impurities[old]),
                 split=split,
                 children=children,
-                prediction=_python_value(clf.classes_[pred[old]]),
+                prediction=_python_value(classes[pred[old]]),
                 proba=proba[old].copy(),
                 conditions=conditions[old],
                 n_missing=split.n_missing if split is not None else 0,

@@ -54,6 +54,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
+from offcenter.tree.fitted import copy_fitted
 from offcenter.tree.nodes import Tree, breadth_first_ids, renumber
 from offcenter.tree.prune import as_leaf
 
@@ -212,7 +213,7 @@ def classifier_at_step(clf, k: int, order: str = "breadth"):
     """
     check_is_fitted(clf, "tree_")
     step = tree_at_step(clf.tree_, k, order)
-    new = clf._copy()  # a shallow copy: the training data are shared, the routing cache reset
+    new = copy_fitted(clf)  # the training data are shared, the routing cache reset
     new.tree_ = step.tree
     return new
 

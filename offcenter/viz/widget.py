@@ -40,6 +40,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     ) from exc
 
 from offcenter.measures.settings import MeasureSetting, comparison_settings
+from offcenter.tree.fitted import require_data
 from offcenter.viz.explain import node_split_steps, steps_markdown
 
 __all__ = ["TreeWidget", "node_details", "tree_nodes"]
@@ -287,7 +288,7 @@ class TreeWidget(anywidget.AnyWidget):
     details = traitlets.Dict().tag(sync=True)
 
     def __init__(self, clf, settings=None, **kwargs):
-        clf._require_data()
+        require_data(clf)
         self._clf = clf
         if settings is None:
             settings = comparison_settings()
