@@ -18,7 +18,7 @@ Models (:data:`MODELS`)
     fixed rule, not tuned: no inner cross-validation); ``"forest"``: a bagged forest of
     ``n_estimators`` (25) fully grown trees with ``max_features="sqrt"``
     (:class:`~offcenter.ensemble.forest.ForestClassifier`, class-stratified bootstrap), seeded per
-    (seed, repeat, fold) as :func:`offcenter.evaluation.runner.evaluate` does;
+    (seed, repeat, fold) as :func:`offcenter.evaluation.runner.cross_validate_settings` does;
     ``"balanced_forest"``: the same forest on class-balanced bootstrap samples
     (``bootstrap="balanced"``: every tree sees n rows, n // q of each class: the minority
     oversampled and the majority undersampled to the same size, **not** the balanced random
