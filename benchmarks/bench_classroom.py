@@ -443,6 +443,21 @@ def server_cpu(events_file: Path, monitor_file: Path) -> dict:
     }
 
 
+def roles_per_backend(backends: dict[str, str | None]) -> dict[str, dict[str, int]]:
+    """Students of each role per process, from session names (``tree-52``) and the process
+    that holds each session.
+
+    >>> roles_per_backend({"two-1": "app1", "tree-2": "app2", "tree-3": "app2", "q-4": None})
+    {'app1': {'two': 1}, 'app2': {'tree': 2}, '-': {'q': 1}}
+    """
+    out: dict[str, dict[str, int]] = {}
+    for name, backend in backends.items():
+        role = name.rsplit("-", 1)[0]
+        roles = out.setdefault(backend or "-", {})
+        roles[role] = roles.get(role, 0) + 1
+    return out
+
+
 def fresh_runs(tool, args, size: int, out: Path, raw: Path) -> None:
     """The first class after start-up, ``args.fresh`` times, each on a newly started server.
 
@@ -455,14 +470,17 @@ def fresh_runs(tool, args, size: int, out: Path, raw: Path) -> None:
     tag = f"fresh_w{args.workers}_n{size}"
     per_run: list[dict] = []
     cpu: list[dict] = []
+    split: list[dict] = []
     t0 = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     for run in range(args.fresh):
         server = Server(args.workers, args.streamlit_args)
+        BACKENDS.clear()
         try:
             s = run_class(tool, server, size, args, raw, f"{tag}_run{run + 1}")
         finally:
             server.stop()
         per_run.append({(r["role"], r["kind"]): r for r in s["latency"]})
+        split.append(roles_per_backend(BACKENDS))
         stem = raw / f"{tag}_run{run + 1}_n{size}"
         cpu.append(server_cpu(Path(f"{stem}.events.jsonl"), Path(f"{stem}.monitor.csv")))
         time.sleep(3)
@@ -508,6 +526,21 @@ def fresh_runs(tool, args, size: int, out: Path, raw: Path) -> None:
             for i, c in enumerate(cpu)
         ),
     ]
+    if args.workers > 1:
+        lines += [
+            "",
+            "Students per process (HAProxy's choice, the X-Offcenter-Backend header of each "
+            "session's websocket):",
+            "",
+            *(
+                f"- run {i + 1}: "
+                + "; ".join(
+                    f"{b}: " + ", ".join(f"{n} {r}" for r, n in sorted(roles.items()))
+                    for b, roles in sorted(sp.items())
+                )
+                for i, sp in enumerate(split)
+            ),
+        ]
     text = "\n".join(lines) + "\n"
     print(text)
     (out / f"classroom_{tag}.md").write_text(text, encoding="utf-8")
