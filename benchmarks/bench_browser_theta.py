@@ -44,7 +44,10 @@ machine (issue 33), idle p50 at most 250 ms on this machine. ``--runs`` (default
 whole measure on a fresh page and prints, beside each run's figures, the median run's p50 and the
 worst run's (the machine's load changes from one run to the next).
 
-    python benchmarks/bench_browser_theta.py [--presses 30] [--runs 3] [--url http://127.0.0.1:8501] [--profile]
+    python benchmarks/bench_browser_theta.py [--presses 30] [--runs 3] [--url http://127.0.0.1:8501] [--profile] [--slider beta]
+
+``--slider beta`` presses the sidebar's β slider instead (Figure 2's β = 0 curve follows it in
+the browser from frames over β's slider; the value goes to the server once the keys rest).
 
 Without ``--url`` it starts ``streamlit run app.py`` itself (the repository's config).
 """
@@ -73,6 +76,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+#: The sliders a benchmark presses (``--slider``): their accessible names.
+SLIDERS = {
+    "theta": re.compile(r"^(theta|θ): the off-centering point"),
+    "beta": re.compile(r"^β: order of the generalized entropy"),
+}
 #: Protobuf field numbers (streamlit/proto): BackMsg.rerun_script, ForwardMsg.delta,
 #: ForwardMsg.script_finished, ForwardMsg.ref_hash (a message the browser has cached).
 RERUN_SCRIPT, DELTA, SCRIPT_FINISHED, REF_HASH = 11, 5, 6, 11
@@ -185,7 +193,7 @@ def _start_server() -> tuple[subprocess.Popen, str]:
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300  # its own warm-up runs before it answers
     while True:
         try:
             with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
@@ -293,6 +301,7 @@ def measure(
     quiet_ms: int = 500,
     profile: bool = False,
     server_pid: int | None = None,
+    slider_name: str = "theta",
 ) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -313,9 +322,7 @@ def measure(
             return [gd.data.length, gd.data.reduce((n, t) => n + (t.x ? t.x.length : 0), 0),
                     (gd.layout.shapes || []).length, (gd.layout.annotations || []).length]; }"""
         )
-        slider = page.get_by_role(
-            "slider", name=re.compile(r"^(theta|θ): the off-centering point")
-        ).first
+        slider = page.get_by_role("slider", name=SLIDERS[slider_name]).first
         slider.focus()
         cdp = None
         if profile:
@@ -351,7 +358,7 @@ def measure(
         if cdp is not None:
             prof = _profile_summary(cdp.send("Profiler.stop")["profile"])
         browser.close()
-    return {"rows": rows, "info": info, "profile": prof, "cpu": cpu}
+    return {"rows": rows, "info": info, "profile": prof, "cpu": cpu, "slider": slider_name}
 
 
 def report(r: dict) -> None:
@@ -359,7 +366,7 @@ def report(r: dict) -> None:
     n_traces, n_points, n_shapes, n_ann = r["info"]
     print(
         f"Figure 2: {n_traces} traces, {n_points} points, {n_shapes} shapes, {n_ann} annotations;"
-        f" {len(rows)} theta key presses, 1400x1000"
+        f" {len(rows)} {r.get('slider', 'theta')} key presses, 1400x1000"
     )
     for name, what in (("figure", "key -> redrawn figure"), ("idle", "key -> idle")):
         xs = [x[name] for x in rows if x[name] == x[name]]
@@ -411,6 +418,12 @@ def main(argv=None) -> None:
     p.add_argument("--profile", action="store_true", help="also sample the page's JavaScript")
     p.add_argument("--server-pid", type=int, default=None, help="with --url: its process, for CPU")
     p.add_argument("--runs", type=int, default=3, help="runs (a fresh page each), summarised")
+    p.add_argument(
+        "--slider",
+        choices=tuple(SLIDERS),
+        default="theta",
+        help="the slider pressed: theta, or beta (the sidebar's, its curves follow too)",
+    )
     args = p.parse_args(argv)
     proc = None
     url = args.url
@@ -424,6 +437,7 @@ def main(argv=None) -> None:
                 args.presses,
                 profile=args.profile,
                 server_pid=proc.pid if proc else args.server_pid,
+                slider_name=args.slider,
             )
             print(f"--- run {i + 1} of {args.runs}")
             report(r)

@@ -404,6 +404,60 @@ def _curve(rows: list[tuple]) -> str:
     return "\n".join(lines)
 
 
+def server_cpu(events_file: Path, monitor_file: Path) -> dict:
+    r"""The server's CPU seconds in a class (summed over its processes, read every 0.5 s by the
+    load client's monitor): before it (the start-up, and the server's own warm-up), from the
+    class's start to the end of the last session's first run (the opens), and over the whole
+    class; and per interaction after the opens (all kinds). Figures that the machine's other
+    load does not inflate as it does latencies.
+
+    >>> import tempfile, json
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "m.csv").write_text("t,cpu_s,rss_mb,threads,client_cpu_s\n1,10,0,0,0\n"
+    ...     "2,11,0,0,0\n3,12.5,0,0,0\n4,13,0,0,0\n")
+    >>> ev = [{"kind": "open", "latency": 0.5, "t": 2.4}, {"kind": "theta", "latency": 0.1, "t": 3.9}]
+    >>> _ = (d / "e.jsonl").write_text("\n".join(json.dumps(e) for e in ev))
+    >>> server_cpu(d / "e.jsonl", d / "m.csv")
+    {'before_s': 10.0, 'opens_s': 2.5, 'class_s': 3.0, 'per_interaction_ms': 500.0}
+    """
+    samples = []
+    with open(monitor_file, encoding="utf-8") as fh:
+        next(fh)
+        for line in fh:
+            t, cpu = line.split(",")[:2]
+            samples.append((float(t), float(cpu)))
+    events = [json.loads(x) for x in events_file.read_text(encoding="utf-8").splitlines() if x]
+    opens = [e["t"] for e in events if e.get("kind") == "open"]
+    others = [e for e in events if e.get("kind") not in (None, "open", "error", "compare_fire")]
+
+    def at(t: float) -> float:  # the first sample at or after t (the last one at the end)
+        return next((c for ts, c in samples if ts >= t), samples[-1][1])
+
+    first, last = samples[0][1], samples[-1][1]
+    opened = at(max(opens)) if opens else first
+    return {
+        "before_s": round(first, 1),
+        "opens_s": round(opened - first, 1),
+        "class_s": round(last - first, 1),
+        "per_interaction_ms": round(1000 * (last - opened) / max(1, len(others)), 1),
+    }
+
+
+def roles_per_backend(backends: dict[str, str | None]) -> dict[str, dict[str, int]]:
+    """Students of each role per process, from session names (``tree-52``) and the process
+    that holds each session.
+
+    >>> roles_per_backend({"two-1": "app1", "tree-2": "app2", "tree-3": "app2", "q-4": None})
+    {'app1': {'two': 1}, 'app2': {'tree': 2}, '-': {'q': 1}}
+    """
+    out: dict[str, dict[str, int]] = {}
+    for name, backend in backends.items():
+        role = name.rsplit("-", 1)[0]
+        roles = out.setdefault(backend or "-", {})
+        roles[role] = roles.get(role, 0) + 1
+    return out
+
+
 def fresh_runs(tool, args, size: int, out: Path, raw: Path) -> None:
     """The first class after start-up, ``args.fresh`` times, each on a newly started server.
 
@@ -415,14 +469,20 @@ def fresh_runs(tool, args, size: int, out: Path, raw: Path) -> None:
     """
     tag = f"fresh_w{args.workers}_n{size}"
     per_run: list[dict] = []
+    cpu: list[dict] = []
+    split: list[dict] = []
     t0 = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     for run in range(args.fresh):
         server = Server(args.workers, args.streamlit_args)
+        BACKENDS.clear()
         try:
             s = run_class(tool, server, size, args, raw, f"{tag}_run{run + 1}")
         finally:
             server.stop()
         per_run.append({(r["role"], r["kind"]): r for r in s["latency"]})
+        split.append(roles_per_backend(BACKENDS))
+        stem = raw / f"{tag}_run{run + 1}_n{size}"
+        cpu.append(server_cpu(Path(f"{stem}.events.jsonl"), Path(f"{stem}.monitor.csv")))
         time.sleep(3)
     kinds = sorted({k for r in per_run for k in r})
     lines = [
@@ -453,6 +513,34 @@ def fresh_runs(tool, args, size: int, out: Path, raw: Path) -> None:
             f"| {mx} |"
         )
     lines += ["", f"worst p95 of any kind in any run: {worst_all} ms; errors: {errors_all}"]
+    lines += [
+        "",
+        "Server CPU (all its processes; the figures the machine's other load inflates least):",
+        "",
+        "| run | before the class s | until every session opened s | whole class s "
+        "| per interaction after the opens ms |",
+        "|---|---|---|---|---|",
+        *(
+            f"| {i + 1} | {c['before_s']} | {c['opens_s']} | {c['class_s']} "
+            f"| {c['per_interaction_ms']} |"
+            for i, c in enumerate(cpu)
+        ),
+    ]
+    if args.workers > 1:
+        lines += [
+            "",
+            "Students per process (HAProxy's choice, the X-Offcenter-Backend header of each "
+            "session's websocket):",
+            "",
+            *(
+                f"- run {i + 1}: "
+                + "; ".join(
+                    f"{b}: " + ", ".join(f"{n} {r}" for r, n in sorted(roles.items()))
+                    for b, roles in sorted(sp.items())
+                )
+                for i, sp in enumerate(split)
+            ),
+        ]
     text = "\n".join(lines) + "\n"
     print(text)
     (out / f"classroom_{tag}.md").write_text(text, encoding="utf-8")

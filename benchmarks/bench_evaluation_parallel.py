@@ -27,12 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pandas as pd  # noqa: E402
 
 from offcenter.data.datasets import DATASETS, load  # noqa: E402
-from offcenter.evaluation.runner import evaluate  # noqa: E402
+from offcenter.evaluation.runner import cross_validate_settings  # noqa: E402
 
 
 def run(X, y, model: str, n_jobs: int):
     t0 = time.perf_counter()
-    res = evaluate(
+    res = cross_validate_settings(
         X,
         y,
         n_splits=5,

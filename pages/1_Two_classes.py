@@ -16,6 +16,7 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     cached_binary_values_at,
     cached_theta_frames_json,
     cached_theta_sweep,
+    followed_params,
     matching_preset,
     page_specs,
 )
@@ -67,6 +68,14 @@ def _set_theta(theta: float) -> None:
     """θ from the figure's own handling of the arrow keys, once they rest."""
     field = SCHEMA.fields["theta"]  # the slider's range and step
     S["tc_theta"] = min(max(round(theta, 2), field.low), field.high)
+
+
+def _set_param(name: str, value: float) -> None:
+    """A measure parameter (β) from the figure's own handling of the arrow keys on its
+    slider, once they rest."""
+    field = SCHEMA.fields[name]  # the slider's range and step
+    snapped = round(value / field.step) * field.step if field.step else value
+    S[PREFIX + name] = min(max(round(snapped, 6), field.low), field.high)
 
 
 def _clicked(chart_key: str) -> None:
@@ -202,6 +211,9 @@ def figures(raw_specs: list, oc_specs: list) -> None:
     above = st.container() if present else None
     _sliders()
     values = urlstate.save(SCHEMA, S, PREFIX)
+    if page_specs(values) != (raw_specs, oc_specs):
+        # the figure's keys set a measure parameter (β): the curves, formulas and sidebar change
+        st.rerun(scope="app")
     urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
     theta = float(values["theta"])
     specs = raw_specs + oc_specs
@@ -273,6 +285,9 @@ def figures(raw_specs: list, oc_specs: list) -> None:
                     on_theta=_set_theta,
                     cursor=cursor,
                     cursor_key="tc_cursor",
+                    on_cursor=_set_cursor,
+                    params=followed_params(specs, theta, values, PREFIX),
+                    on_param=_set_param,
                 )
 
     # ------------------------------------------------------------------ readout

@@ -281,7 +281,7 @@ def settings_section(class_counts, data_key: str, X, y) -> dict:
         if S.tr_session.settings_changed(params_json):
             info_box.info(SETTINGS_CHANGED)
             # the grow's work, done while the student reaches for the button
-            prefetch(lambda: tree_click.prepare_grow(data_key, params_json, X, y, size))
+            prefetch(lambda: tree_click.grow_tree(data_key, params_json, X, y, size))
     return dict(
         setting=setting,
         score=score,
@@ -319,13 +319,16 @@ write_link()
 tree_state = S.tr_session
 grow = st.button("Grow the tree", type="primary", key="tr_grow")
 tree_restore.restore_tree(
-    PREFIX, tree_state, Grow(data_key, params_json), lambda: cached_fit(data_key, params_json, X, y)
+    PREFIX,
+    tree_state,
+    Grow(data_key, params_json),
+    lambda: tree_click.grow_tree(data_key, params_json, X, y, size),
 )
 if grow or tree_state.data_changed(data_key):
     # a new data selection grows at once; new settings wait for the button
     try:
         with st.spinner("Growing the tree..."):
-            clf = cached_fit(data_key, params_json, X, y)
+            clf = tree_click.grow_tree(data_key, params_json, X, y, size)
     except heavy_work.Refused as exc:  # pool full, still busy, too long: the settings stay
         st.warning(exc.message)
     except (ValueError, TypeError) as exc:

@@ -351,7 +351,7 @@ _PROBE = textwrap.dedent(
     def fit():
         import offcenter as oc
         from offcenter.data.datasets import load
-        from offcenter.evaluation.runner import evaluate
+        from offcenter.evaluation.runner import cross_validate_settings
         df = load("edible")
         X, y = df.drop(columns="edible"), df["edible"]
         clf = oc.TreeClassifier(measure="shannon", theta="prior", max_depth=3).fit(X, y)
@@ -359,7 +359,7 @@ _PROBE = textwrap.dedent(
         assert len(clf.candidates(0)) == 3
         oc.TreeClassifier.from_json(clf.to_json())
         oc.ForestClassifier(n_estimators=3, random_state=0).fit(X, y).predict(X)
-        res = evaluate(X, y, ["shannon", "oc_shannon"], n_splits=2, n_repeats=1,
+        res = cross_validate_settings(X, y, ["shannon", "oc_shannon"], n_splits=2, n_repeats=1,
                        tree_params={{"max_depth": 2}})
         assert len(res.folds) == 4
 

@@ -24,7 +24,13 @@ from offcenter.measures import curves as _curves
 from offcenter.measures.registry import MEASURES, parameters
 from offcenter.measures.settings import MeasureSetting
 from offcenter.viz.curves import curves_figure
-from offcenter.viz.theta_frames import FOLLOW_POINTS, FOLLOW_THETAS, encode_frames, figure_json
+from offcenter.viz.theta_frames import (
+    FOLLOW_POINTS,
+    FOLLOW_THETAS,
+    encode_frames,
+    figure_json,
+    slider_steps,
+)
 
 # ----------------------------------------------------------------------------------------------
 # Page settings: URL schemas, presets, and the curves a page's settings ask for
@@ -292,6 +298,44 @@ def _theta_frames_json(oc_specs) -> str:
 #: The off-centered curves for every θ step, per set of curves (about 0.2 MB of JSON each):
 #: what the browser draws while the hand moves θ (:mod:`offcenter.app.theta_follow`).
 cached_theta_frames_json = _cached(_theta_frames_json, 32)
+
+
+def _param_frames_json(specs, theta, name: str, value: float) -> str | None:
+    """The curves that move with a parameter's slider (``name``, now at ``value``: the settings
+    of ``specs`` with that value) at every step of the slider, at ``theta``
+    (:func:`offcenter.measures.curves.param_sweep`, with each step's legend label), as JSON;
+    None when no curve takes the parameter at that value."""
+    moving = [s for s in specs if name in s.params and abs(s.params[name] - value) < 1e-9]
+    if not moving:
+        return None
+    p = parameters()[name]
+    steps = slider_steps(float(p.ui_low), float(p.ui_high), float(p.ui_step))
+    grid, sweep, labels = _curves.param_sweep(moving, theta, name, steps, n=FOLLOW_POINTS)
+    return json.dumps(encode_frames(grid, sweep, steps, labels))
+
+
+#: The curves that move with a parameter's slider (β, ρ), per (curves, θ, parameter, value),
+#: about 30 kB of JSON per moving curve: what the browser draws while the hand moves it.
+cached_param_frames_json = _cached(_param_frames_json, 64)
+
+
+def followed_params(specs, theta, values: dict, prefix: str) -> list:
+    """The measures' parameters whose sidebar sliders (``{prefix}<name>``) the Two classes
+    figure follows in the browser (:class:`offcenter.app.theta_follow.FollowedParam`): each
+    parameter of the registry that a curve of ``specs`` takes at the slider's value, with the
+    frames of those curves (:func:`cached_param_frames_json`)."""
+    from offcenter.app.theta_follow import FollowedParam
+
+    out = []
+    for p in parameters().values():
+        value = float(values.get(p.name, p.default))
+        moving = frozenset(
+            s.key for s in specs if p.name in s.params and abs(s.params[p.name] - value) < 1e-9
+        )
+        if moving:
+            frames = cached_param_frames_json(specs, theta, p.name, value)
+            out.append(FollowedParam(p.name, prefix + p.name, value, frames, moving))
+    return out
 
 
 #: The Two-classes figure per (curves, theta, cursor, title, y title, presentation), shared by

@@ -4,13 +4,13 @@ A new measure or stopping rule waits for **Grow the tree** (the settings are a f
 change reruns section 2 alone). The grow then fits the tree and computes its root's tables, a
 good part of a grow's CPU, more at a greater depth (docs/performance.md). As soon as the
 settings change, :func:`prefetch` hands that work
-(:func:`offcenter.app.tree_click.prepare_grow`) to one background thread, so that the grow a
+(:func:`offcenter.app.tree_click.grow_tree`, the grow itself) to one background thread, so that the grow a
 moment later finds the tree, its root's tables, its training report and its drawing's layouts in
 the process's caches; a grow that comes before the work is done waits for it rather than doing
 it twice (Streamlit's caches compute each key under its own lock).
 
-The work is what the grow would do, with the same cache keys: nothing is computed that the grow
-would not have computed. It is bounded: one worker thread per process, and when
+The work is the grow itself (the page's **Grow the tree** calls the same function), with the
+same cache keys: nothing is computed that the grow would not have computed. It is bounded: one worker thread per process, and when
 :data:`MAX_WAITING` requests already wait (a class changing settings faster than the worker
 fits), a new one is dropped and its grow computes it itself. A failure in the background is
 dropped too: the grow computes again and shows the error.
@@ -69,7 +69,7 @@ _PREFETCHER = Prefetcher()
 
 def prefetch(job: Callable[[], object]) -> bool:
     """Run ``job`` (work whose results land in the process's caches, such as
-    :func:`offcenter.app.tree_click.prepare_grow`) in the background; whether it was queued.
+    :func:`offcenter.app.tree_click.grow_tree`) in the background; whether it was queued.
 
     Its heavy parts (:mod:`offcenter.app.heavy_work`) count as the calling session's background
     work: refused while the session has a heavy job running, waited for by the session's own

@@ -3,9 +3,8 @@
 Streamlit keeps a session whose browser went away for ``server.disconnectedSessionTTL`` seconds
 (120 by default) so that a reconnecting tab finds it, in a time-to-live cache. A session that
 expires there is dropped **without being shut down**: its uploaded files stay in the server's
-upload manager (``MemoryUploadedFileManager``, keyed by session id) for the life of the process.
-The review of issue 34 saw five 199 MB uploads still held 11 minutes after the browser closed,
-and ordinary uploads never given back.
+upload manager (``MemoryUploadedFileManager``, keyed by session id) for the life of the process:
+large uploads stay held long after the browser closed, and ordinary ones are never given back.
 
 :func:`sweep` ends what has ended: it reaps the expired sessions of the session storage and
 shuts each down (Streamlit's own ``AppSession.shutdown``: script thread stopped, uploaded files

@@ -25,6 +25,8 @@ the same tree and click the same nodes pay for each once):
   maximum depth finds the nodes it shares with the previous one computed (the root's tables are
   most of a grow's work).
 
+:func:`grow_tree` is the page's grow, and the background preparation of the next one.
+
 The page's calls (pages/3_Tree.py, in ``tree_and_node``)::
 
     font = tree_click.cached_drawn_font(tree_key, depth_arg, size, clf)
@@ -53,8 +55,8 @@ __all__ = [
     "cached_fit_depth",
     "cached_tree_drawing",
     "cached_tree_layout",
+    "grow_tree",
     "node_key",
-    "prepare_grow",
     "tree_figure_spec",
 ]
 
@@ -213,18 +215,29 @@ def node_key(data_key: str, params_json: str, clf, node) -> str:
     return "node:" + h.hexdigest()
 
 
-def prepare_grow(data_key: str, params_json: str, X, y, size) -> None:
-    """What the Tree page's grow of (``data_key``, ``params_json``) on ``X``, ``y`` will ask
-    the process's caches for, computed now under the same keys: the fit
-    (:func:`offcenter.app.tree_page.cached_fit`), the root's tables
-    (:func:`offcenter.app.node_settings.node_tables` under :func:`node_key`), the training
-    report (:func:`offcenter.app.node_settings.cached_report`) and the layouts of the
-    drawing's depth for a chart of ``size`` (:func:`cached_fit_depth`). The settings fragment
-    runs it in the background (:mod:`offcenter.app.prefetch`) as soon as the settings change.
+def grow_tree(data_key: str, params_json: str, X, y, size):
+    """The Tree page's grow of (``data_key``, ``params_json``) on ``X``, ``y``: the fitted tree,
+    with what the page shows of it next already in the process's caches.
+
+    The fit (:func:`offcenter.app.tree_page.cached_fit`; its errors, including a
+    :class:`~offcenter.app.heavy_work.Refused` one, are the caller's), then under the keys the
+    page reads them with: the root's tables (:func:`offcenter.app.node_settings.node_tables`
+    under :func:`node_key`), the training report
+    (:func:`offcenter.app.node_settings.cached_report`) and the layouts of the drawing's depth
+    for a chart of ``size`` (:func:`cached_fit_depth`). A failure of those is left to the page,
+    which computes them again where it shows them, and says why there.
+
+    The page's **Grow the tree** calls it, and so does the settings fragment, in the background
+    (:mod:`offcenter.app.prefetch`), as soon as the settings change: one sequence for both, so
+    the grow that follows finds everything computed.
     """
     clf = cached_fit(data_key, params_json, X, y)
     grown = TreeSession.key_after(Grow(data_key, params_json))
     root = clf.tree_.nodes[0]
-    node_settings.node_tables(node_key(data_key, params_json, clf, root), root.id, clf)
-    node_settings.cached_report(grown, clf, X, y)
-    cached_fit_depth(grown, size, clf)
+    try:
+        node_settings.node_tables(node_key(data_key, params_json, clf, root), root.id, clf)
+        node_settings.cached_report(grown, clf, X, y)
+        cached_fit_depth(grown, size, clf)
+    except Exception:  # noqa: BLE001 - shown where the page computes it again
+        pass
+    return clf

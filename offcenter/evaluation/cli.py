@@ -48,7 +48,7 @@ from offcenter.evaluation.runner import (
     DEFAULT_SETTINGS,
     METRICS,
     EvaluationResult,
-    evaluate,
+    cross_validate_settings,
     parse_settings,
 )
 from offcenter.evaluation.statistics import (
@@ -437,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
                 for path, X, y, target in tables:
                     t0 = time.perf_counter()
                     try:
-                        res = evaluate(
+                        res = cross_validate_settings(
                             X,
                             y,
                             settings,

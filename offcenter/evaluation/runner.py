@@ -44,7 +44,7 @@ __all__ = [
     "CrossValidation",
     "Fold",
     "available_settings",
-    "evaluate",
+    "cross_validate_settings",
     "fold_seed",
     "parallel_fits",
     "parse_setting",
@@ -144,8 +144,48 @@ def _tree_size(est) -> tuple[float, float]:
 class CrossValidation:
     """A cross-validation in steps, one (repeat, fold) at a time, that can stop and resume.
 
-    :func:`evaluate` runs it to the end; the app runs it step by step, keeping the object between
-    reruns so that a cancelled run keeps the folds already done. Arguments as :func:`evaluate`.
+    :func:`cross_validate_settings` runs it to the end; the app runs it step by step, keeping
+    the object between reruns so that a cancelled run keeps the folds already done.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame or 2-D array
+        Features (numeric and categorical columns, as :class:`offcenter.TreeClassifier` takes).
+    y : sequence
+        Class labels.
+    settings : iterable
+        Setting names or dicts (see :func:`parse_setting`); Shannon (or the first setting) is the
+        reference unless ``reference`` names another key.
+    n_splits, n_repeats, seed :
+        Repeated stratified k-fold design (:func:`stratified_folds`); every setting sees the same
+        folds.
+    model : "tree" or "forest"
+    leaf_rule : "majority" or "prior"
+        How leaves are labelled (``"prior"``: the class whose leaf frequency most exceeds its
+        prior).
+    tree_params : dict
+        The same stopping rules for every setting: ``max_depth``, ``min_samples_split``,
+        ``min_samples_leaf``, ``min_gain``, ``categorical``...
+    n_estimators, max_features :
+        Forest only. Each forest is seeded from ``(seed, repeat, fold)``, the same for every
+        setting.
+    reference : str, optional
+        The key of the setting the others are compared with (default above).
+    data_name : str
+        The data set's name, recorded in the result.
+    model_factory : callable, optional
+        Builds an estimator from the keyword arguments (default :class:`offcenter.TreeClassifier`
+        or :class:`offcenter.ensemble.forest.ForestClassifier`).
+    n_jobs : int or None
+        Fits run at once, through joblib: None or 1 runs them one after the other in this process
+        (unless a ``joblib.parallel_config`` context says otherwise), -1 on every core, -2 on
+        all but one... The results are identical whatever ``n_jobs`` (each fit depends only on its
+        fold and setting; the forest seeds are drawn up front); only ``seconds`` changes.
+    backend : None or str
+        The joblib backend: None (worker processes, loky), or ``"dask"`` to run the fits on a
+        dask.distributed cluster when one machine is not enough (connect a
+        ``distributed.Client`` first; needs the optional extra ``offcenter[distributed]``;
+        ``n_jobs`` then defaults to every worker thread of the cluster).
 
     Examples
     --------
@@ -426,70 +466,30 @@ class CrossValidation:
         )
 
 
-def evaluate(
+def cross_validate_settings(
     X,
     y,
     settings=DEFAULT_SETTINGS,
     *,
-    n_splits: int = 5,
-    n_repeats: int = 3,
-    seed: int = 0,
-    model: str = "tree",
-    leaf_rule: str = "majority",
-    tree_params: dict | None = None,
-    n_estimators: int = 25,
-    max_features="sqrt",
-    reference: str | None = None,
-    data_name: str = "",
     progress: Callable[[float, str], None] | None = None,
     should_cancel: Callable[[], bool] | None = None,
-    model_factory: Callable | None = None,
-    n_jobs: int | None = None,
-    backend: str | None = None,
+    **design,
 ) -> EvaluationResult:
-    """Cross-validate trees (or forests) grown with several measure settings on one data set.
+    """Cross-validate trees (or forests) grown with several measure settings on one data set:
+    ``CrossValidation(X, y, settings, **design)`` run to the end.
 
     Parameters
     ----------
-    X : pandas.DataFrame or 2-D array
-        Features (numeric and categorical columns, as :class:`offcenter.TreeClassifier` takes).
-    y : sequence
-        Class labels.
-    settings : iterable
-        Setting names or dicts (see :func:`parse_setting`); Shannon (or the first setting) is the
-        reference unless ``reference`` names another key.
-    n_splits, n_repeats, seed :
-        Repeated stratified k-fold design (:func:`stratified_folds`); every setting sees the same
-        folds.
-    model : "tree" or "forest"
-    leaf_rule : "majority" or "prior"
-        How leaves are labelled (``"prior"``: the class whose leaf frequency most exceeds its
-        prior).
-    tree_params : dict
-        The same stopping rules for every setting: ``max_depth``, ``min_samples_split``,
-        ``min_samples_leaf``, ``min_gain``, ``categorical``...
-    n_estimators, max_features :
-        Forest only. Each forest is seeded from ``(seed, repeat, fold)``, the same for every
-        setting.
+    X, y, settings, **design
+        The data, the settings and the design of the cross-validation (``n_splits``,
+        ``n_repeats``, ``seed``, ``model``, ``leaf_rule``, ``tree_params``, ``n_jobs``, ...),
+        as :class:`CrossValidation` takes them.
     progress : callable(fraction, message), optional
         Called after each fit (in submission order when the fits run in parallel).
     should_cancel : callable() -> bool, optional
         Checked before each fit (in parallel: before the start and as each fit ends); when it
         returns True the run stops and the result holds the completed folds with
         ``cancelled=True``.
-    model_factory : callable, optional
-        Builds an estimator from the keyword arguments (default :class:`offcenter.TreeClassifier`
-        or :class:`offcenter.ensemble.forest.ForestClassifier`).
-    n_jobs : int or None
-        Fits run at once, through joblib: None or 1 runs them one after the other in this process
-        (unless a ``joblib.parallel_config`` context says otherwise), -1 on every core, -2 on
-        all but one... The results are identical whatever ``n_jobs`` (each fit depends only on its
-        fold and setting; the forest seeds are drawn up front); only ``seconds`` changes.
-    backend : None or str
-        The joblib backend: None (worker processes, loky), or ``"dask"`` to run the fits on a
-        dask.distributed cluster when one machine is not enough (connect a
-        ``distributed.Client`` first; needs the optional extra ``offcenter[distributed]``;
-        ``n_jobs`` then defaults to every worker thread of the cluster).
 
     Returns
     -------
@@ -499,29 +499,13 @@ def evaluate(
     --------
     >>> from offcenter.data.datasets import load
     >>> df = load("glass")
+    >>> X, y = df.drop(columns="class"), df["class"]
     >>> kw = dict(n_splits=3, n_repeats=1, tree_params={"max_depth": 2})
-    >>> one = evaluate(df.drop(columns="class"), df["class"], ["shannon", "gini"], **kw)
-    >>> two = evaluate(df.drop(columns="class"), df["class"], ["shannon", "gini"], n_jobs=2, **kw)
+    >>> one = cross_validate_settings(X, y, ["shannon", "gini"], **kw)
+    >>> two = cross_validate_settings(X, y, ["shannon", "gini"], n_jobs=2, **kw)
     >>> one.folds.drop(columns="seconds").equals(two.folds.drop(columns="seconds"))
     True
     """
-    cv = CrossValidation(
-        X,
-        y,
-        settings,
-        n_splits=n_splits,
-        n_repeats=n_repeats,
-        seed=seed,
-        model=model,
-        leaf_rule=leaf_rule,
-        tree_params=tree_params,
-        n_estimators=n_estimators,
-        max_features=max_features,
-        reference=reference,
-        data_name=data_name,
-        model_factory=model_factory,
-        n_jobs=n_jobs,
-        backend=backend,
-    )
+    cv = CrossValidation(X, y, settings, **design)
     cv.run(progress=progress, should_cancel=should_cancel)
     return cv.result()

@@ -51,6 +51,7 @@ Communications in Statistics A 9 (1980) 571-595.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from typing import NamedTuple
@@ -423,6 +424,21 @@ def _bootstrap_ci(d: np.ndarray, statistic, confidence: float, n_resamples: int,
     return value, lo, hi
 
 
+def _median(x, axis: int = -1):
+    """:func:`numpy.median` along ``axis`` by a full sort: the same numbers (the middle value, or
+    the mean of the two middle values), about five times faster than numpy's partition on the
+    bootstrap's 9,999 resamples of a few dozen differences. NaN in a row gives NaN, as numpy.
+
+    >>> x = np.array([[3.0, 1.0, 2.0, 5.0], [1.0, np.nan, 0.0, 2.0]])
+    >>> _median(x, axis=1).tolist(), np.median(x, axis=1).tolist()
+    ([2.5, nan], [2.5, nan])
+    """
+    s = np.moveaxis(np.sort(np.asarray(x, dtype=float), axis=axis), axis, -1)
+    n = s.shape[-1]
+    out = s[..., (n - 1) // 2 : n // 2 + 1].mean(axis=-1)
+    return np.where(np.isnan(s[..., -1]), np.nan, out)
+
+
 def median_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, seed: int = 0):
     """Median of the differences and its bootstrap confidence interval over the data sets.
 
@@ -438,7 +454,7 @@ def median_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, s
     d = _differences(d)
     if d.size == 0:
         return math.nan, math.nan, math.nan
-    return _bootstrap_ci(d, np.median, confidence, n_resamples, seed)
+    return _bootstrap_ci(d, _median, confidence, n_resamples, seed)
 
 
 def mean_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, seed: int = 0):
@@ -492,6 +508,20 @@ def bayesian_signed_rank(x, y, rope: float = ROPE, seed: int = 0, nsamples: int 
     return float(left), float(mid), float(right)
 
 
+@functools.lru_cache(maxsize=4)
+def _dirichlet_draws(seed: int, size: int, prior: float, nsamples: int) -> np.ndarray:
+    """``RandomState(seed).dirichlet([prior, 1, ..., 1], nsamples)`` (``size`` weights), read-only.
+
+    The draws depend on nothing else, so the comparisons of a report (a thousand of them, most
+    over the same number of data sets) share them instead of drawing them again.
+    """
+    weights = np.ones(size)
+    weights[0] = prior
+    draws = np.random.RandomState(seed).dirichlet(weights, nsamples)
+    draws.flags.writeable = False
+    return draws
+
+
 def _signed_rank_probs(x, y, rope: float, nsamples: int, seed: int, prior: float = 0.5):
     r"""``baycomp.SignedRankTest.probs(x, y, rope, nsamples=..., random_state=seed)``, the same
     numbers without its Python loop over the draws (baycomp 1.0.3 spends about 0.15 s a call; the
@@ -508,14 +538,12 @@ def _signed_rank_probs(x, y, rope: float, nsamples: int, seed: int, prior: float
     """
     diff = np.hstack(([0.0], y - x))
     sums = diff[:, None] + diff[None, :]
-    weights = np.ones(diff.size)
-    weights[0] = prior
 
     def heaviside(a, thresh):
         return (a > thresh).astype(float) + 0.5 * (a == thresh).astype(float)
 
     below, above = heaviside(-sums, 2 * rope), heaviside(sums, 2 * rope)
-    draws = np.random.RandomState(seed).dirichlet(weights, nsamples)
+    draws = _dirichlet_draws(seed, diff.size, prior, nsamples)
     masses = np.empty((nsamples, 3))
     masses[:, 0] = ((draws @ below) * draws).sum(axis=1)
     masses[:, 2] = ((draws @ above) * draws).sum(axis=1)

@@ -18,7 +18,7 @@ Models (:data:`MODELS`)
     fixed rule, not tuned: no inner cross-validation); ``"forest"``: a bagged forest of
     ``n_estimators`` (25) fully grown trees with ``max_features="sqrt"``
     (:class:`~offcenter.ensemble.forest.ForestClassifier`, class-stratified bootstrap), seeded per
-    (seed, repeat, fold) as :func:`offcenter.evaluation.runner.evaluate` does;
+    (seed, repeat, fold) as :func:`offcenter.evaluation.runner.cross_validate_settings` does;
     ``"balanced_forest"``: the same forest on class-balanced bootstrap samples
     (``bootstrap="balanced"``: every tree sees n rows, n // q of each class: the minority
     oversampled and the majority undersampled to the same size, **not** the balanced random
@@ -311,7 +311,10 @@ def _as_study_data(name: str, raw: pd.DataFrame, target: str | None, positive) -
 
 
 def read_folder(
-    folder, target: str | None = None, positive: str | None = "positive"
+    folder,
+    target: str | None = None,
+    positive: str | None = "positive",
+    only: Iterable[str] | None = None,
 ) -> tuple[list[StudyData], list[str]]:
     """Every ``*.csv`` file of ``folder`` (sorted by name) as a binary :class:`StudyData`.
 
@@ -320,6 +323,9 @@ def read_folder(
     empty fields as missing, rows without a class left out). The class is ``target`` (default: the
     last column). The positive class is the label ``positive`` when present (KEEL's
     ``"positive"``, the minority class by construction), otherwise the least frequent class.
+
+    ``only`` (file names without ``.csv``, the study's ``--only``) reads just those files: the
+    others are not parsed, and their problems not reported.
 
     Returns ``(data_sets, problems)``: a file that cannot be used (unreadable, not binary...) is
     left out with a one-line reason in ``problems``, never an exception. A missing folder, or one
@@ -340,6 +346,9 @@ def read_folder(
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".csv" and p.is_file())
     if not files:
         raise ValueError(f"folder: {folder} holds no .csv file.")
+    if only is not None:
+        wanted = set(only)
+        files = [p for p in files if p.stem in wanted]
     out, problems = [], []
     for path in files:
         try:

@@ -205,7 +205,8 @@ def _p(x: float) -> str:
 
 def _columns(folds: pd.DataFrame) -> list[tuple[str, str]]:
     """(metric, leaf rule) columns of the rank tables: threshold-free once, the others per rule."""
-    rules = [r for r in LEAF_RULES if r in set(folds["leaf_rule"])]
+    present = set(folds["leaf_rule"].unique())
+    rules = [r for r in LEAF_RULES if r in present]
     out = []
     for m in STUDY_METRICS:
         out.extend([(m, "majority")] if m in THRESHOLD_FREE else [(m, r) for r in rules])
@@ -274,7 +275,8 @@ def markdown_report(folds: pd.DataFrame, meta: dict, bayes: bool = True) -> str:
     if versions:
         lines += ["Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + ".", ""]
     lines += [STATISTICS_NOTE, ""]
-    for model in [m for m in MODELS if m in set(folds["model"])]:
+    present = set(folds["model"].unique())
+    for model in [m for m in MODELS if m in present]:
         labels = setting_labels(folds, model=model)
         part = folds[folds["model"] == model]
         n_data = part["data"].nunique()
@@ -526,12 +528,12 @@ def main(argv: list[str] | None = None) -> int:
         keys = [s.key for s in settings]
         if "shannon" not in keys:
             parser.error("--settings must include shannon (the reference)")
-        try:
-            data_sets, problems = read_folder(args.folder, args.target, args.positive)
+        wanted = [w.strip() for w in args.only.split(",") if w.strip()] if args.only else None
+        try:  # with --only, only those files are parsed
+            data_sets, problems = read_folder(args.folder, args.target, args.positive, wanted)
         except ValueError as err:
             raise CliError(str(err)) from None
-        if args.only:
-            wanted = [w.strip() for w in args.only.split(",") if w.strip()]
+        if wanted:
             missing = [w for w in wanted if w not in {d.name for d in data_sets}]
             if missing:
                 raise CliError(f"--only: no data set named {', '.join(missing)} in {args.folder}")

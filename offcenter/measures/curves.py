@@ -59,6 +59,7 @@ __all__ = [
     "ternary_grid",
     "ternary_mesh",
     "theta_sweep",
+    "param_sweep",
     "transform_table",
     "transform_maps",
     "pi_unnormalised",
@@ -487,6 +488,73 @@ def theta_sweep(
         for s in specs:
             values[s.key][i] = curve_values(s, dist, _theta_binary(float(t)))
     return grid, values
+
+
+def param_sweep(
+    specs: Sequence[MeasureSetting], theta, name: str, values, n: int = 201
+) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, list[str]]]:
+    r"""Two-class curves as one parameter of the measures moves (Daroczy's :math:`\beta`, the
+    rank diversity's :math:`\rho`), at one theta: the frames of a parameter's slider.
+
+    Each setting of ``specs`` that takes the parameter ``name`` is drawn with ``name`` set to
+    each of ``values`` in turn, everything else (measure, theta, other parameters) kept; the
+    settings that do not take it are left out.
+
+    Parameters
+    ----------
+    specs : sequence of MeasureSetting
+        The curves (their keys name the result's entries: the curves as they are now).
+    theta : float
+        The page's reference frequency of class 1, 0 < theta < 1.
+    name : str
+        A parameter's name (``"beta"``).
+    values : array_like
+        The frames' values of the parameter (each within its range).
+    n : int, default 201
+        Points of the grid ``linspace(0, 1, n)``, theta added exactly (:func:`binary_grid`).
+
+    Returns
+    -------
+    grid : ndarray
+        The shared grid.
+    curves : dict
+        key -> array (len(values), len(grid)): the curve with the parameter at each value.
+    labels : dict
+        key -> the legend label (:func:`curve_label`) at each value.
+
+    Examples
+    --------
+    >>> s = MeasureSetting("daroczy", "prior", beta=2.0)
+    >>> g, v, labels = param_sweep([s, MeasureSetting("shannon")], 0.2, "beta", [1.0, 2.0], n=11)
+    >>> list(v), labels["oc_daroczy_b2"]
+    (['oc_daroczy_b2'], ['off-centered Daroczy (β = 1)', 'off-centered Daroczy (β = 2)'])
+    >>> bool(np.allclose(v["oc_daroczy_b2"][1], binary_curves([s], 0.2, g)["oc_daroczy_b2"]))
+    True
+    """
+    steps = np.atleast_1d(np.asarray(values, dtype=float))
+    if steps.ndim != 1 or steps.size == 0:
+        raise ValueError(f"values must be a non-empty list of numbers; got {values!r}.")
+    t = _theta_binary(theta)
+    grid = binary_grid(t, n=n)
+    dist = boolean_distribution(grid)
+    curves: dict[str, np.ndarray] = {}
+    labels: dict[str, list[str]] = {}
+    for s in _check_specs(specs):
+        if name not in s.params:
+            continue
+        moved = [
+            MeasureSetting(
+                s.measure,
+                theta=s.theta,
+                params={**s.params, name: float(v)},
+                consistent=s.consistent,
+                n=s.n,
+            )
+            for v in steps
+        ]
+        curves[s.key] = np.stack([curve_values(m, dist, t) for m in moved])
+        labels[s.key] = [curve_label(m) for m in moved]
+    return grid, curves, labels
 
 
 def pi_unnormalised(p, theta) -> np.ndarray:

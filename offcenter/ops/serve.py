@@ -22,10 +22,14 @@ configuration of :func:`haproxy_config`:
   ``timeout client-fin``/``server-fin`` for half-closed connections;
 - ``/healthz`` on the balancer: 200 while at least one process is in service, else 503.
 
-Warm-up before traffic: HAProxy starts with every process in maintenance; each process is put
-in service (through HAProxy's admin socket) only after every page ran once on it
-(:func:`offcenter.ops.warmup.warm`: the imports and caches of a first visit), so no student
-waits for a cold process. ``--no-warm`` skips the warm-up.
+Warm-up before traffic: each ``streamlit run app.py`` warms itself before it accepts a
+connection (``app.py``'s ``st.App`` lifespan, :func:`offcenter.ops.warmup.lifespan`: every page,
+and the Tree page on every bundled data set, run once in its own process: the imports and caches
+of a first visit). HAProxy starts with every process in maintenance; each process is put in
+service (through HAProxy's admin socket) only once it answers its health check, warm, and every
+page ran once on it through its websocket (:func:`offcenter.ops.warmup.warm`, a check of the real
+path that costs little on a warm process), so no student waits for a cold process.
+``--no-warm`` skips both (``OFFCENTER_WARM=0`` for its processes).
 
 Supervision: a Streamlit process that dies is taken out by the health check, restarted on its
 port, warmed, then put back in service; the command keeps running (its other processes and their
@@ -59,7 +63,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from offcenter.ops.failover import NAME_ENV, PREVIOUS_HEADER
-from offcenter.ops.warmup import warm
+from offcenter.ops.warmup import WARM_ENV, warm
 
 __all__ = [
     "Backend",
@@ -341,9 +345,10 @@ class _Stop(BaseException):
 class AppProcess:
     """One local ``streamlit run app.py`` on a fixed host and port (restartable)."""
 
-    def __init__(self, backend: Backend, extra: list[str]):
+    def __init__(self, backend: Backend, extra: list[str], warm: bool = True):
         self.backend = backend
         self.extra = list(extra)
+        self.warm = warm  # False: no warm-up of its own (OFFCENTER_WARM=0)
         self.proc: subprocess.Popen | None = None
         self.starts: list[float] = []
 
@@ -351,6 +356,8 @@ class AppProcess:
         b = self.backend
         cmd = streamlit_command(b.port, b.host, *self.extra)
         env = {**os.environ, NAME_ENV: b.name}  # its name behind HAProxy (failover notice)
+        if not self.warm:
+            env[WARM_ENV] = "0"
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, preexec_fn=_die_with_parent)
         self.starts.append(time.monotonic())
 
@@ -392,7 +399,9 @@ class Deployment:
             for i in range(args.workers):
                 host = hosts[i % len(hosts)]
                 self.backends.append(Backend(f"app{i + 1}", host, _free_port(host)))
-            self.apps = [AppProcess(b, args.streamlit_args) for b in self.backends]
+            self.apps = [
+                AppProcess(b, args.streamlit_args, warm=not args.no_warm) for b in self.backends
+            ]
         self.in_service: set[str] = set()
 
     # ---------------------------------------------------------------- pieces
@@ -602,7 +611,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="print HAProxy's configuration for these processes and exit",
     )
-    parser.add_argument("--no-warm", action="store_true", help="no warm-up before traffic")
+    parser.add_argument(
+        "--no-warm",
+        action="store_true",
+        help="no warm-up before traffic (the processes' own included: OFFCENTER_WARM=0)",
+    )
     parser.add_argument(
         "--access-log", metavar="FILE", help="append HAProxy's access log (one line a request)"
     )

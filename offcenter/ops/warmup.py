@@ -19,6 +19,14 @@ Only the given host is contacted (127.0.0.1 by default).
 it (the Kubernetes manifest runs it as the container's postStart hook, so a pod is ready only
 once warm).
 
+A server also warms itself before it answers anything: ``app.py`` declares the app as an
+``st.App`` whose :func:`lifespan` runs every link of :data:`LINKS` once in the server's own
+process (:func:`warm_runtime`: sessions of Streamlit's runtime, without a socket) before uvicorn
+accepts connections, so ``/_stcore/health`` answers 200 only once the imports are done and the
+caches filled. A class that arrives at "ready" then finds the process warm, with no warm-up
+session of anyone's. ``OFFCENTER_WARM=0`` in the environment skips it (a quicker start while
+developing).
+
 >>> PAGES[0], PAGES[-1]
 ('', 'Compare_measures')
 >>> LINKS[0]
@@ -31,6 +39,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import sys
 import time
 import urllib.request
@@ -42,13 +52,41 @@ from websockets.asyncio.client import connect
 
 from offcenter.data.datasets import DATASETS
 
-__all__ = ["LINKS", "PAGES", "open_page", "wait_healthy", "warm"]
+__all__ = [
+    "LINKS",
+    "PAGES",
+    "WARM_ENV",
+    "lifespan",
+    "open_page",
+    "run_in_process",
+    "wait_healthy",
+    "warm",
+    "warm_runtime",
+]
 
 #: The app's pages by URL path name ("" is the home page).
 PAGES = ("", "Two_classes", "Q_classes", "Tree", "Compare_measures")
 #: What :func:`warm` opens: every page, then the Tree page on every bundled data set
 #: (page, query string).
 LINKS = tuple((page, "") for page in PAGES) + tuple(("Tree", f"data={name}") for name in DATASETS)
+#: The environment variable that skips the server's own warm-up (:func:`lifespan`) when "0".
+WARM_ENV = "OFFCENTER_WARM"
+
+
+def _rerun(page: str, query: str) -> BackMsg:
+    """The browser's first message: run the page ``page`` with the link's ``query``."""
+    bm = BackMsg()
+    bm.rerun_script.page_name = page
+    bm.rerun_script.query_string = query
+    bm.rerun_script.widget_states.SetInParent()
+    return bm
+
+
+def _finished(msg: ForwardMsg) -> bool:
+    """The end of a run (not one cut short by a newer run)."""
+    return msg.WhichOneof("type") == "script_finished" and (
+        msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
+    )
 
 
 async def open_page(
@@ -99,17 +137,11 @@ async def open_page(
             ping_interval=None,
         )
         try:
-            bm = BackMsg()
-            bm.rerun_script.page_name = page
-            bm.rerun_script.query_string = query
-            bm.rerun_script.widget_states.SetInParent()
-            await conn.send(bm.SerializeToString())
+            await conn.send(_rerun(page, query).SerializeToString())
             async for data in conn:
                 msg = ForwardMsg()
                 msg.ParseFromString(data)
-                if msg.WhichOneof("type") == "script_finished" and (
-                    msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
-                ):
+                if _finished(msg):
                     return msg.script_finished
             raise ConnectionError(f"the server closed the session on page {page!r}")
         finally:
@@ -130,6 +162,82 @@ async def warm(ports: Iterable[int], links: Iterable = LINKS, **kwargs) -> None:
     for port in ports:
         for page, query in links:
             await open_page(port, page, query=query, **kwargs)
+
+
+class _InProcessClient:
+    """A session's client inside the server's process (Streamlit's ``SessionClient``
+    protocol): it keeps only the end of the first run."""
+
+    client_context = None  # no browser request: no headers, cookies or address
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self._loop = loop
+        self.finished: asyncio.Future = loop.create_future()
+
+    def write_forward_msg(self, msg: ForwardMsg) -> None:
+        if _finished(msg):
+            self._loop.call_soon_threadsafe(self._done, msg.script_finished)
+
+    def _done(self, status: int) -> None:
+        if not self.finished.done():
+            self.finished.set_result(status)
+
+
+async def run_in_process(
+    runtime, page: str = "", *, query: str = "", timeout: float = 300.0
+) -> int:
+    """:func:`open_page` inside the server: one session of ``runtime`` (Streamlit's
+    ``Runtime``, started) runs ``page`` with the link's ``query`` once, through the runtime's
+    own session API (``connect_session``, ``handle_backmsg``, ``close_session``: what its
+    websocket route does for a browser). Returns the ``script_finished`` status.
+    Runs on the runtime's event loop."""
+    client = _InProcessClient(asyncio.get_running_loop())
+    session_id = runtime.connect_session(client=client, user_info={})
+    try:
+        runtime.handle_backmsg(session_id, _rerun(page, query))
+        return await asyncio.wait_for(client.finished, timeout)
+    finally:
+        runtime.close_session(session_id)
+
+
+async def warm_runtime(runtime, links: Iterable = LINKS, timeout: float = 300.0) -> list[str]:
+    """Run every link once in this server's process, in turn (:func:`run_in_process`).
+
+    Returns the links that failed (a timeout or a run that did not finish), as
+    ``page?query`` texts, after trying them all: a page that fails here fails for a student
+    too, and the server still serves the others.
+    """
+    failed = []
+    for page, query in [(x, "") if isinstance(x, str) else tuple(x) for x in links]:
+        try:
+            status = await run_in_process(runtime, page, query=query, timeout=timeout)
+        except (TimeoutError, RuntimeError) as exc:
+            failed.append(f"{page or 'Home'}?{query} ({exc!r})")
+            continue
+        if status != ForwardMsg.FINISHED_SUCCESSFULLY:
+            failed.append(f"{page or 'Home'}?{query} (status {status})")
+    return failed
+
+
+@contextlib.asynccontextmanager
+async def lifespan(app):
+    """``st.App``'s lifespan for ``app.py``: warm this process (:func:`warm_runtime`) after
+    Streamlit's runtime started and before uvicorn accepts a connection (its health route
+    included), unless ``OFFCENTER_WARM=0``. Prints one line when done."""
+    if os.environ.get(WARM_ENV, "1") != "0":
+        from streamlit.runtime import Runtime
+
+        started = time.monotonic()
+        failed = await warm_runtime(Runtime.instance())
+        took = time.monotonic() - started
+        if failed:
+            print(f"offcenter: own warm-up: {len(failed)} links failed: {failed}", flush=True)
+        print(
+            f"offcenter: own warm-up: {len(LINKS) - len(failed)} of {len(LINKS)} links run in "
+            f"this process ({took:.1f} s)",
+            flush=True,
+        )
+    yield
 
 
 def wait_healthy(port: int, host: str = "127.0.0.1", wait: float = 300.0, process=None) -> bool:

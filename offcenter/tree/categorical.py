@@ -32,7 +32,7 @@ import warnings
 
 import numpy as np
 
-from offcenter.tree.numeric import best_per_segment, evaluate
+from offcenter.tree.numeric import best_per_segment, score_candidates
 from offcenter.tree.records import TIE, BestSplits, Candidates, GrowthParams
 
 #: Codes up to which every grouping is scored for all nodes at once (2**9 - 1 = 511 groupings).
@@ -73,10 +73,10 @@ def warn_heuristic(features: dict, what: str = "The tree", stacklevel: int = 3) 
 
 def search_categorical(
     tab,
-    nn,
-    T,
+    n_nodes,
+    node_counts,
     n,
-    Ipar,
+    parent_impurity,
     params: GrowthParams,
     allowed=None,
     missing_code=None,
@@ -85,8 +85,8 @@ def search_categorical(
 ):
     """Best multiway or binary split of one categorical feature for every node.
 
-    ``tab`` is the (nn, K, q) count table of (node, code, class). With weighted rows, ``tab``
-    holds sums of weights and ``rows`` (nn, K) the number of rows of each (node, code)
+    ``tab`` is the (n_nodes, K, q) count table of (node, code, class). With weighted rows, ``tab``
+    holds sums of weights and ``rows`` (n_nodes, K) the number of rows of each (node, code)
     (``min_samples_leaf`` and ``n_missing`` count rows). The nodes whose binary split was
     searched by the heuristic (see the module docs) are added to the set ``heuristic``.
     """
@@ -94,7 +94,7 @@ def search_categorical(
     sizes = tab.sum(axis=2)
     rsizes = sizes if rows is None else rows
     present = rsizes > 0
-    n_missing = rsizes[:, missing_code] if missing_code is not None else np.zeros(nn, np.int64)
+    n_missing = rsizes[:, missing_code] if missing_code is not None else np.zeros(n_nodes, np.int64)
     if params.categorical == "multiway":
         kp = present.sum(axis=1)
         smallest = np.where(present, rsizes, np.iinfo(np.int64).max).min(axis=1)
@@ -106,20 +106,28 @@ def search_categorical(
         nodes = np.flatnonzero(ok)
         if nodes.size == 0:
             return None
-        gain, score = params.scorer.multiway(tab[nodes], sizes[nodes], Ipar[nodes], n[nodes])
+        gain, score = params.scorer.multiway(
+            tab[nodes], sizes[nodes], parent_impurity[nodes], n[nodes]
+        )
         groups = [tuple((c,) for c in np.flatnonzero(present[i])) for i in nodes]
         counts = [tab[i][present[i]] for i in nodes]
         return BestSplits(
             nodes, score, gain, groups=groups, child_counts=counts, n_missing=n_missing[nodes]
         )
     if K <= EVERY_GROUPING_JOINTLY:
-        return _every_grouping_jointly(tab, nn, T, n, Ipar, params, allowed, rows, sizes, present,
-                                       n_missing)  # fmt: skip
-    return _many_categories(tab, nn, T, n, Ipar, params, allowed, rows, sizes, rsizes, present,
-                            n_missing, heuristic)  # fmt: skip
+        return _every_grouping_jointly(
+            tab, n_nodes, node_counts, n, parent_impurity, params, allowed, rows, sizes, present,
+            n_missing,
+        )  # fmt: skip
+    return _many_categories(
+        tab, n_nodes, node_counts, n, parent_impurity, params, allowed, rows, sizes, rsizes,
+        present, n_missing, heuristic,
+    )  # fmt: skip
 
 
-def _every_grouping_jointly(tab, nn, T, n, Ipar, params, allowed, rows, sizes, present, n_missing):
+def _every_grouping_jointly(
+    tab, n_nodes, node_counts, n, parent_impurity, params, allowed, rows, sizes, present, n_missing
+):
     """Few categories: every grouping of the K codes, for all nodes at once (grouping g puts
     the codes of its set bits on the left; code K-1 is always on the right)."""
     K = tab.shape[1]
@@ -127,20 +135,20 @@ def _every_grouping_jointly(tab, nn, T, n, Ipar, params, allowed, rows, sizes, p
     if G < 1:
         return None
     bits = (np.arange(1, G + 1)[:, None] >> np.arange(K)[None, :]) & 1  # (G, K)
-    member = np.broadcast_to(bits.astype(bool)[None], (nn, G, K))
+    member = np.broadcast_to(bits.astype(bool)[None], (n_nodes, G, K))
     left = np.einsum("gk,nkq->ngq", bits.astype(tab.dtype), tab)
     if rows is None:
-        right = T[:, None, :] - left
+        right = node_counts[:, None, :] - left
     else:  # sums over the other group: a class absent from it counts exactly 0
         right = np.einsum("gk,nkq->ngq", (1 - bits).astype(tab.dtype), tab)
         rl = np.einsum("gk,nk->ng", bits, rows)
-    nl = left.sum(axis=2)
-    nr = right.sum(axis=2)
+    n_left = left.sum(axis=2)
+    n_right = right.sum(axis=2)
     if rows is None:
-        rl, rr = nl, nr
+        rl, rr = n_left, n_right
     else:
         rr = rows.sum(axis=1)[:, None] - rl
-    ok = _feasible(rl, rr, nl, nr, params)
+    ok = _feasible(rl, rr, n_left, n_right, params)
     ok &= (member & present[:, None, :]).any(axis=2) & (~member & present[:, None, :]).any(axis=2)
     if allowed is not None:
         ok &= allowed[:, None]
@@ -149,8 +157,8 @@ def _every_grouping_jointly(tab, nn, T, n, Ipar, params, allowed, rows, sizes, p
     nd_idx, g_idx = np.nonzero(ok)
     L = left[nd_idx, g_idx]
     R = right[nd_idx, g_idx]
-    pos = Candidates(nd_idx, L, R, nl[nd_idx, g_idx], nr[nd_idx, g_idx])
-    gain, score = evaluate(pos, Ipar, n, params)
+    pos = Candidates(nd_idx, L, R, n_left[nd_idx, g_idx], n_right[nd_idx, g_idx])
+    gain, score = score_candidates(pos, parent_impurity, n, params)
     nodes, b = best_per_segment(nd_idx, score)
     groups, counts = [], []
     for i, bb in zip(nodes, b):
@@ -169,12 +177,12 @@ def _every_grouping_jointly(tab, nn, T, n, Ipar, params, allowed, rows, sizes, p
     )
 
 
-def _feasible(rl, rr, nl, nr, params: GrowthParams):
+def _feasible(rl, rr, n_left, n_right, params: GrowthParams):
     """The leaf-size rules of two children: rows (``min_samples_leaf``) and weight
     (``min_weight_leaf``, from ``min_weight_fraction_leaf``)."""
     ok = (rl >= params.min_samples_leaf) & (rr >= params.min_samples_leaf)
     if params.min_weight_leaf > 0:
-        ok &= (nl >= params.min_weight_leaf) & (nr >= params.min_weight_leaf)
+        ok &= (n_left >= params.min_weight_leaf) & (n_right >= params.min_weight_leaf)
     return ok
 
 
@@ -192,8 +200,10 @@ def prefix_is_exact(scorer, q: int) -> bool:
     return q == 2 and scorer.alpha is None and scorer.prune_pure_runs
 
 
-def _many_categories(tab, nn, T, n, Ipar, params, allowed, rows, sizes, rsizes, present, n_missing,
-                     heuristic):  # fmt: skip
+def _many_categories(
+    tab, n_nodes, node_counts, n, parent_impurity, params, allowed, rows, sizes, rsizes, present,
+    n_missing, heuristic,
+):  # fmt: skip
     """More than :data:`EVERY_GROUPING_JOINTLY` codes: prefixes of the codes sorted by class
     share, then, at each node where they are not provably best, every grouping of the node's
     codes (up to :data:`ENUMERATION_CAP`) or a local search (beyond)."""
@@ -211,18 +221,18 @@ def _many_categories(tab, nn, T, n, Ipar, params, allowed, rows, sizes, rsizes, 
             rights.append(np.cumsum(st_tab[:, ::-1], axis=1)[:, ::-1][:, 1:, :])
             rls.append(np.cumsum(np.take_along_axis(rows, order, axis=1), axis=1)[:, :-1])
         rank = np.argsort(order, axis=1)  # position of each code in the order
-        members.append(rank[:, None, :] < np.arange(1, K)[None, :, None])  # (nn, K-1, K)
+        members.append(rank[:, None, :] < np.arange(1, K)[None, :, None])  # (n_nodes, K-1, K)
     left = np.concatenate(lefts, axis=1)
     member = np.concatenate(members, axis=1)
     if rows is None:
-        right = T[:, None, :] - left
+        right = node_counts[:, None, :] - left
     else:
         right = np.concatenate(rights, axis=1)
         rl = np.concatenate(rls, axis=1)
-    nl = left.sum(axis=2)
-    nr = right.sum(axis=2)
+    n_left = left.sum(axis=2)
+    n_right = right.sum(axis=2)
     if rows is None:
-        rl, rr = nl, nr
+        rl, rr = n_left, n_right
     else:
         rr = rows.sum(axis=1)[:, None] - rl
     valid = (member & present[:, None, :]).any(axis=2) & (~member & present[:, None, :]).any(axis=2)
@@ -230,26 +240,28 @@ def _many_categories(tab, nn, T, n, Ipar, params, allowed, rows, sizes, rsizes, 
         valid &= allowed[:, None]
     if not valid.any():
         return None
-    ok = valid & _feasible(rl, rr, nl, nr, params)
+    ok = valid & _feasible(rl, rr, n_left, n_right, params)
     out = {}  # node: (score, gain, left membership (K,), L, R) of its best grouping so far
     if ok.any():  # the best prefix that obeys the rules
         nd_idx, g_idx = np.nonzero(ok)
         L = left[nd_idx, g_idx]
         R = right[nd_idx, g_idx]
-        pos = Candidates(nd_idx, L, R, nl[nd_idx, g_idx], nr[nd_idx, g_idx])
-        gain, score = evaluate(pos, Ipar, n, params)
+        pos = Candidates(nd_idx, L, R, n_left[nd_idx, g_idx], n_right[nd_idx, g_idx])
+        gain, score = score_candidates(pos, parent_impurity, n, params)
         nodes, b = best_per_segment(nd_idx, score)
         for i, bb in zip(nodes, b):
             out[int(i)] = (score[bb], gain[bb], member[i, g_idx[bb]], L[bb], R[bb])
     exact = prefix_is_exact(params.scorer, q)
-    top = np.full(nn, -np.inf)  # the best prefix's score, rules or not
+    top = np.full(n_nodes, -np.inf)  # the best prefix's score, rules or not
     for i, v in out.items():
         top[i] = v[0]
     broken = valid & ~ok
     if exact and broken.any():  # scored apart: the same screening as without them
         nd_b, g_b = np.nonzero(broken)
-        pos = Candidates(nd_b, left[nd_b, g_b], right[nd_b, g_b], nl[nd_b, g_b], nr[nd_b, g_b])
-        np.maximum.at(top, nd_b, evaluate(pos, Ipar, n, params)[1])
+        pos = Candidates(
+            nd_b, left[nd_b, g_b], right[nd_b, g_b], n_left[nd_b, g_b], n_right[nd_b, g_b]
+        )
+        np.maximum.at(top, nd_b, score_candidates(pos, parent_impurity, n, params)[1])
     for i in np.flatnonzero(valid.any(axis=1)):
         i = int(i)
         if exact and i in out and out[i][0] >= top[i] - TIE:
@@ -258,10 +270,10 @@ def _many_categories(tab, nn, T, n, Ipar, params, allowed, rows, sizes, rsizes, 
         t = tab[i, codes]
         r = rsizes[i, codes]
         if codes.size <= ENUMERATION_CAP:
-            found = _enumerate(t, r, Ipar[i], n[i], params)
+            found = _enumerate(t, r, parent_impurity[i], n[i], params)
         else:
             seeds = [] if i not in out else [out[i][2][codes]]
-            found = _local_search(t, r, Ipar[i], n[i], params, seeds)
+            found = _local_search(t, r, parent_impurity[i], n[i], params, seeds)
             if heuristic is not None:
                 heuristic.add(i)
         if found is None or (i in out and not found[0] > out[i][0] + TIE):
@@ -298,7 +310,7 @@ def _subset_sums(t, nbits):
     return np.tensordot(bits, head, axes=(1, 0)), np.tensordot(1 - bits, head, axes=(1, 0))
 
 
-def _enumerate(t, r, ip, n, params):
+def _enumerate(t, r, parent_impurity, n, params):
     """Every grouping of one node's k present codes (class counts ``t`` (k, q), rows ``r``):
     (score, gain, left membership, L, R) of the best that obeys the leaf-size rules, None if
     none does.
@@ -319,7 +331,7 @@ def _enumerate(t, r, ip, n, params):
     hi_rr = hi_rr + r[m]
     n_lo = 1 << b
     per = max(1, CHUNK // n_lo)
-    ipv, nv = np.array([ip]), np.array([n])
+    parent_impurities, nv = np.array([parent_impurity]), np.array([n])
     scores = np.full(1 << m, -np.inf)
     for h0 in range(0, 1 << (m - b), per):
         hs = slice(h0, min(h0 + per, 1 << (m - b)))
@@ -327,13 +339,13 @@ def _enumerate(t, r, ip, n, params):
         R = (hi_R[hs, None, :] + lo_R[None, :, :]).reshape(-1, q)
         rl = (hi_rl[hs, None, 0] + lo_rl[None, :, 0]).reshape(-1)
         rr = (hi_rr[hs, None, 0] + lo_rr[None, :, 0]).reshape(-1)
-        nl, nr = L.sum(axis=1), R.sum(axis=1)
-        ok = _feasible(rl, rr, nl, nr, params) & (rl > 0)
+        n_left, n_right = L.sum(axis=1), R.sum(axis=1)
+        ok = _feasible(rl, rr, n_left, n_right, params) & (rl > 0)
         if not ok.any():
             continue
         idx = np.flatnonzero(ok)
-        pos = Candidates(np.zeros(idx.size, np.int64), L[idx], R[idx], nl[idx], nr[idx])
-        _, score = evaluate(pos, ipv, nv, params)
+        pos = Candidates(np.zeros(idx.size, np.int64), L[idx], R[idx], n_left[idx], n_right[idx])
+        _, score = score_candidates(pos, parent_impurities, nv, params)
         scores[h0 * n_lo + idx] = score
     best = scores.max()
     if best == -np.inf:
@@ -341,25 +353,27 @@ def _enumerate(t, r, ip, n, params):
     g = int(np.flatnonzero(scores >= best - TIE)[0])
     h, lo = divmod(g, n_lo)
     L, R = hi_L[h] + lo_L[lo], hi_R[h] + lo_R[lo]
-    gain, score = evaluate(Candidates(np.zeros(1, np.int64), L[None], R[None], L.sum()[None],
-                                      R.sum()[None]), ipv, nv, params)  # fmt: skip
+    gain, score = score_candidates(Candidates(np.zeros(1, np.int64), L[None], R[None], L.sum()[None],
+                                      R.sum()[None]), parent_impurities, nv, params)  # fmt: skip
     mem = np.zeros(k, bool)
     mem[:m] = (g >> np.arange(m)) & 1
     return score[0], gain[0], mem, L, R
 
 
-def category_table(codes, nd, yy, nn, K, q, w=None):
+def category_table(codes, node_ids, y_codes, n_nodes, K, q, w=None):
     """(node, code, class) counts, or sums of the rows' weights ``w``."""
-    key = (nd.astype(np.int64) * K + codes) * q + yy
-    return np.bincount(key, weights=w, minlength=nn * K * q).reshape(nn, K, q)
+    key = (node_ids.astype(np.int64) * K + codes) * q + y_codes
+    return np.bincount(key, weights=w, minlength=n_nodes * K * q).reshape(n_nodes, K, q)
 
 
-def category_rows(codes, nd, nn, K):
+def category_rows(codes, node_ids, n_nodes, K):
     """(node, code) row counts (for weighted rows, next to :func:`category_table`)."""
-    return np.bincount(nd.astype(np.int64) * K + codes, minlength=nn * K).reshape(nn, K)
+    return np.bincount(node_ids.astype(np.int64) * K + codes, minlength=n_nodes * K).reshape(
+        n_nodes, K
+    )
 
 
-def _score_groupings(mems, t, r, ipv, nv, params):
+def _score_groupings(mems, t, r, parent_impurities, nv, params):
     """(score, gain, L, R) of groupings ``mems`` (m, k) (True: left) of one node's codes; score
     and gain -inf where a group is empty or a leaf-size rule fails."""
     memf = mems.astype(t.dtype)
@@ -367,18 +381,18 @@ def _score_groupings(mems, t, r, ipv, nv, params):
     R = (1 - memf) @ t
     rl = mems @ r
     rr = ~mems @ r
-    nl, nr = L.sum(axis=1), R.sum(axis=1)
-    ok = _feasible(rl, rr, nl, nr, params) & (rl > 0) & (rr > 0)
+    n_left, n_right = L.sum(axis=1), R.sum(axis=1)
+    ok = _feasible(rl, rr, n_left, n_right, params) & (rl > 0) & (rr > 0)
     score = np.full(len(mems), -np.inf)
     gain = np.full(len(mems), -np.inf)
     idx = np.flatnonzero(ok)
     if idx.size:
-        pos = Candidates(np.zeros(idx.size, np.int64), L[idx], R[idx], nl[idx], nr[idx])
-        gain[idx], score[idx] = evaluate(pos, ipv, nv, params)
+        pos = Candidates(np.zeros(idx.size, np.int64), L[idx], R[idx], n_left[idx], n_right[idx])
+        gain[idx], score[idx] = score_candidates(pos, parent_impurities, nv, params)
     return score, gain, L, R
 
 
-def _local_search(t, r, ip, n, params, seeds):
+def _local_search(t, r, parent_impurity, n, params, seeds):
     """A good grouping of one node's many codes (class counts ``t`` (k, q), rows ``r``), NOT
     provably the best: from the best prefix of the codes sorted by class share that obeys the
     leaf-size rules (``seeds``) and from the best of the prefixes of the codes sorted by rows,
@@ -386,14 +400,16 @@ def _local_search(t, r, ip, n, params, seeds):
     than TIE. (score, gain, left membership, L, R), or None when no grouping tried obeys the
     rules."""
     k = t.shape[0]
-    ipv, nv = np.array([ip]), np.array([n])
+    parent_impurities, nv = np.array([parent_impurity]), np.array([n])
     tri = np.tri(k - 1, k, 0, bool)  # prefixes of length 1..k-1 in the order's positions
     by_rows = np.argsort(r, kind="stable")
     prefixes = tri[:, np.argsort(by_rows)]
-    score, gain, L, R = _score_groupings(prefixes, t, r, ipv, nv, params)
+    score, gain, L, R = _score_groupings(prefixes, t, r, parent_impurities, nv, params)
     starts = []
     if seeds:
-        s0, g0, L0, R0 = _score_groupings(np.array(seeds, bool), t, r, ipv, nv, params)
+        s0, g0, L0, R0 = _score_groupings(
+            np.array(seeds, bool), t, r, parent_impurities, nv, params
+        )
         starts.append((s0[0], g0[0], np.array(seeds[0], bool), L0[0], R0[0]))
     b = int(np.argmax(score))
     starts.append((score[b], gain[b], prefixes[b], L[b], R[b]))
@@ -404,7 +420,7 @@ def _local_search(t, r, ip, n, params, seeds):
             continue
         for _ in range(4 * k):
             moves = cur[2][None, :] ^ flips
-            ms, mg, mL, mR = _score_groupings(moves, t, r, ipv, nv, params)
+            ms, mg, mL, mR = _score_groupings(moves, t, r, parent_impurities, nv, params)
             j = int(np.argmax(ms))
             if not ms[j] > cur[0] + TIE:
                 break

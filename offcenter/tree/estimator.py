@@ -804,17 +804,17 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         check_fitted(self)
         enc = self._encode(X)
         index = {_python_value(c): i for i, c in enumerate(self.classes_)}
-        yy = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y).reshape(-1)
-        if len(yy) != enc.n:
-            raise ValueError(f"X has {enc.n} rows but y has {len(yy)} labels.")
+        labels = np.asarray(y.to_numpy() if isinstance(y, pd.Series) else y).reshape(-1)
+        if len(labels) != enc.n:
+            raise ValueError(f"X has {enc.n} rows but y has {len(labels)} labels.")
         try:
-            codes = np.asarray([index[_python_value(v)] for v in yy], np.int64)
+            codes = np.asarray([index[_python_value(v)] for v in labels], np.int64)
         except KeyError as exc:
             raise ValueError(f"y holds a class the tree does not know: {exc.args[0]!r}.") from None
         self.training_data_ = TrainingData(
             enc,
             codes.astype(np.int8 if len(self.classes_) < 127 else np.int32),
-            self._row_weights(sample_weight, yy, enc.n),
+            self._row_weights(sample_weight, labels, enc.n),
         )
         self._train_leaf = None
         return self

@@ -10,6 +10,8 @@ its gain is above ``min_gain + TIE`` and routes the rows to the children.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from offcenter.tree.categorical import category_rows, category_table, search_categorical
@@ -24,6 +26,11 @@ from offcenter.tree.records import (
     Screened,
     split_choice,
 )
+
+#: With ``max_features``: search a numeric feature only on the rows of the nodes that drew it,
+#: and read a node's range of a feature from its sorted segment (:func:`_varying`). The trees
+#: are the same either way (``tests/tree/test_engine.py`` grows both); False is the full scan.
+DRAWN_ROWS_ONLY = True
 
 
 def _splittable(rec: Record, params: GrowthParams) -> bool:
@@ -41,11 +48,11 @@ def _varying(
     enc: Encoded,
     act: np.ndarray,
     nd_act: np.ndarray,
-    nn: int,
+    n_nodes: int,
     state: dict | None = None,
     no_nan: set | None = None,
 ) -> np.ndarray:
-    """(nn, F) boolean: feature j takes at least two values among node k's rows.
+    """(n_nodes, F) boolean: feature j takes at least two values among node k's rows.
 
     A numeric feature varies when its smallest and largest non-missing values differ (missing
     values alone allow no threshold); a categorical one when two codes occur (the missing
@@ -56,8 +63,8 @@ def _varying(
     of a node are the first and last of its segment, read without a pass over its rows.
     """
     F = len(enc.features)
-    out = np.zeros((nn, F), bool)
-    ks = np.arange(nn)
+    out = np.zeros((n_nodes, F), bool)
+    ks = np.arange(n_nodes)
     for j, info in enumerate(enc.features):
         if state is not None and no_nan is not None and j in no_nan:
             o, _ys, key, _ws = state[j]
@@ -71,20 +78,20 @@ def _varying(
             continue
         col = enc.column(j)[act]
         if info.kind == "numeric":
-            lo = np.full(nn, np.inf)
-            hi = np.full(nn, -np.inf)
+            lo = np.full(n_nodes, np.inf)
+            hi = np.full(n_nodes, -np.inf)
             np.fmin.at(lo, nd_act, col)
             np.fmax.at(hi, nd_act, col)
         else:
-            lo = np.full(nn, np.iinfo(np.int64).max)
-            hi = np.full(nn, np.iinfo(np.int64).min)
+            lo = np.full(n_nodes, np.iinfo(np.int64).max)
+            hi = np.full(n_nodes, np.iinfo(np.int64).min)
             np.minimum.at(lo, nd_act, col)
             np.maximum.at(hi, nd_act, col)
         out[:, j] = lo < hi
     return out
 
 
-def _allowed_mask(nn, F, params: GrowthParams, varying=None):
+def _allowed_mask(n_nodes, F, params: GrowthParams, varying=None):
     """The features each node may split on: ``params.max_features`` drawn at random per node.
 
     As in scikit-learn (and Breiman's random forests as usually implemented), features that are
@@ -95,11 +102,11 @@ def _allowed_mask(nn, F, params: GrowthParams, varying=None):
     """
     if params.max_features is None or params.max_features >= F:
         return None
-    r = params.rng.random((nn, F))
+    r = params.rng.random((n_nodes, F))
     if varying is not None:
         r[~varying] = 2.0  # after every varying feature
     order = np.argsort(r, axis=1)[:, : params.max_features]
-    mask = np.zeros((nn, F), bool)
+    mask = np.zeros((n_nodes, F), bool)
     np.put_along_axis(mask, order, True, axis=1)
     if varying is not None:
         mask &= varying
@@ -143,15 +150,46 @@ def grow(
     ``bounds``: the roots' (lower, upper) bounds (None: unbounded).
     ``heuristic`` (a dict) gets, per categorical feature whose two-group split was searched by a
     heuristic at some node (:mod:`offcenter.tree.categorical`), its name: the number of nodes.
+
+    The steps, one function each: the roots' records and the nodes open to a split
+    (:func:`_open_roots`); every numeric column sorted once (:func:`_sorted_columns`); then
+    per level, the best split of every open node (:func:`_search_level`), the splits made and
+    their children recorded (:func:`_make_splits`), the rows sent to the children
+    (:func:`_route_rows`, :func:`_count_children`), the children open to a split
+    (:func:`_open_children`) and the sorted columns partitioned among them
+    (:func:`_partition_columns`).
     """
-    N = y.shape[0]
-    q = params.q
-    features = enc.features
-    F = len(features)
-    recs: list[Record] = []
-    node_of_row = np.full(N, -1, np.int32)
-    open_ids: list[int] = []
     forced = forced or {}
+    recs, node_of_row, open_ids = _open_roots(y, params, roots, forced, w, bounds)
+    state, no_nan = _sorted_columns(enc, node_of_row, len(open_ids), w)
+    while open_ids:
+        act = np.flatnonzero(node_of_row >= 0)
+        nd_act = node_of_row[act]
+        best = _search_level(
+            enc, y, params, recs, open_ids, act, nd_act, state, no_nan, w, heuristic
+        )
+        level_base = len(recs)  # the children of this level get ids from here on
+        routing = _make_splits(enc, params, recs, open_ids, best, forced, w)
+        rows, child_rec = _route_rows(enc, routing, act, nd_act)
+        _count_children(recs, level_base, rows, child_rec, y, w, params.q)
+        if params.monotonic is not None:
+            _bound_children(recs, open_ids, params.monotonic)
+        open_ids, new_local = _open_children(recs, open_ids, params)
+        node_of_row[act] = -1
+        node_of_row[rows] = new_local[child_rec]
+        if not open_ids:
+            break
+        _partition_columns(state, node_of_row, len(open_ids))
+    return recs
+
+
+def _open_roots(y, params: GrowthParams, roots: list, forced: dict, w, bounds):
+    """The roots' records, and the open node of every row (-1: none) with the open records'
+    ids: the roots that can split, or whose split is forced."""
+    q = params.q
+    recs: list[Record] = []
+    node_of_row = np.full(y.shape[0], -1, np.int32)
+    open_ids: list[int] = []
     for k, (rows, depth, cond) in enumerate(roots):
         if w is None:
             counts = np.bincount(y[rows], minlength=q).astype(np.int64)
@@ -163,230 +201,298 @@ def grow(
         if k in forced or _splittable(recs[-1], params):
             node_of_row[rows] = len(open_ids)
             open_ids.append(k)
-    # per numeric feature: rows of the open nodes sorted by (node, value), with their node
-    # indices (and weights) kept alongside (partitioned, never re-sorted); the values and
-    # labels are gathered from the data when the feature is searched, so they are not stored
-    # once per feature
-    state = {}
-    no_nan: set = set()  # numeric features with no missing value among the roots' rows
-    if open_ids:
-        act = np.flatnonzero(node_of_row >= 0)
-        whole = act.size == N
-        for j, info in enumerate(features):
-            if info.kind != "numeric":
-                continue
-            col = enc.num[:, enc.slot[j]]
-            if whole:
-                o = np.argsort(col).astype(np.int32)
-            else:
-                o = act[np.argsort(col[act])].astype(np.int32)
-            if not np.isnan(col.take(o[-1:])).any():  # NaN sorts last
-                no_nan.add(j)
-            key = node_of_row[o]
-            if len(open_ids) > 1:
-                perm = np.argsort(key, kind="stable")
-                o, key = o[perm], key[perm]
-            state[j] = [o, None, key, None if w is None else w[o]]
-    while open_ids:
-        nn = len(open_ids)
-        T = np.stack([recs[i].counts for i in open_ids])
-        n = T.sum(axis=1)
-        Ipar = params.scorer.node_impurity(T, n)
-        best_score = np.full(nn, -np.inf)
-        best_gain = np.full(nn, -np.inf)
-        best_feat = np.full(nn, -1, np.int64)
-        results = {}
-        act = np.flatnonzero(node_of_row >= 0)
-        nd_act = node_of_row[act]
-        sub = params.max_features is not None and params.max_features < F
-        varying = _varying(enc, act, nd_act, nn, state, no_nan) if sub else None
-        allowed = _allowed_mask(nn, F, params, varying)
-        y_act = y[act]
-        w_act = None if w is None else w[act]
-        found = {}
-        floor = np.full(nn, -np.inf)  # best exact score known so far, per node
-        cst = params.monotonic
-        if cst is not None:
-            lower = np.array([recs[i].bounds[0] for i in open_ids], np.float64)
-            upper = np.array([recs[i].bounds[1] for i in open_ids], np.float64)
-        for j, info in enumerate(features):
-            al = None if allowed is None else allowed[:, j]
-            if al is not None and not al.any():
-                continue
-            if info.kind == "numeric":
-                o, _, nds, ws = state[j]
-                if al is not None and ws is None and j in no_nan and not al.all():
-                    # only the rows of the nodes that drew the feature: the others' segments
-                    # hold no candidate (unweighted counts are exact integers either way;
-                    # with missing values the whole column decides how they are routed)
-                    keep = al.take(nds)
-                    o, nds = o[keep], nds[keep]
-                    al = None
-                ys = y.take(o)  # labels gathered when needed, as the values
-                vs = np.take(enc.num[:, enc.slot[j]], o)  # values gathered when needed
-                mono = None if cst is None or cst[j] == 0 else (int(cst[j]), lower, upper)
-                res = search_numeric(
-                    vs,
-                    nds,
-                    ys,
-                    nn,
-                    T,
-                    n,
-                    Ipar,
-                    params,
-                    al,
-                    lazy=True,
-                    floor=floor,
-                    w=ws,
-                    monotonic=mono,
-                )
-            else:
-                K = len(info.categories)
-                codes = enc.cat[act, enc.slot[j]]
-                tab = category_table(codes, nd_act, y_act, nn, K, q, w_act)
-                rws = None if w is None else category_rows(codes, nd_act, nn, K)
-                mc = K - 1 if info.has_missing else None
-                heur: set = set()
-                res = search_categorical(tab, nn, T, n, Ipar, params, al, mc, rws, heur)
-                if heur and heuristic is not None:
-                    heuristic[info.name] = heuristic.get(info.name, 0) + len(heur)
-            if res is not None:
-                found[j] = res
-                if isinstance(res, Screened):  # a proven lower bound of a score reached
-                    np.maximum(floor, res.screen.floor, out=floor)
-                else:
-                    np.maximum.at(floor, res.nodes, res.score)
-        resolve_lazy(found, nn, Ipar, n, params)
-        # the best feature of a node: the highest score; within TIE of it, the first column
-        top = np.full(nn, -np.inf)
-        for res in found.values():
-            np.maximum.at(top, res.nodes, res.score)
-        for j, res in found.items():
-            nodes = res.nodes
-            win = (best_feat[nodes] < 0) & (res.score >= top[nodes] - TIE)
-            if win.any():
-                won = nodes[win]
-                best_score[won] = res.score[win]
-                best_gain[won] = res.gain[win]
-                best_feat[won] = j
-                where = np.full(nn, -1, np.int64)
-                where[nodes] = np.arange(nodes.size)
-                res.where = where
-                results[j] = res
-        # forced splits (edits) replace the search result at their root
-        level_forced = {loc: forced[i] for loc, i in enumerate(open_ids) if i in forced}
-        # decide and create children
-        kind = np.zeros(nn, np.int8)
-        fslot = np.zeros(nn, np.int64)
-        thr = np.zeros(nn)
-        mchild = np.zeros(nn, np.int64)
-        first_child = np.zeros(nn, np.int64)
-        offset = np.zeros(nn, np.int64)
-        catmaps = []
-        cat_pos = 0
-        next_open: list[int] = []
-        level_base = len(recs)  # the children of this level get ids from here on
-        for loc, rid in enumerate(open_ids):
-            rec = recs[rid]
-            if loc in level_forced:
-                sp = level_forced[loc]
-            else:
-                j = int(best_feat[loc])
-                # a gain within TIE of min_gain is round-off of an equal one: children with the
-                # node's exact class proportions give 2.2e-16 under DKM, 0 under HDDT
-                if j < 0 or not best_gain[loc] > params.min_gain + TIE:
-                    continue
-                mid = params.min_impurity_decrease
-                if mid > 0:  # scikit-learn's weighted impurity decrease, and its test
-                    share = float(rec.counts.sum()) / params.total_weight
-                    if share * best_gain[loc] + SKLEARN_EPSILON < mid:
-                        continue
-                sp = split_choice(results[j], int(results[j].where[loc]), j, features[j])
-            rec.split = sp
-            rec.n_missing = int(sp.n_missing)
-            j = sp.feature_index
-            first_child[loc] = len(recs)
-            for k, cc in enumerate(sp.child_counts):
-                child = Record(
-                    rid,
-                    rec.depth + 1,
-                    np.asarray(cc, np.int64 if w is None else np.float64),
-                    rec.conditions + (sp.labels[k],),
-                )
-                rec.children.append(len(recs))
-                recs.append(child)
-            fslot[loc] = enc.slot[j]
-            if sp.kind == "numeric":
-                kind[loc] = 1
-                thr[loc] = sp.threshold
-                mchild[loc] = sp.missing_child
-            else:
-                kind[loc] = 2
-                K = len(features[j].categories)
-                table = np.full(K + 1, sp.default_child, np.int64)
-                for k, g in enumerate(sp.group_codes):
-                    table[np.asarray(g, np.int64) + 1] = k
-                offset[loc] = cat_pos
-                catmaps.append(table)
-                cat_pos += K + 1
-        # route the rows of the level to their children
-        split_nodes = kind[nd_act] > 0
-        rows = act[split_nodes]
-        nds = nd_act[split_nodes]
-        ck = np.zeros(rows.size, np.int64)
-        isnum = kind[nds] == 1
-        if isnum.any():
-            r, d = rows[isnum], nds[isnum]
-            v = enc.num[r, fslot[d]]
-            c = np.where(v <= thr[d], 0, 1)
-            nan = np.isnan(v)
-            if nan.any():
-                c = np.where(nan, mchild[d], c)
-            ck[isnum] = c
-        iscat = ~isnum
-        if iscat.any():
-            cm = np.concatenate(catmaps)
-            r, d = rows[iscat], nds[iscat]
-            ck[iscat] = cm[offset[d] + enc.cat[r, fslot[d]] + 1]
-        child_rec = first_child[nds] + ck
-        # the children's rows, and with weights their class counts summed from the rows (the
-        # search's counts are differences of cumulative sums: equal up to rounding)
-        n_new = len(recs) - level_base
-        local = child_rec - level_base
-        n_rows = np.bincount(local, minlength=n_new)
-        if w is not None and n_new:
-            wc = np.bincount(local * q + y[rows], weights=w[rows], minlength=n_new * q).reshape(
-                n_new, q
+    return recs, node_of_row, open_ids
+
+
+def _sorted_columns(enc: Encoded, node_of_row, n_open: int, w):
+    """Per numeric feature: the rows of the open nodes sorted by (node, value), with their
+    node indices (and weights) kept alongside (partitioned at each level, never re-sorted);
+    the values and labels are gathered from the data when the feature is searched, so they
+    are not stored once per feature. Also the numeric features with no missing value among
+    the open rows."""
+    state: dict = {}
+    no_nan: set = set()
+    if not n_open:
+        return state, no_nan
+    act = np.flatnonzero(node_of_row >= 0)
+    whole = act.size == node_of_row.size
+    for j, info in enumerate(enc.features):
+        if info.kind != "numeric":
+            continue
+        col = enc.num[:, enc.slot[j]]
+        if whole:
+            o = np.argsort(col).astype(np.int32)
+        else:
+            o = act[np.argsort(col[act])].astype(np.int32)
+        if not np.isnan(col.take(o[-1:])).any():  # NaN sorts last
+            no_nan.add(j)
+        key = node_of_row[o]
+        if n_open > 1:
+            perm = np.argsort(key, kind="stable")
+            o, key = o[perm], key[perm]
+        state[j] = [o, None, key, None if w is None else w[o]]
+    return state, no_nan
+
+
+@dataclass
+class _LevelBest:
+    """The best split of every open node of a level: its feature (-1: none), gain and score,
+    and the search result of each winning feature (``where`` set: a node's position in it)."""
+
+    feature: np.ndarray
+    gain: np.ndarray
+    score: np.ndarray
+    results: dict
+
+
+def _search_level(
+    enc: Encoded, y, params: GrowthParams, recs, open_ids, act, nd_act, state, no_nan, w, heuristic
+) -> _LevelBest:
+    """Search every feature (those drawn, with ``max_features``) at every open node of the
+    level at once, then keep each node's best: the highest score; within ``TIE`` of it, the
+    first column."""
+    n_nodes = len(open_ids)
+    node_counts = np.stack([recs[i].counts for i in open_ids])
+    n = node_counts.sum(axis=1)
+    parent_impurity = params.scorer.node_impurity(node_counts, n)
+    F = len(enc.features)
+    sub = params.max_features is not None and params.max_features < F
+    fast = DRAWN_ROWS_ONLY
+    varying = _varying(enc, act, nd_act, n_nodes, state, no_nan if fast else None) if sub else None
+    allowed = _allowed_mask(n_nodes, F, params, varying)
+    y_act = y[act]
+    w_act = None if w is None else w[act]
+    found = {}
+    floor = np.full(n_nodes, -np.inf)  # best exact score known so far, per node
+    cst = params.monotonic
+    if cst is not None:
+        lower = np.array([recs[i].bounds[0] for i in open_ids], np.float64)
+        upper = np.array([recs[i].bounds[1] for i in open_ids], np.float64)
+    for j, info in enumerate(enc.features):
+        al = None if allowed is None else allowed[:, j]
+        if al is not None and not al.any():
+            continue
+        if info.kind == "numeric":
+            o, _, nds, ws = state[j]
+            if fast and al is not None and ws is None and j in no_nan and not al.all():
+                # only the rows of the nodes that drew the feature: the others' segments
+                # hold no candidate (unweighted counts are exact integers either way;
+                # with missing values the whole column decides how they are routed)
+                keep = al.take(nds)
+                o, nds = o[keep], nds[keep]
+                al = None
+            ys = y.take(o)  # labels gathered when needed, as the values
+            vs = np.take(enc.num[:, enc.slot[j]], o)  # values gathered when needed
+            mono = None if cst is None or cst[j] == 0 else (int(cst[j]), lower, upper)
+            res = search_numeric(
+                vs,
+                nds,
+                ys,
+                n_nodes,
+                node_counts,
+                n,
+                parent_impurity,
+                params,
+                al,
+                lazy=True,
+                floor=floor,
+                w=ws,
+                monotonic=mono,
             )
-        for k in range(n_new):
-            recs[level_base + k].n_rows = int(n_rows[k])
-            if w is not None:
-                recs[level_base + k].counts = wc[k]
-        if cst is not None:
-            _bound_children(recs, open_ids, cst)
-        new_local = np.full(len(recs), -1, np.int64)
-        child_ids = [c for rid in open_ids for c in recs[rid].children]
-        for c in child_ids:
-            if _splittable(recs[c], params):
-                new_local[c] = len(next_open)
-                next_open.append(c)
-        node_of_row[act] = -1
-        nl_rows = new_local[child_rec]
-        node_of_row[rows] = nl_rows
-        open_ids = next_open
-        if not open_ids:
-            break
-        small = node_of_row.astype(np.int16) if len(open_ids) < 32767 else node_of_row
-        key_dtype = np.uint16 if len(open_ids) < 32767 else np.int32
-        for j, (o, _, _nds, ws) in state.items():
-            key = small.take(o)
-            keep = key >= 0
-            if not keep.all():
-                o, key = o[keep], key[keep]
-                ws = None if ws is None else ws[keep]
-            if len(open_ids) > 1:
-                perm = np.argsort(key.astype(key_dtype), kind="stable")
-                o, key = o.take(perm), key.take(perm)
-                ws = None if ws is None else ws[perm]
-            state[j] = [o, None, key, ws]
-    return recs
+        else:
+            K = len(info.categories)
+            codes = enc.cat[act, enc.slot[j]]
+            tab = category_table(codes, nd_act, y_act, n_nodes, K, params.q, w_act)
+            rws = None if w is None else category_rows(codes, nd_act, n_nodes, K)
+            mc = K - 1 if info.has_missing else None
+            heur: set = set()
+            res = search_categorical(
+                tab, n_nodes, node_counts, n, parent_impurity, params, al, mc, rws, heur
+            )
+            if heur and heuristic is not None:
+                heuristic[info.name] = heuristic.get(info.name, 0) + len(heur)
+        if res is not None:
+            found[j] = res
+            if isinstance(res, Screened):  # a proven lower bound of a score reached
+                np.maximum(floor, res.screen.floor, out=floor)
+            else:
+                np.maximum.at(floor, res.nodes, res.score)
+    resolve_lazy(found, n_nodes, parent_impurity, n, params)
+    return _best_of_level(found, n_nodes)
+
+
+def _best_of_level(found: dict, n_nodes: int) -> _LevelBest:
+    """Each node's best feature among the search results ``found`` (feature: result): the
+    highest score; within ``TIE`` of it, the first column."""
+    best = _LevelBest(
+        np.full(n_nodes, -1, np.int64), np.full(n_nodes, -np.inf), np.full(n_nodes, -np.inf), {}
+    )
+    top = np.full(n_nodes, -np.inf)
+    for res in found.values():
+        np.maximum.at(top, res.nodes, res.score)
+    for j, res in found.items():
+        nodes = res.nodes
+        win = (best.feature[nodes] < 0) & (res.score >= top[nodes] - TIE)
+        if win.any():
+            won = nodes[win]
+            best.score[won] = res.score[win]
+            best.gain[won] = res.gain[win]
+            best.feature[won] = j
+            where = np.full(n_nodes, -1, np.int64)
+            where[nodes] = np.arange(nodes.size)
+            res.where = where
+            best.results[j] = res
+    return best
+
+
+@dataclass
+class _Routing:
+    """How the rows of each open node of a level go to its children: ``kind`` (0 not split, 1
+    numeric, 2 categorical), the feature's column ``fslot``, the threshold ``thr`` and the
+    child of missing values ``mchild`` (numeric), the first child's record id
+    ``first_child``, and for categorical splits the child of every code (``catmap`` from
+    ``offset``, code -1 first)."""
+
+    kind: np.ndarray
+    fslot: np.ndarray
+    thr: np.ndarray
+    mchild: np.ndarray
+    first_child: np.ndarray
+    offset: np.ndarray
+    catmaps: list
+
+
+def _make_splits(
+    enc: Encoded, params: GrowthParams, recs, open_ids, best: _LevelBest, forced: dict, w
+) -> _Routing:
+    """Split every open node whose best split passes the stopping rules (``min_gain``,
+    ``min_impurity_decrease``), or whose split is forced (edits: it replaces the search's at
+    its root): the split set on its record, its children's records appended (ids from
+    ``len(recs)`` on). Returns how the level's rows are routed."""
+    n_nodes = len(open_ids)
+    features = enc.features
+    routing = _Routing(
+        kind=np.zeros(n_nodes, np.int8),
+        fslot=np.zeros(n_nodes, np.int64),
+        thr=np.zeros(n_nodes),
+        mchild=np.zeros(n_nodes, np.int64),
+        first_child=np.zeros(n_nodes, np.int64),
+        offset=np.zeros(n_nodes, np.int64),
+        catmaps=[],
+    )
+    cat_pos = 0
+    for loc, rid in enumerate(open_ids):
+        rec = recs[rid]
+        if rid in forced:
+            sp = forced[rid]
+        else:
+            j = int(best.feature[loc])
+            # a gain within TIE of min_gain is round-off of an equal one: children with the
+            # node's exact class proportions give 2.2e-16 under DKM, 0 under HDDT
+            if j < 0 or not best.gain[loc] > params.min_gain + TIE:
+                continue
+            mid = params.min_impurity_decrease
+            if mid > 0:  # scikit-learn's weighted impurity decrease, and its test
+                share = float(rec.counts.sum()) / params.total_weight
+                if share * best.gain[loc] + SKLEARN_EPSILON < mid:
+                    continue
+            res = best.results[j]
+            sp = split_choice(res, int(res.where[loc]), j, features[j])
+        rec.split = sp
+        rec.n_missing = int(sp.n_missing)
+        j = sp.feature_index
+        routing.first_child[loc] = len(recs)
+        for k, cc in enumerate(sp.child_counts):
+            child = Record(
+                rid,
+                rec.depth + 1,
+                np.asarray(cc, np.int64 if w is None else np.float64),
+                rec.conditions + (sp.labels[k],),
+            )
+            rec.children.append(len(recs))
+            recs.append(child)
+        routing.fslot[loc] = enc.slot[j]
+        if sp.kind == "numeric":
+            routing.kind[loc] = 1
+            routing.thr[loc] = sp.threshold
+            routing.mchild[loc] = sp.missing_child
+        else:
+            routing.kind[loc] = 2
+            K = len(features[j].categories)
+            table = np.full(K + 1, sp.default_child, np.int64)
+            for k, g in enumerate(sp.group_codes):
+                table[np.asarray(g, np.int64) + 1] = k
+            routing.offset[loc] = cat_pos
+            routing.catmaps.append(table)
+            cat_pos += K + 1
+    return routing
+
+
+def _route_rows(enc: Encoded, routing: _Routing, act, nd_act):
+    """The rows of the level's split nodes, and the record id of the child each goes to."""
+    split_nodes = routing.kind[nd_act] > 0
+    rows = act[split_nodes]
+    nds = nd_act[split_nodes]
+    ck = np.zeros(rows.size, np.int64)
+    isnum = routing.kind[nds] == 1
+    if isnum.any():
+        r, d = rows[isnum], nds[isnum]
+        v = enc.num[r, routing.fslot[d]]
+        c = np.where(v <= routing.thr[d], 0, 1)
+        nan = np.isnan(v)
+        if nan.any():
+            c = np.where(nan, routing.mchild[d], c)
+        ck[isnum] = c
+    iscat = ~isnum
+    if iscat.any():
+        cm = np.concatenate(routing.catmaps)
+        r, d = rows[iscat], nds[iscat]
+        ck[iscat] = cm[routing.offset[d] + enc.cat[r, routing.fslot[d]] + 1]
+    return rows, routing.first_child[nds] + ck
+
+
+def _count_children(recs, level_base: int, rows, child_rec, y, w, q: int) -> None:
+    """The children's rows, and with weights their class counts summed from the rows (the
+    search's counts are differences of cumulative sums: equal up to rounding)."""
+    n_new = len(recs) - level_base
+    local = child_rec - level_base
+    n_rows = np.bincount(local, minlength=n_new)
+    if w is not None and n_new:
+        wc = np.bincount(local * q + y[rows], weights=w[rows], minlength=n_new * q).reshape(
+            n_new, q
+        )
+    for k in range(n_new):
+        recs[level_base + k].n_rows = int(n_rows[k])
+        if w is not None:
+            recs[level_base + k].counts = wc[k]
+
+
+def _open_children(recs, open_ids, params: GrowthParams):
+    """The next level's open records (the children that can split), and each record's
+    position among them (-1: not open)."""
+    next_open: list[int] = []
+    new_local = np.full(len(recs), -1, np.int64)
+    for c in (c for rid in open_ids for c in recs[rid].children):
+        if _splittable(recs[c], params):
+            new_local[c] = len(next_open)
+            next_open.append(c)
+    return next_open, new_local
+
+
+def _partition_columns(state: dict, node_of_row, n_open: int) -> None:
+    """The sorted columns split among the next level's open nodes: the rows of nodes no
+    longer open dropped, the others ordered by node with a stable sort on the node index (the
+    values stay sorted within each node)."""
+    small = node_of_row.astype(np.int16) if n_open < 32767 else node_of_row
+    key_dtype = np.uint16 if n_open < 32767 else np.int32
+    for j, (o, _, _nds, ws) in state.items():
+        key = small.take(o)
+        keep = key >= 0
+        if not keep.all():
+            o, key = o[keep], key[keep]
+            ws = None if ws is None else ws[keep]
+        if n_open > 1:
+            perm = np.argsort(key.astype(key_dtype), kind="stable")
+            o, key = o.take(perm), key.take(perm)
+            ws = None if ws is None else ws[perm]
+        state[j] = [o, None, key, ws]

@@ -25,7 +25,7 @@ from offcenter.tree.categorical import (
     warn_heuristic,
 )
 from offcenter.tree.fitted import check_node, require_data
-from offcenter.tree.numeric import evaluate, numeric_positions, numeric_result
+from offcenter.tree.numeric import numeric_positions, numeric_result, score_candidates
 from offcenter.tree.params import check_tree_params, growth_params
 from offcenter.tree.records import (
     GrowthParams,
@@ -100,10 +100,10 @@ def _node_data(clf, node_id):
         node.rows,
         node.y,
         node.w,
-        node.T,
+        node.node_counts,
         node.n,
         params,
-        params.scorer.node_impurity(node.T, node.n),
+        params.scorer.node_impurity(node.node_counts, node.n),
     )
 
 
@@ -115,7 +115,7 @@ class _NodeSearch:
     valid thresholds with their children's class counts (per threshold rule:
     ``min_samples_leaf``, the minimum weight, the pruning of pure runs); a categorical
     column's (category, class) count table. Each setting then only scores the thresholds
-    (:func:`offcenter.tree.numeric.evaluate`) or searches the groupings, so its best split is
+    (:func:`offcenter.tree.numeric.score_candidates`) or searches the groupings, so its best split is
     the engine's (:func:`~offcenter.tree.numeric.search_numeric`,
     :func:`~offcenter.tree.categorical.search_categorical`) at a fraction of the cost.
     """
@@ -126,8 +126,8 @@ class _NodeSearch:
         data = clf.training_data_
         self.y = data.y[self.rows]
         self.w = None if data.weights is None else data.weights[self.rows]
-        self.T = data.class_counts(self.rows, len(clf.classes_))[None, :]
-        self.n = self.T.sum(axis=1)
+        self.node_counts = data.class_counts(self.rows, len(clf.classes_))[None, :]
+        self.n = self.node_counts.sum(axis=1)
         p = clf.get_params()
         p.update(check_tree_params(p))
         p["max_features"] = None
@@ -136,7 +136,7 @@ class _NodeSearch:
         self._positions: dict = {}
         #: monotonic constraints: the signs and the node's bounds (None: unconstrained)
         self.cst = monotonic.check_constraints(
-            p.get("monotonic_cst"), clf.features_, self.T.shape[1]
+            p.get("monotonic_cst"), clf.features_, self.node_counts.shape[1]
         )
         self.bounds = None
         if self.cst is not None:
@@ -150,7 +150,7 @@ class _NodeSearch:
         if self.cst is None or not self.cst[j]:
             return None
         lo, hi = self.bounds
-        return monotonic.admissible(pos.L, pos.R, pos.nl, pos.nr, int(self.cst[j]), lo, hi)
+        return monotonic.admissible(pos.L, pos.R, pos.n_left, pos.n_right, int(self.cst[j]), lo, hi)
 
     def warn(self, what: str) -> None:
         """Warn once if a two-group split was searched by a heuristic (see
@@ -183,17 +183,17 @@ class _NodeSearch:
         self._columns[j] = col
         return col
 
-    def best(self, j: int, st: GrowthParams, Ipar) -> SplitChoice | None:
-        """Feature ``j``'s best split under ``st`` (I(node) ``Ipar`` under its scorer), as the
-        engine's search finds it; None when it has no valid split."""
+    def best(self, j: int, st: GrowthParams, parent_impurity) -> SplitChoice | None:
+        """Feature ``j``'s best split under ``st`` (I(node) ``parent_impurity`` under its
+        scorer), as the engine's search finds it; None when it has no valid split."""
         info = self.clf.features_[j]
         if info.kind == "numeric":
-            v, nd, yy, w = self._column(j)
+            v, node_ids, y_codes, w = self._column(j)
             prune = st.scorer.prune_pure_runs and (self.cst is None or not self.cst[j])
             rule = (j, st.q, st.min_samples_leaf, prune, st.min_weight_leaf)
             if rule not in self._positions:
                 self._positions[rule] = numeric_positions(
-                    v, nd, yy, st.q, 1, self.T, st.min_samples_leaf, None,
+                    v, node_ids, y_codes, st.q, 1, self.node_counts, st.min_samples_leaf, None,
                     prune, w, st.min_weight_leaf,
                 )  # fmt: skip
             pos = self._positions[rule]
@@ -204,14 +204,16 @@ class _NodeSearch:
                 if not ok.any():
                     return None
                 pos = subset(pos, np.flatnonzero(ok))
-            gain, score = evaluate(pos, Ipar, self.n, st)
+            gain, score = score_candidates(pos, parent_impurity, self.n, st)
             res = numeric_result(pos, gain, score)
         else:
             tab, rws = self._column(j)
             K = len(info.categories)
             missing = K - 1 if info.has_missing else None
             heur: set = set()
-            res = search_categorical(tab, 1, self.T, self.n, Ipar, st, None, missing, rws, heur)
+            res = search_categorical(
+                tab, 1, self.node_counts, self.n, parent_impurity, st, None, missing, rws, heur
+            )
             if heur:
                 self.heuristic[info.name] = 1
             if res is None:
@@ -221,8 +223,8 @@ class _NodeSearch:
     def best_of_every_feature(self, scorer: SplitScorer) -> list[SplitChoice | None]:
         """Every feature's best split under ``scorer``, in column order."""
         st = self.growth(scorer)
-        Ipar = scorer.node_impurity(self.T, self.n)
-        return [self.best(j, st, Ipar) for j in range(len(self.clf.features_))]
+        parent_impurity = scorer.node_impurity(self.node_counts, self.n)
+        return [self.best(j, st, parent_impurity) for j in range(len(self.clf.features_))]
 
 
 def _score_tables(tables: np.ndarray, scorers):
@@ -352,12 +354,19 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
         raise ValueError(
             f"{info.name!r} is categorical: it has no thresholds; see candidates() for its split."
         )
-    rows, y, w, T, n, st, Ipar = _node_data(clf, node_id)
+    rows, y, w, node_counts, n, st, parent_impurity = _node_data(clf, node_id)
     sets = resolve_settings(clf, settings)
     col = clf.training_data_.encoded.num[rows, clf.training_data_.encoded.slot[j]]
     o = np.argsort(col, kind="stable")
     pos = numeric_positions(
-        col[o], np.zeros(o.size, np.int32), y[o], st.q, 1, T, 1, w=None if w is None else w[o]
+        col[o],
+        np.zeros(o.size, np.int32),
+        y[o],
+        st.q,
+        1,
+        node_counts,
+        1,
+        w=None if w is None else w[o],
     )
     cols = {"threshold": [], "n_left": [], "n_right": [], "valid": []}
     if pos is None:
@@ -366,22 +375,25 @@ def threshold_gains(clf, node_id: int, feature, settings=None) -> pd.DataFrame:
             df[f"gain:{key}"] = pd.Series(dtype=float)
     else:
         tables = np.stack([pos.L, pos.R], axis=1)
-        msl, mwl = st.min_samples_leaf, st.min_weight_leaf
+        min_samples_leaf, min_weight_leaf = st.min_samples_leaf, st.min_weight_leaf
         df = pd.DataFrame(
             {
                 "threshold": pos.thr,
                 "n_left": pos.rl,
                 "n_right": pos.rr,
-                "valid": (pos.rl >= msl) & (pos.rr >= msl) & (pos.nl >= mwl) & (pos.nr >= mwl),
+                "valid": (pos.rl >= min_samples_leaf)
+                & (pos.rr >= min_samples_leaf)
+                & (pos.n_left >= min_weight_leaf)
+                & (pos.n_right >= min_weight_leaf),
             }
         )
         if w is not None:
-            df["weight_left"], df["weight_right"] = pos.nl, pos.nr
+            df["weight_left"], df["weight_right"] = pos.n_left, pos.n_right
         cst = st.monotonic
         if cst is not None and cst[j]:
             lo, hi = monotonic.tree_bounds(clf.tree_.nodes, cst)[node_id]
             df["admissible"] = monotonic.admissible(
-                pos.L, pos.R, pos.nl, pos.nr, int(cst[j]), lo, hi
+                pos.L, pos.R, pos.n_left, pos.n_right, int(cst[j]), lo, hi
             )
         for (key, _, scorer), (g, s) in zip(sets, _score_tables(tables, [e[2] for e in sets])):
             df[f"gain:{key}"] = g
@@ -412,14 +424,14 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
     info = clf.features_[j]
     search = _NodeSearch(clf, node_id)
     st = search.growth(_scorer(clf, clf.impurity_, clf.setting_.alpha))
-    Ipar = st.scorer.node_impurity(search.T, search.n)
+    parent_impurity = st.scorer.node_impurity(search.node_counts, search.n)
     rows, y, w = search.rows, search.y, search.w
     q = st.q
     if info.kind == "numeric":
         if groups is not None:
             raise ValueError(f"{info.name!r} is numeric: give a threshold, not groups.")
         if threshold is None:
-            sp = search.best(j, st, Ipar)
+            sp = search.best(j, st, parent_impurity)
             if sp is None:
                 raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")
             return sp
@@ -430,8 +442,8 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
         nan = np.isnan(v)
         left = v <= thr
         ww = np.ones(rows.size) if w is None else w
-        nl, nr = ww[left & ~nan].sum(), ww[~left & ~nan].sum()
-        mc = 0 if nl >= nr else 1  # missing values go to the heavier child (left on a tie)
+        n_left, n_right = ww[left & ~nan].sum(), ww[~left & ~nan].sum()
+        mc = 0 if n_left >= n_right else 1  # missing values go to the heavier child (left on a tie)
         goes = np.where(nan, mc == 0, left)
         L = np.bincount(y[goes], weights=None if w is None else w[goes], minlength=q)
         R = np.bincount(y[~goes], weights=None if w is None else w[~goes], minlength=q)
@@ -446,7 +458,7 @@ def forced_split(clf, node_id, feature, threshold=None, groups=None) -> SplitCho
     if threshold is not None:
         raise ValueError(f"{info.name!r} is categorical: give groups, not a threshold.")
     if groups is None:
-        sp = search.best(j, st, Ipar)
+        sp = search.best(j, st, parent_impurity)
         search.warn(f"with_split at node {node_id}")
         if sp is None:
             raise ValueError(f"{info.name!r} has no valid split at node {node_id}.")

@@ -41,7 +41,7 @@ class CountKernel:
 
     ``approx`` is None, or a faster float32 version of the kernel whose error is at most
     ``approx_error`` (absolute, same units) on every row: the split search screens candidates
-    with it and evaluates exactly only those that can still win (see ``search.evaluate``).
+    with it and evaluates exactly only those that can still win (see ``numeric.score_candidates``).
     """
 
     approx = None
@@ -116,9 +116,9 @@ class ShannonTableKernel(CountKernel):
         s = t.take(c[:, 0])  # take: faster than fancy indexing
         for j in range(1, c.shape[1]):
             s += t.take(c[:, j])
-        nn = np.asarray(n)
-        safe = np.where(nn > 0, nn, 1)
-        return np.maximum((t.take(nn) - s) / safe, 0.0)
+        totals = np.asarray(n)
+        safe = np.where(totals > 0, totals, 1)
+        return np.maximum((t.take(totals) - s) / safe, 0.0)
 
     __call__ = _shannon_table
 

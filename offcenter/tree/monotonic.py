@@ -73,16 +73,16 @@ def check_constraints(cst, features, q: int) -> np.ndarray | None:
     return arr
 
 
-def _values(L, R, nl, nr):
+def _values(L, R, n_left, n_right):
     with np.errstate(divide="ignore", invalid="ignore"):
-        return L[:, 0] / nl, R[:, 0] / nr
+        return L[:, 0] / n_left, R[:, 0] / n_right
 
 
-def admissible(L, R, nl, nr, sign: int, lower, upper) -> np.ndarray:
+def admissible(L, R, n_left, n_right, sign: int, lower, upper) -> np.ndarray:
     """Which candidate splits satisfy the constraint ``sign`` (1 or -1) and their node's
     bounds ``lower``, ``upper`` (one per candidate, on the first class's fraction): children's
-    class counts ``L``, ``R`` (m, 2) with totals ``nl``, ``nr``."""
-    vl, vr = _values(L, R, nl, nr)
+    class counts ``L``, ``R`` (m, 2) with totals ``n_left``, ``n_right``."""
+    vl, vr = _values(L, R, n_left, n_right)
     inside = (vl >= lower) & (vr >= lower) & (vl <= upper) & (vr <= upper)
     # scikit-learn's test, on the first class: (v_L - v_R) * (-sign) <= 0
     return inside & ((vl - vr) * -sign <= 0)

@@ -31,25 +31,39 @@ from offcenter.tree.screening import (
 )
 
 
-def _missing_to_larger(L, R, nl, nr, Mv):
+def _missing_to_larger(L, R, n_left, n_right, Mv):
     """Send each threshold's missing-value counts ``Mv`` (m, q) to its larger child.
 
     The larger child by count (weight when weighted); the left one on a tie. Returns
     ``go_left``, ``miss_child`` (0 left, 1 right), the children's counts ``L``, ``R`` with the
-    missing rows added and their totals ``nl``, ``nr``.
+    missing rows added and their totals ``n_left``, ``n_right``.
     """
-    go_left = nl >= nr
+    go_left = n_left >= n_right
     L = L + np.where(go_left[:, None], Mv, 0)
     R = R + np.where(go_left[:, None], 0, Mv)
     return go_left, np.where(go_left, 0, 1), L, R, L.sum(axis=1), R.sum(axis=1)
 
 
-def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False, w=None, mwl=0.0):
+def numeric_positions(
+    v,
+    node_ids,
+    y_codes,
+    q,
+    n_nodes,
+    node_counts,
+    min_samples_leaf,
+    allowed=None,
+    prune=False,
+    w=None,
+    min_weight_leaf=0.0,
+):
     """Every valid threshold of every node in a (node, value)-sorted column.
 
     Returns None or the :class:`Candidates`: the position ``idx`` (split after it), node
-    ``nd``, left and right class counts ``L``, ``R`` (missing values added to the larger
-    child), sizes ``nl``, ``nr``, the missing child (0/1), and per-node missing counts ``M``.
+    ``node_ids``, left and right class counts ``L``, ``R`` (missing values added to the larger
+    child), sizes ``n_left``, ``n_right``, the missing child (0/1), and per-node missing counts
+    ``M``. ``node_ids``: the node of each row (the column is sorted by it), ``y_codes``: its
+    class code, ``node_counts`` (``n_nodes``, q): the class counts of the nodes.
 
     ``prune=True`` (only for a concave impurity that depends on the frequencies alone) skips the
     thresholds inside a run of value blocks that are all pure of the same class, keeping the
@@ -58,89 +72,124 @@ def numeric_positions(v, nd, yy, q, nn, T, msl, allowed=None, prune=False, w=Non
     and Irani 1992; Breiman et al. 1984). The result is the same split, found faster.
 
     ``w`` (the rows' weights, aligned with ``v``) makes every count a sum of weights
-    (:func:`_weighted_positions`); ``nl``, ``nr`` are then the children's weights and ``rl``,
-    ``rr`` their rows (``min_samples_leaf`` counts rows, as in scikit-learn). ``mwl``: the
-    fewest weight (rows when unweighted) a child may have (``min_weight_fraction_leaf``).
+    (:func:`_weighted_positions`); ``n_left``, ``n_right`` are then the children's weights and
+    ``rl``, ``rr`` their rows (``min_samples_leaf`` counts rows, as in scikit-learn).
+    ``min_weight_leaf``: the fewest weight (rows when unweighted) a child may have
+    (``min_weight_fraction_leaf``).
     """
     m = v.shape[0]
     if m < 2:
         return None
     if w is not None:
-        return _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl)
+        return _weighted_positions(
+            v, node_ids, y_codes, q, n_nodes, min_samples_leaf, allowed, prune, w, min_weight_leaf
+        )
     isnan = np.isnan(v)
     if isnan.any():
-        M = np.bincount(nd[isnan].astype(np.int64) * q + yy[isnan], minlength=nn * q)
-        M = M.reshape(nn, q)
+        M = np.bincount(
+            node_ids[isnan].astype(np.int64) * q + y_codes[isnan], minlength=n_nodes * q
+        )
+        M = M.reshape(n_nodes, q)
         prune = False
     else:
         M = None
-    same_node = nd[:-1] == nd[1:]
+    same_node = node_ids[:-1] == node_ids[1:]
     increasing = v[:-1] < v[1:]
     valid = same_node & increasing
     if allowed is not None:
-        valid &= allowed[nd[:-1]]
+        valid &= allowed[node_ids[:-1]]
     idx = np.flatnonzero(valid)
     if idx.size == 0:
         return None
     # gathers below use `take` with intp indices (node keys may be int16; fancy indexing
     # with them casts, and is slower than `take` even with intp)
-    ndv = nd.take(idx).astype(np.intp)
-    starts = np.searchsorted(nd, np.arange(nn)).astype(np.intp)
+    ndv = node_ids.take(idx).astype(np.intp)
+    starts = np.searchsorted(node_ids, np.arange(n_nodes)).astype(np.intp)
     first = starts.take(ndv)  # first row of each threshold's node
-    nl = idx - first + 1
-    NT = T if M is None else T - M  # non-missing counts per node
+    n_left = idx - first + 1
+    NT = node_counts if M is None else node_counts - M  # non-missing counts per node
     nnm = NT.sum(axis=1)
-    nr = nnm.take(ndv) - nl
-    if M is None and (msl > 1 or mwl > 0):
+    n_right = nnm.take(ndv) - n_left
+    if M is None and (min_samples_leaf > 1 or min_weight_leaf > 0):
         # the leaf-size rules before any pruning of thresholds: a pure run cut by them has
         # its end where they cut it
-        keep = (nl >= max(msl, mwl)) & (nr >= max(msl, mwl))
+        keep = (n_left >= max(min_samples_leaf, min_weight_leaf)) & (
+            n_right >= max(min_samples_leaf, min_weight_leaf)
+        )
         if not keep.all():
-            idx, ndv, nl, nr, first = idx[keep], ndv[keep], nl[keep], nr[keep], first[keep]
+            idx, ndv, n_left, n_right, first = (
+                idx[keep],
+                ndv[keep],
+                n_left[keep],
+                n_right[keep],
+                first[keep],
+            )
             if idx.size == 0:
                 return None
     if prune and idx.size > 2:
-        skip = _prune_mask(same_node, increasing, yy, idx, ndv)
+        skip = _prune_mask(same_node, increasing, y_codes, idx, ndv)
         if skip.any():
             keep = ~skip
-            idx, ndv, nl, nr, first = idx[keep], ndv[keep], nl[keep], nr[keep], first[keep]
+            idx, ndv, n_left, n_right, first = (
+                idx[keep],
+                ndv[keep],
+                n_left[keep],
+                n_right[keep],
+                first[keep],
+            )
     # left counts: cum[i] = rows of the class among the first i of the column, so the left
     # child of the threshold after row idx holds cum[idx + 1] - cum[first] of them
     cum = np.zeros(m + 1, np.int64)
     after = idx + 1
     if q == 2:
-        np.cumsum(yy, out=cum[1:])
+        np.cumsum(y_codes, out=cum[1:])
         l1 = cum.take(after) - cum.take(first)
-        Lt = np.stack([nl - l1, l1])
+        Lt = np.stack([n_left - l1, l1])
     else:
         Lt = np.empty((q, idx.size), np.int64)
         for j in range(q):
-            np.cumsum(yy == j, out=cum[1:])
+            np.cumsum(y_codes == j, out=cum[1:])
             np.subtract(cum.take(after), cum.take(first), out=Lt[j])
     # (m, q) views whose class columns are contiguous (the kernels loop over classes)
     L = Lt.T
     R = (np.take(np.ascontiguousarray(NT.T), ndv, axis=1) - Lt).T  # take: fast on axis 1
     miss_child = None
     if M is not None:
-        _, miss_child, L, R, nl, nr = _missing_to_larger(L, R, nl, nr, M[ndv])
-        keep = (nl >= msl) & (nr >= msl)
+        _, miss_child, L, R, n_left, n_right = _missing_to_larger(L, R, n_left, n_right, M[ndv])
+        keep = (n_left >= min_samples_leaf) & (n_right >= min_samples_leaf)
         if not keep.all():
-            idx, ndv, L, R, nl, nr = idx[keep], ndv[keep], L[keep], R[keep], nl[keep], nr[keep]
+            idx, ndv, L, R, n_left, n_right = (
+                idx[keep],
+                ndv[keep],
+                L[keep],
+                R[keep],
+                n_left[keep],
+                n_right[keep],
+            )
             miss_child = miss_child[keep]
             if idx.size == 0:
                 return None
-    if mwl > 0:
-        keep = (nl >= mwl) & (nr >= mwl)
+    if min_weight_leaf > 0:
+        keep = (n_left >= min_weight_leaf) & (n_right >= min_weight_leaf)
         if not keep.all():
-            idx, ndv, L, R, nl, nr = idx[keep], ndv[keep], L[keep], R[keep], nl[keep], nr[keep]
+            idx, ndv, L, R, n_left, n_right = (
+                idx[keep],
+                ndv[keep],
+                L[keep],
+                R[keep],
+                n_left[keep],
+                n_right[keep],
+            )
             miss_child = None if miss_child is None else miss_child[keep]
             if idx.size == 0:
                 return None
     thr = _midpoints(v[idx], v[idx + 1])
-    return Candidates(ndv, L, R, nl, nr, thr, idx, miss_child, M, None, nl, nr)
+    return Candidates(ndv, L, R, n_left, n_right, thr, idx, miss_child, M, None, n_left, n_right)
 
 
-def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
+def _weighted_positions(
+    v, node_ids, y_codes, q, n_nodes, min_samples_leaf, allowed, prune, w, min_weight_leaf
+):
     """:func:`numeric_positions` for weighted rows (float counts).
 
     Both children's class counts are differences of one cumulative sum of the class's
@@ -150,42 +199,42 @@ def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
     concave along a run as well: the cut moves the counts along a line).
     """
     m = v.shape[0]
-    nd = nd.astype(np.intp)
+    node_ids = node_ids.astype(np.intp)
     isnan = np.isnan(v)
-    rows_node = np.bincount(nd, minlength=nn)
+    rows_node = np.bincount(node_ids, minlength=n_nodes)
     if isnan.any():
-        key = nd[isnan] * q + yy[isnan]
-        M = np.bincount(key, weights=w[isnan], minlength=nn * q).reshape(nn, q)
-        Mrows = np.bincount(nd[isnan], minlength=nn)
+        key = node_ids[isnan] * q + y_codes[isnan]
+        M = np.bincount(key, weights=w[isnan], minlength=n_nodes * q).reshape(n_nodes, q)
+        Mrows = np.bincount(node_ids[isnan], minlength=n_nodes)
         prune = False
     else:
         M = None
-        Mrows = np.zeros(nn, np.int64)
-    same_node = nd[:-1] == nd[1:]
+        Mrows = np.zeros(n_nodes, np.int64)
+    same_node = node_ids[:-1] == node_ids[1:]
     increasing = v[:-1] < v[1:]
     valid = same_node & increasing
     if allowed is not None:
-        valid &= allowed[nd[:-1]]
+        valid &= allowed[node_ids[:-1]]
     idx = np.flatnonzero(valid)
     if idx.size == 0:
         return None
-    ndv = nd.take(idx)
-    starts = np.searchsorted(nd, np.arange(nn)).astype(np.intp)
+    ndv = node_ids.take(idx)
+    starts = np.searchsorted(node_ids, np.arange(n_nodes)).astype(np.intp)
     first = starts.take(ndv)
     end = first + (rows_node - Mrows).take(ndv)  # one past the node's last non-missing row
     rl = idx - first + 1
     rr = end - idx - 1
-    if M is None and msl > 1:
-        keep = (rl >= msl) & (rr >= msl)
+    if M is None and min_samples_leaf > 1:
+        keep = (rl >= min_samples_leaf) & (rr >= min_samples_leaf)
         if not keep.all():
             idx, ndv, rl, rr, first, end = (a[keep] for a in (idx, ndv, rl, rr, first, end))
             if idx.size == 0:
                 return None
     # the weight rule needs the children's weights: with it, the pruning of pure runs waits
     # until it has been applied (a pure run cut by it has its end where it cuts it)
-    late_prune = prune and mwl > 0
+    late_prune = prune and min_weight_leaf > 0
     if prune and not late_prune and idx.size > 2:
-        skip = _prune_mask(same_node, increasing, yy, idx, ndv)
+        skip = _prune_mask(same_node, increasing, y_codes, idx, ndv)
         if skip.any():
             keep = ~skip
             idx, ndv, rl, rr, first, end = (a[keep] for a in (idx, ndv, rl, rr, first, end))
@@ -196,7 +245,7 @@ def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
     pos_w = w[w > 0]
     compensate = pos_w.size > 0 and pos_w.max() > WIDE_WEIGHTS * pos_w.min()
     for j in range(q):
-        x = np.where(yy == j, w, 0.0)
+        x = np.where(y_codes == j, w, 0.0)
         np.cumsum(x, out=cum[1:])
         ca = cum.take(after)
         np.subtract(ca, cum.take(first), out=Lt[j])
@@ -207,34 +256,47 @@ def _weighted_positions(v, nd, yy, q, nn, msl, allowed, prune, w, mwl):
             Lt[j] += ea - err.take(first)
             Rt[j] += err.take(end) - ea
     L, R = Lt.T, Rt.T
-    nl, nr = Lt.sum(axis=0), Rt.sum(axis=0)
+    n_left, n_right = Lt.sum(axis=0), Rt.sum(axis=0)
     miss_child = None
     if M is not None:
-        go_left, miss_child, L, R, nl, nr = _missing_to_larger(L, R, nl, nr, M[ndv])
+        go_left, miss_child, L, R, n_left, n_right = _missing_to_larger(
+            L, R, n_left, n_right, M[ndv]
+        )
         mr = Mrows.take(ndv)
         rl = rl + np.where(go_left, mr, 0)
         rr = rr + np.where(go_left, 0, mr)
-        keep = (rl >= msl) & (rr >= msl)
+        keep = (rl >= min_samples_leaf) & (rr >= min_samples_leaf)
         if not keep.all():
-            idx, ndv, L, R, nl, nr, rl, rr = (a[keep] for a in (idx, ndv, L, R, nl, nr, rl, rr))
+            idx, ndv, L, R, n_left, n_right, rl, rr = (
+                a[keep] for a in (idx, ndv, L, R, n_left, n_right, rl, rr)
+            )
             miss_child = miss_child[keep]
             if idx.size == 0:
                 return None
-    if mwl > 0:
-        keep = (nl >= mwl) & (nr >= mwl)
+    if min_weight_leaf > 0:
+        keep = (n_left >= min_weight_leaf) & (n_right >= min_weight_leaf)
         if not keep.all():
-            idx, ndv, L, R, nl, nr = idx[keep], ndv[keep], L[keep], R[keep], nl[keep], nr[keep]
+            idx, ndv, L, R, n_left, n_right = (
+                idx[keep],
+                ndv[keep],
+                L[keep],
+                R[keep],
+                n_left[keep],
+                n_right[keep],
+            )
             rl, rr = rl[keep], rr[keep]
             miss_child = None if miss_child is None else miss_child[keep]
             if idx.size == 0:
                 return None
     if late_prune and idx.size > 2:
-        skip = _prune_mask(same_node, increasing, yy, idx, ndv)
+        skip = _prune_mask(same_node, increasing, y_codes, idx, ndv)
         if skip.any():
             keep = ~skip
-            idx, ndv, L, R, nl, nr, rl, rr = (a[keep] for a in (idx, ndv, L, R, nl, nr, rl, rr))
+            idx, ndv, L, R, n_left, n_right, rl, rr = (
+                a[keep] for a in (idx, ndv, L, R, n_left, n_right, rl, rr)
+            )
     thr = _midpoints(v[idx], v[idx + 1])
-    return Candidates(ndv, L, R, nl, nr, thr, idx, miss_child, M, Mrows, rl, rr)
+    return Candidates(ndv, L, R, n_left, n_right, thr, idx, miss_child, M, Mrows, rl, rr)
 
 
 #: Ratio of the largest to the smallest positive row weight above which the running sums of
@@ -270,10 +332,10 @@ def _midpoints(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return thr
 
 
-def _prune_mask(same_node, increasing, yy, idx, ndv):
+def _prune_mask(same_node, increasing, y_codes, idx, ndv):
     """Thresholds strictly inside runs of value blocks pure of one class (numeric_positions's
     ``prune``): True where the threshold can be skipped."""
-    same = yy[:-1] == yy[1:]
+    same = y_codes[:-1] == y_codes[1:]
     inner = same_node & ~increasing & ~same  # class change between equal values
     if inner.any():
         block = np.concatenate(([0], np.cumsum(~(same_node & ~increasing))))
@@ -289,7 +351,7 @@ def _prune_mask(same_node, increasing, yy, idx, ndv):
     return skip
 
 
-def evaluate(pos, Ipar, n, params: GrowthParams):
+def score_candidates(pos, parent_impurity, n, params: GrowthParams):
     """Exact gain and score of candidate splits with left/right counts (sorted by node).
 
     With a float32 kernel the candidates are screened first (:func:`screen`); those that
@@ -297,46 +359,48 @@ def evaluate(pos, Ipar, n, params: GrowthParams):
     chosen split, its gain and its score are those of a full exact search.
     """
     if not params.scorer.screenable or not screened(pos):
-        return _evaluate_exact(pos, Ipar, n, params)
-    sc = screen(pos, Ipar, n, params)
-    cand = survivors(sc, pos.nd, sc.floor)
-    gain = np.full(pos.nd.size, -np.inf)
-    score = np.full(pos.nd.size, -np.inf)
-    gain[cand], score[cand] = _evaluate_exact(subset(pos, cand), Ipar, n, params)
+        return _score_exactly(pos, parent_impurity, n, params)
+    sc = screen(pos, parent_impurity, n, params)
+    cand = survivors(sc, pos.node_ids, sc.floor)
+    gain = np.full(pos.node_ids.size, -np.inf)
+    score = np.full(pos.node_ids.size, -np.inf)
+    gain[cand], score[cand] = _score_exactly(subset(pos, cand), parent_impurity, n, params)
     return gain, score
 
 
-def _evaluate_exact(pos, Ipar, n, params: GrowthParams):
+def _score_exactly(pos, parent_impurity, n, params: GrowthParams):
     """Exact (gain, score) of every candidate, from the scorer."""
-    ndv = pos.nd
-    return params.scorer.pair(pos.L, pos.R, pos.nl, pos.nr, Ipar.take(ndv), n.take(ndv))
+    ndv = pos.node_ids
+    return params.scorer.pair(
+        pos.L, pos.R, pos.n_left, pos.n_right, parent_impurity.take(ndv), n.take(ndv)
+    )
 
 
-def best_per_segment(nd, score):
+def best_per_segment(node_ids, score):
     """For candidates sorted by node: (nodes, index of the best candidate of each node).
 
     The best is the highest score; on a tie (within TIE) the first candidate.
     """
-    if nd[0] == nd[-1]:  # one node (the inspection of a node): no segments to reduce
-        return nd[:1], np.flatnonzero(score >= score.max() - TIE)[:1]
-    seg = np.flatnonzero(np.concatenate(([True], nd[1:] != nd[:-1])))
+    if node_ids[0] == node_ids[-1]:  # one node (the inspection of a node): no segments to reduce
+        return node_ids[:1], np.flatnonzero(score >= score.max() - TIE)[:1]
+    seg = np.flatnonzero(np.concatenate(([True], node_ids[1:] != node_ids[:-1])))
     best = np.maximum.reduceat(score, seg)
     lengths = np.diff(np.append(seg, score.size))
     rep = np.repeat(best, lengths)
     cand = np.flatnonzero(score >= rep - TIE)
-    nc = nd.take(cand)  # sorted: the first candidate of each node is where the node changes
+    nc = node_ids.take(cand)  # sorted: the first candidate of each node is where the node changes
     first = np.flatnonzero(np.concatenate(([True], nc[1:] != nc[:-1])))
-    return nd[seg], cand[first]
+    return node_ids[seg], cand[first]
 
 
 def search_numeric(
     v,
-    nd,
-    yy,
-    nn,
-    T,
+    node_ids,
+    y_codes,
+    n_nodes,
+    node_counts,
     n,
-    Ipar,
+    parent_impurity,
     params: GrowthParams,
     allowed=None,
     lazy=False,
@@ -347,7 +411,7 @@ def search_numeric(
     """Best threshold of one numeric feature for every node.
 
     ``monotonic`` = (sign, lower, upper): the feature's constraint (1 or -1) and each node's
-    bounds (arrays of ``nn``); only the admissible thresholds are candidates
+    bounds (arrays of ``n_nodes``); only the admissible thresholds are candidates
     (:func:`offcenter.tree.monotonic.admissible`), and the pure runs are not skipped (an
     admissible threshold can lie inside one).
 
@@ -361,11 +425,11 @@ def search_numeric(
     """
     pos = numeric_positions(
         v,
-        nd,
-        yy,
+        node_ids,
+        y_codes,
         params.q,
-        nn,
-        T,
+        n_nodes,
+        node_counts,
         params.min_samples_leaf,
         allowed,
         params.scorer.prune_pure_runs and monotonic is None,
@@ -374,24 +438,32 @@ def search_numeric(
     )
     if pos is not None and monotonic is not None:
         sign, lower, upper = monotonic
-        ok = admissible(pos.L, pos.R, pos.nl, pos.nr, sign, lower.take(pos.nd), upper.take(pos.nd))
+        ok = admissible(
+            pos.L,
+            pos.R,
+            pos.n_left,
+            pos.n_right,
+            sign,
+            lower.take(pos.node_ids),
+            upper.take(pos.node_ids),
+        )
         pos = None if not ok.any() else pos if ok.all() else subset(pos, np.flatnonzero(ok))
     if pos is None:
         return None
     blocks = lazy and block_screened(pos, params)
     sc = None
     if blocks:
-        sc = block_screen(pos, Ipar, n, params, floor=floor)
+        sc = block_screen(pos, parent_impurity, n, params, floor=floor)
         pos, sc = _keep(pos, sc, sc.floor)
         if pos is None:
             return None
         if not params.scorer.screenable:
             # no float32 stage: evaluate the survivors now
-            gain, score = _evaluate_exact(pos, Ipar, n, params)
+            gain, score = _score_exactly(pos, parent_impurity, n, params)
             return numeric_result(pos, gain, score)
     if lazy and params.scorer.screenable and screened(pos):
         # float32 screening of every threshold (or of what the blocks kept)
-        fl = screen(pos, Ipar, n, params)
+        fl = screen(pos, parent_impurity, n, params)
         known = floor if sc is None else sc.floor  # the blocks' floor includes `floor`
         if known is not None:
             np.maximum(fl.floor, known, out=fl.floor)
@@ -400,13 +472,13 @@ def search_numeric(
             return None
     if sc is not None:
         return Screened(pos, sc)
-    gain, score = evaluate(pos, Ipar, n, params)
+    gain, score = score_candidates(pos, parent_impurity, n, params)
     return numeric_result(pos, gain, score)
 
 
 def numeric_result(pos: Candidates, gain, score) -> BestSplits:
     """The best candidate per node of ``pos``, given the exact gains and scores."""
-    nodes, b = best_per_segment(pos.nd, score)
+    nodes, b = best_per_segment(pos.node_ids, score)
     M = pos.M
     return BestSplits(
         nodes,
@@ -426,7 +498,7 @@ def numeric_result(pos: Candidates, gain, score) -> BestSplits:
     )
 
 
-def resolve_lazy(found: dict, nn, Ipar, n, params: GrowthParams) -> None:
+def resolve_lazy(found: dict, n_nodes, parent_impurity, n, params: GrowthParams) -> None:
     """Replace the lazy (screened) numeric results of ``found`` by exact ones, in place.
 
     A node's best exact score is at least the largest floor of its screened features and the
@@ -437,7 +509,7 @@ def resolve_lazy(found: dict, nn, Ipar, n, params: GrowthParams) -> None:
     lazy = [j for j, r in found.items() if isinstance(r, Screened)]
     if not lazy:
         return
-    floor = np.full(nn, -np.inf)
+    floor = np.full(n_nodes, -np.inf)
     for r in found.values():
         if isinstance(r, Screened):
             np.maximum(floor, r.screen.floor, out=floor)
@@ -446,16 +518,16 @@ def resolve_lazy(found: dict, nn, Ipar, n, params: GrowthParams) -> None:
     parts = []
     for j in lazy:
         pos, sc = found[j].pos, found[j].screen
-        parts.append(subset(pos, survivors(sc, pos.nd, floor)))
-    sizes = [p.nd.size for p in parts]
+        parts.append(subset(pos, survivors(sc, pos.node_ids, floor)))
+    sizes = [p.node_ids.size for p in parts]
     both = Candidates(
-        np.concatenate([p.nd for p in parts]),
+        np.concatenate([p.node_ids for p in parts]),
         np.concatenate([p.L.T for p in parts], axis=1).T,
         np.concatenate([p.R.T for p in parts], axis=1).T,
-        np.concatenate([p.nl for p in parts]),
-        np.concatenate([p.nr for p in parts]),
+        np.concatenate([p.n_left for p in parts]),
+        np.concatenate([p.n_right for p in parts]),
     )
-    gain, score = _evaluate_exact(both, Ipar, n, params)
+    gain, score = _score_exactly(both, parent_impurity, n, params)
     start = 0
     for j, p, size in zip(lazy, parts, sizes):
         if size == 0:

@@ -91,20 +91,20 @@ def numeric_split(j, info, thr, L, R, mc, gain, score, n_missing) -> SplitChoice
 class Candidates:
     """Candidate splits of a feature at the open nodes of a level, sorted by node.
 
-    ``nd`` the node of each candidate, ``L`` and ``R`` the class counts (m, q) of its left
+    ``node_ids`` the node of each candidate, ``L`` and ``R`` the class counts (m, q) of its left
     and right children (sums of weights with weighted rows; missing values in the child
-    they go to), ``nl`` and ``nr`` their totals. Numeric features also have the threshold
+    they go to), ``n_left`` and ``n_right`` their totals. Numeric features also have the threshold
     ``thr``, the position ``idx`` of the cut in the sorted column (split after it), the
     child of the missing values ``miss_child`` (None: no missing value), the per-node missing
-    counts ``M`` (nn, q) and rows ``Mrows`` (weighted rows only), and the children's rows
+    counts ``M`` (n_nodes, q) and rows ``Mrows`` (weighted rows only), and the children's rows
     ``rl``, ``rr``.
     """
 
-    nd: np.ndarray
+    node_ids: np.ndarray
     L: np.ndarray
     R: np.ndarray
-    nl: np.ndarray
-    nr: np.ndarray
+    n_left: np.ndarray
+    n_right: np.ndarray
     thr: np.ndarray | None = None
     idx: np.ndarray | None = None
     miss_child: np.ndarray | None = None

@@ -9,10 +9,11 @@ for what they need and never which measure it is:
 - ``node_impurity(counts, n)``: I(node) of class counts (m, q) with their totals (the fast
   kernel, :class:`offcenter.tree.kernels.CountKernel`); ``impurity.of_counts`` is the
   reference it agrees with to 1e-12, used for the stored ``Node.impurity``;
-- ``pair(L, R, nl, nr, ip, n)``: (gain, score) of two-child candidates, vectorised over the
-  thresholds (left and right counts (m, q), their totals, I(node) and the node's total);
-- ``multiway(t, sizes, ip, n)``: (gain, score) of count tables (m, K, q) with the engine's
-  kernel (multiway categorical splits); ``table(t)``: the same from the reference
+- ``pair(L, R, n_left, n_right, parent_impurity, n)``: (gain, score) of two-child
+  candidates, vectorised over the thresholds (left and right counts (m, q), their totals,
+  I(node) and the node's total);
+- ``multiway(t, sizes, parent_impurity, n)``: (gain, score) of count tables (m, K, q) with the
+  engine's kernel (multiway categorical splits); ``table(t)``: the same from the reference
   :class:`~offcenter.Impurity` (the inspection tables, any table);
 - the cheap bound the screenings use: ``approx_pair`` (a float32 score with its error
   bound), ``children_sum``, ``denominator``/``score_of``/``score_bound`` (block bounds),
@@ -52,9 +53,9 @@ Examples
 >>> from offcenter import MeasureSetting
 >>> s = SplitScorer.from_setting(MeasureSetting("gini", alpha=1.0), [5, 5])
 >>> L, R = np.array([[4, 0]]), np.array([[1, 5]])
->>> nl, nr = L.sum(1), R.sum(1)
->>> ip = s.node_impurity(np.array([[5, 5]]), np.array([10]))
->>> gain, score = s.pair(L, R, nl, nr, ip, np.array([10]))
+>>> n_left, n_right = L.sum(1), R.sum(1)
+>>> parent_impurity = s.node_impurity(np.array([[5, 5]]), np.array([10]))
+>>> gain, score = s.pair(L, R, n_left, n_right, parent_impurity, np.array([10]))
 >>> round(float(gain[0]), 4), round(float(score[0]), 4)  # gain, relative gain
 (0.3333, 0.6667)
 """
@@ -197,12 +198,12 @@ class SplitScorer(ABC):
 
     # ---------------------------------------------------------------- exact scores
     @abstractmethod
-    def pair(self, L, R, nl, nr, ip, n):
+    def pair(self, L, R, n_left, n_right, parent_impurity, n):
         """Exact (gain, score) of two-child candidates: left and right counts (m, q), their
         totals (m,), I(node) and the node's total per candidate (m,)."""
 
     @abstractmethod
-    def multiway(self, t, sizes, ip, n):
+    def multiway(self, t, sizes, parent_impurity, n):
         """Exact (gain, score) of count tables (m, K, q) with children's totals ``sizes``
         (m, K) (absent children: 0), I(node) and node totals (m,), by the fast kernel."""
 
@@ -239,33 +240,33 @@ class ImpurityDecreaseScorer(SplitScorer):
     bounds (which its subclasses use only if they opt in, ``screened = True``)."""
 
     # ---------------------------------------------------------------- candidates
-    def children_sum(self, L, R, nl, nr, approx: bool = False):
+    def children_sum(self, L, R, n_left, n_right, approx: bool = False):
         """n_L I(L) + n_R I(R) of two-child candidates (the float32 kernel with ``approx``:
         then within ``approx_error * (n_L + n_R)``). Two calls: stacking the children would
         copy every count."""
         k = self.kernel.approx if approx else self.kernel
-        return nl * k(L, nl) + nr * k(R, nr)
+        return n_left * k(L, n_left) + n_right * k(R, n_right)
 
-    def denominator(self, ip, nl, nr):
+    def denominator(self, parent_impurity, n_left, n_right):
         """lambda_alpha's denominator of two-child candidates; None when scored by the gain."""
         return None
 
-    def score_of(self, gain, ip, nl, nr, den=None):
+    def score_of(self, gain, parent_impurity, n_left, n_right, den=None):
         """The score of candidates of known ``gain`` (``den`` from :meth:`denominator`)."""
         return gain
 
-    def pair(self, L, R, nl, nr, ip, n):
+    def pair(self, L, R, n_left, n_right, parent_impurity, n):
         """Exact (gain, score) of two-child candidates: left and right counts (m, q), their
         totals (m,), I(node) and the node's total per candidate (m,)."""
-        gain = ip - self.children_sum(L, R, nl, nr) / n
-        return gain, self.score_of(gain, ip, nl, nr)
+        gain = parent_impurity - self.children_sum(L, R, n_left, n_right) / n
+        return gain, self.score_of(gain, parent_impurity, n_left, n_right)
 
-    def multiway(self, t, sizes, ip, n):
+    def multiway(self, t, sizes, parent_impurity, n):
         """Exact (gain, score) of count tables (m, K, q) with children's totals ``sizes``
         (m, K) (absent children: 0), I(node) and node totals (m,), by the fast kernel."""
         m, K, q = t.shape
         ich = self.kernel(t.reshape(-1, q), sizes.reshape(-1)).reshape(m, K)
-        gain = ip - (sizes * ich).sum(axis=1) / n
+        gain = parent_impurity - (sizes * ich).sum(axis=1) / n
         return gain, gain
 
     def table(self, t):
@@ -304,12 +305,12 @@ class ImpurityDecreaseScorer(SplitScorer):
     def screenable(self) -> bool:
         return self.screened and self.kernel.approx is not None
 
-    def approx_pair(self, L, R, nl, nr, ip, n):
+    def approx_pair(self, L, R, n_left, n_right, parent_impurity, n):
         """Float32 (score, err) of two-child candidates: each score is within ``err`` (array
         or float) of the exact one (see :func:`offcenter.tree.screening.screen`)."""
-        gain = ip - self.children_sum(L, R, nl, nr, approx=True) / n
-        den = self.denominator(ip, nl, nr)
-        score = self.score_of(gain, ip, nl, nr, den)
+        gain = parent_impurity - self.children_sum(L, R, n_left, n_right, approx=True) / n
+        den = self.denominator(parent_impurity, n_left, n_right)
+        score = self.score_of(gain, parent_impurity, n_left, n_right, den)
         err = self.kernel.approx_error + 1e-12
         if den is not None:
             err = np.where(den > 1e-15, err / np.where(den > 1e-15, den, 1.0), 0.0)
@@ -379,18 +380,20 @@ class LambdaAlphaScorer(ImpurityDecreaseScorer):
         """The kernel of I(X), the uncentered measure of two branch sizes."""
         return CountKernel(self.impurity.for_predictor(2), 2, self.n_max, self.weighted)
 
-    def denominator(self, ip, nl, nr):
-        i_x = self.pkernel(np.stack([nl, nr], axis=1), nl + nr)
-        return lambda_denominator(ip, i_x, self.alpha)
+    def denominator(self, parent_impurity, n_left, n_right):
+        i_x = self.pkernel(np.stack([n_left, n_right], axis=1), n_left + n_right)
+        return lambda_denominator(parent_impurity, i_x, self.alpha)
 
-    def score_of(self, gain, ip, nl, nr, den=None):
+    def score_of(self, gain, parent_impurity, n_left, n_right, den=None):
         if den is None:
-            den = self.denominator(ip, nl, nr)
+            den = self.denominator(parent_impurity, n_left, n_right)
         return lambda_of(gain, den)
 
-    def multiway(self, t, sizes, ip, n):
-        gain, _ = super().multiway(t, sizes, ip, n)
-        den = lambda_denominator(ip, _predictor_impurity(self.impurity, sizes), self.alpha)
+    def multiway(self, t, sizes, parent_impurity, n):
+        gain, _ = super().multiway(t, sizes, parent_impurity, n)
+        den = lambda_denominator(
+            parent_impurity, _predictor_impurity(self.impurity, sizes), self.alpha
+        )
         return gain, lambda_of(gain, den)
 
     def table(self, t):
@@ -422,11 +425,11 @@ class CriterionScorer(SplitScorer):
         super().__init__(impurity, q, n_max, weighted)
         self.criterion = impurity.split_criterion
 
-    def pair(self, L, R, nl, nr, ip, n):
+    def pair(self, L, R, n_left, n_right, parent_impurity, n):
         value = self.criterion.pair(L, R)
         return value, value
 
-    def multiway(self, t, sizes, ip, n):
+    def multiway(self, t, sizes, parent_impurity, n):
         # absent categories are empty children: they add 0 to the Hellinger distance
         value = self.criterion.table(t)
         return value, value

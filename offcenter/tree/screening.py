@@ -15,7 +15,7 @@ import numpy as np
 from offcenter.tree.records import TIE, Candidates, GrowthParams, Screen
 
 
-def screen(pos, Ipar, n, params: GrowthParams):
+def screen(pos, parent_impurity, n, params: GrowthParams):
     """Float32 screening of candidate splits: the ones that can still be the best.
 
     The scorer's float32 kernel (:meth:`SplitScorer.approx_pair`; the off-centered Shannon
@@ -25,12 +25,12 @@ def screen(pos, Ipar, n, params: GrowthParams):
     their bounds ``err`` (arrays over the candidates) and ``floor`` (per node, the largest
     ``score - err``: the exact best score of the node is at least this). A candidate with
     ``score + err < floor - TIE`` is worse than the best by more than the tie tolerance and can
-    never be chosen; the others are evaluated exactly (:func:`offcenter.tree.numeric.evaluate`, or by ``grow`` for all
+    never be chosen; the others are evaluated exactly (:func:`offcenter.tree.numeric.score_candidates`, or by ``grow`` for all
     features of a level at once, against the floor over every feature).
     """
-    ndv = pos.nd
+    ndv = pos.node_ids
     score, err = params.scorer.approx_pair(
-        pos.L, pos.R, pos.nl, pos.nr, Ipar.take(ndv), n.take(ndv)
+        pos.L, pos.R, pos.n_left, pos.n_right, parent_impurity.take(ndv), n.take(ndv)
     )
     seg = np.flatnonzero(np.concatenate(([True], ndv[1:] != ndv[:-1])))
     floor = np.full(n.size, -np.inf)
@@ -56,7 +56,7 @@ def _ramp(cnt):
     return np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt) + 1
 
 
-def block_screen(pos, Ipar, n, params: GrowthParams, floor=None, stride=STRIDE):
+def block_screen(pos, parent_impurity, n, params: GrowthParams, floor=None, stride=STRIDE):
     """Exact screening of the thresholds of a numeric feature by blocks (no missing values).
 
     Within a node, moving the cut one row to the right moves a row of some class k from the
@@ -83,25 +83,25 @@ def block_screen(pos, Ipar, n, params: GrowthParams, floor=None, stride=STRIDE):
     others -inf. Nothing that can win is dropped, so the split, gain and score are those of
     the full exact search.
     """
-    nd, nl, nr = pos.nd, pos.nl, pos.nr
+    node_ids, n_left, n_right = pos.node_ids, pos.n_left, pos.n_right
     Lq, Rq = pos.L.T, pos.R.T  # (q, m), contiguous
-    m = nd.size
+    m = node_ids.size
     # anchors: each node's first and last threshold and every `step`-th in between
-    change = np.flatnonzero(nd[1:] != nd[:-1])
+    change = np.flatnonzero(node_ids[1:] != node_ids[:-1])
     first, last = np.concatenate(([0], change + 1)), np.concatenate((change, [m - 1]))
-    step = np.rint(stride * np.cbrt(n[nd[first]] / STRIDE_REF))
+    step = np.rint(stride * np.cbrt(n[node_ids[first]] / STRIDE_REF))
     step = np.maximum(step, STRIDE_MIN).astype(np.int64)
     cnt = np.maximum((last - first - 1) // step, 0)
     inner = np.repeat(first, cnt) + np.repeat(step, cnt) * _ramp(cnt)
     a = np.unique(np.concatenate((first, inner, last)))
-    na, la, ra = nd[a], nl[a], nr[a]
+    na, la, ra = node_ids[a], n_left[a], n_right[a]
     sc = params.scorer
     approx = sc.screenable
     F = sc.children_sum(np.take(Lq, a, axis=1).T, np.take(Rq, a, axis=1).T, la, ra, approx)
-    gain = Ipar[na] - F / n[na]
-    den = sc.denominator(Ipar[na], la, ra)
+    gain = parent_impurity[na] - F / n[na]
+    den = sc.denominator(parent_impurity[na], la, ra)
     score = np.full(m, -np.inf)
-    score[a] = sc.score_of(gain, Ipar[na], la, ra, den)
+    score[a] = sc.score_of(gain, parent_impurity[na], la, ra, den)
     eps = sc.approx_error + 1e-12 if approx else 0.0
     err = np.zeros(m) if approx else 0.0
     if approx and den is not None:
@@ -127,12 +127,12 @@ def block_screen(pos, Ipar, n, params: GrowthParams, floor=None, stride=STRIDE):
     b = sc.row_bound(
         np.concatenate((np.take(Lq, gs, axis=1), np.take(Rq, ge, axis=1)), axis=1),
         np.concatenate((np.take(Lq, ge, axis=1), np.take(Rq, gs, axis=1)), axis=1),
-        np.concatenate((nl[gs], nr[ge])),
-        np.concatenate((nl[ge], nr[gs])),
+        np.concatenate((n_left[gs], n_right[ge])),
+        np.concatenate((n_left[ge], n_right[gs])),
     )
     D = np.take(b[:, : gi.size] + b[:, gi.size :], np.cumsum(gfirst) - 1, axis=1)
     V = ((Le - Ls) * D).sum(axis=0) * (1.0 + 1e-9)
-    ub = Ipar[node] - 0.5 * (F[blk] + F[blk + 1] - V) / n[node] + eps + TIE
+    ub = parent_impurity[node] - 0.5 * (F[blk] + F[blk + 1] - V) / n[node] + eps + TIE
     if den is not None:
         ub = sc.score_bound(ub, den[blk], den[blk + 1])
     live = ub >= floor[node] - TIE
@@ -147,11 +147,11 @@ def block_screened(pos, params: GrowthParams) -> bool:
     """Whether the block screening applies: a kernel with a row bound, no missing values,
     enough thresholds for its fixed cost, and enough per node on average (with small nodes
     the float32 screening, one pass over every threshold, is cheaper)."""
-    m = pos.nd.size
+    m = pos.node_ids.size
     if not params.scorer.can_block_screen() or pos.M is not None or m < BLOCK_MIN:
         return False
     need = params.scorer.block_node_min
-    nodes = 1 + int(np.count_nonzero(pos.nd[1:] != pos.nd[:-1]))
+    nodes = 1 + int(np.count_nonzero(pos.node_ids[1:] != pos.node_ids[:-1]))
     return m >= need * nodes  # the kernel's measured crossover (SplitScorer.block_node_min)
 
 
@@ -162,23 +162,23 @@ BLOCK_MIN = 15_000
 
 
 def screened(pos) -> bool:
-    return pos.nd.size >= SCREEN_MIN
+    return pos.node_ids.size >= SCREEN_MIN
 
 
-def survivors(sc, nd, floor) -> np.ndarray:
+def survivors(sc, node_ids, floor) -> np.ndarray:
     """The candidates that can still be chosen: approximate score + bound >= floor - TIE."""
-    return np.flatnonzero(sc.score + sc.err >= floor.take(nd) - TIE)
+    return np.flatnonzero(sc.score + sc.err >= floor.take(node_ids) - TIE)
 
 
 def subset(pos: Candidates, rows) -> Candidates:
     """The candidates ``rows`` of ``pos`` (class columns kept contiguous; the per-node missing
     counts kept whole, the positions ``idx`` and the rows ``rl``, ``rr`` dropped)."""
     return Candidates(
-        pos.nd[rows],
+        pos.node_ids[rows],
         np.take(pos.L.T, rows, axis=1).T,
         np.take(pos.R.T, rows, axis=1).T,
-        pos.nl[rows],
-        pos.nr[rows],
+        pos.n_left[rows],
+        pos.n_right[rows],
         None if pos.thr is None else pos.thr[rows],  # None: groupings of categories
         None,
         None if pos.miss_child is None else pos.miss_child[rows],
@@ -193,7 +193,7 @@ SCREEN_MIN = 256
 
 def _keep(pos, sc, floor):
     """The candidates of ``pos`` that can still reach ``floor`` (and their screening)."""
-    keep = survivors(sc, pos.nd, floor)
+    keep = survivors(sc, pos.node_ids, floor)
     if keep.size == 0:
         return None, None
     sc.score = sc.score[keep]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from offcenter.tree.categorical import category_rows, category_table, search_categorical
 from offcenter.tree.growth import grow
 from offcenter.tree.labels import branch_labels
-from offcenter.tree.numeric import evaluate, numeric_positions, resolve_lazy, search_numeric
+from offcenter.tree.numeric import numeric_positions, resolve_lazy, score_candidates, search_numeric
 from offcenter.tree.records import (
     TIE,
     GrowthParams,
@@ -45,7 +45,7 @@ __all__ = [
     "categorical_split",
     "category_rows",
     "category_table",
-    "evaluate",
+    "score_candidates",
     "grow",
     "make_scorer",
     "numeric_positions",

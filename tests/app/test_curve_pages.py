@@ -835,7 +835,7 @@ def test_theta_chart_carries_every_theta_step_and_the_server_value():
     assert names == ["Shannon", "off-centered Shannon", "Asymmetric"]
     assert data["traces"] == [[1, "oc_shannon"], [2, "asymmetric"]]  # Shannon does not move
     frames = json.loads(data["frames_json"])
-    assert frames["thetas"] == list(FOLLOW_THETAS)
+    assert frames["steps"] == list(FOLLOW_THETAS)
     values = decode_frames(frames)
     k = FOLLOW_THETAS.index(0.4)
     assert frames["grid"][int(np.argmax(values["oc_shannon"][k]))] == pytest.approx(0.4)
@@ -851,3 +851,38 @@ def test_theta_chart_carries_every_theta_step_and_the_server_value():
     assert at.query_params["theta"] == "0.4"
     x, y = figure(at, "tc_chart")["traces"]["off-centered Shannon"]
     assert x[np.argmax(y)] == pytest.approx(0.4)
+
+
+def test_beta_chart_carries_the_curves_of_every_beta_step():
+    """β follows the hand too: the chart carries, for the curves that take the β slider's
+    value, their values and legend labels at every step of that slider (at the page's θ), and
+    a β move comes back as the new curves, labels and frames."""
+    from offcenter.measures.curves import binary_curves
+    from offcenter.viz.theta_frames import decode_frames, slider_steps
+
+    url = "measures=daroczy,shannon&version=both&beta=2&betas=5&theta=0.3"
+    at = run(TWO, dict(p.split("=") for p in url.split("&")))
+    data = _follow_data(ok(at))
+    (beta,) = [p for p in data["params"] if p["name"] == "beta"]
+    assert beta["slider_key"] == "tc_beta" and beta["value"] == 2.0
+    fig = json.loads(data["figure"])
+    names = [t["name"] for t in fig["data"]]
+    # the β = 2 curves move with the slider, β = 5 (an extra value) and Shannon stay
+    moving = {names[i] for i, _k in beta["traces"]}
+    assert moving == {"Daroczy (β = 2)", "off-centered Daroczy (β = 2)"}
+    frames = json.loads(beta["frames_json"])
+    assert frames["steps"] == list(slider_steps(0.0, 10.0, 0.1))
+    k = frames["steps"].index(3.5)
+    values = decode_frames(frames)
+    spec = oc.MeasureSetting("daroczy", theta="prior", beta=3.5)
+    ref = binary_curves([spec], 0.3, frames["grid"])[spec.key].to_numpy()
+    assert np.abs(values["oc_daroczy_b2"][k] - ref).max() < 1e-4
+    assert frames["names"]["oc_daroczy_b2"][k] == "off-centered Daroczy (β = 3.5)"
+    assert frames["grid"][int(np.argmax(values["oc_daroczy_b2"][k]))] == pytest.approx(0.3)
+
+    at.slider(key="tc_beta").set_value(3.5).run()
+    data = _follow_data(ok(at))
+    (beta,) = [p for p in data["params"] if p["name"] == "beta"]
+    assert beta["value"] == 3.5 and at.query_params["beta"] == "3.5"
+    assert "off-centered Daroczy (β = 3.5)" in figure(at, "tc_chart")["traces"]
+    assert json.loads(beta["frames_json"])["names"]["oc_daroczy_b3.5"][0].endswith("(β = 0)")

@@ -1,5 +1,5 @@
 """The Tree page's next grow prepared in the background (offcenter.app.prefetch and
-offcenter.app.tree_click.prepare_grow): bounded, never raising, and filling exactly the cache
+offcenter.app.tree_click.grow_tree, the function the grow calls): bounded, never raising, and filling exactly the cache
 entries the page's grow reads (the grow then fits nothing, searches no root, builds no report
 and lays nothing out)."""
 
@@ -72,7 +72,7 @@ def test_a_prepared_grow_finds_everything_computed(monkeypatch):
 
     _clear()  # a fresh process's caches: the background thread prepares the grow
     worker = threading.Thread(
-        target=tree_click.prepare_grow,
+        target=tree_click.grow_tree,
         args=(grown.data_key, grown.params_json, X, y, tree_page.view_size(False, False)),
     )
     worker.start()

@@ -60,12 +60,13 @@ def _worker() -> str:
     return os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 
-def _start(port: int, log, extra_args: tuple[str, ...]) -> subprocess.Popen:
+def _start(port: int, log, extra_args: tuple[str, ...], env=None) -> subprocess.Popen:
     return subprocess.Popen(
         streamlit_command(port, "127.0.0.1", "--server.fileWatcherType", "none", *extra_args),
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
+        env=None if env is None else {**os.environ, **env},
     )
 
 
@@ -78,8 +79,13 @@ def _healthy(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def streamlit_server(log_name: str = "streamlit-server", extra_args: tuple[str, ...] = ()):
+def streamlit_server(
+    log_name: str = "streamlit-server", extra_args: tuple[str, ...] = (), env=None
+):
     """Run `streamlit run app.py` headless on a free port; yield its URL; stop it.
+
+    The server warms itself before its health check answers (app.py's lifespan: every page run
+    once in its process); ``env={"OFFCENTER_WARM": "0"}`` starts it cold.
 
     The port is the OS's pick; when another process (another xdist worker's server) takes it
     between the pick and Streamlit's bind, Streamlit exits and a new port is tried (3 times).
@@ -92,11 +98,11 @@ def streamlit_server(log_name: str = "streamlit-server", extra_args: tuple[str, 
         for _attempt in range(3):
             port = _free_port()
             url = f"http://127.0.0.1:{port}"
-            proc = _start(port, log, extra_args)
-            deadline = time.monotonic() + 90
+            proc = _start(port, log, extra_args, env)
+            deadline = time.monotonic() + 300  # a bound (its own warm-up on a loaded machine)
             while proc.poll() is None and not _healthy(url):
                 if time.monotonic() > deadline:
-                    pytest.fail(f"streamlit did not start in 90 s; see {log_path}")
+                    pytest.fail(f"streamlit did not start in 300 s; see {log_path}")
                 time.sleep(0.3)
             if proc.poll() is None:
                 break

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from offcenter.ops.warmup import WARM_ENV
+
 from .conftest import screenshot, streamlit_server, wait_for_app
 
 pytestmark = pytest.mark.browser
@@ -29,9 +31,10 @@ def _slider_value(page, label_start: str) -> float:
 
 
 def test_cold_deep_link_still_routes_through_app_py(browser):
-    # a fresh server whose very first visitor opens /Tree: Streamlit's pages/ mode used to stay
-    # on for every session (file names in the menu, "app" for the home page)
-    with streamlit_server("streamlit-server-cold") as url:
+    # a fresh server (without its own warm-up) whose very first visitor opens /Tree: Streamlit's
+    # pages/ mode used to stay on for every session (file names in the menu, "app" for the home
+    # page)
+    with streamlit_server("streamlit-server-cold", env={WARM_ENV: "0"}) as url:
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         page = context.new_page()
         page.set_default_timeout(60_000)

@@ -145,8 +145,87 @@ def test_the_cursor_line_follows_its_slider_before_the_server_hears(page, app_ur
     page.keyboard.press("ArrowRight")
     page.wait_for_function(f"() => ({labels})().includes('cursor 0.12')", timeout=10_000)
     assert "cursor=0.12" not in page.evaluate("() => location.search")
+    # once the keys rest, one message for the server, not one per press
+    page.wait_for_function("() => window.__hold.queue.length >= 1", timeout=10_000)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => window.__hold.queue.length") == 1
     page.evaluate("() => window.__hold.flush()")
     page.wait_for_function("() => location.search.includes('cursor=0.12')", timeout=60_000)
     wait_for_app(page)
     page.get_by_text("Values at p = 0.12").first.wait_for(timeout=60_000)
     assert "cursor 0.12" in page.evaluate(labels)
+
+
+# The curves of the β slider: the off-centered and uncentered Daroczy curves' names, the
+# off-centered one's p at its maximum and value there, its number of points.
+BETA_CURVES = """() => {
+  const gd = document.querySelector('.oc-follow-figure');
+  const oc = gd.data.find((d) => d.name.startsWith('off-centered Daroczy'));
+  const raw = gd.data.find((d) => d.name.startsWith('Daroczy'));
+  let k = 0;
+  for (let i = 1; i < oc.y.length; i++) if (oc.y[i] > oc.y[k]) k = i;
+  return [oc.name, raw.name, oc.x[k], oc.y[k], oc.x.length];
+}"""
+BETA_URL = "/Two_classes?measures=daroczy&version=both&beta=2&theta=0.3&cursor=0.6"
+
+
+def test_beta_keys_redraw_the_curves_before_the_server_hears(page, app_url):
+    """β (a sidebar slider) follows the hand: arrow keys on it restyle the Daroczy curves and
+    their legend labels in the browser, one message goes to the server once the keys rest,
+    and then the figure, the readout and the link are the package's for the last β."""
+    from offcenter.measures.curves import binary_curves
+    from offcenter.measures.settings import MeasureSetting
+
+    _open(page, app_url + BETA_URL)
+    oc_name, raw_name, x, _y, n_server = page.evaluate(BETA_CURVES)
+    assert (oc_name, raw_name) == ("off-centered Daroczy (β = 2)", "Daroczy (β = 2)")
+    assert x == pytest.approx(0.3) and n_server > 101
+    slider = page.get_by_role("slider", name=re.compile(r"^β")).first
+    slider.focus()
+    page.evaluate("() => { window.__hold.on = true; }")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        f"() => ({BETA_CURVES})()[0] === 'off-centered Daroczy (β = 2.3)'", timeout=10_000
+    )
+    oc_name, raw_name, x, y, n = page.evaluate(BETA_CURVES)
+    assert raw_name == "Daroczy (β = 2.3)" and n == 101  # the browser's frames
+    # the curve drawn is the package's β = 2.3 curve at the page's θ (16-bit frames)
+    spec = MeasureSetting("daroczy", theta="prior", beta=2.3)
+    ref = binary_curves([spec], 0.3, [0.3])[spec.key].iloc[0]
+    assert x == pytest.approx(0.3) and y == pytest.approx(ref, abs=1e-4)
+    assert "beta=2.3" not in page.evaluate("() => location.search")
+    assert page.locator(".st-key-tc_beta [data-testid='stSliderThumbValue']").inner_text() == "2.30"
+    page.wait_for_function("() => window.__hold.queue.length >= 1", timeout=10_000)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => window.__hold.queue.length") == 1
+    screenshot(page, "beta_follow_before_server")
+
+    page.evaluate("() => window.__hold.flush()")
+    page.wait_for_function("() => location.search.includes('beta=2.3')", timeout=60_000)
+    wait_for_app(page)
+    page.wait_for_function(f"() => ({BETA_CURVES})()[4] > 101", timeout=60_000)
+    oc_name, raw_name, x, _y, _n = page.evaluate(BETA_CURVES)
+    assert (oc_name, raw_name) == ("off-centered Daroczy (β = 2.3)", "Daroczy (β = 2.3)")
+    assert x == pytest.approx(0.3)
+    values = {
+        **TWO_CLASS_SCHEMA.defaults(),
+        "measures": ("daroczy",),
+        "beta": 2.3,
+        "theta": 0.3,
+    }
+    raw, oc = page_specs(values)
+    expected = binary_values_at(raw + oc, 0.3, 0.6)
+    page.wait_for_function(  # the readout of the page's run for β = 2.3 (a whole-page run)
+        "() => [...document.querySelectorAll(\"[data-testid='stTable'] tbody tr\")]"
+        ".some((r) => r.innerText.includes('β = 2.3'))",
+        timeout=60_000,
+    )
+    wait_for_app(page)
+    shown = _readout(page)
+    assert set(shown) == set(expected["curve"])
+    for name, value in zip(expected["curve"], expected["value"]):
+        assert shown[name] == pytest.approx(float(value), abs=1e-4), name
+    assert page.locator(".st-key-tc_beta [data-testid='stSliderThumbValue']").inner_text() == "2.30"
+    assert page.locator("[data-testid='stException']").count() == 0
+    screenshot(page, "beta_follow_after_server")

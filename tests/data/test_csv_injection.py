@@ -23,7 +23,7 @@ from offcenter.data.csv_io import (
     read_upload,
     to_csv_text,
 )
-from offcenter.evaluation.runner import evaluate
+from offcenter.evaluation.runner import cross_validate_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = json.loads(
@@ -90,7 +90,9 @@ def test_compare_s_per_fold_csv_neutralises_the_uploaded_file_name():
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"=x": rng.normal(size=40)})
     y = pd.Series(np.where(np.arange(40) < 12, "@minor", "major"))
-    res = evaluate(X, y, ["shannon"], n_splits=2, n_repeats=1, seed=0, tree_params={"max_depth": 1})
+    res = cross_validate_settings(
+        X, y, ["shannon"], n_splits=2, n_repeats=1, seed=0, tree_params={"max_depth": 1}
+    )
     res.config["data"] = "=cmd|' /C calc'!A0.csv"
     rows = _cells(res.to_csv())
     i = rows[0].index("data")

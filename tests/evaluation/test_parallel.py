@@ -14,7 +14,7 @@ import pytest
 from offcenter.data.datasets import load
 from offcenter.ensemble.forest import ForestClassifier
 from offcenter.evaluate import main
-from offcenter.evaluation.runner import CrossValidation, evaluate
+from offcenter.evaluation.runner import CrossValidation, cross_validate_settings
 
 SETTINGS = ["shannon", "oc_shannon", "asymmetric_consistent"]
 KW = dict(n_splits=3, n_repeats=2, seed=4, tree_params={"max_depth": 3})
@@ -29,7 +29,7 @@ def glass():
 @pytest.fixture(scope="module")
 def sequential(glass):
     X, y = glass
-    return evaluate(X, y, SETTINGS, n_jobs=1, **KW)
+    return cross_validate_settings(X, y, SETTINGS, n_jobs=1, **KW)
 
 
 @pytest.fixture(scope="module")
@@ -53,22 +53,24 @@ def _same(a, b):
 
 def test_processes_give_identical_results(glass, sequential):
     X, y = glass
-    _same(evaluate(X, y, SETTINGS, n_jobs=2, **KW), sequential)
+    _same(cross_validate_settings(X, y, SETTINGS, n_jobs=2, **KW), sequential)
 
 
 def test_forest_evaluation_identical_in_parallel(glass):
     X, y = glass
     kw = dict(KW, model="forest", n_estimators=3)
     _same(
-        evaluate(X, y, ["shannon", "gini"], n_jobs=2, **kw),
-        evaluate(X, y, ["shannon", "gini"], n_jobs=1, **kw),
+        cross_validate_settings(X, y, ["shannon", "gini"], n_jobs=2, **kw),
+        cross_validate_settings(X, y, ["shannon", "gini"], n_jobs=1, **kw),
     )
 
 
 def test_progress_and_cancel_in_parallel(glass):
     X, y = glass
     calls = []
-    res = evaluate(X, y, ["shannon", "gini"], n_jobs=2, progress=lambda f, m: calls.append(f), **KW)
+    res = cross_validate_settings(
+        X, y, ["shannon", "gini"], n_jobs=2, progress=lambda f, m: calls.append(f), **KW
+    )
     assert not res.cancelled
     assert calls == pytest.approx([i / 12 for i in range(1, 13)])
     count = {"n": 0}
@@ -77,7 +79,9 @@ def test_progress_and_cancel_in_parallel(glass):
         count["n"] += 1
         return count["n"] > 3
 
-    res = evaluate(X, y, ["shannon", "gini"], n_jobs=2, should_cancel=should_cancel, **KW)
+    res = cross_validate_settings(
+        X, y, ["shannon", "gini"], n_jobs=2, should_cancel=should_cancel, **KW
+    )
     assert res.cancelled
     # only whole folds are kept, and they are the first ones
     assert len(res.folds) % 2 == 0 and len(res.folds) < 12
@@ -94,7 +98,7 @@ def test_stepwise_with_n_jobs(glass, sequential):
 
 def test_dask_cluster_gives_identical_results(glass, sequential, dask_cluster):
     X, y = glass
-    _same(evaluate(X, y, SETTINGS, backend="dask", **KW), sequential)
+    _same(cross_validate_settings(X, y, SETTINGS, backend="dask", **KW), sequential)
 
 
 def test_cli_scheduler(dask_cluster, tmp_path, glass):
@@ -123,7 +127,7 @@ def test_missing_dask_is_a_clear_error(glass, monkeypatch):
     X, y = glass
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(ImportError, match=r"offcenter\[distributed\]"):
-        evaluate(X, y, ["shannon"], backend="dask", **KW)
+        cross_validate_settings(X, y, ["shannon"], backend="dask", **KW)
 
 
 @pytest.mark.parametrize(
@@ -137,7 +141,7 @@ def test_missing_dask_is_a_clear_error(glass, monkeypatch):
 def test_bad_parallel_arguments(glass, bad, match):
     X, y = glass
     with pytest.raises(ValueError, match=match):
-        evaluate(X, y, ["shannon"], **KW, **bad)
+        cross_validate_settings(X, y, ["shannon"], **KW, **bad)
 
 
 def test_forest_trees_in_parallel_are_identical(glass):

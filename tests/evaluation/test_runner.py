@@ -10,7 +10,7 @@ from offcenter.evaluation.runner import (
     METRICS,
     CrossValidation,
     available_settings,
-    evaluate,
+    cross_validate_settings,
     parse_setting,
     parse_settings,
 )
@@ -60,7 +60,7 @@ def test_parse_settings_duplicates_and_empty():
 
 def test_evaluate_tables(glass):
     X, y = glass
-    res = evaluate(
+    res = cross_validate_settings(
         X,
         y,
         ["shannon", "oc_shannon", "asymmetric"],
@@ -109,16 +109,16 @@ def test_evaluate_tables(glass):
 def test_evaluate_is_deterministic(glass):
     X, y = glass
     kw = dict(n_splits=3, n_repeats=1, seed=5, tree_params={"max_depth": 2})
-    a = evaluate(X, y, ["shannon", "gini"], **kw).folds.drop(columns="seconds")
-    b = evaluate(X, y, ["shannon", "gini"], **kw).folds.drop(columns="seconds")
+    a = cross_validate_settings(X, y, ["shannon", "gini"], **kw).folds.drop(columns="seconds")
+    b = cross_validate_settings(X, y, ["shannon", "gini"], **kw).folds.drop(columns="seconds")
     pd.testing.assert_frame_equal(a, b)
 
 
 def test_prior_leaf_rule_raises_minority_recall(glass):
     X, y = glass
     kw = dict(n_splits=3, n_repeats=1, seed=0, tree_params={"max_depth": 2})
-    maj = evaluate(X, y, ["shannon"], leaf_rule="majority", **kw)
-    pri = evaluate(X, y, ["shannon"], leaf_rule="prior", **kw)
+    maj = cross_validate_settings(X, y, ["shannon"], leaf_rule="majority", **kw)
+    pri = cross_validate_settings(X, y, ["shannon"], leaf_rule="prior", **kw)
     assert pri.config["leaf_rule"] == "prior"
     assert pri.folds["minority_recall"].mean() >= maj.folds["minority_recall"].mean()
 
@@ -126,7 +126,7 @@ def test_prior_leaf_rule_raises_minority_recall(glass):
 def test_progress_and_cancel(glass):
     X, y = glass
     calls = []
-    res = evaluate(
+    res = cross_validate_settings(
         X,
         y,
         ["shannon", "gini"],
@@ -147,7 +147,7 @@ def test_progress_and_cancel(glass):
         count["n"] += 1
         return count["n"] > 3
 
-    res = evaluate(
+    res = cross_validate_settings(
         X,
         y,
         ["shannon", "gini"],
@@ -198,7 +198,9 @@ def test_failing_fit_is_recorded_not_raised(glass):
         def predict_proba(self, X):
             return self.inner.predict_proba(X)
 
-    res = evaluate(X, y, ["shannon", "gini"], n_splits=2, n_repeats=1, model_factory=Broken)
+    res = cross_validate_settings(
+        X, y, ["shannon", "gini"], n_splits=2, n_repeats=1, model_factory=Broken
+    )
     err = res.folds[res.folds["setting"] == "gini"]["error"]
     assert err.str.contains("RuntimeError: boom").all()
     assert res.folds[res.folds["setting"] == "gini"]["accuracy"].isna().all()
@@ -217,17 +219,17 @@ def test_failing_fit_is_recorded_not_raised(glass):
 def test_evaluate_bad_arguments(glass, kw, match):
     X, y = glass
     with pytest.raises(ValueError, match=match):
-        evaluate(X, y, ["shannon"], **kw)
+        cross_validate_settings(X, y, ["shannon"], **kw)
 
 
 def test_evaluate_bad_data():
     X = pd.DataFrame({"a": [1, 2, 3, 4]})
     with pytest.raises(ValueError, match="single value"):
-        evaluate(X, ["x"] * 4, ["shannon"], n_splits=2)
+        cross_validate_settings(X, ["x"] * 4, ["shannon"], n_splits=2)
     with pytest.raises(ValueError, match="one label per row"):
-        evaluate(X, ["x", "y"], ["shannon"], n_splits=2)
+        cross_validate_settings(X, ["x", "y"], ["shannon"], n_splits=2)
     with pytest.raises(ValueError, match="missing"):
-        evaluate(X, ["x", None, "y", "x"], ["shannon"], n_splits=2)
+        cross_validate_settings(X, ["x", None, "y", "x"], ["shannon"], n_splits=2)
 
 
 def test_numpy_input_and_multiclass():
@@ -236,7 +238,7 @@ def test_numpy_input_and_multiclass():
     y = np.repeat(["a", "b", "c"], [50, 25, 15])
     X[y == "b", 0] += 2
     X[y == "c", 1] += 2
-    res = evaluate(
+    res = cross_validate_settings(
         X, y, ["shannon", "oc_gini"], n_splits=3, n_repeats=1, tree_params={"max_depth": 3}
     )
     assert res.config["minority"] == "c"

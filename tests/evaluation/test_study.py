@@ -15,7 +15,12 @@ import pytest
 
 from offcenter.data.datasets import DATASETS
 from offcenter.evaluation.cli import leaf_rule_tables, markdown_tables, read_table, split_target
-from offcenter.evaluation.runner import METRICS, EvaluationResult, evaluate, parse_settings
+from offcenter.evaluation.runner import (
+    METRICS,
+    EvaluationResult,
+    cross_validate_settings,
+    parse_settings,
+)
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 STUDIES = [
@@ -95,7 +100,7 @@ def test_refit_reproduces_committed_fold_metrics():
     path = Path(DATASETS["glass"].path)
     X, y, _ = split_target(read_table(path), None, path)
     for rule in ("majority", "prior"):
-        res = evaluate(
+        res = cross_validate_settings(
             X,
             y,
             n_splits=int(opts["folds"]),
@@ -128,7 +133,7 @@ def test_refit_reproduces_committed_forest_folds():
     path = Path(DATASETS["glass"].path)
     X, y, _ = split_target(read_table(path), None, path)
     settings = ["shannon", "asymmetric_consistent"]
-    res = evaluate(
+    res = cross_validate_settings(
         X,
         y,
         settings,

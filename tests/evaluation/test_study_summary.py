@@ -20,6 +20,12 @@ def folds():
 
 
 @pytest.fixture(scope="module")
+def summary(folds):
+    """The summary block's lines computed from the committed results (once for the module)."""
+    return study.summary_lines(folds)
+
+
+@pytest.fixture(scope="module")
 def calls(folds):
     """(model, metric, rule) -> (set better, set worse) by the decision rule."""
     out = {}
@@ -33,19 +39,19 @@ def calls(folds):
     return out
 
 
-def test_the_summary_block_is_what_the_results_give(folds):
+def test_the_summary_block_is_what_the_results_give(summary):
     text = DOC.read_text(encoding="utf-8")
     block = text.split("<!-- summary:start -->\n", 1)[1].split("\n<!-- summary:end -->", 1)[0]
-    assert block.splitlines() == study.summary_lines(folds)
+    assert block.splitlines() == summary
 
 
-def test_every_summary_link_names_a_table(folds):
+def test_every_summary_link_names_a_table(summary):
     tables = TABLES.read_text(encoding="utf-8")
     heads = {
         "".join(ch for ch in h.lower() if ch.isalnum() or ch in " -_").replace(" ", "-")
         for h in re.findall(r"^#### (.+)$", tables, flags=re.M)
     }
-    for line in study.summary_lines(folds):
+    for line in summary:
         for anchor in re.findall(r"#([a-z0-9-]+)\)", line):
             assert anchor in heads, anchor
 

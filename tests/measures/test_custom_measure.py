@@ -286,11 +286,11 @@ def test_parallel_evaluate_knows_a_plugin_loaded_after_workers_started(tmp_path)
         import numpy as np
         import offcenter
         from sklearn.datasets import load_wine
-        from offcenter.evaluation.runner import evaluate
+        from offcenter.evaluation.runner import cross_validate_settings
         X, y = load_wine(return_X_y=True)
         offcenter.ForestClassifier(n_estimators=2, n_jobs=2).fit(X, y)  # workers started
         offcenter.load_plugins(["my_measures"])
-        r = evaluate(X, y, ["gini", "oc_dkm_half"], n_splits=2, n_repeats=1, n_jobs=2)
+        r = cross_validate_settings(X, y, ["gini", "oc_dkm_half"], n_splits=2, n_repeats=1, n_jobs=2)
         print(r.summary().set_index("setting")["accuracy_mean"].notna().all())
         """
     )

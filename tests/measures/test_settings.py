@@ -509,12 +509,14 @@ def test_forest_setting_resolves_theta_once():
 
 
 def test_cross_validation_takes_every_setting_syntax():
-    from offcenter.evaluation.runner import evaluate, parse_settings
+    from offcenter.evaluation.runner import cross_validate_settings, parse_settings
 
     settings = parse_settings("oc_shannon, ocuniform_shannon,oc_gini_a0.5")
     assert [s.key for s in settings] == ["oc_shannon", "ocuniform_shannon", "oc_gini_a0.5"]
     X, y = _imbalanced()
-    res = evaluate(X, y, settings, n_splits=2, n_repeats=1, seed=0, tree_params={"max_depth": 2})
+    res = cross_validate_settings(
+        X, y, settings, n_splits=2, n_repeats=1, seed=0, tree_params={"max_depth": 2}
+    )
     summary = res.summary()
     assert list(summary["setting"]) == ["oc_shannon", "ocuniform_shannon", "oc_gini_a0.5"]
     assert list(summary["label"]) == [
@@ -545,12 +547,12 @@ def test_balanced_class_weight_is_part_of_the_setting():
 
 def test_balanced_setting_grows_the_class_weighted_tree():
     from offcenter.evaluation.metrics import balanced_accuracy
-    from offcenter.evaluation.runner import evaluate, stratified_folds
+    from offcenter.evaluation.runner import cross_validate_settings, stratified_folds
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(80, 3))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=80) > 1.0, "rare", "common")
-    res = evaluate(
+    res = cross_validate_settings(
         X, y, ["shannon", "shannon_balanced"], n_splits=2, n_repeats=1, tree_params={"max_depth": 3}
     )
     tr = stratified_folds(y, 2, 1, 0)[0]

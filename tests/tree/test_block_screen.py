@@ -107,16 +107,20 @@ def test_row_bound_single_steps_at_the_kinks_and_empty_classes():
             assert diff <= b, (c, j)
 
 
-def _positions(rng, n, q, ties, msl=1, nodes=1):
+def _positions(rng, n, q, ties, min_samples_leaf=1, nodes=1):
     y = rng.choice(q, size=n, p=rng.dirichlet(np.ones(q) * 2))
     v = rng.normal(size=n) + rng.normal(scale=1.5, size=q)[y]
     if ties:
         v = np.round(v, 1)
-    nd = np.sort(rng.integers(0, nodes, n)).astype(np.int64)
-    order = np.lexsort((v, nd))
-    v, y, nd = v[order], y[order], nd[order]
-    T = np.stack([np.bincount(y[nd == i], minlength=q) for i in range(nodes)])
-    return numeric_positions(v, nd, y, q, nodes, T, msl), T, y
+    node_ids = np.sort(rng.integers(0, nodes, n)).astype(np.int64)
+    order = np.lexsort((v, node_ids))
+    v, y, node_ids = v[order], y[order], node_ids[order]
+    node_counts = np.stack([np.bincount(y[node_ids == i], minlength=q) for i in range(nodes)])
+    return (
+        numeric_positions(v, node_ids, y, q, nodes, node_counts, min_samples_leaf),
+        node_counts,
+        y,
+    )
 
 
 @pytest.mark.parametrize("group", [1, grow_mod.ROW_BOUND_GROUP])
@@ -130,29 +134,34 @@ def test_block_screen_keeps_everything_that_can_win(alpha, ties, group, monkeypa
     for trial in range(6):
         q = int(rng.integers(2, 7))
         nodes = int(rng.integers(1, 4))
-        pos, T, y = _positions(rng, 6000, q, ties, msl=1 + trial % 3, nodes=nodes)
-        n = T.sum(axis=1)
+        pos, node_counts, y = _positions(
+            rng, 6000, q, ties, min_samples_leaf=1 + trial % 3, nodes=nodes
+        )
+        n = node_counts.sum(axis=1)
         for imp in _bounded_settings(rng, q):
             st = GrowthParams(make_scorer(imp, q, int(n.max()), alpha=alpha), q, int(n.max()))
-            Ipar = st.scorer.kernel(T, n)
-            il = st.scorer.kernel(pos.L, pos.nl)
-            ir = st.scorer.kernel(pos.R, pos.nr)
-            gain = Ipar[pos.nd] - (pos.nl * il + pos.nr * ir) / n[pos.nd]
-            exact = st.scorer.score_of(gain, Ipar[pos.nd], pos.nl, pos.nr)
+            parent_impurity = st.scorer.kernel(node_counts, n)
+            il = st.scorer.kernel(pos.L, pos.n_left)
+            ir = st.scorer.kernel(pos.R, pos.n_right)
+            gain = (
+                parent_impurity[pos.node_ids]
+                - (pos.n_left * il + pos.n_right * ir) / n[pos.node_ids]
+            )
+            exact = st.scorer.score_of(gain, parent_impurity[pos.node_ids], pos.n_left, pos.n_right)
             for stride in [grow_mod.STRIDE, 16, 2]:
-                sc = block_screen(pos, Ipar, n, st, stride=stride)
+                sc = block_screen(pos, parent_impurity, n, st, stride=stride)
                 # score + err bounds the exact score (err: float32 anchors' error bound)
                 score, floor = sc.score + sc.err, sc.floor
                 best = np.full(nodes, -np.inf)
-                np.maximum.at(best, pos.nd, exact)
+                np.maximum.at(best, pos.node_ids, exact)
                 # the floor is reached by some threshold; every threshold that can win keeps
                 # a bound at least its exact score
                 assert np.all(floor <= best + 1e-12)
-                can_win = exact >= best[pos.nd] - grow_mod.TIE
+                can_win = exact >= best[pos.node_ids] - grow_mod.TIE
                 assert np.all(score[can_win] >= exact[can_win] - 1e-12)
                 kept = np.isfinite(score)
                 assert np.all(score[kept] >= exact[kept] - 1e-12)
-                skipped += pos.nd.size - kept.sum()
+                skipped += pos.node_ids.size - kept.sum()
     if group == 1 or alpha != 0.0:  # the gain ratio's bound is loose on these small sets
         assert skipped > 0
 

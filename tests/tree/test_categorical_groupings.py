@@ -52,7 +52,7 @@ def brute_force(codes, y, w, imp, min_samples_leaf=1, min_weight_leaf=0.0, helli
     idx = {v: np.flatnonzero(codes == v) for v in values}
     tab = np.array([onehot[idx[v]].sum(axis=0) for v in values])  # (k, q) weighted counts
     rows = np.array([idx[v].size for v in values])
-    T = tab.sum(axis=0)
+    node_counts = tab.sum(axis=0)
     # every grouping: a subset of the first k-1 values on the left, the last on the right
     mem = np.array(list(itertools.product((0, 1), repeat=len(values) - 1)), float)[1:]
     mem = np.hstack([mem, np.zeros((len(mem), 1))])
@@ -64,11 +64,14 @@ def brute_force(codes, y, w, imp, min_samples_leaf=1, min_weight_leaf=0.0, helli
     if not ok.any():
         return -np.inf, None
     L, R, mem = L[ok], R[ok], mem[ok]
-    n = T.sum()
+    n = node_counts.sum()
     if hellinger:
         gain = hellinger_split(np.stack([L, R], axis=1))
     else:
-        gain = imp.of_counts(T) - (L.sum(1) * imp.of_counts(L) + R.sum(1) * imp.of_counts(R)) / n
+        gain = (
+            imp.of_counts(node_counts)
+            - (L.sum(1) * imp.of_counts(L) + R.sum(1) * imp.of_counts(R)) / n
+        )
     b = int(np.argmax(gain))
     return float(gain[b]), {f"v{values[i]:02d}" for i in np.flatnonzero(mem[b])}
 
@@ -158,10 +161,10 @@ def grouping_problems(draw, k_max=None):
         weights = rng.uniform(0.1, 3.0, codes.size) ** draw(st.sampled_from([1, 3]))
     n = codes.size
     rule = draw(st.sampled_from(["rows", "weight", "both", "none"]))
-    msl = draw(st.integers(1, max(1, n // 2))) if rule in ("rows", "both") else 1
+    min_samples_leaf = draw(st.integers(1, max(1, n // 2))) if rule in ("rows", "both") else 1
     mwf = draw(st.floats(0.0, 0.5)) if rule in ("weight", "both") else 0.0
     setting = draw(st.sampled_from(SETTINGS))
-    return codes, y, weights, msl, mwf, setting
+    return codes, y, weights, min_samples_leaf, mwf, setting
 
 
 @settings(max_examples=_examples(), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -180,18 +183,18 @@ def test_the_enumeration_in_many_small_chunks_is_exact(problem):
         _check_exact(*problem, tables=False)
 
 
-def _check_exact(codes, y, weights, msl, mwf, setting, tables=True):
+def _check_exact(codes, y, weights, min_samples_leaf, mwf, setting, tables=True):
     """The tree's root split (and with ``tables`` own_optima's, candidates' and a forest's
     tree's) against the brute force."""
     X = _frame(codes)
-    kw = dict(categorical="binary", max_depth=1, min_samples_leaf=msl)
+    kw = dict(categorical="binary", max_depth=1, min_samples_leaf=min_samples_leaf)
     kw.update(min_weight_fraction_leaf=mwf, **setting)
     with warnings.catch_warnings():
         warnings.simplefilter("error", HeuristicGroupingWarning)
         clf = TreeClassifier(**kw).fit(X, y, sample_weight=weights)
         total = len(y) if weights is None else weights.sum()
         hel = setting.get("criterion") == "hellinger"
-        best, _ = brute_force(codes, y, weights, clf.impurity_, msl, mwf * total, hel)
+        best, _ = brute_force(codes, y, weights, clf.impurity_, min_samples_leaf, mwf * total, hel)
         root = clf.tree_.nodes[0]
         if root.split is not None:
             assert root.split.gain == pytest.approx(best, abs=1e-12)
@@ -260,10 +263,11 @@ def test_above_the_cap_two_classes_without_a_broken_rule_is_exact_and_silent():
     tab = np.array([np.bincount(y[codes == v], minlength=2) for v in range(ENUMERATION_CAP + 5)])
     order = np.argsort(tab[:, 1] / tab.sum(1), kind="stable")
     imp = clf.impurity_
-    T = tab.sum(0)
+    node_counts = tab.sum(0)
     best = max(
-        imp.of_counts(T)
-        - (L.sum() * imp.of_counts(L) + (T - L).sum() * imp.of_counts(T - L)) / T.sum()
+        imp.of_counts(node_counts)
+        - (L.sum() * imp.of_counts(L) + (node_counts - L).sum() * imp.of_counts(node_counts - L))
+        / node_counts.sum()
         for L in np.cumsum(tab[order], axis=0)[:-1]
     )
     assert clf.tree_.nodes[0].split.gain == pytest.approx(best, abs=1e-12)
@@ -277,12 +281,13 @@ def test_above_the_cap_the_heuristic_is_no_worse_than_the_best_prefix():
     tab = np.array([np.bincount(y[codes == v], minlength=2) for v in range(K)])
     order = np.argsort(tab[:, 1] / tab.sum(1), kind="stable")
     imp = clf.impurity_
-    T = tab.sum(0)
+    node_counts = tab.sum(0)
     gains = [
-        imp.of_counts(T)
-        - (L.sum() * imp.of_counts(L) + (T - L).sum() * imp.of_counts(T - L)) / T.sum()
+        imp.of_counts(node_counts)
+        - (L.sum() * imp.of_counts(L) + (node_counts - L).sum() * imp.of_counts(node_counts - L))
+        / node_counts.sum()
         for L in np.cumsum(tab[order], axis=0)[:-1]
-        if min(L.sum(), (T - L).sum()) >= 250
+        if min(L.sum(), (node_counts - L).sum()) >= 250
     ]
     split = clf.tree_.nodes[0].split
     assert split is not None and split.gain >= max(gains) - 1e-12

@@ -64,7 +64,7 @@ def _blobs(n=300, q=2, F=4, seed=0, ties=False):
     return X, y
 
 
-def _brute_best(X, y, imp, msl=1):
+def _brute_best(X, y, imp, min_samples_leaf=1):
     """Best numeric split of the root by brute force with the reference Impurity."""
     q = int(y.max()) + 1
     parent = imp.of_counts(np.bincount(y, minlength=q))
@@ -74,7 +74,7 @@ def _brute_best(X, y, imp, msl=1):
         for a, b in zip(vals[:-1], vals[1:]):
             t = (a + b) / 2
             left = X[:, j] <= t
-            if left.sum() < msl or (~left).sum() < msl:
+            if left.sum() < min_samples_leaf or (~left).sum() < min_samples_leaf:
                 continue
             cl = np.bincount(y[left], minlength=q)
             cr = np.bincount(y[~left], minlength=q)
@@ -109,34 +109,42 @@ def test_root_split_is_exact_for_every_measure(q, ties):
         assert prior.sum() == pytest.approx(1)
 
 
-@pytest.mark.parametrize("msl", [1, 7])
-def test_pruning_finds_the_same_split(msl):
+@pytest.mark.parametrize("min_samples_leaf", [1, 7])
+def test_pruning_finds_the_same_split(min_samples_leaf):
     X, y = _blobs(500, 2, 5, seed=3, ties=True)
     for imp in _settings_list(2):
-        st = GrowthParams(make_scorer(imp, 2, len(y)), 2, len(y), min_samples_leaf=msl)
+        st = GrowthParams(make_scorer(imp, 2, len(y)), 2, len(y), min_samples_leaf=min_samples_leaf)
         if not st.scorer.prune_pure_runs:
             continue
-        T = np.bincount(y, minlength=2)[None].astype(np.int64)
-        n = T.sum(axis=1)
-        ipar = st.scorer.kernel(T, n)
+        node_counts = np.bincount(y, minlength=2)[None].astype(np.int64)
+        n = node_counts.sum(axis=1)
+        ipar = st.scorer.kernel(node_counts, n)
         for j in range(X.shape[1]):
             o = np.argsort(X[:, j], kind="stable")
-            args = (X[o, j], np.zeros(len(y), np.int32), y[o].astype(np.int8), 2, 1, T, msl)
+            args = (
+                X[o, j],
+                np.zeros(len(y), np.int32),
+                y[o].astype(np.int8),
+                2,
+                1,
+                node_counts,
+                min_samples_leaf,
+            )
             full = numeric_positions(*args, prune=False)
             fast = numeric_positions(*args, prune=True)
             gf = (
                 ipar[0]
                 - (
-                    full.nl * st.scorer.kernel(full.L, full.nl)
-                    + full.nr * st.scorer.kernel(full.R, full.nr)
+                    full.n_left * st.scorer.kernel(full.L, full.n_left)
+                    + full.n_right * st.scorer.kernel(full.R, full.n_right)
                 )
                 / n[0]
             )
             gp = (
                 ipar[0]
                 - (
-                    fast.nl * st.scorer.kernel(fast.L, fast.nl)
-                    + fast.nr * st.scorer.kernel(fast.R, fast.nr)
+                    fast.n_left * st.scorer.kernel(fast.L, fast.n_left)
+                    + fast.n_right * st.scorer.kernel(fast.R, fast.n_right)
                 )
                 / n[0]
             )
@@ -221,7 +229,10 @@ def test_float32_screening_with_missing_values_categories_and_feature_sampling(s
     screened = fit(df, y, True, **kw)
     exact = fit(df, y, False, **kw)
     assert screened.to_dict()["nodes"] == exact.to_dict()["nodes"]
-    assert any(nd["split"] and nd["split"]["feature"] == "b" for nd in screened.to_dict()["nodes"])
+    assert any(
+        node_ids["split"] and node_ids["split"]["feature"] == "b"
+        for node_ids in screened.to_dict()["nodes"]
+    )
 
 
 def test_float32_kernel_error_is_within_its_bound():
@@ -384,9 +395,9 @@ def test_categorical_binary_is_optimal_for_two_classes(K):
 def test_categorical_binary_more_classes_and_reuse():
     X, y = _cat_data(seed=1, K=12, q=3)
     clf = TreeClassifier(categorical="binary", max_depth=4).fit(X, y)
-    kinds = {nd.split.kind for nd in clf.tree_.nodes if nd.split is not None}
+    kinds = {node_ids.split.kind for node_ids in clf.tree_.nodes if node_ids.split is not None}
     assert "categorical_binary" in kinds
-    assert all(len(nd.children) in (0, 2) for nd in clf.tree_.nodes)
+    assert all(len(node_ids.children) in (0, 2) for node_ids in clf.tree_.nodes)
     assert clf.score(X, y) > 0.5
 
 
@@ -433,21 +444,29 @@ def test_missing_values_rule():
 def test_stopping_rules():
     X, y = _blobs(400, 2, 4, seed=7)
     deep = TreeClassifier().fit(X, y)
-    assert all(nd.counts.max() == nd.counts.sum() for nd in deep.tree_.nodes if nd.is_leaf)
+    assert all(
+        node_ids.counts.max() == node_ids.counts.sum()
+        for node_ids in deep.tree_.nodes
+        if node_ids.is_leaf
+    )
     assert deep.score(X, y) == 1.0  # grown to purity (no duplicated rows)
     assert TreeClassifier(max_depth=2).fit(X, y).tree_.depth == 2
     assert len(TreeClassifier(max_depth=0).fit(X, y).tree_) == 1
     t = TreeClassifier(min_samples_leaf=25).fit(X, y)
-    assert min(nd.counts.sum() for nd in t.tree_.nodes) >= 25
+    assert min(node_ids.counts.sum() for node_ids in t.tree_.nodes) >= 25
     t = TreeClassifier(min_samples_split=60).fit(X, y)
-    assert all(nd.counts.sum() >= 60 for nd in t.tree_.nodes if nd.split is not None)
+    assert all(
+        node_ids.counts.sum() >= 60 for node_ids in t.tree_.nodes if node_ids.split is not None
+    )
     t = TreeClassifier(min_gain=0.2).fit(X, y)
-    assert all(nd.split.gain > 0.2 for nd in t.tree_.nodes if nd.split is not None)
+    assert all(
+        node_ids.split.gain > 0.2 for node_ids in t.tree_.nodes if node_ids.split is not None
+    )
     # a pure node is a leaf, even under the consistent asymmetric entropy (impurity > 0)
     t = TreeClassifier(measure="asymmetric", consistent=True).fit(X, y)
-    for nd in t.tree_.nodes:
-        if (nd.counts > 0).sum() == 1:
-            assert nd.is_leaf and nd.impurity > 0
+    for node_ids in t.tree_.nodes:
+        if (node_ids.counts > 0).sum() == 1:
+            assert node_ids.is_leaf and node_ids.impurity > 0
 
 
 def test_negative_gains_make_leaves_with_off_centered_measure():
@@ -469,7 +488,11 @@ def test_determinism_and_tie_breaking():
     # two identical columns: the first in column order wins
     X2 = np.column_stack([X[:, 1], X[:, 1]])
     clf = TreeClassifier(max_depth=3).fit(X2, y)
-    assert all(nd.split.feature_index == 0 for nd in clf.tree_.nodes if nd.split is not None)
+    assert all(
+        node_ids.split.feature_index == 0
+        for node_ids in clf.tree_.nodes
+        if node_ids.split is not None
+    )
     # equal gains at two thresholds: the smallest threshold wins
     Xs = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]])
     ys = np.array([0, 0, 1, 1, 0, 0])
@@ -543,10 +566,10 @@ def test_real_categorical_data_sets(name, categorical):
         theta="prior", categorical=categorical, max_depth=4, min_samples_leaf=5
     ).fit(X, y)
     assert clf.score(X, y) > 0.7
-    kinds = {nd.split.kind for nd in clf.tree_.nodes if nd.split is not None}
+    kinds = {node_ids.split.kind for node_ids in clf.tree_.nodes if node_ids.split is not None}
     assert ("categorical" if categorical == "multiway" else "categorical_binary") in kinds
-    for nd in clf.tree_.nodes:
-        assert len(clf.node_indices(nd.id)) == nd.n >= 5
+    for node_ids in clf.tree_.nodes:
+        assert len(clf.node_indices(node_ids.id)) == node_ids.n >= 5
     cand = clf.candidates(0)
     assert cand.loc[cand["chosen"], f"rank:{clf.impurity_.key}"].iloc[0] == 1
     back = TreeClassifier.from_json(clf.to_json())
@@ -586,7 +609,35 @@ def test_daroczy_kernel_large_beta(beta):
     for theta in (None, "prior"):
         with np.errstate(over="raise", invalid="raise"):
             clf = TreeClassifier(measure="daroczy", beta=beta, theta=theta).fit(d.data, d.target)
-        gains = [nd.split.gain for nd in clf.tree_.nodes if nd.split is not None]
+        gains = [node_ids.split.gain for node_ids in clf.tree_.nodes if node_ids.split is not None]
         assert gains and np.isfinite(gains).all()
-        assert np.isfinite([nd.impurity for nd in clf.tree_.nodes]).all()
+        assert np.isfinite([node_ids.impurity for node_ids in clf.tree_.nodes]).all()
         assert clf.score(d.data, d.target) == 1.0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_search_on_the_drawn_features_rows_grows_the_full_scans_tree(seed, monkeypatch):
+    """With max_features the engine searches a feature only on the rows of the nodes that drew
+    it and reads a node's range from its sorted segment: the same tree as the full scan."""
+    from offcenter.tree import growth
+
+    rng = np.random.default_rng(40 + seed)
+    n, q = 1200, [2, 3, 2, 4][seed]
+    y = rng.choice(q, size=n)
+    X = rng.normal(size=(n, 7)) + 0.6 * rng.normal(size=(q, 7))[y]
+    X[:, 1] = np.round(X[:, 1])  # ties and constant runs
+    X[:, 4] = np.round(X[:, 4] * 3) / 3
+    if seed % 2:
+        X[rng.random(n) < 0.1, 2] = np.nan  # a column with missing values: the full scan
+    kw = {
+        "max_features": [1, 2, 3, "sqrt"][seed],
+        "min_samples_leaf": [1, 3, 1, 2][seed],
+        "measure": ["shannon", "gini", "shannon", "dkm"][seed],
+        "min_gain": -np.inf,
+        "random_state": seed,
+    }
+    fast = TreeClassifier(**kw).fit(X, y)
+    monkeypatch.setattr(growth, "DRAWN_ROWS_ONLY", False)
+    full = TreeClassifier(**kw).fit(X, y)
+    assert fast.to_dict()["nodes"] == full.to_dict()["nodes"]
+    assert len(fast.tree_) > 50

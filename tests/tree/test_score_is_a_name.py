@@ -121,8 +121,8 @@ def test_screening_is_opt_in_and_the_interface_abstract():
         SplitScorer(None, 2, 10)  # abstract
 
     class Partial(SplitScorer):
-        def pair(self, L, R, nl, nr, ip, n):
-            return ip, ip
+        def pair(self, L, R, n_left, n_right, parent_impurity, n):
+            return parent_impurity, parent_impurity
 
     with pytest.raises(TypeError):
         Partial(None, 2, 10)  # multiway, table and quantities are missing

@@ -66,3 +66,61 @@ def test_figure_json_is_plotly_json():
     spec = {"data": [{"type": "scatter", "x": np.arange(3.0), "y": np.ones(3)}], "layout": {}}
     out = json.loads(figure_json(spec))
     assert out["data"][0]["type"] == "scatter" and "layout" in out
+
+
+# ------------------------------------------------------------------ a parameter's frames (β)
+def test_param_sweep_is_the_curves_at_each_step_with_their_labels():
+    from offcenter.measures.curves import binary_curves, param_sweep
+    from offcenter.viz.theta_frames import slider_steps
+
+    steps = slider_steps(0.0, 10.0, 0.1)
+    assert len(steps) == 101 and steps[35] == 3.5 and steps[-1] == 10.0
+    specs = [
+        MeasureSetting("daroczy", theta="prior", beta=2.0),
+        MeasureSetting("daroczy", beta=2.0),
+        MeasureSetting("shannon"),  # takes no β: left out
+    ]
+    grid, sweep, labels = param_sweep(specs, 0.3, "beta", steps, n=FOLLOW_POINTS)
+    assert list(sweep) == ["oc_daroczy_b2", "daroczy_b2"]
+    for k in (0, 5, 35, 100):
+        moved = [
+            MeasureSetting("daroczy", theta="prior", beta=steps[k]),
+            MeasureSetting("daroczy", beta=steps[k]),
+        ]
+        ref = binary_curves(moved, 0.3, grid)
+        for old, new in zip(sweep, moved, strict=True):
+            np.testing.assert_allclose(sweep[old][k], ref[new.key], rtol=1e-12, atol=1e-12)
+    assert labels["oc_daroczy_b2"][35] == "off-centered Daroczy (β = 3.5)"
+    assert labels["daroczy_b2"][0] == "Daroczy (β = 0)"
+    # the off-centered curves peak at the page's θ whatever β (β = 0 is flat: skip it)
+    peaks = grid[np.argmax(sweep["oc_daroczy_b2"][1:], axis=1)]
+    assert peaks == pytest.approx(0.3)
+    frames = encode_frames(grid, sweep, steps, labels)
+    back = decode_frames(json.loads(json.dumps(frames)))
+    assert frames["steps"] == list(steps) and frames["names"]["daroczy_b2"] == labels["daroczy_b2"]
+    step = (sweep["daroczy_b2"].max() - sweep["daroczy_b2"].min()) / 65534
+    assert np.abs(back["daroczy_b2"] - sweep["daroczy_b2"]).max() <= step / 2 + 1e-12
+
+
+def test_param_sweep_refuses_no_values():
+    from offcenter.measures.curves import param_sweep
+
+    with pytest.raises(ValueError, match="non-empty"):
+        param_sweep([MeasureSetting("daroczy")], 0.3, "beta", [])
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.floats(0.0, 5.0),
+    st.sampled_from([0.1, 0.25, 0.01, 1.0]),
+    st.integers(0, 60),
+)
+def test_slider_steps_run_from_low_to_high_by_step(low, step, count):
+    from offcenter.viz.theta_frames import slider_steps
+
+    low = round(low, 2)
+    high = round(low + count * step, 6)
+    steps = slider_steps(low, high, step)
+    assert len(steps) == count + 1
+    assert steps[0] == pytest.approx(low) and steps[-1] == pytest.approx(high)
+    assert np.diff(steps) == pytest.approx([step] * count, abs=1e-9) if count else True
