@@ -193,7 +193,7 @@ def _start_server() -> tuple[subprocess.Popen, str]:
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300  # its own warm-up runs before it answers
     while True:
         try:
             with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:

@@ -85,6 +85,8 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args(argv)
+    load_before = os.getloadavg()[0]
+    started = time.strftime("%H:%M", time.gmtime())
     rows = []
     for n in args.rows:
         for jobs in args.jobs:
@@ -108,6 +110,8 @@ def main(argv=None) -> int:
         f"`python benchmarks/bench_forest.py --rows {' '.join(map(str, args.rows))} "
         f"--trees {args.trees} --rounds {args.rounds}`; {platform.python_version()}, "
         f"{os.cpu_count()} cores. Best of {args.rounds} rounds, each fit in a fresh process.",
+        f"Run {started}-{time.strftime('%H:%M', time.gmtime())} UTC; load average (1 min) "
+        f"{load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end.",
         "",
         "| rows | jobs | scikit-learn (s) | leaves/tree | offcenter (s) | leaves/tree | ratio |",
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -171,7 +171,7 @@ def run_mode(tool, mode: str, data: bytes, args, out: Path) -> dict:
     log_file = open(out / f"heavy_{mode}.server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
     try:
-        wait_healthy(port, wait=120, process=proc)
+        wait_healthy(port, wait=300, process=proc)
         load_args = tool.parse([
             "--port", str(port), "--pid", str(proc.pid), "--two", "22",
             "--interactions", "500", "--duration", str(args.duration),

@@ -135,7 +135,7 @@ class Profiled:
         self.proc = subprocess.Popen(
             cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        if not wait_healthy(self.port, wait=120, process=self.proc):
+        if not wait_healthy(self.port, wait=300, process=self.proc):
             self.stop()
             raise RuntimeError("the profiled server did not start")
 

@@ -78,7 +78,7 @@ def main(argv=None) -> int:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 300  # its own warm-up runs before it answers
         while True:
             try:
                 with urllib.request.urlopen(url + "/_stcore/health", timeout=2):

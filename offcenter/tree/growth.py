@@ -27,6 +27,11 @@ from offcenter.tree.records import (
     split_choice,
 )
 
+#: With ``max_features``: search a numeric feature only on the rows of the nodes that drew it,
+#: and read a node's range of a feature from its sorted segment (:func:`_varying`). The trees
+#: are the same either way (``tests/tree/test_engine.py`` grows both); False is the full scan.
+DRAWN_ROWS_ONLY = True
+
 
 def _splittable(rec: Record, params: GrowthParams) -> bool:
     n = rec.n_rows
@@ -252,7 +257,8 @@ def _search_level(
     parent_impurity = params.scorer.node_impurity(node_counts, n)
     F = len(enc.features)
     sub = params.max_features is not None and params.max_features < F
-    varying = _varying(enc, act, nd_act, n_nodes, state, no_nan) if sub else None
+    fast = DRAWN_ROWS_ONLY
+    varying = _varying(enc, act, nd_act, n_nodes, state, no_nan if fast else None) if sub else None
     allowed = _allowed_mask(n_nodes, F, params, varying)
     y_act = y[act]
     w_act = None if w is None else w[act]
@@ -268,7 +274,7 @@ def _search_level(
             continue
         if info.kind == "numeric":
             o, _, nds, ws = state[j]
-            if al is not None and ws is None and j in no_nan and not al.all():
+            if fast and al is not None and ws is None and j in no_nan and not al.all():
                 # only the rows of the nodes that drew the feature: the others' segments
                 # hold no candidate (unweighted counts are exact integers either way;
                 # with missing values the whole column decides how they are routed)

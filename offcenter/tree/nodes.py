@@ -420,18 +420,29 @@ class Tree:
         return self._compiled
 
 
-def breadth_first_ids(nodes: list) -> list[int]:
-    """The ids of ``nodes`` (a parent/children graph) in breadth-first order from the root:
-    the order :func:`renumber` numbers them in."""
-    by_id = {nd.id: nd for nd in nodes}
-    order, queue = [], [next(nd.id for nd in nodes if nd.parent is None)]
+def breadth_first(root: int, children) -> list[int]:
+    """The ids of a tree in breadth-first order from ``root`` (level by level, each node's
+    children in their order); ``children(i)`` gives node i's children's ids.
+
+    >>> breadth_first(0, {0: (1, 2), 1: (3, 4), 2: (), 3: (), 4: ()}.get)
+    [0, 1, 2, 3, 4]
+    """
+    order, queue = [], [root]
     while queue:
         nxt = []
         for i in queue:
             order.append(i)
-            nxt.extend(by_id[i].children)
+            nxt.extend(children(i))
         queue = nxt
     return order
+
+
+def breadth_first_ids(nodes: list) -> list[int]:
+    """The ids of ``nodes`` (a parent/children graph) in breadth-first order from the root:
+    the order :func:`renumber` numbers them in."""
+    by_id = {nd.id: nd for nd in nodes}
+    root = next(nd.id for nd in nodes if nd.parent is None)
+    return breadth_first(root, lambda i: by_id[i].children)
 
 
 def renumber(nodes: list) -> list:

@@ -58,7 +58,7 @@ from offcenter.tree.encode import FeatureInfo, _python_value
 from offcenter.tree.estimator import TreeClassifier
 from offcenter.tree.fitted import set_fitted
 from offcenter.tree.labels import branch_labels
-from offcenter.tree.nodes import Node, Split, Tree
+from offcenter.tree.nodes import Node, Split, Tree, breadth_first
 from offcenter.tree.params import tree_setting
 
 __all__ = ["from_sklearn", "CRITERION_MEASURE"]
@@ -95,15 +95,8 @@ def _resolve_min(value, n: int, low: int) -> int:
 
 def _order(t) -> list[int]:
     """scikit-learn's node ids in breadth-first order."""
-    order, queue = [], [0]
-    while queue:
-        nxt = []
-        for i in queue:
-            order.append(i)
-            if t.children_left[i] != -1:
-                nxt.extend([int(t.children_left[i]), int(t.children_right[i])])
-        queue = nxt
-    return order
+    left, right = t.children_left, t.children_right
+    return breadth_first(0, lambda i: () if left[i] == -1 else (int(left[i]), int(right[i])))
 
 
 def _float32(X):

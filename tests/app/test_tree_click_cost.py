@@ -145,7 +145,7 @@ def server():
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         # a bound on the start, not a measured time
-        assert wait_healthy(port, wait=120, process=proc), "no server"
+        assert wait_healthy(port, wait=300, process=proc), "no server"
         yield port
     finally:
         proc.terminate()

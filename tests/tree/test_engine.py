@@ -613,3 +613,31 @@ def test_daroczy_kernel_large_beta(beta):
         assert gains and np.isfinite(gains).all()
         assert np.isfinite([node_ids.impurity for node_ids in clf.tree_.nodes]).all()
         assert clf.score(d.data, d.target) == 1.0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_search_on_the_drawn_features_rows_grows_the_full_scans_tree(seed, monkeypatch):
+    """With max_features the engine searches a feature only on the rows of the nodes that drew
+    it and reads a node's range from its sorted segment: the same tree as the full scan."""
+    from offcenter.tree import growth
+
+    rng = np.random.default_rng(40 + seed)
+    n, q = 1200, [2, 3, 2, 4][seed]
+    y = rng.choice(q, size=n)
+    X = rng.normal(size=(n, 7)) + 0.6 * rng.normal(size=(q, 7))[y]
+    X[:, 1] = np.round(X[:, 1])  # ties and constant runs
+    X[:, 4] = np.round(X[:, 4] * 3) / 3
+    if seed % 2:
+        X[rng.random(n) < 0.1, 2] = np.nan  # a column with missing values: the full scan
+    kw = {
+        "max_features": [1, 2, 3, "sqrt"][seed],
+        "min_samples_leaf": [1, 3, 1, 2][seed],
+        "measure": ["shannon", "gini", "shannon", "dkm"][seed],
+        "min_gain": -np.inf,
+        "random_state": seed,
+    }
+    fast = TreeClassifier(**kw).fit(X, y)
+    monkeypatch.setattr(growth, "DRAWN_ROWS_ONLY", False)
+    full = TreeClassifier(**kw).fit(X, y)
+    assert fast.to_dict()["nodes"] == full.to_dict()["nodes"]
+    assert len(fast.tree_) > 50
