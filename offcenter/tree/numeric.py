@@ -117,26 +117,14 @@ def numeric_positions(
             n_right >= max(min_samples_leaf, min_weight_leaf)
         )
         if not keep.all():
-            idx, ndv, n_left, n_right, first = (
-                idx[keep],
-                ndv[keep],
-                n_left[keep],
-                n_right[keep],
-                first[keep],
-            )
+            idx, ndv, n_left, n_right, first = _rows_kept(keep, idx, ndv, n_left, n_right, first)
             if idx.size == 0:
                 return None
     if prune and idx.size > 2:
         skip = _prune_mask(same_node, increasing, y_codes, idx, ndv)
         if skip.any():
             keep = ~skip
-            idx, ndv, n_left, n_right, first = (
-                idx[keep],
-                ndv[keep],
-                n_left[keep],
-                n_right[keep],
-                first[keep],
-            )
+            idx, ndv, n_left, n_right, first = _rows_kept(keep, idx, ndv, n_left, n_right, first)
     # left counts: cum[i] = rows of the class among the first i of the column, so the left
     # child of the threshold after row idx holds cum[idx + 1] - cum[first] of them
     cum = np.zeros(m + 1, np.int64)
@@ -158,33 +146,24 @@ def numeric_positions(
         _, miss_child, L, R, n_left, n_right = _missing_to_larger(L, R, n_left, n_right, M[ndv])
         keep = (n_left >= min_samples_leaf) & (n_right >= min_samples_leaf)
         if not keep.all():
-            idx, ndv, L, R, n_left, n_right = (
-                idx[keep],
-                ndv[keep],
-                L[keep],
-                R[keep],
-                n_left[keep],
-                n_right[keep],
-            )
+            idx, ndv, L, R, n_left, n_right = _rows_kept(keep, idx, ndv, L, R, n_left, n_right)
             miss_child = miss_child[keep]
             if idx.size == 0:
                 return None
     if min_weight_leaf > 0:
         keep = (n_left >= min_weight_leaf) & (n_right >= min_weight_leaf)
         if not keep.all():
-            idx, ndv, L, R, n_left, n_right = (
-                idx[keep],
-                ndv[keep],
-                L[keep],
-                R[keep],
-                n_left[keep],
-                n_right[keep],
-            )
+            idx, ndv, L, R, n_left, n_right = _rows_kept(keep, idx, ndv, L, R, n_left, n_right)
             miss_child = None if miss_child is None else miss_child[keep]
             if idx.size == 0:
                 return None
     thr = _midpoints(v[idx], v[idx + 1])
     return Candidates(ndv, L, R, n_left, n_right, thr, idx, miss_child, M, None, n_left, n_right)
+
+
+def _rows_kept(keep, *arrays):
+    """Each array's rows where the boolean ``keep`` is true (the candidates a rule keeps)."""
+    return tuple(a[keep] for a in arrays)
 
 
 def _weighted_positions(
@@ -276,14 +255,7 @@ def _weighted_positions(
     if min_weight_leaf > 0:
         keep = (n_left >= min_weight_leaf) & (n_right >= min_weight_leaf)
         if not keep.all():
-            idx, ndv, L, R, n_left, n_right = (
-                idx[keep],
-                ndv[keep],
-                L[keep],
-                R[keep],
-                n_left[keep],
-                n_right[keep],
-            )
+            idx, ndv, L, R, n_left, n_right = _rows_kept(keep, idx, ndv, L, R, n_left, n_right)
             rl, rr = rl[keep], rr[keep]
             miss_child = None if miss_child is None else miss_child[keep]
             if idx.size == 0:
