@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from offcenter.ops.warmup import wait_healthy
+from tests.conftest import run_coroutine
 
 
 def test_waiting_for_health_stops_when_the_server_process_exits():
@@ -49,18 +50,16 @@ class _Runtime:
 
 
 def test_the_in_process_warm_up_runs_every_link_in_a_session_of_its_own_and_closes_it():
-    import asyncio
 
     from offcenter.ops.warmup import LINKS, warm_runtime
 
     rt = _Runtime({})
-    assert asyncio.run(warm_runtime(rt)) == []
+    assert run_coroutine(warm_runtime(rt)) == []
     assert rt.runs == [(p, q) for p, q in LINKS]
     assert sorted(rt.closed) == sorted(rt.clients) and len(rt.clients) == len(LINKS)
 
 
 def test_the_in_process_warm_up_reports_a_failed_or_stuck_page_and_goes_on():
-    import asyncio
 
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -68,7 +67,7 @@ def test_the_in_process_warm_up_reports_a_failed_or_stuck_page_and_goes_on():
 
     rt = _Runtime({"Tree": ForwardMsg.FINISHED_WITH_COMPILE_ERROR, "Q_classes": None})
     # the stuck page's bound passes whatever the machine's speed: it never ends
-    failed = asyncio.run(warm_runtime(rt, ["", "Q_classes", "Tree", "Two_classes"], timeout=0.5))
+    failed = run_coroutine(warm_runtime(rt, ["", "Q_classes", "Tree", "Two_classes"], timeout=0.5))
     assert [f.split(" ")[0] for f in failed] == ["Q_classes?", "Tree?"]
     assert [p for p, _ in rt.runs] == ["", "Q_classes", "Tree", "Two_classes"]
     assert len(rt.closed) == 4  # the stuck session closed too
