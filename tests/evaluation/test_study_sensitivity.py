@@ -160,6 +160,37 @@ def test_the_document_holds_the_sensitivity_results():
     assert block.splitlines() == report.lines()
 
 
+@pytest.mark.slow
+def test_the_study_s_text_on_threshold_moving_is_the_run_s_result():
+    """The summary's sentence on the threshold-moving competitor quotes the effect that the
+    committed run gives (the block's row), so it cannot keep a figure the results changed."""
+    from pathlib import Path
+
+    report = _script("sensitivity_report")
+    doc = Path(__file__).resolve().parents[2] / "docs" / "imbalanced_study.md"
+    text = doc.read_text(encoding="utf-8")
+    row = next(
+        line
+        for line in report.lines()
+        if line.startswith("| class-balanced bootstrap against threshold moving |")
+    )
+    effect = row.split("|")[3].strip()  # "-0.089 (10/3/28, Wilcoxon p < 0.001)"
+    sentence = " ".join(text.split("A fair competitor moves the", 1)[1].split("\n- ", 1)[0].split())
+    assert "all 41 data sets" in sentence
+    assert f"the class-balanced bootstrap against it {effect}" in sentence
+    # the reading of the pruning run quotes its smallest Holm p, with that row's effect
+    rows = [
+        [c.strip() for c in line.split("|")[1:-1]]
+        for line in report.lines()
+        if line.startswith("| pruned_cv_")
+    ]
+    smallest = min(rows, key=lambda r: float(r[4]))
+    reading = " ".join(text.split("Read as it came:", 1)[1].split("**Continuation", 1)[0].split())
+    assert float(smallest[4]) > 0.05  # "no off-centered setting is shown to differ"
+    assert "no off-centered setting is shown to differ from Shannon" in reading
+    assert f"{smallest[3]}, Holm p {smallest[4]}" in reading
+
+
 def test_the_report_of_a_single_setting_run_says_so_instead_of_failing():
     """The documented threshold-moving run has one setting (Shannon): its --report has no
     settings to rank against each other (the Friedman test needs two) and says so."""
