@@ -313,6 +313,12 @@ const watch = (S) => {
       if (pendingOf(S, key) !== null) return;  // the keys lead
       const hh = hands(S).find((x) => x.key === key);
       const v = inputValue(key);
+      // frames were drawn because the slider still showed an old value when the server's
+      // figure came: once every slider shows the server's values, draw the server's figure
+      if (S.framed && hh && v !== null && !hands(S).some((x) => away(handValue(S, x), x.server))) {
+        render(S);
+        return;
+      }
       if (hh && v !== null && v !== S.shown[key]) hh.draw(v);
     });
     observer.observe(input, {attributes: true, attributeFilter: ['aria-valuetext', 'value']});
@@ -358,8 +364,10 @@ const render = (S) => {
   const moved = hs.filter((h) => away(handValue(S, h), h.server));
   if (S.drawn && moved.length) {
     for (const h of moved) h.draw(handValue(S, h));
+    S.framed = true;
     return;
   }
+  S.framed = false;
   S.title = ((fig.layout.legend || {}).title || {}).text || '';
   fig.layout.autosize = true;
   delete fig.layout.width;

@@ -19,6 +19,7 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import signal
+import time
 
 import pytest
 
@@ -97,7 +98,11 @@ def _kill_and_watch(tmp_path):
                 launcher.output[-3000:],
             )
             landed = set()
-            for _ in range(3):
+            # HAProxy puts the process back after its own health checks (rise 2, 1 s apart),
+            # which can come after the launcher's UP: up to 10 new sessions, one a second
+            for attempt in range(10):
+                if attempt:
+                    time.sleep(1)
                 fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
                 tab = fresh.new_page()
                 tab.set_default_timeout(90_000)
