@@ -25,6 +25,7 @@ import asyncio
 import concurrent.futures
 import os
 import re
+import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -232,6 +233,17 @@ def shown(text: str) -> str:
 def run_app_fixture():
     """:func:`run_app`, for tests that prefer a fixture to an import."""
     return run_app
+
+
+def stop_process(proc, wait: float = 20) -> None:
+    """Stop a server a test started: SIGTERM, then SIGKILL if it has not ended within ``wait``
+    seconds (a bound, not a measured time)."""
+    proc.terminate()
+    try:
+        proc.wait(wait)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def run_coroutine(coro):

@@ -32,7 +32,7 @@ from offcenter.app import tree_click, tree_page
 from offcenter.ops.serve import streamlit_command
 from offcenter.ops.warmup import wait_healthy
 from offcenter.tree import TreeClassifier
-from tests.conftest import run_app, run_coroutine
+from tests.conftest import run_app, run_coroutine, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "3_Tree.py")
@@ -148,12 +148,7 @@ def server():
         assert wait_healthy(port, wait=300, process=proc), "no server"
         yield port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
 def _element(msg: ForwardMsg):

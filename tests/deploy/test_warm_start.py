@@ -18,6 +18,7 @@ from pathlib import Path
 from offcenter.data.datasets import DATASETS
 from offcenter.ops.serve import streamlit_command
 from offcenter.ops.warmup import LINKS, WARM_ENV, wait_healthy
+from tests.conftest import stop_process
 from tests.deploy.test_memory import _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,12 +48,7 @@ def _first_health(tmp_path, warm: bool) -> tuple[dict[str, int], str]:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/metrics", timeout=30) as r:
             metrics = r.read().decode()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
     return _misses(metrics), log.read_text()
 
 
