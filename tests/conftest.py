@@ -26,6 +26,7 @@ import concurrent.futures
 import os
 import re
 import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -36,6 +37,14 @@ from hypothesis import HealthCheck, settings
 ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 for _name in ONE_THREAD:
     os.environ.setdefault(_name, "1")
+
+#: Bytecode caches on, whatever the environment says (``PYTHONDONTWRITEBYTECODE``): pytest
+#: rewrites the asserts of every test module it imports and keeps the result in __pycache__
+#: only when Python may write bytecode; without it each process (each xdist worker) parses and
+#: rewrites every test file again, about 7 s of a collection's 15 s of CPU on this machine. The
+#: processes the tests start (servers, command lines) read the package's cached bytecode too.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The tiers given by a directory: every test under tests/<name>/ gets the marker <name>.
