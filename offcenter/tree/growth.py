@@ -642,6 +642,4 @@ def _partition_columns(cols: _Columns, node_of_row, n_open: int) -> None:
         o = o.take(flat)
         ws = None if ws is None else ws.take(flat)
     cols.order, cols.w = o, ws
-    cols.key = np.repeat(
-        np.arange(n_open, dtype=key.dtype), np.bincount(key[0], minlength=n_open)
-    )
+    cols.key = np.repeat(np.arange(n_open, dtype=key.dtype), np.bincount(key[0], minlength=n_open))
