@@ -709,8 +709,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         notes: dict = {}
         gp = growth_params(scorer, params, data, len(enc.features))
         recs = grow(enc, codes, gp, [(rows, 0, ())], w=w, heuristic=notes)
-        if not getattr(self, "_defer_heuristic_warning", False):  # a forest warns once for all
-            warn_heuristic(notes, f"{type(self).__name__}.fit")
+        warn_heuristic(notes, f"{type(self).__name__}.fit")  # silent in a forest's trees
         grown = Tree(
             nodes_of_records(
                 recs,
