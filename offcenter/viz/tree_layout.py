@@ -637,10 +637,16 @@ def _side_lines(node, parent, k, hidden, opened, marked_text, wrap_width):
             markup = f"<b>{plot_text(head)}</b>{plot_text(piece[len(head) :])}"
         out.append((markup, piece, "#202124"))
     if node.split is not None and opened:
-        test = split_text(node.split)
-        if node.split.kind not in ("numeric", "categorical_binary"):
-            test = f"{node.split.feature} = ?"  # one branch per value: the boxes say which
-        for piece in wrap(test, min(wrap_width, SIDE_TEST_WRAP)):
+        width = min(wrap_width, SIDE_TEST_WRAP)
+        if node.split.kind in ("numeric", "categorical_binary"):
+            pieces = wrap(split_text(node.split), width)
+        else:  # one branch per value (the boxes say which): "= ?" never split
+            pieces = wrap(str(node.split.feature), width)
+            if len(pieces[-1]) + 4 <= width:
+                pieces[-1] += " = ?"
+            else:
+                pieces.append("= ?")
+        for piece in pieces:
             out.append((plot_text(piece), piece, "#5f6368"))
     return out
 
