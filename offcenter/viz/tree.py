@@ -37,6 +37,7 @@ from offcenter.viz.tree_layout import (
     FONT_FAMILY,
     FONT_SIZE,
     SHARES_PER_LINE,
+    SIDE_TEST_WRAP,
     SIDE_WRAP,
     WRAP,
     TreeLayout,
@@ -296,19 +297,30 @@ def fit_drawing(
                 break
         if top is not None:
             break
+    side_wraps = (SIDE_WRAP, SIDE_TEST_WRAP)  # one-line boxes, else two lines each
     if allow_compact and (top is None or top.depth < min(depth, 2)):
         for d in range(depth, top.depth if top is not None else 0, -1):
-            for font in fonts:
-                lay = layout_of(None if d == depth else d, True, SIDE_WRAP, True)
-                if fits(lay, font):
-                    return DrawingFit(d, True, SIDE_WRAP, font, sideways=True)
+            for side_wrap in side_wraps:
+                for font in fonts:
+                    lay = layout_of(None if d == depth else d, True, side_wrap, True)
+                    if fits(lay, font):
+                        return DrawingFit(d, True, side_wrap, font, sideways=True)
     if top is not None:
         return top
+    # nothing fits at min_font: the drawing of the least depth whose text shrinks least to the
+    # chart's width (top-down, or sideways when allowed)
     d = min(depth, 1)
+    shrunk = []
     compact, wrap_w, font = tries[-1]
-    lay = layout_of(None if d == depth else d, compact, wrap_w)
-    scale = font / FONT_SIZE
-    return DrawingFit(d, compact, wrap_w, font * min(1.0, width / max(lay.width * scale, 1.0)))
+    options = [(compact, wrap_w, False)]
+    if allow_compact:
+        options += [(True, side_wrap, True) for side_wrap in side_wraps]
+    for compact, wrap_w, sideways in options:
+        lay = layout_of(None if d == depth else d, compact, wrap_w, sideways)
+        scale = font / FONT_SIZE
+        small = font * min(1.0, width / max(lay.width * scale, 1.0))
+        shrunk.append((small, -len(shrunk), DrawingFit(d, compact, wrap_w, small, sideways)))
+    return max(shrunk)[2]
 
 
 def fitted_font(

@@ -624,13 +624,18 @@ def _side_lines(node, parent, k, hidden, opened, marked_text, wrap_width):
     if marked_text:
         out.append((f"<b>{plot_text(marked_text)}</b>", marked_text, "#B00020"))
     head = f"#{node.id}"
-    rest = "" if parent is None else branch_text(parent.split, k)
-    rest += f" · n {int(round(node.n))}"
+    parts = [head if parent is None else f"{head} {branch_text(parent.split, k)}"]
+    parts.append(f"n {int(round(node.n))}")
     if node.split is None:
-        rest += f" → {node.prediction}"
+        parts[-1] += f" → {node.prediction}"
     elif not opened:
-        rest += f" · +{hidden}"
-    pieces = wrap(f"{head} {rest.strip()}" if rest.strip() else head, wrap_width)
+        parts.append(f"+{hidden}")
+    pieces: list[str] = []  # the parts joined by " · ", a line broken between two parts
+    for part in parts:
+        if pieces and len(pieces[-1]) + 3 + len(part) <= wrap_width:
+            pieces[-1] += f" · {part}"
+        else:
+            pieces += wrap(part, wrap_width)
     for j, piece in enumerate(pieces):
         markup = plot_text(piece)
         if j == 0 and piece.startswith(head):

@@ -254,3 +254,49 @@ def test_the_lecture_view_opens_every_bundled_data_sets_tree_at_depth_2_at_18_px
             )
         assert page.locator("[data-testid='stException']").count() == 0
         _shot(page, f"tree_lecture_depth2_{name}")
+
+
+def _step_through_multiway(page, url, shots, present):
+    """Steps 1-6 of German credit's multiway tree (one branch per value): each draws the node
+    just split and its children, every box inside the chart; in presentation mode on the first
+    screen, at 18 px or more while the node just split is at depth 1 or less."""
+    _drawn, tree, _fit = _expected_drawing("german_credit")
+    order = split_order(tree)
+    page.goto(url)
+    wait_for_app(page)
+    wait_for_tree(page)
+    wait_for_nodes(page, [0])
+    next_button = page.get_by_role("button", name="Next split", exact=True)
+    for k in range(1, 7):
+        next_button.click()
+        node = order[k - 1]
+        kids = list(tree.nodes[node].children)
+        _drawn_after(page, [node, *kids])
+        wait_for_app(page)
+        m = page.evaluate(BOXES)
+        left, top, right, bottom = m["chart"]
+        for i in [node, *kids]:
+            x, y = m["boxes"][str(i)]
+            assert left <= x <= right and top <= y <= bottom, (k, i, m)
+        for x0, y0, x1, y1 in page.evaluate(BOX_RECTS):
+            assert left - 1 <= x0 < x1 <= right + 1 and top - 1 <= y0 < y1 <= bottom + 1, (k, m)
+        if present:
+            assert m["scroll"] == 0 and bottom <= 900, (k, m["chart"])
+            if tree.nodes[node].depth <= 1:
+                assert m["font"] >= 18 and m["least"] >= 18, (k, m)
+        assert page.locator("[data-testid='stException']").count() == 0
+        _shot(page, f"{shots}{k}")
+
+
+def test_each_step_of_a_multiway_tree_draws_its_split_in_presentation_and_normal_mode(
+    page, app_url
+):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    base = app_url + "/Tree?data=german_credit&setting=oc_shannon&step_on=1"
+    _step_through_multiway(page, base + "&present=1", "tree_lecture_german_step", True)
+    _step_through_multiway(page, base, "tree_normal_german_step", False)
+
+
+def test_a_phone_draws_each_step_of_a_multiway_tree(phone, app_url):
+    url = app_url + "/Tree?data=german_credit&setting=oc_shannon&step_on=1"
+    _step_through_multiway(phone, url, "tree_phone_german_step", False)
