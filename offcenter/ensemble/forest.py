@@ -35,7 +35,9 @@ Choices
   tree i draws its sample from a generator seeded with ``(random_state, i)`` and gets its own seed
   for the feature subsets. These seeds are drawn up front, not from a generator shared by the
   trees, so the trees are the same whether they are grown one after the other or by ``n_jobs``
-  joblib workers (processes by default; any ``joblib.parallel_config`` backend, dask included).
+  joblib workers (threads by default, as in scikit-learn's forests: the engine's array work
+  releases the GIL, and threads pay no worker start, package import or copy of the trees back;
+  any ``joblib.parallel_config`` backend, worker processes and dask included).
   A ``numpy.random.RandomState`` or ``Generator`` as ``random_state`` gives the integer first.
 - **scikit-learn**: the forest is a scikit-learn classifier (``get_params``/``set_params``,
   ``clone``, pipelines, ``check_estimator``); its input is checked with scikit-learn's validation
@@ -539,7 +541,9 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             samples.append(idx)
             seeds.append(int(rng.integers(2**31 - 1)))
         reg = registration(setting.measure)  # a custom measure travels to the workers
-        trees = Parallel(n_jobs=self.n_jobs)(
+        # threads unless a joblib.parallel_config context chooses a backend (measured:
+        # benchmarks/results/forest.md)
+        trees = Parallel(n_jobs=self.n_jobs, prefer="threads")(
             delayed(_grow_tree)(
                 {**tree_params, "max_features": mf, "random_state": seed}, Xa, y_arr, idx, reg
             )
