@@ -113,14 +113,14 @@ class Launcher:
 
     def names(self) -> list[str]:
         text = (self.run_dir / "haproxy.cfg").read_text()
-        return re.findall(r"^\s+server (\S+) ", text, re.M)
+        return re.findall(r"^\s+server (\S+) \S+ check ", text, re.M)  # the main backend's
 
     def ports(self) -> list[tuple[str, int]]:
         """(host, port) of every backend, from HAProxy's configuration."""
         text = (self.run_dir / "haproxy.cfg").read_text()
         return [
             (m.group(1), int(m.group(2)))
-            for m in re.finditer(r"^\s+server \S+ (\S+):(\d+) ", text, re.M)
+            for m in re.finditer(r"^\s+server \S+ (\S+):(\d+) check ", text, re.M)
         ]
 
     def states(self) -> dict[str, str]:
