@@ -160,7 +160,9 @@ if S.get("tr_target_note"):
     tc2.info(md_escape(S["tr_target_note"]))
     if last is not None and last["target"] == target and last["features"] != list(features):
         S["tr_target_note"] = None  # shown until the features are changed by hand
-tree_page.show_many_valued(df, features, kinds, features_key)  # chance winners, offers
+tree_page.show_many_valued(  # chance winners, offers
+    df, features, kinds, features_key, cache_key=f"{data_hash}/{overrides_json}"
+)
 if ids:
     st.caption("Left out by default (add them back above if you wish):")
     show_table(pd.DataFrame({"column": [str(c) for c in ids], "reason": list(ids.values())}))
@@ -524,6 +526,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         view_width=draw_size.width,
         focus=plan.focus,
         compact=plan.compact,
+        sideways=plan.sideways,
     )
     plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
         fig,

@@ -62,6 +62,7 @@ __all__ = [
     "cached_profile",
     "cached_xy",
     "cached_fit",
+    "cached_many_valued",
     "column_profile",
     "ViewSize",
     "view_size",
@@ -421,12 +422,26 @@ def _use_ratio() -> None:
     st.session_state[PREFIX + "score"] = "ratio"
 
 
-def show_many_valued(df: pd.DataFrame, features, kinds: dict, features_key: str) -> None:
+@st.cache_resource(max_entries=64, show_spinner=False)
+def cached_many_valued(cache_key: str, features_json: str, _df, _features, _kinds) -> dict:
+    """:func:`many_valued` once per (data and column kinds, features), shared by every run and
+    session (read-only): every whole-page run of the page shows its notes."""
+    return many_valued(_df, _features, _kinds)
+
+
+def show_many_valued(
+    df: pd.DataFrame, features, kinds: dict, features_key: str, cache_key: str | None = None
+) -> None:
     """A note per many-valued categorical feature (:func:`many_valued`), with its level count,
     and two offers: leave it out of the features, or score splits with the gain ratio (which
     divides the gain by the split's own entropy, so that many small branches no longer win by
-    their number)."""
-    found = many_valued(df, features, kinds)
+    their number). ``cache_key`` (the data and its column kinds) computes it once per key
+    (:func:`cached_many_valued`)."""
+    if cache_key is None:
+        found = many_valued(df, features, kinds)
+    else:
+        features_json = json.dumps([str(f) for f in features])
+        found = cached_many_valued(cache_key, features_json, df, list(features), dict(kinds))
     for name, (levels, rows) in found.items():
         box = st.container(border=True)
         box.warning(

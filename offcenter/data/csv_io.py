@@ -839,10 +839,21 @@ def neutralise_formulas(df: pd.DataFrame) -> pd.DataFrame:
         col = df.iloc[:, j]
         if pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype):
             continue
+        if not _has_formula(col):  # most columns: nothing to change, no new column
+            continue
         if isinstance(col.dtype, pd.CategoricalDtype):
             col = col.astype(object)
         out.isetitem(j, col.map(neutralise_formula))
     return out
+
+
+def _has_formula(col: pd.Series) -> bool:
+    """Whether some text cell of ``col`` starts like a formula (:data:`FORMULA_STARTS`)."""
+    if isinstance(col.dtype, pd.CategoricalDtype):  # its categories hold every value
+        values = col.cat.categories.to_numpy(dtype=object)
+    else:
+        values = col.to_numpy(dtype=object)
+    return any(isinstance(v, str) and v.startswith(FORMULA_STARTS) for v in values)
 
 
 def to_csv_text(df: pd.DataFrame, **to_csv_kwargs) -> str:

@@ -21,6 +21,7 @@ from offcenter.tree.numeric import resolve_lazy, search_numeric
 from offcenter.tree.records import (
     SKLEARN_EPSILON,
     TIE,
+    BestSplits,
     GrowthParams,
     Record,
     Screened,
@@ -45,12 +46,7 @@ def _splittable(rec: Record, params: GrowthParams) -> bool:
 
 
 def _varying(
-    enc: Encoded,
-    act: np.ndarray,
-    nd_act: np.ndarray,
-    n_nodes: int,
-    state: dict | None = None,
-    no_nan: set | None = None,
+    enc: Encoded, act: np.ndarray, nd_act: np.ndarray, n_nodes: int, cols=None
 ) -> np.ndarray:
     """(n_nodes, F) boolean: feature j takes at least two values among node k's rows.
 
@@ -58,23 +54,28 @@ def _varying(
     values alone allow no threshold); a categorical one when two codes occur (the missing
     category counts as one).
 
-    ``state`` (``grow``'s (node, value)-sorted orders) and ``no_nan`` (the numeric features
-    with no missing value among the rows): for those features the smallest and largest value
-    of a node are the first and last of its segment, read without a pass over its rows.
+    ``cols`` (``grow``'s (node, value)-sorted columns, :class:`_Columns`): for the numeric
+    features with no missing value among the rows, the smallest and largest value of a node
+    are the first and last of its segment, read for all of them at once without a pass over
+    the rows.
     """
     F = len(enc.features)
     out = np.zeros((n_nodes, F), bool)
-    ks = np.arange(n_nodes)
+    quick = [] if cols is None else [j for j in cols.feats if j in cols.no_nan]
+    if quick and cols.order.shape[1]:
+        key = cols.key
+        ks = np.arange(n_nodes)
+        starts = np.searchsorted(key, ks)
+        ends = np.searchsorted(key, ks, side="right")
+        o = cols.order[[cols.row[j] for j in quick]]
+        base = (np.array([enc.slot[j] for j in quick]) * enc.num.shape[0])[:, None]
+        flat = enc.num.T.ravel()  # a view: num is Fortran-ordered
+        lo = flat.take(base + o.take(np.minimum(starts, key.size - 1), axis=1))
+        hi = flat.take(base + o.take(np.maximum(ends - 1, 0), axis=1))
+        out[:, quick] = ((ends > starts) & (lo < hi)).T
+    done = set(quick)
     for j, info in enumerate(enc.features):
-        if state is not None and no_nan is not None and j in no_nan:
-            o, _ys, key, _ws = state[j]
-            col = enc.num[:, enc.slot[j]]
-            starts = np.searchsorted(key, ks)
-            ends = np.searchsorted(key, ks, side="right")
-            nonempty = ends > starts
-            lo = col.take(o.take(np.minimum(starts, o.size - 1)))
-            hi = col.take(o.take(np.maximum(ends - 1, 0)))
-            out[:, j] = nonempty & (lo < hi)
+        if j in done:
             continue
         col = enc.column(j)[act]
         if info.kind == "numeric":
@@ -138,6 +139,7 @@ def grow(
     w: np.ndarray | None = None,
     bounds=None,
     heuristic: dict | None = None,
+    presorted: np.ndarray | None = None,
 ) -> list:
     """Grow subtrees from ``roots`` (list of (rows, depth, conditions)); returns Records.
 
@@ -150,6 +152,9 @@ def grow(
     ``bounds``: the roots' (lower, upper) bounds (None: unbounded).
     ``heuristic`` (a dict) gets, per categorical feature whose two-group split was searched by a
     heuristic at some node (:mod:`offcenter.tree.categorical`), its name: the number of nodes.
+    ``presorted`` ((numeric features, rows) int: every row in increasing order of each
+    numeric column, NaN last; a forest's, :func:`offcenter.ensemble.forest._sample_orders`)
+    replaces the sorts when the roots hold every row and the rows are unweighted.
 
     The steps, one function each: the roots' records and the nodes open to a split
     (:func:`_open_roots`); every numeric column sorted once (:func:`_sorted_columns`); then
@@ -161,13 +166,11 @@ def grow(
     """
     forced = forced or {}
     recs, node_of_row, open_ids = _open_roots(y, params, roots, forced, w, bounds)
-    state, no_nan = _sorted_columns(enc, node_of_row, len(open_ids), w)
+    cols = _sorted_columns(enc, node_of_row, len(open_ids), w, presorted)
     while open_ids:
         act = np.flatnonzero(node_of_row >= 0)
         nd_act = node_of_row[act]
-        best = _search_level(
-            enc, y, params, recs, open_ids, act, nd_act, state, no_nan, w, heuristic
-        )
+        best = _search_level(enc, y, params, recs, open_ids, act, nd_act, cols, w, heuristic)
         level_base = len(recs)  # the children of this level get ids from here on
         routing = _make_splits(enc, params, recs, open_ids, best, forced, w)
         rows, child_rec = _route_rows(enc, routing, act, nd_act)
@@ -179,7 +182,7 @@ def grow(
         node_of_row[rows] = new_local[child_rec]
         if not open_ids:
             break
-        _partition_columns(state, node_of_row, len(open_ids))
+        _partition_columns(cols, node_of_row, len(open_ids))
     return recs
 
 
@@ -204,34 +207,74 @@ def _open_roots(y, params: GrowthParams, roots: list, forced: dict, w, bounds):
     return recs, node_of_row, open_ids
 
 
-def _sorted_columns(enc: Encoded, node_of_row, n_open: int, w):
+@dataclass
+class _Columns:
+    """The numeric columns sorted by (node, value) over the rows of the open nodes: one row
+    per numeric feature ``feats`` (in column order; ``row`` maps a feature to its row).
+    ``order`` (rows of the data) and ``w`` (their weights, or None) are (features, rows)
+    arrays; every feature holds the same rows, so the nodes' segments start at the same
+    positions in every row: ``key``, the open node of every position, is one array. ``no_nan``: the numeric features with no missing
+    value among the rows."""
+
+    feats: list
+    row: dict
+    order: np.ndarray
+    key: np.ndarray
+    w: np.ndarray | None
+    no_nan: set
+
+    def __getitem__(self, j: int):
+        """Feature ``j``'s sorted rows, nodes and weights (views)."""
+        i = self.row[j]
+        return self.order[i], self.key, None if self.w is None else self.w[i]
+
+
+def _row_offsets(a: np.ndarray) -> np.ndarray:
+    """(rows, 1): the flat index of each row's start in the C-ordered 2-D array ``a``."""
+    return (np.arange(a.shape[0], dtype=np.intp) * a.shape[1])[:, None]
+
+
+def _sorted_columns(enc: Encoded, node_of_row, n_open: int, w, presorted=None) -> _Columns:
     """Per numeric feature: the rows of the open nodes sorted by (node, value), with their
     node indices (and weights) kept alongside (partitioned at each level, never re-sorted);
     the values and labels are gathered from the data when the feature is searched, so they
     are not stored once per feature. Also the numeric features with no missing value among
-    the open rows."""
-    state: dict = {}
-    no_nan: set = set()
-    if not n_open:
-        return state, no_nan
+    the open rows. ``presorted``: see :func:`grow`."""
+    feats = [j for j, info in enumerate(enc.features) if info.kind == "numeric"]
     act = np.flatnonzero(node_of_row >= 0)
+    m = act.size if n_open else 0
+    order = np.empty((len(feats), m), np.int32)
+    no_nan: set = set()
     whole = act.size == node_of_row.size
-    for j, info in enumerate(enc.features):
-        if info.kind != "numeric":
-            continue
+    given = (
+        presorted is not None
+        and whole
+        and w is None
+        and presorted.shape == order.shape
+        and [enc.slot[j] for j in feats] == list(range(len(feats)))
+    )
+    for i, j in enumerate(feats):
+        if not m:
+            break
         col = enc.num[:, enc.slot[j]]
-        if whole:
+        if given:
+            o = presorted[i]
+        elif whole:
             o = np.argsort(col).astype(np.int32)
         else:
             o = act[np.argsort(col[act])].astype(np.int32)
         if not np.isnan(col.take(o[-1:])).any():  # NaN sorts last
             no_nan.add(j)
-        key = node_of_row[o]
-        if n_open > 1:
-            perm = np.argsort(key, kind="stable")
-            o, key = o[perm], key[perm]
-        state[j] = [o, None, key, None if w is None else w[o]]
-    return state, no_nan
+        order[i] = o
+    key = node_of_row.take(order)
+    if n_open > 1 and m:
+        perm = np.argsort(key, axis=1, kind="stable")
+        order = order.take(perm + _row_offsets(order))
+        key = key[0].take(perm[0])
+    else:
+        key = key[0] if len(feats) else np.zeros(0, np.int32)
+    ws = None if w is None else w.take(order)
+    return _Columns(feats, {j: i for i, j in enumerate(feats)}, order, key, ws, no_nan)
 
 
 @dataclass
@@ -246,11 +289,15 @@ class _LevelBest:
 
 
 def _search_level(
-    enc: Encoded, y, params: GrowthParams, recs, open_ids, act, nd_act, state, no_nan, w, heuristic
+    enc: Encoded, y, params: GrowthParams, recs, open_ids, act, nd_act, cols, w, heuristic
 ) -> _LevelBest:
     """Search every feature (those drawn, with ``max_features``) at every open node of the
     level at once, then keep each node's best: the highest score; within ``TIE`` of it, the
-    first column."""
+    first column.
+
+    The numeric features of :func:`_stacked` (no missing value, unweighted, unconstrained) are
+    searched together, each only on the rows of the nodes that drew it; the others one by
+    one."""
     n_nodes = len(open_ids)
     node_counts = np.stack([recs[i].counts for i in open_ids])
     n = node_counts.sum(axis=1)
@@ -258,7 +305,7 @@ def _search_level(
     F = len(enc.features)
     sub = params.max_features is not None and params.max_features < F
     fast = DRAWN_ROWS_ONLY
-    varying = _varying(enc, act, nd_act, n_nodes, state, no_nan if fast else None) if sub else None
+    varying = _varying(enc, act, nd_act, n_nodes, cols if fast else None) if sub else None
     allowed = _allowed_mask(n_nodes, F, params, varying)
     y_act = y[act]
     w_act = None if w is None else w[act]
@@ -268,13 +315,23 @@ def _search_level(
     if cst is not None:
         lower = np.array([recs[i].bounds[0] for i in open_ids], np.float64)
         upper = np.array([recs[i].bounds[1] for i in open_ids], np.float64)
+    together = _stacked(cols, params, w) if fast else []
+    if together:
+        for j, res in _search_stacked(
+            enc, y, params, cols, together, allowed, node_counts, n, parent_impurity
+        ):
+            found[j] = res
+            np.maximum.at(floor, res.nodes, res.score)
+    done = set(together)
     for j, info in enumerate(enc.features):
+        if j in done:
+            continue
         al = None if allowed is None else allowed[:, j]
         if al is not None and not al.any():
             continue
         if info.kind == "numeric":
-            o, _, nds, ws = state[j]
-            if fast and al is not None and ws is None and j in no_nan and not al.all():
+            o, nds, ws = cols[j]
+            if fast and al is not None and ws is None and j in cols.no_nan and not al.all():
                 # only the rows of the nodes that drew the feature: the others' segments
                 # hold no candidate (unweighted counts are exact integers either way;
                 # with missing values the whole column decides how they are routed)
@@ -318,7 +375,105 @@ def _search_level(
             else:
                 np.maximum.at(floor, res.nodes, res.score)
     resolve_lazy(found, n_nodes, parent_impurity, n, params)
-    return _best_of_level(found, n_nodes)
+    return _best_of_level({j: found[j] for j in sorted(found)}, n_nodes)
+
+
+#: Most (feature, row) entries searched in one stacked call (:func:`_search_stacked`): the
+#: features of a level are cut into groups of about this many, to bound the memory.
+STACK_ROWS = 1 << 21
+
+
+def _stacked(cols: _Columns, params: GrowthParams, w) -> list:
+    """The numeric features searched together (:func:`_search_stacked`): those with no missing
+    value, unweighted, with no monotonic constraint, under a scorer without the block
+    screening (which screens one feature's many thresholds against its own anchors)."""
+    if w is not None or params.scorer.can_block_screen():
+        return []
+    cst = params.monotonic
+    return [j for j in cols.feats if j in cols.no_nan and (cst is None or cst[j] == 0)]
+
+
+def _search_stacked(enc, y, params, cols, feats, allowed, node_counts, n, parent_impurity):
+    """The best threshold of each numeric feature of ``feats`` at each open node that drew
+    it, from one :func:`~offcenter.tree.numeric.search_numeric` call per group of features.
+
+    The (feature, node) segments of the sorted columns are laid end to end and each becomes a
+    node of its own, numbered ``f * n_nodes + node`` for the f-th feature of the group (its
+    counts, size and impurity those of the node): one search over all of them finds the same
+    candidates, counts and scores as one search per feature (every quantity is per row or per
+    segment). Yields (feature, :class:`BestSplits` with the level's node indices)."""
+    n_nodes = node_counts.shape[0]
+    key = cols.key
+    sizes = np.bincount(key, minlength=n_nodes)
+    if allowed is None:
+        per_feat = np.full(len(feats), key.size)
+    else:
+        per_feat = sizes @ allowed[:, feats]
+    group: list = []
+    total = 0
+    for k, j in enumerate(feats):
+        group.append(j)
+        total += int(per_feat[k])
+        if total >= STACK_ROWS or k == len(feats) - 1:
+            yield from _search_group(
+                enc, y, params, cols, group, allowed, node_counts, n, parent_impurity
+            )
+            group, total = [], 0
+
+
+def _search_group(enc, y, params, cols, group, allowed, node_counts, n, parent_impurity):
+    """:func:`_search_stacked` for one group of features."""
+    n_nodes = node_counts.shape[0]
+    c = len(group)
+    rows = [cols.row[j] for j in group]
+    o = cols.order[rows]
+    key = cols.key.astype(np.intp)
+    m = key.size
+    if allowed is not None:
+        # (feature, position) of the rows whose node drew the feature, feature-major
+        flat = np.flatnonzero(allowed[:, group].T.take(key, axis=1))
+        fi, at = np.divmod(flat, m)
+        o = o.take(flat)
+        vid = fi * n_nodes + key.take(at)
+    else:
+        fi = np.repeat(np.arange(c), m)
+        o = o.ravel()
+        vid = (key + (np.arange(c) * n_nodes)[:, None]).ravel()
+    if o.size < 2:
+        return
+    N = enc.num.shape[0]
+    slots = np.array([enc.slot[j] for j in group]) * N
+    vs = enc.num.T.ravel().take(slots.take(fi) + o)  # num is Fortran-ordered: a view
+    res = search_numeric(
+        vs,
+        vid,
+        y.take(o),
+        c * n_nodes,
+        np.tile(node_counts, (c, 1)),
+        np.tile(n, c),
+        np.tile(parent_impurity, c),
+        params,
+    )
+    if res is None:
+        return
+    bounds = np.searchsorted(res.nodes, np.arange(c + 1) * n_nodes)
+    for f, j in enumerate(group):
+        a, b = bounds[f], bounds[f + 1]
+        if a == b:
+            continue
+        yield (
+            j,
+            BestSplits(
+                res.nodes[a:b] - f * n_nodes,
+                res.score[a:b],
+                res.gain[a:b],
+                thr=res.thr[a:b],
+                L=res.L[a:b],
+                R=res.R[a:b],
+                miss_child=res.miss_child[a:b],
+                n_missing=res.n_missing[a:b],
+            ),
+        )
 
 
 def _best_of_level(found: dict, n_nodes: int) -> _LevelBest:
@@ -479,20 +634,25 @@ def _open_children(recs, open_ids, params: GrowthParams):
     return next_open, new_local
 
 
-def _partition_columns(state: dict, node_of_row, n_open: int) -> None:
+def _partition_columns(cols: _Columns, node_of_row, n_open: int) -> None:
     """The sorted columns split among the next level's open nodes: the rows of nodes no
     longer open dropped, the others ordered by node with a stable sort on the node index (the
-    values stay sorted within each node)."""
+    values stay sorted within each node). All features at once: they hold the same rows."""
+    if cols.order.size == 0:
+        return
     small = node_of_row.astype(np.int16) if n_open < 32767 else node_of_row
     key_dtype = np.uint16 if n_open < 32767 else np.int32
-    for j, (o, _, _nds, ws) in state.items():
-        key = small.take(o)
-        keep = key >= 0
-        if not keep.all():
-            o, key = o[keep], key[keep]
-            ws = None if ws is None else ws[keep]
-        if n_open > 1:
-            perm = np.argsort(key.astype(key_dtype), kind="stable")
-            o, key = o.take(perm), key.take(perm)
-            ws = None if ws is None else ws[perm]
-        state[j] = [o, None, key, ws]
+    o, ws = cols.order, cols.w
+    key = small.take(o)
+    keep = key >= 0
+    F = o.shape[0]
+    if not keep.all():
+        o, key = o[keep].reshape(F, -1), key[keep].reshape(F, -1)
+        ws = None if ws is None else ws[keep].reshape(F, -1)
+    if n_open > 1 and o.shape[1]:
+        perm = np.argsort(key.astype(key_dtype), axis=1, kind="stable")
+        flat = perm + _row_offsets(perm)
+        o = o.take(flat)
+        ws = None if ws is None else ws.take(flat)
+    cols.order, cols.w = o, ws
+    cols.key = np.repeat(np.arange(n_open, dtype=key.dtype), np.bincount(key[0], minlength=n_open))

@@ -8,7 +8,7 @@ prior, by default).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -210,6 +210,8 @@ class _NodeSearch:
             tab, rws = self._column(j)
             K = len(info.categories)
             missing = K - 1 if info.has_missing else None
+            if st.categorical == "multiway":
+                return self._multiway(j, st, parent_impurity, tab, rws, missing)
             heur: set = set()
             res = search_categorical(
                 tab, 1, self.node_counts, self.n, parent_impurity, st, None, missing, rws, heur
@@ -219,6 +221,30 @@ class _NodeSearch:
             if res is None:
                 return None
         return split_choice(res, 0, j, info)
+
+    def _multiway(self, j: int, st: GrowthParams, parent_impurity, tab, rws, missing):
+        """Feature ``j``'s one-branch-per-value split under ``st``: the split (its children,
+        their counts) does not depend on the setting, only its gain and score do. It is
+        searched once per leaf-size rule (:func:`search_categorical`) and kept; every setting
+        then scores the same count tables by its scorer's kernel, as the search does."""
+        rule = ("multiway", j, st.min_samples_leaf, st.min_weight_leaf)
+        if rule not in self._positions:
+            res = search_categorical(
+                tab, 1, self.node_counts, self.n, parent_impurity, st, None, missing, rws, None
+            )
+            self._positions[rule] = (
+                None
+                if res is None
+                else (split_choice(res, 0, j, self.clf.features_[j]), res.nodes, tab.sum(axis=2))
+            )
+        kept = self._positions[rule]
+        if kept is None:
+            return None
+        split, nodes, sizes = kept
+        gain, score = st.scorer.multiway(
+            tab[nodes], sizes[nodes], parent_impurity[nodes], self.n[nodes]
+        )
+        return replace(split, gain=float(gain[0]), score=float(score[0]))
 
     def best_of_every_feature(self, scorer: SplitScorer) -> list[SplitChoice | None]:
         """Every feature's best split under ``scorer``, in column order."""
@@ -233,6 +259,14 @@ def _score_tables(tables: np.ndarray, scorers):
 
 
 def _counts_text(counts) -> str:
+    """``"[a, b] | [c, d]"``: each child's class counts, whole numbers without a decimal point,
+    others with 4 significant digits."""
+    table = np.asarray(counts, dtype=float)
+    if table.ndim == 2 and np.all(np.abs(table) < 2**53) and np.all(table == np.floor(table)):
+        # whole numbers (the unweighted case): as int(c) would write them, in one conversion
+        rows = table.astype(np.int64).tolist()
+        return " | ".join("[" + ", ".join(map(str, row)) + "]" for row in rows)
+
     def one(c):
         c = float(c)
         return f"{int(c)}" if c.is_integer() else f"{c:.4g}"

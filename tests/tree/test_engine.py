@@ -7,6 +7,8 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from offcenter import Impurity, TreeClassifier, comparison_settings, measure_names
 from offcenter.tree.kernels import CountKernel
@@ -641,3 +643,103 @@ def test_search_on_the_drawn_features_rows_grows_the_full_scans_tree(seed, monke
     full = TreeClassifier(**kw).fit(X, y)
     assert fast.to_dict()["nodes"] == full.to_dict()["nodes"]
     assert len(fast.tree_) > 50
+
+
+#: (measure, extra parameters): every family of scorer and kernel path the level search meets
+_FAMILIES = [
+    ("shannon", {}),
+    ("shannon", {"theta": "prior"}),  # off-centred (float32 screening with 3+ classes)
+    ("gini", {"alpha": 0.5}),  # a lambda_alpha score
+    ("dkm", {}),
+    ("asymmetric", {}),  # the block screening (no stacking)
+    ("daroczy", {"beta": 3.0}),
+    ("misclassification", {}),
+    ("rank_diversity", {"rho": 1.0}),
+    ("hellinger", {}),
+]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**16),
+    q=st.integers(2, 4),
+    family=st.sampled_from(_FAMILIES),
+    max_features=st.sampled_from([None, 1, 2, 3]),
+    min_samples_leaf=st.integers(1, 3),
+    missing=st.booleans(),
+    weighted=st.booleans(),
+    stack_rows=st.sampled_from([1, 50, 1 << 21]),
+)
+def test_stacked_level_search_grows_the_full_scans_tree(
+    seed, q, family, max_features, min_samples_leaf, missing, weighted, stack_rows
+):
+    """The level search of the drawn numeric features in one call over their (feature, node)
+    segments laid end to end (in groups of about ``STACK_ROWS`` rows), with the columns
+    partitioned for all features at once, grows the tree of the one-feature-at-a-time full
+    scan: ties, missing values, weights, 2 to 4 classes, every measure family,
+    min_samples_leaf."""
+    from offcenter.tree import growth
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(40, 260))
+    y = rng.integers(0, q, n)
+    y[:q] = np.arange(q)
+    X = rng.normal(size=(n, 5)) + 0.7 * rng.normal(size=(q, 5))[y]
+    X[:, 0] = np.round(X[:, 0])  # ties
+    X[:, 3] = np.round(X[:, 3] * 2) / 2
+    if missing:
+        X[rng.random(n) < 0.15, 1] = np.nan
+    w = rng.integers(1, 4, n) * 0.5 if weighted else None
+    measure, extra = family
+    kw = {
+        "measure": measure,
+        "max_features": max_features,
+        "min_samples_leaf": min_samples_leaf,
+        "min_gain": -np.inf,
+        "random_state": seed,
+        **extra,
+    }
+    old = growth.STACK_ROWS
+    growth.STACK_ROWS = stack_rows
+    try:
+        fast = TreeClassifier(**kw).fit(X, y, sample_weight=w)
+    finally:
+        growth.STACK_ROWS = old
+    growth.DRAWN_ROWS_ONLY = False
+    try:
+        full = TreeClassifier(**kw).fit(X, y, sample_weight=w)
+    finally:
+        growth.DRAWN_ROWS_ONLY = True
+    assert fast.to_dict()["nodes"] == full.to_dict()["nodes"]
+
+
+def test_nodes_made_from_the_records_have_every_field():
+    """The fitted tree's nodes and splits are made without the frozen dataclasses' __init__
+    (nodes.frozen_instance): each has every field, and remade by __init__ is the same node."""
+    import dataclasses
+
+    from offcenter.tree.nodes import Node, Split
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(
+        {
+            "a": rng.normal(size=300),
+            "b": np.where(rng.random(300) < 0.1, np.nan, rng.normal(size=300)),
+            "c": pd.Categorical(rng.choice(list("xyz"), 300)),
+        }
+    )
+    y = (X["a"] + (X["c"] == "x") + rng.normal(size=300) > 0.5).astype(int)
+    clf = TreeClassifier(max_depth=4).fit(X, y)
+    assert any(nd.split is not None and nd.split.kind != "numeric" for nd in clf.tree_.nodes)
+    for nd in clf.tree_.nodes:
+        assert set(vars(nd)) == {f.name for f in dataclasses.fields(Node)}
+        if nd.split is not None:
+            assert set(vars(nd.split)) == {f.name for f in dataclasses.fields(Split)}
+            assert dataclasses.replace(nd.split) == nd.split
+        again = dataclasses.replace(nd)
+        assert all(
+            np.array_equal(getattr(again, f.name), getattr(nd, f.name))
+            if isinstance(getattr(nd, f.name), np.ndarray)
+            else getattr(again, f.name) == getattr(nd, f.name)
+            for f in dataclasses.fields(Node)
+        )
