@@ -17,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from offcenter.evaluation import study
+from offcenter.evaluation import benchmark
+from offcenter.studies.keel import protocol
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,10 +31,10 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     names = args.data.split(",")
     models = args.models.split(",")
-    sets = [d for d in study.read_folder(ROOT / "data" / "keel")[0] if d.name in names]
-    committed = study.read_folds(args.csv)
+    sets = [d for d in benchmark.read_folder(ROOT / "data" / "keel")[0] if d.name in names]
+    committed = benchmark.read_folds(args.csv)
     t0 = time.perf_counter()
-    now = study.run_study(sets, models=models, n_jobs=-1)
+    now = protocol.run_study(sets, models=models, n_jobs=-1)
     wall = time.perf_counter() - t0
 
     def seconds(df):
@@ -46,7 +47,7 @@ def main(argv=None) -> int:
     print("|---|---|---|---|")
     for m in models:
         print(f"| `{m}` | {a[m]:.1f} | {b[m]:.1f} | {a[m] / b[m]:.2f} |")
-    cpu = study.model_cpu_minutes(committed)
+    cpu = protocol.model_cpu_minutes(committed)
     ratio = {m: a[m] / b[m] for m in models}
     idle = sum(cpu[m] * ratio.get(m, 1.0) for m in cpu.index)
     print(

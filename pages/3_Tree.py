@@ -526,6 +526,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         view_width=draw_size.width,
         focus=plan.focus,
         compact=plan.compact,
+        sideways=plan.sideways,
     )
     plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
         fig,

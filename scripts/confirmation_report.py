@@ -5,7 +5,7 @@
 Reads the per-fold results of the two declared runs (``docs/confirmation_trees.csv.gz`` and
 ``docs/confirmation_forests.csv.gz``) and replaces the lines between
 ``<!-- confirmation:start -->`` and ``<!-- confirmation:end -->`` by
-:func:`offcenter.evaluation.confirmation.confirmation_lines`
+:func:`offcenter.studies.keel.confirmation.confirmation_lines`
 (tests/evaluation/test_keel_confirmation.py checks that the document holds exactly what the results give).
 """
 
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from offcenter.evaluation.confirmation import confirmation_lines
-from offcenter.evaluation.study import read_folds
+from offcenter.evaluation.benchmark import read_folds
+from offcenter.studies.keel.confirmation import confirmation_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = (ROOT / "docs" / "confirmation_trees.csv.gz", ROOT / "docs" / "confirmation_forests.csv.gz")

@@ -5,7 +5,7 @@
 Reads ``docs/sensitivity_pruning.csv.gz``, ``docs/sensitivity_threshold_forest.csv.gz`` and the
 committed run ``docs/imbalanced_study_folds.csv.gz``, and replaces the lines between
 ``<!-- sensitivity:start -->`` and ``<!-- sensitivity:end -->`` by
-:func:`offcenter.evaluation.sensitivity.sensitivity_lines`
+:func:`offcenter.studies.keel.sensitivity.sensitivity_lines`
 (tests/evaluation/test_study_sensitivity.py checks that the document holds what the results give).
 """
 
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from offcenter.evaluation.sensitivity import sensitivity_lines
-from offcenter.evaluation.study import read_folds
+from offcenter.evaluation.benchmark import read_folds
+from offcenter.studies.keel.sensitivity import sensitivity_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 PRUNING = ROOT / "docs" / "sensitivity_pruning.csv.gz"

@@ -16,15 +16,11 @@ import shutil
 import sys
 from pathlib import Path
 
-from offcenter.evaluation.study import (
-    LEAF_RULES,
-    MODELS,
-    SHORT_ANSWER_FIGURE,
-    STUDY_METRICS,
-    gains,
-    rank_tests,
-    read_folds,
-)
+from offcenter.evaluation.benchmark import STUDY_METRICS, read_folds
+from offcenter.studies.keel.analysis import gains, rank_tests
+from offcenter.studies.keel.protocol import MODELS
+from offcenter.studies.keel.summary import SHORT_ANSWER_FIGURE
+from offcenter.tree.params import LEAF_RULES
 from offcenter.viz.study import (
     cd_diagram,
     common_range,

@@ -3,8 +3,8 @@
     python scripts/study_summary.py [docs/imbalanced_study_folds.csv.gz] [--doc docs/imbalanced_study.md]
 
 The lines between ``<!-- summary:start -->`` and ``<!-- summary:end -->`` are replaced by
-:func:`offcenter.evaluation.study.summary_lines`, and those between ``<!-- costs:start -->`` and
-``<!-- costs:end -->`` by :func:`offcenter.evaluation.study.cost_lines`
+:func:`offcenter.studies.keel.summary.summary_lines`, and those between ``<!-- costs:start -->`` and
+``<!-- costs:end -->`` by :func:`offcenter.studies.keel.summary.cost_lines`
 (tests/evaluation/test_study_summary.py checks that the document holds exactly what the results give).
 """
 
@@ -14,7 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from offcenter.evaluation.study import cost_lines, read_folds, summary_lines
+from offcenter.evaluation.benchmark import read_folds
+from offcenter.studies.keel.summary import cost_lines, summary_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 START, END = "<!-- summary:start -->", "<!-- summary:end -->"

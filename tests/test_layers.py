@@ -5,7 +5,8 @@ The contracts live in pyproject.toml (``[tool.importlinter]``) and a maintained 
 functions too). The tests here
 
 - run ``lint-imports`` (so that CI runs it) and show that each contract catches what it is for:
-  a new subpackage importing streamlit, a layer imported from below, a cycle, plotly in the core;
+  a new subpackage importing streamlit, a layer imported from below, a cycle, plotly in the core,
+  the core importing a study (``offcenter.studies``: the KEEL study's protocol and wording);
 - add what a static graph cannot see: ``importlib.import_module("offcenter.viz...")`` and
   ``__import__("...")`` with a literal name are checked against the same layer order (read from
   the layers contract), and a dynamic import whose name is not a literal is refused in the core;
@@ -167,6 +168,8 @@ def test_the_layers_are_found():
         "offcenter.ensemble.forest",
         "offcenter.data.csv_io",
         "offcenter.evaluation",
+        "offcenter.evaluation.benchmark",
+        "offcenter.studies.keel.protocol",
     } <= set(CORE)
     assert "offcenter.viz.curves" in VIZ
     assert _layer("offcenter.app.urlstate") == "app"
@@ -282,6 +285,12 @@ MUTATIONS = {
         "never imports Streamlit, Plotly",
     ),
     "streamlit in viz": ({"offcenter/viz/_bad.py": "import streamlit\n"}, "offcenter.viz draws"),
+    "the core importing the KEEL study, inside a function": (
+        {
+            "offcenter/evaluation/_bad.py": "def f():\n    from offcenter.studies.keel import protocol\n"
+        },
+        "Studies (offcenter.studies",
+    ),
     "a cycle between two modules": (
         {
             "offcenter/data/_a.py": "from offcenter.data import _b\n",

@@ -5,7 +5,7 @@ ranks of the settings over the data sets with the Friedman / Iman-Davenport test
 Holm-adjusted comparisons with Shannon, the critical-difference diagram and each setting's gain
 over Shannon against the imbalance ratio. Everything is computed from
 ``docs/imbalanced_study_folds.csv.gz`` (and its ``.json``, for the imbalance ratios and the command)
-by :mod:`offcenter.evaluation.study`; the environment variable ``OFFCENTER_STUDY_CSV`` points
+by :mod:`offcenter.studies.keel`; the environment variable ``OFFCENTER_STUDY_CSV`` points
 elsewhere (tests).
 """
 
@@ -22,18 +22,12 @@ import streamlit as st
 from offcenter.app.charts import chart_config
 from offcenter.app.presentation import is_narrow, is_on
 from offcenter.app.tables import show_table
-from offcenter.evaluation.study import (
-    LEAF_RULES,
-    MODELS,
-    SHORT_ANSWER_FIGURE,
-    STUDY_METRICS,
-    THRESHOLD_FREE,
-    gains,
-    rank_tests,
-    read_folds,
-    short_answer,
-)
+from offcenter.evaluation.benchmark import STUDY_METRICS, THRESHOLD_FREE, read_folds
 from offcenter.evaluation.wording import fmt_p
+from offcenter.studies.keel.analysis import gains, rank_tests
+from offcenter.studies.keel.protocol import MODELS
+from offcenter.studies.keel.summary import SHORT_ANSWER_FIGURE, short_answer
+from offcenter.tree.params import LEAF_RULES
 from offcenter.viz.study import cd_diagram, dataset_figure, effect_figure, gain_figure
 
 STUDY_CSV = Path(__file__).resolve().parents[2] / "docs" / "imbalanced_study_folds.csv.gz"
@@ -106,7 +100,7 @@ def render_short_answer() -> None:
     """The study's short answer: plain sentences from the committed results and one figure.
 
     Every sentence is computed from the per-fold CSV by
-    :func:`offcenter.evaluation.study.short_answer` (the decision rule's calls only), and each
+    :func:`offcenter.studies.keel.summary.short_answer` (the decision rule's calls only), and each
     has its table in an expander right under it; so has the figure.
     """
     path = study_path()

@@ -92,6 +92,7 @@ def cached_tree_drawing(
         _clf,
         focus=drawing.get("focus"),
         compact=drawing.get("compact", False),
+        sideways=drawing.get("sideways", False),
     )
     return tree_drawing(_clf, max_depth=max_depth, path=list(path), layout=layout, **drawing)
 
@@ -105,9 +106,11 @@ def cached_tree_layout(
     _clf,
     focus: int | None = None,
     compact: bool = False,
+    sideways: bool = False,
 ) -> TreeLayout:
     """:func:`offcenter.viz.tree_layout.tree_layout` of the tree ``tree_key`` (every box's
-    text measured), once per (tree, depth drawn, wrapping, focus, compact boxes) and process:
+    text measured), once per (tree, depth drawn, wrapping, focus, compact boxes, drawn left to
+    right) and process:
     the drawn font (:func:`cached_drawn_font`) and the drawing (:func:`cached_tree_drawing`)
     share it. Read-only."""
     return tree_layout(
@@ -117,6 +120,7 @@ def cached_tree_layout(
         shares_per_line=shares_per_line,
         focus=focus,
         compact=compact,
+        sideways=sideways,
     )
 
 
@@ -145,8 +149,15 @@ def cached_fit_depth(tree_key: str, size, _clf, focus: int | None = None) -> Dra
         shares_per_line=size.shares_per_line,
         focus=focus,
         allow_compact=size.compact,
-        layout_of=lambda depth, compact, wrap_w: cached_tree_layout(
-            tree_key, depth, wrap_w, size.shares_per_line, _clf, focus=focus, compact=compact
+        layout_of=lambda depth, compact, wrap_w, sideways=False: cached_tree_layout(
+            tree_key,
+            depth,
+            wrap_w,
+            size.shares_per_line,
+            _clf,
+            focus=focus,
+            compact=compact,
+            sideways=sideways,
         ),
     )
 

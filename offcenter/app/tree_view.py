@@ -33,7 +33,7 @@ import streamlit as st
 
 from offcenter.app import tree_click
 from offcenter.app.tree_page import ViewSize
-from offcenter.viz.tree import DrawingFit
+from offcenter.viz.tree import COMPACT_WRAP, DrawingFit
 
 __all__ = [
     "LECTURE_COLUMNS",
@@ -86,7 +86,8 @@ def step_size(size: ViewSize) -> ViewSize:
 @dataclass(frozen=True)
 class DrawPlan:
     """The drawing chosen: ``depth`` (None: the whole tree), the levels shown in full, the
-    ``focus`` node drawn open below them, compact boxes, their line width and text size."""
+    ``focus`` node drawn open below them, compact boxes, their line width and text size, and
+    whether the tree is drawn left to right."""
 
     depth: int | None
     shown: int
@@ -94,6 +95,7 @@ class DrawPlan:
     compact: bool
     wrap_width: int
     font: float
+    sideways: bool = False
 
     def caption(self, full_depth: int, size: ViewSize, stepping: bool) -> str:
         """What the caption under the controls says of the drawing."""
@@ -102,7 +104,12 @@ class DrawPlan:
         )
         if stepping and self.depth is not None and self.focus is not None:
             text += f"; node {self.focus}, just split, is drawn with its children"
-        if self.compact:
+        if self.sideways:
+            text += (
+                "; drawn left to right, one column per level (#node, branch, n; +k: nodes "
+                "hidden below): hover a box or select it for the rest"
+            )
+        elif self.compact:
             text += "; compact boxes (node, test, n): hover a box or select it for the rest"
         if self.font < size.font_size - 0.5 and self.font < (size.min_font or 0) - 0.5:
             text += (
@@ -123,7 +130,7 @@ def plan_drawing(draw_clf, draw_key: str, size: ViewSize, tree_tag: str, focus) 
     if focus is not None or tree.depth < 2:
         depth = None if fit.depth >= tree.depth else fit.depth
         return DrawPlan(depth, fit.depth if depth else tree.depth, focus, fit.compact,
-                        fit.wrap_width, fit.font_size)  # fmt: skip
+                        fit.wrap_width, fit.font_size, fit.sideways)  # fmt: skip
     asked = int(S.get("tr_depth", 0) or 0)
     shown = st.slider(
         "Depth shown",
@@ -137,8 +144,10 @@ def plan_drawing(draw_clf, draw_key: str, size: ViewSize, tree_tag: str, focus) 
     S["tr_depth"] = 0 if shown == fit.depth else int(shown)
     depth = shown if shown < tree.depth else None
     if shown == fit.depth:
-        return DrawPlan(depth, shown, None, fit.compact, fit.wrap_width, fit.font_size)
+        return DrawPlan(
+            depth, shown, None, fit.compact, fit.wrap_width, fit.font_size, fit.sideways
+        )
     compact = fit.compact and shown > fit.depth  # deeper than fits: the narrower boxes
     font = tree_click.cached_drawn_font(draw_key, depth, size, draw_clf, compact)
-    wrap_w = fit.wrap_width if compact else size.wrap_width
+    wrap_w = min(COMPACT_WRAP, size.wrap_width) if compact else size.wrap_width
     return DrawPlan(depth, shown, None, compact, wrap_w, font)

@@ -35,7 +35,9 @@ Choices
   tree i draws its sample from a generator seeded with ``(random_state, i)`` and gets its own seed
   for the feature subsets. These seeds are drawn up front, not from a generator shared by the
   trees, so the trees are the same whether they are grown one after the other or by ``n_jobs``
-  joblib workers (processes by default; any ``joblib.parallel_config`` backend, dask included).
+  joblib workers (threads by default, as in scikit-learn's forests: the engine's array work
+  releases the GIL, and threads pay no worker start, package import or copy of the trees back;
+  any ``joblib.parallel_config`` backend, worker processes and dask included).
   A ``numpy.random.RandomState`` or ``Generator`` as ``random_state`` gives the integer first.
 - **scikit-learn**: the forest is a scikit-learn classifier (``get_params``/``set_params``,
   ``clone``, pipelines, ``check_estimator``); its input is checked with scikit-learn's validation
@@ -65,7 +67,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from offcenter.measures.custom import ensure_registered, registration
 from offcenter.measures.settings import MeasureSetting
-from offcenter.tree.categorical import warn_heuristic
+from offcenter.tree.categorical import heuristic_warning_deferred, warn_heuristic
 from offcenter.tree.estimator import TreeClassifier, _dense
 from offcenter.tree.params import (
     TREE_PARAMETERS,
@@ -74,7 +76,7 @@ from offcenter.tree.params import (
     tree_setting,
 )
 
-__all__ = ["ForestClassifier"]
+__all__ = ["ForestClassifier", "tree_input"]
 
 _TREE_PARAMS = (
     "measure",
@@ -102,14 +104,71 @@ _TREE_PARAMS = (
 )
 
 
-def _grow_tree(params: dict, X, y: np.ndarray, idx: np.ndarray, reg=None) -> TreeClassifier:
+def _grow_tree(
+    params: dict, X, y: np.ndarray, idx: np.ndarray, reg=None, orders=None
+) -> TreeClassifier:
     """One tree on the rows ``idx`` (run by a joblib worker: everything comes as arguments,
-    a custom measure's registration too)."""
+    a custom measure's registration too). ``orders``: the whole data's columns' sorted orders
+    (:func:`_sample_orders`), which spare the tree its own sorts."""
     ensure_registered(reg)
     Xi = X.iloc[idx] if isinstance(X, pd.DataFrame) else X[idx]
     tree = TreeClassifier(**params)
-    tree._defer_heuristic_warning = True  # the forest warns once, for all its trees
-    return tree.fit(Xi, y[idx])
+    if orders is not None:
+        tree._presorted = _sample_orders(orders, idx)
+    with heuristic_warning_deferred():  # the forest warns once, for all its trees
+        return tree.fit(Xi, y[idx])
+
+
+def tree_input(forest: ForestClassifier, X):
+    """``X`` checked and shaped as the fitted ``forest``'s trees were fitted: for reading them one
+    by one (``[t.predict_proba(tree_input(forest, X)) for t in forest.estimators_]``).
+
+    A DataFrame with the training columns when the forest was fitted on named columns (an
+    array given is named), otherwise an array; the number of features is checked, as
+    :meth:`ForestClassifier.predict` checks it. An unfitted forest is a ``NotFittedError``.
+    """
+    check_is_fitted(forest)
+    return forest._for_trees(X)
+
+
+#: Sort each numeric column of a plain array once for the forest, and give each tree its
+#: sample's orders from it (:func:`_sample_orders`); False: each tree sorts its own sample.
+#: The trees are the same either way (tested).
+PRESORT = True
+
+
+def _whole_orders(X) -> np.ndarray | None:
+    """(features, rows) int32: each column's rows in increasing order (NaN last), for a plain
+    numeric array; None for a DataFrame or another array (its trees sort their own)."""
+    if not PRESORT or not isinstance(X, np.ndarray) or X.ndim != 2:
+        return None
+    if not (np.issubdtype(X.dtype, np.floating) or np.issubdtype(X.dtype, np.integer)):
+        return None
+    return np.stack([np.argsort(X[:, j]).astype(np.int32) for j in range(X.shape[1])])
+
+
+def _sample_orders(orders: np.ndarray, idx: np.ndarray) -> np.ndarray | None:
+    """The positions 0..m-1 of the sample ``X[idx]`` sorted by each column's values, from the
+    whole data's ``orders`` (:func:`_whole_orders`), in O(m + n) without a sort.
+
+    ``idx`` is sorted, so the copies of row r fill the positions first_r .. first_r + c_r - 1
+    (c_r: its number of copies); walking the rows in the whole data's order, each sampled
+    row contributes its copies in a run. Rows of equal values come in the whole data's order
+    rather than the sample's own sort's: the tree is the same (its counts are read only
+    where the value changes, and its unweighted counts are exact integers; a tree with
+    weights sorts its own sample). None when ``idx`` is not sorted."""
+    if idx.size and np.any(idx[1:] < idx[:-1]):
+        return None
+    c = np.bincount(idx, minlength=orders.shape[1])
+    first = np.cumsum(c) - c
+    copies = c.take(orders)
+    kept = copies > 0
+    F = orders.shape[0]
+    rows = orders[kept].reshape(F, -1)
+    cr = copies[kept].reshape(F, -1)
+    start = first.take(rows) - (np.cumsum(cr, axis=1) - cr)
+    out = np.repeat(start.ravel(), cr.ravel()).reshape(F, -1) + np.arange(idx.size)
+    return out.astype(np.int32)
 
 
 #: Draws of a plain bootstrap sample before a forest gives up on holding two classes.
@@ -539,9 +598,17 @@ class ForestClassifier(ClassifierMixin, BaseEstimator):
             samples.append(idx)
             seeds.append(int(rng.integers(2**31 - 1)))
         reg = registration(setting.measure)  # a custom measure travels to the workers
-        trees = Parallel(n_jobs=self.n_jobs)(
+        orders = _whole_orders(Xa)
+        # threads unless a joblib.parallel_config context chooses a backend (measured:
+        # benchmarks/results/forest.md)
+        trees = Parallel(n_jobs=self.n_jobs, prefer="threads")(
             delayed(_grow_tree)(
-                {**tree_params, "max_features": mf, "random_state": seed}, Xa, y_arr, idx, reg
+                {**tree_params, "max_features": mf, "random_state": seed},
+                Xa,
+                y_arr,
+                idx,
+                reg,
+                orders,
             )
             for idx, seed in zip(samples, seeds)
         )

@@ -17,8 +17,9 @@ Demsar (2006) recommends for two classifiers over several data sets; exact for s
 The fits run in parallel on every core by default (``--n-jobs``), or on a dask.distributed cluster
 (``--scheduler ADDRESS``); the results are the same whatever runs them.
 
-``python -m offcenter.evaluate study FOLDER ...`` runs the benchmark over a folder of data sets
-instead (ranks across data sets, Demsar 2006): see :mod:`offcenter.evaluation.study_cli`.
+``python -m offcenter.evaluate study FOLDER ...`` runs the KEEL study's benchmark over a folder of
+data sets instead (ranks across data sets, Demsar 2006): :mod:`offcenter.evaluate` dispatches it
+to :mod:`offcenter.studies.keel.cli`, which this module never imports.
 
 Bad arguments print the usage and exit with code 2; a missing or unreadable file, or data that
 cannot be evaluated, print one line on stderr and exit with code 1.
@@ -57,7 +58,6 @@ from offcenter.evaluation.statistics import (
     wilcoxon_signed_rank,
     wins_ties_losses,
 )
-from offcenter.evaluation.study_cli import main as study_main
 from offcenter.measures.registry import parameters
 from offcenter.measures.scores import score_names
 from offcenter.tree.params import LEAF_RULES
@@ -388,8 +388,6 @@ def leaf_rule_tables(results: list[EvaluationResult]) -> str:
 # ---------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
-    if args_in[:1] == ["study"]:  # the benchmark over a folder: offcenter.evaluation.study_cli
-        return study_main(args_in[1:])
     try:  # plugins first: --settings may name their measures (and the help their parameters)
         from offcenter.measures.custom import load_plugins, plugin_args
 

@@ -1,7 +1,7 @@
 """What both command lines share (:mod:`offcenter.evaluation.cli` and
-:mod:`offcenter.evaluation.study_cli`): the error that exits with code 1, argument types and the
-file writer. Its own module so that neither command line imports the other's internals (the
-study's is dispatched to by ``cli.main``; before, each imported the other).
+:mod:`offcenter.studies.keel.cli`): the error that exits with code 1, argument types and the
+file writer. Its own module so that neither command line imports the other's internals (both
+are dispatched to by :func:`offcenter.evaluate.main`; the core's never imports the study's).
 """
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def family_sentence(what: str, rows, reference: str = "Shannon") -> str:
     """One sentence for a family: the settings shown better, those shown worse, the rest.
 
     ``rows``: an iterable of mappings with ``label``, ``significant``, ``mean_diff`` and
-    ``median_diff`` (the ``ranks`` table of :func:`offcenter.evaluation.study.rank_tests`,
+    ``median_diff`` (the ``ranks`` table of :func:`offcenter.studies.keel.analysis.rank_tests`,
     reference excluded), and optionally ``p_holm_all``: the p-value Holm-adjusted over every
     comparison of the summary, shown beside each call. The effect quoted is the mean
     difference over the data sets.

@@ -122,7 +122,7 @@ from offcenter.tree.fitted import (
     set_fitted,
 )
 from offcenter.tree.growth import grow
-from offcenter.tree.nodes import Node, Split, Tree, renumber
+from offcenter.tree.nodes import Node, Split, Tree, frozen_instance, renumber
 from offcenter.tree.params import (
     TrainingData,
     check_tree_params,
@@ -255,39 +255,45 @@ def nodes_of_records(
         return root_id if (k == 0 and root_id is not None) else base + k
 
     nodes = []
-    for k, r in enumerate(recs):
+    for k, r in enumerate(recs):  # every field given: made without the frozen __init__
         split = None
         if r.split is not None:
             sp = r.split
-            split = Split(
-                feature=features[sp.feature_index].name,
-                kind=sp.kind,
-                threshold=sp.threshold,
-                groups=sp.groups,
-                branch_labels=tuple(sp.labels),
-                gain=float(sp.gain),
-                score=float(sp.score),
-                missing_child=sp.missing_child,
-                default_child=int(sp.default_child),
-                n_missing=int(sp.n_missing),
-                feature_index=int(sp.feature_index),
+            split = frozen_instance(
+                Split,
+                {
+                    "feature": features[sp.feature_index].name,
+                    "kind": sp.kind,
+                    "threshold": sp.threshold,
+                    "groups": sp.groups,
+                    "branch_labels": tuple(sp.labels),
+                    "gain": float(sp.gain),
+                    "score": float(sp.score),
+                    "missing_child": sp.missing_child,
+                    "default_child": int(sp.default_child),
+                    "n_missing": int(sp.n_missing),
+                    "feature_index": int(sp.feature_index),
+                },
             )
         par = parent if (k == 0) else nid(r.parent)
         nodes.append(
-            Node(
-                id=nid(k),
-                parent=par,
-                depth=r.depth,
-                counts=counts[k],
-                impurity=float(impurities[k]),
-                split=split,
-                children=tuple(nid(c) for c in r.children),
-                prediction=_python_value(classes[pred[k]]),
-                proba=proba[k],
-                conditions=tuple(r.conditions),
-                n_missing=r.n_missing,
-                setting_key=key,
-                n_samples=r.n_rows,
+            frozen_instance(
+                Node,
+                {
+                    "id": nid(k),
+                    "parent": par,
+                    "depth": r.depth,
+                    "counts": counts[k],
+                    "impurity": float(impurities[k]),
+                    "split": split,
+                    "children": tuple(nid(c) for c in r.children),
+                    "prediction": _python_value(classes[pred[k]]),
+                    "proba": proba[k],
+                    "conditions": tuple(r.conditions),
+                    "n_missing": r.n_missing,
+                    "setting_key": key,
+                    "n_samples": r.n_rows,
+                },
             )
         )
     return nodes
@@ -708,9 +714,10 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
         notes: dict = {}
         gp = growth_params(scorer, params, data, len(enc.features))
-        recs = grow(enc, codes, gp, [(rows, 0, ())], w=w, heuristic=notes)
-        if not getattr(self, "_defer_heuristic_warning", False):  # a forest warns once for all
-            warn_heuristic(notes, f"{type(self).__name__}.fit")
+        # a forest's sample's sorted columns (ensemble.forest._sample_orders), used once
+        presorted = self.__dict__.pop("_presorted", None)
+        recs = grow(enc, codes, gp, [(rows, 0, ())], w=w, heuristic=notes, presorted=presorted)
+        warn_heuristic(notes, f"{type(self).__name__}.fit")  # silent in a forest's trees
         grown = Tree(
             nodes_of_records(
                 recs,

@@ -139,6 +139,7 @@ def grow(
     w: np.ndarray | None = None,
     bounds=None,
     heuristic: dict | None = None,
+    presorted: np.ndarray | None = None,
 ) -> list:
     """Grow subtrees from ``roots`` (list of (rows, depth, conditions)); returns Records.
 
@@ -151,6 +152,9 @@ def grow(
     ``bounds``: the roots' (lower, upper) bounds (None: unbounded).
     ``heuristic`` (a dict) gets, per categorical feature whose two-group split was searched by a
     heuristic at some node (:mod:`offcenter.tree.categorical`), its name: the number of nodes.
+    ``presorted`` ((numeric features, rows) int: every row in increasing order of each
+    numeric column, NaN last; a forest's, :func:`offcenter.ensemble.forest._sample_orders`)
+    replaces the sorts when the roots hold every row and the rows are unweighted.
 
     The steps, one function each: the roots' records and the nodes open to a split
     (:func:`_open_roots`); every numeric column sorted once (:func:`_sorted_columns`); then
@@ -162,7 +166,7 @@ def grow(
     """
     forced = forced or {}
     recs, node_of_row, open_ids = _open_roots(y, params, roots, forced, w, bounds)
-    cols = _sorted_columns(enc, node_of_row, len(open_ids), w)
+    cols = _sorted_columns(enc, node_of_row, len(open_ids), w, presorted)
     while open_ids:
         act = np.flatnonzero(node_of_row >= 0)
         nd_act = node_of_row[act]
@@ -230,23 +234,32 @@ def _row_offsets(a: np.ndarray) -> np.ndarray:
     return (np.arange(a.shape[0], dtype=np.intp) * a.shape[1])[:, None]
 
 
-def _sorted_columns(enc: Encoded, node_of_row, n_open: int, w) -> _Columns:
+def _sorted_columns(enc: Encoded, node_of_row, n_open: int, w, presorted=None) -> _Columns:
     """Per numeric feature: the rows of the open nodes sorted by (node, value), with their
     node indices (and weights) kept alongside (partitioned at each level, never re-sorted);
     the values and labels are gathered from the data when the feature is searched, so they
     are not stored once per feature. Also the numeric features with no missing value among
-    the open rows."""
+    the open rows. ``presorted``: see :func:`grow`."""
     feats = [j for j, info in enumerate(enc.features) if info.kind == "numeric"]
     act = np.flatnonzero(node_of_row >= 0)
     m = act.size if n_open else 0
     order = np.empty((len(feats), m), np.int32)
     no_nan: set = set()
     whole = act.size == node_of_row.size
+    given = (
+        presorted is not None
+        and whole
+        and w is None
+        and presorted.shape == order.shape
+        and [enc.slot[j] for j in feats] == list(range(len(feats)))
+    )
     for i, j in enumerate(feats):
         if not m:
             break
         col = enc.num[:, enc.slot[j]]
-        if whole:
+        if given:
+            o = presorted[i]
+        elif whole:
             o = np.argsort(col).astype(np.int32)
         else:
             o = act[np.argsort(col[act])].astype(np.int32)

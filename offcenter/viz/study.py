@@ -1,4 +1,4 @@
-"""Plotly figures of the benchmark over many data sets (:mod:`offcenter.evaluation.study`).
+"""Plotly figures of the benchmark over many data sets (:mod:`offcenter.studies.keel`).
 
 - :func:`cd_diagram`: Demsar's (2006) critical-difference diagram: the settings on their average
   rank (in brackets after the name), the best on the left, with a bar joining every group of settings whose ranks differ by
@@ -108,7 +108,7 @@ def cd_diagram(
 
     ``ranks`` has the columns ``label`` and ``mean_rank`` (and optionally ``p_holm``, shown in the
     hover). With the columns ``significant`` and ``mean_diff`` of
-    :func:`offcenter.evaluation.study.rank_tests`, the settings that the decision rule
+    :func:`offcenter.studies.keel.analysis.rank_tests`, the settings that the decision rule
     (Wilcoxon-Holm against Shannon) calls better or worse are marked ▲ or ▼ and a note under the
     axis says what the bars and the marks mean: the bars are Nemenyi's all-pairs test, which can
     put a marked setting in Shannon's clique (it answers another question), so the picture and
@@ -251,7 +251,7 @@ def gain_figure(
     screen holds it); ``narrow`` (a phone): the same at normal type, one entry per row.
 
     ``gains`` has the columns ``label``, ``gain``, ``imbalance_ratio`` and ``data``
-    (:func:`offcenter.evaluation.study.gains`). Each setting is one colour; its legend entry gives
+    (:func:`offcenter.studies.keel.analysis.gains`). Each setting is one colour; its legend entry gives
     Spearman's rank correlation between gain and imbalance ratio (with its p-value): a positive
     correlation means the setting gains more where the minority is rarer. With ``columns`` > 0,
     one small plot per setting on a grid of that many columns (shared axes), titled likewise, with
@@ -478,7 +478,7 @@ def effect_figure(
     (a 1400x900 screen holds it).
 
     ``families`` maps a panel title to the ``ranks`` table of
-    :func:`offcenter.evaluation.study.rank_tests` (columns ``setting``, ``label``,
+    :func:`offcenter.studies.keel.analysis.rank_tests` (columns ``setting``, ``label``,
     ``median_diff``, ``ci_low``, ``ci_high``, ``mean_diff``, ``significant``, ``wins``,
     ``losses``). A dot is the median difference over the data sets, the bar its bootstrap
     95 % CI; filled (and marked ▲/▼) when the decision rule (Wilcoxon-Holm) calls the

@@ -34,10 +34,11 @@ import plotly.graph_objects as go
 from offcenter.viz.format import plot_lines, plot_text
 from offcenter.viz.styles import setting_style, typography
 from offcenter.viz.tree_layout import (
-    BAR_H,
     FONT_FAMILY,
     FONT_SIZE,
     SHARES_PER_LINE,
+    SIDE_TEST_WRAP,
+    SIDE_WRAP,
     WRAP,
     TreeLayout,
     class_color,
@@ -215,12 +216,14 @@ COMPACT_WRAP = 12
 class DrawingFit:
     """How a tree is drawn in a chart: the deepest level shown in full (``depth``; the
     ``focus`` node's path and children are drawn below it), whether its boxes are compact,
-    their line width and the text size (px)."""
+    their line width, the text size (px) and whether the tree is drawn left to right
+    (:func:`~offcenter.viz.tree_layout.sideways_layout`)."""
 
     depth: int
     compact: bool
     wrap_width: int
     font_size: float
+    sideways: bool = False
 
 
 def fit_drawing(
@@ -243,13 +246,21 @@ def fit_drawing(
     smaller than ``min_font`` only when even that is wider than the chart (a drawing taller
     than ``height`` is drawn taller).
 
-    ``layout_of(depth, compact, wrap_width)`` (depth None: the whole tree) gives a layout when
-    the caller keeps them; by default each is computed.
+    With ``allow_compact``, a tree whose levels are too wide to show two of them (one branch
+    per category value: German credit's 24 nodes at depth 2) is drawn left to right instead
+    (:func:`~offcenter.viz.tree_layout.sideways_layout`: the levels become columns, each node
+    one line, stacked in the chart's height) when that shows more levels, at ``font_size``,
+    then at ``min_font``. Drawn top-down, depth 2 holds at most four boxes side by side;
+    sideways, a column holds as many one-line boxes as the height has rows (740 px at 18 px
+    text: 26), so the wider levels of a multiway tree fit at the same text size.
+
+    ``layout_of(depth, compact, wrap_width, sideways)`` (depth None: the whole tree) gives a
+    layout when the caller keeps them; by default each is computed.
 
     >>> from offcenter.tree import TreeClassifier
     >>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
     >>> fit_drawing(clf, 10_000, 10_000)
-    DrawingFit(depth=3, compact=False, wrap_width=26, font_size=14.0)
+    DrawingFit(depth=3, compact=False, wrap_width=26, font_size=14.0, sideways=False)
     >>> small = fit_drawing(clf, 200, 10_000, font_size=20, min_font=18, allow_compact=True)
     >>> small.compact, small.font_size < 18
     (True, True)
@@ -259,7 +270,7 @@ def fit_drawing(
     compact_wrap = min(COMPACT_WRAP, int(wrap_width))
     if layout_of is None:
 
-        def layout_of(d, compact, wrap_w):
+        def layout_of(d, compact, wrap_w, sideways=False):
             return tree_layout(
                 clf,
                 max_depth=d,
@@ -267,24 +278,49 @@ def fit_drawing(
                 shares_per_line=shares_per_line,
                 focus=focus,
                 compact=compact,
+                sideways=sideways,
             )
 
+    def fits(lay, font):
+        scale = font / FONT_SIZE
+        return lay.width * scale <= width and lay.height * scale <= height
+
+    fonts = [float(font_size)] + ([lowest] if lowest < font_size else [])
     tries = [(False, int(wrap_width), float(font_size))]
     if allow_compact:
-        tries += [(True, compact_wrap, float(font_size))]
-        if lowest < font_size:
-            tries += [(True, compact_wrap, lowest)]
+        tries += [(True, compact_wrap, font) for font in fonts]
+    top = None
     for d in range(depth, 0, -1):
         for compact, wrap_w, font in tries:
-            lay = layout_of(None if d == depth else d, compact, wrap_w)
-            scale = font / FONT_SIZE
-            if lay.width * scale <= width and lay.height * scale <= height:
-                return DrawingFit(d, compact, wrap_w, font)
+            if fits(layout_of(None if d == depth else d, compact, wrap_w), font):
+                top = DrawingFit(d, compact, wrap_w, font)
+                break
+        if top is not None:
+            break
+    side_wraps = (SIDE_WRAP, SIDE_TEST_WRAP)  # one-line boxes, else two lines each
+    if allow_compact and (top is None or top.depth < min(depth, 2)):
+        for d in range(depth, top.depth if top is not None else 0, -1):
+            for side_wrap in side_wraps:
+                for font in fonts:
+                    lay = layout_of(None if d == depth else d, True, side_wrap, True)
+                    if fits(lay, font):
+                        return DrawingFit(d, True, side_wrap, font, sideways=True)
+    if top is not None:
+        return top
+    # nothing fits at min_font: the drawing of the least depth whose text shrinks least to the
+    # chart's width (top-down, or sideways when allowed)
     d = min(depth, 1)
+    shrunk = []
     compact, wrap_w, font = tries[-1]
-    lay = layout_of(None if d == depth else d, compact, wrap_w)
-    scale = font / FONT_SIZE
-    return DrawingFit(d, compact, wrap_w, font * min(1.0, width / max(lay.width * scale, 1.0)))
+    options = [(compact, wrap_w, False)]
+    if allow_compact:
+        options += [(True, side_wrap, True) for side_wrap in side_wraps]
+    for compact, wrap_w, sideways in options:
+        lay = layout_of(None if d == depth else d, compact, wrap_w, sideways)
+        scale = font / FONT_SIZE
+        small = font * min(1.0, width / max(lay.width * scale, 1.0))
+        shrunk.append((small, -len(shrunk), DrawingFit(d, compact, wrap_w, small, sideways)))
+    return max(shrunk)[2]
 
 
 def fitted_font(
@@ -480,14 +516,16 @@ def tree_drawing(
     focus: int | None = None,
     compact: bool = False,
     label_font: float | None = None,
+    sideways: bool = False,
 ) -> TreeDrawing:
     """:func:`tree_figure` without a selected node, as a :class:`TreeDrawing` (the same
     parameters): ``tree_drawing(clf, **kw).figure(node)`` is ``tree_figure(clf,
     selected=node, **kw)``. ``layout``: the drawing's
     :func:`~offcenter.viz.tree_layout.tree_layout` when already computed (with these
     ``max_depth``, ``marked``, ``wrap_width``, ``shares_per_line``, ``focus`` and
-    ``compact``). ``focus`` and ``compact`` are :func:`~offcenter.viz.tree_layout.tree_layout`'s
-    (a node drawn open below ``max_depth``; compact boxes).
+    ``compact``, ``sideways``). ``focus``, ``compact`` and ``sideways`` are
+    :func:`~offcenter.viz.tree_layout.tree_layout`'s (a node drawn open below ``max_depth``;
+    compact boxes; the tree drawn left to right).
 
     >>> from offcenter.tree import TreeClassifier
     >>> clf = TreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1])
@@ -508,6 +546,7 @@ def tree_drawing(
         shares_per_line=shares_per_line,
         focus=focus,
         compact=compact,
+        sideways=sideways,
     )
     tree = clf.tree_
     classes = [str(c) for c in clf.classes_]
@@ -578,10 +617,10 @@ def tree_drawing(
         sy: list = []
         for i in lay.order:
             b = boxes[i]
-            for k, left, right, _share in b.bar:
+            for k, left, top, right, bottom in b.bar_rects():
                 if k != j:
                     continue
-                xs, ys = _rect(left, b.bar_top, right, b.bar_top + BAR_H)
+                xs, ys = _rect(left, top, right, bottom)
                 sx += xs
                 sy += ys
         traces.append(

@@ -31,7 +31,6 @@ from matplotlib.collections import LineCollection, PatchCollection  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
 from offcenter.viz.tree_layout import (  # noqa: E402
-    BAR_H,
     FONT_SIZE,
     class_color,
     tree_layout,
@@ -149,8 +148,8 @@ def tree_image(
                 fill = "#" + "".join(f"{round(255 - 0.16 * (255 - v)):02x}" for v in (r, g, bl))
             boxes.append(Rectangle((b.left, b.top + dy), b.width, b.height))
             fills.append(fill)
-            for j, left, right, _share in b.bar:
-                bars.append(Rectangle((left, b.bar_top + dy), right - left, BAR_H))
+            for j, left, top, right, bottom in b.bar_rects():
+                bars.append(Rectangle((left, top + dy), right - left, bottom - top))
                 bar_colors.append(class_color(j))
         ax.add_collection(
             PatchCollection(boxes, facecolors=fills, edgecolors="#5f6368", linewidths=1.0 * pt)

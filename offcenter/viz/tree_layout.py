@@ -63,6 +63,20 @@ MIN_SEGMENT = 3.0
 WRAP = 26
 #: Class shares per line under a bar.
 SHARES_PER_LINE = 3
+#: The sideways layout (:func:`sideways_layout`): the class strip's width and its inset from
+#: the box's edge, the padding of a box's text, the gap between two boxes of a column, between
+#: two columns (the edges' room) and around the drawing (px), the longest line (characters).
+SIDE_BAR_W = 4.0
+SIDE_INSET = 1.5
+SIDE_PAD_X = 3.0
+SIDE_PAD_Y = 1.0
+SIDE_GAP = 1.5
+SIDE_COL_GAP = 12.0
+SIDE_MARGIN = 2.0
+SIDE_WRAP = 30
+#: The sideways layout's longest line of a test (characters): the columns of the nodes drawn
+#: with their children have height to spare, not width.
+SIDE_TEST_WRAP = 16
 
 
 def class_color(j: int) -> str:
@@ -202,6 +216,10 @@ class NodeBox:
     hidden: int = 0  # nodes hidden under a collapsed node
     leaf: bool = False
     prediction_index: int = 0
+    #: "x": the bar lies across the box at ``bar_top`` (its segments are (class, left, right,
+    #: share)); "y": a strip down the box's left side (segments (class, top, bottom, share)),
+    #: the sideways layout's
+    bar_axis: str = "x"
 
     @property
     def left(self) -> float:
@@ -214,6 +232,13 @@ class NodeBox:
     @property
     def bottom(self) -> float:
         return self.top + self.height
+
+    def bar_rects(self) -> list[tuple[int, float, float, float, float]]:
+        """The class bar's segments as (class, left, top, right, bottom) rectangles (px)."""
+        if self.bar_axis == "y":
+            x0 = self.left + SIDE_INSET
+            return [(k, x0, lo, x0 + SIDE_BAR_W, hi) for k, lo, hi, _ in self.bar]
+        return [(k, lo, self.bar_top, hi, self.bar_top + BAR_H) for k, lo, hi, _ in self.bar]
 
 
 @dataclass
@@ -334,6 +359,64 @@ def _subtree_sizes(children: Mapping[int, Sequence[int]], root: int) -> dict[int
     return sizes
 
 
+def _postorder(root: int, kids) -> list[int]:
+    """The visible nodes, children before their parent, left to right (``kids(i)``)."""
+    post: list[int] = []
+    stack: list[tuple[int, bool]] = [(root, False)]
+    while stack:
+        i, done = stack.pop()
+        if done:
+            post.append(i)
+            continue
+        stack.append((i, True))
+        for k in reversed(kids(i)):
+            stack.append((k, False))
+    return post
+
+
+def _pack(root: int, kids, extent) -> tuple[dict[int, float], float, float]:
+    """Centres of the visible nodes along one axis by contour packing, bottom-up (Reingold and
+    Tilford 1981): a subtree's contour is, per level under its root, the (low, high) extent of
+    its nodes relative to its root's centre; each child is shifted until it clears the
+    contours of its earlier siblings on every common level, and a parent is centred over its
+    first and last child. ``kids(i)`` gives the visible children, ``extent(i)`` a node's own
+    size along the axis (its gap included). Returns the centres (the root at 0) and the low
+    and high ends of the whole drawing."""
+    post = _postorder(root, kids)
+    contour: dict[int, list[list[float]]] = {}
+    offset: dict[int, float] = {}  # a child's centre relative to its parent's
+    for i in post:
+        half = extent(i) / 2
+        children = kids(i)
+        if not children:
+            contour[i] = [[-half, half]]
+            continue
+        merged: list[list[float]] = []
+        rel: list[float] = []
+        for k in children:
+            ck = contour.pop(k)
+            shift = 0.0
+            if merged:
+                shift = max(merged[lv][1] - ck[lv][0] for lv in range(min(len(merged), len(ck))))
+            rel.append(shift)
+            for lv, (lo, hi) in enumerate(ck):
+                if lv < len(merged):
+                    merged[lv][0] = min(merged[lv][0], lo + shift)
+                    merged[lv][1] = max(merged[lv][1], hi + shift)
+                else:
+                    merged.append([lo + shift, hi + shift])
+        mid = (rel[0] + rel[-1]) / 2
+        for k, r in zip(children, rel):
+            offset[k] = r - mid
+        contour[i] = [[-half, half]] + [[lo - mid, hi - mid] for lo, hi in merged]
+    outline = contour.pop(root)
+    centre = {root: 0.0}
+    for i in reversed(post):  # parents before their children
+        for k in kids(i):
+            centre[k] = centre[i] + offset[k]
+    return centre, min(lo for lo, _ in outline), max(hi for _, hi in outline)
+
+
 def tree_layout(
     clf,
     *,
@@ -343,6 +426,7 @@ def tree_layout(
     shares_per_line: int = SHARES_PER_LINE,
     focus: int | None = None,
     compact: bool = False,
+    sideways: bool = False,
 ) -> TreeLayout:
     """Lay out a fitted tree in pixels (see the module notes); nothing drawn.
 
@@ -366,6 +450,11 @@ def tree_layout(
         always drawn).
     compact : bool
         Compact boxes (:func:`_node_lines`): id and n, the test, the bar.
+    sideways : bool
+        Drawn left to right (:func:`sideways_layout`, its line width ``wrap_width``): the root
+        on the left, one column per depth, one-line boxes for the nodes whose children are
+        not drawn. A tree with many branches per node (one per category value) fits a chart's
+        height this way where its levels are far wider than the chart.
     """
     if wrap_width < 4 or shares_per_line < 1:
         raise ValueError(
@@ -403,6 +492,9 @@ def tree_layout(
         i = stack.pop()
         pre.append(i)
         stack.extend(reversed(visible_kids(i)))
+
+    if sideways:
+        return sideways_layout(nodes, root, pre, visible_kids, sizes, classes, marked, wrap_width)
 
     # boxes' contents and sizes
     boxes: dict[int, NodeBox] = {}
@@ -455,52 +547,10 @@ def tree_layout(
             w = max(w, max(text_width(p) for p in label_plain[i]))
         return w + gap
 
-    # x: contour packing, bottom-up. A subtree's contour is, per level under its root, the
-    # (left, right) extent of its boxes and labels relative to its root's x; each child is
-    # shifted right until it clears the contours of its left siblings on every common level.
-    post: list[int] = []
-    stack2: list[tuple[int, bool]] = [(root, False)]
-    while stack2:
-        i, done = stack2.pop()
-        if done:
-            post.append(i)
-            continue
-        stack2.append((i, True))
-        for k in reversed(visible_kids(i)):
-            stack2.append((k, False))
-    contour: dict[int, list[list[float]]] = {}
-    offset: dict[int, float] = {}  # a child's x relative to its parent's x
-    for i in post:
-        half = own_width(i) / 2
-        kids = visible_kids(i)
-        if not kids:
-            contour[i] = [[-half, half]]
-            continue
-        merged: list[list[float]] = []
-        rel: list[float] = []
-        for k in kids:
-            ck = contour.pop(k)
-            shift = 0.0
-            if merged:
-                shift = max(merged[lv][1] - ck[lv][0] for lv in range(min(len(merged), len(ck))))
-            rel.append(shift)
-            for lv, (lo, hi) in enumerate(ck):
-                if lv < len(merged):
-                    merged[lv][0] = min(merged[lv][0], lo + shift)
-                    merged[lv][1] = max(merged[lv][1], hi + shift)
-                else:
-                    merged.append([lo + shift, hi + shift])
-        centre = (rel[0] + rel[-1]) / 2
-        for k, r in zip(kids, rel):
-            offset[k] = r - centre
-        contour[i] = [[-half, half]] + [[lo - centre, hi - centre] for lo, hi in merged]
-    outline = contour.pop(root)
-    lefts = [lo for lo, _ in outline]
-    rights = [hi for _, hi in outline]
-    boxes[root].x = -min(lefts)
+    centre, lo_all, hi_all = _pack(root, visible_kids, own_width)
     for i in pre:
-        for k in visible_kids(i):
-            boxes[k].x = boxes[i].x + offset[k]
+        boxes[i].x = centre[i] - lo_all
+    lefts, rights = [lo_all], [hi_all]
 
     # y: one band per depth, the gap under it for edges and the next depth's labels
     depth_of = {i: nodes[i].depth - nodes[root].depth for i in pre}
@@ -562,7 +612,115 @@ def tree_layout(
         edges.append((parent, i, pieces))
 
     width = max(rights) - min(lefts)
-    return TreeLayout(boxes, labels, edges, width, height, post)
+    return TreeLayout(boxes, labels, edges, width, height, _postorder(root, visible_kids))
+
+
+def _side_lines(node, parent, k, hidden, opened, marked_text, wrap_width):
+    """A sideways box's lines (markup, plain, colour): the node's id, its branch condition and
+    n on one line ("#12 = A11 · n 274"), with the predicted class of a leaf ("→ good") or the
+    count of the nodes hidden under a collapsed one ("+31"); a node drawn with its children
+    adds its test ("checking = ?", "duration ≤ 22.5")."""
+    out: list[tuple[str, str, str]] = []
+    if marked_text:
+        out.append((f"<b>{plot_text(marked_text)}</b>", marked_text, "#B00020"))
+    head = f"#{node.id}"
+    parts = [head if parent is None else f"{head} {branch_text(parent.split, k)}"]
+    parts.append(f"n {int(round(node.n))}")
+    if node.split is None:
+        parts[-1] += f" → {node.prediction}"
+    elif not opened:
+        parts.append(f"+{hidden}")
+    pieces: list[str] = []  # the parts joined by " · ", a line broken between two parts
+    for part in parts:
+        if pieces and len(pieces[-1]) + 3 + len(part) <= wrap_width:
+            pieces[-1] += f" · {part}"
+        else:
+            pieces += wrap(part, wrap_width)
+    for j, piece in enumerate(pieces):
+        markup = plot_text(piece)
+        if j == 0 and piece.startswith(head):
+            markup = f"<b>{plot_text(head)}</b>{plot_text(piece[len(head) :])}"
+        out.append((markup, piece, "#202124"))
+    if node.split is not None and opened:
+        width = min(wrap_width, SIDE_TEST_WRAP)
+        if node.split.kind in ("numeric", "categorical_binary"):
+            pieces = wrap(split_text(node.split), width)
+        else:  # one branch per value (the boxes say which): "= ?" never split
+            pieces = wrap(str(node.split.feature), width)
+            if len(pieces[-1]) + 4 <= width:
+                pieces[-1] += " = ?"
+            else:
+                pieces.append("= ?")
+        for piece in pieces:
+            out.append((plot_text(piece), piece, "#5f6368"))
+    return out
+
+
+def sideways_layout(nodes, root, pre, kids, sizes, classes, marked, wrap_width) -> TreeLayout:
+    """The tree drawn left to right: :func:`tree_layout` with ``sideways`` (its visible nodes
+    ``pre``, ``kids(i)`` the children drawn, ``sizes`` the subtrees' node counts).
+
+    One column per depth, the root on the left; a box holds its node's id, branch condition and
+    n ("#12 = A11 · n 274"), a leaf's predicted class, a collapsed node's hidden count, the test
+    of a node drawn with its children, and its class shares as a strip down its left side. The
+    boxes of a column are packed by their contours along y (:func:`_pack`: the rows of a
+    column never overlap), each column starts right of the widest box of the one before it with
+    :data:`SIDE_COL_GAP` for the edges between them. The branch conditions are in the boxes, so
+    the layout has no edge labels."""
+    boxes: dict[int, NodeBox] = {}
+    texts: dict[int, list] = {}
+    depth_of = {i: nodes[i].depth - nodes[root].depth for i in pre}
+    for i in pre:
+        nd = nodes[i]
+        parent = nodes[nd.parent] if nd.parent is not None and nd.parent in depth_of else None
+        k = list(parent.children).index(i) if parent is not None else 0
+        opened = bool(kids(i))
+        lines = _side_lines(nd, parent, k, sizes[i] - 1, opened, marked.get(i), wrap_width)
+        width = max(text_width(p) for _, p, _ in lines) + 2 * SIDE_PAD_X + SIDE_INSET + SIDE_BAR_W
+        pred = str(nd.prediction)
+        boxes[i] = NodeBox(
+            id=i,
+            x=0.0,
+            top=0.0,
+            width=width,
+            height=LINE_H * len(lines) + 2 * SIDE_PAD_Y,
+            collapsed=nd.split is not None and not opened,
+            hidden=sizes[i] - 1 if nd.split is not None and not opened else 0,
+            leaf=nd.split is None,
+            prediction_index=classes.index(pred) if pred in classes else 0,
+            bar_axis="y",
+        )
+        texts[i] = lines
+    n_cols = max(depth_of.values()) + 1
+    col_w = [0.0] * n_cols
+    for i in pre:
+        col_w[depth_of[i]] = max(col_w[depth_of[i]], boxes[i].width)
+    col_left = [SIDE_MARGIN]
+    for d in range(1, n_cols):
+        col_left.append(col_left[-1] + col_w[d - 1] + SIDE_COL_GAP)
+    centre, lo, hi = _pack(root, kids, lambda i: boxes[i].height + SIDE_GAP)
+    for i in pre:
+        b = boxes[i]
+        b.x = col_left[depth_of[i]] + b.width / 2
+        b.top = centre[i] - lo + SIDE_MARGIN - b.height / 2
+        text_x = b.left + SIDE_INSET + SIDE_BAR_W + (b.width - SIDE_INSET - SIDE_BAR_W) / 2
+        yy = b.top + SIDE_PAD_Y + LINE_H / 2
+        placed = []
+        for markup, plain, color in texts[i]:
+            placed.append(TextLine(markup, plain, text_x, yy, color, i))
+            yy += LINE_H
+        b.lines = placed
+        b.bar = bar_segments(nodes[i].counts, b.top + SIDE_INSET, b.height - 2 * SIDE_INSET)
+    edges: list = []
+    for i in pre:
+        for c in kids(i):
+            pb, cb = boxes[i], boxes[c]
+            elbow = col_left[depth_of[c]] - SIDE_COL_GAP / 2
+            py, cy = pb.top + pb.height / 2, cb.top + cb.height / 2
+            edges.append((i, c, [[(pb.right, py), (elbow, py), (elbow, cy), (cb.left, cy)]]))
+    width = col_left[-1] + col_w[-1] + SIDE_MARGIN
+    height = hi - lo + 2 * SIDE_MARGIN
+    return TreeLayout(boxes, {}, edges, width, height, _postorder(root, kids))
 
 
 def overlaps(boxes: Sequence[tuple[float, float, float, float]], tol: float = 0.0) -> list:

@@ -9,8 +9,9 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from offcenter.evaluation import study
-from offcenter.evaluation.cli import main as cli_main
+from offcenter.evaluate import main as cli_main
+from offcenter.evaluation import benchmark
+from offcenter.studies.keel import analysis, protocol, summary
 from tests.conftest import run_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,14 +87,14 @@ def test_page_opens_on_the_short_answer_from_the_results(tiny_study, monkeypatch
     def no_fit(*a, **k):
         raise AssertionError("the bundled study must not be recomputed")
 
-    monkeypatch.setattr(study, "_fit", no_fit)
+    monkeypatch.setattr(protocol, "fit_model", no_fit)
     at = _run(AppTest.from_file(PAGE, default_timeout=300))
     order = _order(at)
     answer = next(i for i, t in enumerate(order) if t.startswith("**The short answer, from 4 "))
     own = order.index("Run it on your own data")
     assert answer < own
     # every sentence is the one the study's function computes from the results, in order
-    expected = [a["sentence"] for a in study.short_answer(study.read_folds(tiny_study))]
+    expected = [a["sentence"] for a in summary.short_answer(benchmark.read_folds(tiny_study))]
     shown = [t[2:] for t in order[answer:own] if t.startswith("- ")]
     assert shown == expected and len(expected) == 3  # tree AUC, G-mean x 2 rules (no forest)
     assert expected[0].startswith("Primary endpoint, ROC AUC of depth-5 trees")
@@ -112,7 +113,9 @@ def test_page_opens_on_the_short_answer_from_the_results(tiny_study, monkeypatch
 @pytest.mark.slow
 def test_page_explorer_shows_the_tests_for_any_family(tiny_study, monkeypatch):
     monkeypatch.setenv("OFFCENTER_STUDY_CSV", str(tiny_study))
-    monkeypatch.setattr(study, "_fit", lambda *a, **k: (_ for _ in ()).throw(AssertionError))
+    monkeypatch.setattr(
+        protocol, "fit_model", lambda *a, **k: (_ for _ in ()).throw(AssertionError)
+    )
     at = _run(AppTest.from_file(PAGE, default_timeout=300))
     captions = "\n".join(str(c.value) for c in at.caption)
     assert "Iman-Davenport F" in captions and "critical difference" in captions
@@ -125,7 +128,7 @@ def test_page_explorer_shows_the_tests_for_any_family(tiny_study, monkeypatch):
     at = _run(at)
     at.radio(key="ks_rule").set_value("prior")
     at = _run(at)
-    expected = study.rank_tests(study.read_folds(tiny_study), "gmean", "pruned", "prior")
+    expected = analysis.rank_tests(benchmark.read_folds(tiny_study), "gmean", "pruned", "prior")
     frames = [d.value for d in at.dataframe if "mean G-mean" in d.value.columns]
     assert frames, "the explorer's table follows the chosen metric"
     got = frames[-1]

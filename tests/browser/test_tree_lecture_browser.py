@@ -9,10 +9,16 @@ tests/artifacts/tree_lecture_step{k}.png, tree_lecture_depth2.png, tree_phone_st
 """
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from offcenter.app.tree_page import view_size
+from offcenter.app.tree_view import lecture_size
+from offcenter.data.csv_io import left_out_columns
 from offcenter.data.datasets import DATASETS, load
 from offcenter.tree import TreeClassifier
 from offcenter.tree.steps import split_order
+from offcenter.viz.tree import fit_drawing
+from offcenter.viz.tree_layout import tree_layout
 
 from .conftest import ARTIFACTS, wait_for_app
 from .test_tree_browser import wait_for_tree
@@ -145,3 +151,152 @@ def test_a_phone_draws_each_steps_split(phone, app_url):
         assert m["least"] >= 10
         phone.locator("[data-testid='stPlotlyChart']").first.scroll_into_view_if_needed()
         _shot(phone, f"tree_phone_step{k}")
+
+
+#: Every box outline of the drawing in viewport px: the "box outline" trace's rectangles
+#: (None-separated, 5 points each) through the axes.
+BOX_RECTS = """() => {
+    const gd = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+    const fl = gd._fullLayout, r = gd.getBoundingClientRect();
+    const xa = fl.xaxis, ya = fl.yaxis;
+    const tr = gd.data.find(t => t.name === 'box outline');
+    const rects = [];
+    let xs = [], ys = [];
+    tr.x.forEach((x, k) => {
+        if (x === null) {
+            rects.push([Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)]);
+            xs = []; ys = [];
+            return;
+        }
+        xs.push(r.left + xa._offset + xa.d2p(x));
+        ys.push(r.top + ya._offset + ya.d2p(tr.y[k]));
+    });
+    return rects;
+}"""
+
+
+def _expected_drawing(name):
+    """The node ids the lecture view draws for a bundled set's default tree (the package's
+    :func:`offcenter.viz.tree.fit_drawing` for the lecture view's chart), and the tree."""
+    df = load(name)
+    t = DATASETS[name].target
+    out = [c for c in left_out_columns(df) if c != t]  # identifiers, constant columns
+    clf = TreeClassifier(measure="shannon", theta="prior", max_depth=5).fit(
+        df.drop(columns=[t, *out]), df[t]
+    )
+    size = lecture_size(view_size(True, False))
+    fit = fit_drawing(clf, size.width, size.height, font_size=size.font_size,
+                      min_font=size.min_font, allow_compact=True)  # fmt: skip
+    lay = tree_layout(
+        clf,
+        max_depth=None if fit.depth >= clf.tree_.depth else fit.depth,
+        compact=fit.compact,
+        wrap_width=fit.wrap_width,
+        sideways=fit.sideways,
+    )
+    return sorted(lay.boxes), clf.tree_, fit
+
+
+def _pick_data_set(page, name):
+    """Choose a bundled data set in the page's own selectbox (the same session)."""
+    box = page.get_by_label("Data set", exact=True)
+    box.scroll_into_view_if_needed()
+    box.click()
+    page.get_by_role("option", name=DATASETS[name].title, exact=True).click()
+
+
+def test_the_lecture_view_opens_every_bundled_data_sets_tree_at_depth_2_at_18_px(page, app_url):
+    """Every bundled data set's tree, chosen one after the other in one page session, opens at
+    depth 2 (or whole) in the lecture view: on the first screen, every box inside the chart,
+    node text and legend at 18 px or more (German credit's 29 boxes and tic-tac-toe's 13 drawn
+    left to right). Screenshots: tests/artifacts/tree_lecture_depth2_{name}.png."""
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(app_url + "/Tree?data=pima&setting=oc_shannon&present=1")
+    wait_for_app(page)
+    wait_for_tree(page)
+    current = "pima"
+    for name in DATASETS:
+        if name != current:
+            _pick_data_set(page, name)
+            current = name
+        drawn, tree, fit = _expected_drawing(name)
+        ids = sorted(nd.id for nd in tree.nodes if nd.depth <= 2)
+        assert set(ids) <= set(drawn) and fit.font_size >= 18, (name, fit)
+        want = "[" + ",".join(str(i) for i in drawn) + "]"
+        shown = (
+            f"() => {{ const m = ({BOXES})(); return m && JSON.stringify(Object.keys(m.boxes)"
+            ".map(Number).sort((a, b) => a - b)); }"
+        )
+        try:  # this set's drawing, not the last one's
+            page.wait_for_function(f"() => ({shown})() === '{want}'", timeout=120_000)
+        except PlaywrightTimeout:
+            _shot(page, f"tree_lecture_depth2_{name}")
+            raise AssertionError((name, want, page.evaluate(shown))) from None
+        wait_for_app(page)
+        page.evaluate(
+            "() => { const m = document.querySelector(\"[data-testid='stMain']\");"
+            " if (m) m.scrollTop = 0; window.scrollTo(0, 0); }"
+        )
+        page.wait_for_timeout(300)
+        m = page.evaluate(BOXES)
+        assert m["scroll"] == 0
+        left, top, right, bottom = m["chart"]
+        assert 0 <= top and bottom <= 900, (name, m["chart"])
+        assert m["font"] >= 18 and m["least"] >= 18 and m["legend"] >= 18, (name, m)
+        assert set(ids) <= {int(i) for i in m["boxes"]}, name
+        rects = page.evaluate(BOX_RECTS)
+        assert len(rects) == len(m["boxes"]), name
+        for x0, y0, x1, y1 in rects:
+            assert left - 1 <= x0 < x1 <= right + 1 and top - 1 <= y0 < y1 <= bottom + 1, (
+                name,
+                (x0, y0, x1, y1),
+                m["chart"],
+            )
+        assert page.locator("[data-testid='stException']").count() == 0
+        _shot(page, f"tree_lecture_depth2_{name}")
+
+
+def _step_through_multiway(page, url, shots, present):
+    """Steps 1-6 of German credit's multiway tree (one branch per value): each draws the node
+    just split and its children, every box inside the chart; in presentation mode on the first
+    screen, at 18 px or more while the node just split is at depth 1 or less."""
+    _drawn, tree, _fit = _expected_drawing("german_credit")
+    order = split_order(tree)
+    page.goto(url)
+    wait_for_app(page)
+    wait_for_tree(page)
+    wait_for_nodes(page, [0])
+    next_button = page.get_by_role("button", name="Next split", exact=True)
+    for k in range(1, 7):
+        next_button.click()
+        node = order[k - 1]
+        kids = list(tree.nodes[node].children)
+        _drawn_after(page, [node, *kids])
+        wait_for_app(page)
+        m = page.evaluate(BOXES)
+        left, top, right, bottom = m["chart"]
+        for i in [node, *kids]:
+            x, y = m["boxes"][str(i)]
+            assert left <= x <= right and top <= y <= bottom, (k, i, m)
+        for x0, y0, x1, y1 in page.evaluate(BOX_RECTS):
+            assert left - 1 <= x0 < x1 <= right + 1 and top - 1 <= y0 < y1 <= bottom + 1, (k, m)
+        if present:
+            assert m["scroll"] == 0 and bottom <= 900, (k, m["chart"])
+            if tree.nodes[node].depth <= 1:
+                assert m["font"] >= 18 and m["least"] >= 18, (k, m)
+        assert page.locator("[data-testid='stException']").count() == 0
+        _shot(page, f"{shots}{k}")
+
+
+def test_each_step_of_a_multiway_tree_draws_its_split_in_presentation_and_normal_mode(
+    page, app_url
+):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    base = app_url + "/Tree?data=german_credit&setting=oc_shannon&step_on=1"
+    _step_through_multiway(page, base + "&present=1", "tree_lecture_german_step", True)
+    _step_through_multiway(page, base, "tree_normal_german_step", False)
+
+
+def test_a_phone_draws_each_step_of_a_multiway_tree(phone, app_url):
+    url = app_url + "/Tree?data=german_credit&setting=oc_shannon&step_on=1"
+    _step_through_multiway(phone, url, "tree_phone_german_step", False)

@@ -1,5 +1,7 @@
 """The bagged forest: determinism, bootstrap, votes, class alignment, parameters."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -223,3 +225,80 @@ def test_plain_bootstrap_missing_the_minority_is_drawn_again():
     ).fit(X, y)
     assert all(set(y[idx]) == {"n", "p"} for idx in f.samples_)
     assert f.predict(X.iloc[[59]])[0] == "p"
+
+
+def test_tree_input_is_x_as_the_trees_were_fitted():
+    """``tree_input``: the public way to read a fitted forest's trees one by one."""
+    from sklearn.exceptions import NotFittedError
+
+    from offcenter.ensemble.forest import tree_input
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"u": rng.normal(size=60), "v": rng.normal(size=60)})
+    y = np.where(X["u"] + X["v"] > 0, "a", "b")
+    forest = ForestClassifier(n_estimators=3, random_state=0).fit(X, y)
+    with pytest.warns(UserWarning, match="valid feature names"):  # as predict warns
+        named = tree_input(forest, X.to_numpy())
+    assert isinstance(named, pd.DataFrame) and list(named.columns) == ["u", "v"]
+    mean = np.mean([t.predict_proba(named) for t in forest.estimators_], axis=0)
+    np.testing.assert_allclose(mean, forest.predict_proba(X))
+    plain = ForestClassifier(n_estimators=2, random_state=0).fit(X.to_numpy(), y)
+    with pytest.warns(UserWarning, match="fitted without feature names"):
+        assert isinstance(tree_input(plain, X), np.ndarray)
+    with pytest.raises(ValueError), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        tree_input(forest, X.to_numpy()[:, :1])
+    with pytest.raises(NotFittedError):
+        tree_input(ForestClassifier(), X)
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"bootstrap": True, "stratified": False},
+        {"bootstrap": True, "max_samples": 0.5, "measure": "gini", "min_samples_leaf": 2},
+        {"bootstrap": "balanced", "measure": "dkm"},
+        {"bootstrap": False, "max_features": 2},
+        {"class_weight": "balanced", "theta": "prior"},  # weighted rows: their own sorts
+    ],
+)
+def test_trees_on_the_forests_presorted_columns_are_the_trees_own(kw, monkeypatch):
+    """Each tree's sample sorted from the forest's one sort of each column (ties in the
+    whole data's order, rows repeated by the bootstrap in a run) grows the tree that sorting
+    its own sample grows: ties, missing values, repeated rows, integer columns."""
+    from offcenter.ensemble import forest as fm
+
+    rng = np.random.default_rng(7)
+    n = 700
+    y = rng.choice(3, size=n, p=[0.6, 0.3, 0.1])
+    X = rng.normal(size=(n, 6)) + 0.8 * rng.normal(size=(3, 6))[y]
+    X[:, 0] = np.round(X[:, 0])  # ties
+    X[:, 2] = np.round(X[:, 2] * 2) / 2
+    X[rng.random(n) < 0.1, 3] = np.nan
+    params = {"n_estimators": 4, "random_state": 3, "n_jobs": 1, "min_gain": -np.inf, **kw}
+    fast = ForestClassifier(**params).fit(X, y)
+    monkeypatch.setattr(fm, "PRESORT", False)
+    own = ForestClassifier(**params).fit(X, y)
+    for a, b in zip(fast.estimators_, own.estimators_):
+        assert a.to_dict()["nodes"] == b.to_dict()["nodes"]
+    assert all(not hasattr(t, "_presorted") for t in fast.estimators_)
+    ints = ForestClassifier(**params).fit(np.round(X[:, :3] * 3).astype(np.int64), y)
+    monkeypatch.setattr(fm, "PRESORT", True)
+    ints2 = ForestClassifier(**params).fit(np.round(X[:, :3] * 3).astype(np.int64), y)
+    for a, b in zip(ints.estimators_, ints2.estimators_):
+        assert a.to_dict()["nodes"] == b.to_dict()["nodes"]
+
+
+def test_sample_orders_sort_the_sample():
+    from offcenter.ensemble.forest import _sample_orders, _whole_orders
+
+    rng = np.random.default_rng(1)
+    X = np.round(rng.normal(size=(300, 4)), 1)
+    X[rng.random(300) < 0.1, 1] = np.nan
+    idx = np.sort(rng.integers(0, 300, 300))
+    got = _sample_orders(_whole_orders(X), idx)
+    Xi = X[idx]
+    for j in range(4):
+        assert sorted(got[j].tolist()) == list(range(300))
+        np.testing.assert_array_equal(Xi[got[j], j], np.sort(Xi[:, j]))  # NaN last
+    assert _sample_orders(_whole_orders(X), idx[::-1]) is None

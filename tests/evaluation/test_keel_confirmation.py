@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from offcenter.evaluation import confirmation
+from offcenter.studies.keel import confirmation
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "imbalanced_study.md"

@@ -1,4 +1,4 @@
-"""The benchmark over a folder of data sets (offcenter.evaluation.study and its command line).
+"""The benchmark over a folder of data sets (offcenter.studies.keel and its command line).
 
 Tiny constructed CSV files stand for each kind of bad input: a fold with no minority row, a
 constant feature, a nominal value seen only in a test fold, missing values. Each is handled,
@@ -13,18 +13,13 @@ import pandas as pd
 import pytest
 
 from offcenter.ensemble.forest import ForestClassifier
-from offcenter.evaluation import study
-from offcenter.evaluation.cli import main as cli_main
-from offcenter.evaluation.study import (
-    ANCHOR,
-    StudyProtocol,
-    gains,
-    leaf_rule_predictions,
-    problem_counts,
-    rank_tests,
-    read_folder,
-    run_study,
-)
+from offcenter.evaluate import main as cli_main
+from offcenter.evaluation import benchmark
+from offcenter.evaluation.benchmark import problem_counts, read_folder
+from offcenter.evaluation.fold_models import leaf_rule_predictions
+from offcenter.studies.keel import protocol
+from offcenter.studies.keel.analysis import gains, rank_tests
+from offcenter.studies.keel.protocol import ANCHOR, StudyProtocol, run_study
 from offcenter.tree.estimator import TreeClassifier
 
 QUICK = StudyProtocol(n_splits=3, n_repeats=1, seed=0, max_depth=3, n_estimators=3)
@@ -93,7 +88,7 @@ def test_bad_input_is_handled_counted_and_reported(bad_folder):
     assert len(folds) == 4 * (2 * 5 + 6) * 3 * 2
     few = folds[folds["data"] == "few_positives"]
     empty = few[few["n_test_positive"] == 0]
-    assert len(empty) and empty[list(study.STUDY_METRICS)].isna().all().all()
+    assert len(empty) and empty[list(benchmark.STUDY_METRICS)].isna().all().all()
     assert few.loc[few["n_test_positive"] > 0, "auc"].notna().all()
     counts = problem_counts(folds, sets).set_index("data")
     assert counts.loc["few_positives", "folds_without_positive"] == 1
@@ -117,7 +112,7 @@ def test_a_failing_fit_is_recorded_not_raised(bad_folder, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(study, "_fit", broken)
+    monkeypatch.setattr(protocol, "fit_model", broken)
     folds = run_study(sets[:1], ["shannon"], ["tree"], QUICK, anchor=False, n_jobs=1)
     assert (folds["error"] == "RuntimeError: boom").all() and folds["auc"].isna().all()
     assert problem_counts(folds, sets[:1]).iloc[0]["failed_fits"] == 3
@@ -207,13 +202,13 @@ def test_cli_on_a_tiny_folder_writes_csv_json_markdown_and_resumes(bad_folder, t
     assert cli_main([*common, "--models", "tree"]) == 0
     err = capsys.readouterr().err
     assert "[1/" in err and "min left" in err and "done:" in err
-    first = study.read_folds(out)
+    first = benchmark.read_folds(out)
     assert len(first) == 4 * 1 * 3 * 3 * 2  # data sets x models x settings x folds x rules
     # --resume runs only what is missing (the pruned trees) and keeps the rest
     assert cli_main([*common, "--models", "tree,pruned", "--resume"]) == 0
     err = capsys.readouterr().err
     assert "[12/12]" in err  # 4 data sets x 3 settings of the pruned model only
-    folds = study.read_folds(out)
+    folds = benchmark.read_folds(out)
     assert len(folds) == 2 * len(first)
     kept = folds[folds["model"] == "tree"].reset_index(drop=True)
     pd.testing.assert_frame_equal(kept, first)
@@ -273,7 +268,7 @@ def test_resume_with_fewer_settings_keeps_the_other_settings_groups(bad_folder, 
         str(out),
     ]
     assert cli_main([*common, "--settings", "shannon,gini_balanced", "--models", "tree"]) == 0
-    first = study.read_folds(out)
+    first = benchmark.read_folds(out)
     assert (
         cli_main(
             [
@@ -289,7 +284,7 @@ def test_resume_with_fewer_settings_keeps_the_other_settings_groups(bad_folder, 
         )
         == 0
     )
-    folds = study.read_folds(out)
+    folds = benchmark.read_folds(out)
     kept = folds[folds["model"] == "tree"].reset_index(drop=True)
     pd.testing.assert_frame_equal(kept, first)  # every setting, every data set of the first run
     pruned = folds[folds["model"] == "pruned"]
@@ -306,7 +301,7 @@ def test_resume_with_fewer_settings_keeps_the_other_settings_groups(bad_folder, 
     ]
     for run in meta["runs"]:
         assert run["git_commit"] and "baycomp" in run["versions"]
-    assert meta["versions"]["baycomp"] == study.environment_versions()["baycomp"]
+    assert meta["versions"]["baycomp"] == benchmark.environment_versions()["baycomp"]
     # full precision: the written numbers read back to the same floats
     assert folds["seconds"].map(lambda v: len(repr(v))).max() > 8
 
@@ -321,10 +316,10 @@ def test_only_one_data_set_runs_and_says_the_tests_need_two(bad_folder, tmp_path
 
 
 def test_the_study_needs_the_scikit_learn_of_its_anchor(bad_folder, monkeypatch, capsys):
-    assert study.sklearn_anchor_problem("1.6.1") is not None
-    assert study.sklearn_anchor_problem("1.9.0") is None
-    assert study.sklearn_anchor_problem("2.0.dev0") is None
-    monkeypatch.setattr(study.sklearn, "__version__", "1.8.2")
+    assert protocol.sklearn_anchor_problem("1.6.1") is not None
+    assert protocol.sklearn_anchor_problem("1.9.0") is None
+    assert protocol.sklearn_anchor_problem("2.0.dev0") is None
+    monkeypatch.setattr(protocol.sklearn, "__version__", "1.8.2")
     args = ["study", str(bad_folder), "--folds", "3", "--repeats", "1", "--quiet"]
     assert cli_main(args) == 1
     assert "scikit-learn 1.8.2" in capsys.readouterr().err
@@ -354,7 +349,7 @@ def test_smallest_first_runs_whole_data_sets_in_increasing_size(bad_folder):
 def test_an_interrupted_run_keeps_the_groups_finished_so_far(bad_folder, tmp_path, monkeypatch):
     """Ctrl-C (SIGINT, how the confirmation's run is stopped) writes the finished groups to
     --out with ``"complete": false``, so that ``--resume`` continues from them."""
-    from offcenter.evaluation import study_cli
+    from offcenter.studies.keel import cli as study_cli
 
     real = study_cli.run_study
 
@@ -370,10 +365,10 @@ def test_an_interrupted_run_keeps_the_groups_finished_so_far(bad_folder, tmp_pat
     argv = ["study", str(bad_folder), "--settings", "shannon", "--models", "tree"]
     argv += ["--folds", "3", "--repeats", "1", "--n-jobs", "1", "--quiet", "--out", str(out)]
     assert cli_main([*argv, "--smallest-first"]) == 130
-    kept = study.read_folds(out)
+    kept = benchmark.read_folds(out)
     assert kept.groupby(["data", "model", "setting"]).ngroups == 2
     assert set(kept["data"]) == {"few_positives"}  # its two groups (shannon and the anchor)
     assert json.loads((tmp_path / "folds.csv.json").read_text())["complete"] is False
     monkeypatch.setattr(study_cli, "run_study", real)
     assert cli_main([*argv, "--resume"]) == 0
-    assert study.read_folds(out).groupby(["data", "model", "setting"]).ngroups == 8
+    assert benchmark.read_folds(out).groupby(["data", "model", "setting"]).ngroups == 8

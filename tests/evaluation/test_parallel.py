@@ -5,11 +5,13 @@ process, two worker threads) must give per-fold results identical to n_jobs=1; s
 whose trees are grown in parallel.
 """
 
+import contextlib
 import sys
 
 import numpy as np
 import pandas as pd
 import pytest
+from joblib import parallel_config
 
 from offcenter.data.datasets import load
 from offcenter.ensemble.forest import ForestClassifier
@@ -144,9 +146,16 @@ def test_bad_parallel_arguments(glass, bad, match):
         cross_validate_settings(X, y, ["shannon"], **KW, **bad)
 
 
-def test_forest_trees_in_parallel_are_identical(glass):
+@pytest.mark.parametrize("backend", [None, "loky"])
+def test_forest_trees_in_parallel_are_identical(glass, backend):
+    """Trees grown by two workers, threads (the default) or processes, are those grown one
+    after the other."""
     X, y = glass
     a = ForestClassifier(n_estimators=6, max_depth=3, random_state=2, n_jobs=1).fit(X, y)
-    b = ForestClassifier(n_estimators=6, max_depth=3, random_state=2, n_jobs=2).fit(X, y)
+    with parallel_config(backend=backend) if backend else contextlib.nullcontext():
+        b = ForestClassifier(n_estimators=6, max_depth=3, random_state=2, n_jobs=2).fit(X, y)
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
     assert all(np.array_equal(s, t) for s, t in zip(a.samples_, b.samples_))
+    assert [t.to_dict()["nodes"] for t in a.estimators_] == [
+        t.to_dict()["nodes"] for t in b.estimators_
+    ]

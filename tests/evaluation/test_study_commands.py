@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from offcenter.evaluation.cli import main as cli_main
+from offcenter.evaluate import main as cli_main
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [

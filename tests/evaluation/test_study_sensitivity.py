@@ -10,19 +10,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from offcenter.evaluation import metrics
-from offcenter.evaluation.study import (
+from offcenter.evaluation.benchmark import StudyData
+from offcenter.evaluation.fold_models import (
+    candidate_alphas,
+    cv_ccp_alpha,
+    cv_ccp_alpha_by,
+    tuned_threshold,
+)
+from offcenter.studies.keel.protocol import (
     ANCHOR,
     DEFAULT_MODELS,
     MODELS,
     PRUNE_BY,
     WEIGHTED_FOREST,
-    StudyData,
     StudyProtocol,
-    _candidate_alphas,
-    cv_ccp_alpha,
-    cv_ccp_alpha_by,
     run_study,
-    tuned_threshold,
 )
 from offcenter.tree.estimator import TreeClassifier
 
@@ -82,7 +84,7 @@ def test_tuned_threshold_is_never_worse_than_one_half(rows):
 def test_alpha_by_the_reported_metric_is_a_candidate(noisy, model):
     metric, rule = PRUNE_BY[model]
     full = TreeClassifier().fit(noisy.X, noisy.y)
-    cands = _candidate_alphas(full.cp_table()["alpha"].to_numpy(dtype=float))
+    cands = candidate_alphas(full.cp_table()["alpha"].to_numpy(dtype=float))
     alpha = cv_ccp_alpha_by(
         lambda a: TreeClassifier(), noisy.X, noisy.y, 0, metric, rule, full=full
     )
@@ -93,7 +95,7 @@ def test_the_balanced_error_choice_is_unchanged_by_the_refactoring(noisy):
     """cv_ccp_alpha (the committed run's pruned_cv) and its candidates: a reference value."""
     full = TreeClassifier().fit(noisy.X, noisy.y)
     alpha = cv_ccp_alpha(lambda a: TreeClassifier(), noisy.X, noisy.y, 0, full=full)
-    cands = _candidate_alphas(full.cp_table()["alpha"].to_numpy(dtype=float))
+    cands = candidate_alphas(full.cp_table()["alpha"].to_numpy(dtype=float))
     assert alpha in cands.tolist() and alpha > 0  # noisy labels: the full tree is pruned
 
 
@@ -132,7 +134,7 @@ def _script(name):
 
 
 def test_complete_sets_need_every_declared_group():
-    from offcenter.evaluation.sensitivity import complete_sets
+    from offcenter.studies.keel.sensitivity import complete_sets
 
     rows = [
         {"data": d, "model": "m", "setting": k, "leaf_rule": r, "repeat": 0, "fold": f}
@@ -194,7 +196,7 @@ def test_the_study_s_text_on_threshold_moving_is_the_run_s_result():
 def test_the_report_of_a_single_setting_run_says_so_instead_of_failing():
     """The documented threshold-moving run has one setting (Shannon): its --report has no
     settings to rank against each other (the Friedman test needs two) and says so."""
-    from offcenter.evaluation.study_cli import markdown_report
+    from offcenter.studies.keel.cli import markdown_report
 
     folds = pd.read_csv(
         ROOT / "docs" / "sensitivity_threshold_forest.csv.gz", keep_default_na=False

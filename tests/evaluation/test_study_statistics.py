@@ -17,10 +17,12 @@ from hypothesis import strategies as hs
 from scipy import stats
 
 import offcenter as oc
+from offcenter.evaluate import main as cli_main
+from offcenter.evaluation import benchmark, fold_models
 from offcenter.evaluation import statistics as S
-from offcenter.evaluation import study
-from offcenter.evaluation.cli import main as cli_main
-from offcenter.evaluation.study import StudyProtocol, read_folder, run_study
+from offcenter.evaluation.benchmark import read_folder
+from offcenter.studies.keel import analysis, protocol
+from offcenter.studies.keel.protocol import StudyProtocol, run_study
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "docs" / "imbalanced_study_folds.csv.gz"
@@ -29,7 +31,7 @@ QUICK = StudyProtocol(n_splits=3, n_repeats=1, seed=0, max_depth=3, n_estimators
 
 @pytest.fixture(scope="module")
 def committed():
-    return study.read_folds(COMMITTED)
+    return benchmark.read_folds(COMMITTED)
 
 
 @pytest.fixture(scope="module")
@@ -73,11 +75,11 @@ def test_hellinger_is_counted_once_beside_dkm(committed):
     a = part[part["setting"] == "dkm"].reset_index(drop=True)
     b = part[part["setting"] == "hellinger"].reset_index(drop=True)
     assert np.allclose(a["auc"], b["auc"], equal_nan=True)
-    table = study.study_means(committed, "auc", "tree")
+    table = analysis.study_means(committed, "auc", "tree")
     assert "dkm" in table.columns and "hellinger" not in table.columns
-    both = study.study_means(committed, "auc", "tree", distinct=False)
+    both = analysis.study_means(committed, "auc", "tree", distinct=False)
     assert "hellinger" in both.columns
-    r = study.rank_tests(committed, "auc", "tree", bayes=False)
+    r = analysis.rank_tests(committed, "auc", "tree", bayes=False)
     assert "DKM = HDDT (two classes)" in set(r["ranks"]["label"])
     assert r["friedman"].k == 11
 
@@ -158,7 +160,7 @@ def test_the_committed_results_give_the_reviews_numbers(committed):
     """Depth-5 trees, prior rule, balanced accuracy: the consistent asymmetric entropy's mean
     difference from Shannon is negative (-0.0017) and the decision rule does not call it, while
     the rank z-test (pool-dependent) would."""
-    r = study.rank_tests(committed, "balanced_accuracy", "tree", "prior", bayes=False)
+    r = analysis.rank_tests(committed, "balanced_accuracy", "tree", "prior", bayes=False)
     row = r["ranks"].set_index("setting").loc["asymmetric_consistent"]
     assert row["mean_diff"] == pytest.approx(-0.0017, abs=5e-5)
     assert row["p_holm"] > 0.5 and not row["significant"]
@@ -172,7 +174,7 @@ def test_confusion_counts_are_recorded_and_reconstructed(folder):
     ok = folds[folds["auc"].notna()]
     assert (ok["tp"] + ok["fn"] == ok["n_test_positive"]).all()
     assert (ok[["tp", "fp", "fn", "tn"]].sum(axis=1) == ok["n_test"]).all()
-    rebuilt = study.reconstruct_counts(folds.drop(columns=["tp", "fp", "fn", "tn"]))
+    rebuilt = benchmark.reconstruct_counts(folds.drop(columns=["tp", "fp", "fn", "tn"]))
     assert (rebuilt.loc[ok.index, ["tp", "fp", "fn", "tn"]] == ok[["tp", "fp", "fn", "tn"]]).all(
         axis=None
     )
@@ -203,7 +205,7 @@ def test_pooled_metrics_sum_the_counts_of_a_repetition():
             "tn": [8, 10],
         }
     )
-    p = study.pooled_metrics(rows).iloc[0]
+    p = benchmark.pooled_metrics(rows).iloc[0]
     # pooled: TP 1, FN 2, TN 18, FP 1: recalls 1/3 and 18/19
     assert p["balanced_accuracy"] == pytest.approx((1 / 3 + 18 / 19) / 2)
     assert p["gmean"] == pytest.approx(math.sqrt(1 / 3 * 18 / 19))
@@ -213,17 +215,17 @@ def test_pooled_metrics_sum_the_counts_of_a_repetition():
 # ------------------------------------------------------------------ pruning
 def test_one_se_rule_takes_the_largest_alpha_within_one_se():
     errors = np.array([[0.30, 0.31, 0.40], [0.32, 0.33, 0.40]])
-    assert study.one_se_alpha_of_folds([0.0, 0.1, 0.2], errors) == 0.1
-    assert study.one_se_alpha_of_folds([0.0, 0.1], [[0.1, 0.5], [0.1, 0.5]]) == 0.0
+    assert fold_models.one_se_alpha_of_folds([0.0, 0.1, 0.2], errors) == 0.1
+    assert fold_models.one_se_alpha_of_folds([0.0, 0.1], [[0.1, 0.5], [0.1, 0.5]]) == 0.0
 
 
 def test_inner_cv_alpha_is_a_candidate_of_the_path(folder):
     (d, *_), _ = read_folder(folder)
     from offcenter.tree.estimator import TreeClassifier
 
-    a = study.cv_ccp_alpha(lambda _a: TreeClassifier(), d.X, d.y, seed=0)
+    a = fold_models.cv_ccp_alpha(lambda _a: TreeClassifier(), d.X, d.y, seed=0)
     path = TreeClassifier().cost_complexity_pruning_path(d.X, d.y).ccp_alphas
-    assert a == 0.0 or a in set(study._candidate_alphas(path).tolist())
+    assert a == 0.0 or a in set(fold_models.candidate_alphas(path).tolist())
 
 
 # ------------------------------------------------------------------ the new models
@@ -236,10 +238,10 @@ def test_new_models_run_with_their_anchors(folder):
     assert set(per["balanced_forest"]) == {
         "shannon",
         "hellinger",
-        study.ANCHOR,
-        study.WEIGHTED_FOREST,
+        protocol.ANCHOR,
+        protocol.WEIGHTED_FOREST,
     }
-    assert set(per["laplace"]) == {"shannon", "hellinger", study.ANCHOR}
+    assert set(per["laplace"]) == {"shannon", "hellinger", protocol.ANCHOR}
     # unpruned trees
     lap = folds[(folds["model"] == "laplace") & (folds["setting"] == "shannon")]
     assert lap["leaves"].min() > 1
@@ -249,18 +251,18 @@ def test_laplace_tree_scores_are_laplace_estimates(folder):
     (d, *_), _ = read_folder(folder)
     from offcenter.evaluation.runner import parse_setting
 
-    est, _ = study._fit(parse_setting("hellinger"), "laplace", d.X, d.y, QUICK, 0)
+    est, _ = protocol.fit_model(parse_setting("hellinger"), "laplace", d.X, d.y, QUICK, 0)
     proba = est.predict_proba(d.X)
     assert proba.min() > 0 and proba.max() < 1  # (n_c + 1) / (n + q), never 0 or 1
 
 
 # ------------------------------------------------------------------ command line
 def test_cli_defaults_reproduce_the_docs_and_record_versions(folder, tmp_path):
-    from offcenter.evaluation.study_cli import build_parser
+    from offcenter.studies.keel.cli import build_parser
 
     args = build_parser().parse_args([])
-    assert tuple(args.models) == study.DEFAULT_MODELS == tuple(study.MODELS)[:7]
-    assert str(study.DEFAULT_MODELS) and (ROOT / "data" / "keel").is_dir()
+    assert tuple(args.models) == protocol.DEFAULT_MODELS == tuple(protocol.MODELS)[:7]
+    assert str(protocol.DEFAULT_MODELS) and (ROOT / "data" / "keel").is_dir()
     assert len(list((ROOT / "data" / "keel").glob("*.csv"))) == 41
     assert (ROOT / "data" / "keel" / "README.md").exists()
     doc = (ROOT / "docs" / "imbalanced_study.md").read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from joblib import parallel_config
 from sklearn.datasets import load_breast_cancer, load_wine
 
 import offcenter as oc
@@ -150,7 +151,8 @@ def test_forest_on_a_custom_measure_in_worker_processes(registered):
     registered("py_gini_f", py_gini)
     X, y = load_wine(return_X_y=True)
     kw = dict(n_estimators=4, random_state=0, max_depth=3)
-    two = ForestClassifier(measure="py_gini_f", n_jobs=2, **kw).fit(X, y)
+    with parallel_config(backend="loky"):  # processes (the default is threads)
+        two = ForestClassifier(measure="py_gini_f", n_jobs=2, **kw).fit(X, y)
     ref = ForestClassifier(measure="gini", n_jobs=1, **kw).fit(X, y)
     np.testing.assert_array_equal(two.predict_proba(X), ref.predict_proba(X))
 

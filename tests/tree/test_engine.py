@@ -711,3 +711,35 @@ def test_stacked_level_search_grows_the_full_scans_tree(
     finally:
         growth.DRAWN_ROWS_ONLY = True
     assert fast.to_dict()["nodes"] == full.to_dict()["nodes"]
+
+
+def test_nodes_made_from_the_records_have_every_field():
+    """The fitted tree's nodes and splits are made without the frozen dataclasses' __init__
+    (nodes.frozen_instance): each has every field, and remade by __init__ is the same node."""
+    import dataclasses
+
+    from offcenter.tree.nodes import Node, Split
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(
+        {
+            "a": rng.normal(size=300),
+            "b": np.where(rng.random(300) < 0.1, np.nan, rng.normal(size=300)),
+            "c": pd.Categorical(rng.choice(list("xyz"), 300)),
+        }
+    )
+    y = (X["a"] + (X["c"] == "x") + rng.normal(size=300) > 0.5).astype(int)
+    clf = TreeClassifier(max_depth=4).fit(X, y)
+    assert any(nd.split is not None and nd.split.kind != "numeric" for nd in clf.tree_.nodes)
+    for nd in clf.tree_.nodes:
+        assert set(vars(nd)) == {f.name for f in dataclasses.fields(Node)}
+        if nd.split is not None:
+            assert set(vars(nd.split)) == {f.name for f in dataclasses.fields(Split)}
+            assert dataclasses.replace(nd.split) == nd.split
+        again = dataclasses.replace(nd)
+        assert all(
+            np.array_equal(getattr(again, f.name), getattr(nd, f.name))
+            if isinstance(getattr(nd, f.name), np.ndarray)
+            else getattr(again, f.name) == getattr(nd, f.name)
+            for f in dataclasses.fields(Node)
+        )

@@ -48,7 +48,8 @@ def test_gain_facet_titles_put_the_statistic_on_a_line_of_its_own():
 
 
 def test_no_two_study_settings_share_a_colour():
-    from offcenter.evaluation.study import ANCHOR, STUDY_SETTINGS, WEIGHTED_FOREST
+    from offcenter.measures.settings import STUDY_SETTINGS
+    from offcenter.studies.keel.protocol import ANCHOR, WEIGHTED_FOREST
     from offcenter.viz.study import STUDY_COLOURS, study_colour
 
     keys = [*STUDY_SETTINGS, ANCHOR, WEIGHTED_FOREST]

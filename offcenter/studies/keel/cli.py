@@ -1,4 +1,8 @@
-"""Command line of the benchmark over a folder of data sets (:mod:`offcenter.evaluation.study`).
+"""Command line of the KEEL study (:mod:`offcenter.studies.keel`): its runs and its report.
+
+Protocol, not a reusable piece: its defaults are the study's (the committed folder, the models
+of the committed run, the anchors); :func:`offcenter.evaluate.main` dispatches
+``python -m offcenter.evaluate study ...`` here.
 
 Usage::
 
@@ -38,6 +42,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from offcenter.evaluation.benchmark import (
+    FOLD_COLUMNS,
+    STUDY_METRICS,
+    THRESHOLD_FREE,
+    THRESHOLD_METRICS,
+    data_table,
+    git_commit,
+    problem_counts,
+    read_folder,
+    read_folds,
+    sort_folds,
+)
+from offcenter.evaluation.benchmark import environment_versions as versions
 from offcenter.evaluation.cli_common import (
     CliError,
     _int_at_least,
@@ -46,35 +63,21 @@ from offcenter.evaluation.cli_common import (
     _write,
     comma_list_of,
 )
-from offcenter.evaluation.study import (
+from offcenter.evaluation.wording import p_text
+from offcenter.measures.settings import STUDY_SETTINGS
+from offcenter.studies.keel.analysis import rank_tests, setting_labels
+from offcenter.studies.keel.protocol import (
     ANCHOR,
     DEFAULT_MODELS,
-    FOLD_COLUMNS,
-    LEAF_RULES,
     MODEL_COST,
     MODELS,
     PRIMARY_ENDPOINT,
-    STUDY_METRICS,
-    STUDY_SETTINGS,
-    THRESHOLD_FREE,
-    THRESHOLD_METRICS,
     WEIGHTED_FOREST,
     StudyProtocol,
-    data_table,
-    git_commit,
-    problem_counts,
-    rank_tests,
-    read_folder,
-    read_folds,
     run_study,
-    setting_labels,
     sklearn_anchor_problem,
-    sort_folds,
 )
-from offcenter.evaluation.study import (
-    environment_versions as versions,
-)
-from offcenter.evaluation.wording import p_text
+from offcenter.tree.params import LEAF_RULES
 
 SIGNIFICANCE = 0.05
 #: The committed KEEL folder, relative to the repository root (the working directory of the

@@ -1,5 +1,7 @@
 """The pre-registered confirmation of the imbalanced study on new KEEL data sets.
 
+Protocol, not a reusable piece: the declared tests, their decision rule and their wording.
+
 docs/imbalanced_study.md (*Pre-registered confirmation*) declares, before any fit on the 58 sets
 of ``data/keel_confirmation``, 22 tests and their decision rule; this module computes exactly
 those from the per-fold results of the two declared runs (:data:`CONFIRMATION_TESTS`), and
@@ -39,8 +41,9 @@ from offcenter.evaluation.statistics import (
     wilcoxon_signed_rank,
     wins_ties_losses,
 )
-from offcenter.evaluation.study import ANCHOR, WEIGHTED_FOREST, study_means
 from offcenter.evaluation.wording import fmt_p
+from offcenter.studies.keel.analysis import study_means
+from offcenter.studies.keel.protocol import ANCHOR, WEIGHTED_FOREST
 
 ALPHA = 0.05
 #: P(equivalent) needed to call a "same" prediction equivalent within the ROPE.
@@ -274,7 +277,7 @@ def confirmation_lines(folds: pd.DataFrame, n_sets: int | None = None) -> list[s
     declared = f" of the {n_sets} declared" if n_sets else ""
     lines = [
         f"Computed from the committed results of the two runs by "
-        f"`offcenter.evaluation.confirmation.confirmation_lines`: {len(done)} of the "
+        f"`offcenter.studies.keel.confirmation.confirmation_lines`: {len(done)} of the "
         f"{len(t)} tests could be computed, on {int(done['n'].min()) if len(done) else 0} to "
         f"{int(done['n'].max()) if len(done) else 0} data sets{declared}; Holm over the "
         f"{len(done)} computed. The forest tests ({', '.join(FOREST_TESTS)}) on the "

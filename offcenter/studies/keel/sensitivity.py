@@ -1,7 +1,9 @@
 """The two sensitivity runs of the imbalanced study (docs/imbalanced_study.md, *Sensitivity runs*).
 
+Protocol, not a reusable piece: the runs' declared groups and the wording of their section.
+
 - Pruning by the reported metric and rule: the models of
-  :data:`offcenter.evaluation.study.PRUNE_BY` other than ``pruned_cv`` choose ccp_alpha by the
+  :data:`offcenter.studies.keel.protocol.PRUNE_BY` other than ``pruned_cv`` choose ccp_alpha by the
   inner CV of ROC AUC, of G-mean under the majority rule or of G-mean under the prior-aware rule;
   each is read in its own metric and rule, off-centered settings against Shannon, beside the
   committed ``pruned_cv`` on the same data sets.
@@ -19,14 +21,9 @@ import numpy as np
 import pandas as pd
 
 from offcenter.evaluation.statistics import holm
-from offcenter.evaluation.study import (
-    OFF_CENTERED,
-    PRUNE_BY,
-    WEIGHTED_FOREST,
-    paired_effect,
-    setting_labels,
-)
 from offcenter.evaluation.wording import fmt_p
+from offcenter.studies.keel.analysis import paired_effect, setting_labels
+from offcenter.studies.keel.protocol import OFF_CENTERED, PRUNE_BY, WEIGHTED_FOREST
 
 #: The sensitivity models of the pruning run, in the order of the document.
 PRUNING_MODELS = ("pruned_cv_auc", "pruned_cv_gmean", "pruned_cv_gmean_prior")
@@ -162,7 +159,7 @@ def sensitivity_lines(
     """The block of docs/imbalanced_study.md: both runs' results, as they came."""
     return [
         "Computed from the committed results of the two runs by "
-        "`offcenter.evaluation.sensitivity.sensitivity_lines`, with the committed 41-set run's "
+        "`offcenter.studies.keel.sensitivity.sensitivity_lines`, with the committed 41-set run's "
         "cells on the same data sets and folds.",
         "",
         *pruning_lines(pruning, committed),
