@@ -350,3 +350,37 @@ def _binary_figure_json(specs, theta, **kwargs) -> str:
 
 
 cached_binary_figure_json = _cached(_binary_figure_json, 256)
+
+#: The q classes slice figure's x axis title (short: whole on a phone).
+SLICE_X_TITLE = "p₁: frequency of class 1 on the slice"
+
+
+def _slice_figure(specs, theta, *, cursor=None, y_title=None, presentation=False):
+    """The q classes slice figure (:func:`offcenter.viz.curves.curves_figure` of
+    :func:`cached_slice_curves` against p₁, the θ₁ line and the p₁ cursor) as plain dicts
+    (:func:`offcenter.app.charts.figure_spec`)."""
+    theta = np.asarray(theta, dtype=float)
+    fig = curves_figure(
+        cached_slice_curves(specs, theta),
+        x="p1",
+        theta=float(theta[0]),
+        cursor=cursor,
+        theta_label="θ₁",
+        y_title=y_title,
+        x_title=SLICE_X_TITLE,
+        presentation=presentation,
+    )
+    return figure_spec(fig)
+
+
+#: The q classes slice figure per (curves, θ, cursor, y title, presentation), shared by
+#: sessions (read-only dicts).
+cached_slice_figure = _cached(_slice_figure, 256)
+
+
+def _slice_figure_json(specs, theta, **kwargs) -> str:
+    """:func:`cached_slice_figure` as Plotly's JSON (what the cursor-following chart draws)."""
+    return figure_json(cached_slice_figure(specs, theta, **kwargs))
+
+
+cached_slice_figure_json = _cached(_slice_figure_json, 256)

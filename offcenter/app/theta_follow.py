@@ -31,6 +31,8 @@ with their legend labels (:func:`offcenter.app.curve_pages.cached_param_frames_j
 and drags restyle them at once, and the value goes to the server once the keys rest (a
 ``param`` trigger; the page then reruns whole, the curves being the page's). And for the p
 cursor: its line follows its slider, and its keys send one value once they rest (``cursor``).
+The q classes slice figure uses the same component for its p₁ cursor alone (no θ slider:
+``slider_key`` None, nothing moving with θ).
 """
 
 from __future__ import annotations
@@ -138,7 +140,7 @@ const nearest = (steps, v) => {
 // has the server's value, a pending value (keys pressed, not yet sent) and what it draws.
 const hands = (S) => {
   const d = S.data, out = [];
-  out.push({key: d.slider_key, trigger: 'theta', server: d.theta, draw: (v) => drawTheta(S, v), titled: true});
+  if (d.slider_key) out.push({key: d.slider_key, trigger: 'theta', server: d.theta, draw: (v) => drawTheta(S, v), titled: true});
   if (d.cursor_key) out.push({key: d.cursor_key, trigger: 'cursor', server: d.cursor, draw: (v) => drawCursor(S, v)});
   for (const p of d.params) {
     out.push({key: p.slider_key, trigger: 'param', name: p.name, server: p.value, draw: (v) => drawParam(S, p, v), titled: true});
@@ -444,7 +446,7 @@ def follow_chart(
     key: str,
     config: dict,
     figure_json: str | None = None,
-    slider_key: str,
+    slider_key: str | None,
     theta: float,
     trace_keys: Sequence[str],
     moving: Sequence[str],
@@ -473,8 +475,9 @@ def follow_chart(
         The component's key (its state: the last click).
     config : dict
         plotly.js config (:func:`offcenter.app.charts.chart_config`).
-    slider_key : str
-        The key of the page's θ ``st.slider``.
+    slider_key : str or None
+        The key of the page's θ ``st.slider``; None when θ has no slider (the q classes
+        slice: θ is typed, and only the p₁ cursor follows the hand).
     trace_keys : sequence of str
         The setting key of each trace of ``spec``, in order.
     moving : sequence of str

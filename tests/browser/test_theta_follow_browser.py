@@ -229,3 +229,46 @@ def test_beta_keys_redraw_the_curves_before_the_server_hears(page, app_url):
     assert page.locator(".st-key-tc_beta [data-testid='stSliderThumbValue']").inner_text() == "2.30"
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "beta_follow_after_server")
+
+
+def test_the_q_classes_p1_cursor_follows_its_slider_before_the_server_hears(page, app_url):
+    """q classes: the p₁ cursor's line and label move with its slider in the browser (the same
+    component as Two classes'), and its keys send one value once they rest; once sent, the link
+    and the server's figure have it."""
+    _open(page, app_url + "/Q_classes")
+    cursor = (
+        "() => { const gd = document.querySelector('.oc-follow-figure');"
+        " const label = [...gd.querySelectorAll('.annotation-text')].map((e) => e.textContent)"
+        "   .find((s) => s.startsWith('cursor'));"
+        " return [gd.layout.shapes[1].x0, label]; }"
+    )
+    assert page.evaluate(cursor) == [0.5, "cursor 0.5"]
+    slider = page.get_by_role("slider", name=re.compile(r"^p1 cursor on the slice")).first
+    slider.focus()
+    page.evaluate("() => { window.__hold.on = true; }")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => ({cursor})()[1] === 'cursor 0.53'", timeout=10_000)
+    assert page.evaluate(cursor)[0] == pytest.approx(0.53)  # the line moved, in the browser
+    assert "cursor=0.53" not in page.evaluate("() => location.search")
+    assert (
+        page.locator(".st-key-qc_cursor [data-testid='stSliderThumbValue']").inner_text() == "0.53"
+    )
+    # once the keys rest, one message for the server (held back here), not one per press
+    page.wait_for_function("() => window.__hold.queue.length >= 1", timeout=10_000)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => window.__hold.queue.length") == 1
+    screenshot(page, "q_cursor_follow_before_server")
+    page.evaluate("() => window.__hold.flush()")
+    page.wait_for_function("() => location.search.includes('cursor=0.53')", timeout=60_000)
+    wait_for_app(page)
+    x, label = page.evaluate(cursor)
+    assert x == pytest.approx(0.53) and label == "cursor 0.53"
+    # the server's run for 0.53: the component's data from the server has it
+    page.wait_for_function(
+        "() => document.querySelector('.oc-follow-figure').parentElement.__ocFollow.data.cursor"
+        " === 0.53",
+        timeout=60_000,
+    )
+    assert page.locator("[data-testid='stException']").count() == 0
+    screenshot(page, "q_cursor_follow_after_server")
