@@ -241,6 +241,8 @@ if tab_slice.open:  # only the open tab runs (lazy tabs): the others cost nothin
                 f"{stub}_slice.csv",
                 "qc_csv_slice",
                 relabel=True,
+                # what sdf is computed from: made once per process, not at every rerun
+                cache_key=repr(("q slice", tuple(specs), tuple(float(t) for t in theta))),
             )
 
 # ------------------------------------------------------------------ ternary
