@@ -24,6 +24,7 @@ from offcenter.measures import curves as _curves
 from offcenter.measures.registry import MEASURES, parameters
 from offcenter.measures.settings import MeasureSetting
 from offcenter.viz.curves import curves_figure
+from offcenter.viz.styles import setting_style
 from offcenter.viz.theta_frames import (
     FOLLOW_POINTS,
     FOLLOW_THETAS,
@@ -303,7 +304,8 @@ cached_theta_frames_json = _cached(_theta_frames_json, 32)
 def _param_frames_json(specs, theta, name: str, value: float) -> str | None:
     """The curves that move with a parameter's slider (``name``, now at ``value``: the settings
     of ``specs`` with that value) at every step of the slider, at ``theta``
-    (:func:`offcenter.measures.curves.param_sweep`, with each step's legend label), as JSON;
+    (:func:`offcenter.measures.curves.param_sweep`, with each step's legend label, colour, dash
+    and marker), as JSON;
     None when no curve takes the parameter at that value."""
     moving = [s for s in specs if name in s.params and abs(s.params[name] - value) < 1e-9]
     if not moving:
@@ -311,7 +313,11 @@ def _param_frames_json(specs, theta, name: str, value: float) -> str | None:
     p = parameters()[name]
     steps = slider_steps(float(p.ui_low), float(p.ui_high), float(p.ui_step))
     grid, sweep, labels = _curves.param_sweep(moving, theta, name, steps, n=FOLLOW_POINTS)
-    return json.dumps(encode_frames(grid, sweep, steps, labels))
+    # each step's colour and dash: the server's figure at that value draws them
+    styles = {
+        s.key: [setting_style(_curves.moved_setting(s, name, v)) for v in steps] for s in moving
+    }
+    return json.dumps(encode_frames(grid, sweep, steps, labels, styles))
 
 
 #: The curves that move with a parameter's slider (β, ρ), per (curves, θ, parameter, value),
