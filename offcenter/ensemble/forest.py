@@ -67,7 +67,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from offcenter.measures.custom import ensure_registered, registration
 from offcenter.measures.settings import MeasureSetting
-from offcenter.tree.categorical import warn_heuristic
+from offcenter.tree.categorical import heuristic_warning_deferred, warn_heuristic
 from offcenter.tree.estimator import TreeClassifier, _dense
 from offcenter.tree.params import (
     TREE_PARAMETERS,
@@ -76,7 +76,7 @@ from offcenter.tree.params import (
     tree_setting,
 )
 
-__all__ = ["ForestClassifier"]
+__all__ = ["ForestClassifier", "tree_input"]
 
 _TREE_PARAMS = (
     "measure",
@@ -113,10 +113,22 @@ def _grow_tree(
     ensure_registered(reg)
     Xi = X.iloc[idx] if isinstance(X, pd.DataFrame) else X[idx]
     tree = TreeClassifier(**params)
-    tree._defer_heuristic_warning = True  # the forest warns once, for all its trees
     if orders is not None:
         tree._presorted = _sample_orders(orders, idx)
-    return tree.fit(Xi, y[idx])
+    with heuristic_warning_deferred():  # the forest warns once, for all its trees
+        return tree.fit(Xi, y[idx])
+
+
+def tree_input(forest: ForestClassifier, X):
+    """``X`` checked and shaped as the fitted ``forest``'s trees were fitted: for reading them one
+    by one (``[t.predict_proba(tree_input(forest, X)) for t in forest.estimators_]``).
+
+    A DataFrame with the training columns when the forest was fitted on named columns (an
+    array given is named), otherwise an array; the number of features is checked, as
+    :meth:`ForestClassifier.predict` checks it. An unfitted forest is a ``NotFittedError``.
+    """
+    check_is_fitted(forest)
+    return forest._for_trees(X)
 
 
 #: Sort each numeric column of a plain array once for the forest, and give each tree its

@@ -27,6 +27,7 @@ from sklearn.compose import ColumnTransformer
 from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import OrdinalEncoder
 
+from offcenter.ensemble.forest import tree_input
 from offcenter.evaluation import metrics as _metrics
 from offcenter.tree.cp_cv import one_se_alpha
 from offcenter.tree.params import LEAF_RULES
@@ -305,7 +306,7 @@ def leaf_rule_predictions(est, X, prior=None) -> tuple[np.ndarray, dict[str, np.
     classes = np.asarray(est.classes_, dtype=object)
     trees = getattr(est, "estimators_", None)
     if trees is not None and hasattr(est, "vote_counts"):
-        Xt = est._for_trees(X)
+        Xt = tree_input(est, X)
         index = {c: j for j, c in enumerate(classes.tolist())}
         total = np.zeros((len(Xt), len(classes)))
         votes = {r: np.zeros_like(total) for r in LEAF_RULES}

@@ -28,6 +28,8 @@ grouping whose set bits, over the codes in increasing order, are the smallest nu
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import warnings
 
 import numpy as np
@@ -65,9 +67,33 @@ def heuristic_message(features: dict, what: str = "The tree") -> str:
     )
 
 
+#: True inside :func:`heuristic_warning_deferred` (a context variable: per thread and per task).
+_DEFERRED = contextvars.ContextVar("offcenter_heuristic_warning_deferred", default=False)
+
+
+@contextlib.contextmanager
+def heuristic_warning_deferred():
+    """Inside it, :func:`warn_heuristic` is silent: the caller warns once for many fits.
+
+    A tree fitted inside it still records what was searched by the heuristic
+    (``heuristic_groupings_``); :class:`~offcenter.ensemble.forest.ForestClassifier` grows
+    each tree inside it and warns once, for all its trees, from their records. The flag is a
+    context variable, so trees grown at the same time in other threads are not silenced.
+
+    >>> with heuristic_warning_deferred():
+    ...     warn_heuristic({"colour": 2})  # nothing: the caller will warn
+    """
+    token = _DEFERRED.set(True)
+    try:
+        yield
+    finally:
+        _DEFERRED.reset(token)
+
+
 def warn_heuristic(features: dict, what: str = "The tree", stacklevel: int = 3) -> None:
-    """Warn once (:class:`HeuristicGroupingWarning`) if ``features`` is not empty."""
-    if features:
+    """Warn once (:class:`HeuristicGroupingWarning`) if ``features`` is not empty, unless
+    inside :func:`heuristic_warning_deferred`."""
+    if features and not _DEFERRED.get():
         warnings.warn(heuristic_message(features, what), HeuristicGroupingWarning, stacklevel)
 
 

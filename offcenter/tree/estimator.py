@@ -717,8 +717,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         # a forest's sample's sorted columns (ensemble.forest._sample_orders), used once
         presorted = self.__dict__.pop("_presorted", None)
         recs = grow(enc, codes, gp, [(rows, 0, ())], w=w, heuristic=notes, presorted=presorted)
-        if not getattr(self, "_defer_heuristic_warning", False):  # a forest warns once for all
-            warn_heuristic(notes, f"{type(self).__name__}.fit")
+        warn_heuristic(notes, f"{type(self).__name__}.fit")  # silent in a forest's trees
         grown = Tree(
             nodes_of_records(
                 recs,

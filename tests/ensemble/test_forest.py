@@ -1,5 +1,7 @@
 """The bagged forest: determinism, bootstrap, votes, class alignment, parameters."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -223,6 +225,31 @@ def test_plain_bootstrap_missing_the_minority_is_drawn_again():
     ).fit(X, y)
     assert all(set(y[idx]) == {"n", "p"} for idx in f.samples_)
     assert f.predict(X.iloc[[59]])[0] == "p"
+
+
+def test_tree_input_is_x_as_the_trees_were_fitted():
+    """``tree_input``: the public way to read a fitted forest's trees one by one."""
+    from sklearn.exceptions import NotFittedError
+
+    from offcenter.ensemble.forest import tree_input
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"u": rng.normal(size=60), "v": rng.normal(size=60)})
+    y = np.where(X["u"] + X["v"] > 0, "a", "b")
+    forest = ForestClassifier(n_estimators=3, random_state=0).fit(X, y)
+    with pytest.warns(UserWarning, match="valid feature names"):  # as predict warns
+        named = tree_input(forest, X.to_numpy())
+    assert isinstance(named, pd.DataFrame) and list(named.columns) == ["u", "v"]
+    mean = np.mean([t.predict_proba(named) for t in forest.estimators_], axis=0)
+    np.testing.assert_allclose(mean, forest.predict_proba(X))
+    plain = ForestClassifier(n_estimators=2, random_state=0).fit(X.to_numpy(), y)
+    with pytest.warns(UserWarning, match="fitted without feature names"):
+        assert isinstance(tree_input(plain, X), np.ndarray)
+    with pytest.raises(ValueError), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        tree_input(forest, X.to_numpy()[:, :1])
+    with pytest.raises(NotFittedError):
+        tree_input(ForestClassifier(), X)
 
 
 @pytest.mark.parametrize(

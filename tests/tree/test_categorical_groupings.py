@@ -252,6 +252,29 @@ def test_above_the_cap_the_heuristic_warns_once_per_fit_and_names_the_feature():
     assert again.heuristic_groupings_["a"] > clf.heuristic_groupings_["a"]
 
 
+def test_a_forest_in_threads_warns_once_and_leaves_the_warning_on_for_the_next_tree():
+    """The forest grows its trees inside ``heuristic_warning_deferred`` (a context variable,
+    per thread): one warning for all its trees, and a tree fitted afterwards still warns."""
+    K = ENUMERATION_CAP + 5
+    X, y, _ = _many_values(K, 3)
+    with pytest.warns(HeuristicGroupingWarning) as caught:
+        forest = ForestClassifier(
+            n_estimators=4, max_features=None, n_jobs=2, categorical="binary", max_depth=2,
+            random_state=0,
+        ).fit(X, y)  # fmt: skip
+    assert len([w for w in caught if w.category is HeuristicGroupingWarning]) == 1
+    assert "4 trees" in str(caught[0].message)
+    assert all(t.heuristic_groupings_.get("a", 0) >= 1 for t in forest.estimators_)
+    with pytest.warns(HeuristicGroupingWarning, match="TreeClassifier.fit"):
+        TreeClassifier(categorical="binary", max_depth=2).fit(X, y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with categorical.heuristic_warning_deferred():
+            quiet = TreeClassifier(categorical="binary", max_depth=2).fit(X, y)
+    assert not [w for w in caught if w.category is HeuristicGroupingWarning]
+    assert quiet.heuristic_groupings_.get("a", 0) >= 1  # recorded for the caller to warn
+
+
 def test_above_the_cap_two_classes_without_a_broken_rule_is_exact_and_silent():
     # the best prefix of the values sorted by class share is the best grouping (Breiman)
     X, y, codes = _many_values(ENUMERATION_CAP + 5, 2, seed=3)
