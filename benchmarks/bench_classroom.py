@@ -13,7 +13,9 @@ kind, the errors, the server memory (RSS summed over the Streamlit processes, HA
 launcher) before the class, with every session open, and after they left, and the capacity
 curve (students vs p95 of the slowest interaction kind). Behind HAProxy it also prints, per
 process, the interactions' p50/p95 (each session's process is the ``X-Offcenter-Backend`` header
-of its websocket) and a summary of HAProxy's access log (requests, websocket sessions, p50/p95
+of its websocket; each student first asks for its page's address, as a browser does, which
+HAProxy balances: the heavy pages, Tree and Compare, one process after the other) and a summary
+of HAProxy's access log (requests, websocket sessions, p50/p95
 of the server response time Tr). ``--cycles N`` instead opens and closes the 10-student class N
 times and prints the memory after each (is it flat?).
 
@@ -257,7 +259,16 @@ def _load_tool():
     return mod
 
 
-def browser_like_session(tool):
+def _page_cookies(url: str, timeout: float) -> str:
+    """A browser's first request, the page's address: the ``Cookie`` header a browser sends
+    afterwards (behind HAProxy, ``OFFCENTER`` names the process that answered: HAProxy's choice
+    for this student, by page for the heavy ones; '' if none)."""
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        sent = r.headers.get_all("Set-Cookie") or []
+    return "; ".join(c.split(";", 1)[0] for c in sent)
+
+
+def browser_like_session(tool, page_first: bool = False):
     """The load client's ``Session``, completed with what the browser does with fragments.
 
     The shared client (``classroom_load.py``) always asks for a full rerun. The browser does not:
@@ -271,7 +282,11 @@ def browser_like_session(tool):
       replaces its widget list with the run's, which would drop them);
     - the Tree page's measure choice is keyed ``tr_setting`` since issue 13 (the client looks for
       ``tr_measure``): it is found under both names, so that the Tree students change the
-      measure and grow, as the client intends.
+      measure and grow, as the client intends;
+    - ``page_first`` (behind HAProxy): like a browser opening the link, it first asks for the
+      page's address (``/Tree``), which HAProxy balances (the heavy pages by page) and answers
+      with the cookie naming the process, then opens its websocket with that cookie. Without
+      it every websocket was balanced alone, by ``leastconn``, whatever its page.
     """
 
     class BrowserLikeSession(tool.Session):
@@ -281,7 +296,26 @@ def browser_like_session(tool):
             self._fragment = ""
 
         async def connect(self) -> None:
-            await super().connect()
+            if not page_first:
+                await super().connect()
+            else:
+                port = self.url.split(":")[2].split("/")[0]
+                page = tool.PAGE_OF.get(self.name.rsplit("-", 1)[0], "")
+                cookie = await asyncio.to_thread(
+                    _page_cookies, f"http://{tool.HOST}:{port}/{page}", self.timeout
+                )
+                self.ws = await tool.websockets.connect(
+                    self.url,
+                    subprotocols=["streamlit"],
+                    max_size=None,
+                    open_timeout=self.timeout,
+                    ping_interval=20,
+                    ping_timeout=60,
+                    close_timeout=5,
+                    origin=f"http://{tool.HOST}:{port}",
+                    additional_headers={"Cookie": cookie} if cookie else None,
+                )
+                self._reader = asyncio.create_task(self._read_loop())
             # behind HAProxy: the process that holds this session (None on one process)
             BACKENDS[self.name] = self.ws.response.headers.get("X-Offcenter-Backend")
 
@@ -529,8 +563,9 @@ def fresh_runs(tool, args, size: int, out: Path, raw: Path) -> None:
     if args.workers > 1:
         lines += [
             "",
-            "Students per process (HAProxy's choice, the X-Offcenter-Backend header of each "
-            "session's websocket):",
+            "Students per process (HAProxy's choice: each student asks for its page's address "
+            "first, as a browser does, then opens its websocket with the cookie it got; the "
+            "X-Offcenter-Backend header of each session's websocket):",
             "",
             *(
                 f"- run {i + 1}: "
@@ -581,7 +616,7 @@ def main(argv=None) -> None:
     raw = out / "classroom_runs"
     raw.mkdir(parents=True, exist_ok=True)
     tool = _load_tool()
-    tool.Session = browser_like_session(tool)
+    tool.Session = browser_like_session(tool, page_first=args.workers > 1)
     if args.fresh:
         if len(sizes) != 1:
             p.error("--fresh: one class size")

@@ -9,6 +9,8 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     Q_CLASS_SCHEMA,
     Q_TABS,
     cached_slice_curves,
+    cached_slice_figure,
+    cached_slice_figure_json,
     cached_ternary_mesh,
     cached_transform_maps,
     imbalanced_example,
@@ -26,6 +28,7 @@ from offcenter.app.downloads import csv_button
 from offcenter.app.measure_sidebar import formulas_section, measure_controls
 from offcenter.app.navigation import ensure_router
 from offcenter.app.presentation import is_on
+from offcenter.app.theta_follow import follow_chart
 from offcenter.measures.curves import (
     curve_label,
     slice_distributions,
@@ -33,7 +36,7 @@ from offcenter.measures.curves import (
     transform_table,
 )
 from offcenter.viz.curves import (
-    curves_figure,
+    curve_keys,
     file_stub,
     ternary_figure,
     transform_bars_figure,
@@ -81,12 +84,10 @@ def _q_changed() -> None:
     _set_theta(imbalanced_example(q) if len(old) != q else old)
 
 
-def _clicked() -> None:
-    """A click on the slice figure sets the p1 cursor to the clicked p1."""
-    points = S["qc_chart_slice"].selection.points if "qc_chart_slice" in S else []
-    xs = [pt.get("x") for pt in points if isinstance(pt.get("x"), (int, float))]
-    if xs:
-        S["qc_cursor"] = min(max(round(float(xs[0]), 2), 0.0), 1.0)
+def _set_cursor(p1: float) -> None:
+    """The p1 cursor at a clicked p1, or where the arrow keys left it once they rest (two
+    decimals, in [0, 1])."""
+    S["qc_cursor"] = min(max(round(float(p1), 2), 0.0), 1.0)
 
 
 def _reset() -> None:
@@ -210,23 +211,25 @@ if tab_slice.open:  # only the open tab runs (lazy tabs): the others cost nothin
             st.info("Choose at least one measure in the sidebar.")
         else:
             sdf = cached_slice_curves(specs, theta)
-            fig = curves_figure(
-                sdf,
-                x="p1",
-                theta=float(theta[0]),
-                cursor=values["cursor"],
-                theta_label="θ₁",
-                y_title=y_axis_title(specs),
-                x_title="p₁: frequency of class 1 on the slice",  # short: whole on a phone
-                presentation=present,
-            )
-            plotly_chart(
-                fig,
-                config=chart_config(stub + "_slice"),
+            # drawn in the browser, where the p1 cursor's line follows its slider as the hand
+            # moves it; its keys send one value once they rest (offcenter.app.theta_follow)
+            fig_args = dict(cursor=values["cursor"], y_title=y_axis_title(specs),
+                            presentation=present)  # fmt: skip
+            follow_chart(
+                cached_slice_figure(specs, theta, **fig_args),  # shared, per arguments
+                figure_json=cached_slice_figure_json(specs, theta, **fig_args),
                 key="qc_chart_slice",
-                theme=None,
-                on_select=_clicked,
-                selection_mode="points",
+                config=chart_config(stub + "_slice"),
+                slider_key=None,  # θ is typed, not slid: nothing moves with it
+                theta=float(theta[0]),
+                theta_label="θ₁",
+                trace_keys=curve_keys(sdf, x="p1"),
+                moving=(),
+                frames_json=None,
+                on_click=_set_cursor,
+                cursor=values["cursor"],
+                cursor_key="qc_cursor",
+                on_cursor=_set_cursor,
             )
             st.caption(
                 "Dotted line: θ₁; dashed line: the p₁ cursor (click on the figure to move it). "
@@ -238,6 +241,8 @@ if tab_slice.open:  # only the open tab runs (lazy tabs): the others cost nothin
                 f"{stub}_slice.csv",
                 "qc_csv_slice",
                 relabel=True,
+                # what sdf is computed from: made once per process, not at every rerun
+                cache_key=repr(("q slice", tuple(specs), tuple(float(t) for t in theta))),
             )
 
 # ------------------------------------------------------------------ ternary

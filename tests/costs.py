@@ -36,8 +36,8 @@ def unit_of(nodeid: str) -> str:
     'tests/tree/test_api.py'
     >>> unit_of("tests/app/test_x.py::TestPage::test_one")
     'tests/app/test_x.py::TestPage'
-    >>> unit_of("tests/evaluation/test_study_commands.py::test_report_reproduces_the_committed_tables")
-    'tests/evaluation/test_study_commands.py::test_report_reproduces_the_committed_tables'
+    >>> unit_of("tests/studies/test_study_commands.py::test_report_reproduces_the_committed_tables")
+    'tests/studies/test_study_commands.py::test_report_reproduces_the_committed_tables'
     """
     if nodeid.split("::", 1)[0] in SPREAD_MODULES:
         return nodeid

@@ -6,7 +6,9 @@ functions too). The tests here
 
 - run ``lint-imports`` (so that CI runs it) and show that each contract catches what it is for:
   a new subpackage importing streamlit, a layer imported from below, a cycle, plotly in the core,
-  the core importing a study (``offcenter.studies``: the KEEL study's protocol and wording);
+  the core importing a study (``offcenter.studies``: the KEEL study's protocol and wording),
+  operations importing the library;
+- check that tests/ is laid out by layer (one folder per subpackage, beside the tiers);
 - add what a static graph cannot see: ``importlib.import_module("offcenter.viz...")`` and
   ``__import__("...")`` with a literal name are checked against the same layer order (read from
   the layers contract), and a dynamic import whose name is not a literal is refused in the core;
@@ -265,6 +267,33 @@ def test_every_subpackage_is_in_a_layer():
     )
 
 
+#: Folders of tests/ that are tiers, not layers (tests/conftest.py marks everything in them).
+TIER_FOLDERS = {"browser", "deploy"}
+#: The only test modules at tests/ itself: what checks the package across its layers.
+CROSS_CUTTING = {
+    "test_docs.py",
+    "test_layers.py",
+    "test_notebooks.py",
+    "test_optional_deps.py",
+    "test_xdist_order.py",
+}
+
+
+def test_the_tests_are_laid_out_by_layer():
+    """tests/<subpackage>/ holds the tests of offcenter/<subpackage>/, one folder per subpackage
+    (tests/studies/ the KEEL study's), beside the tiers' folders; at tests/ itself only the
+    cross-cutting checks."""
+    tests = ROOT / "tests"
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    subpackages = {p.parent.name for p in PACKAGE_DIR.glob("*/__init__.py")}
+    assert folders - TIER_FOLDERS == subpackages, (
+        "tests/ has one folder per subpackage of offcenter (and the tiers "
+        f"{sorted(TIER_FOLDERS)}): extra {sorted(folders - TIER_FOLDERS - subpackages)}, "
+        f"missing {sorted(subpackages - folders)}"
+    )
+    assert {p.name for p in tests.glob("test_*.py")} == CROSS_CUTTING
+
+
 #: Each mutation of a copy of the package, and the contract lint-imports must find broken.
 MUTATIONS = {
     "new subpackage importing streamlit": (
@@ -285,6 +314,10 @@ MUTATIONS = {
         "never imports Streamlit, Plotly",
     ),
     "streamlit in viz": ({"offcenter/viz/_bad.py": "import streamlit\n"}, "offcenter.viz draws"),
+    "operations importing the tree": (
+        {"offcenter/ops/_bad.py": "from offcenter.tree import params\n"},
+        "Operations (offcenter.ops",
+    ),
     "the core importing the KEEL study, inside a function": (
         {
             "offcenter/evaluation/_bad.py": "def f():\n    from offcenter.studies.keel import protocol\n"

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from tests import conftest
 from tests.costs import unit_costs
 
-STUDY = "tests/evaluation/test_study_commands.py"
+STUDY = "tests/studies/test_study_commands.py"
 
 
 class FakeNode:
@@ -92,12 +92,12 @@ def test_costs_add_up_the_phases_of_a_unit():
         "============================= slowest durations =============================",
         "40.00s setup    tests/deploy/test_haproxy.py::test_two",
         "30.00s call     tests/deploy/test_haproxy.py::test_warm",
-        "150.00s call     tests/evaluation/test_study_commands.py::test_run[python -m x study --out a b]",
+        "150.00s call     tests/studies/test_study_commands.py::test_run[python -m x study --out a b]",
         "2.00s call     tests/tree/test_api.py::test_fit",
         "9.00s call     tests/app/test_page.py::TestPage::test_run",
     ]
     assert unit_costs(log) == {
-        "tests/evaluation/test_study_commands.py::test_run[python -m x study --out a b]": 150.0,
+        "tests/studies/test_study_commands.py::test_run[python -m x study --out a b]": 150.0,
         "tests/deploy/test_haproxy.py": 70.0,
         "tests/app/test_page.py::TestPage": 9.0,
     }

@@ -24,6 +24,7 @@ from offcenter.measures import curves as _curves
 from offcenter.measures.registry import MEASURES, parameters
 from offcenter.measures.settings import MeasureSetting
 from offcenter.viz.curves import curves_figure
+from offcenter.viz.styles import setting_style
 from offcenter.viz.theta_frames import (
     FOLLOW_POINTS,
     FOLLOW_THETAS,
@@ -303,7 +304,8 @@ cached_theta_frames_json = _cached(_theta_frames_json, 32)
 def _param_frames_json(specs, theta, name: str, value: float) -> str | None:
     """The curves that move with a parameter's slider (``name``, now at ``value``: the settings
     of ``specs`` with that value) at every step of the slider, at ``theta``
-    (:func:`offcenter.measures.curves.param_sweep`, with each step's legend label), as JSON;
+    (:func:`offcenter.measures.curves.param_sweep`, with each step's legend label, colour, dash
+    and marker), as JSON;
     None when no curve takes the parameter at that value."""
     moving = [s for s in specs if name in s.params and abs(s.params[name] - value) < 1e-9]
     if not moving:
@@ -311,7 +313,11 @@ def _param_frames_json(specs, theta, name: str, value: float) -> str | None:
     p = parameters()[name]
     steps = slider_steps(float(p.ui_low), float(p.ui_high), float(p.ui_step))
     grid, sweep, labels = _curves.param_sweep(moving, theta, name, steps, n=FOLLOW_POINTS)
-    return json.dumps(encode_frames(grid, sweep, steps, labels))
+    # each step's colour and dash: the server's figure at that value draws them
+    styles = {
+        s.key: [setting_style(_curves.moved_setting(s, name, v)) for v in steps] for s in moving
+    }
+    return json.dumps(encode_frames(grid, sweep, steps, labels, styles))
 
 
 #: The curves that move with a parameter's slider (β, ρ), per (curves, θ, parameter, value),
@@ -350,3 +356,37 @@ def _binary_figure_json(specs, theta, **kwargs) -> str:
 
 
 cached_binary_figure_json = _cached(_binary_figure_json, 256)
+
+#: The q classes slice figure's x axis title (short: whole on a phone).
+SLICE_X_TITLE = "p₁: frequency of class 1 on the slice"
+
+
+def _slice_figure(specs, theta, *, cursor=None, y_title=None, presentation=False):
+    """The q classes slice figure (:func:`offcenter.viz.curves.curves_figure` of
+    :func:`cached_slice_curves` against p₁, the θ₁ line and the p₁ cursor) as plain dicts
+    (:func:`offcenter.app.charts.figure_spec`)."""
+    theta = np.asarray(theta, dtype=float)
+    fig = curves_figure(
+        cached_slice_curves(specs, theta),
+        x="p1",
+        theta=float(theta[0]),
+        cursor=cursor,
+        theta_label="θ₁",
+        y_title=y_title,
+        x_title=SLICE_X_TITLE,
+        presentation=presentation,
+    )
+    return figure_spec(fig)
+
+
+#: The q classes slice figure per (curves, θ, cursor, y title, presentation), shared by
+#: sessions (read-only dicts).
+cached_slice_figure = _cached(_slice_figure, 256)
+
+
+def _slice_figure_json(specs, theta, **kwargs) -> str:
+    """:func:`cached_slice_figure` as Plotly's JSON (what the cursor-following chart draws)."""
+    return figure_json(cached_slice_figure(specs, theta, **kwargs))
+
+
+cached_slice_figure_json = _cached(_slice_figure_json, 256)

@@ -31,6 +31,8 @@ with their legend labels (:func:`offcenter.app.curve_pages.cached_param_frames_j
 and drags restyle them at once, and the value goes to the server once the keys rest (a
 ``param`` trigger; the page then reruns whole, the curves being the page's). And for the p
 cursor: its line follows its slider, and its keys send one value once they rest (``cursor``).
+The q classes slice figure uses the same component for its p₁ cursor alone (no θ slider:
+``slider_key`` None, nothing moving with θ).
 """
 
 from __future__ import annotations
@@ -138,7 +140,7 @@ const nearest = (steps, v) => {
 // has the server's value, a pending value (keys pressed, not yet sent) and what it draws.
 const hands = (S) => {
   const d = S.data, out = [];
-  out.push({key: d.slider_key, trigger: 'theta', server: d.theta, draw: (v) => drawTheta(S, v), titled: true});
+  if (d.slider_key) out.push({key: d.slider_key, trigger: 'theta', server: d.theta, draw: (v) => drawTheta(S, v), titled: true});
   if (d.cursor_key) out.push({key: d.cursor_key, trigger: 'cursor', server: d.cursor, draw: (v) => drawCursor(S, v)});
   for (const p of d.params) {
     out.push({key: p.slider_key, trigger: 'param', name: p.name, server: p.value, draw: (v) => drawParam(S, p, v), titled: true});
@@ -159,7 +161,7 @@ const titleRel = (S, rel) => {
 
 // the moving curves of a frames payload at step k, restyled on the traces ``traces``
 const frameUpdate = (S, frames, values, traces, k) => {
-  const xs = [], ys = [], names = [], idx = [];
+  const xs = [], ys = [], names = [], idx = [], styles = [];
   const n = frames.grid.length;
   for (const [i, key] of traces) {
     const v = values[key];
@@ -169,9 +171,17 @@ const frameUpdate = (S, frames, values, traces, k) => {
     ys.push(Array.from(v.subarray(k * n, (k + 1) * n)));
     const nm = (frames.names || {})[key];
     names.push(nm ? nm[k] : undefined);
+    styles.push((frames.styles || {})[key]);
   }
   const upd = {x: xs, y: ys};
   if (names.some((x) => x !== undefined)) upd.name = names;
+  // a parameter's step has its own colour, dash and marker (the setting's key holds it)
+  if (styles.length && styles.every((st) => st)) {
+    upd['line.color'] = styles.map((st) => st.color[k]);
+    upd['line.dash'] = styles.map((st) => st.dash[k]);
+    upd['marker.color'] = styles.map((st) => st.color[k]);
+    upd['marker.symbol'] = styles.map((st) => st.symbol[k]);
+  }
   return [upd, idx];
 };
 
@@ -444,7 +454,7 @@ def follow_chart(
     key: str,
     config: dict,
     figure_json: str | None = None,
-    slider_key: str,
+    slider_key: str | None,
     theta: float,
     trace_keys: Sequence[str],
     moving: Sequence[str],
@@ -473,8 +483,9 @@ def follow_chart(
         The component's key (its state: the last click).
     config : dict
         plotly.js config (:func:`offcenter.app.charts.chart_config`).
-    slider_key : str
-        The key of the page's θ ``st.slider``.
+    slider_key : str or None
+        The key of the page's θ ``st.slider``; None when θ has no slider (the q classes
+        slice: θ is typed, and only the p₁ cursor follows the hand).
     trace_keys : sequence of str
         The setting key of each trace of ``spec``, in order.
     moving : sequence of str

@@ -8,8 +8,15 @@ of ``streamlit run app.py`` on local ports (default: one per core) and HAProxy (
 ``haproxy`` package, ``apt-get install haproxy``) on ``--port`` in front of them, with the
 configuration of :func:`haproxy_config`:
 
-- ``balance leastconn``: a new session (a websocket on ``/_stcore/stream``) goes to the process
-  with the fewest open connections;
+- ``balance leastconn``: a new session (a browser without the cookie below) goes to the process
+  with the fewest open connections (each student's websocket on ``/_stcore/stream`` is one);
+- the heavy pages (:data:`HEAVY_PAGES`: Tree, Compare) balanced as such: a browser's first
+  request is the page's address (``/Tree?data=...``), which HAProxy sends to a backend of the
+  page's own (:func:`heavy_pool`: the same processes, tracking the main backend's states) with
+  ``balance roundrobin``: one Tree student to each process in turn, whatever the other pages'
+  students do (``leastconn`` counts connections, not pages: a class's 8 Tree students fell 3/5
+  on two processes in every run). A websocket names no page, so only the address can say it; a
+  student who opens another page first and then goes to the Tree page stays on that process;
 - ``cookie OFFCENTER insert indirect nocache``: the first response sets a cookie naming the
   process, so a browser's page, websocket, uploads and downloads all reach the process that
   holds its session (Streamlit keeps session state, uploads and media in one process's memory);
@@ -67,6 +74,7 @@ from offcenter.ops.warmup import WARM_ENV, warm
 
 __all__ = [
     "Backend",
+    "heavy_pool",
     "haproxy_command",
     "haproxy_config",
     "find_haproxy",
@@ -77,6 +85,9 @@ __all__ = [
 ROOT = Path(__file__).resolve().parents[2]
 #: HAProxy's backend (the pool of Streamlit processes) in the generated configuration.
 POOL = "streamlit"
+#: The pages whose students are balanced as such (:func:`heavy_pool`): their script runs cost
+#: the most CPU (a Tree node click or grow 80-190 ms, against 20 ms for a θ move).
+HEAVY_PAGES = ("Tree", "Compare_measures")
 #: The stickiness cookie HAProxy sets (its value names the process).
 COOKIE = "OFFCENTER"
 #: The cookie HAProxy sets on a websocket's handshake only: the process that held the session
@@ -135,6 +146,15 @@ def parse_backend(text: str, index: int) -> Backend:
     return Backend(f"app{index}", host, int(port))
 
 
+def heavy_pool(page: str) -> str:
+    """HAProxy's backend for a heavy page's address (the same processes, tracked, round robin).
+
+    >>> heavy_pool("Compare_measures")
+    'streamlit_compare_measures'
+    """
+    return f"{POOL}_{page.lower()}"
+
+
 def haproxy_config(
     backends: list[Backend],
     *,
@@ -181,6 +201,8 @@ def haproxy_config(
     >>> "balance leastconn" in text and "cookie OFFCENTER insert indirect nocache" in text
     True
     >>> "server app1 127.0.0.1:8601 check cookie app1" in text
+    True
+    >>> "use_backend streamlit_tree if page_tree" in text and "balance roundrobin" in text
     True
     """
     if not backends:
@@ -238,6 +260,13 @@ def haproxy_config(
         f"    http-request set-header {PREVIOUS_HEADER} %[req.cook({SESSION_COOKIE})] "
         f"if {{ req.cook({SESSION_COOKIE}) -m found }}",
         "    http-request set-var(txn.stream) bool(true) if { path_end /_stcore/stream }",
+        "    # a heavy page's address (a browser's first request for it: /Tree or /Tree/, any",
+        "    # case, as Streamlit; not /Tree/_stcore/...): that page's students in turn",
+        *(
+            f"    acl page_{page.lower()} path_reg -i ^/{page}/?$\n"
+            f"    use_backend {heavy_pool(page)} if page_{page.lower()}"
+            for page in HEAVY_PAGES
+        ),
         f"    default_backend {POOL}",
         "",
         f"backend {POOL}",
@@ -257,6 +286,22 @@ def haproxy_config(
         host = f"[{b.host}]" if ":" in b.host else b.host
         state = " disabled" if disabled else ""
         lines.append(f"    server {b.name} {host}:{b.port} check cookie {b.name}{state}")
+    for page in HEAVY_PAGES:
+        lines += [
+            "",
+            f"backend {heavy_pool(page)}",
+            f"    # {page}'s first requests, one process after the other; the same cookie, so a",
+            "    # browser that has one stays on its process; each server follows its state in",
+            f"    # {POOL} (health, maintenance), no checks of its own",
+            "    balance roundrobin",
+            f"    cookie {COOKIE} insert indirect nocache httponly",
+            f"    http-response set-header {BACKEND_HEADER} %s",
+        ]
+        for b in backends:
+            host = f"[{b.host}]" if ":" in b.host else b.host
+            lines.append(
+                f"    server {b.name} {host}:{b.port} cookie {b.name} track {POOL}/{b.name}"
+            )
     return "\n".join(lines) + "\n"
 
 

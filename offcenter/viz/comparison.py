@@ -28,6 +28,7 @@ Examples
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -287,33 +288,35 @@ def own_feature_table(optima: pd.DataFrame, keys: Sequence[str] | None = None) -
     labels = dict(optima.attrs.get("settings", []))
     keys = list(labels) if keys is None else [k for k in keys if k in labels]
     order = {k: i for i, k in enumerate(keys)}
-    df = without_attrs(optima)
-    df = df[df["setting_key"].isin(keys).to_numpy(bool)]
-    if not len(df):
+    plain = without_attrs(optima)
+    setting_key = plain["setting_key"].to_numpy(object)
+    rows = np.flatnonzero([k in order for k in setting_key])
+    if not rows.size:
         return pd.DataFrame(
             columns=["rank", "gain", "score", "best", "split", "feature", "setting"]
         )
-    rank = df["rank"].to_numpy(float)
-    # how many features share each (setting, rank): "1 (tie)"
-    same = (
-        df.assign(_r=rank)
-        .groupby(["setting_key", "_r"], sort=False, dropna=False)["_r"]
-        .transform("size")
-        .fillna(0)
-    ).to_numpy()
-    tied = df["tied_all"].to_numpy(bool)
-    text = [_rank_text(r, int(n), t) for r, n, t in zip(rank, same, tied)]
-    sort = np.lexsort((np.where(np.isnan(rank), np.inf, rank), df["setting_key"].map(order)))
-    df = df.assign(**{"rank text": text}).iloc[sort].reset_index(drop=True)
+    rank = plain["rank"].to_numpy(float)[rows]
+    keys_of = setting_key[rows]
+    # how many features share each (setting, rank), a missing rank a group of its own: "1 (tie)"
+    groups = [(k, None if np.isnan(r) else float(r)) for k, r in zip(keys_of, rank)]
+    same = Counter(groups)
+    tied = plain["tied_all"].to_numpy(bool)[rows]
+    text = [_rank_text(r, same[g], t) for r, g, t in zip(rank, groups, tied)]
+    sort = np.lexsort((np.where(np.isnan(rank), np.inf, rank), [order[k] for k in keys_of]))
+    take = rows[sort]
+
+    def column(name: str) -> pd.Series:
+        return plain[name].iloc[take].reset_index(drop=True)
+
     out = pd.DataFrame(
         {
-            "rank": df["rank text"],
-            "gain": snap(df["gain"].astype(float)),
-            "score": snap(df["score"].astype(float)),
-            "best": df["is_best"].astype(bool),
-            "split": df["split"].astype(str),
-            "feature": df["feature"].astype(str),
-            "setting": df["setting_label"].astype(str),
+            "rank": pd.Series([text[i] for i in sort], name="rank text"),
+            "gain": snap(column("gain").astype(float)),
+            "score": snap(column("score").astype(float)),
+            "best": column("is_best").astype(bool),
+            "split": column("split").astype(str),
+            "feature": column("feature").astype(str),
+            "setting": column("setting_label").astype(str),
         }
     )
     if not with_score:

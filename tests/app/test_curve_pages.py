@@ -377,8 +377,9 @@ def test_q_classes_default_view():
         oc.off_centered(p, [0.6, 0.3, 0.1])
     )
     assert all_finite(fig)
-    # only the open tab runs (lazy tabs): the slice, its figure and its download
-    assert len(at.get("plotly_chart")) == 1
+    # only the open tab runs (lazy tabs): the slice, its figure (following its p1 cursor in the
+    # browser: offcenter.app.theta_follow) and its download
+    assert len(at.get("plotly_chart")) + len(at.get("bidi_component")) == 1
     assert len(at.get("download_button")) == 1
     at = run(QC, {"tab": "ternary"})
     assert len(at.get("plotly_chart")) == 1
@@ -401,7 +402,9 @@ def test_q_classes_default_view():
 def test_q_lazy_tabs_a_cursor_move_draws_only_the_open_tab():
     at = run(QC)
     at.slider(key="qc_cursor").set_value(0.8).run()
-    assert [c.proto.id.split("-")[-1] for c in ok(at).get("plotly_chart")] == ["qc_chart_slice"]
+    assert not ok(at).get("plotly_chart")
+    # the slice figure follows its p1 cursor in the browser (offcenter.app.theta_follow)
+    assert [c.proto.id.split("-")[-1] for c in at.get("bidi_component")] == ["qc_chart_slice"]
     assert not [d for d in at.dataframe if "pi*" in d.value.columns]  # the transform's table
     assert not at.latex  # the formulas' tab
     at.session_state["qc_tabs"] = "Formulas"
@@ -886,3 +889,42 @@ def test_beta_chart_carries_the_curves_of_every_beta_step():
     assert beta["value"] == 3.5 and at.query_params["beta"] == "3.5"
     assert "off-centered Daroczy (β = 3.5)" in figure(at, "tc_chart")["traces"]
     assert json.loads(beta["frames_json"])["names"]["oc_daroczy_b3.5"][0].endswith("(β = 0)")
+
+
+def test_q_slice_chart_follows_its_p1_cursor():
+    """The q classes slice figure is drawn by the component that follows a slider in the
+    browser (offcenter.app.theta_follow), for its p1 cursor alone: the cursor's slider and
+    value, its line the figure's second shape and annotation, no θ slider (θ is typed) and
+    nothing moving with θ; a cursor move comes back as the new figure, link and transform."""
+    from offcenter.app.curve_pages import Q_CLASS_SCHEMA, cached_slice_figure, page_specs
+    from offcenter.app.curve_text import y_axis_title
+
+    at = run(QC)
+    (chart,) = [c for c in ok(at).get("bidi_component") if c.proto.id.endswith("-qc_chart_slice")]
+    data = json.loads(chart.proto.json)
+    assert data["slider_key"] is None and data["frames_json"] is None
+    assert data["traces"] == [] and data["params"] == []
+    assert data["cursor_key"] == "qc_cursor" and data["cursor"] == pytest.approx(0.5)
+    assert (data["cursor_shape"], data["cursor_annotation"]) == (1, 1)
+    assert data["theta"] == pytest.approx(0.6) and data["theta_label"] == "θ₁"
+    fig = json.loads(data["figure"])
+    assert fig["layout"]["shapes"][1]["x0"] == pytest.approx(0.5)
+    assert fig["layout"]["annotations"][1]["text"] == "cursor 0.5"
+    assert fig["layout"]["annotations"][0]["text"] == "θ₁ = 0.6"
+    # the figure is the package's slice figure (the same curves, at the page's θ)
+    values = {**Q_CLASS_SCHEMA.defaults()}
+    raw, ocs = page_specs(values)
+    ref = cached_slice_figure(
+        raw + ocs, np.asarray(values["theta"]), cursor=0.5, y_title=y_axis_title(raw + ocs)
+    )
+    assert [t["name"] for t in fig["data"]] == [t["name"] for t in ref["data"]]
+
+    at.slider(key="qc_cursor").set_value(0.8).run()
+    data = json.loads(
+        next(
+            c for c in ok(at).get("bidi_component") if c.proto.id.endswith("-qc_chart_slice")
+        ).proto.json
+    )
+    assert data["cursor"] == pytest.approx(0.8) and at.query_params["cursor"] == "0.8"
+    fig = json.loads(data["figure"])
+    assert fig["layout"]["annotations"][1]["text"] == "cursor 0.8"

@@ -229,3 +229,76 @@ def test_beta_keys_redraw_the_curves_before_the_server_hears(page, app_url):
     assert page.locator(".st-key-tc_beta [data-testid='stSliderThumbValue']").inner_text() == "2.30"
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "beta_follow_after_server")
+
+
+def test_the_q_classes_p1_cursor_follows_its_slider_before_the_server_hears(page, app_url):
+    """q classes: the p₁ cursor's line and label move with its slider in the browser (the same
+    component as Two classes'), and its keys send one value once they rest; once sent, the link
+    and the server's figure have it."""
+    _open(page, app_url + "/Q_classes")
+    cursor = (
+        "() => { const gd = document.querySelector('.oc-follow-figure');"
+        " const label = [...gd.querySelectorAll('.annotation-text')].map((e) => e.textContent)"
+        "   .find((s) => s.startsWith('cursor'));"
+        " return [gd.layout.shapes[1].x0, label]; }"
+    )
+    assert page.evaluate(cursor) == [0.5, "cursor 0.5"]
+    slider = page.get_by_role("slider", name=re.compile(r"^p1 cursor on the slice")).first
+    slider.focus()
+    page.evaluate("() => { window.__hold.on = true; }")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => ({cursor})()[1] === 'cursor 0.53'", timeout=10_000)
+    assert page.evaluate(cursor)[0] == pytest.approx(0.53)  # the line moved, in the browser
+    assert "cursor=0.53" not in page.evaluate("() => location.search")
+    assert (
+        page.locator(".st-key-qc_cursor [data-testid='stSliderThumbValue']").inner_text() == "0.53"
+    )
+    # once the keys rest, one message for the server (held back here), not one per press
+    page.wait_for_function("() => window.__hold.queue.length >= 1", timeout=10_000)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("() => window.__hold.queue.length") == 1
+    screenshot(page, "q_cursor_follow_before_server")
+    page.evaluate("() => window.__hold.flush()")
+    page.wait_for_function("() => location.search.includes('cursor=0.53')", timeout=60_000)
+    wait_for_app(page)
+    x, label = page.evaluate(cursor)
+    assert x == pytest.approx(0.53) and label == "cursor 0.53"
+    # the server's run for 0.53: the component's data from the server has it
+    page.wait_for_function(
+        "() => document.querySelector('.oc-follow-figure').parentElement.__ocFollow.data.cursor"
+        " === 0.53",
+        timeout=60_000,
+    )
+    assert page.locator("[data-testid='stException']").count() == 0
+    screenshot(page, "q_cursor_follow_after_server")
+
+
+def test_beta_keys_restyle_the_curves_colour_and_dash_before_the_server_hears(page, app_url):
+    """The first frame of a β move already has the new β's colour and dash (a setting's style
+    comes from its key, which holds β): the same as the server's figure draws once it hears."""
+    from offcenter.viz.styles import setting_style
+
+    style = """() => {
+      const gd = document.querySelector('.oc-follow-figure');
+      const t = gd.data.find((d) => d.name.startsWith('off-centered Daroczy'));
+      return [t.name, t.line.color, t.line.dash, t.x.length];
+    }"""
+    _open(page, app_url + BETA_URL)
+    old = setting_style("oc_daroczy_b2")
+    assert page.evaluate(style)[1:3] == [old.color, old.dash]
+    slider = page.get_by_role("slider", name=re.compile(r"^β")).first
+    slider.focus()
+    page.evaluate("() => { window.__hold.on = true; }")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        f"() => ({style})()[0] === 'off-centered Daroczy (β = 2.1)'", timeout=10_000
+    )
+    new = setting_style("oc_daroczy_b2.1")
+    name, color, dash, n = page.evaluate(style)
+    assert n == 101 and [color, dash] == [new.color, new.dash]  # the browser's first frame
+    page.evaluate("() => window.__hold.flush()")
+    page.wait_for_function("() => location.search.includes('beta=2.1')", timeout=60_000)
+    wait_for_app(page)
+    page.wait_for_function(f"() => ({style})()[3] > 101", timeout=60_000)  # the server's
+    assert page.evaluate(style)[1:3] == [new.color, new.dash]

@@ -129,3 +129,27 @@ def test_fingerprint_tells_apart_names_that_share_their_joined_text():
     f1 = read_upload(b'"a,b",c,y\n1,2,u\n3,4,v\n1,2,u\n', "one.csv")
     f2 = read_upload(b'a,"b,c",y\n1,2,u\n3,4,v\n1,2,u\n', "two.csv")
     assert f1["hash"] != f2["hash"]
+
+
+def test_categorical_and_string_columns_are_neutralised_and_clean_columns_kept():
+    """A column with no formula cell is left as it is (no copy of its values); a string or
+    categorical column with one is neutralised, the categorical through its values."""
+    df = pd.DataFrame(
+        {
+            "clean": pd.Series(["a", "b", None], dtype="str"),
+            "cat": pd.Categorical(["x", "=HYPERLINK()", "x"]),
+            "unused": pd.Categorical(["x", "y", "x"], categories=["x", "y", "@z"]),
+            "num": [-1.0, 2.0, np.nan],
+        }
+    )
+    out = neutralise_formulas(df)
+    assert out["clean"].equals(df["clean"])
+    assert out["cat"].tolist() == ["x", "'=HYPERLINK()", "x"]
+    assert out["unused"].tolist() == ["x", "y", "x"]
+    assert out["num"].equals(df["num"])
+    rows = _cells(to_csv_text(df))
+    assert rows[1:] == [
+        ["a", "x", "x", "-1.0"],
+        ["b", "'=HYPERLINK()", "y", "2.0"],
+        ["", "x", "x", ""],
+    ]

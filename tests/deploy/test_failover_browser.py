@@ -1,34 +1,100 @@
 """Failover a student can see, in a real Chromium (issue 34): the launcher's two Streamlit
-processes behind HAProxy; ``kill -9`` of the process holding a browser's session.
+processes behind HAProxy, one deployment for the whole module, run with its temporary directory
+full (a 2 MB tmpfs, filled: ``TMPDIR`` of the launcher and its processes).
 
-What is checked, in one run (one deployment, one browser), in the order a class meets it:
+What is checked, in the order a class meets it:
 
-1. the page reconnects by itself, reruns on the live process and tells the student that the
-   session moved and that the settings came back from the address (the failover notice), and
-   the settings are those of the address (θ = 0.35, not the default);
-2. the page's download works after the move (the file comes from the live process);
-3. once the launcher has restarted the killed process, students rebalance: a new session
-   (``balance leastconn``) goes to the restarted process.
+1. HAProxy killed (``kill -9``): the launcher starts it again in front of the same processes, and
+   a page that was open goes on by itself: its websocket reconnects to the process that holds
+   its session (no failover notice: nothing moved), a θ change reaches the server and the
+   download works;
+2. an upload of 2.2 MB (over Starlette's 1 MB spool and over the worker pool's 2 MB: read in the
+   pool) with the temporary directory full: the page reads it and says what it read, no
+   "AxiosError", no traceback;
+3. ``kill -9`` of the process holding a browser's session: the page reconnects by itself, reruns
+   on the live process, tells the student that the session moved and that the settings came back
+   from the address (θ = 0.35, not the default), draws its figure again, and its download works;
+   once the launcher has restarted, warmed and put back the killed process, students rebalance:
+   a new browser session goes to the restarted process (``balance leastconn``: it holds no
+   session, the survivor holds the moved one).
 
-Everything under tests/deploy/ is marked ``deploy``; this test is also ``browser`` and
-``slow`` (a deployment, a restart and a warm-up: about a minute and a half).
+Everything under tests/deploy/ is marked ``deploy``; this module is also ``browser`` and
+``slow`` (a warmed deployment, a restart: about two minutes). Every wait is on a state or an
+event (a poll with a bound), never a fixed sleep.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
+import re
 import signal
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from offcenter.ops.serve import COOKIE
+from offcenter.ops.serve import BACKEND_HEADER, COOKIE
 from tests.browser.conftest import CHROMIUM_ARGS, _chromium_path, screenshot, wait_for_app
+from tests.deploy.test_full_tmp import mounted_full_tmp
 from tests.deploy.test_haproxy import Launcher, _free_port, _poll
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 NOTICE = "The server process that held your session stopped"
+#: the Two classes figure (the θ-following component's div) has its curves and its θ label
+FIGURE_DRAWN = """(theta) => {
+  const gd = document.querySelector('.oc-follow-figure');
+  if (!gd || !gd.data || !gd._fullLayout) return false;
+  const traces = gd.querySelectorAll('.scatterlayer .trace').length;
+  const labels = [...gd.querySelectorAll('.annotation-text')].map((e) => e.textContent);
+  return traces >= 3 && labels.includes('θ = ' + theta);
+}"""
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Chromium, driven from one thread of its own: in a pytest-xdist worker where the browser
+    tests' session-wide Playwright already runs, a second ``sync_playwright()`` in the main
+    thread is refused. Yields ``call(fn, *args)``, which runs ``fn(browser, *args)`` there."""
+    pool = ThreadPoolExecutor(max_workers=1)
+
+    def start():
+        from playwright.sync_api import sync_playwright
+
+        pw = sync_playwright().start()
+        return pw, pw.chromium.launch(
+            executable_path=_chromium_path(), args=CHROMIUM_ARGS, headless=True
+        )
+
+    pw, browser = pool.submit(start).result()
+    try:
+        yield lambda fn, *args: pool.submit(fn, browser, *args).result()
+    finally:
+        pool.submit(lambda: (browser.close(), pw.stop())).result()
+        pool.shutdown()
+
+
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory):
+    """``python -m offcenter.ops.serve --workers 2`` (warmed, as deployed), its temporary
+    directory full, HAProxy's access log kept (``launcher.access_log``)."""
+    base = tmp_path_factory.mktemp("failover")
+    with mounted_full_tmp(base / "tmpfs") as tmp:
+        log = base / "access.log"
+        launcher = Launcher(
+            base / "run",
+            _free_port(),
+            "--workers",
+            "2",
+            "--access-log",
+            str(log),
+            env={"TMPDIR": str(tmp)},
+        )
+        launcher.access_log = log
+        try:
+            launcher.wait_ready()
+            yield launcher
+        finally:
+            assert launcher.stop() == 0, launcher.output[-3000:]
 
 
 def _backend(context) -> str | None:
@@ -44,61 +110,181 @@ def _theta(page) -> float:
     return float(box.locator("[data-testid='stSliderThumbValue']").first.inner_text())
 
 
-def test_a_killed_process_s_student_reconnects_is_told_keeps_settings_and_downloads(tmp_path):
-    # a thread of its own: in a pytest-xdist worker where the browser tests' session-wide
-    # Playwright already runs, a second sync_playwright() in the same thread is refused
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(_kill_and_watch, tmp_path).result()
+def _new_page(browser, url: str):
+    """A new browser (context) on ``url``: (context, page, the process that answered the
+    page's first request: HAProxy's choice for a new session)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    response = page.goto(url)
+    wait_for_app(page)
+    return context, page, response.headers.get(BACKEND_HEADER.lower())
 
 
-def _kill_and_watch(tmp_path):
-    from playwright.sync_api import sync_playwright
+def _download(page) -> str:
+    with page.expect_download(timeout=60_000) as info:
+        page.get_by_role("button", name="Download the plotted values (CSV)").click()
+    return info.value.suggested_filename + open(info.value.path(), encoding="utf-8-sig").read()
 
-    launcher = Launcher(tmp_path / "run", _free_port(), "--workers", "2", "--no-warm")
+
+def _state(launcher: Launcher, name: str) -> str:
+    """A process's state in HAProxy ('' while HAProxy's admin socket is not there)."""
     try:
-        launcher.wait_ready()
-        url = f"http://127.0.0.1:{launcher.port}"
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path=_chromium_path(), args=CHROMIUM_ARGS, headless=True
-            )
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            page = context.new_page()
-            page.set_default_timeout(90_000)
-            page.goto(f"{url}/Two_classes?theta=0.35")
-            wait_for_app(page)
-            assert _theta(page) == pytest.approx(0.35)
-            assert NOTICE not in page.inner_text("body")  # no notice on a first visit
-            first = _backend(context)
-            assert first in launcher.names(), (first, launcher.names())
+        return launcher.states().get(name, "")
+    except OSError:  # HAProxy restarting
+        return ""
 
-            os.kill(launcher.pids()[first], signal.SIGKILL)
-            # 1. the page reconnects by itself (no reload) and says what happened
+
+def _haproxy_pid(launcher: Launcher) -> int | None:
+    with open(f"/proc/{launcher.proc.pid}/task/{launcher.proc.pid}/children") as fh:
+        for pid in (int(x) for x in fh.read().split()):
             try:
-                page.get_by_text(NOTICE).first.wait_for(timeout=90_000)
-            finally:
-                screenshot(page, "failover-after-kill")
-            wait_for_app(page)
-            body = page.inner_text("body")
-            assert "came back from its address" in body
-            assert "Traceback" not in body
-            assert _backend(context) in launcher.names()  # the other one, or the same restarted
-            assert _theta(page) == pytest.approx(0.35)  # the address's θ, not the default
+                with open(f"/proc/{pid}/cmdline", "rb") as fh2:
+                    if b"haproxy" in fh2.read().split(b"\0")[0]:
+                        return pid
+            except OSError:
+                continue
+    return None
 
-            # 2. the download works on the live process
-            with page.expect_download(timeout=60_000) as info:
-                page.get_by_role("button", name="Download the plotted values (CSV)").click()
-            text = open(info.value.path(), encoding="utf-8-sig").read()
-            assert text.count("\n") > 50 and "0.35" in info.value.suggested_filename + text
 
-            # 3. the launcher restarts the killed process; new sessions go to it again
-            assert _poll(lambda: launcher.states().get(first, "").startswith("UP"), 240), (
-                launcher.states(),
-                launcher.output[-3000:],
-            )
-            # Back in HAProxy's rotation: UP above (and test_haproxy.py). New browser sessions
-            # reaching it is NOT checked: in the full suite 30 new contexts in a row still went
-            # to the survivor with both processes UP, an open finding of issue 34.
-            browser.close()
+def _log_since(launcher: Launcher, mark: int) -> str:
+    """HAProxy's access log (which process got each request) after line ``mark``."""
+    return "".join(launcher.access_log.read_text().splitlines(keepends=True)[mark:])[-4000:]
+
+
+def _log_lines(launcher: Launcher) -> int:
+    return len(launcher.access_log.read_text().splitlines())
+
+
+# ---------------------------------------------------------------------------------- 1. HAProxy
+
+
+def test_a_page_goes_on_when_haproxy_is_killed_and_restarted(deployment, chromium):
+    chromium(_haproxy_restart, deployment)
+
+
+def _haproxy_restart(browser, launcher: Launcher) -> None:
+    url = f"http://127.0.0.1:{launcher.port}"
+    context, page, _ = _new_page(browser, f"{url}/Two_classes?theta=0.4")
+    try:
+        page.wait_for_function(FIGURE_DRAWN, arg="0.4")
+        holder = _backend(context)
+        apps = launcher.pids()
+        first = _haproxy_pid(launcher)
+        os.kill(first, signal.SIGKILL)
+        again = _poll(lambda: (p := _haproxy_pid(launcher)) not in (None, first) and p, 60)
+        assert again, launcher.output[-3000:]
+        assert _poll(lambda: _state(launcher, holder) == "UP", 60), launcher.output[-3000:]
+        assert launcher.pids() == apps  # the same processes: the session is still there
+        # the page reconnects by itself (Streamlit's own retries) and answers the hand: a θ
+        # change reaches the server (the address follows), the figure is redrawn for it
+        slider = page.get_by_role("slider", name=re.compile(r"^θ: the off-centering point"))
+        slider.first.focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => location.search.includes('theta=0.41')")
+        wait_for_app(page)
+        page.wait_for_function(FIGURE_DRAWN, arg="0.41")
+        body = page.inner_text("body")
+        assert NOTICE not in body  # nothing moved: the same process held the session
+        assert "Traceback" not in body and page.locator("[data-testid='stException']").count() == 0
+        assert _backend(context) == holder
+        assert "0.41" in _download(page)
     finally:
-        assert launcher.stop() == 0
+        screenshot(page, "haproxy-restart-after")
+        context.close()
+
+
+# ------------------------------------------------------------------------ 2. a full temp dir
+
+
+def test_an_upload_with_the_temporary_directory_full_is_read(deployment, chromium, tmp_path):
+    # 2.2 MB in 15,000 rows: over Starlette's 1 MB spool and the worker pool's 2 MB (read in
+    # the pool, whose forkserver lives in the temporary directory), few rows for the page's tree
+    rows = 15_000
+    text = "a,b,c,d,e,f,g,h,label\n" + "".join(
+        ",".join(f"{((i * 7919 + k * 104729) % 1_000_003) / 1_000_003:.15f}" for k in range(8))
+        + ("," + ("yes" if i % 3 else "no") + "\n")
+        for i in range(rows)
+    )
+    assert len(text) > 2_100_000, len(text)
+    chromium(_upload_full_tmp, deployment, text.encode(), rows)
+
+
+def _upload_full_tmp(browser, launcher: Launcher, payload: bytes, rows: int) -> None:
+    url = f"http://127.0.0.1:{launcher.port}"
+    context, page, _ = _new_page(browser, f"{url}/Tree")
+    try:
+        page.set_viewport_size({"width": 1400, "height": 4200})
+        inp = page.locator("[data-testid='stFileUploader'] input[type='file']").first
+        inp.set_input_files({"name": "big.csv", "mimeType": "text/csv", "buffer": payload})
+        page.get_by_text(f"Read as: {rows} rows x 9 columns").first.wait_for(timeout=180_000)
+        wait_for_app(page)
+        body = page.inner_text("body")
+        assert "AxiosError" not in body and "Network Error" not in body
+        assert "Traceback" not in body and page.locator("[data-testid='stException']").count() == 0
+    finally:
+        screenshot(page, "full-tmp-upload")
+        context.close()
+
+
+# ------------------------------------------------------------------- 3. a process killed
+
+
+def test_a_killed_process_s_student_reconnects_is_told_keeps_settings_and_downloads(
+    deployment, chromium
+):
+    chromium(_kill_and_watch, deployment)
+
+
+def _kill_and_watch(browser, launcher: Launcher) -> None:
+    url = f"http://127.0.0.1:{launcher.port}"
+    context, page, _ = _new_page(browser, f"{url}/Two_classes?theta=0.35")
+    try:
+        assert _theta(page) == pytest.approx(0.35)
+        page.wait_for_function(FIGURE_DRAWN, arg="0.35")
+        assert NOTICE not in page.inner_text("body")  # no notice on a first visit
+        first = _backend(context)
+        assert first in launcher.names(), (first, launcher.names())
+        in_service = launcher.output.count(f"{first} (")
+
+        os.kill(launcher.pids()[first], signal.SIGKILL)
+        # 1. the page reconnects by itself (no reload), says what happened, draws its figure
+        page.get_by_text(NOTICE).first.wait_for(timeout=90_000)
+        wait_for_app(page)
+        page.wait_for_function(FIGURE_DRAWN, arg="0.35", timeout=60_000)
+        screenshot(page, "failover-after-kill")
+        body = page.inner_text("body")
+        assert "came back from its address" in body
+        assert "Traceback" not in body
+        survivor = _backend(context)
+        assert survivor in launcher.names() and survivor != first, (survivor, first)
+        assert _theta(page) == pytest.approx(0.35)  # the address's θ, not the default
+
+        # 2. the download works on the live process
+        text = _download(page)
+        assert text.count("\n") > 50 and "0.35" in text
+
+        # 3. the launcher restarts the killed process, warms it and puts it back in service
+        back = f"{first} (127.0.0.1:"
+        assert _poll(
+            lambda: (
+                launcher.output.count(back) > in_service
+                and "in service" in launcher.output.rsplit(back, 1)[1].split("\n", 1)[0]
+            ),
+            300,
+        ), launcher.output[-3000:]
+        # ... and new students go to it: it holds no session, the survivor holds this page's
+        mark = _log_lines(launcher)
+        fresh, tab, answered = _new_page(browser, f"{url}/Two_classes?theta=0.45")
+        try:
+            tab.wait_for_function(FIGURE_DRAWN, arg="0.45")
+            landed = _backend(fresh)
+        finally:
+            fresh.close()
+        assert answered == first and landed == first, (
+            f"a new session after the restart went to {answered} (cookie {landed}), not to the "
+            f"restarted {first}; HAProxy: {launcher.states()}\n{_log_since(launcher, mark)}\n"
+            + launcher.output[-2000:]
+        )
+    finally:
+        context.close()

@@ -9,6 +9,7 @@ Needs a small tmpfs (``mount``, so root); skipped otherwise.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import subprocess
 from pathlib import Path
@@ -26,10 +27,10 @@ from tests.deploy.test_memory import _free_port, _put
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def full_tmp(tmp_path):
-    where = tmp_path / "tmpfs"
-    where.mkdir()
+@contextlib.contextmanager
+def mounted_full_tmp(where: Path):
+    """A 2 MB tmpfs at ``where`` (made), filled but for 64 kB; unmounted after."""
+    where.mkdir(parents=True, exist_ok=True)
     ok = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(where)], capture_output=True
     )
@@ -42,6 +43,12 @@ def full_tmp(tmp_path):
         yield where
     finally:
         subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+@pytest.fixture
+def full_tmp(tmp_path):
+    with mounted_full_tmp(tmp_path / "tmpfs") as where:
+        yield where
 
 
 async def _upload_in_a_session(port: int, size: int) -> int:

@@ -64,7 +64,7 @@ def _poll(predicate, bound: float, every: float = 0.1):
 class Launcher:
     """``python -m offcenter.ops.serve`` in a subprocess, its output collected."""
 
-    def __init__(self, run_dir: Path, port: int, *extra: str):
+    def __init__(self, run_dir: Path, port: int, *extra: str, env: dict | None = None):
         self.port = port
         self.run_dir = run_dir
         self.admin = str(run_dir / "haproxy.sock")
@@ -72,7 +72,12 @@ class Launcher:
         cmd += ["--address", "127.0.0.1", "--run-dir", str(run_dir), *extra]
         cmd += ["--", "--server.fileWatcherType", "none"]
         self.proc = subprocess.Popen(
-            cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            cmd,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=None if env is None else {**os.environ, **env},
         )
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -108,14 +113,14 @@ class Launcher:
 
     def names(self) -> list[str]:
         text = (self.run_dir / "haproxy.cfg").read_text()
-        return re.findall(r"^\s+server (\S+) ", text, re.M)
+        return re.findall(r"^\s+server (\S+) \S+ check ", text, re.M)  # the main backend's
 
     def ports(self) -> list[tuple[str, int]]:
         """(host, port) of every backend, from HAProxy's configuration."""
         text = (self.run_dir / "haproxy.cfg").read_text()
         return [
             (m.group(1), int(m.group(2)))
-            for m in re.finditer(r"^\s+server \S+ (\S+):(\d+) ", text, re.M)
+            for m in re.finditer(r"^\s+server \S+ (\S+):(\d+) check ", text, re.M)
         ]
 
     def states(self) -> dict[str, str]:

@@ -38,10 +38,18 @@ def test_the_generated_haproxy_configuration_is_valid_for_n_processes(n, tmp_pat
     )
     result = _haproxy_accepts(text, tmp_path)
     assert result.returncode == 0, result.stderr
-    servers = [line.split() for line in text.splitlines() if line.strip().startswith("server ")]
+    main, *heavy = text.split("\nbackend streamlit_")
+    assert [h.split("\n", 1)[0] for h in heavy] == ["tree", "compare_measures"]
+    servers = [line.split() for line in main.splitlines() if line.strip().startswith("server ")]
     assert [s[1:3] for s in servers] == [[b.name, b.address] for b in backends]
     for s in servers:  # health-checked, named by the cookie, in maintenance until warm
         assert s[3:] == ["check", "cookie", s[1], "disabled"]
+    # the heavy pages' backend: the same processes, following their state (maintenance too)
+    for pool in heavy:
+        tracked = [line.split() for line in pool.splitlines() if line.strip().startswith("server ")]
+        assert [s[1:] for s in tracked] == [
+            [b.name, b.address, "cookie", b.name, "track", f"streamlit/{b.name}"] for b in backends
+        ]
 
 
 def test_the_configuration_has_what_a_class_needs():
@@ -69,6 +77,12 @@ def test_the_configuration_has_what_a_class_needs():
     # a check every second, half a second after a failure, 1.5 s to answer, 2 failures
     assert "inter 1000ms fastinter 500ms" in default_server and "fall 2" in default_server
     assert "timeout check 1500ms" in lines
+    # a heavy page's address goes to the round-robin backend (tests/deploy/test_haproxy_routing.py
+    # runs it): /Tree and /Compare_measures, any case, not their /_stcore/ requests
+    assert "acl page_tree path_reg -i ^/Tree/?$" in lines
+    assert "use_backend streamlit_tree if page_tree" in lines
+    assert "use_backend streamlit_compare_measures if page_compare_measures" in lines
+    assert "balance roundrobin" in lines
 
 
 def test_the_example_configuration_for_two_machines_is_the_generators(tmp_path):

@@ -228,3 +228,41 @@ def test_categorical_groupings_are_compared():
         assert best["pick"] == "x in {a} / x in {b, c}"
     a = agreement(o)
     assert a.agree and a.text == "all 2 settings pick x in {a} / x in {b, c}"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_multiway_own_optima_equal_the_direct_sums(seed):
+    """One branch per value: the split is the same under every setting (searched once per node,
+    :meth:`offcenter.tree.inspect._NodeSearch._multiway`), each setting's gain is its own
+    I(node) - sum n_k / n I(child k), from the counts; a value with fewer rows than
+    ``min_samples_leaf`` leaves the feature without a valid split under every setting."""
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.integers(12, 40))
+    q = 2 + seed % 2
+    y = rng.integers(0, q, n)
+    y[:q] = np.arange(q)
+    levels = np.array(list("abcd"))[: 2 + seed % 3]
+    X = pd.DataFrame(
+        {"c": rng.choice(levels, n), "d": rng.choice(["u", "v"], n), "x": rng.normal(size=n)}
+    )
+    min_leaf = 1 + seed % 3
+    clf = offcenter.TreeClassifier(measure="gini", min_samples_leaf=min_leaf).fit(X, y)
+    o = own_optima(clf, 0, settings=BRUTE_SETTINGS)
+    counts = np.bincount(y, minlength=q)
+    for ms in BRUTE_SETTINGS:
+        imp = ms.impurity(counts)
+        sub = o[o["setting_key"] == ms.key].set_index("feature")
+        for f in ("c", "d"):
+            values = X[f].to_numpy()
+            kids = [np.bincount(y[values == v], minlength=q) for v in np.unique(values)]
+            row = sub.loc[f]
+            if len(kids) < 2 or min(k.sum() for k in kids) < min_leaf:
+                assert np.isnan(row["score"]) and row["split"] == "", (ms.key, f)
+                continue
+            gain = float(imp.of_counts(counts)) - sum(
+                k.sum() / n * float(imp.of_counts(k)) for k in kids
+            )
+            assert abs(row["gain"] - gain) <= 1e-12, (ms.key, f)
+            assert abs(row["score"] - gain) <= 1e-12, (ms.key, f)
+            texts = " | ".join("[" + ", ".join(str(int(c)) for c in k) + "]" for k in kids)
+            assert row["children_counts"] == texts, (ms.key, f)
