@@ -16,6 +16,8 @@
   script raised; the ``run_app`` fixture hands out the same function. Per test process, the
   installed packages are scanned for components once, each page is compiled once, and a run's
   end is waited for on an event (each was repeated work of every AppTest run).
+- **Fewer garbage collections**: after the collection, its objects are frozen out of the
+  collector's reach and the young generation's threshold is raised (:data:`GC_THRESHOLDS`).
 - **Bytecode caches on** whatever ``PYTHONDONTWRITEBYTECODE`` says (pytest's rewritten test
   modules are kept instead of being rewritten by every worker).
 
@@ -88,6 +90,24 @@ def pytest_configure(config):
     limit = os.environ["OPENBLAS_NUM_THREADS"]
     if limit.isdigit():
         threadpool_limits(int(limit))
+
+
+#: The collector's thresholds in the test processes (Python's default: 700, 10, 10).
+GC_THRESHOLDS = (20_000, 20, 20)
+
+
+def pytest_collection_finish(session):
+    """Fewer garbage collections in the test processes: the modules, data and objects of the
+    collection move to the permanent generation (``gc.freeze``), which later collections skip,
+    and a young collection waits for 20,000 new objects instead of 700. On the Tree page's
+    AppTests the collector's CPU went from 1.2 s to 0.5 s of about 9.5 s. Only when garbage is
+    found changes, never what is found (a test that needs it collected calls ``gc.collect()``).
+    """
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def pytest_report_header(config):
