@@ -6,8 +6,8 @@ Lallich, Lenca and Vaillant (2007) for imbalanced classes.
 0.811278
 """
 
-from offcenter.ensemble.forest import ForestClassifier
-from offcenter.ensemble.sklearn_compat import from_sklearn
+from typing import TYPE_CHECKING
+
 from offcenter.measures.association import (
     Association,
     association,
@@ -45,8 +45,12 @@ from offcenter.measures.registry import (
     measure_names,
 )
 from offcenter.measures.settings import MeasureSetting, comparison_settings
-from offcenter.tree import TreeClassifier
-from offcenter.tree.categorical import HeuristicGroupingWarning
+
+if TYPE_CHECKING:
+    from offcenter.ensemble.forest import ForestClassifier
+    from offcenter.ensemble.sklearn_compat import from_sklearn
+    from offcenter.tree import TreeClassifier
+    from offcenter.tree.categorical import HeuristicGroupingWarning
 
 __version__ = "0.1.0"
 
@@ -93,6 +97,32 @@ __all__ = [
     "TreeClassifier",
     "unregister_measure",
 ]
+
+
+def __getattr__(name: str):
+    """The estimators, imported on first use (PEP 562).
+
+    They load scikit-learn and SciPy (about 2 s of CPU), which a process that only needs a
+    measure, the launcher (``python -m offcenter.ops.serve``) or any other submodule does not
+    pay: ``import offcenter.ops.serve`` imports this package first.
+    """
+    if name == "TreeClassifier":
+        from offcenter.tree import TreeClassifier as value
+    elif name == "HeuristicGroupingWarning":
+        from offcenter.tree.categorical import HeuristicGroupingWarning as value
+    elif name == "ForestClassifier":
+        from offcenter.ensemble.forest import ForestClassifier as value
+    elif name == "from_sklearn":
+        from offcenter.ensemble.sklearn_compat import from_sklearn as value
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 # worker processes (joblib, dask) load the measure plugins their parent loaded
 from offcenter.measures.custom import _load_env_plugins  # noqa: E402

@@ -9,6 +9,7 @@ from offcenter.app.curve_pages import (
     cached_binary_curves,
     page_specs,
 )
+from offcenter.app.lecture_script import start_button
 from offcenter.app.lesson import STEPS, step_link
 from offcenter.app.navigation import ensure_router
 from offcenter.app.presentation import is_on
@@ -33,8 +34,10 @@ st.header("Lesson: four steps", anchor="lesson")
 st.caption(
     "For a class: follow the steps in order. Each link opens a page with the settings of the "
     "step (in presentation mode when it is on); change them freely there, and come back here "
-    "for the next step."
+    "for the next step. **Start the lecture** walks through them in order: Next and Previous "
+    "in the sidebar, or Page Down / Page Up (a presentation clicker) and the arrow keys."
 )
+start_button(present)
 numbered = list(enumerate(STEPS, 1))
 for row in (numbered[:2], numbered[2:]):  # two by two; one under the other on a phone
     for col, (i, step) in zip(st.columns(2), row):

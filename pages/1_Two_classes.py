@@ -8,7 +8,7 @@ from offcenter.app.curve_pages import (  # the curve data, cached per process
     ANIMATION_SPEEDS,
     ANIMATION_THETAS,
     PRESETS,
-    TWO_CLASS_SCHEMA,
+    TwoClassesState,
     cached_binary_curves,
     cached_binary_derivatives,
     cached_binary_figure,
@@ -37,53 +37,11 @@ from offcenter.viz.curves import (
 ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="Two classes - offcenter", layout="wide")
 
-SCHEMA = TWO_CLASS_SCHEMA
-PREFIX = "tc_"
-S = st.session_state
+page = TwoClassesState()  # the page's session state (keys tc_*), named, and its callbacks
 
 # A link's settings, else the ones the user left the page with (a page switch drops widget keys).
-url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX)
+url_warnings = page.restore()
 present = is_on()  # the toggle itself is drawn by navigation.run, for every page
-
-
-def _apply(values: dict) -> None:
-    for k, v in values.items():
-        S[PREFIX + k] = list(v) if isinstance(v, tuple) else v
-
-
-def _preset(name: str) -> None:
-    _apply(PRESETS[name]["values"])
-
-
-def _reset() -> None:
-    urlstate.reset(SCHEMA, S, st.query_params, PREFIX)
-
-
-def _set_cursor(p: float) -> None:
-    """The p cursor at a clicked p (two decimals, in [0, 1])."""
-    S["tc_cursor"] = min(max(round(p, 2), 0.0), 1.0)
-
-
-def _set_theta(theta: float) -> None:
-    """θ from the figure's own handling of the arrow keys, once they rest."""
-    field = SCHEMA.fields["theta"]  # the slider's range and step
-    S["tc_theta"] = min(max(round(theta, 2), field.low), field.high)
-
-
-def _set_param(name: str, value: float) -> None:
-    """A measure parameter (β) from the figure's own handling of the arrow keys on its
-    slider, once they rest."""
-    field = SCHEMA.fields[name]  # the slider's range and step
-    snapped = round(value / field.step) * field.step if field.step else value
-    S[PREFIX + name] = min(max(round(snapped, 6), field.low), field.high)
-
-
-def _clicked(chart_key: str) -> None:
-    """A click on a figure sets the p cursor to the clicked p (plotly_chart's selection)."""
-    points = S[chart_key].selection.points if chart_key in S else []
-    xs = [pt.get("x") for pt in points if isinstance(pt.get("x"), (int, float))]
-    if xs:
-        _set_cursor(float(xs[0]))
 
 
 def _chart(fig, stub_name: str, key: str) -> None:
@@ -92,7 +50,7 @@ def _chart(fig, stub_name: str, key: str) -> None:
         config=chart_config(stub_name),
         key=key,
         theme=None,
-        on_select=lambda: _clicked(key),
+        on_select=lambda: page.clicked(key),
         selection_mode="points",
     )
 
@@ -103,7 +61,7 @@ def _sliders() -> None:
     c_theta, c_cursor = st.columns(2)
     c_theta.slider(
         "θ: the off-centering point (where the maximum sits)"
-        if not S.get("tc_animate")
+        if not page.animate
         else "θ where the animation opens (▶ play in the figure sweeps it)",
         0.01,
         0.99,
@@ -140,20 +98,20 @@ with st.sidebar:
         list(ANIMATION_SPEEDS),
         format_func=lambda k: ANIMATION_SPEEDS[k][0],
         key="tc_speed",
-        disabled=not S["tc_animate"],
+        disabled=not page.animate,
         help="slow: 5.9 s per sweep, normal: 2.9 s, fast: 1.6 s",
     )
     st.checkbox(
         "Loop",
         key="tc_loop",
-        disabled=not S["tc_animate"],
+        disabled=not page.animate,
         help="Sweep back and forth until ❚❚ pause",
     )
     st.header("Presets")
     c1, c2 = st.columns(2)
     c1.button(
         "Figure 1",
-        on_click=_preset,
+        on_click=page.preset,
         args=("fig1",),
         key="tc_btn_fig1",
         help="θ = 0.2: off-centered, asymmetric and Shannon entropies",
@@ -161,17 +119,17 @@ with st.sidebar:
     )
     c2.button(
         "Figure 2",
-        on_click=_preset,
+        on_click=page.preset,
         args=("fig2",),
         key="tc_btn_fig2",
         help="θ = 0.2: off-centered generalized entropies, β = 0, 0.5, 1, 2, 5, "
         "ρ = 0, and the asymmetric entropy",
         width="stretch",
     )
-    st.button("Reset to defaults", on_click=_reset, key="tc_btn_reset", width="stretch")
+    st.button("Reset to defaults", on_click=page.reset, key="tc_btn_reset", width="stretch")
 
     st.header("Parameters")
-    measure_controls(PREFIX)  # measures, versions, beta, rho, consistent form
+    measure_controls(page.prefix)  # measures, versions, beta, rho, consistent form
     st.header("Derivatives")
     st.checkbox("Show derivatives (paper, section 3.2)", key="tc_deriv")
     st.radio(
@@ -180,17 +138,17 @@ with st.sidebar:
         key="tc_order",
         horizontal=True,
         format_func=lambda o: "first" if o == 1 else "second",
-        disabled=not S["tc_deriv"],
+        disabled=not page.deriv,
     )
 
-values = urlstate.current_values(SCHEMA, S, PREFIX)  # θ and the cursor: their last values
+values = page.values()  # θ and the cursor: their last values
 raw_specs, oc_specs = page_specs(values)  # the measures: what the sidebar's widgets chose
 specs = raw_specs + oc_specs
 
 if not specs:
     _sliders()
-    urlstate.save(SCHEMA, S, PREFIX)
-    urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
+    page.save()
+    page.sync_out()
     st.info("Choose at least one measure in the sidebar (or a preset) to draw curves.")
     st.stop()
 
@@ -210,11 +168,11 @@ def figures(raw_specs: list, oc_specs: list) -> None:
     # animation's buttons, and the sidebar's speed and loop, without scrolling
     above = st.container() if present else None
     _sliders()
-    values = urlstate.save(SCHEMA, S, PREFIX)
+    values = page.save()
     if page_specs(values) != (raw_specs, oc_specs):
         # the figure's keys set a measure parameter (β): the curves, formulas and sidebar change
         st.rerun(scope="app")
-    urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
+    page.sync_out()
     theta = float(values["theta"])
     specs = raw_specs + oc_specs
     animating = bool(values["animate"]) and bool(oc_specs) and values["version"] != "side"
@@ -281,13 +239,13 @@ def figures(raw_specs: list, oc_specs: list) -> None:
                     moving=[s.key for s in oc_specs],
                     frames_json=cached_theta_frames_json(oc_specs) if oc_specs else None,
                     title_at_theta=preset is not None,
-                    on_click=_set_cursor,
-                    on_theta=_set_theta,
+                    on_click=page.set_cursor,
+                    on_theta=page.set_theta,
                     cursor=cursor,
                     cursor_key="tc_cursor",
-                    on_cursor=_set_cursor,
-                    params=followed_params(specs, theta, values, PREFIX),
-                    on_param=_set_param,
+                    on_cursor=page.set_cursor,
+                    params=followed_params(specs, theta, values, page.prefix),
+                    on_param=page.set_param,
                 )
 
     # ------------------------------------------------------------------ readout

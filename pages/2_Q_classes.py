@@ -6,14 +6,13 @@ import streamlit as st
 from offcenter.app import urlstate
 from offcenter.app.charts import chart_config, plotly_chart
 from offcenter.app.curve_pages import (  # the curve data, cached per process
-    Q_CLASS_SCHEMA,
     Q_TABS,
+    QClassesState,
     cached_slice_curves,
     cached_slice_figure,
     cached_slice_figure_json,
     cached_ternary_mesh,
     cached_transform_maps,
-    imbalanced_example,
     page_specs,
 )
 from offcenter.app.curve_text import (
@@ -46,53 +45,13 @@ from offcenter.viz.curves import (
 ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="q classes - offcenter", layout="wide")
 
-SCHEMA = Q_CLASS_SCHEMA
-PREFIX = "qc_"
-S = st.session_state
+page = QClassesState()  # the page's session state (keys qc_*), named, and its callbacks
 
 # A link's settings, else the ones the user left the page with (a page switch drops widget keys).
-url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX)
+url_warnings = page.restore()
 present = is_on()  # the toggle itself is drawn by navigation.run, for every page
-# The open tab: the tabs widget (key qc_tabs, its label) rules once drawn; qc_tab keeps its id for
-# the URL and for coming back (a page switch drops qc_tabs, so it is set again from qc_tab).
-TAB_OF_LABEL = {label: tab for tab, label in Q_TABS.items()}
-if S.get("qc_tabs") in TAB_OF_LABEL:
-    S["qc_tab"] = TAB_OF_LABEL[S["qc_tabs"]]
-else:
-    S["qc_tabs"] = Q_TABS[S["qc_tab"]]
-S.setdefault("qc_editor_version", 0)
+page.open_tab()  # the open tab: the tabs widget's label and its id in the URL kept in step
 _SUB = {j: "".join("₀₁₂₃₄₅₆₇₈₉"[int(c)] for c in str(j)) for j in range(1, 11)}
-
-
-def _set_theta(values) -> None:
-    S["qc_theta"] = [float(v) for v in values]
-    S["qc_editor_version"] += 1
-
-
-def _uniform() -> None:
-    q = int(S["qc_q"])
-    _set_theta(np.full(q, 1.0 / q))
-
-
-def _imbalanced() -> None:
-    _set_theta(imbalanced_example(int(S["qc_q"])))
-
-
-def _q_changed() -> None:
-    q = int(S["qc_q"])
-    old = list(S["qc_theta"])
-    _set_theta(imbalanced_example(q) if len(old) != q else old)
-
-
-def _set_cursor(p1: float) -> None:
-    """The p1 cursor at a clicked p1, or where the arrow keys left it once they rest (two
-    decimals, in [0, 1])."""
-    S["qc_cursor"] = min(max(round(float(p1), 2), 0.0), 1.0)
-
-
-def _reset() -> None:
-    urlstate.reset(SCHEMA, S, st.query_params, PREFIX)
-    S["qc_editor_version"] += 1
 
 
 TITLE = "q classes"
@@ -109,33 +68,33 @@ for w in urlstate.for_display(url_warnings):
 
 # ------------------------------------------------------------------ controls
 with st.sidebar:
-    st.button("Reset to defaults", on_click=_reset, key="qc_btn_reset", width="stretch")
+    st.button("Reset to defaults", on_click=page.reset, key="qc_btn_reset", width="stretch")
     st.header("Classes and θ")
-    st.slider("q: number of classes", 2, 10, step=1, key="qc_q", on_change=_q_changed)
-    q = int(S["qc_q"])
+    st.slider("q: number of classes", 2, 10, step=1, key="qc_q", on_change=page.q_changed)
+    q = page.q
     # side by side, or one under the other in presentation mode (its 18 px type cut
     # "Imbalanced" in half the sidebar)
     c1, c2 = (st.container(), st.container()) if present else st.columns(2)
     c1.button(
         "Uniform",
-        on_click=_uniform,
+        on_click=page.uniform,
         key="qc_btn_uniform",
         width="stretch",
         help="θ = (1/q, ..., 1/q)",
     )
     c2.button(
         "Imbalanced",
-        on_click=_imbalanced,
+        on_click=page.imbalanced,
         key="qc_btn_imbalanced",
         width="stretch",
         help="An imbalanced example: θⱼ proportional to 2⁻ʲ",
     )
 
-    base = list(S["qc_theta"])
+    base = page.theta
     if len(base) != q:
         st.warning(f"θ had {len(base)} values for q = {q} classes; using the uniform distribution.")
         base = [1.0 / q] * q
-        S["qc_theta"] = base
+        page.theta = base
     # One number box per class (a real text field: typing "0.7" quickly gives 0.7), shown with
     # 4 significant digits, the precision of every theta the page shows (1/3 reads 0.3333,
     # 2^-10/(1 - 2^-10) reads 0.0009775). Keys carry a version: a preset, q or a reset sets them
@@ -152,7 +111,7 @@ with st.sidebar:
                     value=float(base[j]),
                     step=0.01,
                     format="%.4g",
-                    key=f"qc_th_{S['qc_editor_version']}_{q}_{j}",
+                    key=page.theta_key(q, j),
                 )
             )
 
@@ -171,7 +130,7 @@ with st.sidebar:
         st.info(n_)
 
     st.header("Curves")
-    measure_controls(PREFIX)  # measures, versions, beta, rho, consistent form
+    measure_controls(page.prefix)  # measures, versions, beta, rho, consistent form
     st.slider(
         "p1 cursor on the slice (or click on the figure)", 0.0, 1.0, step=0.01, key="qc_cursor"
     )
@@ -181,10 +140,10 @@ if theta is None:
     st.stop()
 
 # The URL keeps the normalised theta actually used (the editor keeps what was typed).
-values = urlstate.current_values(SCHEMA, S, PREFIX)
+values = page.values()
 values["theta"] = tuple(float(f"{t:.6g}") for t in theta)
-urlstate.sync_out(SCHEMA, {PREFIX + k: v for k, v in values.items()}, st.query_params, PREFIX)
-urlstate.save(SCHEMA, S, PREFIX, values)
+page.sync_out(values)
+page.save(values)
 
 raw_specs, oc_specs = page_specs(values)
 specs = raw_specs + oc_specs
@@ -226,10 +185,10 @@ if tab_slice.open:  # only the open tab runs (lazy tabs): the others cost nothin
                 trace_keys=curve_keys(sdf, x="p1"),
                 moving=(),
                 frames_json=None,
-                on_click=_set_cursor,
+                on_click=page.set_cursor,
                 cursor=values["cursor"],
                 cursor_key="qc_cursor",
-                on_cursor=_set_cursor,
+                on_cursor=page.set_cursor,
             )
             st.caption(
                 "Dotted line: θ₁; dashed line: the p₁ cursor (click on the figure to move it). "
@@ -255,8 +214,7 @@ if tab_ternary.open:  # only the open tab runs (lazy tabs): the others cost noth
         else:
             labels = {s.key: s for s in specs}
             keys = list(labels)
-            if S.get("qc_ternary") not in keys:
-                S["qc_ternary"] = keys[len(raw_specs)] if len(keys) > len(raw_specs) else keys[0]
+            page.ternary_choice(keys, len(raw_specs))  # the one chosen, else the first oc one
             # presentation mode: the figure first, right under the tabs, its choice under it,
             # so that the whole triangle is on the projector's first screen (1400x900)
             above = st.container() if present else None
@@ -266,7 +224,7 @@ if tab_ternary.open:  # only the open tab runs (lazy tabs): the others cost noth
                 format_func=lambda k: curve_label(labels[k]),
                 key="qc_ternary",
             )
-            spec = labels[S["qc_ternary"]]
+            spec = labels[page.ternary_choice(keys, len(raw_specs))]
             mesh = cached_ternary_mesh(spec, theta)
             tfig = ternary_figure(
                 mesh, title=f"{curve_label(spec)} over the simplex", presentation=present
@@ -308,8 +266,8 @@ if tab_transform.open:  # only the open tab runs (lazy tabs): the others cost no
             placeholder="e.g. " + ", ".join(["%.2g" % (1 / q)] * q),
         )
         p_vec = None
-        if S["qc_p"].strip():
-            p_vec, msgs = parse_distribution(S["qc_p"], q)
+        if page.p_text.strip():
+            p_vec, msgs = parse_distribution(page.p_text, q)
             for m in msgs:
                 (st.error if p_vec is None else st.info)(m)
         if p_vec is None:

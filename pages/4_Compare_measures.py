@@ -22,7 +22,7 @@ import streamlit as st
 
 from offcenter.app import compare_page, heavy_work, node_settings, urlstate
 from offcenter.app.charts import chart_config
-from offcenter.app.compare_page import DATA_DEFAULT, MODELS, PREFIX, SCHEMA, SETTINGS
+from offcenter.app.compare_page import DATA_DEFAULT, MODELS, PREFIX, SETTINGS
 from offcenter.app.data_picker import pick_data, pick_target
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
@@ -44,7 +44,7 @@ from offcenter.viz.evaluation import (
 ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="Compare measures - offcenter", layout="wide")
 
-S = st.session_state
+page = compare_page.ComparePageState()  # the page's session state, named
 
 
 def _stop() -> None:
@@ -57,11 +57,7 @@ def _stop() -> None:
 
 # The one precedence of every page (urlstate.restore): a link rules when the page opens, else
 # the values the user left (Streamlit forgets the keys of widgets not drawn); then the widgets.
-opening = PREFIX + next(iter(SCHEMA)).name not in S  # the page opens (urlstate.restore)
-url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX)
-if opening:
-    compare_page.take_tree_leaf_rule(S, st.query_params)  # the Tree page's, without a link
-S.setdefault("cm_job", None)  # {"key": str, "cv": CrossValidation}
+url_warnings = page.open()  # and the Tree page's leaf rule, without a link
 store = shared_result_store()  # finished results of every session, by data and settings
 
 
@@ -150,12 +146,12 @@ model = c7.radio(
     help="A forest: bootstrap samples (stratified by class), a random subset of "
     "sqrt(#features) features at each node, majority vote.",
 )
-n_trees = int(S.get(PREFIX + "trees", 25))
+n_trees = page.trees
 if model == "forest":
     n_trees = st.slider("Trees per forest", 2, 200, step=1, key=PREFIX + "trees")
 
-urlstate.save(SCHEMA, S, PREFIX)
-urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
+page.save()
+page.sync_out()
 
 params = {
     "data": data_hash,
@@ -184,7 +180,7 @@ cancel_clicked = b2.button(
 if not chosen:
     st.info("Choose at least one measure setting.")
 
-job = S.cm_job
+job = page.job
 if cancel_clicked and job is not None and not job["cv"].done:
     job["cv"].cancel()
 if run_clicked and chosen:
@@ -209,7 +205,7 @@ if run_clicked and chosen:
         except ValueError as exc:
             st.error(str(exc))
             _stop()
-        S.cm_job = job = {"key": key, "cv": cv}
+        page.job = job = {"key": key, "cv": cv}
 
 # ---------------------------------------------------------------- running
 computed_now = False

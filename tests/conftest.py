@@ -26,6 +26,7 @@ import concurrent.futures
 import os
 import re
 import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -36,6 +37,14 @@ from hypothesis import HealthCheck, settings
 ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 for _name in ONE_THREAD:
     os.environ.setdefault(_name, "1")
+
+#: Bytecode caches on, whatever the environment says (``PYTHONDONTWRITEBYTECODE``): pytest
+#: rewrites the asserts of every test module it imports and keeps the result in __pycache__
+#: only when Python may write bytecode; without it each process (each xdist worker) parses and
+#: rewrites every test file again, about 7 s of a collection's 15 s of CPU on this machine. The
+#: processes the tests start (servers, command lines) read the package's cached bytecode too.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The tiers given by a directory: every test under tests/<name>/ gets the marker <name>.
@@ -172,6 +181,79 @@ def _scan_component_manifests_once() -> None:
 
 
 _scan_component_manifests_once()
+
+
+def _wait_for_app_test_runs_on_an_event() -> None:
+    """AppTest waits for a run's end on an event instead of a 1 ms poll.
+
+    ``streamlit.testing.v1.local_script_runner.require_widgets_deltas`` wakes every millisecond
+    and scans the whole list of the run's events (one a message of the page) for ``SHUTDOWN``:
+    quadratic in a page's messages, it took about a sixth of the CPU of the everyday tier's
+    AppTest runs, competing with the script's own thread. Here the same wait (the same timeout
+    and error) returns when the runner sends ``SHUTDOWN``.
+    """
+    import threading
+
+    from streamlit.runtime.scriptrunner import ScriptRunnerEvent
+    from streamlit.testing.v1 import local_script_runner
+
+    if getattr(local_script_runner.require_widgets_deltas, "on_an_event", False):
+        return
+
+    def require_widgets_deltas(runner, timeout: float = 3) -> None:
+        done = threading.Event()
+
+        def on_event(sender, event, **kwargs) -> None:
+            if event == ScriptRunnerEvent.SHUTDOWN:
+                done.set()
+
+        runner.on_event.connect(on_event, weak=False)
+        try:
+            # SHUTDOWN may have come before the receiver was connected
+            if runner.script_stopped() or done.wait(timeout):
+                return
+        finally:
+            runner.on_event.disconnect(on_event)
+        runner.request_stop()
+        runner.join()
+        raise RuntimeError(f"AppTest script run timed out after {timeout}(s)")
+
+    require_widgets_deltas.on_an_event = True
+    local_script_runner.require_widgets_deltas = require_widgets_deltas
+
+
+_wait_for_app_test_runs_on_an_event()
+
+
+def _compile_each_page_once() -> None:
+    """Compile each page script once per test process, not once per AppTest run.
+
+    Every ``AppTest`` run makes a new ``ScriptCache``, so every run read, parsed (Streamlit's
+    "magic" rewrites the syntax tree) and compiled the page again: about a sixth of the CPU of
+    the AppTest runs. A server compiles a page once for all its sessions; here the compiled
+    code is kept per file, its modification time and size (a changed file is compiled again).
+    """
+    from streamlit import config
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    original = ScriptCache.get_bytecode
+    if getattr(original, "once_per_process", False):
+        return
+    compiled: dict[tuple, object] = {}
+
+    def get_bytecode(self, script_path: str):
+        path = os.path.abspath(script_path)
+        stat = os.stat(path)
+        key = (path, stat.st_mtime_ns, stat.st_size, config.get_option("runner.magicEnabled"))
+        if key not in compiled:
+            compiled[key] = original(self, script_path)
+        return compiled[key]
+
+    get_bytecode.once_per_process = True
+    ScriptCache.get_bytecode = get_bytecode
+
+
+_compile_each_page_once()
 
 
 def run_app(

@@ -26,6 +26,7 @@ __all__ = [
     "MODELS",
     "SCHEMA",
     "TREE_PREFIX",
+    "ComparePageState",
     "download_stem",
     "take_tree_leaf_rule",
 ]
@@ -80,6 +81,46 @@ def take_tree_leaf_rule(state: Any, query: Mapping[str, Any]) -> str | None:
         return None
     state[PREFIX + "leaf_rule"] = rule
     return rule
+
+
+class ComparePageState(urlstate.PageState):
+    """The Compare page's state (see :class:`offcenter.app.urlstate.PageState`): its link
+    fields under ``cm_``, the run in progress (``job``) and the Tree page's leaf rule taken when
+    it opens without a link.
+
+    >>> state = {"tr_saved": {"leaf_rule": "prior"}}
+    >>> page = ComparePageState(state, {})
+    >>> page.open(), state["cm_leaf_rule"], page.job, page.trees
+    ([], 'prior', None, 25)
+    """
+
+    schema = SCHEMA
+    prefix = PREFIX
+
+    def open(self) -> list[str]:
+        """Restore the page (a link rules, else the values left, :meth:`restore`); when it
+        opens, take the Tree page's leaf rule (:func:`take_tree_leaf_rule`). Returns the link's
+        warnings."""
+        opening = self.opening
+        warnings = self.restore()
+        if opening:
+            take_tree_leaf_rule(self.state, self.query)  # the Tree page's, without a link
+        self.default("job", None)
+        return warnings
+
+    @property
+    def job(self) -> dict | None:
+        """The run in progress: ``{"key": str, "cv": CrossValidation}``, None before a run."""
+        return self.get("job")
+
+    @job.setter
+    def job(self, job: dict | None) -> None:
+        self.set("job", job)
+
+    @property
+    def trees(self) -> int:
+        """Trees per forest (the slider is drawn only for a forest)."""
+        return int(self.get("trees", 25))
 
 
 def download_stem(data_name: str, params: Mapping[str, Any]) -> str:

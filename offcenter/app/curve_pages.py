@@ -24,6 +24,7 @@ from offcenter.measures import curves as _curves
 from offcenter.measures.registry import MEASURES, parameters
 from offcenter.measures.settings import MeasureSetting
 from offcenter.viz.curves import curves_figure
+from offcenter.viz.styles import setting_style
 from offcenter.viz.theta_frames import (
     FOLLOW_POINTS,
     FOLLOW_THETAS,
@@ -228,6 +229,177 @@ def page_specs(values: dict) -> tuple[list[MeasureSetting], list[MeasureSetting]
 
 
 # ----------------------------------------------------------------------------------------------
+# The pages' state objects: the only way the two curve pages read and write their session state
+# ----------------------------------------------------------------------------------------------
+
+
+def _clamp(value: float, low: float, high: float) -> float:
+    return min(max(value, low), high)
+
+
+class TwoClassesState(_us.PageState):
+    """The "Two classes" page's state (keys ``tc_*``) and its callbacks.
+
+    >>> page = TwoClassesState({}, {})
+    >>> _ = page.restore()
+    >>> page.set_cursor(0.456); page.set_theta(1.5); page.cursor, page.theta
+    (0.46, 0.99)
+    >>> page.preset("fig2"); page.get("measures"), page.get("betas")
+    (['daroczy', 'rank_diversity', 'asymmetric'], ['0.5', '1', '2', '5'])
+    >>> page.set_param("beta", 0.73); page.get("beta")
+    0.7
+    """
+
+    schema = TWO_CLASS_SCHEMA
+    prefix = "tc_"
+
+    @property
+    def theta(self) -> float:
+        """θ, the off-centering point (the slider's value)."""
+        return float(self.get("theta"))
+
+    @property
+    def cursor(self) -> float:
+        """The p cursor."""
+        return float(self.get("cursor"))
+
+    @property
+    def animate(self) -> bool:
+        """Whether the figure animates θ."""
+        return bool(self.get("animate"))
+
+    @property
+    def deriv(self) -> bool:
+        """Whether the derivatives are shown."""
+        return bool(self.get("deriv"))
+
+    def apply(self, values: dict) -> None:
+        """Set the fields in ``values`` (by field name; tuples kept as the widgets' lists)."""
+        for k, v in values.items():
+            self.set(k, list(v) if isinstance(v, tuple) else v)
+
+    def preset(self, name: str) -> None:
+        """Apply the paper's figure ``name`` (:data:`PRESETS`)."""
+        self.apply(PRESETS[name]["values"])
+
+    def set_cursor(self, p: float) -> None:
+        """The p cursor at a clicked p (two decimals, in [0, 1])."""
+        self.set("cursor", _clamp(round(p, 2), 0.0, 1.0))
+
+    def set_theta(self, theta: float) -> None:
+        """θ from the figure's own handling of the arrow keys, once they rest."""
+        field = self.schema.fields["theta"]  # the slider's range and step
+        self.set("theta", _clamp(round(theta, 2), field.low, field.high))
+
+    def set_param(self, name: str, value: float) -> None:
+        """A measure parameter (β) from the figure's own handling of the arrow keys on its
+        slider, once they rest (snapped to the slider's step, in its range)."""
+        field = self.schema.fields[name]  # the slider's range and step
+        snapped = round(value / field.step) * field.step if field.step else value
+        self.set(name, _clamp(round(snapped, 6), field.low, field.high))
+
+    def clicked(self, chart_key: str) -> None:
+        """A click on a figure sets the p cursor to the clicked p (plotly_chart's selection)."""
+        x = self.clicked_x(chart_key)
+        if x is not None:
+            self.set_cursor(x)
+
+
+class QClassesState(_us.PageState):
+    """The "q classes" page's state (keys ``qc_*``) and its callbacks.
+
+    The open tab: the tabs widget (key ``qc_tabs``, its label) rules once drawn; ``qc_tab``
+    keeps its id for the URL and for coming back (a page switch drops ``qc_tabs``, so it is set
+    again from ``qc_tab``). The θ editor's keys carry a version (``editor_version``): a preset,
+    q or a reset sets its boxes afresh from ``qc_theta``.
+
+    >>> page = QClassesState({}, {})
+    >>> _ = page.restore(); page.open_tab(); page.get("tabs") == Q_TABS[page.get("tab")]
+    True
+    >>> page.set("q", 4); page.q_changed(); page.q, len(page.theta), page.editor_version
+    (4, 4, 1)
+    >>> page.uniform(); page.theta, page.theta_key(4, 0)
+    ([0.25, 0.25, 0.25, 0.25], 'qc_th_2_4_0')
+    """
+
+    schema = Q_CLASS_SCHEMA
+    prefix = "qc_"
+
+    def open_tab(self) -> None:
+        """Keep the open tab's id (``qc_tab``) and the tabs widget's label (``qc_tabs``) in
+        step; call once the page is restored."""
+        of_label = {label: tab for tab, label in Q_TABS.items()}
+        if self.get("tabs") in of_label:
+            self.set("tab", of_label[self.get("tabs")])
+        else:
+            self.set("tabs", Q_TABS[self.get("tab")])
+        self.default("editor_version", 0)
+
+    @property
+    def q(self) -> int:
+        """The number of classes."""
+        return int(self.get("q"))
+
+    @property
+    def theta(self) -> list[float]:
+        """θ as held (one value per class once the editor has checked it)."""
+        return list(self.get("theta"))
+
+    @theta.setter
+    def theta(self, values) -> None:
+        self.set("theta", [float(v) for v in values])
+
+    @property
+    def editor_version(self) -> int:
+        """The θ editor's version (its boxes' keys change with it)."""
+        return int(self.get("editor_version", 0))
+
+    def theta_key(self, q: int, j: int) -> str:
+        """The widget key of θ's ``j``-th box for ``q`` classes."""
+        return f"{self.prefix}th_{self.editor_version}_{q}_{j}"
+
+    def set_theta(self, values) -> None:
+        """θ set from outside the editor (a preset, q): the editor's boxes set afresh."""
+        self.theta = values
+        self.set("editor_version", self.editor_version + 1)
+
+    def uniform(self) -> None:
+        """θ = (1/q, ..., 1/q)."""
+        self.set_theta(np.full(self.q, 1.0 / self.q))
+
+    def imbalanced(self) -> None:
+        """θ an imbalanced example (:func:`imbalanced_example`)."""
+        self.set_theta(imbalanced_example(self.q))
+
+    def q_changed(self) -> None:
+        """q moved: θ becomes the imbalanced example of q classes (kept when it fits)."""
+        old = self.theta
+        self.set_theta(imbalanced_example(self.q) if len(old) != self.q else old)
+
+    def set_cursor(self, p1: float) -> None:
+        """The p1 cursor at a clicked p1, or where the arrow keys left it once they rest (two
+        decimals, in [0, 1])."""
+        self.set("cursor", _clamp(round(float(p1), 2), 0.0, 1.0))
+
+    def reset(self) -> None:
+        """Every field back to its default, the address cleared and the θ editor set afresh."""
+        super().reset()
+        self.set("editor_version", self.editor_version + 1)
+
+    def ternary_choice(self, keys: list[str], n_raw: int) -> str:
+        """The measure shown over the simplex: the one chosen when still drawn, else the first
+        off-centered one (the first one when none); returns it."""
+        if self.get("ternary") not in keys:
+            self.set("ternary", keys[n_raw] if len(keys) > n_raw else keys[0])
+        return self.get("ternary")
+
+    @property
+    def p_text(self) -> str:
+        """The distribution typed on the transform tab (empty: the slice's point)."""
+        return str(self.get("p", ""))
+
+
+# ----------------------------------------------------------------------------------------------
 # Curve data, computed once per process for a given set of curves and theta
 # ----------------------------------------------------------------------------------------------
 
@@ -303,7 +475,8 @@ cached_theta_frames_json = _cached(_theta_frames_json, 32)
 def _param_frames_json(specs, theta, name: str, value: float) -> str | None:
     """The curves that move with a parameter's slider (``name``, now at ``value``: the settings
     of ``specs`` with that value) at every step of the slider, at ``theta``
-    (:func:`offcenter.measures.curves.param_sweep`, with each step's legend label), as JSON;
+    (:func:`offcenter.measures.curves.param_sweep`, with each step's legend label, colour, dash
+    and marker), as JSON;
     None when no curve takes the parameter at that value."""
     moving = [s for s in specs if name in s.params and abs(s.params[name] - value) < 1e-9]
     if not moving:
@@ -311,7 +484,11 @@ def _param_frames_json(specs, theta, name: str, value: float) -> str | None:
     p = parameters()[name]
     steps = slider_steps(float(p.ui_low), float(p.ui_high), float(p.ui_step))
     grid, sweep, labels = _curves.param_sweep(moving, theta, name, steps, n=FOLLOW_POINTS)
-    return json.dumps(encode_frames(grid, sweep, steps, labels))
+    # each step's colour and dash: the server's figure at that value draws them
+    styles = {
+        s.key: [setting_style(_curves.moved_setting(s, name, v)) for v in steps] for s in moving
+    }
+    return json.dumps(encode_frames(grid, sweep, steps, labels, styles))
 
 
 #: The curves that move with a parameter's slider (β, ρ), per (curves, θ, parameter, value),

@@ -25,7 +25,8 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
 from offcenter.app import session_end
-from offcenter.app.presentation import presentation_toggle, viewport
+from offcenter.app.lecture_script import lecture_bar
+from offcenter.app.presentation import is_on, presentation_toggle, viewport
 from offcenter.app.reconnect import RERUN_ON_RECONNECT
 from offcenter.ops import failover, heap
 
@@ -104,6 +105,7 @@ def _every_page() -> None:
     # page down by a row gap in the main area)
     st.sidebar.html(RERUN_ON_RECONNECT, unsafe_allow_javascript=True)
     presentation_toggle()  # large type for a projector, kept in the URL (present=1)
+    lecture_bar(is_on())  # while a lecture runs: its step, Next and Previous (sidebar)
     _failover_notice()
 
 

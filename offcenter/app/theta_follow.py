@@ -161,7 +161,7 @@ const titleRel = (S, rel) => {
 
 // the moving curves of a frames payload at step k, restyled on the traces ``traces``
 const frameUpdate = (S, frames, values, traces, k) => {
-  const xs = [], ys = [], names = [], idx = [];
+  const xs = [], ys = [], names = [], idx = [], styles = [];
   const n = frames.grid.length;
   for (const [i, key] of traces) {
     const v = values[key];
@@ -171,9 +171,17 @@ const frameUpdate = (S, frames, values, traces, k) => {
     ys.push(Array.from(v.subarray(k * n, (k + 1) * n)));
     const nm = (frames.names || {})[key];
     names.push(nm ? nm[k] : undefined);
+    styles.push((frames.styles || {})[key]);
   }
   const upd = {x: xs, y: ys};
   if (names.some((x) => x !== undefined)) upd.name = names;
+  // a parameter's step has its own colour, dash and marker (the setting's key holds it)
+  if (styles.length && styles.every((st) => st)) {
+    upd['line.color'] = styles.map((st) => st.color[k]);
+    upd['line.dash'] = styles.map((st) => st.dash[k]);
+    upd['marker.color'] = styles.map((st) => st.color[k]);
+    upd['marker.symbol'] = styles.map((st) => st.symbol[k]);
+  }
   return [upd, idx];
 };
 

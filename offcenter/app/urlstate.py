@@ -7,8 +7,11 @@ the range, and returns a list of readable warnings for everything it had to fix;
 raises on user input. :meth:`Schema.encode` turns values back into query-string values, leaving
 out the ones equal to their default so that links stay short.
 
-Pure functions and dataclasses only (no Streamlit import): the tree and comparison pages reuse
-them.
+Pure functions and dataclasses only (no Streamlit import at module level): the tree and
+comparison pages reuse them. :class:`PageState` is the one convention of the pages: each page's
+module (``curve_pages``, ``tree_page``, ``compare_page``) subclasses it with the page's named
+properties and callbacks, and the page scripts touch the session state only through it
+(``tests/app/test_pages_hold_no_state.py``).
 
 Keeping a page's state across pages: one way, one precedence
 ------------------------------------------------------------
@@ -65,6 +68,7 @@ __all__ = [
     "reset",
     "restore",
     "save",
+    "PageState",
     "quote_value",
     "cap_warnings",
     "for_display",
@@ -570,3 +574,96 @@ def restore(
     for f in schema:
         state[prefix + f.name] = _as_state_value(f, values[f.name])
     return warnings
+
+
+# ----------------------------------------------------------------------------------------------
+# A page's state object: the one way a page script reads and writes its session state
+# ----------------------------------------------------------------------------------------------
+
+
+class PageState:
+    """A page's state: its link fields (``schema``, keys ``prefix + name``) and its other keys,
+    held in the session state, with the page's callbacks as methods.
+
+    Each page's module subclasses it with named, typed properties (``TwoClassesState.cursor``)
+    and callbacks (``TwoClassesState.set_cursor``); the page script builds one per run and never
+    touches ``st.session_state`` itself. ``state`` and ``query`` default to Streamlit's
+    ``st.session_state`` and ``st.query_params`` (imported when the object is built, so that this
+    module stays importable without Streamlit); tests pass plain dicts.
+
+    >>> class Page(PageState):
+    ...     schema = Schema([Field("theta", "float", 0.2)])
+    ...     prefix = "x_"
+    >>> state, query = {}, {"theta": "0.4"}
+    >>> page = Page(state, query)
+    >>> page.opening, page.restore(), page.opening, state["x_theta"]
+    (True, [], False, 0.4)
+    >>> page.set("theta", 0.5); page.save()["theta"], page.sync_out(), query
+    (0.5, {'theta': '0.5'}, {'theta': '0.5'})
+    >>> page.reset(); state["x_theta"], query
+    (0.2, {})
+    """
+
+    #: The page's link fields.
+    schema: Schema
+    #: The prefix of the page's session-state keys (its widget keys).
+    prefix: str = ""
+
+    def __init__(self, state: Any = None, query: Any = None) -> None:
+        if state is None or query is None:
+            import streamlit as st  # the pages' default; tests pass dicts
+
+            state = st.session_state if state is None else state
+            query = st.query_params if query is None else query
+        self.state = state
+        self.query = query
+
+    def key(self, name: str) -> str:
+        """The session-state key (the widget key) of the page's ``name``."""
+        return self.prefix + name
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The value under the page's ``name`` (``default`` when missing)."""
+        return self.state.get(self.prefix + name, default)
+
+    def set(self, name: str, value: Any) -> None:
+        """Set the value under the page's ``name``."""
+        self.state[self.prefix + name] = value
+
+    def default(self, name: str, value: Any) -> Any:
+        """Set the page's ``name`` to ``value`` unless it is set; returns its value."""
+        return self.state.setdefault(self.prefix + name, value)
+
+    @property
+    def opening(self) -> bool:
+        """True when the page opens (its first field's key is missing, see :func:`restore`)."""
+        return self.prefix + next(iter(self.schema)).name not in self.state
+
+    def restore(self) -> list[str]:
+        """:func:`restore` for this page: a link rules when it opens, else the saved values."""
+        return restore(self.schema, self.state, self.query, self.prefix)
+
+    def values(self) -> dict[str, Any]:
+        """The page's link fields' current values (:func:`current_values`)."""
+        return current_values(self.schema, self.state, self.prefix)
+
+    def save(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """:func:`save` for this page (``values`` replaces what the widgets hold)."""
+        return save(self.schema, self.state, self.prefix, values)
+
+    def sync_out(self, values: Mapping[str, Any] | None = None) -> dict:
+        """:func:`sync_out` for this page: the address follows the widgets, or ``values``."""
+        held = self.state if values is None else {self.prefix + k: v for k, v in values.items()}
+        return sync_out(self.schema, held, self.query, self.prefix)
+
+    def reset(self) -> None:
+        """Every field back to its default and the address cleared (:func:`reset`)."""
+        reset(self.schema, self.state, self.query, self.prefix)
+
+    def clicked_x(self, chart_key: str) -> float | None:
+        """The x of the first point clicked on the chart drawn under ``chart_key``
+        (``st.plotly_chart``'s selection), None when none."""
+        chart = self.state.get(chart_key)
+        points = chart.selection.points if chart is not None else []
+        xs = [pt.get("x") for pt in points if isinstance(pt.get("x"), (int, float))]
+        return float(xs[0]) if xs else None

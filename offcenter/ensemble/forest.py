@@ -113,10 +113,9 @@ def _grow_tree(
     ensure_registered(reg)
     Xi = X.iloc[idx] if isinstance(X, pd.DataFrame) else X[idx]
     tree = TreeClassifier(**params)
-    if orders is not None:
-        tree._presorted = _sample_orders(orders, idx)
+    sample = None if orders is None else _sample_orders(orders, idx)
     with heuristic_warning_deferred():  # the forest warns once, for all its trees
-        return tree.fit(Xi, y[idx])
+        return tree.fit(Xi, y[idx], sorted_orders=sample)
 
 
 def tree_input(forest: ForestClassifier, X):

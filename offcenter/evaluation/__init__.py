@@ -1,1 +1,2 @@
-"""Cross-validated evaluation of measure settings: the runner, metrics, statistics and the CLI."""
+"""Cross-validated evaluation of measure settings: the runner, metrics, statistics, the CLI and
+the reusable benchmark over many data sets (the KEEL study that uses it: offcenter.studies.keel)."""

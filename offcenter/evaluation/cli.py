@@ -39,11 +39,11 @@ import pandas as pd
 from offcenter.data.csv_io import read_csv_bytes
 from offcenter.evaluation.cli_common import (
     CliError,
-    _int_at_least,
-    _n_jobs,
-    _settings,
-    _write,
     comma_list_of,
+    int_at_least,
+    n_jobs_count,
+    settings_list,
+    write_text_file,
 )
 from offcenter.evaluation.runner import (
     DEFAULT_SETTINGS,
@@ -132,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--settings",
-        type=_settings,
+        type=settings_list,
         default=None,
         help="comma-separated measure settings (default: the standard list below)",
     )
@@ -141,29 +141,29 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="setting every other is compared with (default: shannon if listed)",
     )
-    p.add_argument("--folds", type=_int_at_least(2), default=5, help="k of k-fold CV (default 5)")
+    p.add_argument("--folds", type=int_at_least(2), default=5, help="k of k-fold CV (default 5)")
     p.add_argument(
         "--repeats",
-        type=_int_at_least(1),
+        type=int_at_least(1),
         default=3,
         help="repetitions of the k-fold CV (default 3)",
     )
-    p.add_argument("--seed", type=_int_at_least(0), default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=int_at_least(0), default=0, help="random seed (default 0)")
     p.add_argument(
         "--max-depth",
-        type=_int_at_least(0),
+        type=int_at_least(0),
         default=5,
         help="maximum tree depth, 0 = unlimited (default 5)",
     )
     p.add_argument(
         "--min-samples-leaf",
-        type=_int_at_least(1),
+        type=int_at_least(1),
         default=1,
         help="minimum examples per leaf (default 1)",
     )
     p.add_argument(
         "--min-samples-split",
-        type=_int_at_least(2),
+        type=int_at_least(2),
         default=2,
         help="minimum examples to split a node (default 2)",
     )
@@ -180,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="tree and/or forest, comma-separated (default tree)",
     )
     p.add_argument(
-        "--n-estimators", type=_int_at_least(1), default=25, help="trees per forest (default 25)"
+        "--n-estimators", type=int_at_least(1), default=25, help="trees per forest (default 25)"
     )
     p.add_argument(
         "--max-features",
@@ -191,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--n-jobs",
-        type=_n_jobs,
+        type=n_jobs_count,
         default=-1,
         help="fits run at once on this machine: -1 = every core (default), 1 = one "
         "after the other, -2 = all cores but one...; the results are the same",
@@ -480,9 +480,9 @@ def main(argv: list[str] | None = None) -> int:
         if extra:
             text += "\n" + extra
         if args.out is not None:
-            _write(args.out, out.to_csv(index=False))
+            write_text_file(args.out, out.to_csv(index=False))
         if args.markdown is not None:
-            _write(args.markdown, text + "\n")
+            write_text_file(args.markdown, text + "\n")
         if args.out is None and args.markdown is None:
             print(text)
     except CliError as err:

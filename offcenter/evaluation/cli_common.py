@@ -11,7 +11,14 @@ from pathlib import Path
 
 from offcenter.evaluation.runner import parse_settings
 
-__all__ = ["CliError", "_int_at_least", "_n_jobs", "_settings", "_write"]
+__all__ = [
+    "CliError",
+    "comma_list_of",
+    "int_at_least",
+    "n_jobs_count",
+    "settings_list",
+    "write_text_file",
+]
 
 
 class CliError(Exception):
@@ -34,7 +41,9 @@ def comma_list_of(allowed: tuple[str, ...]):
     return convert
 
 
-def _int_at_least(low: int):
+def int_at_least(low: int):
+    """An argparse type: a whole number of at least ``low``."""
+
     def convert(text: str) -> int:
         try:
             value = int(text)
@@ -47,14 +56,17 @@ def _int_at_least(low: int):
     return convert
 
 
-def _settings(text: str):
+def settings_list(text: str):
+    """An argparse type: measure settings, comma-separated
+    (:func:`offcenter.evaluation.runner.parse_settings`)."""
     try:
         return parse_settings(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def _n_jobs(text: str) -> int:
+def n_jobs_count(text: str) -> int:
+    """An argparse type: joblib's ``n_jobs`` (a whole number, not 0; -1 = every core)."""
     try:
         value = int(text)
     except ValueError:
@@ -64,7 +76,8 @@ def _n_jobs(text: str) -> int:
     return value
 
 
-def _write(path: Path, text: str) -> None:
+def write_text_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``; a missing folder or an OS error is a :class:`CliError`."""
     try:
         if path.parent and not path.parent.exists():
             raise CliError(f"{path}: its folder {path.parent} does not exist")

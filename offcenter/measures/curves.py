@@ -59,6 +59,7 @@ __all__ = [
     "ternary_grid",
     "ternary_mesh",
     "theta_sweep",
+    "moved_setting",
     "param_sweep",
     "transform_table",
     "transform_maps",
@@ -490,6 +491,22 @@ def theta_sweep(
     return grid, values
 
 
+def moved_setting(spec: MeasureSetting, name: str, value: float) -> MeasureSetting:
+    """``spec`` with its parameter ``name`` set to ``value``, everything else kept: the curve
+    a parameter's slider draws at ``value`` (:func:`param_sweep`).
+
+    >>> moved_setting(MeasureSetting("daroczy", "prior", beta=2.0), "beta", 2.3).key
+    'oc_daroczy_b2.3'
+    """
+    return MeasureSetting(
+        spec.measure,
+        theta=spec.theta,
+        params={**spec.params, name: float(value)},
+        consistent=spec.consistent,
+        n=spec.n,
+    )
+
+
 def param_sweep(
     specs: Sequence[MeasureSetting], theta, name: str, values, n: int = 201
 ) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, list[str]]]:
@@ -542,16 +559,7 @@ def param_sweep(
     for s in _check_specs(specs):
         if name not in s.params:
             continue
-        moved = [
-            MeasureSetting(
-                s.measure,
-                theta=s.theta,
-                params={**s.params, name: float(v)},
-                consistent=s.consistent,
-                n=s.n,
-            )
-            for v in steps
-        ]
+        moved = [moved_setting(s, name, v) for v in steps]
         curves[s.key] = np.stack([curve_values(m, dist, t) for m in moved])
         labels[s.key] = [curve_label(m) for m in moved]
     return grid, curves, labels

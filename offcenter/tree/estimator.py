@@ -121,7 +121,7 @@ from offcenter.tree.fitted import (
     require_data,
     set_fitted,
 )
-from offcenter.tree.growth import grow
+from offcenter.tree.growth import checked_orders, grow
 from offcenter.tree.nodes import Node, Split, Tree, frozen_instance, renumber
 from offcenter.tree.params import (
     TrainingData,
@@ -686,7 +686,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         )
 
     # ------------------------------------------------------------------ fit / predict
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, *, sorted_orders=None):
         """Grow the tree on X (DataFrame or dense 2-D array) and labels y.
 
         Parameters
@@ -699,6 +699,13 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         sample_weight : None or array_like of shape (n_samples,)
             Non-negative row weights (None: 1 each), multiplied by ``class_weight``; see the
             class docs (Weights) for what they change.
+        sorted_orders : None or int array of shape (n_numeric_features, n_samples)
+            For each numeric column of X, in column order, the row positions in increasing
+            order of its values, missing values last (ties in any order), as
+            ``np.argsort(X[:, j])`` gives them: the tree then skips its own sorts. Used when
+            the rows are unweighted (a forest sorts each column once for all its trees,
+            :mod:`offcenter.ensemble.forest`); the tree is the same as without it. A wrong
+            shape or an order that does not sort its column is a ``ValueError``.
         """
         params = {**self.get_params(), **check_tree_params(self.get_params())}
         setting = self._make_setting()
@@ -714,8 +721,7 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
         notes: dict = {}
         gp = growth_params(scorer, params, data, len(enc.features))
-        # a forest's sample's sorted columns (ensemble.forest._sample_orders), used once
-        presorted = self.__dict__.pop("_presorted", None)
+        presorted = None if sorted_orders is None else checked_orders(enc, sorted_orders)
         recs = grow(enc, codes, gp, [(rows, 0, ())], w=w, heuristic=notes, presorted=presorted)
         warn_heuristic(notes, f"{type(self).__name__}.fit")  # silent in a forest's trees
         grown = Tree(

@@ -153,7 +153,8 @@ def grow(
     ``heuristic`` (a dict) gets, per categorical feature whose two-group split was searched by a
     heuristic at some node (:mod:`offcenter.tree.categorical`), its name: the number of nodes.
     ``presorted`` ((numeric features, rows) int: every row in increasing order of each
-    numeric column, NaN last; a forest's, :func:`offcenter.ensemble.forest._sample_orders`)
+    numeric column, NaN last; checked by :func:`checked_orders`; a forest's,
+    :func:`offcenter.ensemble.forest._sample_orders`)
     replaces the sorts when the roots hold every row and the rows are unweighted.
 
     The steps, one function each: the roots' records and the nodes open to a split
@@ -232,6 +233,49 @@ class _Columns:
 def _row_offsets(a: np.ndarray) -> np.ndarray:
     """(rows, 1): the flat index of each row's start in the C-ordered 2-D array ``a``."""
     return (np.arange(a.shape[0], dtype=np.intp) * a.shape[1])[:, None]
+
+
+def checked_orders(enc: Encoded, orders) -> np.ndarray:
+    """``orders`` (given to :meth:`TreeClassifier.fit` as ``sorted_orders``) checked against
+    the encoded data ``enc``: one row per numeric feature, in column order, each a permutation
+    of the rows that sorts its column (NaN last, ties in any order); returned as int32.
+
+    Checking costs one gather and one comparison per value, against the sort it spares.
+
+    >>> from offcenter.tree.encode import fit_encode
+    >>> enc, _ = fit_encode(np.array([[2.0, 1.0], [0.0, 3.0], [1.0, 2.0]]))
+    >>> checked_orders(enc, np.array([[1, 2, 0], [0, 2, 1]])).tolist()
+    [[1, 2, 0], [0, 2, 1]]
+    >>> checked_orders(enc, np.array([[0, 1, 2], [0, 2, 1]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: sorted_orders: row 0 does not sort numeric column 0 (x0) in increasing order
+    """
+    feats = [j for j, info in enumerate(enc.features) if info.kind == "numeric"]
+    a = np.asarray(orders)
+    if a.ndim != 2 or a.shape != (len(feats), enc.n) or not np.issubdtype(a.dtype, np.integer):
+        raise ValueError(
+            f"sorted_orders: an integer array of shape ({len(feats)}, {enc.n}) (numeric "
+            f"features, rows) was expected, got {a.dtype} of shape {a.shape}"
+        )
+    a = a.astype(np.int32, copy=False)
+    for i, j in enumerate(feats):
+        o = a[i]
+        seen = np.zeros(enc.n, bool)
+        seen[o[(o >= 0) & (o < enc.n)]] = True
+        v = enc.num[:, enc.slot[j]].take(o, mode="clip")
+        nan = np.isnan(v)
+        finite = v[~nan]
+        if (
+            not seen.all()
+            or (nan.any() and not nan[np.argmax(nan) :].all())
+            or np.any(finite[1:] < finite[:-1])
+        ):
+            raise ValueError(
+                f"sorted_orders: row {i} does not sort numeric column {j} "
+                f"({enc.features[j].name}) in increasing order"
+            )
+    return a
 
 
 def _sorted_columns(enc: Encoded, node_of_row, n_open: int, w, presorted=None) -> _Columns:

@@ -51,7 +51,11 @@ def slider_steps(low: float, high: float, step: float) -> tuple[float, ...]:
 
 
 def encode_frames(
-    grid, sweep: dict, steps: Sequence[float], names: dict[str, Sequence[str]] | None = None
+    grid,
+    sweep: dict,
+    steps: Sequence[float],
+    names: dict[str, Sequence[str]] | None = None,
+    styles: dict[str, Sequence] | None = None,
 ) -> dict:
     r"""The moving curves for every step of a slider, compact enough to go with each rerun.
 
@@ -70,13 +74,19 @@ def encode_frames(
         The frames' values of the slider (:data:`FOLLOW_THETAS` for the θ slider).
     names : dict, optional
         Per curve key, its legend label at each step (a parameter's value is in the label).
+    styles : dict, optional
+        Per curve key, its :class:`~offcenter.viz.styles.Style` at each step (a setting's
+        colour, dash and marker come from its key, which holds the parameter's value:
+        :func:`~offcenter.viz.styles.setting_style`).
 
     Returns
     -------
     dict
         ``steps`` (list), ``grid`` (list of floats), ``curves``: key -> ``{"lo", "scale",
         "q"}``, ``q`` the base64 of little-endian uint16, frame-major (``len(steps) *
-        len(grid)`` values), and ``names`` (key -> list of labels, empty without ``names``).
+        len(grid)`` values), ``names`` (key -> list of labels, empty without ``names``) and
+        ``styles`` (key -> ``{"color", "dash", "symbol"}``, a list of each at every step;
+        empty without ``styles``).
     """
     curves = {}
     for key, values in sweep.items():
@@ -97,6 +107,15 @@ def encode_frames(
         "grid": [float(g) for g in grid],
         "curves": curves,
         "names": {k: [str(x) for x in v] for k, v in (names or {}).items() if k in curves},
+        "styles": {
+            k: {
+                "color": [st.color for st in v],
+                "dash": [st.dash for st in v],
+                "symbol": [st.symbol for st in v],
+            }
+            for k, v in (styles or {}).items()
+            if k in curves
+        },
     }
 
 

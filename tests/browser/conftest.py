@@ -154,6 +154,15 @@ def browser():
 
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=_chromium_path(), args=CHROMIUM_ARGS, headless=True)
+        new_context = b.new_context
+
+        def tracked_context(*args, **kwargs):
+            # every page of a context a test makes is followed for wait_for_app
+            context = new_context(*args, **kwargs)
+            context.on("page", track_runs)
+            return context
+
+        b.new_context = tracked_context
         yield b
         b.close()
 
@@ -179,15 +188,115 @@ def phone(browser):
     context.close()
 
 
+class ScriptRuns:
+    """The script runs of a page's Streamlit session, read from its websocket's frames.
+
+    The page asks for a run with a ``rerun_script`` BackMsg (on load, and on every widget
+    change); the server answers each run with ``new_session`` when it starts and
+    ``script_finished`` when it ends (``FINISHED_EARLY_FOR_RERUN`` when a newer request stopped
+    it, followed by the newer run's ``new_session``). The page is settled when a run started after
+    its last request and ended after that start: an event, where the status widget's
+    "Running..." shows only once a run has lasted 500 ms.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0  # events seen, in order
+        self.asked = self.started = self.ended = -1  # the number of the last of each
+        self.sockets = 0
+
+    def attach(self, page) -> None:
+        page._script_runs = self
+        page.on("websocket", self._socket)
+
+    def _socket(self, ws) -> None:
+        if "_stcore/stream" not in ws.url:
+            return
+        self.sockets += 1
+        ws.on("framesent", self._sent)
+        ws.on("framereceived", self._received)
+
+    def _sent(self, payload) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        if isinstance(payload, str):
+            return
+        msg = BackMsg()
+        msg.ParseFromString(payload)
+        if msg.WhichOneof("type") == "rerun_script":
+            self.count += 1
+            self.asked = self.count
+
+    def _received(self, payload) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if isinstance(payload, str):
+            return
+        msg = ForwardMsg()
+        msg.ParseFromString(payload)
+        kind = msg.WhichOneof("type")
+        if kind == "new_session":
+            self.count += 1
+            self.started = self.count
+        elif (
+            kind == "script_finished" and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN
+        ):
+            self.count += 1
+            self.ended = self.count
+
+    def settled(self) -> bool:
+        return self.sockets > 0 and self.asked < self.started < self.ended
+
+
+def track_runs(page) -> None:
+    """Follow ``page``'s script runs (:class:`ScriptRuns`) for :func:`wait_for_app`."""
+    ScriptRuns().attach(page)
+
+
+#: How long a widget may take to send its value after the test's action (see wait_for_app).
+SEND_GRACE_MS = 250
+#: The app's own run state (``data-test-script-state`` of ``stApp``) once its runs are over.
+_NOT_RUNNING = """() => {
+  const app = document.querySelector("[data-testid='stApp']");
+  return app && !["running", "rerunRequested", "stopRequested"].includes(app.dataset.testScriptState);
+}"""
+#: Two animation frames: the browser has drawn what the last run's messages changed.
+_TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
 def wait_for_app(page) -> None:
-    """Wait until Streamlit has finished running the script (no 'Running...' status)."""
+    """Wait until the app's script runs are over and drawn.
+
+    On a page followed by :func:`track_runs` (every page of the fixtures ``page``, ``phone`` and
+    of the contexts ``browser.new_context()`` makes): until a run started after the page's last
+    run request and ended (:class:`ScriptRuns`), the app's run state says so, and two animation
+    frames went by, after a quarter of a second for a widget to send its value. On any other page:
+    until the status widget no longer says "Running" (it shows only once a run has lasted 500
+    ms), then half a second.
+    """
     page.wait_for_selector("[data-testid='stApp']", timeout=30_000)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-        " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
-        timeout=60_000,
-    )
-    page.wait_for_timeout(500)
+    runs = getattr(page, "_script_runs", None)
+    if runs is None:
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+            " || !document.querySelector('[data-testid=\"stStatusWidget\"]').innerText.includes('Running')",
+            timeout=60_000,
+        )
+        page.wait_for_timeout(500)
+        return
+    # A widget may send its new value after the test's action returned (a slider's keys are
+    # debounced by about 200 ms in Streamlit's frontend; Streamlit's own end-to-end tests wait
+    # 210 ms for the same reason): the run it asks for must be the one waited for.
+    page.wait_for_timeout(SEND_GRACE_MS)
+    bound = time.monotonic() + 120  # a bound on a loaded machine, not a settle
+    while not runs.settled():
+        if time.monotonic() > bound:
+            state = (runs.asked, runs.started, runs.ended, runs.sockets)
+            pytest.fail(
+                f"the app's script run did not end in 120 s (asked, started, ended, sockets: {state})"
+            )
+        page.wait_for_timeout(20)  # lets Playwright deliver the websocket's frames
+    page.wait_for_function(_NOT_RUNNING, timeout=60_000)
+    page.evaluate(_TWO_FRAMES)
 
 
 def screenshot(page, name: str) -> Path:

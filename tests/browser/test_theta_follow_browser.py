@@ -272,3 +272,33 @@ def test_the_q_classes_p1_cursor_follows_its_slider_before_the_server_hears(page
     )
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "q_cursor_follow_after_server")
+
+
+def test_beta_keys_restyle_the_curves_colour_and_dash_before_the_server_hears(page, app_url):
+    """The first frame of a β move already has the new β's colour and dash (a setting's style
+    comes from its key, which holds β): the same as the server's figure draws once it hears."""
+    from offcenter.viz.styles import setting_style
+
+    style = """() => {
+      const gd = document.querySelector('.oc-follow-figure');
+      const t = gd.data.find((d) => d.name.startsWith('off-centered Daroczy'));
+      return [t.name, t.line.color, t.line.dash, t.x.length];
+    }"""
+    _open(page, app_url + BETA_URL)
+    old = setting_style("oc_daroczy_b2")
+    assert page.evaluate(style)[1:3] == [old.color, old.dash]
+    slider = page.get_by_role("slider", name=re.compile(r"^β")).first
+    slider.focus()
+    page.evaluate("() => { window.__hold.on = true; }")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        f"() => ({style})()[0] === 'off-centered Daroczy (β = 2.1)'", timeout=10_000
+    )
+    new = setting_style("oc_daroczy_b2.1")
+    name, color, dash, n = page.evaluate(style)
+    assert n == 101 and [color, dash] == [new.color, new.dash]  # the browser's first frame
+    page.evaluate("() => window.__hold.flush()")
+    page.wait_for_function("() => location.search.includes('beta=2.1')", timeout=60_000)
+    wait_for_app(page)
+    page.wait_for_function(f"() => ({style})()[3] > 101", timeout=60_000)  # the server's
+    assert page.evaluate(style)[1:3] == [new.color, new.dash]

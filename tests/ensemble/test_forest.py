@@ -281,7 +281,6 @@ def test_trees_on_the_forests_presorted_columns_are_the_trees_own(kw, monkeypatc
     own = ForestClassifier(**params).fit(X, y)
     for a, b in zip(fast.estimators_, own.estimators_):
         assert a.to_dict()["nodes"] == b.to_dict()["nodes"]
-    assert all(not hasattr(t, "_presorted") for t in fast.estimators_)
     ints = ForestClassifier(**params).fit(np.round(X[:, :3] * 3).astype(np.int64), y)
     monkeypatch.setattr(fm, "PRESORT", True)
     ints2 = ForestClassifier(**params).fit(np.round(X[:, :3] * 3).astype(np.int64), y)

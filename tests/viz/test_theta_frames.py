@@ -124,3 +124,31 @@ def test_slider_steps_run_from_low_to_high_by_step(low, step, count):
     assert len(steps) == count + 1
     assert steps[0] == pytest.approx(low) and steps[-1] == pytest.approx(high)
     assert np.diff(steps) == pytest.approx([step] * count, abs=1e-9) if count else True
+
+
+def test_a_parameters_frames_carry_each_steps_colour_dash_and_marker():
+    """The style of a setting comes from its key, which holds the parameter's value: each step
+    of β's frames has the colour, dash and marker the server's figure gives that β."""
+    from offcenter.app.curve_pages import cached_param_frames_json
+    from offcenter.measures.curves import moved_setting
+    from offcenter.viz.styles import setting_style
+
+    spec = MeasureSetting("daroczy", theta="prior", beta=2.0)
+    frames = json.loads(cached_param_frames_json([spec], 0.3, "beta", 2.0))
+    styles = frames["styles"]["oc_daroczy_b2"]
+    assert len(styles["color"]) == len(frames["steps"]) == len(styles["dash"])
+    k = frames["steps"].index(2.3)
+    at = setting_style("oc_daroczy_b2.3")
+    assert (styles["color"][k], styles["dash"][k], styles["symbol"][k]) == (
+        at.color,
+        at.dash,
+        at.symbol,
+    )
+    assert moved_setting(spec, "beta", 2.3).key == "oc_daroczy_b2.3"
+    # a step's style is not the first step's (the old browser kept the old colour and dash)
+    assert {(c, d) for c, d in zip(styles["color"], styles["dash"])} != {
+        (styles["color"][0], styles["dash"][0])
+    }
+    # without styles, none are carried
+    g = np.linspace(0, 1, 3)
+    assert encode_frames(g, {"a": np.zeros((1, 3))}, [0.5])["styles"] == {}

@@ -57,11 +57,11 @@ from offcenter.evaluation.benchmark import (
 from offcenter.evaluation.benchmark import environment_versions as versions
 from offcenter.evaluation.cli_common import (
     CliError,
-    _int_at_least,
-    _n_jobs,
-    _settings,
-    _write,
     comma_list_of,
+    int_at_least,
+    n_jobs_count,
+    settings_list,
+    write_text_file,
 )
 from offcenter.evaluation.wording import p_text
 from offcenter.measures.settings import STUDY_SETTINGS
@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--settings",
-        type=_settings,
+        type=settings_list,
         default=None,
         help="comma-separated measure settings (default: "
         + ",".join(STUDY_SETTINGS)
@@ -151,12 +151,12 @@ def build_parser() -> argparse.ArgumentParser:
         "sets relative to 'tree' (about 1.4 CPU-minutes; docs/imbalanced_study.md says how "
         "measured): " + "; ".join(f"{k} = {v} (x{MODEL_COST[k]:g})" for k, v in MODELS.items()),
     )
-    p.add_argument("--folds", type=_int_at_least(2), default=5)
-    p.add_argument("--repeats", type=_int_at_least(1), default=3)
-    p.add_argument("--seed", type=_int_at_least(0), default=0)
+    p.add_argument("--folds", type=int_at_least(2), default=5)
+    p.add_argument("--repeats", type=int_at_least(1), default=3)
+    p.add_argument("--seed", type=int_at_least(0), default=0)
     p.add_argument(
         "--max-depth",
-        type=_int_at_least(1),
+        type=int_at_least(1),
         default=5,
         help="depth of the depth-limited trees (default 5)",
     )
@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
         "impurity (rpart's complexity parameter; default 0.01)",
     )
     p.add_argument(
-        "--n-estimators", type=_int_at_least(1), default=25, help="trees per forest (default 25)"
+        "--n-estimators", type=int_at_least(1), default=25, help="trees per forest (default 25)"
     )
     p.add_argument(
         "--only",
@@ -178,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--n-jobs",
-        type=_n_jobs,
+        type=n_jobs_count,
         default=-1,
         help="joblib workers (default -1: all cores); the numbers are the same whatever runs them",
     )
@@ -432,7 +432,7 @@ def _write_folds(path: Path, folds: pd.DataFrame) -> None:
     """The per-fold CSV; gzip-compressed (reproducibly: no time stamp) when it ends in .gz."""
     text = folds.to_csv(index=False)  # full precision: --report rebuilds the same tables
     if path.suffix != ".gz":
-        _write(path, text)
+        write_text_file(path, text)
         return
     if path.parent and not path.parent.exists():
         raise CliError(f"{path}: its folder {path.parent} does not exist")
@@ -495,7 +495,7 @@ def _report_only(args) -> int:
     meta = json.loads(meta_file.read_text(encoding="utf-8")) if meta_file.exists() else {}
     text = markdown_report(folds, meta)
     if args.markdown is not None:
-        _write(args.markdown, text + "\n")
+        write_text_file(args.markdown, text + "\n")
     else:
         print(text)
     return 0
@@ -527,7 +527,7 @@ def main(argv: list[str] | None = None) -> int:
             cp=args.cp,
             n_estimators=args.n_estimators,
         )
-        settings = args.settings or _settings(",".join(STUDY_SETTINGS))
+        settings = args.settings or settings_list(",".join(STUDY_SETTINGS))
         keys = [s.key for s in settings]
         if "shannon" not in keys:
             parser.error("--settings must include shannon (the reference)")
@@ -626,7 +626,7 @@ def main(argv: list[str] | None = None) -> int:
             folds = table(done_rows)
             _write_folds(args.out, folds)
             meta = meta_for(folds, time.perf_counter() - t0, False)
-            _write(_meta_path(args.out), json.dumps(meta, indent=1, default=str) + "\n")
+            write_text_file(_meta_path(args.out), json.dumps(meta, indent=1, default=str) + "\n")
 
         def checkpoint(rows: list[dict]) -> None:
             """Every minute, the groups finished so far (a killed run can --resume)."""
@@ -659,10 +659,10 @@ def main(argv: list[str] | None = None) -> int:
         meta = meta_for(folds, wall, True)
         if args.out is not None:  # the results first: the report is rebuilt from them
             _write_folds(args.out, folds)
-            _write(_meta_path(args.out), json.dumps(meta, indent=1, default=str) + "\n")
+            write_text_file(_meta_path(args.out), json.dumps(meta, indent=1, default=str) + "\n")
         text = markdown_report(folds, meta)
         if args.markdown is not None:
-            _write(args.markdown, text + "\n")
+            write_text_file(args.markdown, text + "\n")
         if args.out is None and args.markdown is None:
             print(text)
         if not args.quiet:
