@@ -13,7 +13,11 @@
   (``OPENBLAS_NUM_THREADS=1``..., unless already set): a second thread only contends with the
   other worker, and on a 2-core machine it doubled the CPU time of the study's ``--report``.
 - **AppTest**: :func:`run_app` opens a page (or reruns one) and fails on any exception the
-  script raised; the ``run_app`` fixture hands out the same function.
+  script raised; the ``run_app`` fixture hands out the same function. Per test process, the
+  installed packages are scanned for components once, each page is compiled once, and a run's
+  end is waited for on an event (each was repeated work of every AppTest run).
+- **Bytecode caches on** whatever ``PYTHONDONTWRITEBYTECODE`` says (pytest's rewritten test
+  modules are kept instead of being rewritten by every worker).
 
 Run the suite from the repository root: ``pytest -n 2`` (pytest-xdist, everything) or the
 everyday run above.
