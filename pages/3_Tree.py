@@ -423,7 +423,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
     with side:
         plan = tree_view.plan_drawing(draw_clf, draw_key, draw_size, tree_tag, focus)
         if not lecture or plan.font < draw_size.font_size - 2.5:  # lecture: when shrunk
-            st.caption(plan.caption(draw_tree.depth, draw_size, stepping is not None))
+            st.caption(plan.caption(draw_tree.depth, draw_size, stepping is not None, lecture))
     if chart_box is None:
         chart_box = st.container()
     verdict_table_box = None
