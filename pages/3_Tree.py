@@ -483,21 +483,17 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
             f"n = {int(round(node.n))}; prediction: {node.prediction}"
             + (f"; {node.n_missing} with missing values" if getattr(node, "n_missing", 0) else "")
         )
+    # the node's tables are cached per node (its rows, split and the search's settings), not per
+    # tree: a grow after a depth change finds the nodes it shares with the tree before computed
+    tables_key = tree_click.node_key(
+        tree_state.grown.data_key, tree_state.grown.params_json, clf, node
+    )
     with right:
         st.subheader("Impurity under each measure")
-        settings = node_settings.node_comparison_settings(len(clf.classes_))
-        imps = clf.node_impurities(node.id, settings)
         if clf.setting_.info.setting_note:  # a split criterion's (the registry's text)
             st.caption(clf.setting_.info.setting_note)
-        labels = imps.attrs.get("labels", {})
-        # the values first: a long label never pushes them out of a narrow column
         show_table(
-            pd.DataFrame(
-                {
-                    "impurity": imps.to_numpy(dtype=float),
-                    "measure": node_settings.prior_labels(imps.index, clf.prior_, labels),
-                }
-            ),
+            node_settings.impurity_table(tables_key, node.id, clf),
             column_config={
                 "impurity": st.column_config.NumberColumn(
                     "impurity", format=node_settings.NUMBER_FORMAT
@@ -534,11 +530,6 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         config={"displaylogo": False, "displayModeBar": not size.phone},
     )
 
-    # the node's tables are cached per node (its rows, split and the search's settings), not per
-    # tree: a grow after a depth change finds the nodes it shares with the tree before computed
-    tables_key = tree_click.node_key(
-        tree_state.grown.data_key, tree_state.grown.params_json, clf, node
-    )
     with tab_best:
         cands = node_settings.show_node_comparison(
             clf, node, tables_key, tree_tag, stem=stem, present=size.present, X=X, y=y
