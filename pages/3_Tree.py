@@ -35,7 +35,7 @@ from offcenter.app.prefetch import prefetch
 from offcenter.app.row_trace import trace_section
 from offcenter.app.tables import show_table
 from offcenter.app.tree_page import PREFIX, SCHEMA, SCORES, cached_fit, cached_profile, cached_xy
-from offcenter.app.tree_session import ForcedSplit, Grow, MakeLeaf, TreeSession
+from offcenter.app.tree_session import ForcedSplit, Grow, MakeLeaf
 from offcenter.app.tree_steps import show_step_verdict, step_controls
 from offcenter.app.two_trees import compare_two_trees
 from offcenter.data.csv_io import DataProblem, infer_kinds, quick_sample_size, too_large
@@ -49,13 +49,12 @@ from offcenter.viz.tree_image import FORMATS, tree_image
 ensure_router()  # a first visit straight to this page still goes through app.py
 st.set_page_config(page_title="Tree - offcenter", layout="wide")
 
-S = st.session_state
+page = tree_page.TreePageState()  # the page's session state (keys tr_*), named
 node_settings.upgrade_link(st.query_params)  # measure=..&theta=.. of older links
-if PREFIX + tree_page.ANCHOR not in S:
-    S["tr_view_pending"] = True  # the page opens: the link's (or the saved) view applies once
-url_warnings = urlstate.restore(SCHEMA, S, st.query_params, PREFIX, anchor=tree_page.ANCHOR)
+# a link rules when the page opens, else the values left (urlstate.restore); when it opens,
+# the link's (or the saved) view applies once (page.take_view_pending); the tree session
+url_warnings = page.open()
 url_warnings += tree_restore.start(SCHEMA, PREFIX)  # a link's edits, a session file opened
-S.setdefault("tr_session", TreeSession())  # the grown tree, its edits, the selected node
 present = presentation.is_on()
 phone = presentation.is_narrow()  # the window's width (before its report: the User-Agent)
 size = tree_page.view_size(present, phone)  # a link's present=1 does not apply on a phone
@@ -68,8 +67,8 @@ if lecture:
 
 def write_link() -> None:
     """Keep the page's values (across pages) and write them to the address."""
-    urlstate.save(SCHEMA, S, PREFIX)
-    urlstate.sync_out(SCHEMA, S, st.query_params, PREFIX)
+    page.save()
+    page.sync_out()
 
 
 # ------------------------------------------------------------------------------ page
@@ -135,31 +134,29 @@ target = pick_target(PREFIX, picked, columns, container=tc1)
 candidates_features = [c for c in columns if c != target]
 default_features = [c for c in candidates_features if c not in ids] or candidates_features
 features_key = f"tr_features_{data_hash}_{target}"
-last = S.get("tr_last_choice")
+last = page.last_choice
 if (
     last is not None
     and last["data"] == data_hash
     and last["target"] != target
-    and features_key not in S
-    and features_key not in S.get(PREFIX + "keep", {})
+    and page.features_unset(features_key)
 ):
     # a new target: the features chosen stay, without the new target; the old target is
     # not silently added as a feature (it is said, below)
     carried, note = tree_page.carry_features(
         last["features"], last["target"], target, candidates_features
     )
-    S[features_key] = carried
-    S["tr_target_note"] = note
+    page.carry_features(features_key, carried, note)
 features = tc2.multiselect(
     "Features",
     candidates_features,
     key=keep(PREFIX, features_key, default_features),
 )
-S["tr_last_choice"] = {"data": data_hash, "target": target, "features": list(features)}
-if S.get("tr_target_note"):
-    tc2.info(md_escape(S["tr_target_note"]))
+page.last_choice = {"data": data_hash, "target": target, "features": list(features)}
+if page.target_note:
+    tc2.info(md_escape(page.target_note))
     if last is not None and last["target"] == target and last["features"] != list(features):
-        S["tr_target_note"] = None  # shown until the features are changed by hand
+        page.target_note = None  # shown until the features are changed by hand
 tree_page.show_many_valued(  # chance winners, offers
     df, features, kinds, features_key, cache_key=f"{data_hash}/{overrides_json}"
 )
@@ -279,8 +276,8 @@ def settings_section(class_counts, data_key: str, X, y) -> dict:
     info_box = st.empty()  # "the settings changed": filled here, or by the page's grow block
     if _in_fragment_run():
         write_link()
-        tree_restore.publish_edits(SCHEMA, PREFIX, S.tr_session, Grow(data_key, params_json))
-        if S.tr_session.settings_changed(params_json):
+        tree_restore.publish_edits(SCHEMA, PREFIX, page.session, Grow(data_key, params_json))
+        if page.session.settings_changed(params_json):
             info_box.info(SETTINGS_CHANGED)
             # the grow's work, done while the student reaches for the button
             prefetch(lambda: tree_click.grow_tree(data_key, params_json, X, y, size))
@@ -318,7 +315,7 @@ remember(
 )
 write_link()
 
-tree_state = S.tr_session
+tree_state = page.session
 grow = st.button("Grow the tree", type="primary", key="tr_grow")
 tree_restore.restore_tree(
     PREFIX,
@@ -379,11 +376,11 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
     tree = clf.tree_
     nodes = tree.nodes
     tree_state.check_node(len(nodes))
-    if S.pop("tr_view_pending", False):  # the link's (or the saved) selected node, once
-        asked = int(S.get("tr_node", 0) or 0)
+    if page.take_view_pending():  # the link's (or the saved) selected node, once
+        asked = page.asked_node
         if 0 <= asked < len(nodes):
             tree_state.node = asked
-        S["tr_view_node"] = tree_state.node
+        page.view_node = tree_state.node
 
     # ---------------------------------------------------------------- the tree
     # the lecture view (presentation mode, wide screen): controls and verdict left, tree right
@@ -402,18 +399,15 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
                 + ("; edited by hand" if tree_state.edited else "")
             )
     # a click on a node (read before drawing so that the figure shows it selected)
-    event_state = S.get("tr_chart")
+    event_state = page.chart_event
     tree_state.click(selected_node(event_state) if event_state is not None else None, len(nodes))
-    if tree_state.node != S.get("tr_view_node"):  # another node: the gain plot's default feature
-        S["tr_view_node"] = tree_state.node
-        S["tr_thr_feature"] = ""
-    S["tr_node"] = int(tree_state.node)
+    page.follow_node(tree_state.node)  # another node: the gain plot's default feature
 
     # ---------------------------------------- step-through (offcenter.app.tree_steps) >>>
     # in step mode the drawing is the partial tree (draw_*); everything else is the whole tree's
     with side:
         stepping = step_controls(clf, tree_state, tree_key, short=lecture)
-    S["tr_node"] = int(tree_state.node)  # a step selects the node it splits
+    page.node = tree_state.node  # a step selects the node it splits
     draw_clf, draw_key = (clf, tree_key) if stepping is None else (stepping.clf, stepping.key)
     draw_tree = draw_clf.tree_
     focus = None if stepping is None else stepping.step.full_node
@@ -423,7 +417,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
     with side:
         plan = tree_view.plan_drawing(draw_clf, draw_key, draw_size, tree_tag, focus)
         if not lecture or plan.font < draw_size.font_size - 2.5:  # lecture: when shrunk
-            st.caption(plan.caption(draw_tree.depth, draw_size, stepping is not None))
+            st.caption(plan.caption(draw_tree.depth, draw_size, stepping is not None, lecture))
     if chart_box is None:
         chart_box = st.container()
     verdict_table_box = None
@@ -489,21 +483,17 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
             f"n = {int(round(node.n))}; prediction: {node.prediction}"
             + (f"; {node.n_missing} with missing values" if getattr(node, "n_missing", 0) else "")
         )
+    # the node's tables are cached per node (its rows, split and the search's settings), not per
+    # tree: a grow after a depth change finds the nodes it shares with the tree before computed
+    tables_key = tree_click.node_key(
+        tree_state.grown.data_key, tree_state.grown.params_json, clf, node
+    )
     with right:
         st.subheader("Impurity under each measure")
-        settings = node_settings.node_comparison_settings(len(clf.classes_))
-        imps = clf.node_impurities(node.id, settings)
         if clf.setting_.info.setting_note:  # a split criterion's (the registry's text)
             st.caption(clf.setting_.info.setting_note)
-        labels = imps.attrs.get("labels", {})
-        # the values first: a long label never pushes them out of a narrow column
         show_table(
-            pd.DataFrame(
-                {
-                    "impurity": imps.to_numpy(dtype=float),
-                    "measure": node_settings.prior_labels(imps.index, clf.prior_, labels),
-                }
-            ),
+            node_settings.impurity_table(tables_key, node.id, clf),
             column_config={
                 "impurity": st.column_config.NumberColumn(
                     "impurity", format=node_settings.NUMBER_FORMAT
@@ -540,11 +530,6 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         config={"displaylogo": False, "displayModeBar": not size.phone},
     )
 
-    # the node's tables are cached per node (its rows, split and the search's settings), not per
-    # tree: a grow after a depth change finds the nodes it shares with the tree before computed
-    tables_key = tree_click.node_key(
-        tree_state.grown.data_key, tree_state.grown.params_json, clf, node
-    )
     with tab_best:
         cands = node_settings.show_node_comparison(
             clf, node, tables_key, tree_tag, stem=stem, present=size.present, X=X, y=y

@@ -358,6 +358,22 @@ def compute_node_tables(node: int, clf) -> dict:
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
+def impurity_table(tree_key: str, node: int, _clf) -> pd.DataFrame:
+    """The node's impurity under each compared setting (``impurity``, then ``measure``: the
+    setting's label with theta resolved on the prior), once per node (``tree_key``, as
+    :func:`node_tables`) and process; read-only. The values first: a long label never pushes
+    them out of a narrow column."""
+    imps = _clf.node_impurities(node, node_comparison_settings(len(_clf.classes_)))
+    labels = imps.attrs.get("labels", {})
+    return pd.DataFrame(
+        {
+            "impurity": imps.to_numpy(dtype=float),
+            "measure": prior_labels(imps.index, _clf.prior_, labels),
+        }
+    )
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
 def feature_table(tree_key: str, node: int, choice: str, _optima) -> pd.DataFrame:
     """:func:`offcenter.viz.comparison.own_feature_table` of the node under ``choice`` (a
     setting key, or ``"(all settings)"``), once per (tree, node, choice); read-only."""

@@ -33,11 +33,13 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from offcenter.app import heavy_work, node_settings, tree_restore, urlstate
+from offcenter.app.tree_session import TreeSession
 from offcenter.app.two_trees import DEFAULT_A, DEFAULT_B, LAYOUTS
 from offcenter.data.csv_io import (
     apply_kinds,
@@ -58,6 +60,7 @@ __all__ = [
     "SCORES",
     "VIEW_FIELDS",
     "SCHEMA",
+    "TreePageState",
     "tree_params",
     "cached_profile",
     "cached_xy",
@@ -154,6 +157,109 @@ SCHEMA = urlstate.Schema(
 )
 #: A field whose widget every run of the page draws (see :func:`urlstate.restore`).
 ANCHOR = "setting"
+
+
+class TreePageState(urlstate.PageState):
+    """The Tree page's state (keys ``tr_*``, see :class:`offcenter.app.urlstate.PageState`):
+    its link fields, the tree session, the node the view follows, the features carried to a
+    new target.
+
+    >>> page = TreePageState({}, {})
+    >>> page.opening, page.open(), page.take_view_pending(), page.take_view_pending()
+    (True, [], True, False)
+    >>> page.session.grown is None, page.asked_node
+    (True, 0)
+    >>> page.follow_node(3); page.node, page.get("view_node"), page.get("thr_feature")
+    (3, 3, '')
+    """
+
+    schema = SCHEMA
+    prefix = PREFIX
+    anchor = ANCHOR
+
+    def open(self) -> list[str]:
+        """Restore the page (:meth:`restore`, anchored on :data:`ANCHOR`); when it opens, the
+        link's (or the saved) view applies once (:meth:`take_view_pending`); the tree session
+        is made when missing (:attr:`session`). Returns the link's warnings."""
+        if self.opening:
+            self.set("view_pending", True)
+        warnings = self.restore()
+        self.default("session", TreeSession())
+        return warnings
+
+    @property
+    def session(self) -> TreeSession:
+        """The grown tree, its edits, the selected node (made when first asked)."""
+        return self.default("session", TreeSession())
+
+    def take_view_pending(self) -> bool:
+        """True once after the page opened: the link's (or the saved) selected node applies."""
+        return bool(self.state.pop(self.prefix + "view_pending", False))
+
+    @property
+    def asked_node(self) -> int:
+        """The selected node the link (or the saved values) asks for."""
+        return int(self.get("node", 0) or 0)
+
+    @property
+    def node(self) -> int:
+        """The selected node, in the link."""
+        return int(self.get("node", 0) or 0)
+
+    @node.setter
+    def node(self, node: int) -> None:
+        self.set("node", int(node))
+
+    @property
+    def view_node(self) -> int | None:
+        """The node the view (the gain plot's feature) was set for."""
+        return self.get("view_node")
+
+    @view_node.setter
+    def view_node(self, node: int) -> None:
+        self.set("view_node", node)
+
+    def follow_node(self, node: int) -> None:
+        """The selected node is ``node``: another node than the view's resets the gain plot's
+        feature to its default."""
+        if node != self.view_node:
+            self.view_node = node
+            self.set("thr_feature", "")
+        self.node = node
+
+    @property
+    def chart_event(self) -> Any:
+        """The tree chart's selection event (None before a click)."""
+        return self.get("chart")
+
+    @property
+    def last_choice(self) -> dict | None:
+        """The data, target and features of the last run: ``{"data", "target", "features"}``."""
+        return self.get("last_choice")
+
+    @last_choice.setter
+    def last_choice(self, choice: dict) -> None:
+        self.set("last_choice", choice)
+
+    def features_unset(self, features_key: str) -> bool:
+        """True when the features widget ``features_key`` holds nothing yet (not drawn, not
+        kept across pages)."""
+        return features_key not in self.state and features_key not in self.get("keep", {})
+
+    def carry_features(self, features_key: str, features: list, note: str | None) -> None:
+        """A new target: the features widget ``features_key`` starts on ``features`` (the
+        ones chosen, see :func:`carry_features`), with ``note`` said beside it."""
+        self.state[features_key] = features
+        self.target_note = note
+
+    @property
+    def target_note(self) -> str | None:
+        """What the features carried to a new target left out (shown until they change)."""
+        return self.get("target_note")
+
+    @target_note.setter
+    def target_note(self, note: str | None) -> None:
+        self.set("target_note", note)
 
 
 def tree_params(

@@ -97,8 +97,12 @@ class DrawPlan:
     font: float
     sideways: bool = False
 
-    def caption(self, full_depth: int, size: ViewSize, stepping: bool) -> str:
-        """What the caption under the controls says of the drawing."""
+    def caption(self, full_depth: int, size: ViewSize, stepping: bool, short: bool = False) -> str:
+        """What the caption under the controls says of the drawing; ``short``: only that it
+        is drawn smaller than the size asked (the lecture view's narrow column, above the
+        step's verdict)."""
+        if short:
+            return f"Drawn smaller to fit the chart: text about {self.font:.0f} px."
         text = f"Depth shown: {self.shown} of {full_depth}" + (
             " (the whole tree)" if self.depth is None else " (deeper levels collapsed)"
         )

@@ -608,6 +608,8 @@ class PageState:
     schema: Schema
     #: The prefix of the page's session-state keys (its widget keys).
     prefix: str = ""
+    #: The field whose widget the page always draws (None: the schema's first, see :func:`restore`).
+    anchor: str | None = None
 
     def __init__(self, state: Any = None, query: Any = None) -> None:
         if state is None or query is None:
@@ -637,11 +639,12 @@ class PageState:
     @property
     def opening(self) -> bool:
         """True when the page opens (its first field's key is missing, see :func:`restore`)."""
-        return self.prefix + next(iter(self.schema)).name not in self.state
+        anchor = self.anchor if self.anchor is not None else next(iter(self.schema)).name
+        return self.prefix + anchor not in self.state
 
     def restore(self) -> list[str]:
         """:func:`restore` for this page: a link rules when it opens, else the saved values."""
-        return restore(self.schema, self.state, self.query, self.prefix)
+        return restore(self.schema, self.state, self.query, self.prefix, self.anchor)
 
     def values(self) -> dict[str, Any]:
         """The page's link fields' current values (:func:`current_values`)."""

@@ -134,7 +134,8 @@ def test_step_4_is_pima_with_the_off_centered_shannon_on_the_prior():
             assert f == page_fields[f.name]
     tree_src = (ROOT / "pages" / "3_Tree.py").read_text(encoding="utf-8")
     # the page reads the schema the lessons write (one home: offcenter.app.tree_page)
-    assert "urlstate.restore(SCHEMA, S, st.query_params, PREFIX" in tree_src
+    assert "tree_page.TreePageState()" in tree_src and "page.open()" in tree_src
+    assert tree_page.TreePageState.schema is tree_page.SCHEMA
     assert lesson.TREE_LINK_SCHEMA is tree_page.SCHEMA
     assert "data" in tree_page.SCHEMA and "setting" in tree_page.SCHEMA
 

@@ -251,3 +251,24 @@ def test_the_worked_calculation_of_any_setting_is_drawn_when_opened():
     md = "\n".join(m.value for m in at.markdown)
     assert "bmi" in md and "Gini" in md
     assert not at.exception
+
+
+def test_the_node_impurity_table_is_each_node_s_under_every_setting():
+    """The "Impurity under each measure" table (cached per node, shared with the node's other
+    tables' key) shows the selected node's impurity under every compared setting, labelled with
+    theta resolved on the prior; another node shows its own."""
+    from offcenter.app.node_settings import node_comparison_settings
+
+    at = run(data="pima", setting="oc_shannon", max_depth="2")
+    clf = at.session_state["tr_session"].current
+    settings = node_comparison_settings(len(clf.classes_))
+    for node in (0, 2):
+        if node:  # a link to another node of the same tree
+            at = run(data="pima", setting="oc_shannon", max_depth="2", node=str(node))
+        shown = frame(at, "impurity", "measure").value
+        expected = clf.node_impurities(node, settings)
+        assert shown["impurity"].tolist() == expected.tolist()
+        assert "off-centered Shannon, θ = prior (0.65, 0.35)" in shown["measure"].tolist()
+    # node 2 is not the root: the two tables differ
+    root = clf.node_impurities(0, settings).tolist()
+    assert shown["impurity"].tolist() != root

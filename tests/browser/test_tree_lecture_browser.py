@@ -284,6 +284,11 @@ def _step_through_multiway(page, url, shots, present):
             assert m["scroll"] == 0 and bottom <= 900, (k, m["chart"])
             if tree.nodes[node].depth <= 1:
                 assert m["font"] >= 18 and m["least"] >= 18, (k, m)
+            # the controls and the step's verdict beside the tree, on the first screen
+            verdict = page.get_by_text(f"Step {k}: node {node} is split", exact=False)
+            assert _on_first_screen(verdict.bounding_box(), 900), k
+            alert = page.locator("[data-testid='stAlert']").first
+            assert _on_first_screen(alert.bounding_box(), 900), k
         assert page.locator("[data-testid='stException']").count() == 0
         _shot(page, f"{shots}{k}")
 

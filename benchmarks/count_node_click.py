@@ -1,0 +1,100 @@
+"""Instructions of the computed part of first node clicks on the Tree page (not a test).
+
+A first click on a node computes its tables (:func:`offcenter.app.node_settings.compute_node_tables`),
+the per-feature table (:func:`offcenter.viz.comparison.own_feature_table`), the own-optima CSV
+and the gain curves of the feature the page shows first
+(:meth:`offcenter.TreeClassifier.threshold_gains`). This counts their instructions under
+valgrind's callgrind (Debian package ``valgrind``, a dev-only tool) on about 12 nodes spread
+over the page's default tree (depth 5) of each data set: a count repeatable to a few parts in a
+thousand whatever else the machine runs, unlike a time. One first click per node is warmed up
+uncounted (imports, allocator).
+
+    python benchmarks/count_node_click.py [--data pima,german_credit]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def click(clf, i: int, settings) -> None:
+    """The computed part of a first click on node ``i``."""
+    from offcenter.app import node_settings as ns
+    from offcenter.app.downloads import frame_csv
+    from offcenter.viz.comparison import own_feature_table
+
+    tables = ns.compute_node_tables(i, clf)
+    cands = tables["cands"]
+    if not len(cands):
+        return
+    own_feature_table(tables["optima"], None)
+    frame_csv(tables["optima"].drop(columns=["groups"]))
+    numeric = [str(f) for f, k in zip(cands["feature"], cands["kind"]) if k == "numeric"]
+    if numeric:
+        split = clf.tree_.nodes[i].split
+        own = split is not None and str(split.feature) in numeric
+        clf.threshold_gains(i, str(split.feature) if own else numeric[0], settings)
+
+
+def worker(names: list[str]) -> None:
+    """Inside valgrind: per data set, one uncounted click, then the counted ones (dumped)."""
+    sys.path.insert(0, str(ROOT))
+    from offcenter import TreeClassifier
+    from offcenter.app import node_settings as ns
+    from offcenter.data.datasets import DATASETS, load
+
+    pid = str(os.getpid())
+
+    def ctl(*args):
+        subprocess.run(["callgrind_control", *args, pid], capture_output=True, check=False)
+
+    for name in names:
+        df = load(name)
+        target = DATASETS[name].target
+        clf = TreeClassifier(max_depth=5).fit(df.drop(columns=[target]), df[target])
+        settings = ns.node_comparison_settings(len(clf.classes_))
+        nodes = clf.tree_.nodes
+
+        click(clf, 0, settings)
+        ctl("-z")
+        ctl("-i", "on")
+        for i in range(0, len(nodes), max(1, len(nodes) // 12)):
+            click(clf, i, settings)
+        ctl("-i", "off")
+        ctl("-d", f"{name}:{len(range(0, len(nodes), max(1, len(nodes) // 12)))}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default="pima,german_credit")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker:
+        worker(args.worker.split(","))
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no"]
+        cmd += [f"--callgrind-out-file={os.path.join(tmp, 'cg.%p')}"]
+        cmd += [os.path.realpath(sys.executable), __file__, "--worker", args.data]
+        subprocess.run(cmd, capture_output=True, check=True)
+        print("| data set | nodes | instructions | per node |\n|---|---|---|---|")
+        for f in sorted(Path(tmp).iterdir()):
+            text = f.read_text(errors="replace")
+            trig = re.search(r"^desc: Trigger: dump (\S+):(\d+)", text, re.M)
+            tot = re.search(r"^totals: (\d+)", text, re.M)
+            if trig and tot:
+                n, total = int(trig.group(2)), int(tot.group(1))
+                print(f"| {trig.group(1)} | {n} | {total / 1e9:.3f} G | {total / n / 1e6:.0f} M |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
