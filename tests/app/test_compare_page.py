@@ -93,6 +93,7 @@ def test_run_shows_progress_tables_plots_downloads(steps):
     assert len(at.get("download_button")) == 3
 
 
+@pytest.mark.slow
 def test_results_are_cached_across_reruns_page_switches_and_sessions(steps):
     at = small(run())
     at.button(key="cm_run").click()
@@ -208,6 +209,7 @@ def test_url_settings_are_read_and_bad_values_fixed():
     assert "Link parameter fixed" in texts(at)
 
 
+@pytest.mark.slow
 def test_upload_good_and_bad(steps):
     at = run()
     data = (ROOT / "offcenter" / "data" / "bundled" / "glass_binary.csv").read_bytes()

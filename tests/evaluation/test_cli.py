@@ -24,6 +24,7 @@ def small_csv(tmp_path):
     return path
 
 
+@pytest.mark.slow
 def test_end_to_end_subprocess(tmp_path, small_csv):
     out, md = tmp_path / "r.csv", tmp_path / "r.md"
     cmd = [

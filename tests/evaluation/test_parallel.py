@@ -90,6 +90,7 @@ def test_progress_and_cancel_in_parallel(glass):
     assert res.folds["fold"].tolist() == sorted(res.folds["fold"].tolist())
 
 
+@pytest.mark.slow
 def test_stepwise_with_n_jobs(glass, sequential):
     X, y = glass
     cv = CrossValidation(X, y, SETTINGS, n_jobs=2, **KW)

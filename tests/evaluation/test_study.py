@@ -78,6 +78,7 @@ def _table_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith("|")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("study", STUDIES)
 def test_committed_tables_are_regenerated_from_committed_folds(study):
     md = (DOCS / f"{study}.md").read_text(encoding="utf-8")
@@ -92,6 +93,7 @@ def test_committed_tables_are_regenerated_from_committed_folds(study):
     assert _table_lines(text) == expected
 
 
+@pytest.mark.slow
 def test_refit_reproduces_committed_fold_metrics():
     """glass_binary, single trees, both leaf rules: the committed metrics, fold by fold."""
     md = (DOCS / "evaluation_trees.md").read_text(encoding="utf-8")
@@ -121,6 +123,7 @@ def test_refit_reproduces_committed_fold_metrics():
         pd.testing.assert_frame_equal(a, b, check_dtype=False, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_refit_reproduces_committed_forest_folds():
     """glass_binary, 10-tree forests, two settings: the committed forest metrics, fold by fold.
 

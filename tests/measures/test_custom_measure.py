@@ -230,6 +230,7 @@ def test_entry_point_group(tmp_path):
     assert out.stdout.split() == ["['dkm_half']", "True"]
 
 
+@pytest.mark.slow
 def test_curve_pages_show_an_installed_plugin(tmp_path):
     """An installed package's measure (entry point) is a choice of the curve pages, drawn raw
     and off-centered (AppTest in a fresh interpreter: the app loads the plugins at start)."""

@@ -257,6 +257,7 @@ def _run(code, args, pythonpath):
     )
 
 
+@pytest.mark.slow
 def test_models_with_a_custom_measure_save_and_load_in_a_fresh_process(tmp_path):
     (tmp_path / "my_measures_35.py").write_text(PLUGIN)
     model, proba = str(tmp_path / "model.joblib"), str(tmp_path / "proba.npy")

@@ -79,6 +79,7 @@ def test_positive_is_the_minority_without_a_positive_label(tmp_path):
         read_folder(tmp_path / "nowhere")
 
 
+@pytest.mark.slow
 def test_bad_input_is_handled_counted_and_reported(bad_folder):
     sets, _ = read_folder(bad_folder)
     settings = ["shannon", "oc_gini", "hellinger", "gini_balanced"]
@@ -166,6 +167,7 @@ def test_balanced_forest_model_grows_on_class_balanced_samples(bad_folder, monke
     pd.testing.assert_frame_equal(forest.reset_index(drop=True), balanced.reset_index(drop=True))
 
 
+@pytest.mark.slow
 def test_the_same_folds_and_numbers_whatever_n_jobs(bad_folder):
     sets, _ = read_folder(bad_folder)
     one = run_study(sets[:2], ["shannon", "gini"], ["forest"], QUICK, n_jobs=1)

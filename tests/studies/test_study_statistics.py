@@ -229,6 +229,7 @@ def test_inner_cv_alpha_is_a_candidate_of_the_path(folder):
 
 
 # ------------------------------------------------------------------ the new models
+@pytest.mark.slow
 def test_new_models_run_with_their_anchors(folder):
     sets, _ = read_folder(folder)
     models = ["pruned_cv", "laplace", "bagged_laplace", "balanced_forest"]

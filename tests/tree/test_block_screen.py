@@ -57,6 +57,7 @@ def _path(rng, q, length, scale, remove):
     return path, steps
 
 
+@pytest.mark.slow
 def test_row_bound_holds_on_random_paths():
     rng = np.random.default_rng(7)
     worst, checked = 0.0, 0

@@ -237,6 +237,7 @@ def test_float32_screening_with_missing_values_categories_and_feature_sampling(s
     )
 
 
+@pytest.mark.slow
 def test_float32_kernel_error_is_within_its_bound():
     rng = np.random.default_rng(11)
     worst = 0.0
