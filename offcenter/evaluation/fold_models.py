@@ -153,15 +153,21 @@ def cv_ccp_alpha(make, X_tr, y_tr, seed: int, n_splits: int = INNER_FOLDS, full=
     cands = _inner_candidates(make, X_tr, y_tr, n_splits, full)
     if cands is None:
         return 0.0
-    k = int(min(n_splits, pd.Series(y_tr).value_counts().min()))
-    inner = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
     errors = []
-    for tr, te in inner.split(np.zeros((len(y_tr), 1)), y_tr):
-        Xa, ya, Xb, yb = X_tr.iloc[tr], y_tr[tr], X_tr.iloc[te], y_tr[te]
+    for Xa, ya, Xb, yb in _inner_folds(X_tr, y_tr, n_splits, seed):
         errors.append(
             [_balanced_error(yb, p) for p in _pruned_predictions(make, cands, Xa, ya, Xb)]
         )
     return one_se_alpha_of_folds(cands, errors)
+
+
+def _inner_folds(X_tr, y_tr, n_splits: int, seed: int):
+    """The inner stratified folds of a training fold, as (X_train, y_train, X_test, y_test):
+    ``min(n_splits, rows of the smallest class)`` folds, shuffled with ``seed``."""
+    k = int(min(n_splits, pd.Series(y_tr).value_counts().min()))
+    inner = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+    for tr, te in inner.split(np.zeros((len(y_tr), 1)), y_tr):
+        yield X_tr.iloc[tr], y_tr[tr], X_tr.iloc[te], y_tr[te]
 
 
 def _criterion_loss(metric: str, rule, y_true, proba, classes, prior) -> float:
@@ -193,11 +199,8 @@ def cv_ccp_alpha_by(
     cands = _inner_candidates(make, X_tr, y_tr, n_splits, full)
     if cands is None:
         return 0.0
-    k = int(min(n_splits, pd.Series(y_tr).value_counts().min()))
-    inner = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
     errors = []
-    for tr, te in inner.split(np.zeros((len(y_tr), 1)), y_tr):
-        Xa, ya, Xb, yb = X_tr.iloc[tr], y_tr[tr], X_tr.iloc[te], y_tr[te]
+    for Xa, ya, Xb, yb in _inner_folds(X_tr, y_tr, n_splits, seed):
         classes, probas, prior = _pruned_probas(make, cands, Xa, ya, Xb)
         errors.append([_criterion_loss(metric, rule, yb, p, classes, prior) for p in probas])
     return one_se_alpha_of_folds(cands, errors)
