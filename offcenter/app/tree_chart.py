@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import nullcontext
 
 import streamlit as st
 import streamlit.components.v2 as _components_v2
@@ -34,30 +35,50 @@ from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
 from offcenter.app import theta_follow, tree_click
 from offcenter.viz.theta_frames import figure_json
 
-__all__ = ["CLICKED", "cached_chart", "click_state", "drawn_spec", "take_click", "tree_chart"]
+__all__ = [
+    "CLICKED",
+    "SELECTION_SUFFIX",
+    "cached_chart",
+    "click_state",
+    "drawn_spec",
+    "take_click",
+    "tree_chart",
+]
 
+#: The selection element's key: the chart's key and this.
+SELECTION_SUFFIX = "_oc_tree_selection"
 #: The session state key where the chart's callback leaves the node clicked (read once).
 CLICKED = "tr_chart_clicked"
 
+#: The state of each chart on the page, by its key, shared by the chart and its selection.
+_SHARED_JS = r"""
+const chartState = (key) => {
+  const all = window.__ocTreeCharts || (window.__ocTreeCharts = {});
+  return all[key] || (all[key] = {clicked: null, selected: null});
+};
+"""
+
 _JS = (
     theta_follow.LOAD_PLOTLY_JS
+    + _SHARED_JS
     + r"""
 const outlineOf = (S, id) => (id === null || id === undefined) ? null : (S.outlines[String(id)] || null);
 
+// the node outlined: the one clicked until the server has it, else the server's
+const wanted = (S) => (S.clicked !== null ? S.clicked : S.selected);
+
 // the selected node's outline: one trace restyled (nothing else of the figure changes)
-const outline = (S, id) => {
+const outline = (S) => {
+  const id = wanted(S);
   if (!S.drawn || id === S.shown) return;
   const o = outlineOf(S, id);
   S.shown = id;
   S.Plotly.restyle(S.gd, {x: [o ? o[0] : []], y: [o ? o[1] : []]}, [S.data.selected_at]);
 };
 
-const wanted = (S) => (S.clicked !== null ? S.clicked : S.data.selected);
-
 const render = (S) => {
   const d = S.data;
-  if (S.clicked !== null && d.selected === S.clicked) S.clicked = null;  // the server has it
-  if (d.figure === S.figureText && S.drawn) return outline(S, wanted(S));
+  if (d.figure === S.figureText && S.drawn) return outline(S);
   // another tree or view: the figure again (parsed afresh, Plotly keeps the arrays it gets)
   S.clicked = null;
   const fig = JSON.parse(d.figure);
@@ -74,30 +95,36 @@ const render = (S) => {
   S.drawn = true;
   S.shown = id;
   return (first ? S.Plotly.newPlot : S.Plotly.react)(S.gd, fig.data, fig.layout, config).then(() => {
-    if (!first) return;
-    S.gd.on('plotly_click', (ev) => {
-      const pt = ev && ev.points && ev.points.find((p) => p.data && p.data.name === 'nodes');
-      if (!pt) return;
-      const c = Array.isArray(pt.customdata) ? pt.customdata[0] : pt.customdata;
-      if (typeof c !== 'number') return;
-      S.clicked = c;
-      outline(S, c);  // at once, before the server answers
-      S.setTriggerValue('node', c);
-    });
+    if (first) {
+      S.gd.on('plotly_click', (ev) => {
+        const pt = ev && ev.points && ev.points.find((p) => p.data && p.data.name === 'nodes');
+        if (!pt) return;
+        const c = Array.isArray(pt.customdata) ? pt.customdata[0] : pt.customdata;
+        if (typeof c !== 'number') return;
+        S.clicked = c;
+        outline(S);  // at once, before the server answers
+        S.setTriggerValue('node', c);
+      });
+    }
+    outline(S);  // the selection may have come while the figure was drawn
   });
 };
 
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
-  const S = parentElement.__ocTree || (parentElement.__ocTree = {});
+  const S = chartState(data.key);
   S.data = data;
   S.setTriggerValue = setTriggerValue;
-  if (!S.gd) {
+  if (!S.gd || S.gd.parentElement !== parentElement) {  // a new chart (the page drawn anew)
     S.gd = document.createElement('div');
     S.gd.className = 'oc-tree-figure';
     parentElement.appendChild(S.gd);
+    S.drawn = false;
+    S.figureText = null;
     S.clicked = null;
+    S.queue = null;
   }
+  S.apply = () => { if (S.Plotly) outline(S); };
   loadPlotly(data.plotly_src).then((Plotly) => {
     S.Plotly = Plotly;
     // one draw at a time, in the order the data came
@@ -107,19 +134,47 @@ export default function (component) {
 """
 )
 
+#: The selection, a separate element: the chart's element stays the same message at every
+#: click (Streamlit then sends a reference to the browser's copy instead of the figure).
+_SELECTION_JS = (
+    _SHARED_JS
+    + r"""
+export default function (component) {
+  const { data } = component;
+  const S = chartState(data.chart);
+  S.selected = data.selected;
+  if (S.clicked !== null && S.selected === S.clicked) S.clicked = null;  // the server has it
+  if (S.apply) S.apply();
+}
+"""
+)
+
 _CSS = ".oc-tree-figure { width: 100%; }"
+#: The selection's element draws nothing: out of the layout (no gap under the chart).
+_SELECTION_CSS = (  # inline (its newline: without one Streamlit reads a glob as a file's)
+    "/* the selection draws nothing */\n"
+    ".stElementContainer[class*='_oc_tree_selection'] { display: none; }"
+)
 
-_component: Callable | None = None
+_components: tuple[Callable, Callable] | None = None
 
 
-def _mount() -> Callable:
-    global _component
-    if _component is None:
-        _component = _components_v2.component(
-            "offcenter.tree_chart", js=_JS, css=_CSS, isolate_styles=False
+def _mount() -> tuple[Callable, Callable]:
+    global _components
+    if _components is None:
+        _components = (
+            _components_v2.component(
+                "offcenter.tree_chart", js=_JS, css=_CSS, isolate_styles=False
+            ),
+            _components_v2.component(
+                "offcenter.tree_chart_selection",
+                js=_SELECTION_JS,
+                css=_SELECTION_CSS,
+                isolate_styles=False,
+            ),
         )
     theta_follow.serve_plotly()
-    return _component
+    return _components
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -142,8 +197,8 @@ def cached_chart(
 
 
 def drawn_spec(data: dict) -> dict:
-    """The figure the browser draws for the component's ``data`` (:func:`tree_chart`): the
-    cached figure with the server's selected node outlined."""
+    """The figure the browser draws for the chart's ``data`` (:func:`tree_chart`) and its
+    selection's ``selected``: the cached figure with the server's selected node outlined."""
     fig = json.loads(data["figure"])
     outline = json.loads(data["outlines"]).get(str(data["selected"]))
     slot = fig["data"][data["selected_at"]]
@@ -182,16 +237,17 @@ def tree_chart(
     A click on a node outlines it in the browser at once and reruns the caller's fragment with
     the node in :data:`CLICKED` (:func:`take_click`).
     """
-    component = _mount()
+    chart_component, selection_component = _mount()
     figure, outlines, selected_at = chart
-    data = {
+    data = {  # the same at every click: a node's selection is the next element's
+        "key": key,
         "figure": figure,
         "outlines": outlines,
         "selected_at": selected_at,
-        "selected": None if selected is None else int(selected),
         "config": config,
         "plotly_src": theta_follow.plotly_src(),
     }
+    selection = {"chart": key, "selected": None if selected is None else int(selected)}
 
     def _clicked() -> None:
         state = st.session_state.get(key) or {}
@@ -199,8 +255,6 @@ def tree_chart(
         if isinstance(node, (int, float)) and not isinstance(node, bool) and node == int(node):
             st.session_state[CLICKED] = int(node)
 
-    if container is None:
-        component(key=key, data=data, on_node_change=_clicked)
-    else:
-        with container:
-            component(key=key, data=data, on_node_change=_clicked)
+    with nullcontext() if container is None else container:
+        chart_component(key=key, data=data, on_node_change=_clicked)
+        selection_component(key=f"{key}{SELECTION_SUFFIX}", data=selection)

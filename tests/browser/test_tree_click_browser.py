@@ -5,8 +5,8 @@ back what the browser sends: with the click's rerun request held, the clicked no
 be outlined (the figure's "box outline selected" trace on its box) and the old one not, while
 the server has heard nothing (the node's section still names the old node). Once the held
 message goes, the server's run must show the clicked node's section, with the outline still on
-it, and the figure must not have been drawn again from a new figure (the same plot, one
-``Plotly.newPlot``).
+it, and the figure must not have been drawn again (no ``Plotly.newPlot`` or ``react`` on it).
+The node selector moves the outline the same way.
 """
 
 from __future__ import annotations
@@ -72,6 +72,13 @@ def test_a_click_moves_the_highlight_before_the_server_answers(page, app_url):
       }
     }"""
     )
+    # the selection's own element (the chart's message stays the same at a click) is out of
+    # the layout
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll(\".stElementContainer[class*='_oc_tree_selection']\")]"
+        ".map((e) => getComputedStyle(e).display)"
+    )
+    assert shown == ["none"]
     nodes = page.evaluate(NODES)
     assert _outlined(page, nodes) == [0]  # the root, selected when the page opens
     assert _heading(page).endswith("node 0")
