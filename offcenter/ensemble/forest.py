@@ -39,6 +39,14 @@ Choices
   releases the GIL, and threads pay no worker start, package import or copy of the trees back;
   any ``joblib.parallel_config`` backend, worker processes and dask included).
   A ``numpy.random.RandomState`` or ``Generator`` as ``random_state`` gives the integer first.
+- **Each tree's work**: a tree's sample is given in row order, so the copies of a drawn row
+  are consecutive, and an unweighted tree grows on the sample's distinct rows (about 63 % of
+  a bootstrap sample), each counted with its copies
+  (:func:`offcenter.tree.growth.copies_of_rows`): the counts are exact integers, so the tree
+  is the one of every row, ``min_samples_leaf`` and ``min_samples_split`` still counting the
+  drawn rows with their copies (scikit-learn's forests count distinct rows instead). Trees
+  with weights (``class_weight``) keep every row: a sum of c copies of a weight w and c * w
+  can differ in the last bit, which could change a tie between splits.
 - **scikit-learn**: the forest is a scikit-learn classifier (``get_params``/``set_params``,
   ``clone``, pipelines, ``check_estimator``); its input is checked with scikit-learn's validation
   and it accepts what its trees accept (its input tags are theirs).

@@ -121,7 +121,7 @@ from offcenter.tree.fitted import (
     require_data,
     set_fitted,
 )
-from offcenter.tree.growth import checked_orders, grow
+from offcenter.tree.growth import checked_orders, copies_of_rows, grow
 from offcenter.tree.nodes import Node, Split, Tree, frozen_instance, renumber
 from offcenter.tree.params import (
     TrainingData,
@@ -719,10 +719,23 @@ class TreeClassifier(ClassifierMixin, BaseEstimator):
         data = TrainingData(enc, codes, w)
         scorer = self._scorer(setting, counts, data)
         rows = np.arange(enc.n) if w is None else np.flatnonzero(w > 0)
+        copies = copies_of_rows(enc, codes) if w is None else None
+        mult = None
+        if copies is not None:  # grown on the distinct runs of rows, counted with copies
+            rows, mult = copies
         notes: dict = {}
         gp = growth_params(scorer, params, data, len(enc.features))
         presorted = None if sorted_orders is None else checked_orders(enc, sorted_orders)
-        recs = grow(enc, codes, gp, [(rows, 0, ())], w=w, heuristic=notes, presorted=presorted)
+        recs = grow(
+            enc,
+            codes,
+            gp,
+            [(rows, 0, ())],
+            w=w,
+            heuristic=notes,
+            presorted=presorted,
+            mult=mult,
+        )
         warn_heuristic(notes, f"{type(self).__name__}.fit")  # silent in a forest's trees
         grown = Tree(
             nodes_of_records(

@@ -34,6 +34,46 @@ from offcenter.tree.records import (
 DRAWN_ROWS_ONLY = True
 
 
+#: Grow an unweighted tree on its distinct runs of identical consecutive rows, each counted
+#: with its copies (:func:`copies_of_rows`; a forest's bootstrap samples hold about 63 % of
+#: their rows once). The trees are the same either way (``tests/tree/test_copies.py``).
+MERGE_COPIES = True
+
+#: Merge only when the copies are at least this share of the rows (below it the saving is
+#: smaller than the bookkeeping).
+MERGE_SHARE = 0.05
+
+
+def copies_of_rows(enc: Encoded, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The first row of every run of identical consecutive rows (same values, NaN included,
+    same category codes, same class) and each row's number of copies (``mult``: the run's
+    length on its first row, 0 on the others), for :func:`grow`; None when fewer than
+    ``MERGE_SHARE`` of the rows are copies (or ``MERGE_COPIES`` is off).
+
+    A forest gives each tree its bootstrap sample in row order, so the copies of a drawn row
+    are consecutive. Identical rows are interchangeable in an unweighted tree: they go to the
+    same child at every split and add the same class to every count.
+
+    >>> from offcenter.tree.encode import fit_encode
+    >>> enc, _ = fit_encode(np.array([[1.0], [1.0], [1.0], [2.0], [np.nan], [np.nan]]))
+    >>> first, mult = copies_of_rows(enc, np.array([0, 0, 1, 1, 0, 0]))
+    >>> first.tolist(), mult.tolist()
+    ([0, 2, 3, 4], [2, 0, 1, 1, 2, 0])
+    """
+    n = y.shape[0]
+    if not MERGE_COPIES or n < 2:
+        return None
+    a, b = enc.num[1:], enc.num[:-1]
+    same = (y[1:] == y[:-1]) & ((a == b) | (np.isnan(a) & np.isnan(b))).all(axis=1)
+    same &= (enc.cat[1:] == enc.cat[:-1]).all(axis=1)
+    if same.sum() < MERGE_SHARE * n:
+        return None
+    first = np.flatnonzero(np.concatenate(([True], ~same)))
+    mult = np.zeros(n, np.int64)
+    mult[first] = np.diff(np.append(first, n))
+    return first, mult
+
+
 def _splittable(rec: Record, params: GrowthParams) -> bool:
     n = rec.n_rows
     if params.max_depth is not None and rec.depth >= params.max_depth:
@@ -140,6 +180,7 @@ def grow(
     bounds=None,
     heuristic: dict | None = None,
     presorted: np.ndarray | None = None,
+    mult: np.ndarray | None = None,
 ) -> list:
     """Grow subtrees from ``roots`` (list of (rows, depth, conditions)); returns Records.
 
@@ -155,7 +196,12 @@ def grow(
     ``presorted`` ((numeric features, rows) int: every row in increasing order of each
     numeric column, NaN last; checked by :func:`checked_orders`; a forest's,
     :func:`offcenter.ensemble.forest._sample_orders`)
-    replaces the sorts when the roots hold every row and the rows are unweighted.
+    replaces the sorts when the rows are unweighted (the rows of no root are dropped from it).
+    ``mult`` (unweighted rows only: one integer per row of ``enc``, >= 1 on the roots' rows):
+    row r stands for ``mult[r]`` identical rows (same values, same class), left out of the
+    roots (:func:`copies_of_rows`). Every class count, ``Record.n_rows`` and the leaf-size
+    rules then count the copies, exactly as a tree grown with the copies present (integer
+    sums; no threshold falls between equal values), on fewer rows.
 
     The steps, one function each: the roots' records and the nodes open to a split
     (:func:`_open_roots`); every numeric column sorted once (:func:`_sorted_columns`); then
@@ -166,16 +212,16 @@ def grow(
     (:func:`_partition_columns`).
     """
     forced = forced or {}
-    recs, node_of_row, open_ids = _open_roots(y, params, roots, forced, w, bounds)
+    recs, node_of_row, open_ids = _open_roots(y, params, roots, forced, w, bounds, mult)
     cols = _sorted_columns(enc, node_of_row, len(open_ids), w, presorted)
     while open_ids:
         act = np.flatnonzero(node_of_row >= 0)
         nd_act = node_of_row[act]
-        best = _search_level(enc, y, params, recs, open_ids, act, nd_act, cols, w, heuristic)
+        best = _search_level(enc, y, params, recs, open_ids, act, nd_act, cols, w, heuristic, mult)
         level_base = len(recs)  # the children of this level get ids from here on
         routing = _make_splits(enc, params, recs, open_ids, best, forced, w)
         rows, child_rec = _route_rows(enc, routing, act, nd_act)
-        _count_children(recs, level_base, rows, child_rec, y, w, params.q)
+        _count_children(recs, level_base, rows, child_rec, y, w, params.q, mult)
         if params.monotonic is not None:
             _bound_children(recs, open_ids, params.monotonic)
         open_ids, new_local = _open_children(recs, open_ids, params)
@@ -187,7 +233,7 @@ def grow(
     return recs
 
 
-def _open_roots(y, params: GrowthParams, roots: list, forced: dict, w, bounds):
+def _open_roots(y, params: GrowthParams, roots: list, forced: dict, w, bounds, mult=None):
     """The roots' records, and the open node of every row (-1: none) with the open records'
     ids: the roots that can split, or whose split is forced."""
     q = params.q
@@ -195,11 +241,15 @@ def _open_roots(y, params: GrowthParams, roots: list, forced: dict, w, bounds):
     node_of_row = np.full(y.shape[0], -1, np.int32)
     open_ids: list[int] = []
     for k, (rows, depth, cond) in enumerate(roots):
-        if w is None:
+        n_rows = int(np.size(rows))
+        if w is None and mult is None:
             counts = np.bincount(y[rows], minlength=q).astype(np.int64)
+        elif w is None:  # integer sums: exact
+            counts = np.bincount(y[rows], weights=mult[rows], minlength=q).astype(np.int64)
+            n_rows = int(counts.sum())
         else:
             counts = np.bincount(y[rows], weights=w[rows], minlength=q)
-        recs.append(Record(None, depth, counts, tuple(cond), n_rows=int(np.size(rows))))
+        recs.append(Record(None, depth, counts, tuple(cond), n_rows=n_rows))
         if bounds is not None:
             recs[-1].bounds = tuple(bounds[k])
         if k in forced or _splittable(recs[-1], params):
@@ -292,11 +342,12 @@ def _sorted_columns(enc: Encoded, node_of_row, n_open: int, w, presorted=None) -
     whole = act.size == node_of_row.size
     given = (
         presorted is not None
-        and whole
         and w is None
-        and presorted.shape == order.shape
+        and presorted.shape == (len(feats), node_of_row.size)
         and [enc.slot[j] for j in feats] == list(range(len(feats)))
     )
+    if given and m and not whole:  # the rows of no root dropped: still sorted
+        presorted = presorted[node_of_row.take(presorted) >= 0].reshape(len(feats), m)
     for i, j in enumerate(feats):
         if not m:
             break
@@ -333,7 +384,7 @@ class _LevelBest:
 
 
 def _search_level(
-    enc: Encoded, y, params: GrowthParams, recs, open_ids, act, nd_act, cols, w, heuristic
+    enc: Encoded, y, params: GrowthParams, recs, open_ids, act, nd_act, cols, w, heuristic, mult
 ) -> _LevelBest:
     """Search every feature (those drawn, with ``max_features``) at every open node of the
     level at once, then keep each node's best: the highest score; within ``TIE`` of it, the
@@ -362,7 +413,7 @@ def _search_level(
     together = _stacked(cols, params, w) if fast else []
     if together:
         for j, res in _search_stacked(
-            enc, y, params, cols, together, allowed, node_counts, n, parent_impurity
+            enc, y, params, cols, together, allowed, node_counts, n, parent_impurity, mult
         ):
             found[j] = res
             np.maximum.at(floor, res.nodes, res.score)
@@ -399,11 +450,12 @@ def _search_level(
                 floor=floor,
                 w=ws,
                 monotonic=mono,
+                mult=None if mult is None else mult.take(o),
             )
         else:
             K = len(info.categories)
             codes = enc.cat[act, enc.slot[j]]
-            tab = category_table(codes, nd_act, y_act, n_nodes, K, params.q, w_act)
+            tab = _category_counts(codes, nd_act, y_act, n_nodes, K, params.q, w_act, mult, act)
             rws = None if w is None else category_rows(codes, nd_act, n_nodes, K)
             mc = K - 1 if info.has_missing else None
             heur: set = set()
@@ -422,6 +474,14 @@ def _search_level(
     return _best_of_level({j: found[j] for j in sorted(found)}, n_nodes)
 
 
+def _category_counts(codes, nd_act, y_act, n_nodes, K, q, w_act, mult, act):
+    """:func:`~offcenter.tree.categorical.category_table` of the level's rows, each counted
+    with its copies (``mult``: integer sums, exact) when it has some."""
+    if mult is None:
+        return category_table(codes, nd_act, y_act, n_nodes, K, q, w_act)
+    return category_table(codes, nd_act, y_act, n_nodes, K, q, mult[act]).astype(np.int64)
+
+
 #: Most (feature, row) entries searched in one stacked call (:func:`_search_stacked`): the
 #: features of a level are cut into groups of about this many, to bound the memory.
 STACK_ROWS = 1 << 21
@@ -437,7 +497,9 @@ def _stacked(cols: _Columns, params: GrowthParams, w) -> list:
     return [j for j in cols.feats if j in cols.no_nan and (cst is None or cst[j] == 0)]
 
 
-def _search_stacked(enc, y, params, cols, feats, allowed, node_counts, n, parent_impurity):
+def _search_stacked(
+    enc, y, params, cols, feats, allowed, node_counts, n, parent_impurity, mult=None
+):
     """The best threshold of each numeric feature of ``feats`` at each open node that drew
     it, from one :func:`~offcenter.tree.numeric.search_numeric` call per group of features.
 
@@ -460,12 +522,12 @@ def _search_stacked(enc, y, params, cols, feats, allowed, node_counts, n, parent
         total += int(per_feat[k])
         if total >= STACK_ROWS or k == len(feats) - 1:
             yield from _search_group(
-                enc, y, params, cols, group, allowed, node_counts, n, parent_impurity
+                enc, y, params, cols, group, allowed, node_counts, n, parent_impurity, mult
             )
             group, total = [], 0
 
 
-def _search_group(enc, y, params, cols, group, allowed, node_counts, n, parent_impurity):
+def _search_group(enc, y, params, cols, group, allowed, node_counts, n, parent_impurity, mult=None):
     """:func:`_search_stacked` for one group of features."""
     n_nodes = node_counts.shape[0]
     c = len(group)
@@ -497,6 +559,7 @@ def _search_group(enc, y, params, cols, group, allowed, node_counts, n, parent_i
         np.tile(n, c),
         np.tile(parent_impurity, c),
         params,
+        mult=None if mult is None else mult.take(o),
     )
     if res is None:
         return
@@ -650,12 +713,16 @@ def _route_rows(enc: Encoded, routing: _Routing, act, nd_act):
     return rows, routing.first_child[nds] + ck
 
 
-def _count_children(recs, level_base: int, rows, child_rec, y, w, q: int) -> None:
-    """The children's rows, and with weights their class counts summed from the rows (the
-    search's counts are differences of cumulative sums: equal up to rounding)."""
+def _count_children(recs, level_base: int, rows, child_rec, y, w, q: int, mult=None) -> None:
+    """The children's rows (with their copies, ``mult``), and with weights their class counts
+    summed from the rows (the search's counts are differences of cumulative sums: equal up
+    to rounding)."""
     n_new = len(recs) - level_base
     local = child_rec - level_base
-    n_rows = np.bincount(local, minlength=n_new)
+    if mult is None:
+        n_rows = np.bincount(local, minlength=n_new)
+    else:  # integer sums: exact
+        n_rows = np.bincount(local, weights=mult[rows], minlength=n_new).astype(np.int64)
     if w is not None and n_new:
         wc = np.bincount(local * q + y[rows], weights=w[rows], minlength=n_new * q).reshape(
             n_new, q
@@ -666,16 +733,41 @@ def _count_children(recs, level_base: int, rows, child_rec, y, w, q: int) -> Non
             recs[level_base + k].counts = wc[k]
 
 
+#: Choose a level's open children with arrays (:func:`_open_children_batched`); False: one
+#: by one. The records are the same either way (``tests/tree/test_engine.py``).
+BATCH_OPEN = True
+
+
 def _open_children(recs, open_ids, params: GrowthParams):
     """The next level's open records (the children that can split), and each record's
     position among them (-1: not open)."""
     next_open: list[int] = []
     new_local = np.full(len(recs), -1, np.int64)
+    if BATCH_OPEN and params.min_weight_leaf <= 0:
+        return _open_children_batched(recs, open_ids, params, new_local)
     for c in (c for rid in open_ids for c in recs[rid].children):
         if _splittable(recs[c], params):
             new_local[c] = len(next_open)
             next_open.append(c)
     return next_open, new_local
+
+
+def _open_children_batched(recs, open_ids, params: GrowthParams, new_local):
+    """:func:`_open_children` with :func:`_splittable`'s tests on arrays (without
+    ``min_weight_fraction_leaf``)."""
+    kids = [c for rid in open_ids for c in recs[rid].children]
+    if not kids:
+        return [], new_local
+    rs = [recs[c] for c in kids]
+    n = np.array([r.n_rows for r in rs], np.int64)
+    ok = (n >= params.min_samples_split) & (n >= 2 * params.min_samples_leaf)
+    if params.max_depth is not None:
+        ok &= np.array([r.depth for r in rs]) < params.max_depth
+    ok &= (np.stack([r.counts for r in rs]) > 0).sum(axis=1) > 1
+    where = np.flatnonzero(ok)
+    kids_arr = np.array(kids, np.int64)
+    new_local[kids_arr[where]] = np.arange(where.size)
+    return kids_arr[where].tolist(), new_local
 
 
 def _partition_columns(cols: _Columns, node_of_row, n_open: int) -> None:

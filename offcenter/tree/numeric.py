@@ -56,6 +56,7 @@ def numeric_positions(
     prune=False,
     w=None,
     min_weight_leaf=0.0,
+    mult=None,
 ):
     """Every valid threshold of every node in a (node, value)-sorted column.
 
@@ -76,6 +77,13 @@ def numeric_positions(
     ``rl``, ``rr`` their rows (``min_samples_leaf`` counts rows, as in scikit-learn).
     ``min_weight_leaf``: the fewest weight (rows when unweighted) a child may have
     (``min_weight_fraction_leaf``).
+
+    ``mult`` (unweighted rows only; integers >= 1 aligned with ``v``): row i stands for
+    ``mult[i]`` identical rows (:func:`offcenter.tree.growth.grow`'s ``mult``). Every count
+    is then a running sum of integers, exactly the count of the column with each row
+    repeated (``n_left``, ``n_right`` and ``min_samples_leaf`` count the repeated rows), and
+    the thresholds are the same: copies have equal values, so no threshold falls between
+    them.
     """
     m = v.shape[0]
     if m < 2:
@@ -87,9 +95,11 @@ def numeric_positions(
     isnan = np.isnan(v)
     if isnan.any():
         M = np.bincount(
-            node_ids[isnan].astype(np.int64) * q + y_codes[isnan], minlength=n_nodes * q
+            node_ids[isnan].astype(np.int64) * q + y_codes[isnan],
+            weights=None if mult is None else mult[isnan],
+            minlength=n_nodes * q,
         )
-        M = M.reshape(n_nodes, q)
+        M = M.reshape(n_nodes, q).astype(np.int64, copy=False)
         prune = False
     else:
         M = None
@@ -106,7 +116,13 @@ def numeric_positions(
     ndv = node_ids.take(idx).astype(np.intp)
     starts = np.searchsorted(node_ids, np.arange(n_nodes)).astype(np.intp)
     first = starts.take(ndv)  # first row of each threshold's node
-    n_left = idx - first + 1
+    after = idx + 1
+    if mult is None:
+        n_left = after - first
+    else:  # rows counted with their copies: cm[i], the rows before position i
+        cm = np.zeros(m + 1, np.int64)
+        np.cumsum(mult, out=cm[1:])
+        n_left = cm.take(after) - cm.take(first)
     NT = node_counts if M is None else node_counts - M  # non-missing counts per node
     nnm = NT.sum(axis=1)
     n_right = nnm.take(ndv) - n_left
@@ -130,13 +146,13 @@ def numeric_positions(
     cum = np.zeros(m + 1, np.int64)
     after = idx + 1
     if q == 2:
-        np.cumsum(y_codes, out=cum[1:])
+        np.cumsum(y_codes if mult is None else y_codes * mult, out=cum[1:])
         l1 = cum.take(after) - cum.take(first)
         Lt = np.stack([n_left - l1, l1])
     else:
         Lt = np.empty((q, idx.size), np.int64)
         for j in range(q):
-            np.cumsum(y_codes == j, out=cum[1:])
+            np.cumsum(y_codes == j if mult is None else (y_codes == j) * mult, out=cum[1:])
             np.subtract(cum.take(after), cum.take(first), out=Lt[j])
     # (m, q) views whose class columns are contiguous (the kernels loop over classes)
     L = Lt.T
@@ -379,6 +395,7 @@ def search_numeric(
     floor=None,
     w=None,
     monotonic=None,
+    mult=None,
 ):
     """Best threshold of one numeric feature for every node.
 
@@ -394,6 +411,8 @@ def search_numeric(
     version: :func:`screen`) returns a :class:`Screened` (candidates and screening) instead:
     the few candidates that can still win, for ``grow`` to evaluate exactly with other
     features'. Only these are held until the level ends.
+
+    ``mult``: each row's number of copies (:func:`numeric_positions`).
     """
     pos = numeric_positions(
         v,
@@ -407,6 +426,7 @@ def search_numeric(
         params.scorer.prune_pure_runs and monotonic is None,
         w,
         params.min_weight_leaf,
+        mult,
     )
     if pos is not None and monotonic is not None:
         sign, lower, upper = monotonic
