@@ -34,10 +34,12 @@ IRISH = "colour,size,weight,label\n" + "".join(
 def wait_for_tree(page):
     # the first run of the page can take over a minute on a loaded 2-CPU machine
     page.wait_for_selector(
-        "[data-testid='stPlotlyChart'] .js-plotly-plot", state="attached", timeout=180_000
+        ".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot",
+        state="attached",
+        timeout=180_000,
     )
     page.wait_for_function(
-        "() => { const gd = document.querySelector(\"[data-testid='stPlotlyChart'] .js-plotly-plot\");"
+        "() => { const gd = document.querySelector(\".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot\");"
         " return gd && gd.data && gd.data.some(t => t.name === 'nodes') && gd._fullLayout; }",
         timeout=60_000,
     )
@@ -59,7 +61,7 @@ def upload(page, payload):
 def node_points(page):
     """The node markers of the tree figure (the trace named 'nodes')."""
     return page.evaluate("""() => {
-        const gd = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+        const gd = document.querySelector(".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot");
         const k = gd.data.findIndex(t => t.name === 'nodes');
         const tr = gd.data[k];
         const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
