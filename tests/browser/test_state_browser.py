@@ -30,7 +30,6 @@ def test_an_upload_on_tree_is_the_data_compare_opens_on(page, app_url):
     wait_for_tree(page)
     # go to Compare through the sidebar (same session; a new URL would be a new session)
     page.locator("[data-testid='stSidebarNav'] a[href$='Compare_measures']").click()
-    page.wait_for_timeout(1000)
     wait_for_app(page)
     page.wait_for_selector("text=Compare measures: does off-centering help", timeout=30_000)
     data_box = page.get_by_label("Data set", exact=True)

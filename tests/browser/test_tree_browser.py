@@ -92,7 +92,6 @@ def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
     assert len(points) >= 3
     child = [p for p in points if p["id"] != 0][0]
     page.mouse.click(child["px"], child["py"])
-    page.wait_for_timeout(1000)
     wait_for_app(page)
     # the "Node" selectbox now shows the clicked node (its value sits in an <input>)
     page.wait_for_function(

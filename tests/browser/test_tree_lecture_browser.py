@@ -20,7 +20,7 @@ from offcenter.tree.steps import split_order
 from offcenter.viz.tree import fit_drawing
 from offcenter.viz.tree_layout import tree_layout
 
-from .conftest import ARTIFACTS, wait_for_app
+from .conftest import ARTIFACTS, wait_for_app, wait_for_drawing
 from .test_tree_browser import wait_for_tree
 from .test_tree_steps_browser import wait_for_nodes
 
@@ -74,7 +74,7 @@ def _drawn_after(page, ids):
         f"() => {{ const m = ({BOXES})(); return m && [{want}].every(i => i in m.boxes); }}",
         timeout=120_000,
     )
-    page.wait_for_timeout(300)
+    wait_for_drawing(page)
     return page.evaluate(BOXES)
 
 
@@ -239,7 +239,7 @@ def test_the_lecture_view_opens_every_bundled_data_sets_tree_at_depth_2_at_18_px
             "() => { const m = document.querySelector(\"[data-testid='stMain']\");"
             " if (m) m.scrollTop = 0; window.scrollTo(0, 0); }"
         )
-        page.wait_for_timeout(300)
+        wait_for_drawing(page)
         m = page.evaluate(BOXES)
         assert m["scroll"] == 0
         left, top, right, bottom = m["chart"]
