@@ -120,32 +120,12 @@ def streamlit_server(
         log.close()
 
 
-def warm_up(url: str, pages=("", "Two_classes", "Q_classes", "Tree", "Compare_measures")) -> None:
-    """Run each page once in a session of its own (Streamlit's websocket protocol), so that the
-    tests do not wait for the first imports of a cold server (a minute on a loaded machine)."""
-    import asyncio
-
-    from offcenter.ops.warmup import warm
-
-    port = int(url.rsplit(":", 1)[1].split("/")[0])
-
-    async def all_pages() -> None:
-        await warm([port], pages)
-
-    # A thread of its own: asyncio.run refuses to start inside a running event loop, which
-    # Playwright's sync API leaves in the main thread once a test has used it.
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(asyncio.run, all_pages()).result()
-
-
 @pytest.fixture(scope="session")
 def app_url():
-    """Start `streamlit run app.py` headless on a free port, run each page once; yield its URL;
-    stop it."""
+    """Start `streamlit run app.py` headless on a free port; yield its URL once it answers
+    (warm: the server runs every page once in its own process before it answers, see
+    :func:`streamlit_server`); stop it."""
     with streamlit_server() as url:
-        warm_up(url)
         yield url
 
 
@@ -292,7 +272,8 @@ def wait_for_app(page) -> None:
     On a page followed by :func:`track_runs` (every page of the fixtures ``page``, ``phone`` and
     of the contexts ``browser.new_context()`` makes): until a run started after the page's last
     run request and ended (:class:`ScriptRuns`), the app's run state says so, and two animation
-    frames went by, after a quarter of a second for a widget to send its value; on a page whose
+    frames went by, after a quarter of a second for a widget to send its value (or until the
+    page sends a run request, if sooner); on a page whose
     window is not the width class its User-Agent suggests, also the run that the app's report of
     the width asks for once its reporter has loaded. On any other page:
     until the status widget no longer says "Running" (it shows only once a run has lasted 500
@@ -310,8 +291,12 @@ def wait_for_app(page) -> None:
         return
     # A widget may send its new value after the test's action returned (a slider's keys are
     # debounced by about 200 ms in Streamlit's frontend; Streamlit's own end-to-end tests wait
-    # 210 ms for the same reason): the run it asks for must be the one waited for.
-    page.wait_for_timeout(SEND_GRACE_MS)
+    # 210 ms for the same reason): the run it asks for must be the one waited for. A request
+    # seen meanwhile is that run's (the value was sent): the rest of the wait is not needed.
+    asked = runs.asked
+    grace = time.monotonic() + SEND_GRACE_MS / 1000
+    while runs.asked == asked and time.monotonic() < grace:
+        page.wait_for_timeout(10)  # lets Playwright deliver the websocket's frames
     bound = time.monotonic() + 120  # a bound on a loaded machine, not a settle
     while not runs.settled():
         if time.monotonic() > bound:
