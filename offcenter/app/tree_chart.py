@@ -32,7 +32,8 @@ import streamlit as st
 import streamlit.components.v2 as _components_v2
 from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
 
-from offcenter.app import theta_follow, tree_click
+from offcenter.app import theta_follow, tree_click, tree_view
+from offcenter.app.tree_session import Grow, TreeSession
 from offcenter.viz.theta_frames import figure_json
 
 __all__ = [
@@ -194,6 +195,39 @@ def cached_chart(
         json.dumps(outlines, separators=(",", ":")),
         drawing_.selected_at,
     )
+
+
+def chart_for(draw_key: str, plan, path: tuple, draw_clf, draw_size) -> tuple[str, str, int]:
+    """:func:`cached_chart` of a drawing planned by :mod:`offcenter.app.tree_view` (``plan``, a
+    :class:`~offcenter.app.tree_view.DrawPlan`) for a chart of ``draw_size``, ``path`` the
+    outlined path (a traced row's, the step's node)."""
+    return cached_chart(
+        draw_key,
+        plan.depth,
+        path,
+        draw_clf,
+        font_size=plan.font,  # smaller than the size's when the drawing is wider than the chart
+        wrap_width=plan.wrap_width,
+        shares_per_line=draw_size.shares_per_line,
+        view_width=draw_size.width,
+        focus=plan.focus,
+        compact=plan.compact,
+        sideways=plan.sideways,
+    )
+
+
+def grow_tree(data_key: str, params_json: str, X, y, size, stem: str | None = None):
+    """The Tree page's grow (:func:`offcenter.app.tree_click.grow_tree`, ``stem`` its CSV
+    files' names), then the chart the page draws of the tree by default for ``size`` (the
+    depth that fits, no path): what the page shows next, computed by the grow or, ahead of it,
+    by its background preparation (:mod:`offcenter.app.prefetch`)."""
+    clf = tree_click.grow_tree(data_key, params_json, X, y, size, stem)
+    grown = TreeSession.key_after(Grow(data_key, params_json))
+    try:
+        chart_for(grown, tree_view.fitting_plan(clf, grown, size), (), clf, size)
+    except Exception:  # noqa: BLE001 - shown where the page computes it again
+        pass
+    return clf
 
 
 def drawn_spec(data: dict) -> dict:
