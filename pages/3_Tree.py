@@ -21,13 +21,13 @@ from offcenter.app import (
     heavy_work,
     node_settings,
     presentation,
+    tree_chart,
     tree_click,
     tree_page,
     tree_restore,
     tree_view,
     urlstate,
 )
-from offcenter.app.charts import plotly_chart
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
@@ -43,7 +43,6 @@ from offcenter.data.datasets import DEFAULT
 from offcenter.tree.categorical import heuristic_message
 from offcenter.viz.comparison import tree_title
 from offcenter.viz.explain import md_escape
-from offcenter.viz.tree import selected_node
 from offcenter.viz.tree_image import FORMATS, tree_image
 
 ensure_router()  # a first visit straight to this page still goes through app.py
@@ -398,9 +397,8 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
                 f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}"
                 + ("; edited by hand" if tree_state.edited else "")
             )
-    # a click on a node (read before drawing so that the figure shows it selected)
-    event_state = page.chart_event
-    tree_state.click(selected_node(event_state) if event_state is not None else None, len(nodes))
+    # a click on a node (outlined in the browser at once; the node's panel is this run's)
+    tree_state.click(tree_chart.take_click(), len(nodes))
     page.follow_node(tree_state.node)  # another node: the gain plot's default feature
 
     # ---------------------------------------- step-through (offcenter.app.tree_steps) >>>
@@ -502,10 +500,9 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         )
 
     tab_node.__exit__(None, None, None)
-    fig = tree_click.tree_figure_spec(  # the drawing per (tree, view), shared by sessions
+    chart = tree_chart.cached_chart(  # the figure per (tree, view), whatever node is selected
         draw_key,
         plan.depth,
-        tree_state.node if tree_state.node < len(draw_tree) else None,
         # step ids are the whole tree's; the node just split is outlined as on a path
         tuple(i for i in trace_path if i < len(draw_tree))
         + ((focus,) if focus is not None else ()),
@@ -518,16 +515,14 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         compact=plan.compact,
         sideways=plan.sideways,
     )
-    plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
-        fig,
+    tree_chart.tree_chart(  # the selected node outlined in the browser (a click: at once)
+        chart,
+        tree_state.node if tree_state.node < len(draw_tree) else None,
         container=chart_box,
         key="tr_chart",
-        on_select="rerun",
-        selection_mode="points",
-        width="stretch",
         # a phone's chart is too narrow for Plotly's toolbar beside the class legend (and a
         # finger does not zoom with it): none there
-        config={"displaylogo": False, "displayModeBar": not size.phone},
+        config={"displaylogo": False, "displayModeBar": not (size.phone or phone)},
     )
 
     with tab_best:

@@ -754,3 +754,65 @@ def test_nodes_made_from_the_records_have_every_field():
             else getattr(again, f.name) == getattr(nd, f.name)
             for f in dataclasses.fields(Node)
         )
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**16),
+    q=st.integers(2, 4),
+    family=st.sampled_from(_FAMILIES),
+    max_features=st.sampled_from([None, 2]),
+    min_samples_leaf=st.integers(1, 3),
+    missing=st.booleans(),
+    weighted=st.booleans(),
+    categorical=st.booleans(),
+    rule=st.sampled_from(
+        [
+            {},
+            {"max_depth": 3},
+            {"min_impurity_decrease": 0.002},
+            {"min_weight_fraction_leaf": 0.03},
+            {"monotonic_cst": [1, 0, -1, 0, 0]},
+            {"min_gain": 0.0},
+        ]
+    ),
+)
+def test_children_opened_with_arrays_are_the_node_by_node_ones(
+    seed, q, family, max_features, min_samples_leaf, missing, weighted, categorical, rule
+):
+    """A level's open children chosen with arrays (``growth.BATCH_OPEN``) are the
+    node-by-node loop's: ties, missing values, weights, a categorical column, every measure
+    family, the stopping rules."""
+    from offcenter.tree import growth
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(40, 260))
+    if "monotonic_cst" in rule:  # two classes, numeric features only
+        q, categorical = 2, False
+    y = rng.integers(0, q, n)
+    y[:q] = np.arange(q)
+    X = rng.normal(size=(n, 5)) + 0.7 * rng.normal(size=(q, 5))[y]
+    X[:, 0] = np.round(X[:, 0])
+    if missing:
+        X[rng.random(n) < 0.15, 1] = np.nan
+    if categorical:
+        X = pd.DataFrame(X, columns=list("abcde"))
+        X["e"] = pd.Categorical(np.array(list("uvwx"))[rng.integers(0, 4, n)])
+    w = rng.integers(1, 4, n) * 0.5 if weighted else None
+    measure, extra = family
+    kw = {
+        "measure": measure,
+        "max_features": max_features,
+        "min_samples_leaf": min_samples_leaf,
+        "min_gain": -np.inf,
+        "random_state": seed,
+        **extra,
+        **rule,
+    }
+    batched = TreeClassifier(**kw).fit(X, y, sample_weight=w)
+    growth.BATCH_OPEN = False
+    try:
+        loop = TreeClassifier(**kw).fit(X, y, sample_weight=w)
+    finally:
+        growth.BATCH_OPEN = True
+    assert batched.to_dict()["nodes"] == loop.to_dict()["nodes"]
