@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, wait_for_app, wait_for_upload
 
 pytestmark = pytest.mark.browser
 
@@ -52,11 +52,10 @@ def open_tree_page(page, app_url):
     wait_for_tree(page)
 
 
-def upload(page, path_or_payload):
+def upload(page, payload):
     inp = page.locator("[data-testid='stFileUploader'] input[type='file']").first
-    inp.set_input_files(path_or_payload)
-    page.wait_for_timeout(800)
-    wait_for_app(page)
+    inp.set_input_files(payload)
+    wait_for_upload(page, payload["name"])  # sent to the server, read by the run it asked for
 
 
 def node_points(page):
