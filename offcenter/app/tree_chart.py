@@ -1,8 +1,8 @@
 """The Tree page's tree chart, drawn in the browser: a node click moves the highlight there.
 
 With ``st.plotly_chart`` a click on a node reran the page's tree fragment, which built and sent
-the whole figure again (about 80 kB of Plotly JSON on German credit at depth 5) only to move one
-outline, and the browser drew it again. This module draws the tree with a custom component
+the whole figure again (13 kB of Plotly JSON on German credit at the depth that fits the chart,
+390 kB with all 312 nodes drawn) only to move one outline, and the browser drew it again. This module draws the tree with a custom component
 (Streamlit's components v2, inline JavaScript; the plotly.js of the installed ``plotly``
 package, loaded as :mod:`offcenter.app.theta_follow` loads it) instead:
 
@@ -14,8 +14,10 @@ package, loaded as :mod:`offcenter.app.theta_follow` loads it) instead:
   or the view changes), and the selected node is outlined by restyling that one trace;
 - a click on a node outlines it at once, before any server answer, and sends its id (a
   ``node`` trigger): the page's callback selects it, and the fragment's rerun shows the node's
-  panel; the figure's JSON is the cached one, so the browser, given the same figure text, only
-  moves the outline (if the server chose another node than the one clicked, that one).
+  panel; the selected node is a separate small element (:data:`SELECTION_SUFFIX`), so the
+  chart's own message is the same as before (Streamlit sends the browser a reference to its
+  copy, not the figure) and the browser only moves the outline (to the server's node if the
+  server chose another than the one clicked).
 
 The exported images (:func:`offcenter.viz.tree_image.tree_image`) are drawn on the server.
 :func:`drawn_spec` is the figure the browser shows for a payload (the tests read the page's
@@ -25,6 +27,7 @@ chart with it).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from contextlib import nullcontext
 
@@ -40,8 +43,11 @@ __all__ = [
     "CLICKED",
     "SELECTION_SUFFIX",
     "cached_chart",
+    "chart_for",
     "click_state",
     "drawn_spec",
+    "grow_tree",
+    "node_id",
     "take_click",
     "tree_chart",
 ]
@@ -252,6 +258,19 @@ def click_state(element_id: str, node: int):
     )
 
 
+def node_id(value) -> int | None:
+    """The node id a click's trigger carries, None for anything else (the browser sends a
+    number; a crafted message may not).
+
+    >>> [node_id(v) for v in (3, 3.0, 2.5, float("nan"), True, "3", None, -1)]
+    [3, 3, None, None, None, None, None, None]
+    """
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if number and math.isfinite(value) and value == int(value) and value >= 0:
+        return int(value)
+    return None
+
+
 def take_click() -> int | None:
     """The node a click on the chart selected since the last run (None: no click); once."""
     clicked = st.session_state.pop(CLICKED, None)
@@ -285,9 +304,9 @@ def tree_chart(
 
     def _clicked() -> None:
         state = st.session_state.get(key) or {}
-        node = state.get("node") if hasattr(state, "get") else None
-        if isinstance(node, (int, float)) and not isinstance(node, bool) and node == int(node):
-            st.session_state[CLICKED] = int(node)
+        node = node_id(state.get("node") if hasattr(state, "get") else None)
+        if node is not None:
+            st.session_state[CLICKED] = node
 
     with nullcontext() if container is None else container:
         chart_component(key=key, data=data, on_node_change=_clicked)
