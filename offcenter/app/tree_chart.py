@@ -1,8 +1,8 @@
 """The Tree page's tree chart, drawn in the browser: a node click moves the highlight there.
 
 With ``st.plotly_chart`` a click on a node reran the page's tree fragment, which built and sent
-the whole figure again (about 80 kB of Plotly JSON on German credit at depth 5) only to move one
-outline, and the browser drew it again. This module draws the tree with a custom component
+the whole figure again (13 kB of Plotly JSON on German credit at the depth that fits the chart,
+390 kB with all 312 nodes drawn) only to move one outline, and the browser drew it again. This module draws the tree with a custom component
 (Streamlit's components v2, inline JavaScript; the plotly.js of the installed ``plotly``
 package, loaded as :mod:`offcenter.app.theta_follow` loads it) instead:
 
@@ -14,8 +14,10 @@ package, loaded as :mod:`offcenter.app.theta_follow` loads it) instead:
   or the view changes), and the selected node is outlined by restyling that one trace;
 - a click on a node outlines it at once, before any server answer, and sends its id (a
   ``node`` trigger): the page's callback selects it, and the fragment's rerun shows the node's
-  panel; the figure's JSON is the cached one, so the browser, given the same figure text, only
-  moves the outline (if the server chose another node than the one clicked, that one).
+  panel; the selected node is a separate small element (:data:`SELECTION_SUFFIX`), so the
+  chart's own message is the same as before (Streamlit sends the browser a reference to its
+  copy, not the figure) and the browser only moves the outline (to the server's node if the
+  server chose another than the one clicked).
 
 The exported images (:func:`offcenter.viz.tree_image.tree_image`) are drawn on the server.
 :func:`drawn_spec` is the figure the browser shows for a payload (the tests read the page's
@@ -25,6 +27,7 @@ chart with it).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from contextlib import nullcontext
 
@@ -32,15 +35,19 @@ import streamlit as st
 import streamlit.components.v2 as _components_v2
 from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
 
-from offcenter.app import theta_follow, tree_click
+from offcenter.app import theta_follow, tree_click, tree_view
+from offcenter.app.tree_session import Grow, TreeSession
 from offcenter.viz.theta_frames import figure_json
 
 __all__ = [
     "CLICKED",
     "SELECTION_SUFFIX",
     "cached_chart",
+    "chart_for",
     "click_state",
     "drawn_spec",
+    "grow_tree",
+    "node_id",
     "take_click",
     "tree_chart",
 ]
@@ -196,6 +203,39 @@ def cached_chart(
     )
 
 
+def chart_for(draw_key: str, plan, path: tuple, draw_clf, draw_size) -> tuple[str, str, int]:
+    """:func:`cached_chart` of a drawing planned by :mod:`offcenter.app.tree_view` (``plan``, a
+    :class:`~offcenter.app.tree_view.DrawPlan`) for a chart of ``draw_size``, ``path`` the
+    outlined path (a traced row's, the step's node)."""
+    return cached_chart(
+        draw_key,
+        plan.depth,
+        path,
+        draw_clf,
+        font_size=plan.font,  # smaller than the size's when the drawing is wider than the chart
+        wrap_width=plan.wrap_width,
+        shares_per_line=draw_size.shares_per_line,
+        view_width=draw_size.width,
+        focus=plan.focus,
+        compact=plan.compact,
+        sideways=plan.sideways,
+    )
+
+
+def grow_tree(data_key: str, params_json: str, X, y, size, stem: str | None = None):
+    """The Tree page's grow (:func:`offcenter.app.tree_click.grow_tree`, ``stem`` its CSV
+    files' names), then the chart the page draws of the tree by default for ``size`` (the
+    depth that fits, no path): what the page shows next, computed by the grow or, ahead of it,
+    by its background preparation (:mod:`offcenter.app.prefetch`)."""
+    clf = tree_click.grow_tree(data_key, params_json, X, y, size, stem)
+    grown = TreeSession.key_after(Grow(data_key, params_json))
+    try:
+        chart_for(grown, tree_view.fitting_plan(clf, grown, size), (), clf, size)
+    except Exception:  # noqa: BLE001 - shown where the page computes it again
+        pass
+    return clf
+
+
 def drawn_spec(data: dict) -> dict:
     """The figure the browser draws for the chart's ``data`` (:func:`tree_chart`) and its
     selection's ``selected``: the cached figure with the server's selected node outlined."""
@@ -216,6 +256,19 @@ def click_state(element_id: str, node: int):
     return WidgetState(
         id=trigger, json_trigger_value=json.dumps([{"event": "node", "value": int(node)}])
     )
+
+
+def node_id(value) -> int | None:
+    """The node id a click's trigger carries, None for anything else (the browser sends a
+    number; a crafted message may not).
+
+    >>> [node_id(v) for v in (3, 3.0, 2.5, float("nan"), True, "3", None, -1)]
+    [3, 3, None, None, None, None, None, None]
+    """
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if number and math.isfinite(value) and value == int(value) and value >= 0:
+        return int(value)
+    return None
 
 
 def take_click() -> int | None:
@@ -251,9 +304,9 @@ def tree_chart(
 
     def _clicked() -> None:
         state = st.session_state.get(key) or {}
-        node = state.get("node") if hasattr(state, "get") else None
-        if isinstance(node, (int, float)) and not isinstance(node, bool) and node == int(node):
-            st.session_state[CLICKED] = int(node)
+        node = node_id(state.get("node") if hasattr(state, "get") else None)
+        if node is not None:
+            st.session_state[CLICKED] = node
 
     with nullcontext() if container is None else container:
         chart_component(key=key, data=data, on_node_change=_clicked)

@@ -347,6 +347,16 @@ def test_binary_categorical_splits():
     assert all(len(str(c).split("|")) == 2 for c in cands["children counts"])
 
 
+def test_the_rules_are_drawn_when_their_expander_is_open():
+    at = run(data="pima", max_depth="2")
+    assert "The rules" in [e.label for e in at.expander]
+    assert not [c for c in at.code if c.value.startswith("IF ")]  # closed: not sent
+    at.session_state["tr_rules_open"] = True
+    at = run(at)
+    clf = at.session_state["tr_session"].current
+    assert [c.value for c in at.code if c.value.startswith("IF ")] == [clf.to_text()]
+
+
 def test_exports_are_offered():
     at = run(cands_open=True)
     labels = [b.label for b in at.get("download_button")]
