@@ -400,13 +400,25 @@ def impurity_table(tree_key: str, node: int, _clf) -> pd.DataFrame:
     """The node's impurity under each compared setting (``impurity``, then ``measure``: the
     setting's label with theta resolved on the prior), once per node (``tree_key``, as
     :func:`node_tables`) and process; read-only. The values first: a long label never pushes
-    them out of a narrow column."""
-    imps = _clf.node_impurities(node, node_comparison_settings(len(_clf.classes_)))
+    them out of a narrow column.
+
+    The impurities are :func:`node_tables`' (the same call, made once per node: a first click
+    computed them twice); where those tables are not to be had (the worker pool refused, no
+    candidate split) they are computed here."""
+    try:
+        imps = node_tables(tree_key, node, _clf)["impurities"]
+    except (heavy_work.Refused, ValueError, KeyError):
+        imps = _clf.node_impurities(node, node_comparison_settings(len(_clf.classes_)))
+    return impurity_frame(imps, _clf.prior_)
+
+
+def impurity_frame(imps: pd.Series, prior) -> pd.DataFrame:
+    """:func:`impurity_table`'s table of a node's :meth:`TreeClassifier.node_impurities`."""
     labels = imps.attrs.get("labels", {})
     return pd.DataFrame(
         {
             "impurity": imps.to_numpy(dtype=float),
-            "measure": prior_labels(imps.index, _clf.prior_, labels),
+            "measure": prior_labels(imps.index, prior, labels),
         }
     )
 

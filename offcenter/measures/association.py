@@ -119,8 +119,13 @@ def _as_table(table) -> np.ndarray:
     return t
 
 
-def _association_counts(t: np.ndarray, imp: Impurity) -> tuple[np.ndarray, ...]:
-    """Kernel on a valid count table (..., k, q): returns I(Y), I(Y|X), I(X), gain."""
+def _association_counts(
+    t: np.ndarray, imp: Impurity, *, with_i_x: bool = True
+) -> tuple[np.ndarray, ...]:
+    """Kernel on a valid count table (..., k, q): returns I(Y), I(Y|X), I(X), gain.
+
+    ``with_i_x=False``: I(X) is not computed (None in its place; the gain does not use it).
+    """
     class_counts = t.sum(axis=-2)
     rows = t.sum(axis=-1)
     n = rows.sum(axis=-1)
@@ -131,7 +136,7 @@ def _association_counts(t: np.ndarray, imp: Impurity) -> tuple[np.ndarray, ...]:
         # under every measure (for_predictor(1) would need a theta of one class)
         return i_y, i_y, np.zeros_like(i_y), np.zeros_like(i_y)
     i_y_x = (rows * i_rows).sum(axis=-1) / n
-    i_x = imp.for_predictor(t.shape[-2]).of_counts(rows)
+    i_x = imp.for_predictor(t.shape[-2]).of_counts(rows) if with_i_x else None
     g = i_y - i_y_x
     exact_gain = imp.info.exact_gain  # the registry's: a measure with such a sum declares it
     if exact_gain is not None and imp.theta is None:

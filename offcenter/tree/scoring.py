@@ -272,7 +272,10 @@ class ImpurityDecreaseScorer(SplitScorer):
     def table(self, t):
         """(gain, score) of any count tables (..., K, q) from the reference Impurity (child k
         on the second-to-last axis)."""
-        _, _, _, gain = _association_counts(np.asarray(t, np.float64), self.impurity)
+        # the gain only: I(X) (the predictor's margin) is not computed
+        _, _, _, gain = _association_counts(
+            np.asarray(t, np.float64), self.impurity, with_i_x=False
+        )
         gain = np.asarray(gain, float)
         return gain, gain
 

@@ -215,10 +215,11 @@ def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
     )
     keys = [k for k, _ in optima.attrs.get("settings", [])]
     if impurities is not None:
-        infos = [_info(k) for k in keys]
+        parsed = [_setting(k) for k in keys]  # each key parsed once
+        infos = [None if s is None else s.info for s in parsed]
         # "gain / node impurity" means something for the score of the setting (not for a
         # split criterion's own value): the scores' registry says
-        crit = [s is not None and not s.score_info.relative for s in map(_setting, keys)]
+        crit = [s is not None and not s.score_info.relative for s in parsed]
         imp = np.array([float(impurities.get(k, np.nan)) for k in keys], dtype=float)
         gain = out["gain"].to_numpy(float)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -247,12 +248,6 @@ def _setting(key: str):
         return MeasureSetting.parse(key)
     except ValueError:
         return None
-
-
-def _info(key: str):
-    """The registry's :class:`MeasureInfo` of a setting key (None for an unknown key)."""
-    s = _setting(key)
-    return None if s is None else s.info
 
 
 def children_shares_text(text: str) -> str:
