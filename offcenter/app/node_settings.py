@@ -42,6 +42,7 @@ from offcenter.viz.comparison import (
     own_feature_table,
     predictions_table,
     prior_label,
+    resolved_labels,
     setting_choices,
     training_report,
     with_prior_labels,
@@ -381,8 +382,13 @@ def compute_node_tables(node: int, clf) -> dict:
     prior = clf.prior_
     settings = node_comparison_settings(len(clf.classes_))
     optima, cands = clf.node_comparison(node, settings)  # one search for both
-    optima, cands = with_prior_labels(optima, prior), with_prior_labels(cands, prior)
+    labels = resolved_labels(optima.attrs["settings"], prior)  # once for the node's tables
+    optima, cands = (
+        with_prior_labels(optima, prior, labels),
+        with_prior_labels(cands, prior, labels),
+    )
     imps = clf.node_impurities(node, settings)
+    imps.attrs["prior_labels"] = {k: labels[k] for k in imps.index if k in labels}
     split = clf.tree_.nodes[node].split
     out = {"optima": optima, "cands": cands, "impurities": imps}
     out["informative"] = informative_settings(cands)
@@ -414,13 +420,12 @@ def impurity_table(tree_key: str, node: int, _clf) -> pd.DataFrame:
 
 def impurity_frame(imps: pd.Series, prior) -> pd.DataFrame:
     """:func:`impurity_table`'s table of a node's :meth:`TreeClassifier.node_impurities`."""
-    labels = imps.attrs.get("labels", {})
-    return pd.DataFrame(
-        {
-            "impurity": imps.to_numpy(dtype=float),
-            "measure": prior_labels(imps.index, prior, labels),
-        }
-    )
+    done = imps.attrs.get("prior_labels", {})  # resolved by compute_node_tables
+    if all(k in done for k in imps.index):
+        measure = [done[k] for k in imps.index]
+    else:
+        measure = prior_labels(imps.index, prior, imps.attrs.get("labels", {}))
+    return pd.DataFrame({"impurity": imps.to_numpy(dtype=float), "measure": measure})
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)

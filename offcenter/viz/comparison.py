@@ -547,18 +547,28 @@ def prior_label(key: str, prior) -> str:
     return MeasureSetting.parse(key).label_for(prior)
 
 
-def with_prior_labels(table: pd.DataFrame, prior) -> pd.DataFrame:
-    """A copy of an :func:`~offcenter.tree.inspect.own_optima` or
-    :func:`~offcenter.tree.inspect.candidates` table whose setting labels carry the theta
-    values resolved on ``prior`` (``off-centered Shannon, θ = prior (0.65, 0.35)``)."""
-    out = table.copy(deep=False)  # the columns are shared; the label column is replaced
-    settings = list(table.attrs.get("settings", []))
+def resolved_labels(settings, prior) -> dict[str, str]:
+    """``{key: label}`` of (key, label) pairs with theta resolved on the prior
+    (:func:`prior_label`; a key it cannot parse keeps its label)."""
     labels = {}
     for key, label in settings:
         try:
             labels[key] = prior_label(key, prior)
         except ValueError:
             labels[key] = label
+    return labels
+
+
+def with_prior_labels(table: pd.DataFrame, prior, labels: dict | None = None) -> pd.DataFrame:
+    """A copy of an :func:`~offcenter.tree.inspect.own_optima` or
+    :func:`~offcenter.tree.inspect.candidates` table whose setting labels carry the theta
+    values resolved on ``prior`` (``off-centered Shannon, θ = prior (0.65, 0.35)``).
+    ``labels``: :func:`resolved_labels` of the table's settings when already computed (the
+    node's tables share them)."""
+    out = table.copy(deep=False)  # the columns are shared; the label column is replaced
+    settings = list(table.attrs.get("settings", []))
+    if labels is None or any(k not in labels for k, _ in settings):
+        labels = resolved_labels(settings, prior)
     out.attrs = {**table.attrs, "settings": [(k, labels[k]) for k, _ in settings]}
     if "setting_label" in out.columns:
         out["setting_label"] = out["setting_key"].map(labels).fillna(out["setting_label"])
