@@ -6,6 +6,9 @@
   session clicks (``tree_click``): drawings counted.
 - A node clicked before does not compute its tables again (``node_settings.node_tables``):
   the own-optima searches counted.
+- A first click on a node computes its impurities once (the impurity table reads the node's
+  tables' ones), resolves its settings' labels on the prior once, and its candidate scoring
+  computes no I(X) (the gain does not use it): calls counted.
 - A node click, as the browser sends it (the ``rerun_script`` of the chart's fragment), reruns
   that fragment only, on a real server: every element of the reply belongs to the fragment, and
   the row-trace form (one input per feature, drawn outside it) is not redrawn.
@@ -134,6 +137,37 @@ def test_drawing_font_and_node_tables_are_computed_once_per_tree_and_node(monkey
     assert (drawings[0], fonts[0], searches[0], layouts[0]) == (1, 0, 2, first_layouts)
     assert jsons[0] == 1
     assert not again.exception
+
+
+def test_a_first_node_click_computes_impurities_and_labels_once(monkeypatch):
+    from offcenter.app import node_settings
+    from offcenter.measures.impurity import Impurity
+
+    calls = {"impurities": 0, "labels": 0, "i_x": 0}
+
+    def count(name, fn):
+        def wrapped(*args, **kwargs):
+            calls[name] += 1
+            return fn(*args, **kwargs)
+
+        return wrapped
+
+    monkeypatch.setattr(
+        TreeClassifier, "node_impurities", count("impurities", TreeClassifier.node_impurities)
+    )
+    monkeypatch.setattr(
+        node_settings, "resolved_labels", count("labels", node_settings.resolved_labels)
+    )
+    monkeypatch.setattr(Impurity, "for_predictor", count("i_x", Impurity.for_predictor))
+    node_settings.node_tables.clear()
+    node_settings.impurity_table.clear()
+    at = run(data="pima")
+    assert calls == {"impurities": 1, "labels": 1, "i_x": 0}  # the root
+    select = [s for s in at.selectbox if s.key and s.key.startswith("tr_node_select")]
+    select[0].set_value(2)
+    at = run(at)
+    assert calls == {"impurities": 2, "labels": 2, "i_x": 0}  # node 2: once each
+    assert not at.exception
 
 
 # ------------------------------------------------------------------------------ real server
