@@ -9,7 +9,12 @@ over the page's default tree (depth 5) of each data set: a count repeatable to a
 thousand whatever else the machine runs, unlike a time. One first click per node is warmed up
 uncounted (imports, allocator).
 
-    python benchmarks/count_node_click.py [--data pima,german_credit]
+``--page``: the tables as the page reads them, through its per-node caches
+(:func:`~offcenter.app.node_settings.node_tables` and
+:func:`~offcenter.app.node_settings.impurity_table`, "Impurity under each measure"); the warm-up
+node is then counted as a click on a node computed before.
+
+    python benchmarks/count_node_click.py [--data pima,german_credit] [--page]
 """
 
 from __future__ import annotations
@@ -25,13 +30,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def click(clf, i: int, settings) -> None:
-    """The computed part of a first click on node ``i``."""
+def click(clf, i: int, settings, page: bool = False) -> None:
+    """The computed part of a first click on node ``i`` (``page``: through the page's caches)."""
     from offcenter.app import node_settings as ns
     from offcenter.app.downloads import frame_csv
     from offcenter.viz.comparison import own_feature_table
 
-    tables = ns.compute_node_tables(i, clf)
+    if page:
+        key = f"{clf.n_features_in_}/{len(clf.tree_.nodes)}/{i}"
+        tables = ns.node_tables(key, i, clf)
+        ns.impurity_table(key, i, clf)
+    else:
+        tables = ns.compute_node_tables(i, clf)
     cands = tables["cands"]
     if not len(cands):
         return
@@ -44,7 +54,7 @@ def click(clf, i: int, settings) -> None:
         clf.threshold_gains(i, str(split.feature) if own else numeric[0], settings)
 
 
-def worker(names: list[str]) -> None:
+def worker(names: list[str], page: bool = False) -> None:
     """Inside valgrind: per data set, one uncounted click, then the counted ones (dumped)."""
     sys.path.insert(0, str(ROOT))
     from offcenter import TreeClassifier
@@ -63,11 +73,11 @@ def worker(names: list[str]) -> None:
         settings = ns.node_comparison_settings(len(clf.classes_))
         nodes = clf.tree_.nodes
 
-        click(clf, 0, settings)
+        click(clf, 0, settings, page)
         ctl("-z")
         ctl("-i", "on")
         for i in range(0, len(nodes), max(1, len(nodes) // 12)):
-            click(clf, i, settings)
+            click(clf, i, settings, page)
         ctl("-i", "off")
         ctl("-d", f"{name}:{len(range(0, len(nodes), max(1, len(nodes) // 12)))}")
 
@@ -75,15 +85,17 @@ def worker(names: list[str]) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default="pima,german_credit")
+    ap.add_argument("--page", action="store_true", help="through the page's per-node caches")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        worker(args.worker.split(","))
+        worker(args.worker.split(","), args.page)
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no"]
         cmd += [f"--callgrind-out-file={os.path.join(tmp, 'cg.%p')}"]
         cmd += [os.path.realpath(sys.executable), __file__, "--worker", args.data]
+        cmd += ["--page"] * args.page
         subprocess.run(cmd, capture_output=True, check=True)
         print("| data set | nodes | instructions | per node |\n|---|---|---|---|")
         for f in sorted(Path(tmp).iterdir()):
