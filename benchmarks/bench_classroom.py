@@ -341,7 +341,30 @@ def browser_like_session(tool, page_first: bool = False):
                 bm.rerun_script.fragment_id = self._fragment
             return bm
 
+        def _chart_clicks(self, changes, triggers):
+            """The Tree chart is a component (offcenter.app.tree_chart) since session 15: the
+            client's plotly selection event on ``tr_chart`` becomes the component's ``node``
+            trigger, sent as the browser sends it (in the chart's fragment)."""
+            from offcenter.app.tree_chart import click_state
+            from offcenter.viz.tree import selected_node
+
+            changes, triggers = dict(changes or {}), list(triggers or [])
+            for wid, ws in list(changes.items()):
+                w = next((w for w in self.widgets.values() if w["id"] == wid), None)
+                if w is None or w["type"] != "bidi_component":
+                    continue
+                if ws.WhichOneof("value") != "string_value":
+                    continue
+                del changes[wid]
+                node = selected_node(json.loads(ws.string_value))
+                if node is not None:
+                    click = click_state(wid, node)
+                    self.fragment_of[click.id] = self.fragment_of.get(wid, "")
+                    triggers.append(click)
+            return changes, triggers
+
         async def run(self, initial_page=None, changes=None, triggers=None, send_only=False):
+            changes, triggers = self._chart_clicks(changes, triggers)
             widgets, values = dict(self.widgets), dict(self.values)
             r = await super().run(initial_page, changes, triggers, send_only)
             if self._fragment and not send_only:

@@ -21,13 +21,13 @@ from offcenter.app import (
     heavy_work,
     node_settings,
     presentation,
+    tree_chart,
     tree_click,
     tree_page,
     tree_restore,
     tree_view,
     urlstate,
 )
-from offcenter.app.charts import plotly_chart
 from offcenter.app.data_picker import keep, pick_data, pick_target, remember
 from offcenter.app.downloads import csv_button
 from offcenter.app.navigation import ensure_router
@@ -43,7 +43,6 @@ from offcenter.data.datasets import DEFAULT
 from offcenter.tree.categorical import heuristic_message
 from offcenter.viz.comparison import tree_title
 from offcenter.viz.explain import md_escape
-from offcenter.viz.tree import selected_node
 from offcenter.viz.tree_image import FORMATS, tree_image
 
 ensure_router()  # a first visit straight to this page still goes through app.py
@@ -273,6 +272,7 @@ def settings_section(class_counts, data_key: str, X, y) -> dict:
     alpha = tree_params["alpha"]
     setting = setting.replace(alpha=alpha)
     params_json = json.dumps(tree_params, sort_keys=True)
+    stem = tree_page.file_stem(data_name, setting.replace(alpha=None).key)  # files' names
     info_box = st.empty()  # "the settings changed": filled here, or by the page's grow block
     if _in_fragment_run():
         write_link()
@@ -280,7 +280,7 @@ def settings_section(class_counts, data_key: str, X, y) -> dict:
         if page.session.settings_changed(params_json):
             info_box.info(SETTINGS_CHANGED)
             # the grow's work, done while the student reaches for the button
-            prefetch(lambda: tree_click.grow_tree(data_key, params_json, X, y, size))
+            prefetch(lambda: tree_chart.grow_tree(data_key, params_json, X, y, size, stem))
     return dict(
         setting=setting,
         score=score,
@@ -288,15 +288,16 @@ def settings_section(class_counts, data_key: str, X, y) -> dict:
         tree_params=tree_params,
         params_json=params_json,
         info_box=info_box,
+        stem=stem,
     )
 
 
 SETTINGS_CHANGED = "The settings changed: press **Grow the tree** to grow it again with them."
+data_name = picked.name if picked.source == "upload" else picked.source
 chosen = settings_section(class_counts, data_key, X, y)
 setting, score, alpha = chosen["setting"], chosen["score"], chosen["alpha"]
 tree_params, params_json = chosen["tree_params"], chosen["params_json"]
-data_name = picked.name if picked.source == "upload" else picked.source
-stem = tree_page.file_stem(data_name, setting.replace(alpha=None).key)
+stem = chosen["stem"]
 
 data_choices = dict(
     target=target,
@@ -321,13 +322,13 @@ tree_restore.restore_tree(
     PREFIX,
     tree_state,
     Grow(data_key, params_json),
-    lambda: tree_click.grow_tree(data_key, params_json, X, y, size),
+    lambda: tree_chart.grow_tree(data_key, params_json, X, y, size, stem),
 )
 if grow or tree_state.data_changed(data_key):
     # a new data selection grows at once; new settings wait for the button
     try:
         with st.spinner("Growing the tree..."):
-            clf = tree_click.grow_tree(data_key, params_json, X, y, size)
+            clf = tree_chart.grow_tree(data_key, params_json, X, y, size, stem)
     except heavy_work.Refused as exc:  # pool full, still busy, too long: the settings stay
         st.warning(exc.message)
     except (ValueError, TypeError) as exc:
@@ -398,9 +399,8 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
                 f"{len(tree)} nodes, {tree.n_leaves} leaves, depth {tree.depth}"
                 + ("; edited by hand" if tree_state.edited else "")
             )
-    # a click on a node (read before drawing so that the figure shows it selected)
-    event_state = page.chart_event
-    tree_state.click(selected_node(event_state) if event_state is not None else None, len(nodes))
+    # a click on a node (outlined in the browser at once; the node's panel is this run's)
+    tree_state.click(tree_chart.take_click(), len(nodes))
     page.follow_node(tree_state.node)  # another node: the gain plot's default feature
 
     # ---------------------------------------- step-through (offcenter.app.tree_steps) >>>
@@ -502,32 +502,23 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
         )
 
     tab_node.__exit__(None, None, None)
-    fig = tree_click.tree_figure_spec(  # the drawing per (tree, view), shared by sessions
+    chart = tree_chart.chart_for(  # the figure per (tree, view), whatever node is selected
         draw_key,
-        plan.depth,
-        tree_state.node if tree_state.node < len(draw_tree) else None,
+        plan,
         # step ids are the whole tree's; the node just split is outlined as on a path
         tuple(i for i in trace_path if i < len(draw_tree))
         + ((focus,) if focus is not None else ()),
         draw_clf,
-        font_size=plan.font,  # smaller than the size's when the drawing is wider than the chart
-        wrap_width=plan.wrap_width,
-        shares_per_line=draw_size.shares_per_line,
-        view_width=draw_size.width,
-        focus=plan.focus,
-        compact=plan.compact,
-        sideways=plan.sideways,
+        draw_size,
     )
-    plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
-        fig,
+    tree_chart.tree_chart(  # the selected node outlined in the browser (a click: at once)
+        chart,
+        tree_state.node if tree_state.node < len(draw_tree) else None,
         container=chart_box,
         key="tr_chart",
-        on_select="rerun",
-        selection_mode="points",
-        width="stretch",
         # a phone's chart is too narrow for Plotly's toolbar beside the class legend (and a
         # finger does not zoom with it): none there
-        config={"displaylogo": False, "displayModeBar": not size.phone},
+        config={"displaylogo": False, "displayModeBar": not (size.phone or phone)},
     )
 
     with tab_best:
@@ -650,8 +641,14 @@ tree_restore.session_box(
     file_name=f"{stem}_session.json",
     **data_choices,
 )
-with st.expander("The rules"):
-    st.code(rules, language=None)
+rules_box = st.expander(
+    "The rules",
+    key="tr_rules_open",
+    on_change="rerun",  # drawn only when open (tens of kB of text at every whole-page run)
+)
+if rules_box.open:
+    with rules_box:
+        st.code(rules, language=None)
 
 # ---------------------------------------------------------------- two trees
 compare_two_trees(

@@ -33,6 +33,8 @@ Per page, for keys starting with ``prefix`` (``"tr_"``, ``"cm_"``):
 - ``{prefix}file`` (then ``{prefix}file_<k>``, :func:`upload_key`): the file uploader; a
   refused file is cleared from it (``{prefix}file_gen`` counts the refusals);
 - ``{prefix}upload_seen``: the id of the last file read (good or bad), so a file is read once;
+  written last, once the file's state is (a run stopped by a rerun request while it read the
+  file leaves it unset, and the next run reads the file again);
 - ``{prefix}upload_error``: the message of the last bad file, or None;
 - ``{prefix}upload_busy``: the worker pool's message when a large file could not be read yet
   (:mod:`offcenter.app.heavy_work`: the pool is full, or the session's previous job still
@@ -152,11 +154,12 @@ def _accept(prefix: str, upload: dict, target) -> None:
     S[prefix + "pending"] = None
 
 
-def _receive_upload(prefix: str, name: str, data: bytes) -> None:
+def _receive_upload(prefix: str, name: str, data: bytes) -> bool:
     """Read an uploaded file; keep the previous data when it is bad (the error is shown).
 
     A readable file whose last column cannot be the class is held in ``{prefix}pending``
-    (refused for now, with the columns that could be the class).
+    (refused for now, with the columns that could be the class). Returns False when the file
+    was not read (the worker pool refused it for now: it stays in the box, read at a retry).
     """
     S = st.session_state
     S[prefix + "pending"] = None
@@ -167,13 +170,12 @@ def _receive_upload(prefix: str, name: str, data: bytes) -> None:
         else:
             upload = read_upload(data, name)
     except heavy_work.Refused as exc:  # not read: the file stays in the box, read at a retry
-        S[prefix + "upload_seen"] = None
         S[prefix + "upload_error"] = None
         S[prefix + "upload_busy"] = exc.message
-        return
+        return False
     except DataProblem as exc:
         S[prefix + "upload_error"] = f"The file was not loaded: {exc}"
-        return
+        return True
     df = upload["df"]
     last = df.columns[-1]
     try:
@@ -191,8 +193,9 @@ def _receive_upload(prefix: str, name: str, data: bytes) -> None:
         )
         if usable:
             S[prefix + "pending"] = {"upload": upload, "columns": usable}
-        return
+        return True
     _accept(prefix, upload, last)
+    return True
 
 
 def _load_pending(prefix: str) -> None:
@@ -246,7 +249,7 @@ def _upload_box(prefix: str, detailed: bool) -> None:
         if uploaded is not None:
             file_id = (getattr(uploaded, "file_id", None), uploaded.name, uploaded.size)
             if file_id != S[prefix + "upload_seen"]:
-                S[prefix + "upload_seen"] = file_id
+                read = True
                 if uploaded.size > csv_io.MAX_UPLOAD_BYTES:  # refused before reading it
                     S[prefix + "pending"] = None
                     S[prefix + "upload_error"] = (
@@ -255,11 +258,18 @@ def _upload_box(prefix: str, detailed: bool) -> None:
                     )
                 elif detailed:
                     with st.spinner("Reading the file..."):
-                        _receive_upload(prefix, uploaded.name, uploaded.getvalue())
+                        read = _receive_upload(prefix, uploaded.name, uploaded.getvalue())
                 else:
-                    _receive_upload(prefix, uploaded.name, uploaded.getvalue())
-                if S[prefix + "upload_error"] and S[prefix + "pending"] is None:
+                    read = _receive_upload(prefix, uploaded.name, uploaded.getvalue())
+                refused = S[prefix + "upload_error"] and S[prefix + "pending"] is None
+                if refused:
                     S[prefix + "file_gen"] = gen + 1  # the refused file leaves the uploader
+                # Last: the file counts as read only once all its state is written. A rerun
+                # asked for while it was read (a click, the window's width reported) stops
+                # this run at its next Streamlit call, session-state writes included; the
+                # run that follows, with the same file in the uploader, reads it again.
+                S[prefix + "upload_seen"] = file_id if read else None
+                if refused:
                     st.rerun()
     if S.get(prefix + "upload_busy"):
         st.warning(S[prefix + "upload_busy"] + " The file stays in the upload box.")

@@ -39,6 +39,19 @@ def _cached_csv(cache_key: str, file_name: str, relabel: bool, _frame) -> bytes:
     return frame_csv(_frame() if callable(_frame) else _frame, relabel=relabel)
 
 
+def prepare_csv(
+    cache_key: str,
+    file_name: str,
+    frame: pd.DataFrame | Callable[[], pd.DataFrame],
+    *,
+    relabel: bool = False,
+) -> bytes:
+    """The CSV that :func:`csv_button` with these ``cache_key``, ``file_name``, ``frame`` and
+    ``relabel`` shows, made now (ahead of the page: a grow's background preparation) and
+    kept for it."""
+    return _cached_csv(cache_key, file_name, relabel, frame)
+
+
 def csv_button(
     label: str,
     frame: pd.DataFrame | Callable[[], pd.DataFrame],
@@ -82,7 +95,7 @@ def csv_button(
     if cache_key is None:
         data = frame_csv(frame() if callable(frame) else frame, relabel=relabel)
     else:
-        data = _cached_csv(cache_key, file_name, relabel, frame)
+        data = prepare_csv(cache_key, file_name, frame, relabel=relabel)
     container.download_button(
         label,
         data,

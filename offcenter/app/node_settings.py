@@ -27,7 +27,7 @@ import streamlit as st
 
 from offcenter.app import heavy_work, measure_params, tables, urlstate
 from offcenter.app.charts import plotly_chart
-from offcenter.app.downloads import csv_button
+from offcenter.app.downloads import csv_button, prepare_csv
 from offcenter.measures.registry import TREE_MEASURES
 from offcenter.measures.settings import MeasureSetting, comparison_settings
 from offcenter.tree.inspect import agreement
@@ -248,6 +248,34 @@ def cached_report(tree_key: str, _clf, _X, _y):
     return training_report(_clf, _X, _y)
 
 
+def _report_csvs(rep, clf, X, y, stem: str) -> list[tuple]:
+    """The training report's CSV downloads: (label, table or its callable, file name, key)."""
+    return [
+        (
+            "Predictions (CSV)",
+            lambda: predictions_table(clf, X, y=y),
+            f"{stem}_predictions.csv",
+            "tr_dl_pred",
+        ),
+        (
+            "Confusion matrix (CSV)",
+            lambda: rep.matrix.reset_index(names="true class"),
+            f"{stem}_confusion.csv",
+            "tr_dl_confusion",
+        ),
+    ]
+
+
+def prepare_report(tree_key: str, clf, X, y, stem: str | None = None) -> None:
+    """What :func:`show_training_report` shows of the tree ``tree_key`` with these ``stem``,
+    computed ahead (a grow's background preparation): the report and, with ``stem``, its
+    CSV files."""
+    rep = cached_report(tree_key, clf, X, y)
+    if stem is not None:
+        for _label, frame, file_name, _key in _report_csvs(rep, clf, X, y, stem):
+            prepare_csv(tree_key, file_name, frame)
+
+
 def show_training_report(
     clf, X, y, tree_key: str | None = None, *, stem: str = "tree", container=None
 ) -> None:
@@ -269,25 +297,11 @@ def show_training_report(
         c1, c2 = st.columns([3, 2])
         with c1:
             tables.show_table(rep.matrix, hide_index=False, key="tr_confusion")
-            d1, d2 = st.columns(2)
-            with d1:
-                csv_button(
-                    "Predictions (CSV)",
-                    lambda: predictions_table(clf, X, y=y),
-                    f"{stem}_predictions.csv",
-                    "tr_dl_pred",
-                    rerun=False,
-                    cache_key=tree_key,
-                )
-            with d2:
-                csv_button(
-                    "Confusion matrix (CSV)",
-                    lambda: rep.matrix.reset_index(names="true class"),
-                    f"{stem}_confusion.csv",
-                    "tr_dl_confusion",
-                    rerun=False,
-                    cache_key=tree_key,
-                )
+            for col, (label, frame, file_name, key) in zip(
+                st.columns(2), _report_csvs(rep, clf, X, y, stem)
+            ):
+                with col:
+                    csv_button(label, frame, file_name, key, rerun=False, cache_key=tree_key)
         with c2:
             m = str(rep.minority)[:30]
             tables.show_table(
@@ -324,6 +338,30 @@ def show_training_report(
 
 
 # ------------------------------------------------------------------------------ node comparison
+def _optima_csv(tree_key: str, node_id: int, optima, stem: str) -> tuple:
+    """The node's own-optima CSV download: (label, its table's callable, file name, key,
+    cache key)."""
+    return (
+        "Download every setting's own splits (CSV, full precision)",
+        lambda: optima.drop(columns=["groups"]),
+        f"{stem}_node{node_id}_own_optima.csv",
+        "tr_dl_own",
+        f"{tree_key}/{node_id}",
+    )
+
+
+def prepare_node(tree_key: str, node, clf, stem: str | None = None) -> None:
+    """What :func:`show_node_comparison` shows first of ``node`` (the tables cached under
+    ``tree_key``) computed ahead (a grow's background preparation): its tables and, with
+    ``stem``, its own-optima CSV."""
+    tables = node_tables(tree_key, node.id, clf)
+    if stem is not None and len(tables["cands"]):
+        _label, frame, file_name, _key, cache_key = _optima_csv(
+            tree_key, node.id, tables["optima"], stem
+        )
+        prepare_csv(cache_key, file_name, frame)
+
+
 @st.cache_resource(max_entries=256, show_spinner=False)
 def node_tables(tree_key: str, node: int, _clf) -> dict:
     """The node's tables, computed once per (tree, node) and shared by reruns (read-only):
@@ -485,14 +523,8 @@ def show_node_comparison(
     )
     per_feature = feature_table(tree_key, node.id, choice, optima)
     show_table(per_feature, "tr_own_features", height=min(420, 38 + 35 * len(per_feature)))
-    csv_button(
-        "Download every setting's own splits (CSV, full precision)",
-        lambda: optima.drop(columns=["groups"]),
-        f"{stem}_node{node.id}_own_optima.csv",
-        "tr_dl_own",
-        rerun=False,
-        cache_key=f"{tree_key}/{node.id}",
-    )
+    label, frame, file_name, key, cache_key = _optima_csv(tree_key, node.id, optima, stem)
+    csv_button(label, frame, file_name, key, rerun=False, cache_key=cache_key)
 
     st.subheader("The split this tree chose, scored under every setting")
     if node.split is None:

@@ -48,7 +48,7 @@ import streamlit.components.v2 as _components_v2
 
 from offcenter.viz.theta_frames import figure_json as _figure_json
 
-__all__ = ["FollowedParam", "follow_chart"]
+__all__ = ["LOAD_PLOTLY_JS", "FollowedParam", "follow_chart", "plotly_src", "serve_plotly"]
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,9 @@ _PLOTLY_DIR = str(Path(plotly.__file__).parent / "package_data")
 #: mounted: its directory, the plotly package's own data, is what the route serves).
 _PLOTLY_ROUTE = "plotlyjs"
 
-_JS = r"""
+#: The browser's loader of that plotly.js (once per page: a promise of ``window.Plotly``), for
+#: every component that draws with it (this one, :mod:`offcenter.app.tree_chart`).
+LOAD_PLOTLY_JS = r"""
 const loadPlotly = (src) => {
   if (window.Plotly) return Promise.resolve(window.Plotly);
   if (!window.__ocPlotly) {
@@ -96,7 +98,11 @@ const loadPlotly = (src) => {
   }
   return window.__ocPlotly;
 };
+"""
 
+_JS = (
+    LOAD_PLOTLY_JS
+    + r"""
 const b64u16 = (b64) => {
   const bin = atob(b64);
   const u8 = new Uint8Array(bin.length);
@@ -423,6 +429,7 @@ export default function (component) {
   });
 }
 """
+)
 
 _CSS = ".oc-follow-figure { width: 100%; }"
 
@@ -435,10 +442,19 @@ def _mount() -> Callable:
         _component = _components_v2.component(
             "offcenter.theta_follow", js=_JS, css=_CSS, isolate_styles=False
         )
-    # the route that serves plotly.js (registered with the running server: once per run is
-    # cheap, and a restarted runtime gets it again)
-    _components_v1.declare_component(_PLOTLY_ROUTE, path=_PLOTLY_DIR)
+    serve_plotly()
     return _component
+
+
+def serve_plotly() -> None:
+    """Register the route that serves plotly.js with the running server (once per run is
+    cheap, and a restarted runtime gets it again)."""
+    _components_v1.declare_component(_PLOTLY_ROUTE, path=_PLOTLY_DIR)
+
+
+def plotly_src() -> str:
+    """The address of plotly.js on this server (:func:`serve_plotly`), for ``loadPlotly``."""
+    return _plotly_src()
 
 
 def _plotly_src() -> str:

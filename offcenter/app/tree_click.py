@@ -226,7 +226,7 @@ def node_key(data_key: str, params_json: str, clf, node) -> str:
     return "node:" + h.hexdigest()
 
 
-def grow_tree(data_key: str, params_json: str, X, y, size):
+def grow_tree(data_key: str, params_json: str, X, y, size, stem: str | None = None):
     """The Tree page's grow of (``data_key``, ``params_json``) on ``X``, ``y``: the fitted tree,
     with what the page shows of it next already in the process's caches.
 
@@ -234,8 +234,9 @@ def grow_tree(data_key: str, params_json: str, X, y, size):
     :class:`~offcenter.app.heavy_work.Refused` one, are the caller's), then under the keys the
     page reads them with: the root's tables (:func:`offcenter.app.node_settings.node_tables`
     under :func:`node_key`), the training report
-    (:func:`offcenter.app.node_settings.cached_report`) and the layouts of the drawing's depth
-    for a chart of ``size`` (:func:`cached_fit_depth`). A failure of those is left to the page,
+    (:func:`offcenter.app.node_settings.cached_report`; with ``stem``, the page's file names'
+    stem, its CSV files too) and the layouts of the drawing's depth for a chart of ``size``
+    (:func:`cached_fit_depth`); :func:`offcenter.app.tree_chart.grow_tree` adds the chart. A failure of those is left to the page,
     which computes them again where it shows them, and says why there.
 
     The page's **Grow the tree** calls it, and so does the settings fragment, in the background
@@ -246,8 +247,8 @@ def grow_tree(data_key: str, params_json: str, X, y, size):
     grown = TreeSession.key_after(Grow(data_key, params_json))
     root = clf.tree_.nodes[0]
     try:
-        node_settings.node_tables(node_key(data_key, params_json, clf, root), root.id, clf)
-        node_settings.cached_report(grown, clf, X, y)
+        node_settings.prepare_node(node_key(data_key, params_json, clf, root), root, clf, stem)
+        node_settings.prepare_report(grown, clf, X, y, stem)
         cached_fit_depth(grown, size, clf)
     except Exception:  # noqa: BLE001 - shown where the page computes it again
         pass

@@ -33,7 +33,6 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -226,11 +225,6 @@ class TreePageState(urlstate.PageState):
             self.view_node = node
             self.set("thr_feature", "")
         self.node = node
-
-    @property
-    def chart_event(self) -> Any:
-        """The tree chart's selection event (None before a click)."""
-        return self.get("chart")
 
     @property
     def last_choice(self) -> dict | None:

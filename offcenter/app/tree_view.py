@@ -41,6 +41,7 @@ __all__ = [
     "MIN_PRESENT_FONT",
     "DrawPlan",
     "lecture_size",
+    "fitting_plan",
     "lecture_view",
     "plan_drawing",
     "step_size",
@@ -123,6 +124,20 @@ class DrawPlan:
         return text + ". Click a node's box to select it."
 
 
+def _fitting_plan(fit: DrawingFit, tree_depth: int, focus: int | None = None) -> DrawPlan:
+    """The drawing at the depth that fits (``fit``): the whole tree when it fits whole."""
+    depth = None if fit.depth >= tree_depth else fit.depth
+    return DrawPlan(depth, fit.depth if depth else tree_depth, focus, fit.compact,
+                    fit.wrap_width, fit.font_size, fit.sideways)  # fmt: skip
+
+
+def fitting_plan(draw_clf, draw_key: str, size: ViewSize) -> DrawPlan:
+    """The plan :func:`plan_drawing` makes when the viewer has not picked a depth (outside a
+    step-through): the depth that fits a chart of ``size``."""
+    fit = tree_click.cached_fit_depth(draw_key, size, draw_clf, None)
+    return _fitting_plan(fit, draw_clf.tree_.depth)
+
+
 def plan_drawing(draw_clf, draw_key: str, size: ViewSize, tree_tag: str, focus) -> DrawPlan:
     """The drawing of ``draw_clf`` (the tree, or a step's partial tree: then ``focus`` is the
     node just split) for a chart of ``size``; outside a step-through (``focus`` None), the
@@ -132,9 +147,7 @@ def plan_drawing(draw_clf, draw_key: str, size: ViewSize, tree_tag: str, focus) 
     tree = draw_clf.tree_
     fit: DrawingFit = tree_click.cached_fit_depth(draw_key, size, draw_clf, focus)
     if focus is not None or tree.depth < 2:
-        depth = None if fit.depth >= tree.depth else fit.depth
-        return DrawPlan(depth, fit.depth if depth else tree.depth, focus, fit.compact,
-                        fit.wrap_width, fit.font_size, fit.sideways)  # fmt: skip
+        return _fitting_plan(fit, tree.depth, focus)
     asked = int(S.get("tr_depth", 0) or 0)
     shown = st.slider(
         "Depth shown",
@@ -148,9 +161,7 @@ def plan_drawing(draw_clf, draw_key: str, size: ViewSize, tree_tag: str, focus) 
     S["tr_depth"] = 0 if shown == fit.depth else int(shown)
     depth = shown if shown < tree.depth else None
     if shown == fit.depth:
-        return DrawPlan(
-            depth, shown, None, fit.compact, fit.wrap_width, fit.font_size, fit.sideways
-        )
+        return _fitting_plan(fit, tree.depth)
     compact = fit.compact and shown > fit.depth  # deeper than fits: the narrower boxes
     font = tree_click.cached_drawn_font(draw_key, depth, size, draw_clf, compact)
     wrap_w = min(COMPACT_WRAP, size.wrap_width) if compact else size.wrap_width

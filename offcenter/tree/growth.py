@@ -733,16 +733,41 @@ def _count_children(recs, level_base: int, rows, child_rec, y, w, q: int, mult=N
             recs[level_base + k].counts = wc[k]
 
 
+#: Choose a level's open children with arrays (:func:`_open_children_batched`); False: one
+#: by one. The records are the same either way (``tests/tree/test_engine.py``).
+BATCH_OPEN = True
+
+
 def _open_children(recs, open_ids, params: GrowthParams):
     """The next level's open records (the children that can split), and each record's
     position among them (-1: not open)."""
     next_open: list[int] = []
     new_local = np.full(len(recs), -1, np.int64)
+    if BATCH_OPEN and params.min_weight_leaf <= 0:
+        return _open_children_batched(recs, open_ids, params, new_local)
     for c in (c for rid in open_ids for c in recs[rid].children):
         if _splittable(recs[c], params):
             new_local[c] = len(next_open)
             next_open.append(c)
     return next_open, new_local
+
+
+def _open_children_batched(recs, open_ids, params: GrowthParams, new_local):
+    """:func:`_open_children` with :func:`_splittable`'s tests on arrays (without
+    ``min_weight_fraction_leaf``)."""
+    kids = [c for rid in open_ids for c in recs[rid].children]
+    if not kids:
+        return [], new_local
+    rs = [recs[c] for c in kids]
+    n = np.array([r.n_rows for r in rs], np.int64)
+    ok = (n >= params.min_samples_split) & (n >= 2 * params.min_samples_leaf)
+    if params.max_depth is not None:
+        ok &= np.array([r.depth for r in rs]) < params.max_depth
+    ok &= (np.stack([r.counts for r in rs]) > 0).sum(axis=1) > 1
+    where = np.flatnonzero(ok)
+    kids_arr = np.array(kids, np.int64)
+    new_local[kids_arr[where]] = np.arange(where.size)
+    return kids_arr[where].tolist(), new_local
 
 
 def _partition_columns(cols: _Columns, node_of_row, n_open: int) -> None:

@@ -478,18 +478,29 @@ class TreeDrawing:
     boxes: Mapping
     selected_at: int
 
-    def spec(self, selected: int | None = None) -> dict:
+    def spec(self, selected: int | None = None, *, slot: bool = False) -> dict:
         """The figure as plain dicts (``{"data": [...], "layout": {...}}``) with ``selected``
-        outlined; the drawing's own dicts, shared, not copied: read-only."""
+        outlined; the drawing's own dicts, shared, not copied: read-only.
+
+        ``slot``: the selected node's outline trace is there even when no node is drawn
+        selected (empty), at ``selected_at``: the figure the browser draws once per drawing
+        and outlines a node in by restyling that trace with :meth:`outline`
+        (:mod:`offcenter.app.tree_chart`)."""
         data = list(self.traces)
-        box = None if selected is None else self.boxes.get(int(selected))
-        if box is not None:
-            xs, ys = _rect(*box)
+        outline = self.outline(selected)
+        if outline is not None or slot:
+            xs, ys = outline if outline is not None else ([], [])
             data.insert(
                 self.selected_at,
                 _outline_trace(xs, ys, "#D55E00", 4.0, "box outline selected"),
             )
         return {"data": data, "layout": self.layout}
+
+    def outline(self, node: int | None) -> tuple[list, list] | None:
+        """The selected outline's ``(x, y)`` for ``node`` (a closed rectangle, None-ended), None
+        when the node is not drawn (below the depth drawn) or ``node`` is None."""
+        box = None if node is None else self.boxes.get(int(node))
+        return None if box is None else _rect(*box)
 
     def figure(self, selected: int | None = None) -> go.Figure:
         """:meth:`spec` as a ``go.Figure`` (its own copy of the dicts)."""

@@ -164,3 +164,53 @@ def test_the_refused_files_picker_sits_by_its_message_and_is_gone_after_the_load
     assert not at.error
     keys = {w.key for w in (*at.selectbox, *at.button)}
     assert prefix + "pending_target" not in keys and prefix + "pending_use" not in keys
+
+
+def refused_for_its_class() -> bytes:
+    """Its last column has 300 values (not a class); "w" and "group" can be the class."""
+    return (
+        "w,group,label\n" + "".join(f"{i % 7},{'pq'[i % 2]},c{i}\n" for i in range(300))
+    ).encode()
+
+
+@pytest.mark.parametrize("page, prefix", [(TREE, "tr_"), (COMPARE_PAGE, "cm_")])
+@pytest.mark.parametrize("file", ["good", "refused for its class"])
+def test_an_upload_read_while_a_rerun_is_asked_for_is_read_again(monkeypatch, page, prefix, file):
+    """A rerun asked for while the file is read (a student's click, the browser's report of
+    the window's width) stops the run at its next Streamlit call, a session-state write
+    included: the run that follows, with the file still in the uploader, reads it again (it
+    was skipped as already read: no message, no data, the chip showing the file)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+
+    import offcenter.app.data_picker as data_picker
+    from offcenter.data import csv_io
+
+    reads = []
+
+    def read_then_rerun(data, name):
+        reads.append(name)
+        if len(reads) == 1:  # as the browser's rerun request arriving during the read
+            ctx = get_script_run_ctx()
+            ctx.script_requests.request_rerun(
+                RerunData(query_string=ctx.query_string, page_script_hash=ctx.page_script_hash)
+            )
+        return csv_io.read_upload(data, name)
+
+    at = run(page=page)
+    monkeypatch.setattr(data_picker, "read_upload", read_then_rerun)
+    data = (
+        (BAD / "good" / "comma_utf8.csv").read_bytes()
+        if file == "good"
+        else refused_for_its_class()
+    )
+    at = upload(at, "mine.csv", data, key=prefix + "file")
+    if file == "good":
+        assert at.selectbox(key=prefix + "data").value == "upload"
+        assert not at.error
+    else:
+        assert any("not loaded" in e.value for e in at.error), [e.value for e in at.error]
+        assert at.selectbox(key=prefix + "pending_target").options == ["w", "group"]
+    assert len(reads) == 2  # stopped once, read again
+    at = run(at, page=page)  # and not again
+    assert len(reads) == 2

@@ -1,14 +1,14 @@
 """The Tree page's next grow prepared in the background (offcenter.app.prefetch and
-offcenter.app.tree_click.grow_tree, the function the grow calls): bounded, never raising, and filling exactly the cache
+offcenter.app.tree_chart.grow_tree, the function the grow calls): bounded, never raising, and filling exactly the cache
 entries the page's grow reads (the grow then fits nothing, searches no root, builds no report
-and lays nothing out)."""
+or CSV file, lays nothing out and builds no drawing or chart)."""
 
 from __future__ import annotations
 
 import threading
 from pathlib import Path
 
-from offcenter.app import node_settings, prefetch, tree_click, tree_page
+from offcenter.app import downloads, node_settings, prefetch, tree_chart, tree_click, tree_page
 from offcenter.tree import TreeClassifier
 from tests.conftest import run_app
 
@@ -41,6 +41,8 @@ def _clear():
         tree_click.cached_tree_layout,
         tree_click.cached_tree_drawing,
         tree_click.cached_drawn_font,
+        tree_chart.cached_chart,
+        downloads._cached_csv,
     ):
         fn.clear()
 
@@ -56,25 +58,23 @@ def _counted(monkeypatch, owner, name, counts):
 
 
 def test_a_prepared_grow_finds_everything_computed(monkeypatch):
-    seen = {}
-    fit = TreeClassifier.fit
+    calls = []
+    grow = tree_chart.grow_tree
 
-    def recording(self, X, y, *args, **kwargs):
-        seen["X"], seen["y"] = X, y
-        return fit(self, X, y, *args, **kwargs)
+    def recording(*args):
+        calls.append(args)
+        return grow(*args)
 
-    monkeypatch.setattr(TreeClassifier, "fit", recording)
+    monkeypatch.setattr(tree_chart, "grow_tree", recording)
     _clear()
     at = run_app(page=PAGE, query={"data": "pima", "max_depth": "3"})
     grown = at.session_state["tr_session"].grown
     assert '"max_depth": 3' in grown.params_json
-    X, y = seen["X"], seen["y"]
+    args = calls[-1]  # the page's grow: data key, parameters, X, y, the chart's size, stem
+    assert args[:2] == (grown.data_key, grown.params_json) and args[5]
 
     _clear()  # a fresh process's caches: the background thread prepares the grow
-    worker = threading.Thread(
-        target=tree_click.grow_tree,
-        args=(grown.data_key, grown.params_json, X, y, tree_page.view_size(False, False)),
-    )
+    worker = threading.Thread(target=grow, args=args)
     worker.start()
     worker.join(120)
     assert not worker.is_alive()
@@ -84,7 +84,11 @@ def test_a_prepared_grow_finds_everything_computed(monkeypatch):
     _counted(monkeypatch, TreeClassifier, "node_comparison", counts)
     _counted(monkeypatch, node_settings, "training_report", counts)
     _counted(monkeypatch, tree_click, "tree_layout", counts)
+    _counted(monkeypatch, tree_click, "tree_drawing", counts)
+    _counted(monkeypatch, tree_chart, "figure_json", counts)
+    _counted(monkeypatch, downloads, "frame_csv", counts)
     other = run_app(page=PAGE, query={"data": "pima", "max_depth": "3"})  # the grow
     assert other.session_state["tr_session"].grown == grown
     assert "depth 3" in " ".join(c.value for c in other.caption)
-    assert counts == {}  # nothing fitted, searched, reported or laid out again
+    # nothing fitted, searched, reported, laid out, drawn or written as CSV again
+    assert counts == {}

@@ -28,10 +28,11 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 from websockets.asyncio.client import connect
 
-from offcenter.app import tree_click, tree_page
+from offcenter.app import tree_chart, tree_click, tree_page
 from offcenter.ops.serve import streamlit_command
 from offcenter.ops.warmup import wait_healthy
 from offcenter.tree import TreeClassifier
+from tests.app.tree_charts import tree_data
 from tests.conftest import run_app, run_coroutine, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,7 +103,10 @@ def test_drawing_font_and_node_tables_are_computed_once_per_tree_and_node(monkey
         return count(layouts, layout)(*args, **kwargs)
 
     monkeypatch.setattr(tree_click, "tree_layout", layout_counted)
+    jsons = [0]  # the chart's figure JSON (offcenter.app.tree_chart: not per node)
+    monkeypatch.setattr(tree_chart, "figure_json", count(jsons, tree_chart.figure_json))
     for fn in (
+        tree_chart.cached_chart,
         tree_click.cached_tree_drawing,
         tree_click.cached_drawn_font,
         tree_click.cached_tree_layout,
@@ -120,13 +124,15 @@ def test_drawing_font_and_node_tables_are_computed_once_per_tree_and_node(monkey
     select = [s for s in at.selectbox if s.key and s.key.startswith("tr_node_select")]
     select[0].set_value(2)
     at = run(at)
-    # node 2: its tables are new; the drawing is the tree's (another outline, no layout)
-    assert (drawings[0], fonts[0], searches[0]) == (1, 0, 2)
+    # node 2: its tables are new; the drawing and its JSON are the tree's (no layout)
+    assert (drawings[0], fonts[0], searches[0], jsons[0]) == (1, 0, 2, 1)
+    assert tree_data(at)["selected"] == 2
     other = run(data="pima", node="2")  # another student on node 2 of the same tree
     assert (drawings[0], fonts[0], searches[0]) == (1, 0, 2)
     assert "4. The selected node: node 2" in [h.value for h in other.header]
     again = run(at)  # a rerun of the same view: nothing computed
     assert (drawings[0], fonts[0], searches[0], layouts[0]) == (1, 0, 2, first_layouts)
+    assert jsons[0] == 1
     assert not again.exception
 
 
@@ -241,7 +247,7 @@ def test_a_measure_change_reruns_only_the_settings_and_writes_the_link(server):
     ]
     assert queries and "setting=gini" in queries[-1]
     # the rest of the page (the tree, the trace) is not sent again
-    assert not any(kind == "plotly_chart" for _, kind, _ in elements)
+    assert not any(kind in ("plotly_chart", "bidi_component") for _, kind, _ in elements)
 
 
 async def _click(port: int, node: int):
@@ -254,34 +260,23 @@ async def _click(port: int, node: int):
         trace_inputs = []
         for m in first:
             kind, el = _element(m)
-            if kind == "plotly_chart" and el.id.endswith("tr_chart"):
+            if kind == "bidi_component" and el.id.endswith("tr_chart"):
                 chart, fragment = el.id, m.delta.fragment_id
             if kind in ("number_input", "selectbox") and "tr_tv_" in el.id:
                 trace_inputs.append(m.delta.fragment_id)
-        # the browser's click on the chart: the chart's selection, a rerun of its fragment
-        event = {
-            "selection": {
-                "points": [{"curve_number": 0, "point_number": node, "point_index": node}],
-                "point_indices": [node],
-                "box": [],
-                "lasso": [],
-            }
-        }
-        event["selection"]["points"][0]["customdata"] = [node]
+        # the browser's click on the chart: the component's node trigger, a rerun of its fragment
         bm = BackMsg()
         bm.rerun_script.page_script_hash = page_hash
         bm.rerun_script.query_string = "data=pima"
         bm.rerun_script.fragment_id = fragment
-        bm.rerun_script.widget_states.widgets.append(
-            WidgetState(id=chart, string_value=json.dumps(event))
-        )
+        bm.rerun_script.widget_states.widgets.append(tree_chart.click_state(chart, node))
         click = await asyncio.wait_for(_run(conn, bm), 120)
-        return fragment, trace_inputs, click
+        return fragment, trace_inputs, click, first
 
 
 @pytest.mark.slow
 def test_a_node_click_reruns_only_the_fragment_without_the_trace_form(server):
-    fragment, trace_inputs, click = run_coroutine(_click(server, 2))
+    fragment, trace_inputs, click, first = run_coroutine(_click(server, 2))
     assert fragment  # the chart is drawn by a fragment
     assert click[-1].script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
     assert not trace_inputs  # the trace form: drawn only while its expander is open
@@ -296,6 +291,22 @@ def test_a_node_click_reruns_only_the_fragment_without_the_trace_form(server):
         for _, _, el in elements
     )
     assert not any(h.startswith("1. Data") for h in headings)
+
+    # the chart is sent as the same message (the figure cached per tree and view: the browser
+    # gets a reference to its copy), and its selection says node 2
+    def sent(msgs, suffix):
+        return [
+            m
+            for m in msgs
+            for kind, el in [_element(m)]
+            if kind == "bidi_component" and el.id.endswith(suffix)
+        ]
+
+    before, after = sent(first, "-tr_chart"), sent(click, "-tr_chart")
+    assert len(before) == len(after) == 1 and before[0].hash == after[0].hash
+    assert before[0].metadata.cacheable  # over the size Streamlit caches in the browser
+    picks = sent(first, tree_chart.SELECTION_SUFFIX) + sent(click, tree_chart.SELECTION_SUFFIX)
+    assert [json.loads(_element(m)[1].json)["selected"] for m in picks] == [0, 2]
 
 
 def test_the_apptest_page_still_shows_the_trace_below_the_node():

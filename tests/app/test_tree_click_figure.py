@@ -1,6 +1,6 @@
 """The Tree page's cached click figure (offcenter.app.tree_click): the same figure as drawing
 it anew, the drawing laid out once per (tree, depth, path) whatever node is selected, distinct
-for another tree."""
+for another tree; the browser's chart (offcenter.app.tree_chart) draws that figure."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import json
 import plotly.io as pio
 
 from offcenter import TreeClassifier
+from offcenter.app.tree_chart import cached_chart, drawn_spec
 from offcenter.app.tree_click import cached_tree_drawing, tree_figure_spec
 from offcenter.data.datasets import DATASETS, load
 from offcenter.viz.tree import tree_figure
@@ -59,3 +60,40 @@ def test_another_tree_key_is_another_figure():
     b = tree_figure_spec("pima-4", None, 0, (), deep)
     assert _json(a) != _json(b)
     assert _json(b) == _json(tree_figure(deep, selected=0))
+
+
+def _chart_data(chart, selected) -> dict:
+    figure, outlines, selected_at = chart
+    return {
+        "figure": figure,
+        "outlines": outlines,
+        "selected_at": selected_at,
+        "selected": selected,
+    }
+
+
+def _drawn(spec: dict) -> dict:
+    """A figure as drawn: without an empty trace (the browser's outline slot, nothing drawn)."""
+    out = _json(spec)
+    out["data"] = [
+        t for t in out["data"] if t.get("x") != [] or t.get("name") != "box outline selected"
+    ]
+    return out
+
+
+def test_the_browser_chart_is_one_figure_per_tree_that_outlines_any_node_as_the_server():
+    cached_chart.clear()
+    cached_tree_drawing.clear()
+    clf = _fit(3)
+    chart = cached_chart("pima-3", 2, (0, 1), clf)
+    assert cached_chart("pima-3", 2, (0, 1), clf) is chart  # once per tree and view
+    # the figure does not name a node: the selection is the outline the browser puts in
+    assert '"box outline selected"' in chart[0]
+    for node in [0, 1, 2, 5, max(n.id for n in clf.tree_.nodes), None]:
+        server = tree_figure_spec("pima-3", 2, node, (0, 1), clf)
+        assert _drawn(drawn_spec(_chart_data(chart, node))) == _drawn(server), node
+    # a node below the depth drawn (or none): an empty outline, nothing drawn
+    deep = max(n.id for n in clf.tree_.nodes)
+    spec = drawn_spec(_chart_data(chart, deep))
+    slot = spec["data"][chart[2]]
+    assert slot["name"] == "box outline selected" and slot["x"] == []

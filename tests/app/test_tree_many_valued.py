@@ -3,7 +3,6 @@ many levels it has for its rows and offers to leave it out or to score with the 
 drawing's labels stay short; the tree grows and is drawn in a few seconds."""
 
 import io
-import json
 import re
 import time
 
@@ -12,6 +11,7 @@ import pandas as pd
 
 from offcenter.app.tree_page import many_valued
 from tests.app.test_tree_page import run, texts, upload
+from tests.app.tree_charts import tree_spec
 
 
 def _file(n=600, levels=349, seed=0) -> bytes:
@@ -47,8 +47,7 @@ def test_a_many_valued_column_is_noted_and_can_be_left_out_or_scored_by_gain_rat
     levels = pd.read_csv(io.BytesIO(_file()))["code"].nunique()
     assert f"has {levels:,} distinct values for 600 rows" in texts(at)
     # the drawing's labels stay short (no list of every code)
-    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    tree = next(c for c in charts if any(t.get("name") == "nodes" for t in c["data"]))
+    tree = tree_spec(at)
     lines = next(t for t in tree["data"] if t.get("name") == "text")["text"]
     assert max(len(re.sub(r"<[^>]+>", "", t)) for t in lines) < 40  # markup aside
     assert took < 60  # grown and drawn (AppTest on a loaded 2-core machine: generous)

@@ -1,6 +1,5 @@
 """AppTest of pages/3_Tree.py: data in (good and bad files), grow, select, edit, undo, export."""
 
-import json
 import re
 from pathlib import Path
 
@@ -8,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from offcenter.data.datasets import DATASETS
+from tests.app.tree_charts import tree_spec
 from tests.conftest import run_app, shown
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +45,7 @@ def node_select(at):
 def test_opens_on_a_bundled_set_with_a_tree():
     at = run()
     assert at.selectbox(key="tr_data").value == "edible"
-    assert len(at.get("plotly_chart")) >= 1
+    assert tree_spec(at)
     assert not at.error
     assert "nodes" in texts(at) and "leaves" in texts(at)
     # the root's worked calculation with the seed's numbers (shannon by default)
@@ -60,7 +60,7 @@ def test_every_bundled_set_grows(name):
     at.selectbox(key="tr_data").set_value(name)
     at = run(at)
     assert not at.error
-    assert len(at.get("plotly_chart")) >= 1
+    assert tree_spec(at)
 
 
 def test_mutation_sample_column_is_left_out_with_its_reason():
@@ -116,7 +116,7 @@ def test_bad_upload_after_a_good_one_keeps_the_good_one():
     at = upload(at, "bad.csv", (BAD / "ragged_rows.csv").read_bytes())
     assert "Ragged rows" in at.error[0].value
     assert at.selectbox(key="tr_data").value == "upload"
-    assert len(at.get("plotly_chart")) >= 1
+    assert tree_spec(at)
 
 
 @pytest.mark.parametrize(
@@ -158,7 +158,7 @@ def test_too_large_for_quick_growth_offers_a_sample(monkeypatch):
     assert box.value and "1,000" not in box.label  # iris has 150 rows: the sample is all of it
     box.uncheck()
     at = run(at)
-    assert len(at.get("plotly_chart")) >= 1
+    assert tree_spec(at)
 
 
 def test_script_like_names_never_become_markup():
@@ -322,13 +322,13 @@ def test_trace_a_row_and_rows_at_node():
     at.number_input(key="tr_trace_row").set_value(3)
     at = run(at)
     assert any("Path: node 0" in t.value for t in at.text)
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    spec = tree_spec(at)
     path = [t for t in spec["data"] if t.get("name") == "traced path"][0]
     assert len([v for v in path["x"] if v is not None]) >= 4  # at least one edge highlighted
     # closed: no path on the tree; opened again: the row number and its path are back
     at.session_state["tr_trace_open"] = False
     at = run(at)
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    spec = tree_spec(at)
     path = [t for t in spec["data"] if t.get("name") == "traced path"][0]
     assert not [v for v in path["x"] if v is not None]
     at = run(at, trace_open=True)
@@ -345,6 +345,16 @@ def test_binary_categorical_splits():
     frames = [d.value for d in at.dataframe]
     cands = [f for f in frames if hasattr(f, "columns") and "best under" in f.columns][0]
     assert all(len(str(c).split("|")) == 2 for c in cands["children counts"])
+
+
+def test_the_rules_are_drawn_when_their_expander_is_open():
+    at = run(data="pima", max_depth="2")
+    assert "The rules" in [e.label for e in at.expander]
+    assert not [c for c in at.code if c.value.startswith("IF ")]  # closed: not sent
+    at.session_state["tr_rules_open"] = True
+    at = run(at)
+    clf = at.session_state["tr_session"].current
+    assert [c.value for c in at.code if c.value.startswith("IF ")] == [clf.to_text()]
 
 
 def test_exports_are_offered():
@@ -435,11 +445,11 @@ def test_big_tree_is_collapsed_to_a_depth_the_user_can_widen():
     at = run(data="german_credit", max_depth="0")
     shown = [s for s in at.slider if s.key and s.key.startswith("tr_shown_")]
     assert shown, "no depth control for a big tree"
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    spec = tree_spec(at)
     n_drawn = len([t for t in spec["data"] if t.get("name") == "nodes"][0]["x"])
     shown[0].set_value(shown[0].value + 1)
     at = run(at)
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    spec = tree_spec(at)
     assert len([t for t in spec["data"] if t.get("name") == "nodes"][0]["x"]) > n_drawn
 
 
@@ -476,7 +486,7 @@ def test_trace_a_row_typed_in_by_its_values():
     assert path_text and "predicted setosa" in path_text[0]
     steps = [d.value for d in at.dataframe if "branch" in getattr(d.value, "columns", [])]
     assert steps and steps[0]["test"].iloc[-1] == "leaf"
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    spec = tree_spec(at)
     path = [t for t in spec["data"] if t.get("name") == "traced path"][0]
     assert len([v for v in path["x"] if v is not None]) >= 2
     at = run(at)  # the trace stays after a rerun

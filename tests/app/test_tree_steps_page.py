@@ -1,7 +1,6 @@
 """The Tree page's "next split" step-through (offcenter.app.tree_steps), with AppTest."""
 
 import base64
-import json
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +10,7 @@ from offcenter.app.tree_steps import verdict_table
 from offcenter.data.datasets import DATASETS, load
 from offcenter.tree import TreeClassifier
 from offcenter.tree.steps import split_order
+from tests.app.tree_charts import tree_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "3_Tree.py")
@@ -38,8 +38,7 @@ def _values(v):
 
 def drawn_nodes(at) -> list[int]:
     """The node ids drawn in the tree chart (the "nodes" trace's customdata)."""
-    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith("tr_chart")]
-    spec = json.loads(charts[0].proto.spec)
+    spec = tree_spec(at)
     trace = next(t for t in spec["data"] if t.get("name") == "nodes")
     return sorted(int(np.ravel(c)[0]) for c in trace["customdata"])
 

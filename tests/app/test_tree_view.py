@@ -17,6 +17,7 @@ from offcenter.data.datasets import DATASETS, load
 from offcenter.tree import TreeClassifier
 from offcenter.viz.tree import NODE_FONT, PRESENTATION_FONT
 from offcenter.viz.tree_image import tree_image
+from tests.app.tree_charts import tree_spec
 from tests.conftest import shown
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,10 +49,7 @@ def thr_feature(at):
 
 
 def tree_chart(at):
-    import json
-
-    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith("tr_chart")]
-    return json.loads(charts[0].proto.spec)
+    return tree_spec(at)
 
 
 # ------------------------------------------------------------------------------ the view

@@ -203,6 +203,7 @@ class ScriptRuns:
         self.count = 0  # events seen, in order
         self.asked = self.started = self.ended = -1  # the number of the last of each
         self.sockets = 0
+        self.uploaded: set[str] = set()  # names of the files the last request's uploaders hold
 
     def attach(self, page) -> None:
         page._script_runs = self
@@ -225,6 +226,12 @@ class ScriptRuns:
         if msg.WhichOneof("type") == "rerun_script":
             self.count += 1
             self.asked = self.count
+            self.uploaded = {
+                f.name
+                for w in msg.rerun_script.widget_states.widgets
+                if w.WhichOneof("value") == "file_uploader_state_value"
+                for f in w.file_uploader_state_value.uploaded_file_info
+            }
 
     def _received(self, payload) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -297,6 +304,24 @@ def wait_for_app(page) -> None:
         page.wait_for_timeout(20)  # lets Playwright deliver the websocket's frames
     page.wait_for_function(_NOT_RUNNING, timeout=60_000)
     page.evaluate(_TWO_FRAMES)
+
+
+def wait_for_upload(page, name: str) -> None:
+    """Wait until the page has sent a file named ``name`` to the server and the run it asked
+    for is over (:func:`wait_for_app`).
+
+    ``set_input_files`` returns once the browser has the file; the uploader then asks the
+    server where to send it, sends it, and only then asks for the run that reads it (the run
+    request carries the file's id). ``page`` is followed by :func:`track_runs` (every page of
+    the fixtures ``page`` and ``phone`` and of the contexts ``browser.new_context()`` makes).
+    """
+    runs = page._script_runs
+    bound = time.monotonic() + 120  # a bound on a loaded machine, not a settle
+    while name not in runs.uploaded:
+        if time.monotonic() > bound:
+            pytest.fail(f"the page did not send {name!r} to the server in 120 s")
+        page.wait_for_timeout(20)  # lets Playwright deliver the websocket's frames
+    wait_for_app(page)
 
 
 def screenshot(page, name: str) -> Path:

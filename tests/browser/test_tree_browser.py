@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, wait_for_app, wait_for_upload
 
 pytestmark = pytest.mark.browser
 
@@ -34,10 +34,12 @@ IRISH = "colour,size,weight,label\n" + "".join(
 def wait_for_tree(page):
     # the first run of the page can take over a minute on a loaded 2-CPU machine
     page.wait_for_selector(
-        "[data-testid='stPlotlyChart'] .js-plotly-plot", state="attached", timeout=180_000
+        ".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot",
+        state="attached",
+        timeout=180_000,
     )
     page.wait_for_function(
-        "() => { const gd = document.querySelector(\"[data-testid='stPlotlyChart'] .js-plotly-plot\");"
+        "() => { const gd = document.querySelector(\".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot\");"
         " return gd && gd.data && gd.data.some(t => t.name === 'nodes') && gd._fullLayout; }",
         timeout=60_000,
     )
@@ -50,17 +52,16 @@ def open_tree_page(page, app_url):
     wait_for_tree(page)
 
 
-def upload(page, path_or_payload):
+def upload(page, payload):
     inp = page.locator("[data-testid='stFileUploader'] input[type='file']").first
-    inp.set_input_files(path_or_payload)
-    page.wait_for_timeout(800)
-    wait_for_app(page)
+    inp.set_input_files(payload)
+    wait_for_upload(page, payload["name"])  # sent to the server, read by the run it asked for
 
 
 def node_points(page):
     """The node markers of the tree figure (the trace named 'nodes')."""
     return page.evaluate("""() => {
-        const gd = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+        const gd = document.querySelector(".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot");
         const k = gd.data.findIndex(t => t.name === 'nodes');
         const tr = gd.data[k];
         const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;

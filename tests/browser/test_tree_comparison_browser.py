@@ -14,7 +14,9 @@ pytestmark = pytest.mark.browser
 
 def wait_for_tree(page):
     page.wait_for_selector(
-        "[data-testid='stPlotlyChart'] .js-plotly-plot", state="attached", timeout=180_000
+        ".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot",
+        state="attached",
+        timeout=180_000,
     )
 
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 #: The drawn texts of every tree chart: their box (px, page coordinates), whether they lie in
 #: the plot area, and the chart's title and pixel scale.
-MEASURE = """() => [...document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot")]
+MEASURE = """() => [...document.querySelectorAll(".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot")]
   .filter(gd => gd.data && gd.data.some(t => t.name === 'nodes'))
   .map(gd => {
     const fl = gd._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
@@ -52,7 +52,7 @@ def open_page(page, app_url, query):
     page.goto(app_url + "/Tree?" + query)
     wait_for_app(page)
     page.wait_for_function(
-        "() => [...document.querySelectorAll(\"[data-testid='stPlotlyChart'] .js-plotly-plot\")]"
+        "() => [...document.querySelectorAll(\".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot\")]"
         ".some(gd => gd.data && gd.data.some(t => t.name === 'nodes') && gd._fullLayout)",
         timeout=90_000,
     )
@@ -73,7 +73,7 @@ def test_depth_6_tree_reads_without_overlaps(page, app_url):
     # by default the depth that fits the chart at 14 px; the link's depth=6 shows it whole
     open_page(page, app_url, "data=pima&max_depth=6&setting=oc_shannon")
     assert page.locator("[data-testid='stException']").count() == 0
-    chart = page.locator("[data-testid='stPlotlyChart']").first
+    chart = page.locator(".oc-tree-figure, [data-testid='stPlotlyChart']").first
     chart.scroll_into_view_if_needed()
     page.wait_for_timeout(500)
     screenshot(page, "tree_depth6_fit")
@@ -84,7 +84,9 @@ def test_depth_6_tree_reads_without_overlaps(page, app_url):
     assert "node 0" in shown and "glucose ≤ 111.5" in shown and "n = 768" in shown
     assert any("nodes hidden" in t for t in shown)  # deeper levels collapsed
     open_page(page, app_url, "data=pima&max_depth=6&setting=oc_shannon&depth=6")
-    page.locator("[data-testid='stPlotlyChart']").first.scroll_into_view_if_needed()
+    page.locator(
+        ".oc-tree-figure, [data-testid='stPlotlyChart']"
+    ).first.scroll_into_view_if_needed()
     page.wait_for_timeout(500)
     screenshot(page, "tree_depth6")
     whole = page.evaluate(MEASURE)[0]
@@ -100,7 +102,7 @@ def test_two_trees_side_by_side(page, app_url):
     heading.scroll_into_view_if_needed()
     page.get_by_text("Grow and compare two trees").click()  # grown on demand
     page.wait_for_function(
-        "() => [...document.querySelectorAll(\"[data-testid='stPlotlyChart'] .js-plotly-plot\")]"
+        "() => [...document.querySelectorAll(\".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot\")]"
         ".filter(gd => gd.data && gd.data.some(t => t.name === 'nodes')).length >= 3",
         timeout=90_000,
     )

@@ -21,7 +21,7 @@ LESSON_4 = "/Tree?data=pima&setting=oc_shannon&present=1"
 #: The tree chart measured: its box, plot area, node markers (page px), every text of the
 #: figure (drawing, legend, title) with its box and font size, and the toolbar's box.
 MEASURE = """() => {
-  const gd = [...document.querySelectorAll("[data-testid='stPlotlyChart'] .js-plotly-plot")]
+  const gd = [...document.querySelectorAll(".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot")]
     .find(g => g.data && g.data.some(t => t.name === 'nodes') && g._fullLayout);
   if (!gd) return null;
   const fl = gd._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
@@ -47,7 +47,7 @@ def open_tree(page, url):
     page.goto(url)
     wait_for_app(page)
     page.wait_for_function(
-        "() => [...document.querySelectorAll(\"[data-testid='stPlotlyChart'] .js-plotly-plot\")]"
+        "() => [...document.querySelectorAll(\".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot\")]"
         ".some(gd => gd.data && gd.data.some(t => t.name === 'nodes') && gd._fullLayout)",
         timeout=180_000,
     )
@@ -88,7 +88,9 @@ def check_fits(m, min_font):
 
 
 def scroll_to_chart(page):
-    page.locator("[data-testid='stPlotlyChart']").first.scroll_into_view_if_needed()
+    page.locator(
+        ".oc-tree-figure, [data-testid='stPlotlyChart']"
+    ).first.scroll_into_view_if_needed()
     page.wait_for_timeout(600)
 
 
@@ -100,7 +102,9 @@ def test_lesson_step_4_at_1400x900_in_presentation_mode(browser, app_url):
         open_tree(page, app_url + LESSON_4)
         assert page.locator("[data-testid='stException']").count() == 0
         scroll_to_chart(page)
-        page.locator("[data-testid='stPlotlyChart']").first.hover()  # shows the toolbar
+        page.locator(
+            ".oc-tree-figure, [data-testid='stPlotlyChart']"
+        ).first.hover()  # shows the toolbar
         page.wait_for_timeout(400)
         m = page.evaluate(MEASURE)
         screenshot(page, "tree_fit_presentation_1400")
@@ -114,7 +118,7 @@ def test_lesson_step_4_at_1400x900_in_presentation_mode(browser, app_url):
         page.get_by_text("4. The selected node: node 2").first.wait_for(timeout=60_000)
         wait_for_app(page)
         head = page.get_by_text("4. The selected node: node 2").first.bounding_box()
-        chart = page.locator("[data-testid='stPlotlyChart']").first.bounding_box()
+        chart = page.locator(".oc-tree-figure, [data-testid='stPlotlyChart']").first.bounding_box()
         assert 0 <= head["y"] - (chart["y"] + chart["height"]) <= 200, (head, chart)
         assert "node=2" in page.url
     finally:

@@ -31,7 +31,7 @@ LESSON = "/Tree?data=pima&setting=oc_shannon&present=1&step_on=1"
 #: Every drawn node's box in viewport px (from the markers' data coordinates and the axes), the
 #: chart's box, the text trace's size, the main area's scroll.
 BOXES = """() => {
-    const gd = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+    const gd = document.querySelector(".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot");
     if (!gd || !gd._fullLayout) return null;
     const fl = gd._fullLayout, r = gd.getBoundingClientRect();
     const xa = fl.xaxis, ya = fl.yaxis;
@@ -149,14 +149,16 @@ def test_a_phone_draws_each_steps_split(phone, app_url):
             x, _y = m["boxes"][str(i)]
             assert left <= x <= right, (k, i, m)
         assert m["least"] >= 10
-        phone.locator("[data-testid='stPlotlyChart']").first.scroll_into_view_if_needed()
+        phone.locator(
+            ".oc-tree-figure, [data-testid='stPlotlyChart']"
+        ).first.scroll_into_view_if_needed()
         _shot(phone, f"tree_phone_step{k}")
 
 
 #: Every box outline of the drawing in viewport px: the "box outline" trace's rectangles
 #: (None-separated, 5 points each) through the axes.
 BOX_RECTS = """() => {
-    const gd = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+    const gd = document.querySelector(".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot");
     const fl = gd._fullLayout, r = gd.getBoundingClientRect();
     const xa = fl.xaxis, ya = fl.yaxis;
     const tr = gd.data.find(t => t.name === 'box outline');

@@ -14,7 +14,7 @@ from .test_tree_browser import wait_for_tree
 pytestmark = pytest.mark.browser
 
 NODE_IDS = """() => {
-    const gd = document.querySelector("[data-testid='stPlotlyChart'] .js-plotly-plot");
+    const gd = document.querySelector(".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot");
     if (!gd || !gd.data) return null;
     const tr = gd.data.find(t => t.name === 'nodes');
     return tr ? Array.from(tr.customdata, c => c[0]).sort((a, b) => a - b) : null;

@@ -6,7 +6,7 @@ reading did (missing cells, the markers read as missing, the decimal separator).
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS, wait_for_app
+from .conftest import ARTIFACTS, wait_for_app, wait_for_upload
 
 pytestmark = pytest.mark.browser
 
@@ -33,26 +33,24 @@ def test_the_refused_files_picker_is_under_its_message_and_gone_after_the_load(p
     page.goto(app_url + path)
     wait_for_app(page)
     expander = page.get_by_text("Upload your own CSV", exact=True)
-    inp = page.locator("[data-testid='stFileUploader'] input[type='file']")
+    inp = page.locator("[data-testid='stFileUploader']").first.locator("input[type='file']")
     if not inp.count():  # the Compare page's upload box is collapsed
         expander.click()
-        page.wait_for_timeout(300)
-    inp.first.set_input_files(
-        {"name": "refused.csv", "mimeType": "text/csv", "buffer": refused_csv()}
-    )
+        inp.wait_for(state="attached")
+    inp.set_input_files({"name": "refused.csv", "mimeType": "text/csv", "buffer": refused_csv()})
+    wait_for_upload(page, "refused.csv")  # sent to the server, and read by the run it asked for
     message = page.locator("[data-testid='stAlertContentError']").filter(has_text="not loaded")
-    message.wait_for(timeout=60_000)
-    wait_for_app(page)
+    expect(message).to_be_visible()
     if path == "/Compare_measures":  # the box closes again: the picker must not be in it
         expander.click()
-        page.wait_for_timeout(500)
     picker = page.locator("[data-testid='stSelectbox']").filter(
         has_text="Class column for this file"
     )
     button = page.get_by_role("button", name="Load the file with this class column")
+    expect(picker).to_be_visible()
+    expect(button).to_be_visible()
     message.scroll_into_view_if_needed()
     m, p, b = box(message), box(picker), box(button)
-    assert picker.is_visible() and button.is_visible()
     assert 0 <= p["y"] - (m["y"] + m["height"]) < 80, (m, p)  # right under the message
     # the button beside the picker, on its line
     assert (
@@ -62,7 +60,6 @@ def test_the_refused_files_picker_is_under_its_message_and_gone_after_the_load(p
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"upload-refused-{name}.png"))
     button.click()
-    page.wait_for_timeout(800)
     wait_for_app(page)
     expect(page.get_by_text("Class column for this file", exact=True)).to_have_count(0)
     expect(page.locator("[data-testid='stAlertContentError']")).to_have_count(0)

@@ -265,8 +265,12 @@ def test_tree_input_is_x_as_the_trees_were_fitted():
 def test_trees_on_the_forests_presorted_columns_are_the_trees_own(kw, monkeypatch):
     """Each tree's sample sorted from the forest's one sort of each column (ties in the
     whole data's order, rows repeated by the bootstrap in a run) grows the tree that sorting
-    its own sample grows: ties, missing values, repeated rows, integer columns."""
+    its own sample grows: ties, missing values, repeated rows, integer columns. The forest
+    presorts only without a bootstrap (``_presorts``); here its trees take the orders under
+    every setting, the bootstrap's too (each tree then keeps its sample's distinct rows)."""
     from offcenter.ensemble import forest as fm
+
+    monkeypatch.setattr(fm, "_presorts", lambda bootstrap, params: fm.PRESORT)
 
     rng = np.random.default_rng(7)
     n = 700
@@ -286,6 +290,15 @@ def test_trees_on_the_forests_presorted_columns_are_the_trees_own(kw, monkeypatc
     ints2 = ForestClassifier(**params).fit(np.round(X[:, :3] * 3).astype(np.int64), y)
     for a, b in zip(ints.estimators_, ints2.estimators_):
         assert a.to_dict()["nodes"] == b.to_dict()["nodes"]
+
+
+def test_the_forest_presorts_only_for_every_row_unweighted():
+    from offcenter.ensemble.forest import _presorts
+
+    assert _presorts(False, {"class_weight": None})
+    assert not _presorts(True, {"class_weight": None})
+    assert not _presorts("balanced", {"class_weight": None})
+    assert not _presorts(False, {"class_weight": "balanced"})
 
 
 def test_sample_orders_sort_the_sample():

@@ -67,29 +67,6 @@ def test_forest_evaluation_identical_in_parallel(glass):
     )
 
 
-def test_progress_and_cancel_in_parallel(glass):
-    X, y = glass
-    calls = []
-    res = cross_validate_settings(
-        X, y, ["shannon", "gini"], n_jobs=2, progress=lambda f, m: calls.append(f), **KW
-    )
-    assert not res.cancelled
-    assert calls == pytest.approx([i / 12 for i in range(1, 13)])
-    count = {"n": 0}
-
-    def should_cancel():
-        count["n"] += 1
-        return count["n"] > 3
-
-    res = cross_validate_settings(
-        X, y, ["shannon", "gini"], n_jobs=2, should_cancel=should_cancel, **KW
-    )
-    assert res.cancelled
-    # only whole folds are kept, and they are the first ones
-    assert len(res.folds) % 2 == 0 and len(res.folds) < 12
-    assert res.folds["fold"].tolist() == sorted(res.folds["fold"].tolist())
-
-
 @pytest.mark.slow
 def test_stepwise_with_n_jobs(glass, sequential):
     X, y = glass
@@ -160,3 +137,29 @@ def test_forest_trees_in_parallel_are_identical(glass, backend):
     assert [t.to_dict()["nodes"] for t in a.estimators_] == [
         t.to_dict()["nodes"] for t in b.estimators_
     ]
+
+
+# Last in the module: a cancelled run stops joblib's worker processes (the fold being
+# computed is abandoned), so the next run with n_jobs=2 would start two new ones (each
+# importing the package: seconds of CPU). The tests above share the first ones.
+def test_progress_and_cancel_in_parallel(glass):
+    X, y = glass
+    calls = []
+    res = cross_validate_settings(
+        X, y, ["shannon", "gini"], n_jobs=2, progress=lambda f, m: calls.append(f), **KW
+    )
+    assert not res.cancelled
+    assert calls == pytest.approx([i / 12 for i in range(1, 13)])
+    count = {"n": 0}
+
+    def should_cancel():
+        count["n"] += 1
+        return count["n"] > 3
+
+    res = cross_validate_settings(
+        X, y, ["shannon", "gini"], n_jobs=2, should_cancel=should_cancel, **KW
+    )
+    assert res.cancelled
+    # only whole folds are kept, and they are the first ones
+    assert len(res.folds) % 2 == 0 and len(res.folds) < 12
+    assert res.folds["fold"].tolist() == sorted(res.folds["fold"].tolist())

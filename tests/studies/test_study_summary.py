@@ -1,6 +1,7 @@
 """docs/imbalanced_study.md says only what the committed results support: its summary block is
 exactly what the results give, and each qualitative claim of its reading is checked here."""
 
+import copy
 import re
 from pathlib import Path
 
@@ -14,6 +15,27 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "imbalanced_study.md"
 TABLES = ROOT / "docs" / "imbalanced_study_tables.md"
 OURS_WEIGHTED = {"shannon_balanced", "gini_balanced"}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def each_family_tested_once():
+    """Each family's tests (:func:`analysis.rank_tests` for one metric, model, leaf rule and
+    options) computed once for the module: the summary block, its Holm table over all families
+    and the tests below ask for the same twenty families (the summary block itself twice).
+    Every caller gets its own copy of the result, computed by the function itself."""
+    memo = {}
+    original = analysis.rank_tests
+
+    def once(folds, *args, **kwargs):
+        key = (id(folds), args, tuple(sorted(kwargs.items())))
+        if key not in memo:
+            memo[key] = (folds, original(folds, *args, **kwargs))  # folds kept: its id stays
+        return copy.deepcopy(memo[key][1])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(analysis, "rank_tests", once)
+        patch.setattr(keel_summary, "rank_tests", once)  # the name summary imported
+        yield
 
 
 @pytest.fixture(scope="module")

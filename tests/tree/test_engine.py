@@ -67,24 +67,29 @@ def _blobs(n=300, q=2, F=4, seed=0, ties=False):
 
 
 def _brute_best(X, y, imp, min_samples_leaf=1):
-    """Best numeric split of the root by brute force with the reference Impurity."""
+    """Best numeric split of the root by brute force with the reference Impurity: every
+    midpoint of every feature, the first of the largest gains (by more than 1e-12) kept. The
+    class counts left of all the midpoints of a feature at once (one row a midpoint: the rows
+    at or below it, a 0/1 matrix, times the classes' indicators), the impurities of all of
+    them in one call of ``of_counts`` (row by row, the same numbers as one at a time)."""
     q = int(y.max()) + 1
-    parent = imp.of_counts(np.bincount(y, minlength=q))
+    counts = np.bincount(y, minlength=q)
+    parent = imp.of_counts(counts)
+    onehot = np.eye(q, dtype=np.int64)[y]
     best = (-np.inf, None, None)
     for j in range(X.shape[1]):
         vals = np.unique(X[:, j])
-        for a, b in zip(vals[:-1], vals[1:]):
-            t = (a + b) / 2
-            left = X[:, j] <= t
-            if left.sum() < min_samples_leaf or (~left).sum() < min_samples_leaf:
+        ts = (vals[:-1] + vals[1:]) / 2
+        left = X[:, j][None, :] <= ts[:, None]
+        cl = left.astype(np.int64) @ onehot
+        nl = left.sum(axis=1)
+        nr = len(y) - nl
+        g = parent - (nl * imp.of_counts(cl) + nr * imp.of_counts(counts - cl)) / len(y)
+        for k, t in enumerate(ts):
+            if nl[k] < min_samples_leaf or nr[k] < min_samples_leaf:
                 continue
-            cl = np.bincount(y[left], minlength=q)
-            cr = np.bincount(y[~left], minlength=q)
-            g = parent - (left.sum() * imp.of_counts(cl) + (~left).sum() * imp.of_counts(cr)) / len(
-                y
-            )
-            if g > best[0] + 1e-12:
-                best = (g, j, t)
+            if g[k] > best[0] + 1e-12:
+                best = (g[k], j, t)
     return best
 
 
@@ -94,8 +99,6 @@ def test_root_split_is_exact_for_every_measure(q, ties):
     X, y = _blobs(200, q, 3, seed=q, ties=ties)
     prior = np.bincount(y) / len(y)
     for imp in _settings_list(q):
-        clf = TreeClassifier(max_depth=1)
-        clf.fit(X, y)  # for the encoded data
         st = GrowthParams(make_scorer(imp, q, len(y)), q, len(y), min_samples_leaf=1)
         g, j, t = _brute_best(X, y, imp)
         # engine search through a fitted tree with this measure
@@ -381,16 +384,23 @@ def test_categorical_binary_is_optimal_for_two_classes(K):
     assert root.split.kind == "categorical_binary" and len(root.children) == 2
     imp = Impurity("shannon")
     cats = sorted(X["a"].unique())
-    best = -np.inf
     parent = imp.of_counts(np.bincount(y))
-    for r in range(1, len(cats)):
-        for left in itertools.combinations(cats, r):
-            m = X["a"].isin(left).to_numpy()
-            g = parent - (
-                m.sum() * imp.of_counts(np.bincount(y[m], minlength=2))
-                + (~m).sum() * imp.of_counts(np.bincount(y[~m], minlength=2))
-            ) / len(y)
-            best = max(best, g)
+    # every proper subset of the categories on the left: its class counts are the sums of its
+    # categories' counts (one row a subset), the impurities of all of them in one call
+    per_cat = pd.crosstab(X["a"], y).reindex(index=cats, columns=[0, 1], fill_value=0)
+    subsets = np.array(
+        [
+            np.isin(cats, left)
+            for r in range(1, len(cats))
+            for left in itertools.combinations(cats, r)
+        ],
+        dtype=np.int64,
+    )
+    cl = subsets @ per_cat.to_numpy(np.int64)
+    cr = np.bincount(y, minlength=2) - cl
+    nl, nr = cl.sum(axis=1), cr.sum(axis=1)
+    best = np.max(parent - (nl * imp.of_counts(cl) + nr * imp.of_counts(cr)) / len(y))
+    assert len(subsets) == 2 ** len(cats) - 2
     assert root.split.gain == pytest.approx(best, abs=1e-12)
     assert set(root.split.groups[0]) | set(root.split.groups[1]) == set(cats)
 
@@ -744,3 +754,65 @@ def test_nodes_made_from_the_records_have_every_field():
             else getattr(again, f.name) == getattr(nd, f.name)
             for f in dataclasses.fields(Node)
         )
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**16),
+    q=st.integers(2, 4),
+    family=st.sampled_from(_FAMILIES),
+    max_features=st.sampled_from([None, 2]),
+    min_samples_leaf=st.integers(1, 3),
+    missing=st.booleans(),
+    weighted=st.booleans(),
+    categorical=st.booleans(),
+    rule=st.sampled_from(
+        [
+            {},
+            {"max_depth": 3},
+            {"min_impurity_decrease": 0.002},
+            {"min_weight_fraction_leaf": 0.03},
+            {"monotonic_cst": [1, 0, -1, 0, 0]},
+            {"min_gain": 0.0},
+        ]
+    ),
+)
+def test_children_opened_with_arrays_are_the_node_by_node_ones(
+    seed, q, family, max_features, min_samples_leaf, missing, weighted, categorical, rule
+):
+    """A level's open children chosen with arrays (``growth.BATCH_OPEN``) are the
+    node-by-node loop's: ties, missing values, weights, a categorical column, every measure
+    family, the stopping rules."""
+    from offcenter.tree import growth
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(40, 260))
+    if "monotonic_cst" in rule:  # two classes, numeric features only
+        q, categorical = 2, False
+    y = rng.integers(0, q, n)
+    y[:q] = np.arange(q)
+    X = rng.normal(size=(n, 5)) + 0.7 * rng.normal(size=(q, 5))[y]
+    X[:, 0] = np.round(X[:, 0])
+    if missing:
+        X[rng.random(n) < 0.15, 1] = np.nan
+    if categorical:
+        X = pd.DataFrame(X, columns=list("abcde"))
+        X["e"] = pd.Categorical(np.array(list("uvwx"))[rng.integers(0, 4, n)])
+    w = rng.integers(1, 4, n) * 0.5 if weighted else None
+    measure, extra = family
+    kw = {
+        "measure": measure,
+        "max_features": max_features,
+        "min_samples_leaf": min_samples_leaf,
+        "min_gain": -np.inf,
+        "random_state": seed,
+        **extra,
+        **rule,
+    }
+    batched = TreeClassifier(**kw).fit(X, y, sample_weight=w)
+    growth.BATCH_OPEN = False
+    try:
+        loop = TreeClassifier(**kw).fit(X, y, sample_weight=w)
+    finally:
+        growth.BATCH_OPEN = True
+    assert batched.to_dict()["nodes"] == loop.to_dict()["nodes"]
