@@ -12,9 +12,11 @@ teacher's address, shared with the class) does not force it onto a phone. The br
 whether its window is narrow (below :data:`NARROW_PX` px: a phone, or a window a third of a
 laptop's screen) through a tiny component (:func:`viewport`, no visible element); on a narrow
 screen the pages draw their normal sizes, the sidebar says why, and the link keeps
-``present=1`` for the wide screens it is passed on to. Until the browser has reported (the very
-first run of a session, or a page run without a browser, as in AppTest) the choice applies;
-the page's larger text is a CSS rule for wide screens only, so it never reaches a phone.
+``present=1`` for the wide screens it is passed on to. Until the browser has reported, the
+User-Agent's guess decides (:func:`is_narrow`: a phone's says so), and the browser reports
+only when its width says otherwise (so a session whose guess was right runs its first page
+once, not twice); without a browser (AppTest) the choice applies. The page's larger text is
+a CSS rule for wide screens only, so it never reaches a phone.
 
 Fullscreen: Streamlit's fullscreen button gives the figure the whole window (width and height),
 but Plotly sizes text in px, so fullscreen alone enlarges the plot, not the text (neither
@@ -77,9 +79,9 @@ html {{ font-size: 20px; }}
 }}
 </style>"""
 
-#: The component's script: report "narrow" or "wide" when it differs from what the server
-#: knows (``data``), then again whenever a resize crosses :data:`NARROW_PX` (one rerun per
-#: crossing, never one per pixel).
+#: The component's script: report "narrow" or "wide" when it differs from what the page was
+#: drawn for (``data``: the last report, else the User-Agent's guess), then again whenever a
+#: resize crosses :data:`NARROW_PX` (one rerun per crossing, never one per pixel).
 _JS = """
 export default function (component) {
   const { data, setStateValue } = component;
@@ -115,10 +117,14 @@ def viewport() -> str | None:
     """
     S = st.session_state
     known = _known_viewport()
+    # what the page was drawn for: the last report, else the User-Agent's guess (is_narrow);
+    # the browser reports only a difference, so a session whose guess was right is drawn once
+    # (a report equal to the guess reran the whole page for nothing)
+    drawn_for = known if known is not None else ("narrow" if is_narrow() else "wide")
     # registered on every run (an identical definition: no warning), so that the registry of
     # whatever runtime runs the page (a server, each AppTest) has it
     mount = st.components.v2.component("offcenter_viewport", js=_JS)
-    mount(key=_VIEWPORT, data=known, on_width_change=lambda: None, height=0, width="stretch")
+    mount(key=_VIEWPORT, data=drawn_for, on_width_change=lambda: None, height=0, width="stretch")
     return _known_viewport() if _VIEWPORT in S else known
 
 

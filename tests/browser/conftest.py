@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from offcenter.app.presentation import NARROW_PX, user_agent_is_phone
 from offcenter.ops.serve import streamlit_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,32 +120,12 @@ def streamlit_server(
         log.close()
 
 
-def warm_up(url: str, pages=("", "Two_classes", "Q_classes", "Tree", "Compare_measures")) -> None:
-    """Run each page once in a session of its own (Streamlit's websocket protocol), so that the
-    tests do not wait for the first imports of a cold server (a minute on a loaded machine)."""
-    import asyncio
-
-    from offcenter.ops.warmup import warm
-
-    port = int(url.rsplit(":", 1)[1].split("/")[0])
-
-    async def all_pages() -> None:
-        await warm([port], pages)
-
-    # A thread of its own: asyncio.run refuses to start inside a running event loop, which
-    # Playwright's sync API leaves in the main thread once a test has used it.
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(asyncio.run, all_pages()).result()
-
-
 @pytest.fixture(scope="session")
 def app_url():
-    """Start `streamlit run app.py` headless on a free port, run each page once; yield its URL;
-    stop it."""
+    """Start `streamlit run app.py` headless on a free port; yield its URL once it answers
+    (warm: the server runs every page once in its own process before it answers, see
+    :func:`streamlit_server`); stop it."""
     with streamlit_server() as url:
-        warm_up(url)
         yield url
 
 
@@ -268,6 +249,21 @@ _NOT_RUNNING = """() => {
 }"""
 #: Two animation frames: the browser has drawn what the last run's messages changed.
 _TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+#: The window's width, its User-Agent, and whether the app's viewport reporter
+#: (:func:`offcenter.app.presentation.viewport`, mounted at the end of a page's first run, its
+#: script loaded after the page is drawn: seconds later on a loaded machine) has run, or is
+#: not on the page.
+_VIEWPORT = """() => [window.innerWidth, navigator.userAgent,
+  window.__offcenterViewport !== undefined || !document.querySelector(".st-key-_viewport")]"""
+_VIEWPORT_MOUNTED = "() => window.__offcenterViewport !== undefined"
+
+
+def _width_report_pending(page) -> bool:
+    """Whether the viewport reporter has yet to run and will report a width class other than
+    the one the page's first run guessed from the User-Agent (a narrow window of a desktop
+    browser, a phone fixture without a phone's User-Agent): its report reruns the page."""
+    width, user_agent, ran = page.evaluate(_VIEWPORT)
+    return not ran and (width < NARROW_PX) != user_agent_is_phone(user_agent)
 
 
 def wait_for_app(page) -> None:
@@ -276,7 +272,10 @@ def wait_for_app(page) -> None:
     On a page followed by :func:`track_runs` (every page of the fixtures ``page``, ``phone`` and
     of the contexts ``browser.new_context()`` makes): until a run started after the page's last
     run request and ended (:class:`ScriptRuns`), the app's run state says so, and two animation
-    frames went by, after a quarter of a second for a widget to send its value. On any other page:
+    frames went by, after a quarter of a second for a widget to send its value (or until the
+    page sends a run request, if sooner); on a page whose
+    window is not the width class its User-Agent suggests, also the run that the app's report of
+    the width asks for once its reporter has loaded. On any other page:
     until the status widget no longer says "Running" (it shows only once a run has lasted 500
     ms), then half a second.
     """
@@ -292,8 +291,12 @@ def wait_for_app(page) -> None:
         return
     # A widget may send its new value after the test's action returned (a slider's keys are
     # debounced by about 200 ms in Streamlit's frontend; Streamlit's own end-to-end tests wait
-    # 210 ms for the same reason): the run it asks for must be the one waited for.
-    page.wait_for_timeout(SEND_GRACE_MS)
+    # 210 ms for the same reason): the run it asks for must be the one waited for. A request
+    # seen meanwhile is that run's (the value was sent): the rest of the wait is not needed.
+    asked = runs.asked
+    grace = time.monotonic() + SEND_GRACE_MS / 1000
+    while runs.asked == asked and time.monotonic() < grace:
+        page.wait_for_timeout(10)  # lets Playwright deliver the websocket's frames
     bound = time.monotonic() + 120  # a bound on a loaded machine, not a settle
     while not runs.settled():
         if time.monotonic() > bound:
@@ -303,7 +306,47 @@ def wait_for_app(page) -> None:
             )
         page.wait_for_timeout(20)  # lets Playwright deliver the websocket's frames
     page.wait_for_function(_NOT_RUNNING, timeout=60_000)
+    if _width_report_pending(page):  # the run its report asks for, too
+        page.wait_for_function(_VIEWPORT_MOUNTED, timeout=60_000)
+        wait_for_app(page)
+        return
     page.evaluate(_TWO_FRAMES)
+
+
+#: Resolves once the drawing has held still for :data:`STILL_CHECKS` checks a frame and 50 ms
+#: apart: the fonts loaded, the main area's height, every Plotly figure's box and plot area
+#: (Plotly's automargin redraws a figure once its text is measured), the KaTeX formulas drawn.
+_STILL = """async ([checks, bound]) => {
+  const sig = () => JSON.stringify([
+    document.fonts.status,
+    (document.querySelector("[data-testid='stMain']") || document.body).scrollHeight,
+    document.querySelectorAll(".katex").length,
+    [...document.querySelectorAll(".js-plotly-plot")].map(g => {
+      const r = g.getBoundingClientRect(), s = g._fullLayout && g._fullLayout._size;
+      return [r.x, r.y, r.width, r.height, s ? [s.l, s.r, s.t, s.b, s.w, s.h] : null];
+    }),
+  ]);
+  const tick = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)));
+  const end = performance.now() + bound;
+  let last = sig(), still = 0;
+  while (still < checks && performance.now() < end) {
+    await tick();
+    const now = sig();
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+  return still >= checks;
+}"""
+#: How many checks in a row the drawing must hold still (about 80 ms each).
+STILL_CHECKS = 3
+
+
+def wait_for_drawing(page) -> None:
+    """Wait until the page's drawing holds still (:data:`_STILL`): after a run's messages
+    (:func:`wait_for_app`), a scroll that brings a figure into view, a new window size; in
+    place of a fixed pause, and as long as it takes on a loaded machine (up to 60 s)."""
+    if not page.evaluate(_STILL, [STILL_CHECKS, 60_000]):
+        pytest.fail("the page's drawing did not hold still in 60 s")
 
 
 def wait_for_upload(page, name: str) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import ARTIFACTS, inside, wait_for_app
+from .conftest import ARTIFACTS, inside, wait_for_app, wait_for_drawing
 
 pytestmark = pytest.mark.browser
 
@@ -51,7 +51,7 @@ def _open(page, path: str):
     page.wait_for_selector(
         ".js-plotly-plot .scatterlayer .trace, .js-plotly-plot .contourlayer", timeout=120_000
     )
-    page.wait_for_timeout(800)
+    wait_for_drawing(page)
     assert page.locator("[data-testid='stException']").count() == 0
 
 
@@ -63,7 +63,7 @@ def _shot(page, name: str) -> None:
 def _shot_plot(page, index: int, name: str) -> None:
     plot = page.locator(".js-plotly-plot").nth(index)
     plot.scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
+    wait_for_drawing(page)
     plot.screenshot(path=str(ARTIFACTS / f"classroom_{name}.png"))
 
 
@@ -117,7 +117,7 @@ def test_q_classes_ten_classes_readable(page, app_url, present, least):
         "() => document.querySelectorAll('.js-plotly-plot').length === 2"
         " && document.querySelectorAll('.js-plotly-plot .barlayer .point').length > 0"
     )
-    page.wait_for_timeout(800)
+    wait_for_drawing(page)
     for i, name in ((0, "bars"), (1, "maps")):
         geo = _check_readable(page, i, least)
         _shot_plot(page, i, f"q10_{name}_present{present}")
@@ -143,7 +143,7 @@ def test_ternary_view(page, app_url, present):
     _open(page, f"{app_url}/Q_classes?present={present}")
     page.get_by_role("tab", name="Ternary view (q = 3)").click()
     page.wait_for_selector(".js-plotly-plot .contourlayer")
-    page.wait_for_timeout(800)
+    wait_for_drawing(page)
     index = page.evaluate(
         "() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
         ".findIndex(g => g.querySelector('.contourlayer .contour'))"
@@ -239,7 +239,7 @@ def test_play_animates_theta_without_a_server_rerun(page, app_url):
     page.get_by_text("Animate θ").click()
     wait_for_app(page)
     page.wait_for_selector(".js-plotly-plot .updatemenu-button")
-    page.wait_for_timeout(800)
+    wait_for_drawing(page)
     y_of = (
         "() => { const g = document.querySelector('.js-plotly-plot');"
         " return JSON.stringify(Array.from(g._fullData[1].y).slice(0, 400)); }"

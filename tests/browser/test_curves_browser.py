@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import ARTIFACTS, inside, overlaps, screenshot, wait_for_app
+from .conftest import ARTIFACTS, inside, overlaps, screenshot, wait_for_app, wait_for_drawing
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,7 @@ def _shot_plot(page, index: int, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     plot = page.locator(".js-plotly-plot").nth(index)
     plot.scroll_into_view_if_needed()
-    page.wait_for_timeout(300)
+    wait_for_drawing(page)
     plot.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
@@ -107,7 +107,7 @@ def test_two_classes_figure_is_drawn_with_its_final_margins(page, app_url, prese
         page.goto(f"{app_url}/Two_classes?{query}&present={present}")
         wait_for_app(page)
         page.wait_for_selector(".js-plotly-plot .scatterlayer .trace")
-        page.wait_for_timeout(500)
+        wait_for_drawing(page)
         final_l, final_b, preset_l, preset_b = page.evaluate(_MARGINS)
         assert (final_l, final_b) == (preset_l, preset_b), query
 
@@ -132,7 +132,7 @@ def test_two_classes_figure_2_and_derivatives(page, app_url):
         "() => { const g = document.querySelectorAll('.js-plotly-plot')[1];"
         " return g && g.layout && JSON.stringify(g.layout.yaxis.title).includes('second'); }"
     )
-    page.wait_for_timeout(500)
+    wait_for_drawing(page)
     _no_exception(page)
     _shot_plot(page, 1, "curves_two_classes_fig2_second_derivative_plot")
 
@@ -229,8 +229,7 @@ def _open_measured(browser, base: str, path: str, screen: str):
     page.goto(base + path)
     wait_for_app(page)
     page.wait_for_selector(".js-plotly-plot .main-svg")
-    page.wait_for_timeout(1500)  # the window's report (a rerun) and Plotly's automargin
-    wait_for_app(page)
+    wait_for_drawing(page)  # Plotly's automargin (wait_for_app waited for the width's report)
     _no_exception(page)
     return context, page
 
@@ -248,7 +247,7 @@ def test_figure_text_whole_and_clear_of_the_toolbar(browser, app_url, view, scre
             )
             assert index >= 0
         page.locator(".js-plotly-plot").nth(index).scroll_into_view_if_needed()
-        page.wait_for_timeout(400)
+        wait_for_drawing(page)
         geo = page.evaluate(_TEXTS, index)
         fig, vp = geo["figure"], geo["viewport"]
         texts = geo["texts"]
@@ -380,7 +379,7 @@ def test_looping_animation_sweeps_back(page, app_url):
     page.goto(f"{app_url}/Two_classes?animate=1&loop=1&speed=fast")
     wait_for_app(page)
     page.wait_for_selector(".js-plotly-plot .updatemenu-button")
-    page.wait_for_timeout(800)
+    wait_for_drawing(page)
     theta_of = "() => document.querySelector('.js-plotly-plot')._fullData.at(-1).x[0]"
     page.locator(".js-plotly-plot .updatemenu-button").first.click()
     page.wait_for_function(f"() => ({theta_of})() >= 0.97", timeout=60_000)

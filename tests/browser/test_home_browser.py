@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from offcenter.app.lesson import STEPS
 
-from .conftest import ARTIFACTS, screenshot, wait_for_app
+from .conftest import ARTIFACTS, screenshot, wait_for_app, wait_for_drawing
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +53,7 @@ def test_lesson_step_3_opens_two_classes_on_figure_1(page, app_url):
         expect(page.get_by_role("heading", name=f"{i}. {step.title}")).to_be_visible(timeout=60_000)
         expect(page.get_by_role("link", name=step.label)).to_be_visible(timeout=60_000)
     page.locator(LESSON_HEAD).scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
+    wait_for_drawing(page)
     _shot(page, "home_lesson_1400")
     page.get_by_role("link", name=STEPS[2].label).click()
     page.wait_for_url("**/Two_classes*")
@@ -74,7 +74,7 @@ def test_lesson_fits_a_phone(phone, app_url):
     page.wait_for_selector(LESSON_HEAD, timeout=90_000)
     wait_for_app(page)
     page.wait_for_selector(".katex-display")
-    page.wait_for_timeout(800)
+    wait_for_drawing(page)
     # the four steps, one under the other, each within the screen
     boxes = [
         page.locator(f".st-key-lesson_step_{i}").bounding_box() for i in range(1, len(STEPS) + 1)
@@ -97,5 +97,5 @@ def test_lesson_fits_a_phone(phone, app_url):
     assert width <= 392, width
     for i in range(1, len(STEPS) + 1):
         page.locator(f".st-key-lesson_step_{i}").scroll_into_view_if_needed()
-        page.wait_for_timeout(300)
+        wait_for_drawing(page)
         _shot(page, f"home_lesson_390_step{i}")

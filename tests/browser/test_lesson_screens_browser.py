@@ -12,7 +12,7 @@ import pytest
 
 from offcenter.app.lesson import STEPS, step_link
 
-from .conftest import ARTIFACTS, inside, wait_for_app
+from .conftest import ARTIFACTS, inside, wait_for_app, wait_for_drawing
 
 pytestmark = pytest.mark.browser
 
@@ -45,9 +45,8 @@ def projector(browser):
 
 
 def _settle(page) -> None:
-    wait_for_app(page)
-    page.wait_for_timeout(1500)  # the window's report (a rerun) and Plotly's automargin
-    wait_for_app(page)
+    wait_for_app(page)  # with the run the window's report of its width asks for, if any
+    wait_for_drawing(page)  # Plotly's automargin
     assert page.locator("[data-testid='stException']").count() == 0
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from offcenter.ops.warmup import WARM_ENV
 
-from .conftest import screenshot, streamlit_server, wait_for_app
+from .conftest import screenshot, streamlit_server, wait_for_app, wait_for_drawing
 
 pytestmark = pytest.mark.browser
 
@@ -91,7 +91,7 @@ def test_phone_layout(browser, app_url, path):
     page.set_default_timeout(60_000)
     _open(page, app_url + path)
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
-    page.wait_for_timeout(1000)
+    wait_for_drawing(page)
     screenshot(page, "phone" + (path.replace("/", "_") or "_home"))
     # the sidebar starts closed on a small screen (initial_sidebar_state "auto"): off screen
     box = page.locator("[data-testid='stSidebar']").bounding_box()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import ARTIFACTS, inside, wait_for_app
+from .conftest import ARTIFACTS, inside, wait_for_app, wait_for_drawing
 
 pytestmark = pytest.mark.browser
 
@@ -58,7 +58,7 @@ def test_the_gain_plots_legend_and_checkbox_are_whole(projector, app_url):
     page.wait_for_selector(".st-key-tr_thr_chart .js-plotly-plot .legendtext", timeout=180_000)
     wait_for_app(page)
     page.locator(".st-key-tr_thr_chart").scroll_into_view_if_needed()
-    page.wait_for_timeout(1000)
+    wait_for_drawing(page)
     geo = page.evaluate(_LEGEND, "tr_thr_chart")
     texts = [e["text"] for e in geo["entries"]]
     assert "off-centered Shannon,θ = prior (0.65, 0.35)" in texts, texts  # two lines, whole
@@ -77,7 +77,7 @@ def test_the_animations_theta_label_stays_in_the_plot_at_the_end(projector, app_
     page.goto(app_url + f"/Two_classes?present=1&animate=1&theta=0.3&speed=fast&{FIG2}")
     wait_for_app(page)
     page.wait_for_selector(".js-plotly-plot .updatemenu-button")
-    page.wait_for_timeout(1500)
+    wait_for_drawing(page)
     start = page.evaluate(_THETA)
     assert start["text"] == "θ = 0.30" and _across(start["label"], start["plot"]), start
     page.locator(".js-plotly-plot .updatemenu-button").first.click()  # play to the end
@@ -114,7 +114,7 @@ def test_the_two_trees_text_is_18_px_or_more(projector, app_url):
     wait_for_app(page)
     for key in ("tr_pair_chart_a", "tr_pair_chart_b"):
         page.locator(f".st-key-{key}").scroll_into_view_if_needed()
-        page.wait_for_timeout(800)
+        wait_for_drawing(page)
         geo = page.evaluate(_PAIR, key)
         assert geo is not None, key
         assert geo["title"] and min(geo["title"]) >= 18, geo["title"]

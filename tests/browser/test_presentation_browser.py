@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .conftest import ARTIFACTS, inside, overlaps, wait_for_app
+from .conftest import ARTIFACTS, inside, overlaps, wait_for_app, wait_for_drawing
 
 pytestmark = pytest.mark.browser
 
@@ -77,8 +77,7 @@ def _open(page, url: str, selector: str = "[data-testid='stApp']") -> None:
     page.goto(url)
     wait_for_app(page)
     page.wait_for_selector(selector, timeout=180_000)
-    page.wait_for_timeout(1500)  # the window's report (a rerun) and Plotly's automargin
-    wait_for_app(page)
+    wait_for_drawing(page)  # Plotly's automargin (wait_for_app waited for the width's report)
     assert page.locator("[data-testid='stException']").count() == 0
 
 
@@ -92,7 +91,7 @@ def _compare_with_results(page, app_url: str) -> None:
     page.get_by_text("Explore the benchmark").click()  # the study's CD diagram and gains
     page.wait_for_selector(".st-key-ks_gain .js-plotly-plot .main-svg", timeout=120_000)
     page.wait_for_selector(".st-key-cm_fig_roc .js-plotly-plot .main-svg", timeout=120_000)
-    page.wait_for_timeout(1000)
+    wait_for_drawing(page)
 
 
 def _measure_figure(page, key: str) -> dict:
@@ -104,7 +103,7 @@ def _measure_figure(page, key: str) -> dict:
             if attempt == 2:
                 raise
             page.wait_for_timeout(1000)
-    page.wait_for_timeout(400)
+    wait_for_drawing(page)
     page.mouse.move(2, 2)  # no hover: the toolbar hides on a desktop
     page.wait_for_timeout(300)
     geo = page.evaluate(_TEXTS, key)

@@ -30,7 +30,6 @@ def test_an_upload_on_tree_is_the_data_compare_opens_on(page, app_url):
     wait_for_tree(page)
     # go to Compare through the sidebar (same session; a new URL would be a new session)
     page.locator("[data-testid='stSidebarNav'] a[href$='Compare_measures']").click()
-    page.wait_for_timeout(1000)
     wait_for_app(page)
     page.wait_for_selector("text=Compare measures: does off-centering help", timeout=30_000)
     data_box = page.get_by_label("Data set", exact=True)
@@ -69,7 +68,7 @@ def test_a_file_over_50_mb_gets_a_visible_message_not_a_hover(page, app_url, tmp
     # the limit is said once, by the widget, and it is the one enforced (not 200 MB)
     assert "50MB per file" in uploader.inner_text()
     assert "200" not in uploader.inner_text() and "at most" not in uploader.inner_text()
-    upload(page, str(big))
+    upload(page, str(big), sent=False)  # refused by the browser: never sent
     message = uploader.get_by_text("File must be 50.0MB or smaller")
     message.first.wait_for(timeout=60_000)
     message.first.scroll_into_view_if_needed()

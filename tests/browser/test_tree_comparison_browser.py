@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .conftest import ARTIFACTS, wait_for_app
+from .conftest import ARTIFACTS, wait_for_app, wait_for_drawing
 
 pytestmark = pytest.mark.browser
 
@@ -80,7 +80,7 @@ def test_default_label_gain_then_off_centered_verdict_on_pima(page, app_url):
     # the setting column first, then the gains: both thresholds, within the 1400-px window
     best = grid_with(page, "gain", "best split", "setting")
     page.locator("h3", has_text="own best split").first.scroll_into_view_if_needed()
-    page.wait_for_timeout(800)
+    wait_for_drawing(page)
     cells = best.locator("td").all_inner_texts()
     assert "glucose <= 127.5" in cells and "glucose <= 111.5" in cells
     assert any(re.fullmatch(r"0\.\d+", c) for c in cells)  # the gains
@@ -93,7 +93,7 @@ def test_default_label_gain_then_off_centered_verdict_on_pima(page, app_url):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "tree_compare_pima_verdict.png"))
     chosen.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
+    wait_for_drawing(page)
     page.screenshot(path=str(ARTIFACTS / "tree_compare_pima_chosen.png"))
     assert page.locator("[data-testid='stException']").count() == 0
     assert not dialogs

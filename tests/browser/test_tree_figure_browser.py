@@ -7,7 +7,7 @@ Screenshots are saved in tests/artifacts/ (tree_depth6*.png, tree_pair*.png) to 
 
 import pytest
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, wait_for_app, wait_for_drawing
 
 pytestmark = pytest.mark.browser
 
@@ -56,7 +56,7 @@ def open_page(page, app_url, query):
         ".some(gd => gd.data && gd.data.some(t => t.name === 'nodes') && gd._fullLayout)",
         timeout=90_000,
     )
-    page.wait_for_timeout(1500)
+    wait_for_drawing(page)
 
 
 def check_chart(chart):
@@ -75,7 +75,7 @@ def test_depth_6_tree_reads_without_overlaps(page, app_url):
     assert page.locator("[data-testid='stException']").count() == 0
     chart = page.locator(".oc-tree-figure, [data-testid='stPlotlyChart']").first
     chart.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
+    wait_for_drawing(page)
     screenshot(page, "tree_depth6_fit")
     main = page.evaluate(MEASURE)[0]
     check_chart(main)
@@ -87,7 +87,7 @@ def test_depth_6_tree_reads_without_overlaps(page, app_url):
     page.locator(
         ".oc-tree-figure, [data-testid='stPlotlyChart']"
     ).first.scroll_into_view_if_needed()
-    page.wait_for_timeout(500)
+    wait_for_drawing(page)
     screenshot(page, "tree_depth6")
     whole = page.evaluate(MEASURE)[0]
     check_chart(whole)
@@ -107,7 +107,7 @@ def test_two_trees_side_by_side(page, app_url):
         timeout=90_000,
     )
     page.get_by_text("Where the splits first differ").scroll_into_view_if_needed()
-    page.wait_for_timeout(1000)
+    wait_for_drawing(page)
     screenshot(page, "tree_pair_metrics")
     charts = page.evaluate(MEASURE)
     pair = [c for c in charts if c["title"].startswith(("A: ", "B: "))]
@@ -124,7 +124,7 @@ def test_two_trees_side_by_side(page, app_url):
         " while (p && p.scrollHeight <= p.clientHeight) p = p.parentElement;"
         " (p || document.scrollingElement).scrollBy(0, -60); }"
     )
-    page.wait_for_timeout(800)
+    wait_for_drawing(page)
     screenshot(page, "tree_pair")
     for c in page.evaluate(MEASURE)[1:]:
         check_chart(c)

@@ -8,7 +8,7 @@ node text's computed font size. Screenshots go to tests/artifacts/tree_fit_*.png
 
 import pytest
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, wait_for_app, wait_for_drawing
 
 pytestmark = pytest.mark.browser
 
@@ -51,7 +51,7 @@ def open_tree(page, url):
         ".some(gd => gd.data && gd.data.some(t => t.name === 'nodes') && gd._fullLayout)",
         timeout=180_000,
     )
-    page.wait_for_timeout(1200)
+    wait_for_drawing(page)
 
 
 def inside(r, box, tol=0.5):
@@ -91,7 +91,7 @@ def scroll_to_chart(page):
     page.locator(
         ".oc-tree-figure, [data-testid='stPlotlyChart']"
     ).first.scroll_into_view_if_needed()
-    page.wait_for_timeout(600)
+    wait_for_drawing(page)
 
 
 def test_lesson_step_4_at_1400x900_in_presentation_mode(browser, app_url):

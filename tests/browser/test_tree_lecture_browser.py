@@ -20,7 +20,7 @@ from offcenter.tree.steps import split_order
 from offcenter.viz.tree import fit_drawing
 from offcenter.viz.tree_layout import tree_layout
 
-from .conftest import ARTIFACTS, wait_for_app
+from .conftest import ARTIFACTS, wait_for_app, wait_for_drawing
 from .test_tree_browser import wait_for_tree
 from .test_tree_steps_browser import wait_for_nodes
 
@@ -74,7 +74,7 @@ def _drawn_after(page, ids):
         f"() => {{ const m = ({BOXES})(); return m && [{want}].every(i => i in m.boxes); }}",
         timeout=120_000,
     )
-    page.wait_for_timeout(300)
+    wait_for_drawing(page)
     return page.evaluate(BOXES)
 
 
@@ -116,19 +116,6 @@ def test_the_lecture_view_draws_each_steps_split_on_the_first_screen_at_18_px(pa
     # the node's details follow in tabs under the tree
     tab = page.get_by_role("tab", name="Own best splits and gain plot")
     assert tab.bounding_box()["y"] > m["chart"][3] - 1
-
-
-def test_the_lecture_view_opens_the_tree_at_depth_2_at_18_px(page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 900})
-    page.goto(app_url + "/Tree?data=pima&setting=oc_shannon&present=1")
-    wait_for_app(page)
-    wait_for_tree(page)
-    m = _drawn_after(page, [0, 1, 2, 3, 4, 5, 6])
-    assert m["scroll"] == 0 and m["chart"][3] <= 900
-    assert m["font"] >= 18 and m["least"] >= 18 and m["legend"] >= 18, m
-    toggle = page.get_by_text("Step through the splits", exact=False).first
-    assert _on_first_screen(toggle.bounding_box(), 900)
-    _shot(page, "tree_lecture_depth2")
 
 
 def test_a_phone_draws_each_steps_split(phone, app_url):
@@ -211,11 +198,20 @@ def test_the_lecture_view_opens_every_bundled_data_sets_tree_at_depth_2_at_18_px
     """Every bundled data set's tree, chosen one after the other in one page session, opens at
     depth 2 (or whole) in the lecture view: on the first screen, every box inside the chart,
     node text and legend at 18 px or more (German credit's 29 boxes and tic-tac-toe's 13 drawn
-    left to right). Screenshots: tests/artifacts/tree_lecture_depth2_{name}.png."""
+    left to right). The page opened by the link (Pima) has the step-through toggle on the first
+    screen too. Screenshots: tests/artifacts/tree_lecture_depth2.png (the link),
+    tree_lecture_depth2_{name}.png."""
     page.set_viewport_size({"width": 1400, "height": 900})
     page.goto(app_url + "/Tree?data=pima&setting=oc_shannon&present=1")
     wait_for_app(page)
     wait_for_tree(page)
+    # the link opens the tree at depth 2 at 18 px, the step-through toggle on the first screen
+    m = _drawn_after(page, [0, 1, 2, 3, 4, 5, 6])
+    assert m["scroll"] == 0 and m["chart"][3] <= 900
+    assert m["font"] >= 18 and m["least"] >= 18 and m["legend"] >= 18, m
+    toggle = page.get_by_text("Step through the splits", exact=False).first
+    assert _on_first_screen(toggle.bounding_box(), 900)
+    _shot(page, "tree_lecture_depth2")
     current = "pima"
     for name in DATASETS:
         if name != current:
@@ -239,7 +235,7 @@ def test_the_lecture_view_opens_every_bundled_data_sets_tree_at_depth_2_at_18_px
             "() => { const m = document.querySelector(\"[data-testid='stMain']\");"
             " if (m) m.scrollTop = 0; window.scrollTo(0, 0); }"
         )
-        page.wait_for_timeout(300)
+        wait_for_drawing(page)
         m = page.evaluate(BOXES)
         assert m["scroll"] == 0
         left, top, right, bottom = m["chart"]
