@@ -35,7 +35,9 @@ and the Tree page on every bundled data set, run once in its own process: the im
 of a first visit). HAProxy starts with every process in maintenance; each process is put in
 service (through HAProxy's admin socket) only once it answers its health check, warm, and every
 page ran once on it through its websocket (:func:`offcenter.ops.warmup.warm`, a check of the real
-path that costs little on a warm process), so no student waits for a cold process.
+path that costs little on a warm process), so no student waits for a cold process. The
+processes are brought in at once, each in a thread of its own: one is in service as soon as it
+is warm, and "ready" comes when the last one is (not after the sum of their warm-ups).
 ``--no-warm`` skips both (``OFFCENTER_WARM=0`` for its processes).
 
 Supervision: a Streamlit process that dies is taken out by the health check, restarted on its
@@ -58,12 +60,14 @@ import asyncio
 import contextlib
 import ctypes
 import os
+import queue
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass
@@ -448,6 +452,7 @@ class Deployment:
                 AppProcess(b, args.streamlit_args, warm=not args.no_warm) for b in self.backends
             ]
         self.in_service: set[str] = set()
+        self.stopping = threading.Event()  # set by stop(): the bring-in threads give up
 
     # ---------------------------------------------------------------- pieces
     def start_haproxy(self, binary: str) -> None:
@@ -493,18 +498,25 @@ class Deployment:
         warm = set(self.in_service)
         self.in_service.clear()
         deadline = time.monotonic() + self.args.start_timeout
-        for b, app in zip(self.backends, self.apps or [None] * len(self.backends)):
-            if app is not None and not app.alive():
-                continue  # the supervision loop restarts it
-            if b.name not in warm:
-                if app is not None:
-                    self.bring_in(b, app, deadline)
-                continue  # a remote one: watch_remote brings it in when it answers
-            if not self.args.no_warm:
+        live = [
+            (b, app)
+            for b, app in zip(self.backends, self.apps or [None] * len(self.backends))
+            if app is None or app.alive()  # a dead one: the supervision loop restarts it
+        ]
+        # the warm ones back in service together first (HAProxy's checks of each overlap) ...
+        back = [b for b, _ in live if b.name in warm]
+        if not self.args.no_warm:
+            for b in back:
                 haproxy_command(self.admin, f"set server {POOL}/{b.name} state ready")
+        for b in back:
             while server_states(self.admin).get(b.name) != "UP" and time.monotonic() < deadline:
                 time.sleep(0.2)
             self.in_service.add(b.name)
+        # ... then the local ones that were not in service yet (a remote one: watch_remote
+        # brings it in when it answers)
+        for b, app in live:
+            if b.name not in warm and app is not None:
+                self.bring_in(b, app, deadline)
         self.log(f"HAProxy (pid {self.haproxy.pid}) back on port {self.args.port}")
 
     def bring_in(self, b: Backend, app: AppProcess | None, deadline: float) -> bool:
@@ -512,7 +524,8 @@ class Deployment:
         while not _healthy(b.host, b.port):
             if (app is not None and not app.alive()) or time.monotonic() > deadline:
                 return False
-            time.sleep(0.3)
+            if self.stopping.wait(0.3):
+                return False
         if not self.args.no_warm:
             started = time.monotonic()
             try:
@@ -528,10 +541,37 @@ class Deployment:
         while server_states(self.admin).get(b.name) != "UP":
             if (app is not None and not app.alive()) or time.monotonic() > deadline:
                 return False
-            time.sleep(0.2)
+            if self.stopping.wait(0.2):
+                return False
         self.in_service.add(b.name)
         self.log(f"{b.name} ({b.address}) in service")
         return True
+
+    def bring_in_all(self, deadline: float) -> Backend | None:
+        """:meth:`bring_in` every process at once, each in a thread of its own: each is put in
+        service as soon as it is warm, not after the ones before it (their own warm-ups end at
+        different times, the websocket's warm-ups and HAProxy's checks overlap). The first
+        process that failed, or None when all are in service; an error of one is raised here.
+        The threads are daemons and end when :meth:`stop` is called: a signal stops the command
+        at once, as it did when the processes were brought in one after the other."""
+        results: queue.Queue = queue.Queue()
+
+        def one(b: Backend, app: AppProcess | None) -> None:
+            try:
+                results.put((b, self.bring_in(b, app, deadline)))
+            except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+                results.put((b, exc))
+
+        for b, app in zip(self.backends, self.apps or [None] * len(self.backends)):
+            name = f"offcenter-bring-in-{b.name}"
+            threading.Thread(target=one, args=(b, app), name=name, daemon=True).start()
+        for _ in self.backends:
+            b, outcome = results.get()  # a signal's exception interrupts the wait
+            if isinstance(outcome, BaseException):
+                raise outcome
+            if not outcome:
+                return b
+        return None
 
     def watch_remote(self) -> None:
         """Processes on other machines (``--backends``): one that HAProxy marks DOWN is held in
@@ -550,6 +590,7 @@ class Deployment:
                 self.bring_in(b, None, time.monotonic() + self.args.start_timeout)
 
     def stop(self) -> None:
+        self.stopping.set()
         if self.haproxy is not None and self.haproxy.poll() is None:
             self.haproxy.terminate()
             try:
@@ -584,13 +625,12 @@ class Deployment:
             f"in front of {len(self.backends)} Streamlit processes: {where}; "
             f"admin socket {self.admin}"
         )
-        deadline = time.monotonic() + self.args.start_timeout
-        for b, app in zip(self.backends, self.apps or [None] * len(self.backends)):
-            if stop_event():
-                return 0
-            if not self.bring_in(b, app, deadline):
-                self.log(f"{b.name} ({b.address}) did not start")
-                return 1
+        if stop_event():
+            return 0
+        failed = self.bring_in_all(time.monotonic() + self.args.start_timeout)
+        if failed:
+            self.log(f"{failed.name} ({failed.address}) did not start")
+            return 1
         self.log(f"ready: http://{self.args.address}:{self.args.port}")
         restarts: dict[str, list[float]] = {}
         while not stop_event():
@@ -602,7 +642,10 @@ class Deployment:
                 restarts["haproxy"] = [*recent, time.monotonic()]
                 self.restart_haproxy(binary)
             if not self.apps:
-                self.watch_remote()
+                try:
+                    self.watch_remote()
+                except OSError as exc:  # HAProxy died meanwhile: restarted on the next turn
+                    self.log(f"HAProxy did not answer ({exc})")
             for app in self.apps:
                 if app.alive():
                     continue
@@ -618,7 +661,10 @@ class Deployment:
                     with contextlib.suppress(OSError):
                         haproxy_command(self.admin, f"set server {POOL}/{b.name} state maint")
                 app.start()
-                self.bring_in(b, app, time.monotonic() + self.args.start_timeout)
+                try:
+                    self.bring_in(b, app, time.monotonic() + self.args.start_timeout)
+                except OSError as exc:  # HAProxy died meanwhile: its restart brings the process in
+                    self.log(f"{b.name} ({b.address}): HAProxy did not answer ({exc})")
             time.sleep(0.2)
         return 0
 

@@ -135,18 +135,6 @@ def _state(launcher: Launcher, name: str) -> str:
         return ""
 
 
-def _haproxy_pid(launcher: Launcher) -> int | None:
-    with open(f"/proc/{launcher.proc.pid}/task/{launcher.proc.pid}/children") as fh:
-        for pid in (int(x) for x in fh.read().split()):
-            try:
-                with open(f"/proc/{pid}/cmdline", "rb") as fh2:
-                    if b"haproxy" in fh2.read().split(b"\0")[0]:
-                        return pid
-            except OSError:
-                continue
-    return None
-
-
 def _log_since(launcher: Launcher, mark: int) -> str:
     """HAProxy's access log (which process got each request) after line ``mark``."""
     return "".join(launcher.access_log.read_text().splitlines(keepends=True)[mark:])[-4000:]
@@ -170,9 +158,9 @@ def _haproxy_restart(browser, launcher: Launcher) -> None:
         page.wait_for_function(FIGURE_DRAWN, arg="0.4")
         holder = _backend(context)
         apps = launcher.pids()
-        first = _haproxy_pid(launcher)
+        first = launcher.haproxy_pid()
         os.kill(first, signal.SIGKILL)
-        again = _poll(lambda: (p := _haproxy_pid(launcher)) not in (None, first) and p, 60)
+        again = _poll(lambda: (p := launcher.haproxy_pid()) not in (None, first) and p, 60)
         assert again, launcher.output[-3000:]
         assert _poll(lambda: _state(launcher, holder) == "UP", 60), launcher.output[-3000:]
         assert launcher.pids() == apps  # the same processes: the session is still there

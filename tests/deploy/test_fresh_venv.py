@@ -7,6 +7,10 @@ that only a dev dependency pulls in, such as Tornado through dask, is missing th
 user's machine). The running interpreter's pip installs into it (``pip --python``: no pip
 bootstrapped in the venv) without compiling every module to bytecode (``--no-compile``: the
 first import compiles what it needs), the costs of an install a user pays once.
+
+The venv and its install are made in the background from the session's start
+(:mod:`tests.deploy.background`: the same commands, the same environment): the install waits
+mostly for the disk, while the workers run other tests; the test checks its outcome.
 """
 
 from __future__ import annotations
@@ -18,10 +22,27 @@ import subprocess
 import sys
 import time
 import urllib.request
-import venv
 from pathlib import Path
 
+from tests.deploy.background import Job, result
+
 ROOT = Path(__file__).resolve().parents[2]
+#: The environment of the venv's processes: without the checkout on PYTHONPATH (the everyday
+#: ``PYTHONPATH=$PWD``), so that what they import is what was installed.
+ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+ENV["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+#: The background job (tests/deploy/conftest.py starts it): a new venv from requirements.txt
+#: alone (no pip in it, no site packages), the README's install into it by the running pip.
+INSTALL = "fresh_venv"
+INSTALL_JOB = Job(
+    commands=[
+        [sys.executable, "-m", "venv", "--without-pip", "{folder}/venv"],
+        [sys.executable, "-m", "pip", "--python", "{folder}/venv/bin/python", "install", "-q"]
+        + ["--no-compile", "-r", "requirements.txt", "-e", "."],
+    ],
+    cwd=str(ROOT),
+    env=ENV,
+)
 
 
 def _free_port() -> int:
@@ -30,22 +51,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_the_deployment_command_runs_in_a_fresh_venv_from_requirements_txt(tmp_path):
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=False, system_site_packages=False).create(env_dir)
-    python = str(env_dir / "bin" / "python")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-    install = subprocess.run(
-        [sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-compile"]
-        + ["-r", "requirements.txt", "-e", "."],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1500,
-    )
+def test_the_deployment_command_runs_in_a_fresh_venv_from_requirements_txt(request, tmp_path):
+    install = result(request.config, INSTALL, INSTALL_JOB)
     assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]
+    python = str(install.folder / "venv" / "bin" / "python")
+    env = ENV
     # what only dev dependencies bring is absent, as on a user's machine
     probe = subprocess.run(
         [python, "-c", "import importlib.util as u; print(u.find_spec('tornado') is None)"],

@@ -10,6 +10,8 @@ the tests check what a class needs of it:
   reconnect (to the live process) and find their settings through the URL, the Tree page's hand
   edits too, and an upload that cannot survive is said on screen; the launcher restarts the
   process, warms it and puts it back in service;
+- HAProxy killed (kill -9): the launcher starts it again in front of the same processes, which
+  go back in service (the same deployment: it needs none of its own);
 - a restart of the whole deployment leaves no stray process or port.
 
 Every wait is a bounded poll (liveness), never a fixed sleep that a result depends on.
@@ -125,6 +127,18 @@ class Launcher:
 
     def states(self) -> dict[str, str]:
         return server_states(self.admin)
+
+    def haproxy_pid(self) -> int | None:
+        """HAProxy's pid (the launcher's child running ``haproxy``), None while there is none."""
+        with open(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children") as fh:
+            for pid in (int(x) for x in fh.read().split()):
+                try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as fh2:
+                        if b"haproxy" in fh2.read().split(b"\0")[0]:
+                            return pid
+                except OSError:
+                    continue
+        return None
 
     def stop(self) -> int:
         if self.proc.poll() is None:
@@ -423,6 +437,47 @@ def test_a_process_killed_mid_class(deployment):
     assert back, deployment.output[-3000:]
     assert deployment.pids()["app1"] != victim
     assert "app1 (127.0.0.2" in deployment.output and "restarting it" in deployment.output
+
+
+def test_haproxy_killed_is_restarted_and_the_processes_are_kept(deployment):
+    """The launcher keeps the class up when HAProxy dies (issue 34): after ``kill -9`` of
+    HAProxy it starts HAProxy again in front of the same Streamlit processes (same pids, still
+    warm, back in service), instead of stopping everything."""
+    port = deployment.port
+
+    def healthy() -> bool:
+        try:
+            return requests.get(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).ok
+        except requests.RequestException:
+            return False
+
+    def states() -> dict[str, str]:
+        try:
+            return deployment.states()
+        except OSError:  # HAProxy's admin socket not there yet
+            return {}
+
+    # the launcher at rest: every process it started or restarted is in service (the test
+    # before this one killed one)
+    at_rest = _poll(
+        lambda: (
+            deployment.output.count(") in service\n")
+            >= len(deployment.names()) + deployment.output.count("; restarting it\n")
+        ),
+        300,
+    )
+    assert at_rest, deployment.output[-3000:]
+    apps = deployment.pids()
+    first = deployment.haproxy_pid()
+    assert first and len(apps) == 2 and healthy()
+    os.kill(first, signal.SIGKILL)
+    again = _poll(lambda: (p := deployment.haproxy_pid()) not in (None, first) and p, 60)
+    assert again, deployment.output[-3000:]
+    assert _poll(healthy, 60), deployment.output[-3000:]
+    assert deployment.proc.poll() is None  # the launcher goes on
+    assert deployment.pids() == apps  # the same Streamlit processes, not restarted
+    assert _poll(lambda: states() == {"app1": "UP", "app2": "UP"}, 30), states()
+    assert "restarting it (the app processes keep running)" in deployment.output
 
 
 def test_a_restart_of_the_whole_deployment_leaves_no_stray_process_or_port(tmp_path):

@@ -78,7 +78,7 @@ def study_means(
     table = part.pivot_table(
         index="data", columns="setting", values=metric, aggfunc="mean", sort=False
     )
-    order = list(dict.fromkeys(part["setting"]))
+    order = part["setting"].unique().tolist()  # first-seen order
     if distinct:
         order = [
             k for k in order if not (k in SAME_FOR_TWO_CLASSES and SAME_FOR_TWO_CLASSES[k] in order)

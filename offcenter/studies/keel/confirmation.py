@@ -177,7 +177,7 @@ def forest_complete_sets(folds: pd.DataFrame) -> list[str]:
 
 def _cell(folds: pd.DataFrame, metric: str, cell: tuple) -> pd.Series | None:
     model, setting, rule = cell
-    if folds.empty or model not in set(folds["model"]):
+    if folds.empty or model not in set(folds["model"].unique()):
         return None
     means = study_means(folds, metric, model, rule, distinct=False)
     if setting not in means:

@@ -115,7 +115,7 @@ def short_answer(
     :func:`rank_tests`). Families whose model is not in ``folds`` are left out.
     """
     out = []
-    models = set(folds["model"])
+    models = set(folds["model"].unique())
     for model, metric, rule, what in families:
         if model not in models:
             continue
@@ -229,7 +229,7 @@ def summary_wide_holm(folds: pd.DataFrame, families=SUMMARY_FAMILIES) -> pd.Data
     call holds at 5 % over all).
     """
     rows = []
-    models = set(folds["model"])
+    models = set(folds["model"].unique())
     for model, metric, rule, _ in families:
         if model not in models:
             continue
@@ -300,7 +300,7 @@ def relative_size_line(folds: pd.DataFrame, model: str = "pruned_cv") -> str | N
 def harm_line(folds: pd.DataFrame) -> str | None:
     """Off-centering's harm on depth-5 trees, G-mean, majority rule: mean difference from
     Shannon and baycomp's P(worse) for each off-centered setting (not a call of the rule)."""
-    if "tree" not in set(folds["model"]):
+    if "tree" not in set(folds["model"].unique()):
         return None
     r = rank_tests(folds, "gmean", "tree", "majority", bayes=True)["ranks"].set_index("setting")
     keys = [k for k in OFF_CENTERED if k in r.index]
@@ -319,7 +319,7 @@ def primary_endpoint_line(folds: pd.DataFrame) -> str | None:
     """The primary endpoint's effect sizes: the range of the mean differences from Shannon, of
     their BCa 95 % CIs and of baycomp's P(equivalent within +-0.01)."""
     model, metric = PRIMARY_ENDPOINT["model"], PRIMARY_ENDPOINT["metric"]
-    if model not in set(folds["model"]):
+    if model not in set(folds["model"].unique()):
         return None
     t = rank_tests(folds, metric, model, "majority", bayes=True)
     table = t["table"].dropna().round(RANK_DECIMALS)
@@ -371,7 +371,7 @@ def summary_lines(folds: pd.DataFrame) -> list[str]:
     for extra in (primary_endpoint_line(folds), harm_line(folds)):
         if extra:
             lines.append(extra)
-    models = set(folds["model"])
+    models = set(folds["model"].unique())
     for what, metric, a, b in SUMMARY_CONTRASTS:
         e = paired_effect(folds, metric, a, b) if {a[0], b[0]} <= models else None
         if e is None:
