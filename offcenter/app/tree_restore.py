@@ -321,14 +321,20 @@ def session_box(
     seen = (getattr(up, "file_id", None), up.name, up.size)
     if seen == S.get(prefix + "session_seen"):
         return
-    S[prefix + "session_seen"] = seen
+    # "seen" is written last: a rerun asked for while the file is read (a click, the
+    # browser's report of its width) stops this run at its next Streamlit call, session-state
+    # writes included, and the next run, with the file still in the uploader, reads it again
+    # (written first, the file was skipped as read: no restore, no message).
     if up.size > 5 * 2**20:
         container.error("This is not a session file: it is larger than 5 MB.")
+        S[prefix + "session_seen"] = seen
         return
     try:
         r = session_from_json(up.getvalue())
     except ValueError as exc:
         container.error(str(exc))
+        S[prefix + "session_seen"] = seen
         return
     S[prefix + "file_restore"] = r
+    S[prefix + "session_seen"] = seen
     st.rerun()

@@ -3,6 +3,8 @@ file restores the edited tree exactly, or says plainly what it cannot restore.""
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run_app, shown
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,3 +159,46 @@ def test_a_file_that_is_not_a_session_file_is_refused_and_the_tree_stays():
     at = run(at)
     assert any("not a session file" in e.value for e in at.error)
     assert shape(at) == before
+
+
+@pytest.mark.parametrize("kind", ["session file", "not a session file"])
+def test_a_session_file_read_while_a_rerun_is_asked_for_is_read_again(monkeypatch, kind):
+    """A rerun asked for while the session file is read (a click, the browser's report of
+    the window's width) stops the run at its next Streamlit call, a session-state write
+    included: the next run, with the file still in the uploader, reads it again (it was
+    skipped as already read: no restore, no message)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+
+    import offcenter.app.tree_restore as tree_restore
+
+    reads = []
+    real = tree_restore.session_from_json
+
+    def read_then_rerun(data):
+        reads.append(len(data))
+        if len(reads) == 1:  # as a rerun request arriving during the read
+            ctx = get_script_run_ctx()
+            ctx.script_requests.request_rerun(
+                RerunData(query_string=ctx.query_string, page_script_hash=ctx.page_script_hash)
+            )
+        return real(data)
+
+    if kind == "session file":
+        at = edited_pima()
+        data = at.session_state["tr_session_json"].encode()
+    else:
+        data = b"a,b\n1,2\n"
+    fresh = run(data="iris")
+    monkeypatch.setattr(tree_restore, "session_from_json", read_then_rerun)
+    fresh.file_uploader(key="tr_session_file").set_value(("s.json", data, "application/json"))
+    fresh = run(fresh)
+    if kind == "session file":
+        assert fresh.selectbox(key="tr_data").value == "pima"
+        assert shape(fresh) == shape(at)
+        assert query(fresh)["edits"] == "s1:age,l2,s0:bmi"
+    else:
+        assert any("not a session file" in e.value for e in fresh.error)
+    assert len(reads) == 2  # stopped once, read again
+    fresh = run(fresh)  # and not again
+    assert len(reads) == 2
