@@ -765,7 +765,10 @@ def tree_drawing(
             "title": {"text": "class", "side": "left", "font": {"size": legend_font}},
             "font": {"size": legend_font},
         },
-        clickmode="event+select",
+        # a click is an event only (the app's chart sends the node id): no Plotly point
+        # selection, which paints every other point of every trace, the boxes' text
+        # included, at 20 % opacity after a click, in any figure that stays on screen
+        clickmode="event",
         dragmode="pan",
         hoverlabel={"align": "left", "font": {"size": max(13.0, 0.8 * float(font_size))}},
         meta={

@@ -39,6 +39,13 @@ OUTLINE = """() => {
 }"""
 
 
+# How every node's text is painted: a click must not change it (Plotly's point selection, under
+# clickmode "event+select", painted every text trace's points but the clicked one at 20 %
+# opacity: the whole tree faded after a click, the figure staying in the browser).
+TEXT_PAINT = """() => [...document.querySelectorAll('.oc-tree-figure .scatterlayer .textpoint text')]
+  .map((t) => { const s = getComputedStyle(t); return [s.fill, s.fillOpacity, s.opacity].join('|'); })"""
+
+
 def _outlined(page, nodes) -> list[int]:
     """The ids of the nodes whose marker is inside the selected outline."""
     box = page.evaluate(OUTLINE)
@@ -83,6 +90,8 @@ def test_a_click_moves_the_highlight_before_the_server_answers(page, app_url):
     assert _outlined(page, nodes) == [0]  # the root, selected when the page opens
     assert _heading(page).endswith("node 0")
     target = next(n for n in nodes if n["id"] == 2)
+    paint = page.evaluate(TEXT_PAINT)
+    assert len(paint) > 10
 
     page.evaluate("() => { window.__hold.on = true; }")
     page.mouse.click(target["px"], target["py"])
@@ -91,6 +100,7 @@ def test_a_click_moves_the_highlight_before_the_server_answers(page, app_url):
     assert _outlined(page, nodes) == [2]
     assert _heading(page).endswith("node 0")
     assert "node=2" not in page.evaluate("() => location.search")
+    assert page.evaluate(TEXT_PAINT) == paint  # no node's text faded by the click
     screenshot(page, "tree_click_before_server")
 
     page.evaluate("() => window.__hold.flush()")
@@ -104,6 +114,7 @@ def test_a_click_moves_the_highlight_before_the_server_answers(page, app_url):
     assert _outlined(page, nodes) == [2]
     page.wait_for_function("() => location.search.includes('node=2')", timeout=30_000)
     assert page.evaluate("() => window.__draws") == 0  # the figure was not drawn again
+    assert page.evaluate(TEXT_PAINT) == paint
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "tree_click_after_server")
 
