@@ -5,6 +5,8 @@ impurities, gains, scores)."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -32,11 +34,8 @@ def _both(fit):
     """``fit()`` with the copies merged, and with every row kept."""
     assert growth.MERGE_COPIES
     merged = fit()
-    growth.MERGE_COPIES = False
-    try:
+    with mock.patch.object(growth, "MERGE_COPIES", False):
         every = fit()
-    finally:
-        growth.MERGE_COPIES = True
     return merged, every
 
 
@@ -100,12 +99,8 @@ def test_runs_of_copies_grow_the_tree_of_every_row(
         "random_state": seed,
         **extra,
     }
-    old = growth.STACK_ROWS
-    growth.STACK_ROWS = stack_rows
-    try:
+    with mock.patch.object(growth, "STACK_ROWS", stack_rows):
         merged, every = _both(lambda: TreeClassifier(**kw).fit(X, y))
-    finally:
-        growth.STACK_ROWS = old
     assert _nodes(merged) == _nodes(every)
 
 

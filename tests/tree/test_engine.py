@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -710,17 +711,10 @@ def test_stacked_level_search_grows_the_full_scans_tree(
         "random_state": seed,
         **extra,
     }
-    old = growth.STACK_ROWS
-    growth.STACK_ROWS = stack_rows
-    try:
+    with mock.patch.object(growth, "STACK_ROWS", stack_rows):
         fast = TreeClassifier(**kw).fit(X, y, sample_weight=w)
-    finally:
-        growth.STACK_ROWS = old
-    growth.DRAWN_ROWS_ONLY = False
-    try:
+    with mock.patch.object(growth, "DRAWN_ROWS_ONLY", False):
         full = TreeClassifier(**kw).fit(X, y, sample_weight=w)
-    finally:
-        growth.DRAWN_ROWS_ONLY = True
     assert fast.to_dict()["nodes"] == full.to_dict()["nodes"]
 
 
@@ -810,9 +804,6 @@ def test_children_opened_with_arrays_are_the_node_by_node_ones(
         **rule,
     }
     batched = TreeClassifier(**kw).fit(X, y, sample_weight=w)
-    growth.BATCH_OPEN = False
-    try:
+    with mock.patch.object(growth, "BATCH_OPEN", False):
         loop = TreeClassifier(**kw).fit(X, y, sample_weight=w)
-    finally:
-        growth.BATCH_OPEN = True
     assert batched.to_dict()["nodes"] == loop.to_dict()["nodes"]
