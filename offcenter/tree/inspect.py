@@ -210,22 +210,29 @@ class _NodeSearch:
                 return None
         return split_choice(res, 0, j, info)
 
+    def _multiway_split(self, j: int, st: GrowthParams, parent_impurity):
+        """Categorical feature ``j``'s one-branch-per-value split under ``st``'s leaf-size
+        rules, searched once (:func:`search_categorical`) and kept: ``(split, nodes, the
+        children's totals)``, None when it has no valid split."""
+        rule = ("multiway", j, st.min_samples_leaf, st.min_weight_leaf)
+        if rule not in self._positions:
+            info = self.clf.features_[j]
+            tab, rws = self._column(j)
+            missing = len(info.categories) - 1 if info.has_missing else None
+            res = search_categorical(
+                tab, 1, self.node_counts, self.n, parent_impurity, st, None, missing, rws, None
+            )
+            self._positions[rule] = (
+                None if res is None else (split_choice(res, 0, j, info), res.nodes, tab.sum(axis=2))
+            )
+        return self._positions[rule]
+
     def _multiway(self, j: int, st: GrowthParams, parent_impurity, tab, rws, missing):
         """Feature ``j``'s one-branch-per-value split under ``st``: the split (its children,
         their counts) does not depend on the setting, only its gain and score do. It is
         searched once per leaf-size rule (:func:`search_categorical`) and kept; every setting
         then scores the same count tables by its scorer's kernel, as the search does."""
-        rule = ("multiway", j, st.min_samples_leaf, st.min_weight_leaf)
-        if rule not in self._positions:
-            res = search_categorical(
-                tab, 1, self.node_counts, self.n, parent_impurity, st, None, missing, rws, None
-            )
-            self._positions[rule] = (
-                None
-                if res is None
-                else (split_choice(res, 0, j, self.clf.features_[j]), res.nodes, tab.sum(axis=2))
-            )
-        kept = self._positions[rule]
+        kept = self._multiway_split(j, st, parent_impurity)
         if kept is None:
             return None
         split, nodes, sizes = kept
@@ -301,10 +308,49 @@ class _NodeSearch:
                 res = numeric_result(pos, gain[part], score[part])
                 out[j] = split_choice(res, 0, j, features[j])
                 start += size
+        batched = set()
+        if st.categorical == "multiway":
+            for js, splits, tables, sizes in self._multiway_batch(st, parent_impurity):
+                k = len(js)
+                gain, score = st.scorer.multiway(
+                    tables, sizes, np.repeat(parent_impurity, k), np.repeat(self.n, k)
+                )
+                for i, (j, split) in enumerate(zip(js, splits)):
+                    out[j] = replace(split, gain=float(gain[i]), score=float(score[i]))
+                batched.update(js)
         for j, info in enumerate(features):
-            if info.kind != "numeric":
+            if info.kind != "numeric" and j not in batched:
                 out[j] = self.best(j, st, parent_impurity)
         return out
+
+    def _multiway_batch(self, st: GrowthParams, parent_impurity) -> list[tuple]:
+        """The categorical features' one-branch-per-value splits under ``st``'s leaf-size
+        rules (:meth:`_multiway`), their count tables stacked by number of values: per
+        number, ``(features, their splits, tables (m, K, q), children's totals (m, K))``,
+        each scored in one call (a feature a row, as the growth scores a level's nodes).
+        Prepared once per rule."""
+        rule = ("multiway batch", st.min_samples_leaf, st.min_weight_leaf)
+        if rule not in self._positions:
+            by_k: dict = {}
+            for j, info in enumerate(self.clf.features_):
+                if info.kind == "numeric":
+                    continue
+                kept = self._multiway_split(j, st, parent_impurity)
+                if kept is None:
+                    continue
+                split, nodes, sizes = kept
+                tab = self._column(j)[0]
+                by_k.setdefault(tab.shape[1:], []).append((j, split, tab[nodes], sizes[nodes]))
+            self._positions[rule] = [
+                (
+                    [e[0] for e in items],
+                    [e[1] for e in items],
+                    np.concatenate([e[2] for e in items]),
+                    np.concatenate([e[3] for e in items]),
+                )
+                for items in by_k.values()
+            ]
+        return self._positions[rule]
 
 
 def _score_tables(tables: np.ndarray, scorers):
