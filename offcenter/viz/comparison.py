@@ -309,23 +309,21 @@ def own_feature_table(optima: pd.DataFrame, keys: Sequence[str] | None = None) -
     sort = np.lexsort((np.where(np.isnan(rank), np.inf, rank), [order[k] for k in keys_of]))
     take = rows[sort]
 
-    def column(name: str) -> pd.Series:
-        return plain[name].iloc[take].reset_index(drop=True)
+    def column(name: str) -> np.ndarray:
+        return plain[name].to_numpy()[take]
 
-    out = pd.DataFrame(
-        {
-            "rank": pd.Series([text[i] for i in sort], name="rank text"),
-            "gain": snap(column("gain").astype(float)),
-            "score": snap(column("score").astype(float)),
-            "best": column("is_best").astype(bool),
-            "split": column("split").astype(str),
-            "feature": column("feature").astype(str),
-            "setting": column("setting_label").astype(str),
-        }
-    )
+    out = {
+        "rank": [text[i] for i in sort],
+        "gain": _snap_array(column("gain").astype(float)),
+        "score": _snap_array(column("score").astype(float)),
+        "best": column("is_best").astype(bool),
+        "split": [str(v) for v in column("split")],
+        "feature": [str(v) for v in column("feature")],
+        "setting": [str(v) for v in column("setting_label")],
+    }
     if not with_score:
-        out = out.drop(columns="score")
-    return out
+        del out["score"]
+    return pd.DataFrame(out)  # built at once from numpy columns and lists of text
 
 
 def chosen_split_table(
