@@ -1,10 +1,9 @@
 """Classroom mode in a real Chromium: presentation type, phone width, a click that sets the p
 cursor, and the theta animation that runs in the browser without a server rerun.
 
-The desktop tests share one browser page (:func:`desk`, 1400x1000: one context for the module,
-so the app's frontend is loaded from the browser's cache after the first test; each test opens
-its own address, so none depends on another's state). The normal Two classes page is opened
-once for its type, its animation and its click (one walk).
+The normal Two classes page is opened once for its type, its animation and its click (one
+walk). The tests' pages are the session's lent tabs (tests/browser/conftest.py's ``page`` and
+``phone``); each test opens its own addresses, so none depends on another's state.
 
 Screenshots go to tests/artifacts/classroom_*.png (1400x1000 normal and presentation, 390x844).
 """
@@ -50,18 +49,6 @@ def _overlap(a, b) -> bool:
         and a["y0"] < b["y1"] - 1
         and b["y0"] < a["y1"] - 1
     )
-
-
-@pytest.fixture(scope="module")
-def desk(browser):
-    """One desktop page (1400x1000) for the module's desktop tests, in one context: each test
-    opens its own address on it (a new session of the app); the app's frontend comes from the
-    context's cache after the first."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = context.new_page()
-    pg.set_default_timeout(30_000)
-    yield pg
-    context.close()
 
 
 def _open(page, path: str):
@@ -136,11 +123,10 @@ def _fig2_readable(page, app_url, present: str, least: float) -> None:
     _shot(page, f"two_classes_fig2_present{present}")
 
 
-def test_two_classes_normal_readable_animated_and_clicked(desk, app_url):
+def test_two_classes_normal_readable_animated_and_clicked(page, app_url):
     """One walk on the normal Two classes page: readable (type of 14 px at least, dark, legend
     clear, readout beside); Play animates θ in the browser without a server rerun; with the
     animation off again, a click on the plot sets the p cursor; then Fig. 2, readable."""
-    page = desk
     sent: list[str] = []
 
     def on_frame(payload):
@@ -149,33 +135,26 @@ def test_two_classes_normal_readable_animated_and_clicked(desk, app_url):
     def on_ws(ws):
         ws.on("framesent", on_frame)
 
-    page.on("websocket", on_ws)
-    try:
-        _open(page, f"{app_url}/Two_classes?present=0")
-        _two_classes_readable(page, "0", 14)
-        _play_animates_theta_without_a_server_rerun(page, sent)
-        page.get_by_text("Animate θ").click()  # the animation off: the page as it opened
-        wait_for_app(page)
-        page.wait_for_function(
-            "() => !document.querySelector('.js-plotly-plot .updatemenu-button')"
-        )
-        wait_for_drawing(page)
-        _click_on_the_plot_sets_the_cursor(page)
-    finally:
-        page.remove_listener("websocket", on_ws)
+    page.on("websocket", on_ws)  # (removed when the test ends: conftest.SharedPage)
+    _open(page, f"{app_url}/Two_classes?present=0")
+    _two_classes_readable(page, "0", 14)
+    _play_animates_theta_without_a_server_rerun(page, sent)
+    page.get_by_text("Animate θ").click()  # the animation off: the page as it opened
+    wait_for_app(page)
+    page.wait_for_function("() => !document.querySelector('.js-plotly-plot .updatemenu-button')")
+    wait_for_drawing(page)
+    _click_on_the_plot_sets_the_cursor(page)
     _fig2_readable(page, app_url, "0", 14)
 
 
-def test_two_classes_presentation_readable(desk, app_url):
-    page = desk
+def test_two_classes_presentation_readable(page, app_url):
     _open(page, f"{app_url}/Two_classes?present=1")
     _two_classes_readable(page, "1", 20)
     _fig2_readable(page, app_url, "1", 20)
 
 
 @pytest.mark.parametrize("present, least", [("0", 14), ("1", 20)])
-def test_q_classes_ten_classes_readable(desk, app_url, present, least):
-    page = desk
+def test_q_classes_ten_classes_readable(page, app_url, present, least):
     _open(page, f"{app_url}/Q_classes?present={present}&{Q10}")
     _check_readable(page, 0, least)
     _shot(page, f"q10_slice_present{present}")
@@ -208,8 +187,7 @@ def test_q_classes_ten_classes_readable(desk, app_url, present, least):
 
 
 @pytest.mark.parametrize("present", ["0", "1"])
-def test_ternary_view(desk, app_url, present):
-    page = desk
+def test_ternary_view(page, app_url, present):
     _open(page, f"{app_url}/Q_classes?present={present}")
     page.get_by_role("tab", name="Ternary view (q = 3)").click()
     page.wait_for_selector(".js-plotly-plot .contourlayer")
