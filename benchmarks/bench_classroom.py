@@ -287,7 +287,24 @@ def browser_like_session(tool, page_first: bool = False):
       page's address (``/Tree``), which HAProxy balances (the heavy pages by page) and answers
       with the cookie naming the process, then opens its websocket with that cookie. Without
       it every websocket was balanced alone, by ``leastconn``, whatever its page.
+
+    The Tree chart's click (:func:`offcenter.app.tree_chart.click_state`) is imported here,
+    before any class: imported at a session's first run, as it was until session 16, it loaded
+    the app's modules (Streamlit, Plotly, scikit-learn: about 1.4 s of CPU) in the load client
+    while the class opened, its event loop blocked, and the first students' opens were charged
+    with it: the first run of ``--fresh 3`` (the client imports once) had the 1.4 s Tree open
+    and the 350-360 ms Two-classes and q-classes opens of session 15's one-process runs.
+    The client's heap is then frozen out of its garbage collections (``gc.freeze``), so that
+    those modules' objects do not lengthen its collections during the class.
     """
+    import gc
+
+    sys.path.insert(0, str(ROOT))  # this checkout's package
+    from offcenter.app.tree_chart import click_state
+    from offcenter.viz.tree import selected_node
+
+    gc.collect()
+    gc.freeze()
 
     class BrowserLikeSession(tool.Session):
         def __init__(self, *a, **kw):
@@ -345,9 +362,6 @@ def browser_like_session(tool, page_first: bool = False):
             """The Tree chart is a component (offcenter.app.tree_chart) since session 15: the
             client's plotly selection event on ``tr_chart`` becomes the component's ``node``
             trigger, sent as the browser sends it (in the chart's fragment)."""
-            from offcenter.app.tree_chart import click_state
-            from offcenter.viz.tree import selected_node
-
             changes, triggers = dict(changes or {}), list(triggers or [])
             for wid, ws in list(changes.items()):
                 w = next((w for w in self.widgets.values() if w["id"] == wid), None)

@@ -17,16 +17,29 @@ command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chr
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 # Graphviz's dot: dtreeviz draws converted trees with it (tests/tree/test_sklearn_out.py)
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+# The Debian packages and the Python packages are installed at the same time (on a fresh
+# machine each waits mostly on downloads); the checks start when both are done.
+apt_pid=""
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing Debian's ${missing[*]} for the tests..."
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    apt_log="$(mktemp)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") \
+      >"$apt_log" 2>&1 &
+    apt_pid=$!
   else
     echo "missing: ${missing[*]}: install them (sudo apt-get install ${missing[*]}) for the tests" >&2
   fi
 fi
 python3 -m pip install -q -r requirements-dev.txt -e .
+if [ -n "$apt_pid" ]; then
+  if ! wait "$apt_pid"; then
+    cat "$apt_log" >&2
+    echo "scripts/test.sh: apt-get could not install ${missing[*]}" >&2
+    exit 1
+  fi
+  rm -f "$apt_log"
+fi
 python3 -m ruff check .
 python3 -m ruff format --check .
 lint-imports

@@ -129,6 +129,14 @@ def pytest_collection_modifyitems(config, items):
 #: end): under pytest-xdist each of their tests is a work unit of its own, so that the workers
 #: share them instead of one worker running the whole module.
 SPREAD_MODULES = frozenset({"tests/studies/test_study_commands.py"})
+#: Modules whose tests share a session fixture that is long to make (tests/deploy/conftest.py's
+#: ``deployment``: a warmed HAProxy deployment of two Streamlit processes): under pytest-xdist
+#: their tests are one work unit, named after the module given here, so that one worker makes
+#: the fixture once for all of them.
+SHARED_UNITS = {
+    "tests/deploy/test_failover_browser.py": "tests/deploy/test_haproxy.py",
+    "tests/deploy/test_full_tmp.py": "tests/deploy/test_haproxy.py",
+}
 #: Measured seconds of the longest work units (module, or a test of a SPREAD_MODULES module),
 #: written by ``python -m tests.costs LOG`` from a ``--durations=0`` log. A unit not listed is
 #: counted at DEFAULT_SECONDS a test. Only the order of the work depends on them.
@@ -144,7 +152,8 @@ def pytest_xdist_make_scheduler(config, log):
     once) and hands the modules out by their number of tests, so a module of a few long tests
     (a study command, a wheel built and installed, HAProxy) came last and kept one worker busy
     minutes after the other was done. Here the units go out longest first by their measured cost
-    (:data:`COSTS`), and the tests of :data:`SPREAD_MODULES` are units of their own.
+    (:data:`COSTS`), the tests of :data:`SPREAD_MODULES` are units of their own, and the modules
+    of :data:`SHARED_UNITS` are one unit with the module they share a session fixture with.
     """
     if config.getvalue("dist") != "loadscope":
         return None
@@ -158,8 +167,11 @@ def pytest_xdist_make_scheduler(config, log):
         ordered = False
 
         def _split_scope(self, nodeid: str) -> str:
-            if nodeid.split("::", 1)[0] in SPREAD_MODULES:
+            module = nodeid.split("::", 1)[0]
+            if module in SPREAD_MODULES:
                 return nodeid
+            if module in SHARED_UNITS:
+                return SHARED_UNITS[module]
             return super()._split_scope(nodeid)
 
         def _assign_work_unit(self, node) -> None:

@@ -8,7 +8,8 @@ Run the whole suite with ``--durations=0`` into a log, then::
 one, is brought back to the quiet machine's seconds, which the default cost of a unit assumes.)
 
 A work unit is what pytest-xdist's ``--dist loadscope`` sends to one worker: a module (or a
-test class), or one test of a module in ``tests.conftest.SPREAD_MODULES``. Its cost is the sum
+test class), or one test of a module in ``tests.conftest.SPREAD_MODULES``, or the modules that
+``tests.conftest.SHARED_UNITS`` puts together. Its cost is the sum
 of its tests' setup, call and teardown times. The file keeps the units of at least
 :data:`KEEP_SECONDS`; the scheduler counts any other at 0.2 s a test. Only the order in which
 the workers take the units depends on it, never which tests run.
@@ -22,7 +23,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from tests.conftest import COSTS, SPREAD_MODULES
+from tests.conftest import COSTS, SHARED_UNITS, SPREAD_MODULES
 
 #: A ``--durations`` line: seconds, phase, node id.
 LINE = re.compile(r"^\s*([\d.]+)s (setup|call|teardown)\s+(\S.*?)\s*$")
@@ -38,9 +39,14 @@ def unit_of(nodeid: str) -> str:
     'tests/app/test_x.py::TestPage'
     >>> unit_of("tests/studies/test_study_commands.py::test_report_reproduces_the_committed_tables")
     'tests/studies/test_study_commands.py::test_report_reproduces_the_committed_tables'
+    >>> unit_of("tests/deploy/test_full_tmp.py::test_upload")  # shares test_haproxy's deployment
+    'tests/deploy/test_haproxy.py'
     """
-    if nodeid.split("::", 1)[0] in SPREAD_MODULES:
+    module = nodeid.split("::", 1)[0]
+    if module in SPREAD_MODULES:
         return nodeid
+    if module in SHARED_UNITS:
+        return SHARED_UNITS[module]
     head = nodeid.split("[", 1)[0]  # a parameter may hold "::"
     return nodeid[: len(head)].rsplit("::", 1)[0] if "::" in head else head
 

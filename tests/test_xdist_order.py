@@ -87,6 +87,21 @@ def test_the_study_commands_are_spread_over_the_workers(pytestconfig, monkeypatc
     assert sorted(t for _, batch in sent for t in batch) == sorted(collection)
 
 
+def test_the_modules_sharing_the_deployment_go_to_one_worker(pytestconfig, monkeypatch, tmp_path):
+    collection = [
+        "tests/deploy/test_failover_browser.py::test_kill",
+        "tests/deploy/test_full_tmp.py::test_upload",
+        "tests/deploy/test_haproxy.py::test_states",
+        "tests/deploy/test_haproxy.py::test_restart",
+        *(f"tests/a.py::test_{i}" for i in range(30)),
+    ]
+    costs = {"tests/deploy/test_haproxy.py": 90.0}
+    sent = _schedule(pytestconfig, monkeypatch, tmp_path, costs, collection)
+    # one unit (tests/deploy/conftest.py's session deployment made once), in collection order
+    assert sent[0] == ("gw0", collection[:4])
+    assert sorted(t for _, batch in sent for t in batch) == sorted(collection)
+
+
 def test_costs_add_up_the_phases_of_a_unit():
     log = [
         "============================= slowest durations =============================",
@@ -95,9 +110,10 @@ def test_costs_add_up_the_phases_of_a_unit():
         "150.00s call     tests/studies/test_study_commands.py::test_run[python -m x study --out a b]",
         "2.00s call     tests/tree/test_api.py::test_fit",
         "9.00s call     tests/app/test_page.py::TestPage::test_run",
+        "5.00s call     tests/deploy/test_failover_browser.py::test_kill",
     ]
     assert unit_costs(log) == {
         "tests/studies/test_study_commands.py::test_run[python -m x study --out a b]": 150.0,
-        "tests/deploy/test_haproxy.py": 70.0,
+        "tests/deploy/test_haproxy.py": 75.0,
         "tests/app/test_page.py::TestPage": 9.0,
     }

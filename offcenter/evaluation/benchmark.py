@@ -338,20 +338,25 @@ def fold_rows(group: BenchmarkGroup, seed: int, repeat, fold, train, test) -> li
     except Exception as err:  # one failing fit must not lose the study
         error = f"{type(err).__name__}: {err}"
     seconds = time.perf_counter() - t0
+    both = bool(is_pos.any() and not is_pos.all())  # else the metrics are undefined: NaN
+    if not error and both:  # the scores are the same for both leaf rules: ranked once
+        ranked = {
+            "auc": _metrics.roc_auc_ovr(is_pos, score, positive=True),
+            "ap": _metrics.average_precision(is_pos, score, positive=True),
+        }
     rows = []
     for rule in LEAF_RULES:
         row = {**base, "leaf_rule": rule, **nan, "seconds": seconds, "error": error}
         if not error:
             row.update(leaves=leaves, depth=depth)
-            if is_pos.any() and not is_pos.all():
-                pred = labels[rule]
-                row["auc"] = _metrics.roc_auc_ovr(is_pos, score, positive=True)
-                row["ap"] = _metrics.average_precision(is_pos, score, positive=True)
-                row["balanced_accuracy"] = _metrics.balanced_accuracy(is_pos, pred == data.positive)
-                row["gmean"] = _metrics.g_mean(y_te, pred, positive=data.positive)
-                row["minority_f1"] = _metrics.precision_recall_f1(
-                    y_te, pred, positive=data.positive
-                )[2]
+            if both:
+                scores = _metrics.positive_vs_rest(is_pos, labels[rule] == data.positive, True)
+                row.update(
+                    ranked,
+                    balanced_accuracy=scores["balanced_accuracy"],
+                    gmean=scores["g_mean"],
+                    minority_f1=scores["f1"],
+                )
             hit = pred_pos = labels[rule] == data.positive
             row.update(
                 tp=int(np.sum(hit & is_pos)),

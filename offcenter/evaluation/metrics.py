@@ -53,6 +53,7 @@ __all__ = [
     "g_mean",
     "metrics_table",
     "minority_class",
+    "positive_vs_rest",
     "precision_recall_f1",
     "roc_auc",
     "roc_auc_ovr",
@@ -197,14 +198,51 @@ def precision_recall_f1(y_true, y_pred, positive, labels=None) -> tuple[float, f
     return float(prec[0]), float(rec[0]), float(f1[0])
 
 
+def positive_vs_rest(y_true, y_pred, positive) -> dict:
+    r"""The scores of one class (``positive``) against the others, from one confusion count.
+
+    ``precision``, ``recall`` and ``f1`` of ``positive`` (as :func:`precision_recall_f1`),
+    ``specificity`` (the recall of the other classes taken together), and
+
+    .. math::
+        \mathrm{BA} = \frac{R_+ + R_-}{2},\qquad G = \sqrt{R_+ R_-}
+
+    the balanced accuracy of the positive-vs-rest labels and the G-mean (Kubat and Matwin
+    1997), both NaN when the truth has no positive or no negative example (a recall is
+    undefined). One :func:`sklearn.metrics.precision_recall_fscore_support` call on the
+    positive-vs-rest labels (``zero_division=0``) gives them all: the per-fold metrics of a
+    study ask for all of them at once, and scikit-learn validates its inputs in every call.
+
+    Examples
+    --------
+    >>> m = positive_vs_rest([0, 0, 0, 0, 1, 1], [0, 0, 0, 1, 1, 0], positive=1)
+    >>> m["recall"], m["specificity"], m["balanced_accuracy"], round(m["g_mean"], 4)
+    (0.5, 0.75, 0.625, 0.6124)
+    """
+    t, p = _pair(y_true, y_pred)
+    is_t, is_p = t == positive, p == positive
+    precision, recall, f1, _ = skm.precision_recall_fscore_support(
+        is_t, is_p, labels=[True, False], average=None, zero_division=0
+    )
+    both = bool(is_t.any() and not is_t.all())
+    return {
+        "precision": float(precision[0]),
+        "recall": float(recall[0]),
+        "f1": float(f1[0]),
+        "specificity": float(recall[1]),
+        "balanced_accuracy": float(np.mean(recall)) if both else float("nan"),
+        "g_mean": float(np.sqrt(recall[0] * recall[1])) if both else float("nan"),
+    }
+
+
 def g_mean(y_true, y_pred, positive) -> float:
     r"""Geometric mean of the recalls of ``positive`` and of the other classes taken together.
 
     .. math:: G = \sqrt{\frac{TP}{TP + FN} \cdot \frac{TN}{TN + FP}}
 
-    (Kubat and Matwin 1997), the recalls from :func:`sklearn.metrics.recall_score` on the
-    positive-vs-rest labels. NaN when the truth has no positive or no negative example (one of
-    the recalls is undefined).
+    (Kubat and Matwin 1997), the recalls from :func:`sklearn.metrics.precision_recall_fscore_support`
+    on the positive-vs-rest labels (:func:`positive_vs_rest`). NaN when the truth has no
+    positive or no negative example (one of the recalls is undefined).
 
     Examples
     --------
@@ -213,12 +251,7 @@ def g_mean(y_true, y_pred, positive) -> float:
     >>> import math; math.isnan(g_mean([0, 0], [0, 1], positive=1))
     True
     """
-    t, p = _pair(y_true, y_pred)
-    is_t, is_p = t == positive, p == positive
-    if is_t.all() or not is_t.any():
-        return float("nan")
-    recalls = skm.recall_score(is_t, is_p, labels=[True, False], average=None, zero_division=0)
-    return float(np.sqrt(recalls[0] * recalls[1]))
+    return positive_vs_rest(y_true, y_pred, positive)["g_mean"]
 
 
 def average_precision(y_true, scores, positive=1) -> float:

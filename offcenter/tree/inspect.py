@@ -28,6 +28,7 @@ from offcenter.tree.fitted import check_node, require_data
 from offcenter.tree.numeric import numeric_positions, numeric_result, score_candidates
 from offcenter.tree.params import check_tree_params, growth_params
 from offcenter.tree.records import (
+    Candidates,
     GrowthParams,
     SplitChoice,
     categorical_split,
@@ -188,22 +189,9 @@ class _NodeSearch:
         scorer), as the engine's search finds it; None when it has no valid split."""
         info = self.clf.features_[j]
         if info.kind == "numeric":
-            v, node_ids, y_codes, w = self._column(j)
-            prune = st.scorer.prune_pure_runs and (self.cst is None or not self.cst[j])
-            rule = (j, st.q, st.min_samples_leaf, prune, st.min_weight_leaf)
-            if rule not in self._positions:
-                self._positions[rule] = numeric_positions(
-                    v, node_ids, y_codes, st.q, 1, self.node_counts, st.min_samples_leaf, None,
-                    prune, w, st.min_weight_leaf,
-                )  # fmt: skip
-            pos = self._positions[rule]
+            pos = self._numeric_candidates(j, st)
             if pos is None:
                 return None
-            ok = self.admissible(j, pos)
-            if ok is not None:  # the constraint's candidates only, as the growth searches
-                if not ok.any():
-                    return None
-                pos = subset(pos, np.flatnonzero(ok))
             gain, score = score_candidates(pos, parent_impurity, self.n, st)
             res = numeric_result(pos, gain, score)
         else:
@@ -222,22 +210,29 @@ class _NodeSearch:
                 return None
         return split_choice(res, 0, j, info)
 
+    def _multiway_split(self, j: int, st: GrowthParams, parent_impurity):
+        """Categorical feature ``j``'s one-branch-per-value split under ``st``'s leaf-size
+        rules, searched once (:func:`search_categorical`) and kept: ``(split, nodes, the
+        children's totals)``, None when it has no valid split."""
+        rule = ("multiway", j, st.min_samples_leaf, st.min_weight_leaf)
+        if rule not in self._positions:
+            info = self.clf.features_[j]
+            tab, rws = self._column(j)
+            missing = len(info.categories) - 1 if info.has_missing else None
+            res = search_categorical(
+                tab, 1, self.node_counts, self.n, parent_impurity, st, None, missing, rws, None
+            )
+            self._positions[rule] = (
+                None if res is None else (split_choice(res, 0, j, info), res.nodes, tab.sum(axis=2))
+            )
+        return self._positions[rule]
+
     def _multiway(self, j: int, st: GrowthParams, parent_impurity, tab, rws, missing):
         """Feature ``j``'s one-branch-per-value split under ``st``: the split (its children,
         their counts) does not depend on the setting, only its gain and score do. It is
         searched once per leaf-size rule (:func:`search_categorical`) and kept; every setting
         then scores the same count tables by its scorer's kernel, as the search does."""
-        rule = ("multiway", j, st.min_samples_leaf, st.min_weight_leaf)
-        if rule not in self._positions:
-            res = search_categorical(
-                tab, 1, self.node_counts, self.n, parent_impurity, st, None, missing, rws, None
-            )
-            self._positions[rule] = (
-                None
-                if res is None
-                else (split_choice(res, 0, j, self.clf.features_[j]), res.nodes, tab.sum(axis=2))
-            )
-        kept = self._positions[rule]
+        kept = self._multiway_split(j, st, parent_impurity)
         if kept is None:
             return None
         split, nodes, sizes = kept
@@ -246,11 +241,116 @@ class _NodeSearch:
         )
         return replace(split, gain=float(gain[0]), score=float(score[0]))
 
+    def _numeric_candidates(self, j: int, st: GrowthParams):
+        """Numeric feature ``j``'s candidate thresholds under ``st``'s rules that its
+        constraint admits (None: none), prepared once per rule and shared by the settings."""
+        v, node_ids, y_codes, w = self._column(j)
+        prune = st.scorer.prune_pure_runs and (self.cst is None or not self.cst[j])
+        rule = (j, st.q, st.min_samples_leaf, prune, st.min_weight_leaf)
+        if rule not in self._positions:
+            pos = numeric_positions(
+                v, node_ids, y_codes, st.q, 1, self.node_counts, st.min_samples_leaf, None,
+                prune, w, st.min_weight_leaf,
+            )  # fmt: skip
+            ok = None if pos is None else self.admissible(j, pos)
+            if ok is not None:  # the constraint's candidates only, as the growth searches
+                pos = subset(pos, np.flatnonzero(ok)) if ok.any() else None
+            self._positions[rule] = pos
+        return self._positions[rule]
+
+    def _numeric_batch(self, st: GrowthParams):
+        """Every numeric feature's candidates under ``st``'s rules in one
+        :class:`~offcenter.tree.records.Candidates`, feature k of them as "node" k: the
+        features with candidates ``(j, candidates)``, their sizes and the batch (None: no
+        candidate). Prepared once per rule (the pruning of pure runs differs by setting)."""
+        prune = st.scorer.prune_pure_runs
+        rule = ("numeric batch", st.q, st.min_samples_leaf, prune, st.min_weight_leaf)
+        if rule not in self._positions:
+            parts = []
+            for j, info in enumerate(self.clf.features_):
+                if info.kind == "numeric":
+                    pos = self._numeric_candidates(j, st)
+                    if pos is not None and pos.node_ids.size:
+                        parts.append((j, pos))
+            sizes = [p.node_ids.size for _, p in parts]
+            batch = None
+            if parts:
+                batch = Candidates(
+                    np.repeat(np.arange(len(parts)), sizes),
+                    np.concatenate([p.L.T for _, p in parts], axis=1).T,
+                    np.concatenate([p.R.T for _, p in parts], axis=1).T,
+                    np.concatenate([p.n_left for _, p in parts]),
+                    np.concatenate([p.n_right for _, p in parts]),
+                )
+            self._positions[rule] = (parts, sizes, batch)
+        return self._positions[rule]
+
     def best_of_every_feature(self, scorer: SplitScorer) -> list[SplitChoice | None]:
-        """Every feature's best split under ``scorer``, in column order."""
+        """Every feature's best split under ``scorer``, in column order.
+
+        The numeric features' thresholds are scored in one call for all of them
+        (:meth:`_numeric_batch`, each feature a segment of its own, as the growth scores the
+        nodes of a level): the same scores, candidate for candidate, and the same best split
+        per feature as :meth:`best` finds one feature at a time, in a few numpy calls per
+        setting instead of a few per feature."""
         st = self.growth(scorer)
         parent_impurity = scorer.node_impurity(self.node_counts, self.n)
-        return [self.best(j, st, parent_impurity) for j in range(len(self.clf.features_))]
+        features = self.clf.features_
+        out: list[SplitChoice | None] = [None] * len(features)
+        parts, sizes, batch = self._numeric_batch(st)
+        if batch is not None:
+            k = len(parts)
+            pi, n = np.repeat(parent_impurity, k), np.repeat(self.n, k)
+            gain, score = score_candidates(batch, pi, n, st)
+            start = 0
+            for (j, pos), size in zip(parts, sizes):
+                part = slice(start, start + size)
+                res = numeric_result(pos, gain[part], score[part])
+                out[j] = split_choice(res, 0, j, features[j])
+                start += size
+        batched = set()
+        if st.categorical == "multiway":
+            for js, splits, tables, sizes in self._multiway_batch(st, parent_impurity):
+                k = len(js)
+                gain, score = st.scorer.multiway(
+                    tables, sizes, np.repeat(parent_impurity, k), np.repeat(self.n, k)
+                )
+                for i, (j, split) in enumerate(zip(js, splits)):
+                    out[j] = replace(split, gain=float(gain[i]), score=float(score[i]))
+                batched.update(js)
+        for j, info in enumerate(features):
+            if info.kind != "numeric" and j not in batched:
+                out[j] = self.best(j, st, parent_impurity)
+        return out
+
+    def _multiway_batch(self, st: GrowthParams, parent_impurity) -> list[tuple]:
+        """The categorical features' one-branch-per-value splits under ``st``'s leaf-size
+        rules (:meth:`_multiway`), their count tables stacked by number of values: per
+        number, ``(features, their splits, tables (m, K, q), children's totals (m, K))``,
+        each scored in one call (a feature a row, as the growth scores a level's nodes).
+        Prepared once per rule."""
+        rule = ("multiway batch", st.min_samples_leaf, st.min_weight_leaf)
+        if rule not in self._positions:
+            by_k: dict = {}
+            for j, info in enumerate(self.clf.features_):
+                if info.kind == "numeric":
+                    continue
+                kept = self._multiway_split(j, st, parent_impurity)
+                if kept is None:
+                    continue
+                split, nodes, sizes = kept
+                tab = self._column(j)[0]
+                by_k.setdefault(tab.shape[1:], []).append((j, split, tab[nodes], sizes[nodes]))
+            self._positions[rule] = [
+                (
+                    [e[0] for e in items],
+                    [e[1] for e in items],
+                    np.concatenate([e[2] for e in items]),
+                    np.concatenate([e[3] for e in items]),
+                )
+                for items in by_k.values()
+            ]
+        return self._positions[rule]
 
 
 def _score_tables(tables: np.ndarray, scorers):
@@ -259,13 +359,14 @@ def _score_tables(tables: np.ndarray, scorers):
 
 
 def _counts_text(counts) -> str:
-    """``"[a, b] | [c, d]"``: each child's class counts, whole numbers without a decimal point,
-    others with 4 significant digits."""
+    """``"[a, b] | [c, d]"``: each child's class counts (rows of ``counts``), whole numbers
+    without a decimal point, others with 4 significant digits."""
     table = np.asarray(counts, dtype=float)
-    if table.ndim == 2 and np.all(np.abs(table) < 2**53) and np.all(table == np.floor(table)):
-        # whole numbers (the unweighted case): as int(c) would write them, in one conversion
-        rows = table.astype(np.int64).tolist()
-        return " | ".join("[" + ", ".join(map(str, row)) + "]" for row in rows)
+    if table.ndim == 2:  # one conversion to Python floats, then plain string work
+        return " | ".join(
+            "[" + ", ".join(str(int(c)) if c.is_integer() else f"{c:.4g}" for c in row) + "]"
+            for row in table.tolist()
+        )
 
     def one(c):
         c = float(c)
@@ -669,9 +770,7 @@ def _optima_frame(clf, node_id: int, sets, search: _NodeSearch, own) -> pd.DataF
             cols["pick"].append(sp.labels[0] if numeric else " / ".join(sp.labels))
             cols["threshold"].append(np.nan if sp.threshold is None else float(sp.threshold))
             cols["groups"].append(sp.groups)
-            cols["children_counts"].append(
-                _counts_text(np.stack([np.asarray(c) for c in sp.child_counts]))
-            )
+            cols["children_counts"].append(_counts_text(sp.child_counts))
             cols["gain"].append(float(sp.gain))
             scores[j] = float(sp.score)
         ranks = _competition_ranks(scores)

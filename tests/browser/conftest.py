@@ -148,25 +148,110 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = context.new_page()
-    pg.set_default_timeout(30_000)
-    yield pg
-    context.close()
+#: The desktop page's window (the fixture ``page``) and the phone's (``phone``: touch, 390x844).
+DESKTOP = {"width": 1400, "height": 1000}
+PHONE = {"width": 390, "height": 844}
+
+
+class SharedPage:
+    """One browser tab lent to test after test (the fixtures ``page``, ``phone``, ``projector``).
+
+    A page load in a new context cost Chromium about 4.4 s of CPU (measured: a new context, its
+    renderer process, Streamlit's JavaScript parsed and compiled again), a load in a new tab of
+    the same context 3.4 s, a ``goto`` in the same tab 1.8 s: each test's ``goto`` in the lent tab
+    is a new Streamlit session (the server's state is not shared; checked: a slider moved before
+    a ``goto`` of the same page is back at its default), in the tab's renderer process.
+
+    Lending resets what a test may have changed: the window's size, the default timeout, the
+    mouse (at 0, 0: no hover left over a figure), the page's local storage, the run tracker
+    (:class:`ScriptRuns`, counted from zero); a test's event handlers (``page.on``) and init
+    scripts (``page.add_init_script``) are removed when it ends. A closed tab is replaced.
+    """
+
+    def __init__(self, browser, **context_options) -> None:
+        self._browser = browser
+        self._options = context_options
+        self._context = self._page = None
+        self._undo: list = []
+
+    def lend(self, viewport: dict, timeout: float):
+        if self._page is None or self._page.is_closed():
+            if self._context is not None:
+                self._context.close()
+            self._context = self._browser.new_context(viewport=viewport, **self._options)
+            self._page = self._context.new_page()
+        pg = self._page
+        pg.set_viewport_size(viewport)
+        pg.set_default_timeout(timeout)
+        pg.mouse.move(0, 0)
+        if pg.url.startswith("http"):
+            pg.evaluate("() => { try { localStorage.clear(); } catch (e) {} }")
+        old = getattr(pg, "_script_runs", None)
+        if old is not None:
+            pg.remove_listener("websocket", old._socket)
+        ScriptRuns().attach(pg)
+        on, add_init_script = pg.on, pg.add_init_script
+
+        def on_(event, handler):
+            self._undo.append(lambda: pg.remove_listener(event, handler))
+            return on(event, handler)
+
+        def add_init_script_(*args, **kwargs):
+            added = add_init_script(*args, **kwargs)
+            self._undo.append(lambda: added.__exit__(None, None, None))
+            return added
+
+        pg.on, pg.add_init_script = on_, add_init_script_
+        return pg
+
+    def give_back(self) -> None:
+        pg = self._page
+        for undo in reversed(self._undo):
+            with contextlib.suppress(Exception):
+                undo()
+        self._undo.clear()
+        if pg is not None and not pg.is_closed():
+            del pg.on, pg.add_init_script  # the class's own methods again
+
+    def close(self) -> None:
+        if self._context is not None:
+            self._context.close()
+
+
+@pytest.fixture(scope="session")
+def _desktop_tab(browser):
+    shared = SharedPage(browser)
+    yield shared
+    shared.close()
+
+
+@pytest.fixture(scope="session")
+def _phone_tab(browser):
+    shared = SharedPage(browser, is_mobile=True, has_touch=True)
+    yield shared
+    shared.close()
 
 
 @pytest.fixture
-def phone(browser):
-    """A page in a phone's viewport (390x844, touch), closed after the test."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
-    )
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    yield pg
-    context.close()
+def page(_desktop_tab):
+    """A desktop page (1400x1000), the session's one desktop tab (:class:`SharedPage`)."""
+    yield _desktop_tab.lend(DESKTOP, 30_000)
+    _desktop_tab.give_back()
+
+
+@pytest.fixture
+def projector(_desktop_tab):
+    """A projector's page (1400x900), the session's one desktop tab (:class:`SharedPage`)."""
+    yield _desktop_tab.lend({"width": 1400, "height": 900}, 180_000)
+    _desktop_tab.give_back()
+
+
+@pytest.fixture
+def phone(_phone_tab):
+    """A page in a phone's viewport (390x844, touch), the session's one phone tab
+    (:class:`SharedPage`)."""
+    yield _phone_tab.lend(PHONE, 60_000)
+    _phone_tab.give_back()
 
 
 class ScriptRuns:

@@ -220,105 +220,98 @@ _TEXTS = r"""(i) => {
 }"""
 
 
-def _open_measured(browser, base: str, path: str, screen: str):
-    w, h = SCREENS[screen]
-    extra = {"is_mobile": True, "has_touch": True} if screen == "phone" else {}
-    context = browser.new_context(viewport={"width": w, "height": h}, **extra)
-    page = context.new_page()
+def _open_measured(request, base: str, path: str, screen: str):
+    """The view ``path`` on the session's projector (1400x900) or phone (390x844, touch) tab."""
+    page = request.getfixturevalue(screen)
+    assert page.viewport_size == dict(zip(("width", "height"), SCREENS[screen]))
     page.set_default_timeout(90_000)
     page.goto(base + path)
     wait_for_app(page)
     page.wait_for_selector(".js-plotly-plot .main-svg")
     wait_for_drawing(page)  # Plotly's automargin (wait_for_app waited for the width's report)
     _no_exception(page)
-    return context, page
+    return page
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
 @pytest.mark.parametrize("view", list(VIEWS))
-def test_figure_text_whole_and_clear_of_the_toolbar(browser, app_url, view, screen):
-    context, page = _open_measured(browser, app_url, VIEWS[view], screen)
-    try:
-        index = 0
-        if view == "ternary":
-            index = page.evaluate(
-                "() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
-                ".findIndex(g => g.querySelector('.contourlayer .contour'))"
-            )
-            assert index >= 0
-        page.locator(".js-plotly-plot").nth(index).scroll_into_view_if_needed()
-        wait_for_drawing(page)
-        geo = page.evaluate(_TEXTS, index)
-        fig, vp = geo["figure"], geo["viewport"]
-        texts = geo["texts"]
-        assert len(texts) >= 8, texts
-        window = {"x0": 0, "y0": 0, "x1": vp["w"], "y1": vp["h"]}
-        # the whole figure on one screen (its title, legend, axes and controls with it)
-        assert fig["y1"] - fig["y0"] <= vp["h"], (fig, vp)
-        assert inside(fig, window), (fig, vp)
-        for t in texts:
-            assert inside(t["box"], fig), (view, screen, t, fig)
-            if geo["modebar"] is not None:
-                assert not overlaps(t["box"], geo["modebar"]), (t, geo["modebar"])
-        if screen == "phone":
-            # a touch screen shows the toolbar all the time: the phone has none
-            assert geo["modebar"] is None
-            # the link's presentation mode is not applied on the phone: normal type
-            sizes = [t["size"] for t in texts if "updatemenu" not in t["cls"]]
-            assert max(sizes) < 20, sizes
-            assert min(sizes) >= 12, sizes
-        else:
-            sizes = [t["size"] for t in texts if t["size"]]
-            assert min(sizes) >= 20, sorted(sizes)[:5]
-        if view == "ternary":
-            corners = [t for t in texts if "p₂ = 1" in t["text"] or "p₃ = 1" in t["text"]]
-            assert len(corners) == 2
-            for t in corners:
-                assert not overlaps(t["box"], geo["colorbar"]), (t, geo["colorbar"])
-        if view == "fig2_animated":
-            buttons = [t for t in texts if "updatemenu" in t["cls"]]
-            assert [b["text"] for b in buttons] == ["▶ play θ", "❚❚ pause"]
-            current = [t for t in texts if "slider" in t["cls"]]
-            assert current and current[0]["text"] == "θ = 0.20", current
-            for b in buttons:
-                assert inside(b["box"], window), (b, vp)
-                for t in texts:
-                    if t is not b and "updatemenu" not in t["cls"]:
-                        assert not overlaps(b["box"], t["box"]), (b, t)
-        if view == "fig2":
-            assert sum("legendtext" in t["cls"] for t in texts) == 7
-        _shot_plot(page, index, f"measured_{view}_{screen}")
-    finally:
-        context.close()
+def test_figure_text_whole_and_clear_of_the_toolbar(request, app_url, view, screen):
+    page = _open_measured(request, app_url, VIEWS[view], screen)
+    index = 0
+    if view == "ternary":
+        index = page.evaluate(
+            "() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+            ".findIndex(g => g.querySelector('.contourlayer .contour'))"
+        )
+        assert index >= 0
+    page.locator(".js-plotly-plot").nth(index).scroll_into_view_if_needed()
+    wait_for_drawing(page)
+    geo = page.evaluate(_TEXTS, index)
+    fig, vp = geo["figure"], geo["viewport"]
+    texts = geo["texts"]
+    assert len(texts) >= 8, texts
+    window = {"x0": 0, "y0": 0, "x1": vp["w"], "y1": vp["h"]}
+    # the whole figure on one screen (its title, legend, axes and controls with it)
+    assert fig["y1"] - fig["y0"] <= vp["h"], (fig, vp)
+    assert inside(fig, window), (fig, vp)
+    for t in texts:
+        assert inside(t["box"], fig), (view, screen, t, fig)
+        if geo["modebar"] is not None:
+            assert not overlaps(t["box"], geo["modebar"]), (t, geo["modebar"])
+    if screen == "phone":
+        # a touch screen shows the toolbar all the time: the phone has none
+        assert geo["modebar"] is None
+        # the link's presentation mode is not applied on the phone: normal type
+        sizes = [t["size"] for t in texts if "updatemenu" not in t["cls"]]
+        assert max(sizes) < 20, sizes
+        assert min(sizes) >= 12, sizes
+    else:
+        sizes = [t["size"] for t in texts if t["size"]]
+        assert min(sizes) >= 20, sorted(sizes)[:5]
+    if view == "ternary":
+        corners = [t for t in texts if "p₂ = 1" in t["text"] or "p₃ = 1" in t["text"]]
+        assert len(corners) == 2
+        for t in corners:
+            assert not overlaps(t["box"], geo["colorbar"]), (t, geo["colorbar"])
+    if view == "fig2_animated":
+        buttons = [t for t in texts if "updatemenu" in t["cls"]]
+        assert [b["text"] for b in buttons] == ["▶ play θ", "❚❚ pause"]
+        current = [t for t in texts if "slider" in t["cls"]]
+        assert current and current[0]["text"] == "θ = 0.20", current
+        for b in buttons:
+            assert inside(b["box"], window), (b, vp)
+            for t in texts:
+                if t is not b and "updatemenu" not in t["cls"]:
+                    assert not overlaps(b["box"], t["box"]), (b, t)
+    if view == "fig2":
+        assert sum("legendtext" in t["cls"] for t in texts) == 7
+    _shot_plot(page, index, f"measured_{view}_{screen}")
 
 
-def test_phone_moves_theta_with_the_figure_in_view(browser, app_url):
+def test_phone_moves_theta_with_the_figure_in_view(request, app_url):
     """On a phone theta is a slider of the page, above the figure: moving it does not open the
     sidebar over the figure, and the figure follows."""
-    context, page = _open_measured(browser, app_url, "/Two_classes?present=1", "phone")
-    try:
-        slider = page.get_by_role("slider", name="θ: the off-centering point").first
-        slider.scroll_into_view_if_needed()
-        s_box = slider.bounding_box()
-        plot = page.locator(".js-plotly-plot").first
-        p_box = plot.bounding_box()
-        assert s_box["y"] < p_box["y"]  # above the figure, in the page
-        old = _first_trace_y(page)
-        slider.focus()
-        for _ in range(5):
-            slider.press("ArrowRight")
-        page.wait_for_function(_CHANGED, arg=old, timeout=60_000)
-        wait_for_app(page)
-        page.wait_for_url("**theta=0.25*")
-        # the sidebar stayed closed: nothing slid over the figure
-        sidebar = page.locator("[data-testid='stSidebar']")
-        sb = sidebar.bounding_box()
-        assert sb is None or sb["x"] + sb["width"] <= 1 or not sidebar.is_visible()
-        p_box = plot.bounding_box()
-        assert p_box["y"] < 844 and p_box["y"] + p_box["height"] > 0
-        page.screenshot(path=str(ARTIFACTS / "measured_phone_theta_moved.png"))
-    finally:
-        context.close()
+    page = _open_measured(request, app_url, "/Two_classes?present=1", "phone")
+    slider = page.get_by_role("slider", name="θ: the off-centering point").first
+    slider.scroll_into_view_if_needed()
+    s_box = slider.bounding_box()
+    plot = page.locator(".js-plotly-plot").first
+    p_box = plot.bounding_box()
+    assert s_box["y"] < p_box["y"]  # above the figure, in the page
+    old = _first_trace_y(page)
+    slider.focus()
+    for _ in range(5):
+        slider.press("ArrowRight")
+    page.wait_for_function(_CHANGED, arg=old, timeout=60_000)
+    wait_for_app(page)
+    page.wait_for_url("**theta=0.25*")
+    # the sidebar stayed closed: nothing slid over the figure
+    sidebar = page.locator("[data-testid='stSidebar']")
+    sb = sidebar.bounding_box()
+    assert sb is None or sb["x"] + sb["width"] <= 1 or not sidebar.is_visible()
+    p_box = plot.bounding_box()
+    assert p_box["y"] < 844 and p_box["y"] + p_box["height"] > 0
+    page.screenshot(path=str(ARTIFACTS / "measured_phone_theta_moved.png"))
 
 
 def test_three_downloads_clicked_quickly_all_arrive(page, app_url):

@@ -35,15 +35,6 @@ _FIGURE = r"""(key) => {
 }"""
 
 
-@pytest.fixture
-def projector(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(180_000)
-    yield page
-    context.close()
-
-
 def _settle(page) -> None:
     wait_for_app(page)  # with the run the window's report of its width asks for, if any
     wait_for_drawing(page)  # Plotly's automargin

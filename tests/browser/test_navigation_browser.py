@@ -30,13 +30,11 @@ def _slider_value(page, label_start: str) -> float:
     return float(box.locator("[data-testid='stSliderThumbValue']").first.inner_text())
 
 
-def test_cold_deep_link_still_routes_through_app_py(browser):
+def test_cold_deep_link_still_routes_through_app_py(page):
     # a fresh server (without its own warm-up) whose very first visitor opens /Tree: Streamlit's
     # pages/ mode used to stay on for every session (file names in the menu, "app" for the home
     # page)
     with streamlit_server("streamlit-server-cold", env={WARM_ENV: "0"}) as url:
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        page = context.new_page()
         page.set_default_timeout(60_000)
         page.goto(url + "/Tree")
         page.wait_for_function(
@@ -50,14 +48,15 @@ def test_cold_deep_link_still_routes_through_app_py(browser):
             assert title in labels, labels
         assert "app" not in labels and "Q classes" not in labels, labels
         screenshot(page, "nav_cold_tree")
-        other = context.new_page()
+        other = page.context.new_page()  # a second visitor, in another tab
         other.goto(url)
         wait_for_app(other)
         assert "Home" in _nav_labels(other)
         # Home's own text: waited for (on a cold, loaded server the page can still be drawing
         # when wait_for_app returns); a timeout fails the test
         other.get_by_text("How to read these curves").first.wait_for(state="visible")
-        context.close()
+        other.close()
+        page.goto("about:blank")  # no reconnecting to the server stopped here
 
 
 def test_q_page_keeps_q_and_its_tab_and_a_link_opens_a_tab(page, app_url):
@@ -83,12 +82,8 @@ def test_q_page_keeps_q_and_its_tab_and_a_link_opens_a_tab(page, app_url):
 
 
 @pytest.mark.parametrize("path", ["", "/Two_classes", "/Q_classes", "/Tree"])
-def test_phone_layout(browser, app_url, path):
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(60_000)
+def test_phone_layout(phone, app_url, path):
+    page = phone
     _open(page, app_url + path)
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
     wait_for_drawing(page)
@@ -120,4 +115,3 @@ def test_phone_layout(browser, app_url, path):
         }"""
     )
     assert overflow == [], overflow
-    context.close()

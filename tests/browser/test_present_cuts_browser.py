@@ -41,15 +41,6 @@ def _across(label: dict, plot: dict) -> bool:
     return label["x0"] >= plot["x0"] - 1 and label["x1"] <= plot["x1"] + 1
 
 
-@pytest.fixture
-def projector(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(180_000)
-    yield page
-    context.close()
-
-
 def test_the_gain_plots_legend_and_checkbox_are_whole(projector, app_url):
     page = projector
     page.goto(app_url + "/Tree?data=pima&setting=oc_shannon&present=1")

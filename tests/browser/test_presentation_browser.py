@@ -64,13 +64,12 @@ _TABLES = r"""() => Array.from(document.querySelectorAll('[data-testid="stTable"
   })"""
 
 
-def _context(browser, screen: str):
-    w, h = SCREENS[screen]
-    extra = {"is_mobile": True, "has_touch": True} if screen == "phone" else {}
-    context = browser.new_context(viewport={"width": w, "height": h}, **extra)
-    page = context.new_page()
+def _page(request, screen: str):
+    """The session's projector (1400x900) or phone (390x844, touch) tab."""
+    page = request.getfixturevalue(screen)
+    assert page.viewport_size == dict(zip(("width", "height"), SCREENS[screen]))
     page.set_default_timeout(120_000)
-    return context, page
+    return page
 
 
 def _open(page, url: str, selector: str = "[data-testid='stApp']") -> None:
@@ -112,45 +111,42 @@ def _measure_figure(page, key: str) -> dict:
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_compare_figures_fit_one_screen_at_the_curve_pages_type(browser, app_url, screen):
-    context, page = _context(browser, screen)
-    try:
-        _compare_with_results(page, app_url)
-        for key in COMPARE_FIGURES:
-            geo = _measure_figure(page, key)
-            fig, vp, texts = geo["figure"], geo["viewport"], geo["texts"]
-            window = {"x0": 0, "y0": 0, "x1": vp["w"], "y1": vp["h"]}
-            assert len(texts) >= 5, (key, texts)
+def test_compare_figures_fit_one_screen_at_the_curve_pages_type(request, app_url, screen):
+    page = _page(request, screen)
+    _compare_with_results(page, app_url)
+    for key in COMPARE_FIGURES:
+        geo = _measure_figure(page, key)
+        fig, vp, texts = geo["figure"], geo["viewport"], geo["texts"]
+        window = {"x0": 0, "y0": 0, "x1": vp["w"], "y1": vp["h"]}
+        assert len(texts) >= 5, (key, texts)
+        for t in texts:
+            # no text cut: inside the figure and the window, clear of the toolbar
+            assert inside(t["box"], fig), (key, t, fig)
+            assert inside(t["box"], window), (key, t, vp)
+            if geo["modebar"] is not None:
+                assert not overlaps(t["box"], geo["modebar"]), (key, t, geo["modebar"])
+        # the title is clear of every other text (legend, panels' titles, ticks)
+        titles = [t for t in texts if "gtitle" in t["cls"] or "legendtitle" in t["cls"]]
+        assert titles, key
+        for title in titles:
             for t in texts:
-                # no text cut: inside the figure and the window, clear of the toolbar
-                assert inside(t["box"], fig), (key, t, fig)
-                assert inside(t["box"], window), (key, t, vp)
-                if geo["modebar"] is not None:
-                    assert not overlaps(t["box"], geo["modebar"]), (key, t, geo["modebar"])
-            # the title is clear of every other text (legend, panels' titles, ticks)
-            titles = [t for t in texts if "gtitle" in t["cls"] or "legendtitle" in t["cls"]]
-            assert titles, key
-            for title in titles:
-                for t in texts:
-                    if t is not title and t["cls"] != title["cls"]:
-                        # (a text's box holds its line spacing: 4 px of it may touch)
-                        assert not overlaps(title["box"], t["box"], tol=4), (key, title, t)
-            sizes = [t["size"] for t in texts]
-            if screen == "projector":
-                # one screen holds the whole figure, its text at the curve pages' sizes
-                assert fig["y1"] - fig["y0"] <= vp["h"], (key, fig, vp)
-                assert inside(fig, window), (key, fig, vp)
-                assert min(sizes) >= 20, (key, sorted(sizes)[:5])
-            else:
-                # the link's presentation mode does not apply on a phone, which has no toolbar
-                assert min(sizes) < 20, (key, sorted(sizes)[:5])
-                assert geo["modebar"] is None, key
-                assert fig["x1"] <= vp["w"] + 1, (key, fig)
-            page.locator(f".st-key-{key} .js-plotly-plot").screenshot(
-                path=str(ARTIFACTS / f"present_{key}_{screen}.png")
-            )
-    finally:
-        context.close()
+                if t is not title and t["cls"] != title["cls"]:
+                    # (a text's box holds its line spacing: 4 px of it may touch)
+                    assert not overlaps(title["box"], t["box"], tol=4), (key, title, t)
+        sizes = [t["size"] for t in texts]
+        if screen == "projector":
+            # one screen holds the whole figure, its text at the curve pages' sizes
+            assert fig["y1"] - fig["y0"] <= vp["h"], (key, fig, vp)
+            assert inside(fig, window), (key, fig, vp)
+            assert min(sizes) >= 20, (key, sorted(sizes)[:5])
+        else:
+            # the link's presentation mode does not apply on a phone, which has no toolbar
+            assert min(sizes) < 20, (key, sorted(sizes)[:5])
+            assert geo["modebar"] is None, key
+            assert fig["x1"] <= vp["w"] + 1, (key, fig)
+        page.locator(f".st-key-{key} .js-plotly-plot").screenshot(
+            path=str(ARTIFACTS / f"present_{key}_{screen}.png")
+        )
 
 
 def _curve_table_size(page, app_url: str) -> float:
@@ -160,132 +156,118 @@ def _curve_table_size(page, app_url: str) -> float:
     return tables[0]["size"]
 
 
-def test_tables_in_presentation_mode_are_large_and_hide_nothing(browser, app_url):
+def test_tables_in_presentation_mode_are_large_and_hide_nothing(request, app_url):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    context, page = _context(browser, "projector")
-    try:
-        least = _curve_table_size(page, app_url)
-        assert least >= 17.5
-        # the Compare page: the class counts, the summary and the paired comparisons
-        _compare_with_results(page, app_url)
-        tables = page.evaluate(_TABLES)
-        headers = [" ".join(t["header"]) for t in tables]
-        assert any("Holm-adjusted p" in h for h in headers), headers
-        assert any("balanced accuracy" in h for h in headers), headers
-        for t in tables:
-            assert t["size"] >= least, t
-            assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, t
-        paired = page.locator("[data-testid='stTable']").filter(has_text="Holm-adjusted p")
-        paired.scroll_into_view_if_needed()
-        paired.screenshot(path=str(ARTIFACTS / "present_compare_paired_table.png"))
-        # no small table left as a canvas grid on the page's results
-        assert page.locator("[data-testid='stDataFrame']").count() == 0
-        # the Tree page: "Impurity under each measure" (it hid its values at 1400 px)
-        _open(
-            page,
-            f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1",
-            ".js-plotly-plot .main-svg",
-        )
-        page.get_by_text("Impurity under each measure").wait_for()
-        wait_for_app(page)
-        tables = page.evaluate(_TABLES)
-        impurity = [t for t in tables if t["header"] == ["impurity", "measure"]]
-        assert impurity, [t["header"] for t in tables]
-        for t in tables:
-            assert t["size"] >= least, t
-            assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, t
-        box = page.locator("[data-testid='stTable']").filter(has_text="Hellinger").first
-        box.scroll_into_view_if_needed()
-        box.screenshot(path=str(ARTIFACTS / "present_tree_impurity_table.png"))
-    finally:
-        context.close()
+    page = _page(request, "projector")
+    least = _curve_table_size(page, app_url)
+    assert least >= 17.5
+    # the Compare page: the class counts, the summary and the paired comparisons
+    _compare_with_results(page, app_url)
+    tables = page.evaluate(_TABLES)
+    headers = [" ".join(t["header"]) for t in tables]
+    assert any("Holm-adjusted p" in h for h in headers), headers
+    assert any("balanced accuracy" in h for h in headers), headers
+    for t in tables:
+        assert t["size"] >= least, t
+        assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, t
+    paired = page.locator("[data-testid='stTable']").filter(has_text="Holm-adjusted p")
+    paired.scroll_into_view_if_needed()
+    paired.screenshot(path=str(ARTIFACTS / "present_compare_paired_table.png"))
+    # no small table left as a canvas grid on the page's results
+    assert page.locator("[data-testid='stDataFrame']").count() == 0
+    # the Tree page: "Impurity under each measure" (it hid its values at 1400 px)
+    _open(
+        page,
+        f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1",
+        ".js-plotly-plot .main-svg",
+    )
+    page.get_by_text("Impurity under each measure").wait_for()
+    wait_for_app(page)
+    tables = page.evaluate(_TABLES)
+    impurity = [t for t in tables if t["header"] == ["impurity", "measure"]]
+    assert impurity, [t["header"] for t in tables]
+    for t in tables:
+        assert t["size"] >= least, t
+        assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, t
+    box = page.locator("[data-testid='stTable']").filter(has_text="Hellinger").first
+    box.scroll_into_view_if_needed()
+    box.screenshot(path=str(ARTIFACTS / "present_tree_impurity_table.png"))
 
 
-def test_phone_tables_hide_nothing(browser, app_url):
+def test_phone_tables_hide_nothing(request, app_url):
     """On a phone (390x844) the small tables of the Tree and Compare pages are static tables
     whose every cell is inside the table and the screen (a grid hid the rest of its rows and
     columns)."""
-    context, page = _context(browser, "phone")
-    try:
-        for url, selector in (
-            (f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1", ".js-plotly-plot"),
-            (f"{app_url}/Compare_measures?{RUN}", "[data-testid='stTable']:visible"),
-        ):
-            _open(page, url, selector)
-            tables = page.evaluate(_TABLES)
-            assert tables, url
-            for t in tables:
-                assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, (url, t)
-            width = page.evaluate(
-                "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
-            )
-            assert width <= 392, width
-        page.locator("[data-testid='stTable']:visible").first.screenshot(
-            path=str(ARTIFACTS / "present_phone_table.png")
+    page = _page(request, "phone")
+    for url, selector in (
+        (f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1", ".js-plotly-plot"),
+        (f"{app_url}/Compare_measures?{RUN}", "[data-testid='stTable']:visible"),
+    ):
+        _open(page, url, selector)
+        tables = page.evaluate(_TABLES)
+        assert tables, url
+        for t in tables:
+            assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, (url, t)
+        width = page.evaluate(
+            "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
         )
-    finally:
-        context.close()
+        assert width <= 392, width
+    page.locator("[data-testid='stTable']:visible").first.screenshot(
+        path=str(ARTIFACTS / "present_phone_table.png")
+    )
 
 
-def test_figure_2_animation_controls_on_screen_without_scrolling(browser, app_url):
+def test_figure_2_animation_controls_on_screen_without_scrolling(request, app_url):
     """At 1400x900 in presentation mode the animated Figure 2 is at the top of the page: the
     whole figure, its play and pause buttons, and the sidebar's speed and loop are on the first
     screen, with no scrolling."""
-    context, page = _context(browser, "projector")
-    try:
-        _open(
-            page,
-            f"{app_url}/Two_classes?present=1&animate=1&{FIG2}",
-            ".js-plotly-plot .updatemenu-button",
-        )
-        window = {"x0": 0, "y0": 0, "x1": 1400, "y1": 900}
+    page = _page(request, "projector")
+    _open(
+        page,
+        f"{app_url}/Two_classes?present=1&animate=1&{FIG2}",
+        ".js-plotly-plot .updatemenu-button",
+    )
+    window = {"x0": 0, "y0": 0, "x1": 1400, "y1": 900}
 
-        def box(locator) -> dict:
-            b = locator.bounding_box()
-            assert b is not None
-            return {
-                "x0": b["x"],
-                "y0": b["y"],
-                "x1": b["x"] + b["width"],
-                "y1": b["y"] + b["height"],
-            }
-
-        figure = box(page.locator(".js-plotly-plot").first)
-        assert inside(figure, window), figure
-        buttons = page.locator(".js-plotly-plot .updatemenu-button")
-        assert buttons.count() == 2
-        controls = {
-            "play": box(buttons.nth(0)),
-            "pause": box(buttons.nth(1)),
-            "speed": box(
-                page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first
-            ),
-            "loop": box(
-                page.locator("[data-testid='stSidebar'] [data-testid='stCheckbox']").filter(
-                    has_text="Loop"
-                )
-            ),
+    def box(locator) -> dict:
+        b = locator.bounding_box()
+        assert b is not None
+        return {
+            "x0": b["x"],
+            "y0": b["y"],
+            "x1": b["x"] + b["width"],
+            "y1": b["y"] + b["height"],
         }
-        for name, b in controls.items():
-            assert inside(b, window), (name, b)
-        page.screenshot(path=str(ARTIFACTS / "present_fig2_animation_1400x900.png"))
-    finally:
-        context.close()
+
+    figure = box(page.locator(".js-plotly-plot").first)
+    assert inside(figure, window), figure
+    buttons = page.locator(".js-plotly-plot .updatemenu-button")
+    assert buttons.count() == 2
+    controls = {
+        "play": box(buttons.nth(0)),
+        "pause": box(buttons.nth(1)),
+        "speed": box(page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first),
+        "loop": box(
+            page.locator("[data-testid='stSidebar'] [data-testid='stCheckbox']").filter(
+                has_text="Loop"
+            )
+        ),
+    }
+    for name, b in controls.items():
+        assert inside(b, window), (name, b)
+    page.screenshot(path=str(ARTIFACTS / "present_fig2_animation_1400x900.png"))
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_home_thumbnail_whole_in_presentation_mode(browser, app_url, screen):
+def test_home_thumbnail_whole_in_presentation_mode(request, app_url, screen):
     """Home's Figure 1 thumbnail with ``present=1``: at 1400x900 it takes the page's width (its
     presentation type overflowed a column: title and x title ended beyond 1400 px); every text
     inside the figure and the window."""
-    context, page = _context(browser, screen)
-    try:
-        _open(page, f"{app_url}/?present=1", ".st-key-home_fig1 .js-plotly-plot .main-svg")
-        geo = _measure_figure(page, "home_fig1")
-        window = {"x0": 0, "y0": -1e9, "x1": geo["viewport"]["w"], "y1": 1e9}
-        assert inside(geo["figure"], window), geo["figure"]
-        for t in geo["texts"]:
-            assert inside(t["box"], geo["figure"]), t
-            assert inside(t["box"], window), t
-    finally:
-        context.close()
+    page = _page(request, screen)
+    _open(page, f"{app_url}/?present=1", ".st-key-home_fig1 .js-plotly-plot .main-svg")
+    geo = _measure_figure(page, "home_fig1")
+    window = {"x0": 0, "y0": -1e9, "x1": geo["viewport"]["w"], "y1": 1e9}
+    assert inside(geo["figure"], window), geo["figure"]
+    for t in geo["texts"]:
+        assert inside(t["box"], geo["figure"]), t
+        assert inside(t["box"], window), t

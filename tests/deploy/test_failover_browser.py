@@ -1,6 +1,9 @@
 """Failover a student can see, in a real Chromium (issue 34): the launcher's two Streamlit
-processes behind HAProxy, one deployment for the whole module, run with its temporary directory
-full (a 2 MB tmpfs, filled: ``TMPDIR`` of the launcher and its processes).
+processes behind HAProxy, run with its temporary directory full (a 2 MB tmpfs, filled: ``TMPDIR``
+of the launcher and its processes): the session's deployment (``deployment``,
+tests/deploy/conftest.py), shared with test_haproxy.py and test_full_tmp.py. A test that kills
+HAProxy or a process first waits until the deployment is whole (a test before it may have
+killed one).
 
 What is checked, in the order a class meets it:
 
@@ -19,7 +22,7 @@ What is checked, in the order a class meets it:
    session, the survivor holds the moved one).
 
 Everything under tests/deploy/ is marked ``deploy``; this module is also ``browser`` and
-``slow`` (a warmed deployment, a restart: about two minutes). Every wait is on a state or an
+``slow`` (a warmed deployment, a restart). Every wait is on a state or an
 event (a poll with a bound), never a fixed sleep.
 """
 
@@ -34,8 +37,7 @@ import pytest
 
 from offcenter.ops.serve import BACKEND_HEADER, COOKIE
 from tests.browser.conftest import CHROMIUM_ARGS, _chromium_path, screenshot, wait_for_app
-from tests.deploy.test_full_tmp import mounted_full_tmp
-from tests.deploy.test_haproxy import Launcher, _free_port, _poll
+from tests.deploy.test_haproxy import Launcher, _poll
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -71,30 +73,6 @@ def chromium():
     finally:
         pool.submit(lambda: (browser.close(), pw.stop())).result()
         pool.shutdown()
-
-
-@pytest.fixture(scope="module")
-def deployment(tmp_path_factory):
-    """``python -m offcenter.ops.serve --workers 2`` (warmed, as deployed), its temporary
-    directory full, HAProxy's access log kept (``launcher.access_log``)."""
-    base = tmp_path_factory.mktemp("failover")
-    with mounted_full_tmp(base / "tmpfs") as tmp:
-        log = base / "access.log"
-        launcher = Launcher(
-            base / "run",
-            _free_port(),
-            "--workers",
-            "2",
-            "--access-log",
-            str(log),
-            env={"TMPDIR": str(tmp)},
-        )
-        launcher.access_log = log
-        try:
-            launcher.wait_ready()
-            yield launcher
-        finally:
-            assert launcher.stop() == 0, launcher.output[-3000:]
 
 
 def _backend(context) -> str | None:
@@ -152,6 +130,7 @@ def test_a_page_goes_on_when_haproxy_is_killed_and_restarted(deployment, chromiu
 
 
 def _haproxy_restart(browser, launcher: Launcher) -> None:
+    launcher.wait_whole()
     url = f"http://127.0.0.1:{launcher.port}"
     context, page, _ = _new_page(browser, f"{url}/Two_classes?theta=0.4")
     try:
@@ -225,6 +204,7 @@ def test_a_killed_process_s_student_reconnects_is_told_keeps_settings_and_downlo
 
 
 def _kill_and_watch(browser, launcher: Launcher) -> None:
+    launcher.wait_whole()
     url = f"http://127.0.0.1:{launcher.port}"
     context, page, _ = _new_page(browser, f"{url}/Two_classes?theta=0.35")
     try:
@@ -253,7 +233,8 @@ def _kill_and_watch(browser, launcher: Launcher) -> None:
         assert text.count("\n") > 50 and "0.35" in text
 
         # 3. the launcher restarts the killed process, warms it and puts it back in service
-        back = f"{first} (127.0.0.1:"
+        host = dict(zip(launcher.names(), launcher.ports()))[first][0]
+        back = f"{first} ({host}:"
         assert _poll(
             lambda: (
                 launcher.output.count(back) > in_service

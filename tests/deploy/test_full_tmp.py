@@ -3,28 +3,22 @@ spooled every file over 1 MB there (Starlette's multipart parser), and with it f
 student saw "AxiosError: Network Error"; the app keeps uploads in memory up to the upload
 limit (:func:`offcenter.app.session_end.keep_uploads_in_memory`).
 
-Needs a small tmpfs (``mount``, so root); skipped otherwise.
+Needs a small tmpfs (``mount``, so root): a failure otherwise, never a skip.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from websockets.asyncio.client import connect
+import requests
 
-from offcenter.ops.serve import streamlit_command
-from offcenter.ops.warmup import wait_healthy
-from tests.conftest import run_coroutine
-from tests.deploy.test_memory import _free_port, _put
-
-ROOT = Path(__file__).resolve().parents[2]
+from offcenter.ops.serve import BACKEND_HEADER, COOKIE
+from tests.deploy.test_haproxy import Tab, run
 
 
 @contextlib.contextmanager
@@ -45,52 +39,31 @@ def mounted_full_tmp(where: Path):
         subprocess.run(["umount", "-l", str(where)], check=False)
 
 
-@pytest.fixture
-def full_tmp(tmp_path):
-    with mounted_full_tmp(tmp_path / "tmpfs") as where:
-        yield where
+def test_an_upload_over_1_mb_works_with_the_temporary_directory_full(deployment):
+    """On the session's deployment (tests/deploy/conftest.py: its processes' ``TMPDIR`` is a
+    full tmpfs), a session's upload of 5 MB through HAProxy, as a browser sends it (the
+    process's cookie, Streamlit's XSRF token), is stored: 204."""
+    assert shutil.disk_usage(deployment.tmpdir).free < 2**20  # (the directory is still full)
+    base = f"http://127.0.0.1:{deployment.port}"
+    browser = requests.Session()
+    health = browser.get(f"{base}/_stcore/health", timeout=30)  # as the frontend does first
+    assert health.status_code == 200
+    xsrf = browser.cookies.get("_streamlit_xsrf")
+    assert xsrf and browser.cookies.get(COOKIE), browser.cookies.get_dict()
 
+    async def upload() -> int:
+        tab = Tab(deployment.port, browser.cookies.get_dict())
+        await tab.open("")
+        try:
+            assert tab.backend == health.headers[BACKEND_HEADER] and tab.session_id
+            url = f"{base}/_stcore/upload_file/{tab.session_id}/file-1"
+            body = b"x,y\n" * (5 * 2**20 // 4)
+            files = {"file": ("u.csv", body, "text/csv")}
+            put = await asyncio.to_thread(
+                browser.put, url, files=files, headers={"X-Xsrftoken": xsrf}, timeout=120
+            )
+            return put.status_code
+        finally:
+            await tab.close()
 
-async def _upload_in_a_session(port: int, size: int) -> int:
-    conn = await connect(
-        f"ws://127.0.0.1:{port}/_stcore/stream", subprotocols=["streamlit"], max_size=None
-    )
-    try:
-        bm = BackMsg()
-        bm.rerun_script.page_name = ""
-        bm.rerun_script.widget_states.SetInParent()
-        await conn.send(bm.SerializeToString())
-        session_id = None
-        async for data in conn:
-            msg = ForwardMsg()
-            msg.ParseFromString(data)
-            kind = msg.WhichOneof("type")
-            if kind == "new_session":
-                session_id = msg.new_session.initialize.session_id
-            if kind == "script_finished":
-                break
-        return await asyncio.to_thread(_put, port, session_id, size)
-    finally:
-        await conn.close()
-
-
-def test_an_upload_over_1_mb_works_with_the_temporary_directory_full(full_tmp):
-    port = _free_port()
-    cmd = streamlit_command(
-        port,
-        "127.0.0.1",
-        "--server.fileWatcherType",
-        "none",
-        "--server.enableXsrfProtection",
-        "false",
-    )
-    env = {**os.environ, "TMPDIR": str(full_tmp), "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        assert wait_healthy(port, wait=180, process=proc), "no server"
-        assert run_coroutine(_upload_in_a_session(port, 5 * 2**20)) == 204
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    assert run(upload()) == 204

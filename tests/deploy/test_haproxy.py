@@ -11,8 +11,16 @@ the tests check what a class needs of it:
   edits too, and an upload that cannot survive is said on screen; the launcher restarts the
   process, warms it and puts it back in service;
 - HAProxy killed (kill -9): the launcher starts it again in front of the same processes, which
-  go back in service (the same deployment: it needs none of its own);
-- a restart of the whole deployment leaves no stray process or port.
+  go back in service;
+- a restart of the whole deployment leaves no stray process or port (a deployment of its own,
+  not warmed: what is checked is the processes and ports);
+- processes on other hosts (``--backends``) are warmed by the launcher before they get traffic,
+  after a restart too (processes started cold: the launcher's warm-up is what is checked);
+- with no process in service a browser gets a page that retries.
+
+The first five run on the session's deployment (``deployment``, tests/deploy/conftest.py),
+shared with test_failover_browser.py and test_full_tmp.py: each test that needs the whole
+deployment waits for it first (a test before it may have killed a process or HAProxy).
 
 Every wait is a bounded poll (liveness), never a fixed sleep that a result depends on.
 """
@@ -38,6 +46,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.asyncio.client import connect
 
 from offcenter.ops.serve import BACKEND_HEADER, COOKIE, server_states
+from offcenter.ops.warmup import WARM_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTS = ("127.0.0.2", "127.0.0.3")
@@ -127,6 +136,30 @@ class Launcher:
 
     def states(self) -> dict[str, str]:
         return server_states(self.admin)
+
+    def wait_whole(self, bound: float = 300) -> None:
+        """Wait until the deployment is whole: HAProxy running, every process the launcher
+        started or restarted in service (its log says so), every one UP in HAProxy. A test
+        that hangs or kills a process or HAProxy of the shared deployment waits for it before
+        it starts, so that it finds the deployment as a class would."""
+
+        def states() -> dict[str, str]:
+            try:
+                return self.states()
+            except OSError:  # HAProxy's admin socket not there (yet)
+                return {}
+
+        def whole() -> bool:
+            out = self.output
+            restarts = out.count("; restarting it\n")
+            return (
+                self.haproxy_pid() is not None
+                and out.count(") in service\n") >= len(self.names()) + restarts
+                and set(states().values()) == {"UP"}
+            )
+
+        assert self.proc.poll() is None, self.output[-3000:]
+        assert _poll(whole, bound), (states(), self.output[-3000:])
 
     def haproxy_pid(self) -> int | None:
         """HAProxy's pid (the launcher's child running ``haproxy``), None while there is none."""
@@ -248,27 +281,12 @@ def _cookie_for(port: int, backend: str) -> dict[str, str]:
 
 
 # ------------------------------------------------------------------------ the deployment
-
-
-@pytest.fixture(scope="module")
-def deployment(tmp_path_factory):
-    launcher = Launcher(
-        tmp_path_factory.mktemp("serve"),
-        _free_port(),
-        "--workers",
-        "2",
-        "--hosts",
-        *HOSTS,
-    )
-    try:
-        launcher.wait_ready()
-        yield launcher
-    finally:
-        code = launcher.stop()
-        assert code == 0, launcher.output[-3000:]
+# ``deployment``: tests/deploy/conftest.py's, the session's one (shared with
+# test_failover_browser.py and test_full_tmp.py)
 
 
 def test_two_processes_on_two_hosts_are_in_service_behind_haproxy(deployment):
+    deployment.wait_whole()  # (a test of the shared deployment before may have killed one)
     # UP (or "UP 1/2": one slow health answer on this shared machine, still in service)
     states = deployment.states()
     assert sorted(states) == ["app1", "app2"]
@@ -300,6 +318,7 @@ def test_two_processes_on_two_hosts_are_in_service_behind_haproxy(deployment):
 
 
 def test_a_browsers_page_upload_download_and_websocket_reach_one_process(deployment):
+    deployment.wait_whole()
     base = f"http://127.0.0.1:{deployment.port}"
     browser = requests.Session()
     page = browser.get(f"{base}/Tree", timeout=30)
@@ -346,6 +365,7 @@ def test_a_browsers_page_upload_download_and_websocket_reach_one_process(deploym
 
 
 def test_a_hung_process_is_taken_out_within_5_s_and_back_after_sigcont(deployment):
+    deployment.wait_whole()
     pids = deployment.pids()
     victim = pids["app2"]
     os.kill(victim, signal.SIGSTOP)
@@ -372,6 +392,7 @@ def test_a_hung_process_is_taken_out_within_5_s_and_back_after_sigcont(deploymen
 
 
 def test_a_process_killed_mid_class(deployment):
+    deployment.wait_whole()
     port = deployment.port
 
     async def scenario():
@@ -457,16 +478,9 @@ def test_haproxy_killed_is_restarted_and_the_processes_are_kept(deployment):
         except OSError:  # HAProxy's admin socket not there yet
             return {}
 
-    # the launcher at rest: every process it started or restarted is in service (the test
+    # the launcher at rest: every process it started or restarted is in service (a test
     # before this one killed one)
-    at_rest = _poll(
-        lambda: (
-            deployment.output.count(") in service\n")
-            >= len(deployment.names()) + deployment.output.count("; restarting it\n")
-        ),
-        300,
-    )
-    assert at_rest, deployment.output[-3000:]
+    deployment.wait_whole()
     apps = deployment.pids()
     first = deployment.haproxy_pid()
     assert first and len(apps) == 2 and healthy()
@@ -510,11 +524,16 @@ def test_a_restart_of_the_whole_deployment_leaves_no_stray_process_or_port(tmp_p
 
 
 def _streamlit(host: str, port: int) -> subprocess.Popen:
-    """A Streamlit process of the app as an app machine runs it (its own supervisor's job)."""
+    """A Streamlit process of the app as an app machine runs it (its own supervisor's job),
+    started cold (``OFFCENTER_WARM=0``: no warm-up of its own), so that what warms it before a
+    student comes is the launcher's warm-up, which the test checks."""
     cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")]
     cmd += ["--server.headless", "true", "--server.address", host, "--server.port", str(port)]
     cmd += ["--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {**os.environ, WARM_ENV: "0"}
+    return subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
 
 
 def _free_port_on(host: str) -> int:

@@ -6,7 +6,10 @@ driven with Streamlit's own websocket protocol (as :mod:`offcenter.ops.warmup` d
 upload route, as a browser would. The server runs with a short ``disconnectedSessionTTL`` and
 sweep interval (:mod:`offcenter.app.session_end`) so that the test waits seconds, not minutes;
 the mechanism is the deployed one. XSRF protection is off for the test's client (it sends no
-browser cookie); it does not change where bytes are stored.
+browser cookie); it does not change where bytes are stored. The server starts cold
+(``OFFCENTER_WARM=0``: its warm-up is not what is checked; the sessions open the home page
+only). The waits are on the server's own evidence that the sessions' files are gone (its
+``/_stcore/metrics``: the upload manager's bytes), not on fixed pauses.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import os
 import socket
 import subprocess
 import time
+import urllib.request
 import uuid
 from pathlib import Path
 
@@ -27,7 +31,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.asyncio.client import connect
 
 from offcenter.ops.serve import streamlit_command
-from offcenter.ops.warmup import open_page, wait_healthy
+from offcenter.ops.warmup import WARM_ENV, open_page, wait_healthy
 from tests.conftest import run_coroutine
 
 pytestmark = pytest.mark.slow  # and deploy, as everything under tests/deploy/
@@ -59,6 +63,7 @@ def server():
         "false",
     )
     env = {**os.environ, "OFFCENTER_SWEEP_SECONDS": str(SWEEP), "PYTHONPATH": str(ROOT)}
+    env[WARM_ENV] = "0"  # cold: the warm-up runs pages these sessions never open
     proc = subprocess.Popen(
         cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -99,8 +104,10 @@ def _put(port: int, session_id: str, size: int, *, declared: int | None = None) 
         conn.close()
 
 
-async def _session_uploading(port: int, size: int, *, put=True) -> None:
-    """One student: opens the home page, uploads a file, leaves (the tab is closed)."""
+async def _open_session(port: int):
+    """A tab on the home page: the websocket, once the page's first run has ended (every
+    message of the run read: a connection left with unread messages stops reading, and its
+    close waits out the close timeout), and the session's id."""
     conn = await connect(
         f"ws://127.0.0.1:{port}/_stcore/stream",
         subprotocols=["streamlit"],
@@ -124,6 +131,16 @@ async def _session_uploading(port: int, size: int, *, put=True) -> None:
             if kind == "script_finished":
                 break
         assert session_id
+    except BaseException:
+        await conn.close()
+        raise
+    return conn, session_id
+
+
+async def _session_uploading(port: int, size: int, *, put=True) -> None:
+    """One student: opens the home page, uploads a file, leaves (the tab is closed)."""
+    conn, session_id = await _open_session(port)
+    try:
         if put:
             status = await asyncio.to_thread(_put, port, session_id, size)
             assert status == 204, status
@@ -136,37 +153,43 @@ async def _class(port: int, n: int, size: int, batch: int = 10) -> None:
         await asyncio.gather(*(_session_uploading(port, size) for _ in range(min(batch, n - i))))
 
 
-def _settled_rss(proc: psutil.Process, wait: float) -> int:
-    """The process's RSS once sessions have expired and been swept (the lowest of a few reads
-    over ``wait`` seconds after the TTL)."""
-    time.sleep(TTL + 2 * SWEEP)
+def _uploads_held(port: int) -> int | None:
+    """The bytes of uploaded files the server holds (its ``/_stcore/metrics``: the upload
+    manager's line, absent when it holds no file), None when the server did not answer."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/metrics", timeout=10) as r:
+            text = r.read().decode()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith('cache_memory_bytes{cache_type="UploadedFileManager"'):
+            return int(float(line.rsplit(" ", 1)[1]))
+    return 0
+
+
+def _settled_rss(port: int, proc: psutil.Process, bound: float = 120) -> int:
+    """The process's RSS once the sessions have expired and been swept: wait (a bounded poll)
+    until the server holds no uploaded file (every session that uploaded was shut down), then
+    the lowest of the reads over the next two sweeps (each gives freed memory back to the
+    system: ``malloc_trim``)."""
+    deadline = time.monotonic() + bound
+    while (held := _uploads_held(port)) != 0:
+        assert time.monotonic() < deadline, f"the server still holds {held} bytes of uploads"
+        time.sleep(0.25)
     reads = []
-    end = time.monotonic() + wait
-    while time.monotonic() < end:
+    end = time.monotonic() + 2 * SWEEP
+    while True:
         reads.append(proc.memory_info().rss)
-        time.sleep(0.5)
-    return min(reads)
+        if time.monotonic() >= end:
+            return min(reads)
+        time.sleep(0.25)
 
 
 def test_a_request_over_the_limit_is_refused_before_it_is_stored(server):
     port, proc = server
 
-    async def session_id() -> str:
-        conn = await connect(
-            f"ws://127.0.0.1:{port}/_stcore/stream", subprotocols=["streamlit"], max_size=None
-        )
-        bm = BackMsg()
-        bm.rerun_script.page_name = ""
-        bm.rerun_script.widget_states.SetInParent()
-        await conn.send(bm.SerializeToString())
-        async for data in conn:
-            msg = ForwardMsg()
-            msg.ParseFromString(data)
-            if msg.WhichOneof("type") == "new_session":
-                return conn, msg.new_session.initialize.session_id
-
     async def run():
-        conn, sid = await session_id()
+        conn, sid = await _open_session(port)
         try:
             before = proc.memory_info().rss
             honest = await asyncio.to_thread(_put, port, sid, 60 * 2**20)
@@ -188,12 +211,12 @@ def test_a_request_over_the_limit_is_refused_before_it_is_stored(server):
 def test_memory_returns_after_200_sessions_that_upload_and_leave(server):
     port, proc = server
     run_coroutine(_class(port, 20, UPLOAD_BYTES))  # the allocator's and the caches' first use
-    before = _settled_rss(proc, wait=3)
+    before = _settled_rss(port, proc)
     t0 = time.monotonic()
     run_coroutine(_class(port, N_SESSIONS, UPLOAD_BYTES))
     during = proc.memory_info().rss
     seconds = time.monotonic() - t0
-    after = _settled_rss(proc, wait=3)
+    after = _settled_rss(port, proc)
     print(
         f"\nRSS before {before / 2**20:.0f} MB, right after {N_SESSIONS} sessions "
         f"({seconds:.0f} s) {during / 2**20:.0f} MB, settled {after / 2**20:.0f} MB "
