@@ -1,9 +1,10 @@
 """Fixtures for end-to-end tests in a real headless Chromium against `streamlit run app.py`.
 
-The server is started once per test session (once per pytest-xdist worker) on a free port and
-stopped after; its log is named after the worker, so parallel workers share no file. Chromium is
-Debian's (/usr/bin/chromium); a missing browser is a failure, never a skip. Every test in this
-folder is marked ``browser`` by tests/conftest.py.
+The server is started once per test session (once per pytest-xdist worker) on a free port, cold,
+and stopped after; its log is named after the worker, so parallel workers share no file. Chromium
+is Debian's (/usr/bin/chromium), one per worker, with one desktop tab and one phone tab lent to
+test after test (:class:`SharedPage`); a missing browser is a failure, never a skip. Every test in
+this folder is marked ``browser`` by tests/conftest.py.
 """
 
 from __future__ import annotations
