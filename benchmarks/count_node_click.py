@@ -9,12 +9,17 @@ over the page's default tree (depth 5) of each data set: a count repeatable to a
 thousand whatever else the machine runs, unlike a time. One first click per node is warmed up
 uncounted (imports, allocator).
 
+``--grow``: a grow's computed part instead, per data set for 6 of the compared settings: the
+fit at depth 5 and its root's first click (what the grow prepares for the page: the root's
+tables, per-feature table, own-optima CSV and gain curves); the training report and the
+drawing are not counted.
+
 ``--page``: the tables as the page reads them, through its per-node caches
 (:func:`~offcenter.app.node_settings.node_tables` and
 :func:`~offcenter.app.node_settings.impurity_table`, "Impurity under each measure"); the warm-up
 node is then counted as a click on a node computed before.
 
-    python benchmarks/count_node_click.py [--data pima,german_credit] [--page]
+    python benchmarks/count_node_click.py [--data pima,german_credit] [--page] [--grow]
 """
 
 from __future__ import annotations
@@ -54,7 +59,23 @@ def click(clf, i: int, settings, page: bool = False) -> None:
         clf.threshold_gains(i, str(split.feature) if own else numeric[0], settings)
 
 
-def worker(names: list[str], page: bool = False) -> None:
+def grows(name: str, X, y, ctl) -> int:
+    """Count the fit and root click of 6 settings' trees on one data set; how many."""
+    from offcenter import TreeClassifier
+    from offcenter.app import node_settings as ns
+
+    settings = ns.node_comparison_settings(y.nunique())[:6]
+    click(TreeClassifier(max_depth=5).fit(X, y), 0, settings)  # warm-up, uncounted
+    ctl("-z")
+    ctl("-i", "on")
+    for s in settings:
+        clf = TreeClassifier(max_depth=5, **s.tree_params()).fit(X, y)
+        click(clf, 0, ns.node_comparison_settings(len(clf.classes_)))
+    ctl("-i", "off")
+    return len(settings)
+
+
+def worker(names: list[str], page: bool = False, grow: bool = False) -> None:
     """Inside valgrind: per data set, one uncounted click, then the counted ones (dumped)."""
     sys.path.insert(0, str(ROOT))
     from offcenter import TreeClassifier
@@ -69,6 +90,10 @@ def worker(names: list[str], page: bool = False) -> None:
     for name in names:
         df = load(name)
         target = DATASETS[name].target
+        if grow:
+            n = grows(name, df.drop(columns=[target]), df[target], ctl)
+            ctl("-d", f"{name}:{n}")
+            continue
         clf = TreeClassifier(max_depth=5).fit(df.drop(columns=[target]), df[target])
         settings = ns.node_comparison_settings(len(clf.classes_))
         nodes = clf.tree_.nodes
@@ -86,18 +111,20 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default="pima,german_credit")
     ap.add_argument("--page", action="store_true", help="through the page's per-node caches")
+    ap.add_argument("--grow", action="store_true", help="count grows (fit + root click)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        worker(args.worker.split(","), args.page)
+        worker(args.worker.split(","), args.page, args.grow)
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no"]
         cmd += [f"--callgrind-out-file={os.path.join(tmp, 'cg.%p')}"]
         cmd += [os.path.realpath(sys.executable), __file__, "--worker", args.data]
-        cmd += ["--page"] * args.page
+        cmd += ["--page"] * args.page + ["--grow"] * args.grow
         subprocess.run(cmd, capture_output=True, check=True)
-        print("| data set | nodes | instructions | per node |\n|---|---|---|---|")
+        what = "grow" if args.grow else "node"
+        print(f"| data set | {what}s | instructions | per {what} |\n|---|---|---|---|")
         for f in sorted(Path(tmp).iterdir()):
             text = f.read_text(errors="replace")
             trig = re.search(r"^desc: Trigger: dump (\S+):(\d+)", text, re.M)

@@ -367,8 +367,9 @@ def prepare_node(tree_key: str, node, clf, stem: str | None = None) -> None:
 def node_tables(tree_key: str, node: int, _clf) -> dict:
     """The node's tables, computed once per (tree, node) and shared by reruns (read-only):
     ``optima`` and ``cands`` (labels with the prior's numbers), ``best`` (own best per
-    setting), ``chosen`` (the tree's split under every setting, None at a leaf), ``verdict``,
-    ``informative`` (the settings that prefer some candidate to another).
+    setting), ``chosen`` (the tree's split under every setting, None at a leaf), ``verdict``.
+    (Which settings prefer some candidate to another is worked out only when the candidates'
+    expander is open, as its table.)
 
     On a tree of more training rows than :data:`offcenter.app.heavy_work.Limits.rows` they are
     computed in the worker pool (:mod:`offcenter.app.heavy_work`; a refusal is not cached)."""
@@ -391,7 +392,6 @@ def compute_node_tables(node: int, clf) -> dict:
     imps.attrs["prior_labels"] = {k: labels[k] for k in imps.index if k in labels}
     split = clf.tree_.nodes[node].split
     out = {"optima": optima, "cands": cands, "impurities": imps}
-    out["informative"] = informative_settings(cands)
     if len(cands):
         best = out["best"] = own_best_table(optima, imps)
         out["verdict"] = verdict(optima)
@@ -571,7 +571,7 @@ def show_node_comparison(
                 key="tr_cand_keys_" + "|".join(keys),
             )
             table, _ = candidate_table(tree_key, node.id, tuple(shown_keys or keys), cands)
-            informative = tables["informative"]
+            informative = informative_settings(cands)  # only here: the expander is open
             if not informative:
                 st.info(
                     "No measure prefers any split here: every candidate scores the same at the "
