@@ -370,20 +370,22 @@ def test_each_step_of_a_multiway_tree_draws_its_split_in_normal_mode(page, app_u
     _walk_multiway(page, "tree_normal_german_step", present=False, steps_checks=True)
 
 
-def test_a_phone_fits_the_lesson_and_draws_each_steps_split(browser, app_url):
+def test_a_phone_fits_the_lesson_and_draws_each_steps_split(phone, app_url):
     """A phone (390x844, touch, an iPhone's User-Agent), one page session: the lesson's link
     (presentation mode asked for) is drawn for the phone, not the projector, and fits (formerly
     test_tree_fit_browser.py's ``test_lesson_step_4_on_a_phone_ignores_presentation_mode``);
     switched to step-through, each of the lesson's first six steps draws the node just split
     and its children in the chart (formerly ``test_a_phone_draws_each_steps_split``, on a
     phone-sized window with a desktop User-Agent); German credit's multiway tree likewise
-    (formerly ``test_a_phone_draws_each_step_of_a_multiway_tree``)."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, user_agent=IPHONE
-    )
-    phone = context.new_page()
-    phone.set_default_timeout(60_000)
+    (formerly ``test_a_phone_draws_each_step_of_a_multiway_tree``). The session's phone tab
+    (touch, 390x844) says it is an iPhone for the test (Chromium's own User-Agent override,
+    undone after it)."""
+    cdp = phone.context.new_cdp_session(phone)
+    own = phone.evaluate("() => navigator.userAgent")
+    cdp.send("Emulation.setUserAgentOverride", {"userAgent": IPHONE})
     try:
+        phone.goto("about:blank")
+        assert phone.evaluate("() => navigator.userAgent") == IPHONE
         open_tree(phone, app_url + LESSON_4)
         scroll_to_chart(phone)
         m = phone.evaluate(MEASURE)
@@ -418,4 +420,5 @@ def test_a_phone_fits_the_lesson_and_draws_each_steps_split(browser, app_url):
         wait_for_app(phone)
         _walk_multiway(phone, "tree_phone_german_step", present=False)
     finally:
-        context.close()
+        cdp.send("Emulation.setUserAgentOverride", {"userAgent": own})
+        cdp.detach()
