@@ -96,6 +96,21 @@ def _short(path: str, mtime: float):
     return items, fig_ranks, int(folds["data"].nunique())
 
 
+@functools.lru_cache(maxsize=8)
+def _answer_figure(path: str, mtime: float, present: bool, narrow: bool):
+    """The short answer's figure (process-wide cache, as :func:`_figures`)."""
+    _, fig_ranks, _ = _short(path, mtime)
+    model, metric = SHORT_ANSWER_FIGURE
+    name = STUDY_METRICS[metric]
+    return effect_figure(
+        {f"{rule} leaf rule": r for rule, r in fig_ranks.items()},
+        name,
+        f"{MODELS[model]}s: difference from Shannon in {name} (median over the data sets, 95 % CI)",
+        presentation=present,
+        narrow=narrow,
+    )
+
+
 def render_short_answer() -> None:
     """The study's short answer: plain sentences from the committed results and one figure.
 
@@ -127,14 +142,7 @@ def render_short_answer() -> None:
     if fig_ranks:
         model, metric = SHORT_ANSWER_FIGURE
         name = STUDY_METRICS[metric]
-        fig = effect_figure(
-            {f"{rule} leaf rule": r for rule, r in fig_ranks.items()},
-            name,
-            f"{MODELS[model]}s: difference from Shannon in {name} (median over the data sets, "
-            "95 % CI)",
-            presentation=is_on(),
-            narrow=is_narrow(),
-        )
+        fig = _answer_figure(str(path), path.stat().st_mtime, is_on(), is_narrow())
         st.plotly_chart(fig, key=PREFIX + "answer_fig", config=chart_config("study_answer"))
         st.caption(
             "Filled dot and ▲/▼: the decision rule calls the setting better/worse than Shannon; "
@@ -202,20 +210,32 @@ def render_study() -> None:
             else ""
         )
     )
-    name = STUDY_METRICS[metric] + ("" if metric in THRESHOLD_FREE else f", {rule} rule")
-    present, narrow = is_on(), is_narrow()
     stub = f"study_{model}_{metric}_{rule}"
-    st.plotly_chart(
-        cd_diagram(
-            res["ranks"],
-            res["cd"],
-            f"{MODELS[model]}: {name}",
-            n_data=fr.n,
-            presentation=present,
-            narrow=narrow,
-        ),
-        key=PREFIX + "cd",
-        config=chart_config(stub + "_cd"),
+    cd_fig, gain_fig, data_fig = _figures(
+        str(path), path.stat().st_mtime, model, metric, rule, is_on(), is_narrow()
+    )
+    st.plotly_chart(cd_fig, key=PREFIX + "cd", config=chart_config(stub + "_cd"))
+    st.plotly_chart(gain_fig, key=PREFIX + "gain", config=chart_config(stub + "_gain"))
+    st.plotly_chart(data_fig, key=PREFIX + "datasets", config=chart_config(stub + "_datasets"))
+
+
+@functools.lru_cache(maxsize=64)
+def _figures(
+    path: str, mtime: float, model: str, metric: str, rule: str, present: bool, narrow: bool
+) -> tuple:
+    """One family's CD diagram, gain-vs-imbalance figure and data-set figure (process-wide
+    cache, as :func:`_tests`: drawing them was most of a Compare rerun, and ``st.plotly_chart``
+    only reads a figure, so every session shares them)."""
+    folds, meta = _load(path, mtime)
+    res = _tests(path, mtime, model, metric, rule)
+    name = STUDY_METRICS[metric] + ("" if metric in THRESHOLD_FREE else f", {rule} rule")
+    cd_fig = cd_diagram(
+        res["ranks"],
+        res["cd"],
+        f"{MODELS[model]}: {name}",
+        n_data=res["friedman"].n,
+        presentation=present,
+        narrow=narrow,
     )
     ir = {r["data"]: r["imbalance_ratio"] for r in meta.get("data", [])}
     if not ir:  # from the folds: positives over the test folds of one repeat
@@ -224,22 +244,15 @@ def render_study() -> None:
         n = one.groupby("data")["n_test"].sum()
         ir = ((n - pos) / pos).to_dict()
     g = gains(folds, metric, model, rule, imbalance=ir)
-    st.plotly_chart(
-        gain_figure(
-            g,
-            name,
-            "Gain over Shannon on each data set against its imbalance ratio",
-            presentation=present,
-            narrow=narrow,
-        ),
-        key=PREFIX + "gain",
-        config=chart_config(stub + "_gain"),
+    gain_fig = gain_figure(
+        g,
+        name,
+        "Gain over Shannon on each data set against its imbalance ratio",
+        presentation=present,
+        narrow=narrow,
     )
-    st.plotly_chart(
-        dataset_figure(g, name, "Which data sets drive the result", presentation=present),
-        key=PREFIX + "datasets",
-        config=chart_config(stub + "_datasets"),
-    )
+    data_fig = dataset_figure(g, name, "Which data sets drive the result", presentation=present)
+    return cd_fig, gain_fig, data_fig
 
 
 @functools.lru_cache(maxsize=64)

@@ -346,6 +346,9 @@ def test_shared_link_and_reset():
     assert at.slider(key="tc_theta").value == pytest.approx(0.35)
     assert at.multiselect(key="tc_measures").value == ["gini", "daroczy"]
     assert len(at.get("plotly_chart")) == 3
+    # the link's side-by-side view (the browser's copy of this check went: one page load less)
+    assert title_of(figure(at, "tc_chart_raw")) == "Uncentered"
+    assert title_of(figure(at, "tc_chart_oc")) == "Off-centered on θ"
     assert not at.warning
     at.button(key="tc_btn_reset").click().run()
     ok(at)

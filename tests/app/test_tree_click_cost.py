@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import subprocess
 from pathlib import Path
@@ -33,7 +34,7 @@ from websockets.asyncio.client import connect
 
 from offcenter.app import tree_chart, tree_click, tree_page
 from offcenter.ops.serve import streamlit_command
-from offcenter.ops.warmup import wait_healthy
+from offcenter.ops.warmup import WARM_ENV, wait_healthy
 from offcenter.tree import TreeClassifier
 from tests.app.tree_charts import tree_data
 from tests.conftest import run_app, run_coroutine, stop_process
@@ -179,10 +180,15 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server():
-    """One headless ``streamlit run app.py`` of this checkout; its port."""
+    """One headless ``streamlit run app.py`` of this checkout; its port. Started cold
+    (``OFFCENTER_WARM=0``): what these tests read is which elements a rerun sends, not how soon
+    a first page answers (the warm-up ran every page on every data set first)."""
     port = _free_port()
     cmd = streamlit_command(port, "127.0.0.1", "--server.fileWatcherType", "none")
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {**os.environ, WARM_ENV: "0"}
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         # a bound on the start, not a measured time
         assert wait_healthy(port, wait=300, process=proc), "no server"

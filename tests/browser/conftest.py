@@ -1,9 +1,10 @@
 """Fixtures for end-to-end tests in a real headless Chromium against `streamlit run app.py`.
 
-The server is started once per test session (once per pytest-xdist worker) on a free port and
-stopped after; its log is named after the worker, so parallel workers share no file. Chromium is
-Debian's (/usr/bin/chromium); a missing browser is a failure, never a skip. Every test in this
-folder is marked ``browser`` by tests/conftest.py.
+The server is started once per test session (once per pytest-xdist worker) on a free port, cold,
+and stopped after; its log is named after the worker, so parallel workers share no file. Chromium
+is Debian's (/usr/bin/chromium), one per worker, with one desktop tab and one phone tab lent to
+test after test (:class:`SharedPage`); a missing browser is a failure, never a skip. Every test in
+this folder is marked ``browser`` by tests/conftest.py.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from playwright.sync_api import expect
 
 from offcenter.app.presentation import NARROW_PX, user_agent_is_phone
 from offcenter.ops.serve import streamlit_command
+from offcenter.ops.warmup import WARM_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -122,10 +124,15 @@ def streamlit_server(
 
 @pytest.fixture(scope="session")
 def app_url():
-    """Start `streamlit run app.py` headless on a free port; yield its URL once it answers
-    (warm: the server runs every page once in its own process before it answers, see
-    :func:`streamlit_server`); stop it."""
-    with streamlit_server() as url:
+    """Start `streamlit run app.py` headless on a free port; yield its URL once it answers;
+    stop it.
+
+    Cold (``OFFCENTER_WARM=0``, :func:`streamlit_server`): no browser test measures the
+    server's own warm-up (every page, then the Tree page on each of the nine bundled data sets:
+    6.2 s more CPU than a cold start, measured, and 40 s of wall time on a loaded machine, for
+    each worker's server); a page's first run is paid by the first test that opens it, within
+    :func:`wait_for_app`'s bound. The deployment tests check the warm-up (tests/deploy)."""
+    with streamlit_server(env={WARM_ENV: "0"}) as url:
         yield url
 
 

@@ -45,7 +45,7 @@ def test_cancel_a_long_run_keeps_finished_folds(page, app_url):
     open_page(
         page,
         app_url,
-        "data=german_credit&model=forest&trees=30&folds=5&repeats=3"
+        "data=german_credit&model=forest&trees=10&folds=5&repeats=3"
         "&settings=shannon,oc_shannon,gini",
     )
     click_button(page, "Run")

@@ -1,7 +1,9 @@
-"""End-to-end: the curve pages in a real headless Chromium (home, two classes, q classes).
+"""End-to-end: the curve pages in a real headless Chromium (two classes, q classes).
 
 Each test opens a page, checks the figure is drawn, moves a slider with the keyboard and checks
-that the figure was re-rendered with new data, and keeps screenshots in tests/artifacts/.
+that the figure was re-rendered with new data, and keeps screenshots in tests/artifacts/. The
+home page's figure and cards are checked by tests/browser/test_home_browser.py; a shared link's
+exact view by AppTest (tests/app/test_curve_pages.py::test_shared_link_and_reset).
 """
 
 from __future__ import annotations
@@ -56,25 +58,14 @@ def _move_slider(page, label_start: str, presses: int, key: str = "ArrowRight") 
     wait_for_app(page)
 
 
-def test_home_has_figure_1_and_cards(page, app_url):
-    page.goto(app_url)
-    wait_for_app(page)
-    _no_exception(page)
-    page.wait_for_selector(".js-plotly-plot")
-    assert page.get_by_text("How to read these curves").is_visible()
-    # the thumbnail's title is wrapped in two lines (two SVG text spans)
-    assert page.get_by_text("Fig. 1. Off-centered,").count() >= 1
-    assert page.get_by_text("asymmetric and Shannon's entropies").count() >= 1
-    for title in ("Two classes", "q classes", "Tree", "Compare measures"):
-        assert page.get_by_text(title, exact=True).count() >= 1
-    screenshot(page, "curves_home")
-
-
 def test_two_classes_slider_rerenders(page, app_url):
     page.goto(app_url + "/Two_classes")
     wait_for_app(page)
     _no_exception(page)
     page.wait_for_selector(".js-plotly-plot")
+    # the default view (theta=0.2, presentation off) laid out once with its final margins
+    # (test_two_classes_figure_is_drawn_with_its_final_margins: the other views)
+    _assert_final_margins(page, "theta=0.2&present=false")
     # the thumbnail's title is wrapped in two lines (two SVG text spans)
     assert page.get_by_text("Fig. 1. Off-centered,").count() >= 1
     assert page.get_by_text("asymmetric and Shannon's entropies").count() >= 1
@@ -95,21 +86,29 @@ _MARGINS = (
     "() => { const g = document.querySelector('.js-plotly-plot'); const z = g._fullLayout._size;"
     " return [z.l, z.b, g.layout.margin.l, g.layout.margin.b]; }"
 )
+_FIG2 = "measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
 
 
-@pytest.mark.parametrize("present", ["false", "true"])
-def test_two_classes_figure_is_drawn_with_its_final_margins(page, app_url, present):
+def _assert_final_margins(page, query: str) -> None:
+    page.wait_for_selector(".js-plotly-plot .scatterlayer .trace")
+    wait_for_drawing(page)
+    final_l, final_b, preset_l, preset_b = page.evaluate(_MARGINS)
+    assert (final_l, final_b) == (preset_l, preset_b), query
+
+
+def test_two_classes_figure_is_drawn_with_its_final_margins(page, app_url):
     """The curves figure's preset left and bottom margins are the ones Plotly's automargin
     computes in this browser: the new figure of each theta move is laid out once, not redrawn
-    for its axes (offcenter.viz.curves.AXIS_MARGINS)."""
-    fig2 = "measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
-    for query in ("theta=0.2", fig2, "measures=gini&version=raw"):
-        page.goto(f"{app_url}/Two_classes?{query}&present={present}")
-        wait_for_app(page)
-        page.wait_for_selector(".js-plotly-plot .scatterlayer .trace")
-        wait_for_drawing(page)
-        final_l, final_b, preset_l, preset_b = page.evaluate(_MARGINS)
-        assert (final_l, final_b) == (preset_l, preset_b), query
+    for its axes (offcenter.viz.curves.AXIS_MARGINS). Each view with presentation mode off and
+    on; the default view with it off is checked on test_two_classes_slider_rerenders's load."""
+    for present in ("false", "true"):
+        for query in ("theta=0.2", _FIG2, "measures=gini&version=raw"):
+            query = f"{query}&present={present}"
+            if query == "theta=0.2&present=false":
+                continue  # test_two_classes_slider_rerenders
+            page.goto(f"{app_url}/Two_classes?{query}")
+            wait_for_app(page)
+            _assert_final_margins(page, query)
 
 
 def test_two_classes_figure_2_and_derivatives(page, app_url):
@@ -173,15 +172,6 @@ def test_q_classes_slider_and_tabs(page, app_url):
     screenshot(page, "curves_q_classes_q4")
 
 
-def test_shared_link_opens_the_exact_view(page, app_url):
-    page.goto(app_url + "/Two_classes?theta=0.35&measures=gini,daroczy&version=side&betas=0.5,5")
-    wait_for_app(page)
-    _no_exception(page)
-    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 2")
-    assert page.get_by_text("Uncentered").count() >= 1
-    screenshot(page, "curves_two_classes_shared_link")
-
-
 # ====================================================================== measured layouts
 # Every figure of the curve pages measured from bounding boxes, at a projector's 1400x900 with
 # presentation mode on and on a phone (390x844) opening the same link (present=1): each text
@@ -233,10 +223,24 @@ def _open_measured(request, base: str, path: str, screen: str):
     return page
 
 
-@pytest.mark.parametrize("screen", list(SCREENS))
-@pytest.mark.parametrize("view", list(VIEWS))
+#: Views measured on the load of another test that opens the same link on the same screen:
+#: Figure 1 on the phone by the theta move's test, the animated Figure 2 on the projector by
+#: the animation controls' test (each measures it first, with the same function).
+MEASURED_ELSEWHERE = {("fig1", "phone"), ("fig2_animated", "projector")}
+
+
+@pytest.mark.parametrize(
+    "view, screen",
+    [(v, s) for v in VIEWS for s in SCREENS if (v, s) not in MEASURED_ELSEWHERE],
+)
 def test_figure_text_whole_and_clear_of_the_toolbar(request, app_url, view, screen):
     page = _open_measured(request, app_url, VIEWS[view], screen)
+    _measure_view(page, view, screen)
+
+
+def _measure_view(page, view: str, screen: str) -> None:
+    """Every text of the view's figure whole, inside the figure and the window, clear of the
+    toolbar, at the screen's sizes (the module's "measured layouts" above)."""
     index = 0
     if view == "ternary":
         index = page.evaluate(
@@ -290,8 +294,10 @@ def test_figure_text_whole_and_clear_of_the_toolbar(request, app_url, view, scre
 
 def test_phone_moves_theta_with_the_figure_in_view(request, app_url):
     """On a phone theta is a slider of the page, above the figure: moving it does not open the
-    sidebar over the figure, and the figure follows."""
-    page = _open_measured(request, app_url, "/Two_classes?present=1", "phone")
+    sidebar over the figure, and the figure follows. First, Figure 1's text measured on the
+    phone (test_figure_text_whole_and_clear_of_the_toolbar's check, on this same link)."""
+    page = _open_measured(request, app_url, VIEWS["fig1"], "phone")
+    _measure_view(page, "fig1", "phone")
     slider = page.get_by_role("slider", name="θ: the off-centering point").first
     slider.scroll_into_view_if_needed()
     s_box = slider.bounding_box()
@@ -312,6 +318,46 @@ def test_phone_moves_theta_with_the_figure_in_view(request, app_url):
     p_box = plot.bounding_box()
     assert p_box["y"] < 844 and p_box["y"] + p_box["height"] > 0
     page.screenshot(path=str(ARTIFACTS / "measured_phone_theta_moved.png"))
+
+
+def test_figure_2_animation_controls_on_screen_without_scrolling(request, app_url):
+    """At 1400x900 in presentation mode the animated Figure 2 is at the top of the page: the
+    whole figure, its play and pause buttons, and the sidebar's speed and loop are on the first
+    screen, with no scrolling. Then the figure's text measured (test_figure_text_whole_and_clear_
+    of_the_toolbar's check, on this same link and screen)."""
+    page = _open_measured(request, app_url, VIEWS["fig2_animated"], "projector")
+    page.wait_for_selector(".js-plotly-plot .updatemenu-button")
+    wait_for_drawing(page)
+    window = {"x0": 0, "y0": 0, "x1": 1400, "y1": 900}
+
+    def box(locator) -> dict:
+        b = locator.bounding_box()
+        assert b is not None
+        return {
+            "x0": b["x"],
+            "y0": b["y"],
+            "x1": b["x"] + b["width"],
+            "y1": b["y"] + b["height"],
+        }
+
+    figure = box(page.locator(".js-plotly-plot").first)
+    assert inside(figure, window), figure
+    buttons = page.locator(".js-plotly-plot .updatemenu-button")
+    assert buttons.count() == 2
+    controls = {
+        "play": box(buttons.nth(0)),
+        "pause": box(buttons.nth(1)),
+        "speed": box(page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first),
+        "loop": box(
+            page.locator("[data-testid='stSidebar'] [data-testid='stCheckbox']").filter(
+                has_text="Loop"
+            )
+        ),
+    }
+    for name, b in controls.items():
+        assert inside(b, window), (name, b)
+    page.screenshot(path=str(ARTIFACTS / "present_fig2_animation_1400x900.png"))
+    _measure_view(page, "fig2_animated", "projector")
 
 
 def test_three_downloads_clicked_quickly_all_arrive(page, app_url):

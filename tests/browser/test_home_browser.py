@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from offcenter.app.lesson import STEPS
 
 from .conftest import ARTIFACTS, screenshot, wait_for_app, wait_for_drawing
+from .test_navigation_browser import check_phone_layout
 
 pytestmark = pytest.mark.browser
 
@@ -29,6 +30,13 @@ def test_home_page_renders(page, app_url):
     assert page.locator(".js-plotly-plot .scatterlayer .trace").count() >= 3
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "home")
+    # the thumbnail's title is wrapped in two lines (two SVG text spans)
+    assert page.get_by_text("Fig. 1. Off-centered,").count() >= 1
+    assert page.get_by_text("asymmetric and Shannon's entropies").count() >= 1
+    # the cards of the pages
+    for title in ("Two classes", "q classes", "Tree", "Compare measures"):
+        assert page.get_by_text(title, exact=True).count() >= 1
+    screenshot(page, "curves_home")
 
 
 def _shot(page, name: str) -> None:
@@ -73,6 +81,10 @@ def test_lesson_fits_a_phone(phone, app_url):
     page.goto(app_url)
     page.wait_for_selector(LESSON_HEAD, timeout=90_000)
     wait_for_app(page)
+    # first, Home's phone layout (test_navigation_browser.py's check of every page's, on this
+    # same load of Home)
+    page.wait_for_selector("h1", timeout=90_000)
+    check_phone_layout(page, "")
     page.wait_for_selector(".katex-display")
     wait_for_drawing(page)
     # the four steps, one under the other, each within the screen

@@ -1,6 +1,8 @@
 """The lecture script (offcenter.app.lecture_script) in headless Chromium: Start the lecture on
 Home, then Page Down / Page Up (a clicker) and the arrow keys walk the four lesson steps, each
-opened with its link's settings, the step shown at the top of the sidebar.
+opened with its link's settings, the step shown at the top of the sidebar. On the same load of
+Home, first: the lesson's steps begin on the first screen (test_lesson_screens_browser.py) and the
+Figure 1 thumbnail is whole (test_presentation_browser.py), both at 1400x900.
 Screenshots: tests/artifacts/lecture_script_step{k}.png."""
 
 import re
@@ -10,6 +12,8 @@ import pytest
 from offcenter.app.lesson import STEPS, step_link
 
 from .conftest import screenshot, wait_for_app
+from .test_lesson_screens_browser import check_lesson_steps_on_first_screen
+from .test_presentation_browser import check_home_thumbnail
 
 pytestmark = pytest.mark.browser
 
@@ -27,10 +31,12 @@ def _at_step(page, k):
     assert page.locator("[data-testid='stException']").count() == 0
 
 
-def test_a_clicker_walks_the_lesson_from_home(page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 900})
+def test_a_clicker_walks_the_lesson_from_home(projector, app_url):
+    page = projector  # 1400x900
     page.goto(app_url + "/?present=1")
     wait_for_app(page)
+    check_lesson_steps_on_first_screen(page)
+    check_home_thumbnail(page)
     page.get_by_role("button", name="Start the lecture").click()
     _at_step(page, 1)
     screenshot(page, "lecture_script_step1")

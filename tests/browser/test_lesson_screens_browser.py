@@ -1,7 +1,9 @@
 """The lesson on a projector: at 1400x900 in presentation mode, Home's lesson steps (their
 titles and links) begin on the first screen, and each step's link opens its page with the
 step's figure whole on the first screen, without scrolling: every text of the figure inside it
-and inside the window (step 2: the ternary, its three corners and colour bar).
+and inside the window (step 2: the ternary, its three corners and colour bar). Home's steps
+are measured on the lecture's load of Home (tests/browser/test_lecture_script_browser.py,
+:func:`check_lesson_steps_on_first_screen`).
 
 Screenshots: tests/artifacts/lesson_present_*.png.
 """
@@ -41,9 +43,11 @@ def _settle(page) -> None:
     assert page.locator("[data-testid='stException']").count() == 0
 
 
-def test_homes_lesson_steps_begin_on_the_first_screen(projector, app_url):
-    page = projector
-    page.goto(app_url + "/?present=1")
+def check_lesson_steps_on_first_screen(page) -> None:
+    """Home's lesson steps (their titles and links) begin on the first screen, on a 1400x900
+    page just opened at ``/?present=1`` (checked by
+    tests/browser/test_lecture_script_browser.py on its load of that link)."""
+    assert page.viewport_size == {"width": 1400, "height": 900}
     page.wait_for_selector(".st-key-lesson_step_1", timeout=180_000)
     _settle(page)
     for i, step in enumerate(STEPS[:2], 1):  # the first row of steps

@@ -81,10 +81,19 @@ def test_q_page_keeps_q_and_its_tab_and_a_link_opens_a_tab(page, app_url):
     screenshot(page, "nav_back_on_q_classes")
 
 
-@pytest.mark.parametrize("path", ["", "/Two_classes", "/Q_classes", "/Tree"])
+@pytest.mark.parametrize("path", ["/Two_classes", "/Q_classes", "/Tree"])
 def test_phone_layout(phone, app_url, path):
+    """Each page on a phone; Home's on the load of test_home_browser.py's
+    test_lesson_fits_a_phone (:func:`check_phone_layout`)."""
     page = phone
     _open(page, app_url + path)
+    check_phone_layout(page, path)
+
+
+def check_phone_layout(page, path: str) -> None:
+    """The page ``path`` just opened on a phone (390x844): its figure drawn, the sidebar closed,
+    nothing wider than the screen; a screenshot."""
+    assert page.viewport_size == {"width": 390, "height": 844}
     page.wait_for_selector(".js-plotly-plot .main-svg", timeout=60_000)
     wait_for_drawing(page)
     screenshot(page, "phone" + (path.replace("/", "_") or "_home"))

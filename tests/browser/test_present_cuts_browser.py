@@ -1,7 +1,8 @@
 """Nothing cut in presentation mode at 1400x900, measured in Chromium: the Tree page's gain plot
 keeps every legend entry whole ("off-centered Shannon, θ = prior (0.65, 0.35)", in two lines)
 inside the figure, its "Divide each curve by its maximum" checkbox label is whole, and the
-animation's θ label stays inside the plot when θ reaches 0.98.
+animation's θ label stays inside the plot when θ reaches 0.98. The gain plot is checked on
+tests/browser/test_presentation_browser.py's load of the same link (:func:`check_gain_plot_whole`).
 
 Screenshots: tests/artifacts/present_cut_*.png.
 """
@@ -41,10 +42,15 @@ def _across(label: dict, plot: dict) -> bool:
     return label["x0"] >= plot["x0"] - 1 and label["x1"] <= plot["x1"] + 1
 
 
-def test_the_gain_plots_legend_and_checkbox_are_whole(projector, app_url):
-    page = projector
-    page.goto(app_url + "/Tree?data=pima&setting=oc_shannon&present=1")
-    wait_for_app(page)
+def check_gain_plot_whole(page) -> None:
+    """The gain plot's legend and checkbox whole, on a 1400x900 page open at
+    ``/Tree?data=pima&setting=oc_shannon&present=1`` (checked by
+    tests/browser/test_presentation_browser.py::test_tables_in_presentation_mode_are_large_and_
+    hide_nothing on its load of that link)."""
+    assert page.viewport_size == {"width": 1400, "height": 900}
+    assert "/Tree?" in page.url, page.url
+    for field in ("data=pima", "setting=oc_shannon", "present=1"):
+        assert field in page.url, page.url
     page.get_by_role("tab", name="Own best splits and gain plot").click()
     page.wait_for_selector(".st-key-tr_thr_chart .js-plotly-plot .legendtext", timeout=180_000)
     wait_for_app(page)

@@ -1,8 +1,8 @@
 """Presentation mode measured in Chromium at a projector's 1400x900 (``present=1``) and on a
 phone (390x844) opening the same links: the Compare page's figures at the curve pages' type,
 each on one screen with its title, axes and legend; the small tables of the Tree and Compare
-pages as large as the curve pages' table and hiding no value; Figure 2's animation controls on
-screen with the figure without scrolling.
+pages as large as the curve pages' table and hiding no value (Figure 2's animation controls on
+screen with the figure without scrolling: tests/browser/test_curves_browser.py).
 
 Screenshots: tests/artifacts/present_*.png.
 """
@@ -14,11 +14,11 @@ import re
 import pytest
 
 from .conftest import ARTIFACTS, inside, overlaps, wait_for_app, wait_for_drawing
+from .test_present_cuts_browser import check_gain_plot_whole
 
 pytestmark = pytest.mark.browser
 
 RUN = "data=glass&settings=shannon,oc_shannon,oc_daroczy_b0.5&folds=2&repeats=1&max_depth=2"
-FIG2 = "measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
 SCREENS = {"projector": (1400, 900), "phone": (390, 844)}
 #: The Compare page's figures, by the key of their chart.
 COMPARE_FIGURES = (
@@ -110,10 +110,23 @@ def _measure_figure(page, key: str) -> dict:
     return geo
 
 
-@pytest.mark.parametrize("screen", list(SCREENS))
-def test_compare_figures_fit_one_screen_at_the_curve_pages_type(request, app_url, screen):
-    page = _page(request, screen)
+def test_compare_figures_fit_one_screen_at_the_curve_pages_type(request, app_url):
+    """On the phone; on the projector, test_tables_in_presentation_mode_are_large_and_hide_nothing
+    checks the same figures on its own run of the same link (:func:`_check_compare_figures`)."""
+    page = _page(request, "phone")
     _compare_with_results(page, app_url)
+    # the small tables (test_phone_tables_hide_nothing's check of the Compare page)
+    page.wait_for_selector("[data-testid='stTable']:visible")
+    _check_phone_tables(page, page.url)
+    page.locator("[data-testid='stTable']:visible").first.screenshot(
+        path=str(ARTIFACTS / "present_phone_table.png")
+    )
+    _check_compare_figures(page, "phone")
+
+
+def _check_compare_figures(page, screen: str) -> None:
+    """The Compare page's figures (its results shown) fit one screen at the curve pages' type
+    on the projector; on the phone no toolbar, no text cut, no presentation type."""
     for key in COMPARE_FIGURES:
         geo = _measure_figure(page, key)
         fig, vp, texts = geo["figure"], geo["viewport"], geo["texts"]
@@ -161,8 +174,10 @@ def test_tables_in_presentation_mode_are_large_and_hide_nothing(request, app_url
     page = _page(request, "projector")
     least = _curve_table_size(page, app_url)
     assert least >= 17.5
-    # the Compare page: the class counts, the summary and the paired comparisons
+    # the Compare page: its figures (on one screen at the curve pages' type), then the class
+    # counts, the summary and the paired comparisons
     _compare_with_results(page, app_url)
+    _check_compare_figures(page, "projector")
     tables = page.evaluate(_TABLES)
     headers = [" ".join(t["header"]) for t in tables]
     assert any("Holm-adjusted p" in h for h in headers), headers
@@ -192,79 +207,48 @@ def test_tables_in_presentation_mode_are_large_and_hide_nothing(request, app_url
     box = page.locator("[data-testid='stTable']").filter(has_text="Hellinger").first
     box.scroll_into_view_if_needed()
     box.screenshot(path=str(ARTIFACTS / "present_tree_impurity_table.png"))
+    # the same link's gain plot: nothing cut (test_present_cuts_browser.py's check, here on
+    # this page load)
+    check_gain_plot_whole(page)
 
 
 def test_phone_tables_hide_nothing(request, app_url):
     """On a phone (390x844) the small tables of the Tree and Compare pages are static tables
     whose every cell is inside the table and the screen (a grid hid the rest of its rows and
-    columns)."""
+    columns). The Compare page's are checked on the phone's run of
+    test_compare_figures_fit_one_screen_at_the_curve_pages_type (its link carries present=1,
+    which a phone does not apply; its results add the summary's and paired tables)."""
     page = _page(request, "phone")
-    for url, selector in (
-        (f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1", ".js-plotly-plot"),
-        (f"{app_url}/Compare_measures?{RUN}", "[data-testid='stTable']:visible"),
-    ):
-        _open(page, url, selector)
-        tables = page.evaluate(_TABLES)
-        assert tables, url
-        for t in tables:
-            assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, (url, t)
-        width = page.evaluate(
-            "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
-        )
-        assert width <= 392, width
-    page.locator("[data-testid='stTable']:visible").first.screenshot(
-        path=str(ARTIFACTS / "present_phone_table.png")
-    )
+    url = f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1"
+    _open(page, url, ".js-plotly-plot")
+    _check_phone_tables(page, url)
 
 
-def test_figure_2_animation_controls_on_screen_without_scrolling(request, app_url):
-    """At 1400x900 in presentation mode the animated Figure 2 is at the top of the page: the
-    whole figure, its play and pause buttons, and the sidebar's speed and loop are on the first
-    screen, with no scrolling."""
-    page = _page(request, "projector")
-    _open(
-        page,
-        f"{app_url}/Two_classes?present=1&animate=1&{FIG2}",
-        ".js-plotly-plot .updatemenu-button",
-    )
-    window = {"x0": 0, "y0": 0, "x1": 1400, "y1": 900}
-
-    def box(locator) -> dict:
-        b = locator.bounding_box()
-        assert b is not None
-        return {
-            "x0": b["x"],
-            "y0": b["y"],
-            "x1": b["x"] + b["width"],
-            "y1": b["y"] + b["height"],
-        }
-
-    figure = box(page.locator(".js-plotly-plot").first)
-    assert inside(figure, window), figure
-    buttons = page.locator(".js-plotly-plot .updatemenu-button")
-    assert buttons.count() == 2
-    controls = {
-        "play": box(buttons.nth(0)),
-        "pause": box(buttons.nth(1)),
-        "speed": box(page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first),
-        "loop": box(
-            page.locator("[data-testid='stSidebar'] [data-testid='stCheckbox']").filter(
-                has_text="Loop"
-            )
-        ),
-    }
-    for name, b in controls.items():
-        assert inside(b, window), (name, b)
-    page.screenshot(path=str(ARTIFACTS / "present_fig2_animation_1400x900.png"))
+def _check_phone_tables(page, url: str) -> None:
+    tables = page.evaluate(_TABLES)
+    assert tables, url
+    for t in tables:
+        assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, (url, t)
+    width = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth")
+    assert width <= 392, width
 
 
-@pytest.mark.parametrize("screen", list(SCREENS))
-def test_home_thumbnail_whole_in_presentation_mode(request, app_url, screen):
+def test_home_thumbnail_whole_in_presentation_mode(request, app_url):
+    """On the phone; at 1400x900, on the lecture's load of the same link
+    (tests/browser/test_lecture_script_browser.py, :func:`check_home_thumbnail`)."""
+    page = _page(request, "phone")
+    _open(page, f"{app_url}/?present=1", ".st-key-home_fig1 .js-plotly-plot .main-svg")
+    check_home_thumbnail(page)
+
+
+def check_home_thumbnail(page) -> None:
     """Home's Figure 1 thumbnail with ``present=1``: at 1400x900 it takes the page's width (its
     presentation type overflowed a column: title and x title ended beyond 1400 px); every text
     inside the figure and the window."""
-    page = _page(request, screen)
-    _open(page, f"{app_url}/?present=1", ".st-key-home_fig1 .js-plotly-plot .main-svg")
+    assert "present=1" in page.url, page.url
+    page.wait_for_selector(".st-key-home_fig1 .js-plotly-plot .main-svg", timeout=180_000)
+    wait_for_drawing(page)
+    assert page.locator("[data-testid='stException']").count() == 0
     geo = _measure_figure(page, "home_fig1")
     window = {"x0": 0, "y0": -1e9, "x1": geo["viewport"]["w"], "y1": 1e9}
     assert inside(geo["figure"], window), geo["figure"]

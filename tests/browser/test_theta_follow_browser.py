@@ -5,6 +5,11 @@ rerun requests held, arrow keys on the θ slider must already have redrawn the f
 off-centered curves peak at the new θ, the θ line and its label moved) while the server has
 heard nothing (the address still has the old θ). Once the held messages go, the server's run
 must leave the readout, the address and the figure right for the last θ.
+
+One page session a page link (three page loads): the figure-2 link walks θ's held keys, then
+quick presses, then the p cursor; the β link walks β's held keys, then one more β press's
+colour and dash; q classes its p₁ cursor. Each step starts from the page as the step before
+left it, settled (the server's run for the last value over).
 """
 
 from __future__ import annotations
@@ -111,28 +116,31 @@ def test_arrow_keys_redraw_the_figure_before_the_server_hears(page, app_url):
         assert shown[name] == pytest.approx(float(value), abs=1e-4), name
     assert np.isfinite(list(shown.values())).all()
     screenshot(page, "theta_follow_after_server")
+    _quick_presses_end_on_the_last_theta(page)
+    _the_cursor_line_follows_its_slider_before_the_server_hears(page)
 
 
-def test_quick_presses_end_on_the_last_theta(page, app_url):
-    """Presses faster than the server's reruns: once the page is idle, the link, the θ label
-    and the curves agree on the last θ (no stale figure drawn over the hand's)."""
-    _open(page, app_url + FIG2.replace("?", "?theta=0.5&"))
+def _quick_presses_end_on_the_last_theta(page):
+    """Presses faster than the server's reruns (from θ = 0.23, five to the left): once the page
+    is idle, the link, the θ label and the curves agree on the last θ (no stale figure drawn
+    over the hand's). Formerly ``test_quick_presses_end_on_the_last_theta``, from its own
+    page load at θ = 0.5."""
     slider = page.get_by_role("slider", name=re.compile(r"^θ: the off-centering point")).first
     slider.focus()
     for _ in range(5):
         page.keyboard.press("ArrowLeft")
-    page.wait_for_function("() => location.search.includes('theta=0.45')", timeout=60_000)
+    page.wait_for_function("() => location.search.includes('theta=0.18')", timeout=60_000)
     wait_for_app(page)
     page.wait_for_function(f"() => ({PEAK})()[1] > 101", timeout=60_000)
     x, _n, label = page.evaluate(PEAK)
-    assert x == pytest.approx(0.45) and label == "θ = 0.45"
+    assert x == pytest.approx(0.18) and label == "θ = 0.18"
     assert page.locator("[data-testid='stException']").count() == 0
 
 
-def test_the_cursor_line_follows_its_slider_before_the_server_hears(page, app_url):
+def _the_cursor_line_follows_its_slider_before_the_server_hears(page):
     """The p cursor's line and label move with its slider in the browser; the readout comes with
-    the server's run."""
-    _open(page, app_url + "/Two_classes")
+    the server's run. Formerly ``test_the_cursor_line_follows_its_slider_before_the_server_hears``,
+    from its own page load of Two classes' defaults (the cursor at 0.1 there as here)."""
     labels = (
         "() => [...document.querySelectorAll('.oc-follow-figure .annotation-text')]"
         ".map((e) => e.textContent)"
@@ -229,6 +237,7 @@ def test_beta_keys_redraw_the_curves_before_the_server_hears(page, app_url):
     assert page.locator(".st-key-tc_beta [data-testid='stSliderThumbValue']").inner_text() == "2.30"
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "beta_follow_after_server")
+    _beta_keys_restyle_the_curves_colour_and_dash_before_the_server_hears(page)
 
 
 def test_the_q_classes_p1_cursor_follows_its_slider_before_the_server_hears(page, app_url):
@@ -274,9 +283,12 @@ def test_the_q_classes_p1_cursor_follows_its_slider_before_the_server_hears(page
     screenshot(page, "q_cursor_follow_after_server")
 
 
-def test_beta_keys_restyle_the_curves_colour_and_dash_before_the_server_hears(page, app_url):
-    """The first frame of a β move already has the new β's colour and dash (a setting's style
-    comes from its key, which holds β): the same as the server's figure draws once it hears."""
+def _beta_keys_restyle_the_curves_colour_and_dash_before_the_server_hears(page):
+    """The first frame of a β move (from β = 2.3 to 2.4) already has the new β's colour and
+    dash (a setting's style comes from its key, which holds β): the same as the server's
+    figure draws once it hears. Formerly
+    ``test_beta_keys_restyle_the_curves_colour_and_dash_before_the_server_hears``, from its
+    own page load of the same link (β = 2 to 2.1)."""
     from offcenter.viz.styles import setting_style
 
     style = """() => {
@@ -284,21 +296,21 @@ def test_beta_keys_restyle_the_curves_colour_and_dash_before_the_server_hears(pa
       const t = gd.data.find((d) => d.name.startsWith('off-centered Daroczy'));
       return [t.name, t.line.color, t.line.dash, t.x.length];
     }"""
-    _open(page, app_url + BETA_URL)
-    old = setting_style("oc_daroczy_b2")
+    old = setting_style("oc_daroczy_b2.3")
+    new = setting_style("oc_daroczy_b2.4")
+    assert [old.color, old.dash] != [new.color, new.dash]  # a move the eye sees
     assert page.evaluate(style)[1:3] == [old.color, old.dash]
     slider = page.get_by_role("slider", name=re.compile(r"^β")).first
     slider.focus()
     page.evaluate("() => { window.__hold.on = true; }")
     page.keyboard.press("ArrowRight")
     page.wait_for_function(
-        f"() => ({style})()[0] === 'off-centered Daroczy (β = 2.1)'", timeout=10_000
+        f"() => ({style})()[0] === 'off-centered Daroczy (β = 2.4)'", timeout=10_000
     )
-    new = setting_style("oc_daroczy_b2.1")
     name, color, dash, n = page.evaluate(style)
     assert n == 101 and [color, dash] == [new.color, new.dash]  # the browser's first frame
     page.evaluate("() => window.__hold.flush()")
-    page.wait_for_function("() => location.search.includes('beta=2.1')", timeout=60_000)
+    page.wait_for_function("() => location.search.includes('beta=2.4')", timeout=60_000)
     wait_for_app(page)
     page.wait_for_function(f"() => ({style})()[3] > 101", timeout=60_000)  # the server's
     assert page.evaluate(style)[1:3] == [new.color, new.dash]

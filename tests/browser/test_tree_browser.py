@@ -1,5 +1,9 @@
 """The tree page end to end in headless Chromium: upload, grow, click a node, read the table.
 
+The page session first walks the Tree page's refused upload at 1400x900
+(test_upload_report_browser.py's :func:`refused_then_loaded`, formerly its ``[/Tree]`` case
+with a page load of its own), then uploads another file in its place.
+
 Script-like column names staying text is an AppTest test (tests/app/test_tree_page_end_to_end.py)."""
 
 from pathlib import Path
@@ -7,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import screenshot, wait_for_app, wait_for_upload
+from .test_upload_report_browser import refused_then_loaded
 
 pytestmark = pytest.mark.browser
 
@@ -45,13 +50,6 @@ def wait_for_tree(page):
     )
 
 
-def open_tree_page(page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 4200})  # the page scrolls inside the app
-    page.goto(app_url + "/Tree")
-    wait_for_app(page)
-    wait_for_tree(page)
-
-
 def upload(page, file, *, sent: bool = True):
     """Put ``file`` (a path, or a Playwright payload dict) in the page's first uploader and
     wait until the server has it and the run it asked for is over; ``sent=False``: a file the
@@ -83,8 +81,13 @@ def node_points(page):
 def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    open_tree_page(page, app_url)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(app_url + "/Tree")
+    wait_for_app(page)
+    wait_for_tree(page)
     assert page.locator("[data-testid='stException']").count() == 0
+    refused_then_loaded(page, "/Tree")
+    page.set_viewport_size({"width": 1400, "height": 4200})  # the page scrolls inside the app
     upload(page, {"name": "fruit.csv", "mimeType": "text/csv", "buffer": IRISH.encode()})
     page.wait_for_selector("text=Read as: 12 rows x 4 columns", timeout=30_000)
     wait_for_tree(page)

@@ -3,13 +3,24 @@
 At 1400x900 in presentation mode (the lecture view) each of the first six steps of the lesson's
 tree (Pima, off-centered Shannon on the prior) draws the node just split and its children inside
 the chart, on the first screen (nothing scrolled), with node text of 18 px or more, beside the
-step controls and the step's verdict; the whole tree opens at depth 2 with 18 px text. At 390x844
-(a phone) the same steps draw the node just split and its children. Screenshots:
-tests/artifacts/tree_lecture_step{k}.png, tree_lecture_depth2.png, tree_phone_step{k}.png.
+step controls and the step's verdict; every bundled data set's tree opens at depth 2 with 18 px
+text and fits the projector's screen (the tree that fits, issue 24: no text cut or under the
+toolbar, a click on a node brings its details right under the tree); German credit's multiway
+tree steps through in presentation and normal mode (normal mode: the drawing grows by exactly
+the split's children, the step's heading, verdict, address and selected node follow). On a phone
+(390x844, an iPhone's User-Agent) the lesson's tree ignores presentation mode and fits, and the
+same steps draw the node just split and its children. Screenshots:
+tests/artifacts/tree_lecture_step{k}.png, tree_lecture_depth2*.png, tree_fit_*.png,
+tree_phone_step{k}.png, tree_*_german_step{k}.png, tree_steps_step2.png.
+
+Each test is one page session walking what several pages opened before (one page load, the
+next state reached by the page's own widgets where the app allows): what went where is said in
+each test's docstring.
 """
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from offcenter.app.tree_page import view_size
 from offcenter.app.tree_view import lecture_size
@@ -20,13 +31,30 @@ from offcenter.tree.steps import split_order
 from offcenter.viz.tree import fit_drawing
 from offcenter.viz.tree_layout import tree_layout
 
-from .conftest import ARTIFACTS, wait_for_app, wait_for_drawing
+from .conftest import ARTIFACTS, screenshot, wait_for_app, wait_for_drawing
 from .test_tree_browser import wait_for_tree
-from .test_tree_steps_browser import wait_for_nodes
+from .test_tree_fit_browser import IPHONE, MEASURE, check_fits, open_tree, scroll_to_chart
+
+NODE_IDS = """() => {
+    const gd = document.querySelector(".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot");
+    if (!gd || !gd.data) return null;
+    const tr = gd.data.find(t => t.name === 'nodes');
+    return tr ? Array.from(tr.customdata, c => c[0]).sort((a, b) => a - b) : null;
+}"""
+
+
+def wait_for_nodes(page, ids) -> None:
+    """Wait until the tree chart draws exactly the nodes ``ids``."""
+    want = "[" + ",".join(str(int(i)) for i in sorted(ids)) + "]"  # JSON.stringify's form
+    page.wait_for_function(f"() => JSON.stringify(({NODE_IDS})()) === '{want}'", timeout=120_000)
+
 
 pytestmark = pytest.mark.browser
 
 LESSON = "/Tree?data=pima&setting=oc_shannon&present=1&step_on=1"
+#: The lesson's tree at step 4 of the lesson script: the whole tree in the lecture view.
+LESSON_4 = "/Tree?data=pima&setting=oc_shannon&present=1"
+GERMAN = "/Tree?data=german_credit&setting=oc_shannon&step_on=1"
 
 #: Every drawn node's box in viewport px (from the markers' data coordinates and the axes), the
 #: chart's box, the text trace's size, the main area's scroll.
@@ -118,30 +146,6 @@ def test_the_lecture_view_draws_each_steps_split_on_the_first_screen_at_18_px(pa
     assert tab.bounding_box()["y"] > m["chart"][3] - 1
 
 
-def test_a_phone_draws_each_steps_split(phone, app_url):
-    tree = _lesson_tree().tree_
-    order = split_order(tree)
-    phone.goto(app_url + LESSON)
-    wait_for_app(phone)
-    wait_for_tree(phone)
-    wait_for_nodes(phone, [0])
-    next_button = phone.get_by_role("button", name="Next split", exact=True)
-    for k in range(1, 7):
-        next_button.click()
-        node = order[k - 1]
-        kids = list(tree.nodes[node].children)
-        m = _drawn_after(phone, [node, *kids])
-        left, _top, right, _bottom = m["chart"]
-        for i in [node, *kids]:
-            x, _y = m["boxes"][str(i)]
-            assert left <= x <= right, (k, i, m)
-        assert m["least"] >= 10
-        phone.locator(
-            ".oc-tree-figure, [data-testid='stPlotlyChart']"
-        ).first.scroll_into_view_if_needed()
-        _shot(phone, f"tree_phone_step{k}")
-
-
 #: Every box outline of the drawing in viewport px: the "box outline" trace's rectangles
 #: (None-separated, 5 points each) through the axes.
 BOX_RECTS = """() => {
@@ -194,15 +198,44 @@ def _pick_data_set(page, name):
     page.get_by_role("option", name=DATASETS[name].title, exact=True).click()
 
 
+def _fits_the_projector(page):
+    """The tree that fits, on the link's first screen (issue 24, formerly
+    test_tree_fit_browser.py's ``test_lesson_step_4_at_1400x900_in_presentation_mode``): the
+    root's children in the plot area, node text of 20 px or more, no text cut by the chart or
+    under its toolbar, the drawing within 900 px; a click on node 2 brings its details right
+    under the tree and into the address."""
+    scroll_to_chart(page)
+    page.locator(".oc-tree-figure, [data-testid='stPlotlyChart']").first.hover()  # the toolbar
+    page.wait_for_timeout(400)
+    m = page.evaluate(MEASURE)
+    screenshot(page, "tree_fit_presentation_1400")
+    _shot(page, "tree_fit_presentation_1400_view")
+    check_fits(m, 20.0)
+    assert m["box"]["bottom"] - m["box"]["top"] <= 900  # the whole drawing fits a 900-px screen
+    n2 = next(n for n in m["nodes"] if n["id"] == 2)
+    page.mouse.click(n2["px"], n2["py"])
+    page.get_by_text("4. The selected node: node 2").first.wait_for(timeout=60_000)
+    wait_for_app(page)
+    head = page.get_by_text("4. The selected node: node 2").first.bounding_box()
+    chart = page.locator(".oc-tree-figure, [data-testid='stPlotlyChart']").first.bounding_box()
+    assert 0 <= head["y"] - (chart["y"] + chart["height"]) <= 200, (head, chart)
+    assert "node=2" in page.url
+
+
 def test_the_lecture_view_opens_every_bundled_data_sets_tree_at_depth_2_at_18_px(page, app_url):
     """Every bundled data set's tree, chosen one after the other in one page session, opens at
     depth 2 (or whole) in the lecture view: on the first screen, every box inside the chart,
     node text and legend at 18 px or more (German credit's 29 boxes and tic-tac-toe's 13 drawn
     left to right). The page opened by the link (Pima) has the step-through toggle on the first
-    screen too. Screenshots: tests/artifacts/tree_lecture_depth2.png (the link),
-    tree_lecture_depth2_{name}.png."""
+    screen too, and fits the projector (:func:`_fits_the_projector`). The last set chosen is
+    German credit: its step-through, switched on in the same session, draws each of its first
+    six splits (:func:`_walk_multiway`, formerly opened by its own link in
+    ``test_each_step_of_a_multiway_tree_draws_its_split_in_presentation_and_normal_mode``).
+    Screenshots: tests/artifacts/tree_lecture_depth2.png (the link),
+    tree_lecture_depth2_{name}.png, tree_fit_presentation_1400*.png,
+    tree_lecture_german_step{k}.png."""
     page.set_viewport_size({"width": 1400, "height": 900})
-    page.goto(app_url + "/Tree?data=pima&setting=oc_shannon&present=1")
+    page.goto(app_url + LESSON_4)
     wait_for_app(page)
     wait_for_tree(page)
     # the link opens the tree at depth 2 at 18 px, the step-through toggle on the first screen
@@ -212,8 +245,10 @@ def test_the_lecture_view_opens_every_bundled_data_sets_tree_at_depth_2_at_18_px
     toggle = page.get_by_text("Step through the splits", exact=False).first
     assert _on_first_screen(toggle.bounding_box(), 900)
     _shot(page, "tree_lecture_depth2")
+    _fits_the_projector(page)
     current = "pima"
-    for name in DATASETS:
+    # German credit last: its steps follow in this session
+    for name in sorted(DATASETS, key=lambda n: n == "german_credit"):
         if name != current:
             _pick_data_set(page, name)
             current = name
@@ -252,23 +287,37 @@ def test_the_lecture_view_opens_every_bundled_data_sets_tree_at_depth_2_at_18_px
             )
         assert page.locator("[data-testid='stException']").count() == 0
         _shot(page, f"tree_lecture_depth2_{name}")
+    assert current == "german_credit"
+    page.get_by_text("Step through the splits", exact=False).first.click()
+    wait_for_app(page)
+    _walk_multiway(page, "tree_lecture_german_step", present=True)
 
 
-def _step_through_multiway(page, url, shots, present):
-    """Steps 1-6 of German credit's multiway tree (one branch per value): each draws the node
-    just split and its children, every box inside the chart; in presentation mode on the first
-    screen, at 18 px or more while the node just split is at depth 1 or less."""
+def _walk_multiway(page, shots, present, steps_checks=False):
+    """Steps 1-6 of German credit's multiway tree (one branch per value), from the root alone:
+    each draws the node just split and its children, every box inside the chart; in
+    presentation mode on the first screen, at 18 px or more while the node just split is at
+    depth 1 or less. ``steps_checks`` (normal mode, formerly test_tree_steps_browser.py's
+    ``test_next_split_twice_shows_the_second_split_and_its_verdict`` on Pima): step 0 says
+    so; each step draws exactly the nodes of the tree after its first k splits, under the
+    heading "Step k: node i is split"; at step 2 the verdict (the settings' agreement and the
+    table of each setting's own best split), the address and section 4's selected node follow
+    the step."""
     _drawn, tree, _fit = _expected_drawing("german_credit")
     order = split_order(tree)
-    page.goto(url)
-    wait_for_app(page)
     wait_for_tree(page)
-    wait_for_nodes(page, [0])
+    wait_for_nodes(page, [0])  # the root alone
+    if steps_checks:
+        expect(page.get_by_text("Step 0: the root alone", exact=False)).to_be_visible()
     next_button = page.get_by_role("button", name="Next split", exact=True)
+    drawn = {0}
     for k in range(1, 7):
         next_button.click()
         node = order[k - 1]
         kids = list(tree.nodes[node].children)
+        drawn |= set(kids)
+        if steps_checks:
+            wait_for_nodes(page, drawn)  # exactly the first k splits
         _drawn_after(page, [node, *kids])
         wait_for_app(page)
         m = page.evaluate(BOXES)
@@ -287,19 +336,89 @@ def _step_through_multiway(page, url, shots, present):
             assert _on_first_screen(verdict.bounding_box(), 900), k
             alert = page.locator("[data-testid='stAlert']").first
             assert _on_first_screen(alert.bounding_box(), 900), k
+        if steps_checks:
+            heading = page.get_by_role("heading", name=f"Step {k}: node {node} is split")
+            expect(heading).to_be_visible()
+        if steps_checks and k == 2:
+            verdict = page.get_by_text("on their own best split", exact=False).first
+            expect(verdict).to_be_visible()
+            expect(
+                page.get_by_text("settings make the tree's split here", exact=False)
+            ).to_be_visible()
+            # the address follows the step (written by the rerun: waited for, a timeout fails)
+            page.wait_for_function(
+                f"() => location.search.includes('step=2')"
+                f" && location.search.includes('node={node}')"
+            )
+            # the node just split is the selected node (section 4's heading)
+            expect(
+                page.get_by_role("heading", name=f"4. The selected node: node {node}")
+            ).to_be_attached()
+            heading.scroll_into_view_if_needed()
+            screenshot(page, "tree_steps_step2")
         assert page.locator("[data-testid='stException']").count() == 0
         _shot(page, f"{shots}{k}")
 
 
-def test_each_step_of_a_multiway_tree_draws_its_split_in_presentation_and_normal_mode(
-    page, app_url
-):
+def test_each_step_of_a_multiway_tree_draws_its_split_in_normal_mode(page, app_url):
+    """German credit's steps in normal mode (:func:`_walk_multiway`; presentation mode is
+    walked at the end of the lecture view's test), with the checks of the step-through's
+    heading, verdict, address and selected node."""
     page.set_viewport_size({"width": 1400, "height": 900})
-    base = app_url + "/Tree?data=german_credit&setting=oc_shannon&step_on=1"
-    _step_through_multiway(page, base + "&present=1", "tree_lecture_german_step", True)
-    _step_through_multiway(page, base, "tree_normal_german_step", False)
+    page.goto(app_url + GERMAN)
+    wait_for_app(page)
+    _walk_multiway(page, "tree_normal_german_step", present=False, steps_checks=True)
 
 
-def test_a_phone_draws_each_step_of_a_multiway_tree(phone, app_url):
-    url = app_url + "/Tree?data=german_credit&setting=oc_shannon&step_on=1"
-    _step_through_multiway(phone, url, "tree_phone_german_step", False)
+def test_a_phone_fits_the_lesson_and_draws_each_steps_split(phone, app_url):
+    """A phone (390x844, touch, an iPhone's User-Agent), one page session: the lesson's link
+    (presentation mode asked for) is drawn for the phone, not the projector, and fits (formerly
+    test_tree_fit_browser.py's ``test_lesson_step_4_on_a_phone_ignores_presentation_mode``);
+    switched to step-through, each of the lesson's first six steps draws the node just split
+    and its children in the chart (formerly ``test_a_phone_draws_each_steps_split``, on a
+    phone-sized window with a desktop User-Agent); German credit's multiway tree likewise
+    (formerly ``test_a_phone_draws_each_step_of_a_multiway_tree``). The session's phone tab
+    (touch, 390x844) says it is an iPhone for the test (Chromium's own User-Agent override,
+    undone after it)."""
+    cdp = phone.context.new_cdp_session(phone)
+    own = phone.evaluate("() => navigator.userAgent")
+    cdp.send("Emulation.setUserAgentOverride", {"userAgent": IPHONE})
+    try:
+        phone.goto("about:blank")
+        assert phone.evaluate("() => navigator.userAgent") == IPHONE
+        open_tree(phone, app_url + LESSON_4)
+        scroll_to_chart(phone)
+        m = phone.evaluate(MEASURE)
+        _shot(phone, "tree_fit_phone_390_view")
+        check_fits(m, 14.0)
+        node_texts = [t for t in m["texts"] if t["node"]]
+        assert max(t["size"] for t in node_texts) < 20  # not the projector's size
+        assert m["box"]["right"] <= 390
+
+        tree = _lesson_tree().tree_
+        order = split_order(tree)
+        phone.get_by_text("Step through the splits", exact=False).first.click()
+        wait_for_app(phone)
+        wait_for_nodes(phone, [0])
+        next_button = phone.get_by_role("button", name="Next split", exact=True)
+        for k in range(1, 7):
+            next_button.click()
+            node = order[k - 1]
+            kids = list(tree.nodes[node].children)
+            m = _drawn_after(phone, [node, *kids])
+            left, _top, right, _bottom = m["chart"]
+            for i in [node, *kids]:
+                x, _y = m["boxes"][str(i)]
+                assert left <= x <= right, (k, i, m)
+            assert m["least"] >= 10
+            phone.locator(
+                ".oc-tree-figure, [data-testid='stPlotlyChart']"
+            ).first.scroll_into_view_if_needed()
+            _shot(phone, f"tree_phone_step{k}")
+
+        phone.goto(app_url + GERMAN)
+        wait_for_app(phone)
+        _walk_multiway(phone, "tree_phone_german_step", present=False)
+    finally:
+        cdp.send("Emulation.setUserAgentOverride", {"userAgent": own})
+        cdp.detach()

@@ -1,7 +1,8 @@
 """An uploaded CSV in headless Chromium at 1400x900: a file refused for its class column shows
 its class-column picker right under the refusal (on the Compare page too, where the upload box
 stays collapsed), the picker is gone once the file is loaded, and the page then says what
-reading did (missing cells, the markers read as missing, the decimal separator)."""
+reading did (missing cells, the markers read as missing, the decimal separator). On the Tree
+page the same walk opens test_tree_browser.py's page session (:func:`refused_then_loaded`)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -27,11 +28,16 @@ def box(locator):
     return b
 
 
-@pytest.mark.parametrize("path", ["/Compare_measures", "/Tree"])
-def test_the_refused_files_picker_is_under_its_message_and_gone_after_the_load(page, app_url, path):
+def test_the_refused_files_picker_is_under_its_message_and_gone_after_the_load(page, app_url):
     page.set_viewport_size({"width": 1400, "height": 900})
-    page.goto(app_url + path)
+    page.goto(app_url + "/Compare_measures")
     wait_for_app(page)
+    refused_then_loaded(page, "/Compare_measures")
+
+
+def refused_then_loaded(page, path):
+    """On the page ``path`` open at 1400x900: the refused file's picker under its message, the
+    button beside it, then the file loaded with the picked class column and what reading did."""
     expander = page.get_by_text("Upload your own CSV", exact=True)
     inp = page.locator("[data-testid='stFileUploader']").first.locator("input[type='file']")
     if not inp.count():  # the Compare page's upload box is collapsed
