@@ -46,6 +46,15 @@ def _load(path: str, mtime: float) -> tuple[pd.DataFrame, dict]:
     return folds, meta
 
 
+@functools.lru_cache(maxsize=4)
+def _overview(path: str, mtime: float) -> tuple[int, int, frozenset, dict]:
+    """The study's number of data sets and of rows, its models and its metadata (a
+    process-wide cache, as :func:`_short`: every run of the page reads them, and
+    ``st.cache_data`` hands each call a copy of the 10^5 rows, unpickled)."""
+    folds, meta = _load(path, mtime)
+    return int(folds["data"].nunique()), len(folds), frozenset(folds["model"].unique()), meta
+
+
 def _family_frame(ranks: pd.DataFrame, metric: str) -> pd.DataFrame:
     """A family's table as shown on the page (the columns of docs/imbalanced_study_tables.md)."""
     r = ranks
@@ -164,8 +173,7 @@ def render_study() -> None:
             f"({path.name} is missing). Run `python -m offcenter.evaluate study FOLDER` to make them."
         )
         return
-    folds, meta = _load(str(path), path.stat().st_mtime)
-    n_data = folds["data"].nunique()
+    n_data, n_rows, present_models, meta = _overview(str(path), path.stat().st_mtime)
     wall = meta.get("wall_seconds")
     ratios = [r["imbalance_ratio"] for r in meta.get("data", []) if "imbalance_ratio" in r]
     span = f" (imbalance ratio {min(ratios):.1f} to {max(ratios):.0f})" if ratios else ""
@@ -173,12 +181,11 @@ def render_study() -> None:
         f"{n_data} binary data sets of the KEEL imbalanced repository{span}, 5-fold "
         "stratified cross-validation x 3 repeats, the same folds for every "
         "setting; computed once by the command below and read here from the committed per-fold "
-        f"CSV ({len(folds):,} rows), not recomputed"
+        f"CSV ({n_rows:,} rows), not recomputed"
         + (f" (the run took {wall / 60:.0f} min)." if wall else ".")
     )
     if meta.get("command"):
         st.code(meta["command"], language="bash")
-    present_models = set(folds["model"].unique())  # not set(column): 10^5 rows a call
     models = [m for m in MODELS if m in present_models]
     c1, c2, c3 = st.columns(3)
     model = c1.selectbox("Model", models, format_func=MODELS.get, key=PREFIX + "model")
