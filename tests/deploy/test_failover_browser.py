@@ -1,6 +1,6 @@
 """Failover a student can see, in a real Chromium (issue 34): the launcher's two Streamlit
 processes behind HAProxy, run with its temporary directory full (a 2 MB tmpfs, filled: ``TMPDIR``
-of the launcher and its processes): the session's deployment (``deployment``,
+of the launcher and its processes): the tier's shared deployment (``deployment``,
 tests/deploy/conftest.py), shared with test_haproxy.py and test_full_tmp.py. A test that kills
 HAProxy or a process first waits until the deployment is whole (a test before it may have
 killed one).
