@@ -46,6 +46,15 @@ def _load(path: str, mtime: float) -> tuple[pd.DataFrame, dict]:
     return folds, meta
 
 
+@functools.lru_cache(maxsize=4)
+def _overview(path: str, mtime: float) -> tuple[int, int, frozenset, dict]:
+    """The study's number of data sets and of rows, its models and its metadata (a
+    process-wide cache, as :func:`_short`: every run of the page reads them, and
+    ``st.cache_data`` hands each call a copy of the 10^5 rows, unpickled)."""
+    folds, meta = _load(path, mtime)
+    return int(folds["data"].nunique()), len(folds), frozenset(folds["model"].unique()), meta
+
+
 def _family_frame(ranks: pd.DataFrame, metric: str) -> pd.DataFrame:
     """A family's table as shown on the page (the columns of docs/imbalanced_study_tables.md)."""
     r = ranks
@@ -96,6 +105,21 @@ def _short(path: str, mtime: float):
     return items, fig_ranks, int(folds["data"].nunique())
 
 
+@functools.lru_cache(maxsize=8)
+def _answer_figure(path: str, mtime: float, present: bool, narrow: bool):
+    """The short answer's figure (process-wide cache, as :func:`_figures`)."""
+    _, fig_ranks, _ = _short(path, mtime)
+    model, metric = SHORT_ANSWER_FIGURE
+    name = STUDY_METRICS[metric]
+    return effect_figure(
+        {f"{rule} leaf rule": r for rule, r in fig_ranks.items()},
+        name,
+        f"{MODELS[model]}s: difference from Shannon in {name} (median over the data sets, 95 % CI)",
+        presentation=present,
+        narrow=narrow,
+    )
+
+
 def render_short_answer() -> None:
     """The study's short answer: plain sentences from the committed results and one figure.
 
@@ -127,14 +151,7 @@ def render_short_answer() -> None:
     if fig_ranks:
         model, metric = SHORT_ANSWER_FIGURE
         name = STUDY_METRICS[metric]
-        fig = effect_figure(
-            {f"{rule} leaf rule": r for rule, r in fig_ranks.items()},
-            name,
-            f"{MODELS[model]}s: difference from Shannon in {name} (median over the data sets, "
-            "95 % CI)",
-            presentation=is_on(),
-            narrow=is_narrow(),
-        )
+        fig = _answer_figure(str(path), path.stat().st_mtime, is_on(), is_narrow())
         st.plotly_chart(fig, key=PREFIX + "answer_fig", config=chart_config("study_answer"))
         st.caption(
             "Filled dot and ▲/▼: the decision rule calls the setting better/worse than Shannon; "
@@ -156,8 +173,7 @@ def render_study() -> None:
             f"({path.name} is missing). Run `python -m offcenter.evaluate study FOLDER` to make them."
         )
         return
-    folds, meta = _load(str(path), path.stat().st_mtime)
-    n_data = folds["data"].nunique()
+    n_data, n_rows, present_models, meta = _overview(str(path), path.stat().st_mtime)
     wall = meta.get("wall_seconds")
     ratios = [r["imbalance_ratio"] for r in meta.get("data", []) if "imbalance_ratio" in r]
     span = f" (imbalance ratio {min(ratios):.1f} to {max(ratios):.0f})" if ratios else ""
@@ -165,12 +181,11 @@ def render_study() -> None:
         f"{n_data} binary data sets of the KEEL imbalanced repository{span}, 5-fold "
         "stratified cross-validation x 3 repeats, the same folds for every "
         "setting; computed once by the command below and read here from the committed per-fold "
-        f"CSV ({len(folds):,} rows), not recomputed"
+        f"CSV ({n_rows:,} rows), not recomputed"
         + (f" (the run took {wall / 60:.0f} min)." if wall else ".")
     )
     if meta.get("command"):
         st.code(meta["command"], language="bash")
-    present_models = set(folds["model"].unique())  # not set(column): 10^5 rows a call
     models = [m for m in MODELS if m in present_models]
     c1, c2, c3 = st.columns(3)
     model = c1.selectbox("Model", models, format_func=MODELS.get, key=PREFIX + "model")
@@ -202,20 +217,32 @@ def render_study() -> None:
             else ""
         )
     )
-    name = STUDY_METRICS[metric] + ("" if metric in THRESHOLD_FREE else f", {rule} rule")
-    present, narrow = is_on(), is_narrow()
     stub = f"study_{model}_{metric}_{rule}"
-    st.plotly_chart(
-        cd_diagram(
-            res["ranks"],
-            res["cd"],
-            f"{MODELS[model]}: {name}",
-            n_data=fr.n,
-            presentation=present,
-            narrow=narrow,
-        ),
-        key=PREFIX + "cd",
-        config=chart_config(stub + "_cd"),
+    cd_fig, gain_fig, data_fig = _figures(
+        str(path), path.stat().st_mtime, model, metric, rule, is_on(), is_narrow()
+    )
+    st.plotly_chart(cd_fig, key=PREFIX + "cd", config=chart_config(stub + "_cd"))
+    st.plotly_chart(gain_fig, key=PREFIX + "gain", config=chart_config(stub + "_gain"))
+    st.plotly_chart(data_fig, key=PREFIX + "datasets", config=chart_config(stub + "_datasets"))
+
+
+@functools.lru_cache(maxsize=64)
+def _figures(
+    path: str, mtime: float, model: str, metric: str, rule: str, present: bool, narrow: bool
+) -> tuple:
+    """One family's CD diagram, gain-vs-imbalance figure and data-set figure (process-wide
+    cache, as :func:`_tests`: drawing them was most of a Compare rerun, and ``st.plotly_chart``
+    only reads a figure, so every session shares them)."""
+    folds, meta = _load(path, mtime)
+    res = _tests(path, mtime, model, metric, rule)
+    name = STUDY_METRICS[metric] + ("" if metric in THRESHOLD_FREE else f", {rule} rule")
+    cd_fig = cd_diagram(
+        res["ranks"],
+        res["cd"],
+        f"{MODELS[model]}: {name}",
+        n_data=res["friedman"].n,
+        presentation=present,
+        narrow=narrow,
     )
     ir = {r["data"]: r["imbalance_ratio"] for r in meta.get("data", [])}
     if not ir:  # from the folds: positives over the test folds of one repeat
@@ -224,22 +251,15 @@ def render_study() -> None:
         n = one.groupby("data")["n_test"].sum()
         ir = ((n - pos) / pos).to_dict()
     g = gains(folds, metric, model, rule, imbalance=ir)
-    st.plotly_chart(
-        gain_figure(
-            g,
-            name,
-            "Gain over Shannon on each data set against its imbalance ratio",
-            presentation=present,
-            narrow=narrow,
-        ),
-        key=PREFIX + "gain",
-        config=chart_config(stub + "_gain"),
+    gain_fig = gain_figure(
+        g,
+        name,
+        "Gain over Shannon on each data set against its imbalance ratio",
+        presentation=present,
+        narrow=narrow,
     )
-    st.plotly_chart(
-        dataset_figure(g, name, "Which data sets drive the result", presentation=present),
-        key=PREFIX + "datasets",
-        config=chart_config(stub + "_datasets"),
-    )
+    data_fig = dataset_figure(g, name, "Which data sets drive the result", presentation=present)
+    return cd_fig, gain_fig, data_fig
 
 
 @functools.lru_cache(maxsize=64)

@@ -191,29 +191,33 @@ def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
     >>> t.loc[0, "relative gain"], t.loc[0, "children (class counts)"]
     (np.float64(1.0), '[2, 0] | [0, 2]')
     """
-    with_score = _score_differs(optima)
     plain = without_attrs(optima)
     setting_key = plain["setting_key"].to_numpy(object)
     gain, score = plain["gain"].to_numpy(float), plain["score"].to_numpy(float)
+    with_score = not np.allclose(gain, score, equal_nan=True, rtol=0, atol=0)  # _score_differs
     pick, counts = plain["pick"].to_numpy(object), plain["children_counts"].to_numpy(object)
     best = best_rows(plain)
     tie = {}  # a setting without a winner: its first feature with a score (they all tie)
     for i in np.flatnonzero(plain["tied_all"].to_numpy(bool) & ~np.isnan(score)):
         tie.setdefault(setting_key[i], int(i))
-    rows = []
-    for key, label in optima.attrs.get("settings", []):
+    settings = list(optima.attrs.get("settings", []))
+    cols: dict = {"setting": [], "gain": [], "score": [], "best split": [], "counts": []}
+    for key, label in settings:
         if key in best:
             i = best[key]
-            rows.append((snap(gain[i]), snap(score[i]), pick[i], label, counts[i]))
+            row = (snap(gain[i]), snap(score[i]), pick[i], counts[i])
         elif key in tie:
             i = tie[key]
-            rows.append((snap(gain[i]), snap(score[i]), NO_WINNER, label, ""))
+            row = (snap(gain[i]), snap(score[i]), NO_WINNER, "")
         else:
-            rows.append((np.nan, np.nan, "no valid split", label, ""))
-    out = pd.DataFrame(
-        rows, columns=["gain", "score", "best split", "setting", "children (class counts)"]
-    )
-    keys = [k for k, _ in optima.attrs.get("settings", [])]
+            row = (np.nan, np.nan, "no valid split", "")
+        cols["setting"].append(label)
+        for name, value in zip(("gain", "score", "best split", "counts"), row):
+            cols[name].append(value)
+    keys = [k for k, _ in settings]
+    # one frame built at once, the setting first (the grid scrolls sideways, never hiding
+    # which row is which setting)
+    out = {"setting": cols["setting"], "gain": np.array(cols["gain"], dtype=float)}
     if impurities is not None:
         parsed = [_setting(k) for k in keys]  # each key parsed once
         infos = [None if s is None else s.info for s in parsed]
@@ -221,25 +225,30 @@ def own_best_table(optima: pd.DataFrame, impurities=None) -> pd.DataFrame:
         # split criterion's own value): the scores' registry says
         crit = [s is not None and not s.score_info.relative for s in parsed]
         imp = np.array([float(impurities.get(k, np.nan)) for k in keys], dtype=float)
-        gain = out["gain"].to_numpy(float)
         with np.errstate(divide="ignore", invalid="ignore"):
-            rel = np.where(np.array(crit) | ~(imp > 1e-12), np.nan, gain / imp)
-        out.insert(1, "relative gain", snap(pd.Series(rel)))
-        out.insert(2, "node impurity", snap(pd.Series(imp)))
-        out["children (class shares)"] = [
-            children_shares_text(t) if t else "" for t in out["children (class counts)"]
-        ]
+            rel = np.where(np.array(crit, dtype=bool) | ~(imp > 1e-12), np.nan, out["gain"] / imp)
+        out["relative gain"] = _snap_array(rel)
+        out["node impurity"] = _snap_array(imp)
         out["setting"] = [
-            lab + (i.label_suffix if i is not None else "") for lab, i in zip(out["setting"], infos)
+            lab + (i.label_suffix if i is not None else "")
+            for lab, i in zip(cols["setting"], infos)
         ]
-    else:
-        out = out.drop(columns="children (class counts)")
-    if not with_score:
-        out = out.drop(columns="score")
-    # the setting first: the grid scrolls sideways, never hiding which row is which setting
-    out = out[["setting"] + [c for c in out.columns if c != "setting"]]
-    out.attrs["keys"] = keys
-    return out
+    if with_score:
+        out["score"] = np.array(cols["score"], dtype=float)
+    out["best split"] = cols["best split"]
+    if impurities is not None:
+        out["children (class counts)"] = cols["counts"]
+        out["children (class shares)"] = [
+            children_shares_text(t) if t else "" for t in cols["counts"]
+        ]
+    table = pd.DataFrame(out)
+    table.attrs["keys"] = keys
+    return table
+
+
+def _snap_array(x: np.ndarray, tol: float = 1e-12) -> np.ndarray:
+    """:func:`snap` of a float array: values within ``tol`` of 0 as 0, NaN kept."""
+    return np.where(np.isnan(x) | (np.abs(x) >= tol), x, 0.0)
 
 
 def _setting(key: str):
@@ -300,23 +309,21 @@ def own_feature_table(optima: pd.DataFrame, keys: Sequence[str] | None = None) -
     sort = np.lexsort((np.where(np.isnan(rank), np.inf, rank), [order[k] for k in keys_of]))
     take = rows[sort]
 
-    def column(name: str) -> pd.Series:
-        return plain[name].iloc[take].reset_index(drop=True)
+    def column(name: str) -> np.ndarray:
+        return plain[name].to_numpy()[take]
 
-    out = pd.DataFrame(
-        {
-            "rank": pd.Series([text[i] for i in sort], name="rank text"),
-            "gain": snap(column("gain").astype(float)),
-            "score": snap(column("score").astype(float)),
-            "best": column("is_best").astype(bool),
-            "split": column("split").astype(str),
-            "feature": column("feature").astype(str),
-            "setting": column("setting_label").astype(str),
-        }
-    )
+    out = {
+        "rank": [text[i] for i in sort],
+        "gain": _snap_array(column("gain").astype(float)),
+        "score": _snap_array(column("score").astype(float)),
+        "best": column("is_best").astype(bool),
+        "split": [str(v) for v in column("split")],
+        "feature": [str(v) for v in column("feature")],
+        "setting": [str(v) for v in column("setting_label")],
+    }
     if not with_score:
-        out = out.drop(columns="score")
-    return out
+        del out["score"]
+    return pd.DataFrame(out)  # built at once from numpy columns and lists of text
 
 
 def chosen_split_table(

@@ -1,10 +1,16 @@
 """Classroom mode in a real Chromium: presentation type, phone width, a click that sets the p
 cursor, and the theta animation that runs in the browser without a server rerun.
 
+The normal Two classes page is opened once for its type, its animation and its click (one
+walk). The tests' pages are the session's lent tabs (tests/browser/conftest.py's ``page`` and
+``phone``); each test opens its own addresses, so none depends on another's state.
+
 Screenshots go to tests/artifacts/classroom_*.png (1400x1000 normal and presentation, 390x844).
 """
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
@@ -46,7 +52,14 @@ def _overlap(a, b) -> bool:
 
 
 def _open(page, path: str):
+    runs = getattr(page, "_script_runs", None)
+    started = runs.started if runs is not None else None
     page.goto(path)
+    if runs is not None:  # a run of the new page's session began (not the last page's)
+        bound = time.monotonic() + 120  # a bound on a loaded machine, not a settle
+        while runs.started <= started:
+            assert time.monotonic() < bound, f"no run of {path} started in 120 s"
+            page.wait_for_timeout(20)  # lets Playwright deliver the websocket's frames
     wait_for_app(page)
     page.wait_for_selector(
         ".js-plotly-plot .scatterlayer .trace, .js-plotly-plot .contourlayer", timeout=120_000
@@ -85,9 +98,10 @@ def _check_readable(page, index: int, least: float) -> dict:
     return geo
 
 
-@pytest.mark.parametrize("present, least", [("0", 14), ("1", 20)])
-def test_two_classes_readable_normal_and_presentation(page, app_url, present, least):
-    _open(page, f"{app_url}/Two_classes?present={present}")
+def _two_classes_readable(page, present: str, least: float) -> None:
+    """The Two classes page of ``present`` (just opened): readable figure, the readout beside
+    it and visible without scrolling (normal) or under it (presentation: the figure takes the
+    whole width)."""
     _check_readable(page, 0, least)
     # the readout: beside the figure and visible without scrolling; in presentation mode the
     # figure takes the whole width and the readout follows it
@@ -100,9 +114,43 @@ def test_two_classes_readable_normal_and_presentation(page, app_url, present, le
     else:
         assert box["y"] > plot["y"] + plot["height"] - 5
     _shot(page, f"two_classes_fig1_present{present}")
+
+
+def _fig2_readable(page, app_url, present: str, least: float) -> None:
+    """The paper's Fig. 2 link of ``present``: readable too."""
     _open(page, f"{app_url}/Two_classes?present={present}&{FIG2}")
     _check_readable(page, 0, least)
     _shot(page, f"two_classes_fig2_present{present}")
+
+
+def test_two_classes_normal_readable_animated_and_clicked(page, app_url):
+    """One walk on the normal Two classes page: readable (type of 14 px at least, dark, legend
+    clear, readout beside); Play animates θ in the browser without a server rerun; with the
+    animation off again, a click on the plot sets the p cursor; then Fig. 2, readable."""
+    sent: list[str] = []
+
+    def on_frame(payload):
+        sent.append("x")
+
+    def on_ws(ws):
+        ws.on("framesent", on_frame)
+
+    page.on("websocket", on_ws)  # (removed when the test ends: conftest.SharedPage)
+    _open(page, f"{app_url}/Two_classes?present=0")
+    _two_classes_readable(page, "0", 14)
+    _play_animates_theta_without_a_server_rerun(page, sent)
+    page.get_by_text("Animate θ").click()  # the animation off: the page as it opened
+    wait_for_app(page)
+    page.wait_for_function("() => !document.querySelector('.js-plotly-plot .updatemenu-button')")
+    wait_for_drawing(page)
+    _click_on_the_plot_sets_the_cursor(page)
+    _fig2_readable(page, app_url, "0", 14)
+
+
+def test_two_classes_presentation_readable(page, app_url):
+    _open(page, f"{app_url}/Two_classes?present=1")
+    _two_classes_readable(page, "1", 20)
+    _fig2_readable(page, app_url, "1", 20)
 
 
 @pytest.mark.parametrize("present, least", [("0", 14), ("1", 20)])
@@ -212,8 +260,9 @@ def _plot_box(page, index: int = 0):
     return page.evaluate(_GEOMETRY, index)["plot"]
 
 
-def test_click_on_the_plot_sets_the_cursor(page, app_url):
-    _open(page, f"{app_url}/Two_classes")
+def _click_on_the_plot_sets_the_cursor(page) -> None:
+    """On the normal Two classes page as it opens: a click on the plot at p = 0.7 moves the
+    cursor there (the readout and the address follow)."""
     assert page.get_by_text("Values at p = 0.10").count() == 1
     plot = _plot_box(page)
     # the x axis runs from -0.01 to 1.01: p = 0.7 sits at (0.71 / 1.02) of the width
@@ -228,14 +277,10 @@ def test_click_on_the_plot_sets_the_cursor(page, app_url):
     _shot(page, "click_cursor_0.7")
 
 
-def test_play_animates_theta_without_a_server_rerun(page, app_url):
-    sent: list[str] = []
-
-    def on_ws(ws):
-        ws.on("framesent", lambda payload: sent.append("x"))
-
-    page.on("websocket", on_ws)
-    _open(page, f"{app_url}/Two_classes")
+def _play_animates_theta_without_a_server_rerun(page, sent: list[str]) -> None:
+    """On the normal Two classes page as it opens (``sent``: the frames its websocket sent):
+    Play runs θ through its frames in the browser, no message goes to the server meanwhile,
+    and the table of values at the page's θ steps aside."""
     page.get_by_text("Animate θ").click()
     wait_for_app(page)
     page.wait_for_selector(".js-plotly-plot .updatemenu-button")

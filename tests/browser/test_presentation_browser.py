@@ -115,6 +115,12 @@ def test_compare_figures_fit_one_screen_at_the_curve_pages_type(request, app_url
     checks the same figures on its own run of the same link (:func:`_check_compare_figures`)."""
     page = _page(request, "phone")
     _compare_with_results(page, app_url)
+    # the small tables (test_phone_tables_hide_nothing's check of the Compare page)
+    page.wait_for_selector("[data-testid='stTable']:visible")
+    _check_phone_tables(page, page.url)
+    page.locator("[data-testid='stTable']:visible").first.screenshot(
+        path=str(ARTIFACTS / "present_phone_table.png")
+    )
     _check_compare_figures(page, "phone")
 
 
@@ -209,24 +215,22 @@ def test_tables_in_presentation_mode_are_large_and_hide_nothing(request, app_url
 def test_phone_tables_hide_nothing(request, app_url):
     """On a phone (390x844) the small tables of the Tree and Compare pages are static tables
     whose every cell is inside the table and the screen (a grid hid the rest of its rows and
-    columns)."""
+    columns). The Compare page's are checked on the phone's run of
+    test_compare_figures_fit_one_screen_at_the_curve_pages_type (its link carries present=1,
+    which a phone does not apply; its results add the summary's and paired tables)."""
     page = _page(request, "phone")
-    for url, selector in (
-        (f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1", ".js-plotly-plot"),
-        (f"{app_url}/Compare_measures?{RUN}", "[data-testid='stTable']:visible"),
-    ):
-        _open(page, url, selector)
-        tables = page.evaluate(_TABLES)
-        assert tables, url
-        for t in tables:
-            assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, (url, t)
-        width = page.evaluate(
-            "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
-        )
-        assert width <= 392, width
-    page.locator("[data-testid='stTable']:visible").first.screenshot(
-        path=str(ARTIFACTS / "present_phone_table.png")
-    )
+    url = f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1"
+    _open(page, url, ".js-plotly-plot")
+    _check_phone_tables(page, url)
+
+
+def _check_phone_tables(page, url: str) -> None:
+    tables = page.evaluate(_TABLES)
+    assert tables, url
+    for t in tables:
+        assert t["overflow"] <= 1 and not t["cut"] and t["outside"] == 0, (url, t)
+    width = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth")
+    assert width <= 392, width
 
 
 def test_home_thumbnail_whole_in_presentation_mode(request, app_url):

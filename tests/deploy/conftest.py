@@ -3,7 +3,7 @@
 - The long preparations, started in the background when the session starts
   (:mod:`tests.deploy.background`): a job starts as soon as the collection holds the test that
   needs it, and the process that started it waits for it at the session's end.
-- :func:`deployment`: one warmed HAProxy deployment for the session, shared by the modules of
+- :func:`deployment`: one warmed HAProxy deployment for the tier, shared by the modules of
   ``tests.conftest.SHARED_UNITS`` (under pytest-xdist one worker runs them all).
 """
 
@@ -40,18 +40,20 @@ def pytest_sessionfinish(session, exitstatus):
     background.wait_for_started(0 if exitstatus == pytest.ExitCode.INTERRUPTED else 1560.0)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def deployment(tmp_path_factory):
     """``python -m offcenter.ops.serve --workers 2 --hosts 127.0.0.2 127.0.0.3`` (two Streamlit
     processes on two hosts behind HAProxy, warmed as deployed), its temporary directory full (a
     2 MB tmpfs, filled: ``TMPDIR`` of the launcher and its processes, ``launcher.tmpdir``),
     HAProxy's access log kept (``launcher.access_log``).
 
-    One for the session: test_haproxy.py, test_failover_browser.py and test_full_tmp.py check
-    on it what a class needs (tests/conftest.py's ``SHARED_UNITS`` sends them to one worker).
-    The tests that hang or kill a process, or kill HAProxy, first wait until the deployment is
-    whole (:meth:`Launcher.wait_whole`), so they hold in any order; the session's end stops it
-    and checks the launcher's exit.
+    One for the tier (package scope: stopped after the last test under tests/deploy/ that a
+    worker runs, not kept running beside the rest of the session): test_haproxy.py,
+    test_failover_browser.py and test_full_tmp.py check on it what a class needs
+    (tests/conftest.py's ``SHARED_UNITS`` sends them to one worker as one unit). The tests that
+    hang or kill a process, or kill HAProxy, first wait until the deployment is whole
+    (:meth:`Launcher.wait_whole`), so they hold in any order; the teardown stops it and checks
+    the launcher's exit.
     """
     base = tmp_path_factory.mktemp("deployment")
     with mounted_full_tmp(base / "tmpfs") as tmp:

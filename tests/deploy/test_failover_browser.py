@@ -1,6 +1,6 @@
 """Failover a student can see, in a real Chromium (issue 34): the launcher's two Streamlit
 processes behind HAProxy, run with its temporary directory full (a 2 MB tmpfs, filled: ``TMPDIR``
-of the launcher and its processes): the session's deployment (``deployment``,
+of the launcher and its processes): the tier's shared deployment (``deployment``,
 tests/deploy/conftest.py), shared with test_haproxy.py and test_full_tmp.py. A test that kills
 HAProxy or a process first waits until the deployment is whole (a test before it may have
 killed one).
@@ -174,16 +174,20 @@ def test_an_upload_with_the_temporary_directory_full_is_read(deployment, chromiu
         for i in range(rows)
     )
     assert len(text) > 2_100_000, len(text)
-    chromium(_upload_full_tmp, deployment, text.encode(), rows)
+    # the browser reads the file from disk (a buffer would go base64-encoded through
+    # Playwright's protocol)
+    path = tmp_path / "big.csv"
+    path.write_text(text, encoding="utf-8")
+    chromium(_upload_full_tmp, deployment, path, rows)
 
 
-def _upload_full_tmp(browser, launcher: Launcher, payload: bytes, rows: int) -> None:
+def _upload_full_tmp(browser, launcher: Launcher, path, rows: int) -> None:
     url = f"http://127.0.0.1:{launcher.port}"
     context, page, _ = _new_page(browser, f"{url}/Tree")
     try:
         page.set_viewport_size({"width": 1400, "height": 4200})
         inp = page.locator("[data-testid='stFileUploader'] input[type='file']").first
-        inp.set_input_files({"name": "big.csv", "mimeType": "text/csv", "buffer": payload})
+        inp.set_input_files(path)
         page.get_by_text(f"Read as: {rows} rows x 9 columns").first.wait_for(timeout=180_000)
         wait_for_app(page)
         body = page.inner_text("body")

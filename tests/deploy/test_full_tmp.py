@@ -40,7 +40,7 @@ def mounted_full_tmp(where: Path):
 
 
 def test_an_upload_over_1_mb_works_with_the_temporary_directory_full(deployment):
-    """On the session's deployment (tests/deploy/conftest.py: its processes' ``TMPDIR`` is a
+    """On the tier's shared deployment (tests/deploy/conftest.py: its processes' ``TMPDIR`` is a
     full tmpfs), a session's upload of 5 MB through HAProxy, as a browser sends it (the
     process's cookie, Streamlit's XSRF token), is stored: 204."""
     assert shutil.disk_usage(deployment.tmpdir).free < 2**20  # (the directory is still full)

@@ -14,13 +14,15 @@ the tests check what a class needs of it:
   go back in service;
 - a restart of the whole deployment leaves no stray process or port (a deployment of its own,
   not warmed: what is checked is the processes and ports);
-- processes on other hosts (``--backends``) are warmed by the launcher before they get traffic,
-  after a restart too (processes started cold: the launcher's warm-up is what is checked);
+- processes on other hosts (``--backends``: here the shared deployment's, restarted by their
+  own launcher) are warmed by a second launcher before it sends them traffic, after a restart
+  too;
 - with no process in service a browser gets a page that retries.
 
-The first five run on the session's deployment (``deployment``, tests/deploy/conftest.py),
-shared with test_failover_browser.py and test_full_tmp.py: each test that needs the whole
-deployment waits for it first (a test before it may have killed a process or HAProxy).
+The first five and the processes on other hosts run on the tier's shared deployment
+(``deployment``, tests/deploy/conftest.py), shared with test_failover_browser.py and
+test_full_tmp.py: each test that needs the whole deployment waits for it first (a test before
+it may have killed a process or HAProxy).
 
 Every wait is a bounded poll (liveness), never a fixed sleep that a result depends on.
 """
@@ -46,7 +48,6 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.asyncio.client import connect
 
 from offcenter.ops.serve import BACKEND_HEADER, COOKIE, server_states
-from offcenter.ops.warmup import WARM_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTS = ("127.0.0.2", "127.0.0.3")
@@ -281,7 +282,7 @@ def _cookie_for(port: int, backend: str) -> dict[str, str]:
 
 
 # ------------------------------------------------------------------------ the deployment
-# ``deployment``: tests/deploy/conftest.py's, the session's one (shared with
+# ``deployment``: tests/deploy/conftest.py's, the tier's shared one (with
 # test_failover_browser.py and test_full_tmp.py)
 
 
@@ -523,42 +524,28 @@ def test_a_restart_of_the_whole_deployment_leaves_no_stray_process_or_port(tmp_p
         assert second.stop() == 0
 
 
-def _streamlit(host: str, port: int) -> subprocess.Popen:
-    """A Streamlit process of the app as an app machine runs it (its own supervisor's job),
-    started cold (``OFFCENTER_WARM=0``: no warm-up of its own), so that what warms it before a
-    student comes is the launcher's warm-up, which the test checks."""
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")]
-    cmd += ["--server.headless", "true", "--server.address", host, "--server.port", str(port)]
-    cmd += ["--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    env = {**os.environ, WARM_ENV: "0"}
-    return subprocess.Popen(
-        cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-
-
 def _free_port_on(host: str) -> int:
     with socket.socket() as s:
         s.bind((host, 0))
         return s.getsockname()[1]
 
 
-def test_processes_on_other_hosts_are_warmed_before_they_come_back(tmp_path):
-    """``--backends``: processes the launcher did not start (other machines; here other
-    loopback addresses). One killed is taken out; restarted by its own machine, it is warmed
-    before HAProxy sends it a student again."""
-    ports = [_free_port_on(h) for h in HOSTS]
-    apps = [_streamlit(h, p) for h, p in zip(HOSTS, ports)]
-    launcher = None
+def test_processes_on_other_hosts_are_warmed_before_they_come_back(deployment, tmp_path):
+    """``--backends``: processes the launcher did not start (other machines; here the shared
+    deployment's two processes on 127.0.0.2 and 127.0.0.3, whose own launcher stands for their
+    machines' supervisor). One killed is taken out; restarted by its own machine, it is warmed
+    before this launcher's HAProxy sends it a student again."""
+    deployment.wait_whole()
+    backends = [f"{h}:{p}" for h, p in deployment.ports()]
+    launcher = Launcher(tmp_path, _free_port(), "--backends", *backends)
     try:
-        backends = [f"{h}:{p}" for h, p in zip(HOSTS, ports)]
-        launcher = Launcher(tmp_path, _free_port(), "--backends", *backends)
         launcher.wait_ready()
         states = launcher.states()
         assert sorted(states) == ["app1", "app2"]
         assert all(s.startswith("UP") for s in states.values()), states
         assert launcher.output.count("every page ran once") == 2
-        apps[0].kill()
-        apps[0].wait()
+        victim = deployment.pids()["app1"]
+        os.kill(victim, signal.SIGKILL)  # its machine restarts it (the deployment's launcher)
         killed = time.monotonic()
         out = _poll(lambda: not launcher.states().get("app1", "").startswith("UP"), 10)
         assert out and time.monotonic() - killed < 5.0, launcher.states()
@@ -566,20 +553,13 @@ def test_processes_on_other_hosts_are_warmed_before_they_come_back(tmp_path):
             lambda: "app1 (127.0.0.2" in launcher.output and "is down" in launcher.output, 30
         )
         assert launcher.states()["app1"] == "MAINT"  # held out until warm
-        apps[0] = _streamlit(HOSTS[0], ports[0])  # its machine restarts it
         back = _poll(lambda: launcher.states().get("app1") == "UP", 300, every=0.5)
         assert back, launcher.output[-3000:]
+        assert deployment.pids()["app1"] != victim  # a new process, on the same address
         assert launcher.output.count("app1 (127.0.0.2") >= 4  # warmed again before service
         assert launcher.output.count("every page ran once") == 3
     finally:
-        if launcher is not None:
-            assert launcher.stop() == 0, launcher.output[-3000:]
-        for app in apps:
-            app.terminate()
-            try:
-                app.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                app.kill()
+        assert launcher.stop() == 0, launcher.output[-3000:]
 
 
 def test_a_browser_arriving_while_no_process_is_in_service_gets_a_page_that_retries(tmp_path):
