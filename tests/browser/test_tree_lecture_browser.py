@@ -33,7 +33,6 @@ from offcenter.viz.tree_layout import tree_layout
 
 from .conftest import ARTIFACTS, screenshot, wait_for_app, wait_for_drawing
 from .test_tree_browser import wait_for_tree
-from .test_tree_fit_browser import IPHONE, MEASURE, check_fits, open_tree, scroll_to_chart
 
 NODE_IDS = """() => {
     const gd = document.querySelector(".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot");
@@ -50,6 +49,91 @@ def wait_for_nodes(page, ids) -> None:
 
 
 pytestmark = pytest.mark.browser
+
+# ------------------------------------------------ the tree that fits (issue 24)
+# (formerly test_tree_fit_browser.py): everything read from bounding boxes where the browser
+# drew it: the root's children inside the tree chart's plot area, no text of the figure cut
+# by the chart or under Plotly's toolbar, the node text's computed font size.
+IPHONE = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"
+)
+
+#: The tree chart measured: its box, plot area, node markers (page px), every text of the
+#: figure (drawing, legend, title) with its box and font size, and the toolbar's box.
+MEASURE = """() => {
+  const gd = [...document.querySelectorAll(".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot")]
+    .find(g => g.data && g.data.some(t => t.name === 'nodes') && g._fullLayout);
+  if (!gd) return null;
+  const fl = gd._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
+  const box = gd.getBoundingClientRect();
+  const area = {left: box.left + xa._offset, right: box.left + xa._offset + xa._length,
+                top: box.top + ya._offset, bottom: box.top + ya._offset + ya._length};
+  const tr = gd.data.find(t => t.name === 'nodes');
+  const nodes = tr.x.map((x, i) => ({id: tr.customdata[i][0],
+    px: box.left + xa._offset + xa.l2p(x), py: box.top + ya._offset + ya.l2p(tr.y[i])}));
+  const rect = e => { const r = e.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  const texts = [...gd.querySelectorAll('text')].filter(t => t.textContent.trim())
+    .map(t => ({text: t.textContent, size: parseFloat(getComputedStyle(t).fontSize),
+                node: !!t.closest('.scatterlayer'), ...rect(t)}))
+    .filter(r => r.right > r.left);
+  const bar = gd.querySelector('.modebar');
+  return {box: rect(gd), area, nodes, texts, modebar: bar ? rect(bar) : null,
+          scroll: window.scrollY};
+}"""
+
+
+def open_tree(page, url):
+    page.goto(url)
+    wait_for_app(page)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll(\".oc-tree-figure, [data-testid='stPlotlyChart'] .js-plotly-plot\")]"
+        ".some(gd => gd.data && gd.data.some(t => t.name === 'nodes') && gd._fullLayout)",
+        timeout=180_000,
+    )
+    wait_for_drawing(page)
+
+
+def inside(r, box, tol=0.5):
+    return (
+        r["left"] >= box["left"] - tol
+        and r["right"] <= box["right"] + tol
+        and r["top"] >= box["top"] - tol
+        and r["bottom"] <= box["bottom"] + tol
+    )
+
+
+def overlaps(a, b):
+    return min(a["right"], b["right"]) > max(a["left"], b["left"]) and min(
+        a["bottom"], b["bottom"]
+    ) > max(a["top"], b["top"])
+
+
+def check_fits(m, min_font):
+    assert m is not None, "no tree chart"
+    by_id = {n["id"]: n for n in m["nodes"]}
+    for i in (0, 1, 2):  # the root and its children: in the plot area, so clickable
+        p = by_id[i]
+        assert m["area"]["left"] <= p["px"] <= m["area"]["right"], (i, p, m["area"])
+        assert m["area"]["top"] <= p["py"] <= m["area"]["bottom"], (i, p, m["area"])
+    node_texts = [t for t in m["texts"] if t["node"]]
+    assert len(node_texts) >= 10
+    assert min(t["size"] for t in node_texts) >= min_font, sorted({t["size"] for t in node_texts})
+    # no text of the figure cut by the chart, none under the toolbar
+    cut = [t["text"] for t in m["texts"] if not inside(t, m["box"])]
+    assert cut == [], cut
+    if m["modebar"] is not None:
+        under = [t["text"] for t in m["texts"] if overlaps(t, m["modebar"])]
+        assert under == [], under
+
+
+def scroll_to_chart(page):
+    page.locator(
+        ".oc-tree-figure, [data-testid='stPlotlyChart']"
+    ).first.scroll_into_view_if_needed()
+    wait_for_drawing(page)
+
 
 LESSON = "/Tree?data=pima&setting=oc_shannon&present=1&step_on=1"
 #: The lesson's tree at step 4 of the lesson script: the whole tree in the lecture view.

@@ -47,8 +47,8 @@ def deployment(tmp_path_factory):
     2 MB tmpfs, filled: ``TMPDIR`` of the launcher and its processes, ``launcher.tmpdir``),
     HAProxy's access log kept (``launcher.access_log``).
 
-    One for the tier (package scope: stopped after the last test under tests/deploy/ that a
-    worker runs, not kept running beside the rest of the session): test_haproxy.py,
+    One for the tier (package scope: stopped when the worker's next test is outside
+    tests/deploy/, not kept running beside the rest of the session): test_haproxy.py,
     test_failover_browser.py and test_full_tmp.py check on it what a class needs
     (tests/conftest.py's ``SHARED_UNITS`` sends them to one worker as one unit). The tests that
     hang or kill a process, or kill HAProxy, first wait until the deployment is whole
