@@ -58,7 +58,11 @@ def _move_slider(page, label_start: str, presses: int, key: str = "ArrowRight") 
     wait_for_app(page)
 
 
-def test_two_classes_slider_rerenders(page, app_url):
+def test_two_classes_slider_rerenders_then_figure_2_and_derivatives(page, app_url):
+    """Figure 1: drawn with its final margins, theta moved with the keyboard and the figure
+    re-rendered; then, on the same load (at theta 0.3), Figure 2, its derivatives and the
+    second derivative (once test_two_classes_figure_2_and_derivatives, on its own load of the
+    same page: the theta move does not touch what it checks)."""
     page.goto(app_url + "/Two_classes")
     wait_for_app(page)
     _no_exception(page)
@@ -79,6 +83,27 @@ def test_two_classes_slider_rerenders(page, app_url):
     page.wait_for_function(_CHANGED, arg=before)
     _no_exception(page)
     screenshot(page, "curves_two_classes_theta_0.3")
+    # Figure 2 and its derivatives
+    page.get_by_role("button", name="Figure 2").click()
+    wait_for_app(page)
+    page.get_by_text("Fig. 2. Off-centering of generalised entropies").first.wait_for()
+    _no_exception(page)
+    screenshot(page, "curves_two_classes_fig2")
+    page.get_by_text("Show derivatives (paper, section 3.2)").click()
+    wait_for_app(page)
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 2")
+    _no_exception(page)
+    screenshot(page, "curves_two_classes_fig2_derivatives")
+    _shot_plot(page, 1, "curves_two_classes_fig2_derivative_plot")
+    page.get_by_text("second", exact=True).click()
+    wait_for_app(page)
+    page.wait_for_function(
+        "() => { const g = document.querySelectorAll('.js-plotly-plot')[1];"
+        " return g && g.layout && JSON.stringify(g.layout.yaxis.title).includes('second'); }"
+    )
+    wait_for_drawing(page)
+    _no_exception(page)
+    _shot_plot(page, 1, "curves_two_classes_fig2_second_derivative_plot")
 
 
 # The figure's final margins (after Plotly's automargin) against the layout's own.
@@ -100,40 +125,15 @@ def test_two_classes_figure_is_drawn_with_its_final_margins(page, app_url):
     """The curves figure's preset left and bottom margins are the ones Plotly's automargin
     computes in this browser: the new figure of each theta move is laid out once, not redrawn
     for its axes (offcenter.viz.curves.AXIS_MARGINS). Each view with presentation mode off and
-    on; the default view with it off is checked on test_two_classes_slider_rerenders's load."""
+    on; the default view with it off is checked on test_two_classes_slider_rerenders_then_figure_2_and_derivatives's load."""
     for present in ("false", "true"):
         for query in ("theta=0.2", _FIG2, "measures=gini&version=raw"):
             query = f"{query}&present={present}"
             if query == "theta=0.2&present=false":
-                continue  # test_two_classes_slider_rerenders
+                continue  # test_two_classes_slider_rerenders_then_figure_2_and_derivatives
             page.goto(f"{app_url}/Two_classes?{query}")
             wait_for_app(page)
             _assert_final_margins(page, query)
-
-
-def test_two_classes_figure_2_and_derivatives(page, app_url):
-    page.goto(app_url + "/Two_classes")
-    wait_for_app(page)
-    page.get_by_role("button", name="Figure 2").click()
-    wait_for_app(page)
-    page.get_by_text("Fig. 2. Off-centering of generalised entropies").first.wait_for()
-    _no_exception(page)
-    screenshot(page, "curves_two_classes_fig2")
-    page.get_by_text("Show derivatives (paper, section 3.2)").click()
-    wait_for_app(page)
-    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 2")
-    _no_exception(page)
-    screenshot(page, "curves_two_classes_fig2_derivatives")
-    _shot_plot(page, 1, "curves_two_classes_fig2_derivative_plot")
-    page.get_by_text("second", exact=True).click()
-    wait_for_app(page)
-    page.wait_for_function(
-        "() => { const g = document.querySelectorAll('.js-plotly-plot')[1];"
-        " return g && g.layout && JSON.stringify(g.layout.yaxis.title).includes('second'); }"
-    )
-    wait_for_drawing(page)
-    _no_exception(page)
-    _shot_plot(page, 1, "curves_two_classes_fig2_second_derivative_plot")
 
 
 def test_q_classes_slider_and_tabs(page, app_url):
