@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import screenshot, wait_for_app, wait_for_upload
+from .conftest import screenshot, wait_for_app, wait_for_drawing, wait_for_upload
 from .test_upload_report_browser import refused_then_loaded
 
 pytestmark = pytest.mark.browser
@@ -87,10 +87,14 @@ def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
     wait_for_tree(page)
     assert page.locator("[data-testid='stException']").count() == 0
     refused_then_loaded(page, "/Tree")
-    page.set_viewport_size({"width": 1400, "height": 4200})  # the page scrolls inside the app
+    # the same 1400x900 window (a 4200-px tall one, formerly, to have the whole page drawn at
+    # once, cost Chromium twice the CPU): what is read or clicked is scrolled into view first
     upload(page, {"name": "fruit.csv", "mimeType": "text/csv", "buffer": IRISH.encode()})
     page.wait_for_selector("text=Read as: 12 rows x 4 columns", timeout=30_000)
     wait_for_tree(page)
+    chart = page.locator(".oc-tree-figure, [data-testid='stPlotlyChart']").first
+    chart.scroll_into_view_if_needed()
+    wait_for_drawing(page)
     screenshot(page, "tree_uploaded")
     # the radios (categorical splits, leaf rule) still show their selection after the new data
     # (and the layout radio of "Compare two trees": every radio group has its selection)
@@ -121,6 +125,10 @@ def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
     # (drawn only when open: the click reruns the section, then the grid appears)
     page.get_by_text("Every feature at the tree's thresholds").first.click()
     wait_for_app(page)
+    every = page.locator("[data-testid='stExpander']").filter(
+        has_text="Every feature at the tree's thresholds"
+    )
+    every.last.locator("[data-testid='stDataFrame']").first.scroll_into_view_if_needed()
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=stDataFrame]')].some("
         "g => [...g.querySelectorAll('th')].some(th => th.innerText === 'chosen'))",
