@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import ARTIFACTS, inside, overlaps, screenshot, wait_for_app, wait_for_drawing
+from .test_classroom_browser import check_ternary_view
 
 pytestmark = pytest.mark.browser
 
@@ -151,6 +152,9 @@ def test_q_classes_slider_and_tabs(page, app_url):
     wait_for_app(page)
     page.wait_for_selector("[data-testid='stPlotlyChart'] .contour", timeout=30_000)
     screenshot(page, "curves_q_classes_ternary")
+    # its labels readable with presentation mode off (test_classroom_browser.py's
+    # test_ternary_view, once on its own load of /Q_classes?present=0)
+    check_ternary_view(page, "0")
     page.get_by_role("tab", name="The transform").click()
     wait_for_app(page)
     page.wait_for_function(
