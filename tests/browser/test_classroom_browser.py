@@ -186,10 +186,19 @@ def test_q_classes_ten_classes_readable(page, app_url, present, least):
         assert eb["x"] + eb["width"] <= sb["x"] + sb["width"] + 1
 
 
-@pytest.mark.parametrize("present", ["0", "1"])
-def test_ternary_view(page, app_url, present):
-    _open(page, f"{app_url}/Q_classes?present={present}")
+def test_ternary_view(page, app_url):
+    """In presentation mode; with it off (1400x1000, the ternary of the q classes page's
+    default link) on test_curves_browser.py's test_q_classes_slider_and_tabs's load of
+    /Q_classes (:func:`check_ternary_view`; the p1 cursor it moved first is not drawn on the
+    ternary)."""
+    _open(page, f"{app_url}/Q_classes?present=1")
     page.get_by_role("tab", name="Ternary view (q = 3)").click()
+    check_ternary_view(page, "1")
+
+
+def check_ternary_view(page, present: str) -> None:
+    """The ternary tab just clicked on a 1400x1000 page of ``present``: its annotations
+    (θ's maximum among them) at 20 px and more in presentation mode, 14 px and more without."""
     page.wait_for_selector(".js-plotly-plot .contourlayer")
     wait_for_drawing(page)
     index = page.evaluate(

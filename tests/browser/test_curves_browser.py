@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import ARTIFACTS, inside, overlaps, screenshot, wait_for_app, wait_for_drawing
+from .test_classroom_browser import check_ternary_view
 
 pytestmark = pytest.mark.browser
 
@@ -58,7 +59,11 @@ def _move_slider(page, label_start: str, presses: int, key: str = "ArrowRight") 
     wait_for_app(page)
 
 
-def test_two_classes_slider_rerenders(page, app_url):
+def test_two_classes_slider_rerenders_then_figure_2_and_derivatives(page, app_url):
+    """Figure 1: drawn with its final margins, theta moved with the keyboard and the figure
+    re-rendered; then, on the same load (at theta 0.3), Figure 2, its derivatives and the
+    second derivative (once test_two_classes_figure_2_and_derivatives, on its own load of the
+    same page: the theta move does not touch what it checks)."""
     page.goto(app_url + "/Two_classes")
     wait_for_app(page)
     _no_exception(page)
@@ -79,41 +84,7 @@ def test_two_classes_slider_rerenders(page, app_url):
     page.wait_for_function(_CHANGED, arg=before)
     _no_exception(page)
     screenshot(page, "curves_two_classes_theta_0.3")
-
-
-# The figure's final margins (after Plotly's automargin) against the layout's own.
-_MARGINS = (
-    "() => { const g = document.querySelector('.js-plotly-plot'); const z = g._fullLayout._size;"
-    " return [z.l, z.b, g.layout.margin.l, g.layout.margin.b]; }"
-)
-_FIG2 = "measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
-
-
-def _assert_final_margins(page, query: str) -> None:
-    page.wait_for_selector(".js-plotly-plot .scatterlayer .trace")
-    wait_for_drawing(page)
-    final_l, final_b, preset_l, preset_b = page.evaluate(_MARGINS)
-    assert (final_l, final_b) == (preset_l, preset_b), query
-
-
-def test_two_classes_figure_is_drawn_with_its_final_margins(page, app_url):
-    """The curves figure's preset left and bottom margins are the ones Plotly's automargin
-    computes in this browser: the new figure of each theta move is laid out once, not redrawn
-    for its axes (offcenter.viz.curves.AXIS_MARGINS). Each view with presentation mode off and
-    on; the default view with it off is checked on test_two_classes_slider_rerenders's load."""
-    for present in ("false", "true"):
-        for query in ("theta=0.2", _FIG2, "measures=gini&version=raw"):
-            query = f"{query}&present={present}"
-            if query == "theta=0.2&present=false":
-                continue  # test_two_classes_slider_rerenders
-            page.goto(f"{app_url}/Two_classes?{query}")
-            wait_for_app(page)
-            _assert_final_margins(page, query)
-
-
-def test_two_classes_figure_2_and_derivatives(page, app_url):
-    page.goto(app_url + "/Two_classes")
-    wait_for_app(page)
+    # Figure 2 and its derivatives
     page.get_by_role("button", name="Figure 2").click()
     wait_for_app(page)
     page.get_by_text("Fig. 2. Off-centering of generalised entropies").first.wait_for()
@@ -136,6 +107,36 @@ def test_two_classes_figure_2_and_derivatives(page, app_url):
     _shot_plot(page, 1, "curves_two_classes_fig2_second_derivative_plot")
 
 
+# The figure's final margins (after Plotly's automargin) against the layout's own.
+_MARGINS = (
+    "() => { const g = document.querySelector('.js-plotly-plot'); const z = g._fullLayout._size;"
+    " return [z.l, z.b, g.layout.margin.l, g.layout.margin.b]; }"
+)
+_FIG2 = "measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
+
+
+def _assert_final_margins(page, query: str) -> None:
+    page.wait_for_selector(".js-plotly-plot .scatterlayer .trace")
+    wait_for_drawing(page)
+    final_l, final_b, preset_l, preset_b = page.evaluate(_MARGINS)
+    assert (final_l, final_b) == (preset_l, preset_b), query
+
+
+def test_two_classes_figure_is_drawn_with_its_final_margins(page, app_url):
+    """The curves figure's preset left and bottom margins are the ones Plotly's automargin
+    computes in this browser: the new figure of each theta move is laid out once, not redrawn
+    for its axes (offcenter.viz.curves.AXIS_MARGINS). Each view with presentation mode off and
+    on; the default view with it off is checked on test_two_classes_slider_rerenders_then_figure_2_and_derivatives's load."""
+    for present in ("false", "true"):
+        for query in ("theta=0.2", _FIG2, "measures=gini&version=raw"):
+            query = f"{query}&present={present}"
+            if query == "theta=0.2&present=false":
+                continue  # test_two_classes_slider_rerenders_then_figure_2_and_derivatives
+            page.goto(f"{app_url}/Two_classes?{query}")
+            wait_for_app(page)
+            _assert_final_margins(page, query)
+
+
 def test_q_classes_slider_and_tabs(page, app_url):
     page.goto(app_url + "/Q_classes")
     wait_for_app(page)
@@ -151,6 +152,9 @@ def test_q_classes_slider_and_tabs(page, app_url):
     wait_for_app(page)
     page.wait_for_selector("[data-testid='stPlotlyChart'] .contour", timeout=30_000)
     screenshot(page, "curves_q_classes_ternary")
+    # its labels readable with presentation mode off (test_classroom_browser.py's
+    # test_ternary_view, once on its own load of /Q_classes?present=0)
+    check_ternary_view(page, "0")
     page.get_by_role("tab", name="The transform").click()
     wait_for_app(page)
     page.wait_for_function(
