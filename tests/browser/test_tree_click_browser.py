@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, wait_for_app, wait_for_drawing
 from .test_theta_follow_browser import HOLD
 from .test_tree_lecture_browser import open_tree
 
@@ -64,11 +64,14 @@ def _heading(page) -> str:
 
 def test_a_click_moves_the_highlight_before_the_server_answers(page, app_url):
     page.add_init_script(HOLD)
-    page.set_viewport_size({"width": 1400, "height": 2400})
+    # the fixture's 1400x1000 window, the chart scrolled into view (a 2400-px tall window,
+    # formerly, had Chromium draw the whole page)
     page.goto(app_url + "/Tree?data=pima&max_depth=3")
     page.wait_for_selector(TREE + " .scatterlayer .trace", timeout=180_000)
     wait_for_app(page)
     page.wait_for_function("() => window.Plotly && document.querySelector('.oc-tree-figure').data")
+    page.locator(TREE).first.scroll_into_view_if_needed()
+    wait_for_drawing(page)
     # count the tree figure's draws from here on (a new figure: a Plotly.newPlot or react)
     page.evaluate(
         """() => {
