@@ -14,6 +14,7 @@ import re
 import pytest
 
 from .conftest import ARTIFACTS, inside, overlaps, wait_for_app, wait_for_drawing
+from .test_curves_browser import measure_view
 from .test_present_cuts_browser import check_gain_plot_whole
 
 pytestmark = pytest.mark.browser
@@ -174,6 +175,10 @@ def test_tables_in_presentation_mode_are_large_and_hide_nothing(request, app_url
     page = _page(request, "projector")
     least = _curve_table_size(page, app_url)
     assert least >= 17.5
+    # on this load of /Two_classes?present=1 at 1400x900, Figure 1's text measured
+    # (test_curves_browser.py's test_figure_text_whole_and_clear_of_the_toolbar, once on its own
+    # load of the same link on the same screen)
+    measure_view(page, "fig1", "projector")
     # the Compare page: its figures (on one screen at the curve pages' type), then the class
     # counts, the summary and the paired comparisons
     _compare_with_results(page, app_url)
