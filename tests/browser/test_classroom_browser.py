@@ -15,6 +15,7 @@ import time
 import pytest
 
 from .conftest import ARTIFACTS, inside, wait_for_app, wait_for_drawing
+from .test_navigation_browser import check_phone_layout
 
 pytestmark = pytest.mark.browser
 
@@ -233,6 +234,8 @@ _TITLE_BOXES = """(i) => {
 
 
 def test_phone_width(phone, app_url):
+    """Each curve page's figure on a phone (390x844): inside the screen, its legend, title and
+    x title whole and clear; on the first two links, first, the page's phone layout."""
     page = phone
     for name, path in (
         ("two_classes", "/Two_classes"),
@@ -240,6 +243,10 @@ def test_phone_width(phone, app_url):
         ("fig2", f"/Two_classes?{FIG2}"),
     ):
         _open(page, app_url + path)
+        if name != "fig2":
+            # first, the page's phone layout (test_navigation_browser.py's test_phone_layout,
+            # once on its own load of the same link: :func:`check_phone_layout`)
+            check_phone_layout(page, path)
         geo = page.evaluate(_GEOMETRY, 0)
         fig = geo["figure"]
         assert fig["x1"] <= 390 + 1, fig

@@ -81,10 +81,12 @@ def test_q_page_keeps_q_and_its_tab_and_a_link_opens_a_tab(page, app_url):
     screenshot(page, "nav_back_on_q_classes")
 
 
-@pytest.mark.parametrize("path", ["/Two_classes", "/Q_classes", "/Tree"])
+@pytest.mark.parametrize("path", ["/Tree"])
 def test_phone_layout(phone, app_url, path):
     """Each page on a phone; Home's on the load of test_home_browser.py's
-    test_lesson_fits_a_phone (:func:`check_phone_layout`)."""
+    test_lesson_fits_a_phone, the Two classes and q classes pages' on
+    test_classroom_browser.py's test_phone_width's loads of the same links
+    (:func:`check_phone_layout`)."""
     page = phone
     _open(page, app_url + path)
     check_phone_layout(page, path)
