@@ -1,6 +1,8 @@
 """The tree page end to end in headless Chromium: upload, grow, click a node, read the table.
 
-The page session first walks the Tree page's refused upload at 1400x900
+The page session first checks the default's label and gain (test_tree_comparison_browser.py's
+:func:`default_label_and_gain`, formerly with a page load of its own), then walks the Tree
+page's refused upload at 1400x900
 (test_upload_report_browser.py's :func:`refused_then_loaded`, formerly its ``[/Tree]`` case
 with a page load of its own), then uploads another file in its place.
 
@@ -11,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import screenshot, wait_for_app, wait_for_drawing, wait_for_upload
+from .test_tree_comparison_browser import default_label_and_gain
 from .test_upload_report_browser import refused_then_loaded
 
 pytestmark = pytest.mark.browser
@@ -86,6 +89,7 @@ def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
     wait_for_app(page)
     wait_for_tree(page)
     assert page.locator("[data-testid='stException']").count() == 0
+    default_label_and_gain(page)  # test_tree_comparison_browser.py's, on the same link
     refused_then_loaded(page, "/Tree")
     # the same 1400x900 window (a 4200-px tall one, formerly, to have the whole page drawn at
     # once, cost Chromium twice the CPU): what is read or clicked is scrolled into view first

@@ -1,7 +1,8 @@
 """The Tree page's comparison of measure settings in headless Chromium at 1400 x 1000: the
 default (plain Shannon on the slides' edible table, gain 0.105843), the suggestion to off-center
 on Pima, the verdict with both glucose thresholds, and the tables' gain and rank columns visible
-without scrolling sideways."""
+without scrolling sideways (the default's checks walked in test_tree_browser.py's page session:
+:func:`default_label_and_gain`)."""
 
 import re
 
@@ -33,12 +34,11 @@ def grid_with(page, *heads, tries: int = 60):
     raise AssertionError(f"no table with the columns {heads}")
 
 
-def test_default_label_gain_then_off_centered_verdict_on_pima(page, app_url):
-    dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.goto(app_url + "/Tree")
-    wait_for_app(page)
-    wait_for_tree(page)
+def default_label_and_gain(page):
+    """On the Tree page as opened by ``/Tree`` (the slides' edible table, plain Shannon): the
+    setting's label, the grown tree's line, the worked calculation's and the own-best table's
+    gain 0.105843 (formerly this module's own page load of ``/Tree``; walked at the start of
+    test_tree_browser.py's page session, which opens the same link)."""
     page.wait_for_selector("text=Rows reaching this node", timeout=120_000)
     body = page.inner_text("body")
     assert "Exact setting: Shannon\n" in body + "\n"
@@ -57,7 +57,12 @@ def test_default_label_gain_then_off_centered_verdict_on_pima(page, app_url):
     assert any(c.startswith("0.105843") for c in cells), cells
     assert page.locator("[data-testid='stException']").count() == 0
 
-    # Pima: the page suggests off-centering; nothing is switched on until the user says so
+
+def test_off_centered_verdict_on_pima(page, app_url):
+    """Pima: the page suggests off-centering; nothing is switched on until the user says so
+    (the default's label and gain: :func:`default_label_and_gain`)."""
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto(app_url + "/Tree?data=pima&max_depth=2")
     wait_for_app(page)
     wait_for_tree(page)

@@ -83,7 +83,15 @@ def test_depth_6_tree_reads_without_overlaps(page, app_url):
     shown = [t["text"] for t in main["texts"]]
     assert "node 0" in shown and "glucose ≤ 111.5" in shown and "n = 768" in shown
     assert any("nodes hidden" in t for t in shown)  # deeper levels collapsed
-    open_page(page, app_url, "data=pima&max_depth=6&setting=oc_shannon&depth=6")
+    # the whole tree: the "Depth shown" slider moved to its end in the same session (formerly
+    # a second page load, of the link's depth=6; the link's field is an AppTest test,
+    # tests/app/test_tree_view.py); the address follows the slider
+    thumb = page.locator("[data-testid='stSlider']").filter(has_text="Depth shown")
+    thumb = thumb.first.get_by_role("slider")
+    thumb.focus()
+    page.keyboard.press("End")
+    wait_for_app(page)
+    page.wait_for_function("() => location.search.includes('depth=6')", timeout=60_000)
     page.locator(
         ".oc-tree-figure, [data-testid='stPlotlyChart']"
     ).first.scroll_into_view_if_needed()
