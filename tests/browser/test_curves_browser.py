@@ -165,8 +165,13 @@ def test_q_classes_slider_and_tabs(page, app_url):
     screenshot(page, "curves_q_classes_transform")
     _shot_plot(page, 0, "curves_q_classes_transform_bars")
     _shot_plot(page, 1, "curves_q_classes_transform_maps")
-    # q from 3 to 4: the slice is recomputed for the new theta
+    # the theta box takes "0.7" typed at full speed (the grid editor gave 7): once
+    # test_typing_theta_fast_gives_what_was_typed, on its own load of /Q_classes
     page.get_by_role("tab", name="Slice through θ").click()
+    wait_for_app(page)
+    _typing_theta_fast_gives_what_was_typed(page)
+    before = _first_trace_y(page)  # the slice of the typed theta
+    # q from 3 to 4: the slice is recomputed for the new theta
     _move_slider(page, "q: number of classes", 1)
     page.wait_for_url("**q=4*")
     wait_for_app(page)
@@ -401,10 +406,9 @@ def test_three_downloads_clicked_quickly_all_arrive(page, app_url):
     assert page.locator("[data-testid='stException']").count() == 0
 
 
-def test_typing_theta_fast_gives_what_was_typed(page, app_url):
-    """The q-classes theta box takes "0.7" typed at full speed (the grid editor gave 7)."""
-    page.goto(f"{app_url}/Q_classes")
-    wait_for_app(page)
+def _typing_theta_fast_gives_what_was_typed(page) -> None:
+    """The q-classes theta box (q = 3, theta at its default) takes "0.7" typed at full speed
+    (the grid editor gave 7)."""
     box = page.locator("[data-testid='stSidebar'] [data-testid='stNumberInput'] input").first
     box.click()
     box.press("Control+a")
