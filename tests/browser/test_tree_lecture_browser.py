@@ -190,24 +190,31 @@ def _drawn_after(page, ids):
     return page.evaluate(BOXES)
 
 
+def _next_splits(page, tree, steps: int = 6):
+    """Click the page's "Next split" ``steps`` times; after each click yield the step ``k``,
+    the node it splits (the tree's breadth-first split order) and that node's children."""
+    order = split_order(tree)
+    next_button = page.get_by_role("button", name="Next split", exact=True)
+    for k in range(1, steps + 1):
+        next_button.click()
+        node = order[k - 1]
+        yield k, node, list(tree.nodes[node].children)
+
+
 def _on_first_screen(box, height):
     return box["y"] >= 0 and box["y"] + box["height"] <= height
 
 
 def test_the_lecture_view_draws_each_steps_split_on_the_first_screen_at_18_px(page, app_url):
     tree = _lesson_tree().tree_
-    order = split_order(tree)
     page.set_viewport_size({"width": 1400, "height": 900})
     page.goto(app_url + LESSON)
     wait_for_app(page)
     wait_for_tree(page)
     wait_for_nodes(page, [0])
     next_button = page.get_by_role("button", name="Next split", exact=True)
-    for k in range(1, 7):
-        next_button.click()
-        node = order[k - 1]
-        kids = list(tree.nodes[node].children)
-        m = _drawn_after(page, [node, *kids])
+    for k, node, kids in _next_splits(page, tree):
+        _drawn_after(page, [node, *kids])
         wait_for_app(page)
         m = page.evaluate(BOXES)
         assert m["scroll"] == 0  # nothing scrolled: the first screen
@@ -388,17 +395,12 @@ def _walk_multiway(page, shots, present, steps_checks=False):
     table of each setting's own best split), the address and section 4's selected node follow
     the step."""
     _drawn, tree, _fit = _expected_drawing("german_credit")
-    order = split_order(tree)
     wait_for_tree(page)
     wait_for_nodes(page, [0])  # the root alone
     if steps_checks:
         expect(page.get_by_text("Step 0: the root alone", exact=False)).to_be_visible()
-    next_button = page.get_by_role("button", name="Next split", exact=True)
     drawn = {0}
-    for k in range(1, 7):
-        next_button.click()
-        node = order[k - 1]
-        kids = list(tree.nodes[node].children)
+    for k, node, kids in _next_splits(page, tree):
         drawn |= set(kids)
         if steps_checks:
             wait_for_nodes(page, drawn)  # exactly the first k splits
@@ -480,15 +482,10 @@ def test_a_phone_fits_the_lesson_and_draws_each_steps_split(phone, app_url):
         assert m["box"]["right"] <= 390
 
         tree = _lesson_tree().tree_
-        order = split_order(tree)
         phone.get_by_text("Step through the splits", exact=False).first.click()
         wait_for_app(phone)
         wait_for_nodes(phone, [0])
-        next_button = phone.get_by_role("button", name="Next split", exact=True)
-        for k in range(1, 7):
-            next_button.click()
-            node = order[k - 1]
-            kids = list(tree.nodes[node].children)
+        for k, node, kids in _next_splits(phone, tree):
             m = _drawn_after(phone, [node, *kids])
             left, _top, right, _bottom = m["chart"]
             for i in [node, *kids]:
