@@ -16,7 +16,7 @@ import pytest
 from .conftest import ARTIFACTS, inside, overlaps, wait_for_app, wait_for_drawing
 from .test_classroom_browser import check_two_classes_presentation_readable
 from .test_curves_browser import assert_final_margins, measure_view
-from .test_present_cuts_browser import check_gain_plot_whole
+from .test_present_cuts_browser import check_gain_plot_whole, check_two_trees_text
 
 pytestmark = pytest.mark.browser
 
@@ -237,6 +237,14 @@ def test_tables_in_presentation_mode_are_large_and_hide_nothing(request, app_url
     # the same link's gain plot: nothing cut (test_present_cuts_browser.py's check, here on
     # this page load)
     check_gain_plot_whole(page)
+    # then its two trees, the section's toggle on (test_present_cuts_browser.py's
+    # test_the_two_trees_text_is_18_px_or_more, once on its own load of the link with pair_on=1)
+    toggle = page.get_by_text("Grow and compare two trees", exact=True)
+    toggle.scroll_into_view_if_needed()
+    toggle.click()
+    page.wait_for_url(re.compile(r"[?&]pair_on=1(&|$)"), timeout=120_000)
+    wait_for_app(page)
+    check_two_trees_text(page)
 
 
 def test_phone_tables_hide_nothing(request, app_url):
