@@ -3,7 +3,9 @@
 Each test opens a page, checks the figure is drawn, moves a slider with the keyboard and checks
 that the figure was re-rendered with new data, and keeps screenshots in tests/artifacts/. The
 home page's figure and cards are checked by tests/browser/test_home_browser.py; a shared link's
-exact view by AppTest (tests/app/test_curve_pages.py::test_shared_link_and_reset).
+exact view by AppTest (tests/app/test_curve_pages.py::test_shared_link_and_reset). The Two
+classes page's θ move and Figure 2 walk (:func:`check_theta_move_then_figure_2`) and some views'
+margins (:data:`MARGINS_ELSEWHERE`) are checked on other modules' loads of the same links.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ off-centered curves peak at the new θ, the θ line and its label moved) while t
 heard nothing (the address still has the old θ). Once the held messages go, the server's run
 must leave the readout, the address and the figure right for the last θ.
 
-One page session a page link (three page loads): the figure-2 link walks θ's held keys, then
+One page session a page link (three page loads): the figure-2 link (first, its readable type
+and final margins, once other modules' loads of the same link) walks θ's held keys, then
 quick presses, then the p cursor; the β link walks β's held keys, then one more β press's
 colour and dash; q classes its p₁ cursor. Each step starts from the page as the step before
 left it, settled (the server's run for the last value over).
