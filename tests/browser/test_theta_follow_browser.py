@@ -6,7 +6,8 @@ off-centered curves peak at the new θ, the θ line and its label moved) while t
 heard nothing (the address still has the old θ). Once the held messages go, the server's run
 must leave the readout, the address and the figure right for the last θ.
 
-One page session a page link (three page loads): the figure-2 link walks θ's held keys, then
+One page session a page link (three page loads): the figure-2 link (first, its readable type
+and final margins, once other modules' loads of the same link) walks θ's held keys, then
 quick presses, then the p cursor; the β link walks β's held keys, then one more β press's
 colour and dash; q classes its p₁ cursor. Each step starts from the page as the step before
 left it, settled (the server's run for the last value over).
@@ -22,7 +23,9 @@ import pytest
 from offcenter.app.curve_pages import PRESETS, TWO_CLASS_SCHEMA, page_specs
 from offcenter.measures.curves import binary_values_at
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, wait_for_app, wait_for_drawing
+from .test_classroom_browser import check_fig2_readable
+from .test_curves_browser import assert_final_margins
 
 pytestmark = pytest.mark.browser
 
@@ -77,7 +80,17 @@ def _readout(page) -> dict[str, float]:
 
 
 def test_arrow_keys_redraw_the_figure_before_the_server_hears(page, app_url):
+    """First, on this load of the paper's Fig. 2 link (presentation mode off, θ at its default
+    0.2), the checks of two tests that once opened the same link on their own loads of a
+    1400x1000 page (the page's websocket is not held yet): Figure 2 readable at 14 px
+    (test_classroom_browser.py's test_two_classes_normal_readable_animated_and_clicked, its last
+    load) and drawn with its final margins (test_curves_browser.py's
+    test_two_classes_figure_is_drawn_with_its_final_margins, one of its views)."""
     _open(page, app_url + FIG2)
+    wait_for_drawing(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    check_fig2_readable(page, "0", 14)
+    assert_final_margins(page, FIG2.split("?", 1)[1] + "&present=false")
     x, n_server, label = page.evaluate(PEAK)
     assert x == pytest.approx(0.2) and label == "θ = 0.2"
     assert n_server > 101  # the server's fine grid
