@@ -102,6 +102,22 @@ def _check_readable(page, index: int, least: float) -> dict:
     return geo
 
 
+# The figure's final margins (after Plotly's automargin) against the layout's own.
+_MARGINS = (
+    "() => { const g = document.querySelector('.js-plotly-plot'); const z = g._fullLayout._size;"
+    " return [z.l, z.b, g.layout.margin.l, g.layout.margin.b]; }"
+)
+
+
+def assert_final_margins(page, query: str) -> None:
+    """The first figure of a Two classes page showing ``query``'s view: its final left and
+    bottom margins (after Plotly's automargin) are the layout's own."""
+    page.wait_for_selector(".js-plotly-plot .scatterlayer .trace")
+    wait_for_drawing(page)
+    final_l, final_b, preset_l, preset_b = page.evaluate(_MARGINS)
+    assert (final_l, final_b) == (preset_l, preset_b), query
+
+
 def _two_classes_readable(page, present: str, least: float) -> None:
     """The Two classes page of ``present`` (just opened): readable figure, the readout beside
     it and visible without scrolling (normal) or under it (presentation: the figure takes the
@@ -133,7 +149,7 @@ def test_two_classes_normal_readable_animated_and_clicked(page, app_url):
     took its own load of ``/Two_classes``. The paper's Fig. 2 link, readable, is checked on
     test_theta_follow_browser.py's load of the same link
     (test_arrow_keys_redraw_the_figure_before_the_server_hears)."""
-    from .test_curves_browser import assert_final_margins, check_theta_move_then_figure_2
+    from .test_curves_browser import check_theta_move_then_figure_2  # (it imports this module)
 
     sent: list[str] = []
 

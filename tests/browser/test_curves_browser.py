@@ -15,7 +15,8 @@ import re
 import pytest
 
 from .conftest import ARTIFACTS, inside, overlaps, screenshot, wait_for_app, wait_for_drawing
-from .test_classroom_browser import check_fig2_readable, check_ternary_view
+from .test_classroom_browser import assert_final_margins, check_fig2_readable, check_ternary_view
+from .test_theta_follow_browser import check_q_classes_p1_cursor_follows, open_held
 
 pytestmark = pytest.mark.browser
 
@@ -103,21 +104,7 @@ def check_theta_move_then_figure_2(page) -> None:
     _shot_plot(page, 1, "curves_two_classes_fig2_second_derivative_plot")
 
 
-# The figure's final margins (after Plotly's automargin) against the layout's own.
-_MARGINS = (
-    "() => { const g = document.querySelector('.js-plotly-plot'); const z = g._fullLayout._size;"
-    " return [z.l, z.b, g.layout.margin.l, g.layout.margin.b]; }"
-)
 _FIG2 = "measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
-
-
-def assert_final_margins(page, query: str) -> None:
-    """The first figure of a Two classes page showing ``query``'s view: its final left and
-    bottom margins (after Plotly's automargin) are the layout's own."""
-    page.wait_for_selector(".js-plotly-plot .scatterlayer .trace")
-    wait_for_drawing(page)
-    final_l, final_b, preset_l, preset_b = page.evaluate(_MARGINS)
-    assert (final_l, final_b) == (preset_l, preset_b), query
 
 
 #: The views whose margins are checked on another test's load of the same link (each with
@@ -157,13 +144,17 @@ def test_two_classes_figure_is_drawn_with_its_final_margins(page, app_url):
 
 
 def test_q_classes_slider_and_tabs(page, app_url):
-    page.goto(app_url + "/Q_classes")
-    wait_for_app(page)
+    # opened with the websocket's hold installed (off until the p1 check turns it on)
+    open_held(page, app_url + "/Q_classes")
     _no_exception(page)
     page.wait_for_selector(".js-plotly-plot")
-    before = _first_trace_y(page)
     screenshot(page, "curves_q_classes_slice")
-    _move_slider(page, "p1 cursor on the slice", 5)
+    # the p1 cursor follows its slider before the server hears (0.5 to 0.53: once
+    # test_theta_follow_browser.py's test_the_q_classes_p1_cursor_follows_its_slider_before_
+    # the_server_hears, on its own load of /Q_classes), then two presses more to 0.55 (once
+    # five from 0.5)
+    check_q_classes_p1_cursor_follows(page)
+    _move_slider(page, "p1 cursor on the slice", 2)
     page.wait_for_url("**cursor=0.55*")
     _no_exception(page)
     # lazy tabs: a tab's figures are drawn when it is opened, and only its own

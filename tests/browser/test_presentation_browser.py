@@ -14,8 +14,8 @@ import re
 import pytest
 
 from .conftest import ARTIFACTS, inside, overlaps, wait_for_app, wait_for_drawing
-from .test_classroom_browser import check_two_classes_presentation_readable
-from .test_curves_browser import assert_final_margins, measure_view
+from .test_classroom_browser import assert_final_margins, check_two_classes_presentation_readable
+from .test_curves_browser import measure_view
 from .test_present_cuts_browser import check_gain_plot_whole, check_two_trees_text
 
 pytestmark = pytest.mark.browser
