@@ -128,6 +128,35 @@ class WilcoxonResult(NamedTuple):
     n: int  # number of non-zero differences
 
 
+def _sign_flip_pvalue(ranks: np.ndarray, w_plus: float) -> float:
+    """Two-sided p-value of W+ = ``w_plus`` over the 2^n sign flips of the ranks: the number
+    :func:`scipy.stats.permutation_test` gives for the statistic W+ (``permutation_type="samples"``,
+    exact: every flip), to the last bit (tests/evaluation compares them).
+
+    The null distribution is the 2^n subset sums of the ranks (a 0/1 matrix of the subsets times
+    the ranks); average ranks are multiples of 1/2, so every sum is exact, and so are scipy's
+    comparisons (its tolerance, 100 eps times W+, is below the 1/2 between two sums) and counts:
+    ``p = min(1, 2 min(#{sums <= W+}, #{sums >= W+}) / 2^n)``, computed as scipy computes it.
+    scipy builds the 2^n flips as a list of Python tuples (about 20 ms for 13 ranks); this takes
+    well under a millisecond.
+
+    >>> r = np.array([1.5, 1.5, 3.0, 4.0])
+    >>> w = 1.5 + 3.0
+    >>> p = _sign_flip_pvalue(r, w)
+    >>> res = stats.permutation_test(
+    ...     (np.array([1.0, -1.0, 2.0, -3.0]),), lambda x, axis: np.sum((x > 0) * r, axis=axis),
+    ...     vectorized=True, permutation_type="samples", axis=-1)
+    >>> p == float(res.pvalue), p
+    (True, 1.0)
+    """
+    n = ranks.size
+    subsets = (np.arange(2**n)[:, None] >> np.arange(n)) & 1
+    sums = subsets.astype(float) @ ranks
+    less = np.count_nonzero(sums <= w_plus) / float(2**n)
+    greater = np.count_nonzero(sums >= w_plus) / float(2**n)
+    return float(np.clip(min(less, greater) * 2, 0.0, 1.0))
+
+
 def wilcoxon_signed_rank(d, tol: float = TIE_TOLERANCE) -> WilcoxonResult:
     """Two-sided Wilcoxon signed-rank test of paired differences ``d`` (median 0 under H0).
 
@@ -136,9 +165,11 @@ def wilcoxon_signed_rank(d, tol: float = TIE_TOLERANCE) -> WilcoxonResult:
     :func:`scipy.stats.wilcoxon` with its defaults (see the module notes). In one case the same
     number is computed by a faster route: with tied absolute differences and at most 13 of them,
     scipy runs an exhaustive permutation test of the signs whose statistic is not vectorized
-    (seconds per call); here :func:`scipy.stats.permutation_test` runs the same test with a
-    vectorized statistic (W+ = the sum of the ranks of the positive differences, the ranks being
-    fixed by the absolute values). With no non-zero difference the p-value is 1.
+    (seconds per call); here the same test, the one :func:`scipy.stats.permutation_test` runs
+    with a vectorized statistic (W+ = the sum of the ranks of the positive differences, the ranks
+    being fixed by the absolute values), is counted over the 2^n subset sums of the ranks
+    (:func:`_sign_flip_pvalue`: permutation_test's number to the last bit, without its list of
+    2^n flips). With no non-zero difference the p-value is 1.
 
     Examples
     --------
@@ -157,15 +188,8 @@ def wilcoxon_signed_rank(d, tol: float = TIE_TOLERANCE) -> WilcoxonResult:
     tied = np.unique(np.abs(d)).size < n
     if tied and n <= _EXHAUSTIVE_MAX:
         w_plus = float(np.sum(ranks[d > 0]))
-        res = stats.permutation_test(
-            (d,),
-            lambda x, axis: np.sum((x > 0) * ranks, axis=axis),
-            vectorized=True,
-            permutation_type="samples",
-            alternative="two-sided",
-            axis=-1,
-        )
-        return WilcoxonResult(min(w_plus, n * (n + 1) / 2.0 - w_plus), float(res.pvalue), n)
+        p = _sign_flip_pvalue(ranks, w_plus)
+        return WilcoxonResult(min(w_plus, n * (n + 1) / 2.0 - w_plus), p, n)
     res = stats.wilcoxon(d)
     return WilcoxonResult(float(res.statistic), float(res.pvalue), n)
 
@@ -400,28 +424,59 @@ def holm_versus_control(mean_ranks, n: int, control: int) -> dict:
 ROPE = 0.01
 
 
-def _bootstrap_ci(d: np.ndarray, statistic, confidence: float, n_resamples: int, seed: int):
-    """``statistic`` of the differences and its BCa bootstrap interval (percentile if BCa fails)."""
-    value = float(statistic(d))
-    if d.size < 3 or np.ptp(d) == 0:
-        return value, value, value
-    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", stats.DegenerateDataWarning)
-        res = stats.bootstrap(
-            (d,),
-            statistic,
-            confidence_level=confidence,
-            n_resamples=n_resamples,
-            method="BCa",
-            rng=np.random.default_rng(seed),
-        )
-    lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
-    if not (np.isfinite(lo) and np.isfinite(hi)):  # BCa degenerate: the percentile interval
-        rng = np.random.default_rng(seed)
-        boots = statistic(rng.choice(d, size=(n_resamples, d.size)), axis=1)
-        a = (1 - confidence) / 2
-        lo, hi = (float(v) for v in np.quantile(boots, [a, 1 - a]))
-    return value, lo, hi
+#: Rows of differences given to one :func:`scipy.stats.bootstrap` call (its resamples of 16 rows
+#: of 41 differences hold 6.6 million numbers, 52 MB).
+_BOOTSTRAP_ROWS = 16
+
+
+def _bootstrap_cis(rows, statistic, confidence: float, n_resamples: int, seed: int) -> list:
+    """``statistic`` of each row of differences and its BCa bootstrap interval (percentile if BCa
+    fails): a list of ``(value, low, high)``, one per row (NaN-free 1-D arrays).
+
+    The rows of one length go through one :func:`scipy.stats.bootstrap` call, as the rows of a
+    2-D sample (``axis=-1``, the statistic vectorised): scipy draws the resampled indices once for
+    all the rows, and a generator seeded with ``seed`` draws the same indices for every call
+    with that length, so each row's interval is, to the last bit, the one a call of its own
+    gives (tests/studies/test_study_statistics.py compares them); the BCa jackknife and the
+    quantiles are taken row by row. That needs a statistic whose value on a row does not depend
+    on the array around it, as an order statistic (:func:`_median`); a mean's sum may round
+    differently in a 3-D array, so give a mean one row at a time (one row is the 1-D sample of
+    a call of its own). Batched, the study's report (about ten settings a comparison) draws
+    the 9,999 x n indices once a comparison instead of once a setting.
+    """
+    out: list = [None] * len(rows)
+    by_length: dict[int, list[int]] = {}
+    for j, d in enumerate(rows):
+        value = float(statistic(d))
+        out[j] = (value, value, value)
+        if d.size >= 3 and np.ptp(d) != 0:
+            by_length.setdefault(d.size, []).append(j)
+    for idx in by_length.values():
+        for start in range(0, len(idx), _BOOTSTRAP_ROWS):
+            part = idx[start : start + _BOOTSTRAP_ROWS]
+            with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+                res = stats.bootstrap(
+                    (np.stack([rows[j] for j in part]) if len(part) > 1 else rows[part[0]],),
+                    statistic,
+                    vectorized=True,
+                    axis=-1,
+                    confidence_level=confidence,
+                    n_resamples=n_resamples,
+                    method="BCa",
+                    rng=np.random.default_rng(seed),
+                )
+            lows = np.atleast_1d(res.confidence_interval.low)
+            highs = np.atleast_1d(res.confidence_interval.high)
+            for j, lo, hi in zip(part, lows.tolist(), highs.tolist(), strict=True):
+                if not (np.isfinite(lo) and np.isfinite(hi)):  # BCa degenerate: the percentile
+                    d = rows[j]
+                    rng = np.random.default_rng(seed)
+                    boots = statistic(rng.choice(d, size=(n_resamples, d.size)), axis=1)
+                    a = (1 - confidence) / 2
+                    lo, hi = (float(v) for v in np.quantile(boots, [a, 1 - a]))
+                out[j] = (out[j][0], float(lo), float(hi))
+    return out
 
 
 def _median(x, axis: int = -1):
@@ -454,7 +509,7 @@ def median_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, s
     d = _differences(d)
     if d.size == 0:
         return math.nan, math.nan, math.nan
-    return _bootstrap_ci(d, _median, confidence, n_resamples, seed)
+    return _bootstrap_cis([d], _median, confidence, n_resamples, seed)[0]
 
 
 def mean_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, seed: int = 0):
@@ -472,7 +527,7 @@ def mean_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, see
     d = _differences(d)
     if d.size == 0:
         return math.nan, math.nan, math.nan
-    return _bootstrap_ci(d, np.mean, confidence, n_resamples, seed)
+    return _bootstrap_cis([d], np.mean, confidence, n_resamples, seed)[0]
 
 
 def bayesian_signed_rank(x, y, rope: float = ROPE, seed: int = 0, nsamples: int = 10000):
@@ -522,6 +577,24 @@ def _dirichlet_draws(seed: int, size: int, prior: float, nsamples: int) -> np.nd
     return draws
 
 
+@functools.cache
+def _blas_controller():
+    """threadpoolctl's controller of the BLAS libraries loaded (found once: ~10 ms)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _one_blas_thread():
+    """A context in which the BLAS runs on one thread.
+
+    The signed-rank test's matrix products (10,000 draws x ~42 weights by 42 x 42) are too small
+    for threads: OpenBLAS's threads spent about four times the CPU of one thread on them, most of
+    it waiting for each other, and took it from the other processes of a busy machine.
+    """
+    return _blas_controller().limit(limits=1, user_api="blas")
+
+
 def _signed_rank_probs(x, y, rope: float, nsamples: int, seed: int, prior: float = 0.5):
     r"""``baycomp.SignedRankTest.probs(x, y, rope, nsamples=..., random_state=seed)``, the same
     numbers without its Python loop over the draws (baycomp 1.0.3 spends about 0.15 s a call; the
@@ -534,7 +607,9 @@ def _signed_rank_probs(x, y, rope: float, nsamples: int, seed: int, prior: float
     The masses are computed as matrix products; a draw whose two largest masses lie within
     1e-9 of each other (where the order of a floating-point sum could decide its winner) is
     computed again as baycomp does (``np.sum`` of the outer product times :math:`B`), so the
-    winners, and the three probabilities, are baycomp's exactly (tests/evaluation compares them).
+    winners, and the three probabilities, are baycomp's exactly (tests/studies compares them).
+    The products run on one BLAS thread (:func:`_one_blas_thread`): the same winners, at a
+    quarter of the CPU.
     """
     diff = np.hstack(([0.0], y - x))
     sums = diff[:, None] + diff[None, :]
@@ -544,18 +619,22 @@ def _signed_rank_probs(x, y, rope: float, nsamples: int, seed: int, prior: float
 
     below, above = heaviside(-sums, 2 * rope), heaviside(sums, 2 * rope)
     draws = _dirichlet_draws(seed, diff.size, prior, nsamples)
-    masses = np.empty((nsamples, 3))
-    masses[:, 0] = ((draws @ below) * draws).sum(axis=1)
-    masses[:, 2] = ((draws @ above) * draws).sum(axis=1)
-    masses[:, 1] = -masses[:, 0] - masses[:, 2] + 1
-    top = np.sort(masses, axis=1)
-    close = np.flatnonzero(top[:, 2] - top[:, 1] < 1e-9)
+    masses = np.empty((3, nsamples))  # left, inside, right of the ROPE: one row each
+    with _one_blas_thread():
+        masses[0] = ((draws @ below) * draws).sum(axis=1)
+        masses[2] = ((draws @ above) * draws).sum(axis=1)
+    masses[1] = -masses[0] - masses[2] + 1
+    left, mid, right = masses
+    # the largest and the second largest of the three (exact: comparisons, no sort)
+    first = np.maximum(np.maximum(left, mid), right)
+    second = np.maximum(np.minimum(left, mid), np.minimum(np.maximum(left, mid), right))
+    close = np.flatnonzero(first - second < 1e-9)
     for i in close:  # baycomp's own sums, for the draws a rounding could decide
         outer = np.outer(draws[i], draws[i])
-        masses[i, 0] = np.sum(outer * below)
-        masses[i, 2] = np.sum(outer * above)
-        masses[i, 1] = -masses[i, 0] - masses[i, 2] + 1
-    winners = np.argmax(masses, axis=1)
+        masses[0, i] = np.sum(outer * below)
+        masses[2, i] = np.sum(outer * above)
+        masses[1, i] = -masses[0, i] - masses[2, i] + 1
+    winners = np.argmax(masses, axis=0)
     return np.bincount(winners, minlength=3) / nsamples
 
 
@@ -577,7 +656,8 @@ def paired_versus_control(
       Unlike the z-test on average ranks, its outcome for one setting does not depend on which
       other settings are in the pool (Benavoli, Corani and Mangili, JMLR 17, 2016);
     - effect sizes: mean and median difference, a bootstrap 95 % CI of the median
-      (:func:`median_difference_ci`);
+      (:func:`median_difference_ci`'s numbers; the settings' intervals come from one
+      :func:`scipy.stats.bootstrap` call, :func:`_bootstrap_cis`);
     - wins / ties / losses over the data sets (ties: ``|d| <= 1e-12``);
     - the Bayesian signed-rank test with a ROPE (:func:`bayesian_signed_rank`): P(better),
       P(equivalent), P(worse) (NaN with ``bayes=False``, for speed).
@@ -601,16 +681,20 @@ def paired_versus_control(
         "p", "p_better", "p_rope", "p_worse", "n",
     ]  # fmt: skip
     out = {n: np.full(k, np.nan) for n in names}
-    for i in range(k):
-        if i == control:
-            continue
+    others = [i for i in range(k) if i != control]
+    diffs = {}
+    for i in others:
         d = a[:, i] - a[:, control]
-        d = d[~np.isnan(d)]
+        diffs[i] = d[~np.isnan(d)]
+    # the medians' intervals of all the settings at once (median_difference_ci's numbers)
+    filled = [i for i in others if diffs[i].size]
+    cis = _bootstrap_cis([diffs[i] for i in filled], _median, 0.95, 9999, seed)
+    for i, ci in zip(filled, cis, strict=True):
+        out["median_diff"][i], out["ci_low"][i], out["ci_high"][i] = ci
+    for i in others:
+        d = diffs[i]
         out["n"][i] = d.size
         out["mean_diff"][i] = float(d.mean()) if d.size else np.nan
-        out["median_diff"][i], out["ci_low"][i], out["ci_high"][i] = median_difference_ci(
-            d, seed=seed
-        )
         w, t, l_ = wins_ties_losses(d, np.zeros_like(d))
         out["wins"][i], out["ties"][i], out["losses"][i] = w, t, l_
         out["p"][i] = wilcoxon_signed_rank(d).pvalue if d.size else np.nan

@@ -1,8 +1,11 @@
 """Classroom mode in a real Chromium: presentation type, phone width, a click that sets the p
 cursor, and the theta animation that runs in the browser without a server rerun.
 
-The normal Two classes page is opened once for its type, its animation and its click (one
-walk). The tests' pages are the session's lent tabs (tests/browser/conftest.py's ``page`` and
+The normal Two classes page is opened once for its type, its animation, its click, and the
+curve module's θ move and Figure 2 walk (one walk). Some of this module's checks run on other
+modules' loads of the same links: the Two classes page and the ternary in presentation mode at
+1400x900 (test_presentation_browser.py, test_curves_browser.py), the paper's Fig. 2 link
+(test_theta_follow_browser.py). The tests' pages are the session's lent tabs (tests/browser/conftest.py's ``page`` and
 ``phone``); each test opens its own addresses, so none depends on another's state.
 
 Screenshots go to tests/artifacts/classroom_*.png (1400x1000 normal and presentation, 390x844).
@@ -99,6 +102,22 @@ def _check_readable(page, index: int, least: float) -> dict:
     return geo
 
 
+# The figure's final margins (after Plotly's automargin) against the layout's own.
+_MARGINS = (
+    "() => { const g = document.querySelector('.js-plotly-plot'); const z = g._fullLayout._size;"
+    " return [z.l, z.b, g.layout.margin.l, g.layout.margin.b]; }"
+)
+
+
+def assert_final_margins(page, query: str) -> None:
+    """The first figure of a Two classes page showing ``query``'s view: its final left and
+    bottom margins (after Plotly's automargin) are the layout's own."""
+    page.wait_for_selector(".js-plotly-plot .scatterlayer .trace")
+    wait_for_drawing(page)
+    final_l, final_b, preset_l, preset_b = page.evaluate(_MARGINS)
+    assert (final_l, final_b) == (preset_l, preset_b), query
+
+
 def _two_classes_readable(page, present: str, least: float) -> None:
     """The Two classes page of ``present`` (just opened): readable figure, the readout beside
     it and visible without scrolling (normal) or under it (presentation: the figure takes the
@@ -117,17 +136,21 @@ def _two_classes_readable(page, present: str, least: float) -> None:
     _shot(page, f"two_classes_fig1_present{present}")
 
 
-def _fig2_readable(page, app_url, present: str, least: float) -> None:
-    """The paper's Fig. 2 link of ``present``: readable too."""
-    _open(page, f"{app_url}/Two_classes?present={present}&{FIG2}")
-    _check_readable(page, 0, least)
-    _shot(page, f"two_classes_fig2_present{present}")
-
-
 def test_two_classes_normal_readable_animated_and_clicked(page, app_url):
-    """One walk on the normal Two classes page: readable (type of 14 px at least, dark, legend
-    clear, readout beside); Play animates θ in the browser without a server rerun; with the
-    animation off again, a click on the plot sets the p cursor; then Fig. 2, readable."""
+    """One walk on the normal Two classes page (``present=0``, theta at its default 0.2: the
+    page of ``/Two_classes``): drawn with its final margins and Figure 1's wrapped title;
+    readable (type of 14 px at least, dark, legend clear, readout beside); Play animates θ in
+    the browser without a server rerun; with the animation off again, a click on the plot sets
+    the p cursor; then θ moved with the keyboard (0.2 to 0.3) re-renders the figure, and the
+    Figure 2 button, its derivatives and the second derivative. Once two tests on two loads of
+    the same page: test_curves_browser.py's
+    test_two_classes_slider_rerenders_then_figure_2_and_derivatives (its margins, title, θ move
+    and Figure 2 walk: :func:`~tests.browser.test_curves_browser.check_theta_move_then_figure_2`)
+    took its own load of ``/Two_classes``. The paper's Fig. 2 link, readable, is checked on
+    test_theta_follow_browser.py's load of the same link
+    (test_arrow_keys_redraw_the_figure_before_the_server_hears)."""
+    from .test_curves_browser import check_theta_move_then_figure_2  # (it imports this module)
+
     sent: list[str] = []
 
     def on_frame(payload):
@@ -138,6 +161,11 @@ def test_two_classes_normal_readable_animated_and_clicked(page, app_url):
 
     page.on("websocket", on_ws)  # (removed when the test ends: conftest.SharedPage)
     _open(page, f"{app_url}/Two_classes?present=0")
+    # the default view (theta=0.2, presentation off) laid out once with its final margins
+    assert_final_margins(page, "theta=0.2&present=false")
+    # the thumbnail's title is wrapped in two lines (two SVG text spans)
+    assert page.get_by_text("Fig. 1. Off-centered,").count() >= 1
+    assert page.get_by_text("asymmetric and Shannon's entropies").count() >= 1
     _two_classes_readable(page, "0", 14)
     _play_animates_theta_without_a_server_rerun(page, sent)
     page.get_by_text("Animate θ").click()  # the animation off: the page as it opened
@@ -145,13 +173,23 @@ def test_two_classes_normal_readable_animated_and_clicked(page, app_url):
     page.wait_for_function("() => !document.querySelector('.js-plotly-plot .updatemenu-button')")
     wait_for_drawing(page)
     _click_on_the_plot_sets_the_cursor(page)
-    _fig2_readable(page, app_url, "0", 14)
+    check_theta_move_then_figure_2(page)
 
 
-def test_two_classes_presentation_readable(page, app_url):
-    _open(page, f"{app_url}/Two_classes?present=1")
+def check_two_classes_presentation_readable(page) -> None:
+    """The Two classes page of ``/Two_classes?present=1`` just opened on a 1400 px wide page:
+    readable at 20 px, the readout under the figure. Once test_two_classes_presentation_
+    readable's first load (1400x1000); checked on test_presentation_browser.py's load of the
+    same link at 1400x900 (the figure's height is fixed in px and its width is the main area's:
+    the same figure)."""
     _two_classes_readable(page, "1", 20)
-    _fig2_readable(page, app_url, "1", 20)
+
+
+def check_fig2_readable(page, present: str, least: float) -> None:
+    """The paper's Fig. 2 link of ``present`` just opened (``/Two_classes?present=...`` and
+    Figure 2's settings, theta at its default 0.2): readable too."""
+    _check_readable(page, 0, least)
+    _shot(page, f"two_classes_fig2_present{present}")
 
 
 @pytest.mark.parametrize("present, least", [("0", 14), ("1", 20)])
@@ -187,19 +225,16 @@ def test_q_classes_ten_classes_readable(page, app_url, present, least):
         assert eb["x"] + eb["width"] <= sb["x"] + sb["width"] + 1
 
 
-def test_ternary_view(page, app_url):
-    """In presentation mode; with it off (1400x1000, the ternary of the q classes page's
-    default link) on test_curves_browser.py's test_q_classes_slider_and_tabs's load of
-    /Q_classes (:func:`check_ternary_view`; the p1 cursor it moved first is not drawn on the
-    ternary)."""
-    _open(page, f"{app_url}/Q_classes?present=1")
-    page.get_by_role("tab", name="Ternary view (q = 3)").click()
-    check_ternary_view(page, "1")
-
-
 def check_ternary_view(page, present: str) -> None:
-    """The ternary tab just clicked on a 1400x1000 page of ``present``: its annotations
-    (θ's maximum among them) at 20 px and more in presentation mode, 14 px and more without."""
+    """The ternary tab just opened on a 1400 px wide page of ``present``: its annotations
+    (θ's maximum among them) at 20 px and more in presentation mode, 14 px and more without.
+    Once test_ternary_view, on its own loads of ``/Q_classes?present=1`` and ``?present=0``
+    (1400x1000, the tab clicked): with presentation mode off on test_curves_browser.py's
+    test_q_classes_slider_and_tabs's load of ``/Q_classes`` (its tab clicked; the p1 cursor it
+    moved first is not drawn on the ternary), on at 1400x900 on
+    test_figure_text_whole_and_clear_of_the_toolbar[ternary-projector]'s load of
+    ``/Q_classes?present=1&tab=ternary`` (the figure's height is fixed in px and its width is
+    the main area's: the same figure)."""
     page.wait_for_selector(".js-plotly-plot .contourlayer")
     wait_for_drawing(page)
     index = page.evaluate(

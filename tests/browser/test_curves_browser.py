@@ -3,15 +3,20 @@
 Each test opens a page, checks the figure is drawn, moves a slider with the keyboard and checks
 that the figure was re-rendered with new data, and keeps screenshots in tests/artifacts/. The
 home page's figure and cards are checked by tests/browser/test_home_browser.py; a shared link's
-exact view by AppTest (tests/app/test_curve_pages.py::test_shared_link_and_reset).
+exact view by AppTest (tests/app/test_curve_pages.py::test_shared_link_and_reset). The Two
+classes page's θ move and Figure 2 walk (:func:`check_theta_move_then_figure_2`) and some views'
+margins (:data:`MARGINS_ELSEWHERE`) are checked on other modules' loads of the same links.
 """
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .conftest import ARTIFACTS, inside, overlaps, screenshot, wait_for_app, wait_for_drawing
-from .test_classroom_browser import check_ternary_view
+from .test_classroom_browser import assert_final_margins, check_fig2_readable, check_ternary_view
+from .test_theta_follow_browser import check_q_classes_p1_cursor_follows, open_held
 
 pytestmark = pytest.mark.browser
 
@@ -59,26 +64,18 @@ def _move_slider(page, label_start: str, presses: int, key: str = "ArrowRight") 
     wait_for_app(page)
 
 
-def test_two_classes_slider_rerenders_then_figure_2_and_derivatives(page, app_url):
-    """Figure 1: drawn with its final margins, theta moved with the keyboard and the figure
-    re-rendered; then, on the same load (at theta 0.3), Figure 2, its derivatives and the
-    second derivative (once test_two_classes_figure_2_and_derivatives, on its own load of the
-    same page: the theta move does not touch what it checks)."""
-    page.goto(app_url + "/Two_classes")
-    wait_for_app(page)
-    _no_exception(page)
-    page.wait_for_selector(".js-plotly-plot")
-    # the default view (theta=0.2, presentation off) laid out once with its final margins
-    # (test_two_classes_figure_is_drawn_with_its_final_margins: the other views)
-    _assert_final_margins(page, "theta=0.2&present=false")
-    # the thumbnail's title is wrapped in two lines (two SVG text spans)
-    assert page.get_by_text("Fig. 1. Off-centered,").count() >= 1
-    assert page.get_by_text("asymmetric and Shannon's entropies").count() >= 1
+def check_theta_move_then_figure_2(page) -> None:
+    """On the normal Two classes page at theta 0.2 (figure 1, the animation off): theta moved
+    from 0.20 to 0.30 with the keyboard re-renders the figure; then Figure 2, its derivatives
+    and the second derivative. Once test_two_classes_slider_rerenders_then_figure_2_and_
+    derivatives, on its own load of ``/Two_classes``: walked on test_classroom_browser.py's
+    test_two_classes_normal_readable_animated_and_clicked's load of the same page (after its
+    click set the p cursor to 0.7, which neither the θ move nor Figure 2 reads)."""
     before = _first_trace_y(page)
     screenshot(page, "curves_two_classes_fig1")
     # move theta from 0.20 to 0.30 with the keyboard
     _move_slider(page, "θ: the off-centering point", 10)
-    page.wait_for_url("**theta=0.3")
+    page.wait_for_url(re.compile(r"[?&]theta=0\.3(&|$)"))
     wait_for_app(page)
     assert before
     page.wait_for_function(_CHANGED, arg=before)
@@ -107,44 +104,57 @@ def test_two_classes_slider_rerenders_then_figure_2_and_derivatives(page, app_ur
     _shot_plot(page, 1, "curves_two_classes_fig2_second_derivative_plot")
 
 
-# The figure's final margins (after Plotly's automargin) against the layout's own.
-_MARGINS = (
-    "() => { const g = document.querySelector('.js-plotly-plot'); const z = g._fullLayout._size;"
-    " return [z.l, z.b, g.layout.margin.l, g.layout.margin.b]; }"
-)
 _FIG2 = "measures=daroczy,rank_diversity,asymmetric&version=oc&beta=0&betas=0.5,1,2,5&rho=0"
 
 
-def _assert_final_margins(page, query: str) -> None:
-    page.wait_for_selector(".js-plotly-plot .scatterlayer .trace")
-    wait_for_drawing(page)
-    final_l, final_b, preset_l, preset_b = page.evaluate(_MARGINS)
-    assert (final_l, final_b) == (preset_l, preset_b), query
+#: The views whose margins are checked on another test's load of the same link (each with
+#: :func:`assert_final_margins`): the default view with presentation mode off on
+#: test_classroom_browser.py's normal walk (``/Two_classes?present=0``, 1400x1000), on
+#: at 1400x900 on test_presentation_browser.py's tables test (``/Two_classes?present=1``);
+#: Figure 2's with it off on test_theta_follow_browser.py's first load (1400x1000), on by
+#: test_figure_text_whole_and_clear_of_the_toolbar[fig2-projector] (1400x900). (A curve
+#: figure's height is fixed in px and its width is the main area's, the same at 1400x900 and
+#: 1400x1000: the same figure.)
+MARGINS_ELSEWHERE = (
+    "theta=0.2&present=false",
+    "theta=0.2&present=true",
+    f"{_FIG2}&present=false",
+    f"{_FIG2}&present=true",
+)
 
 
 def test_two_classes_figure_is_drawn_with_its_final_margins(page, app_url):
     """The curves figure's preset left and bottom margins are the ones Plotly's automargin
     computes in this browser: the new figure of each theta move is laid out once, not redrawn
     for its axes (offcenter.viz.curves.AXIS_MARGINS). Each view with presentation mode off and
-    on; the default view with it off is checked on test_two_classes_slider_rerenders_then_figure_2_and_derivatives's load."""
-    for present in ("false", "true"):
-        for query in ("theta=0.2", _FIG2, "measures=gini&version=raw"):
-            query = f"{query}&present={present}"
-            if query == "theta=0.2&present=false":
-                continue  # test_two_classes_slider_rerenders_then_figure_2_and_derivatives
-            page.goto(f"{app_url}/Two_classes?{query}")
-            wait_for_app(page)
-            _assert_final_margins(page, query)
+    on; the default view's and Figure 2's on other tests' loads (:data:`MARGINS_ELSEWHERE`).
+    Here the Gini view: opened with presentation mode off, then switched on by the sidebar's
+    toggle (the link then says ``present=1``; once a second load of the link with
+    ``present=true``)."""
+    query = "measures=gini&version=raw&present=false"
+    page.goto(f"{app_url}/Two_classes?{query}")
+    wait_for_app(page)
+    assert_final_margins(page, query)
+    page.locator("[data-testid='stSidebar']").get_by_text("Presentation mode").click()
+    wait_for_app(page)
+    page.wait_for_url(re.compile(r"[?&]present=1(&|$)"))
+    assert "measures=gini" in page.url and "version=raw" in page.url, page.url
+    _no_exception(page)
+    assert_final_margins(page, "measures=gini&version=raw&present=true")
 
 
 def test_q_classes_slider_and_tabs(page, app_url):
-    page.goto(app_url + "/Q_classes")
-    wait_for_app(page)
+    # opened with the websocket's hold installed (off until the p1 check turns it on)
+    open_held(page, app_url + "/Q_classes")
     _no_exception(page)
     page.wait_for_selector(".js-plotly-plot")
-    before = _first_trace_y(page)
     screenshot(page, "curves_q_classes_slice")
-    _move_slider(page, "p1 cursor on the slice", 5)
+    # the p1 cursor follows its slider before the server hears (0.5 to 0.53: once
+    # test_theta_follow_browser.py's test_the_q_classes_p1_cursor_follows_its_slider_before_
+    # the_server_hears, on its own load of /Q_classes), then two presses more to 0.55 (once
+    # five from 0.5)
+    check_q_classes_p1_cursor_follows(page)
+    _move_slider(page, "p1 cursor on the slice", 2)
     page.wait_for_url("**cursor=0.55*")
     _no_exception(page)
     # lazy tabs: a tab's figures are drawn when it is opened, and only its own
@@ -244,7 +254,20 @@ MEASURED_ELSEWHERE = {("fig1", "phone"), ("fig2_animated", "projector"), ("fig1"
     [(v, s) for v in VIEWS for s in SCREENS if (v, s) not in MEASURED_ELSEWHERE],
 )
 def test_figure_text_whole_and_clear_of_the_toolbar(request, app_url, view, screen):
+    """Each view's measures (:func:`measure_view`); on two views' projector loads, first, the
+    checks of tests that once opened the same link on a 1400x1000 page in presentation mode
+    (the curve figures' height is fixed in px and their width is the main area's, the same at
+    both window heights: the same figure): Figure 2's readable type and final margins
+    (test_classroom_browser.py's test_two_classes_presentation_readable, its second load;
+    test_two_classes_figure_is_drawn_with_its_final_margins's view), the ternary's annotations
+    (test_classroom_browser.py's test_ternary_view, its tab clicked on ``/Q_classes?present=1``,
+    here opened by the link's ``tab=ternary``)."""
     page = _open_measured(request, app_url, VIEWS[view], screen)
+    if (view, screen) == ("fig2", "projector"):
+        check_fig2_readable(page, "1", 20)
+        assert_final_margins(page, f"{_FIG2}&present=true")
+    elif (view, screen) == ("ternary", "projector"):
+        check_ternary_view(page, "1")
     measure_view(page, view, screen)
 
 

@@ -20,9 +20,12 @@ NAV = "[data-testid='stSidebarNav']"
 LESSON_HEAD = "h2:has-text('Lesson: four steps')"
 
 
-def test_home_page_renders(page, app_url):
-    page.goto(app_url)
-    wait_for_app(page)
+def check_home_page_renders(page) -> None:
+    """Home just opened on a 1400x1000 page: its title, text, the Figure 1 thumbnail drawn
+    (its title in two lines) and the cards of the pages. Once test_home_page_renders, on its
+    own load of Home: checked on test_lesson_step_3_opens_two_classes_on_figure_1's Home, opened
+    by the navigation (the thumbnail is the paper's Figure 1 preset, whatever θ the session
+    holds)."""
     expect(page.get_by_role("heading", name="offcenter").first).to_be_visible()
     expect(page.get_by_text("How to read these curves").first).to_be_visible()
     # the Figure 1 thumbnail is drawn (Plotly renders an SVG with one group per trace)
@@ -57,6 +60,7 @@ def test_lesson_step_3_opens_two_classes_on_figure_1(page, app_url):
     page.locator(NAV).get_by_text("Home", exact=True).click()
     page.wait_for_selector(LESSON_HEAD, timeout=90_000)  # a loaded CI machine: a slow rerun
     wait_for_app(page)
+    check_home_page_renders(page)
     for i, step in enumerate(STEPS, 1):  # generous waits: a loaded CI machine renders late
         expect(page.get_by_role("heading", name=f"{i}. {step.title}")).to_be_visible(timeout=60_000)
         expect(page.get_by_role("link", name=step.label)).to_be_visible(timeout=60_000)

@@ -2,7 +2,9 @@
 Home, then Page Down / Page Up (a clicker) and the arrow keys walk the four lesson steps, each
 opened with its link's settings, the step shown at the top of the sidebar. On the same load of
 Home, first: the lesson's steps begin on the first screen (test_lesson_screens_browser.py) and the
-Figure 1 thumbnail is whole (test_presentation_browser.py), both at 1400x900.
+Figure 1 thumbnail is whole (test_presentation_browser.py), both at 1400x900; at the first visit
+of steps 1 to 3, the step's figure whole on the first screen (test_lesson_screens_browser.py's
+:func:`check_lesson_figure`, once on its own loads of the steps' addresses).
 Screenshots: tests/artifacts/lecture_script_step{k}.png."""
 
 import re
@@ -12,7 +14,7 @@ import pytest
 from offcenter.app.lesson import STEPS, step_link
 
 from .conftest import screenshot, wait_for_app
-from .test_lesson_screens_browser import check_lesson_steps_on_first_screen
+from .test_lesson_screens_browser import check_lesson_figure, check_lesson_steps_on_first_screen
 from .test_presentation_browser import check_home_thumbnail
 
 pytestmark = pytest.mark.browser
@@ -39,11 +41,14 @@ def test_a_clicker_walks_the_lesson_from_home(projector, app_url):
     check_home_thumbnail(page)
     page.get_by_role("button", name="Start the lecture").click()
     _at_step(page, 1)
+    check_lesson_figure(page, 1)
     screenshot(page, "lecture_script_step1")
     page.keyboard.press("PageDown")  # a clicker's "next"
     _at_step(page, 2)
+    check_lesson_figure(page, 2)
     page.keyboard.press("ArrowRight")
     _at_step(page, 3)
+    check_lesson_figure(page, 3)
     screenshot(page, "lecture_script_step3")
     page.keyboard.press("PageUp")  # back
     _at_step(page, 2)

@@ -1,9 +1,11 @@
 """The lesson on a projector: at 1400x900 in presentation mode, Home's lesson steps (their
 titles and links) begin on the first screen, and each step's link opens its page with the
 step's figure whole on the first screen, without scrolling: every text of the figure inside it
-and inside the window (step 2: the ternary, its three corners and colour bar). Home's steps
-are measured on the lecture's load of Home (tests/browser/test_lecture_script_browser.py,
-:func:`check_lesson_steps_on_first_screen`).
+and inside the window (step 2: the ternary, its three corners and colour bar). Both are
+measured on tests/browser/test_lecture_script_browser.py's walk, which opens Home at 1400x900
+with ``present=1`` and then each step's page with its link
+(:func:`check_lesson_steps_on_first_screen`, :func:`check_lesson_figure`; once this module's
+own loads of Home and of each step's address): this module holds the checks, no test.
 
 Screenshots: tests/artifacts/lesson_present_*.png.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from offcenter.app.lesson import STEPS, step_link
+from offcenter.app.lesson import STEPS
 
 from .conftest import ARTIFACTS, inside, wait_for_app, wait_for_drawing
 
@@ -72,12 +74,16 @@ def check_lesson_steps_on_first_screen(page) -> None:
     page.screenshot(path=str(ARTIFACTS / "lesson_present_home.png"))
 
 
-@pytest.mark.parametrize("number", [1, 2, 3])
-def test_each_lesson_figure_is_whole_on_the_first_screen(projector, app_url, number):
-    page = projector
-    link = step_link(STEPS[number - 1], present=True)
+def check_lesson_figure(page, number: int) -> None:
+    """Step ``number``'s page (1 to 3) just opened with its link's settings in presentation mode
+    on a 1400x900 page: the step's figure whole on the first screen, without scrolling, every
+    text of it inside the figure and the window. Once test_each_lesson_figure_is_whole_on_the_
+    first_screen[1-3], each on its own load of the step's address: checked on
+    tests/browser/test_lecture_script_browser.py's walk, which opens each step's page with the
+    same link (:func:`offcenter.app.lesson.step_link`, present=1) by the lecture's Next (the
+    lecture's bar at the top of the sidebar; the main area is the link's page)."""
+    assert page.viewport_size == {"width": 1400, "height": 900}
     key = FIGURES[number]
-    page.goto(app_url + link.href)
     page.wait_for_selector(f".st-key-{key} .js-plotly-plot .main-svg", timeout=180_000)
     _settle(page)
     page.mouse.move(2, 2)  # no hover: the toolbar hides

@@ -1,8 +1,9 @@
 """Nothing cut in presentation mode at 1400x900, measured in Chromium: the Tree page's gain plot
 keeps every legend entry whole ("off-centered Shannon, θ = prior (0.65, 0.35)", in two lines)
-inside the figure, its "Divide each curve by its maximum" checkbox label is whole, and the
-animation's θ label stays inside the plot when θ reaches 0.98. The gain plot is checked on
-tests/browser/test_presentation_browser.py's load of the same link (:func:`check_gain_plot_whole`).
+inside the figure, its "Divide each curve by its maximum" checkbox label is whole, the two
+trees' text is 18 px or more, and the animation's θ label stays inside the plot when θ reaches
+0.98. The gain plot and the two trees are checked on tests/browser/test_presentation_browser.py's
+load of the same link (:func:`check_gain_plot_whole`, :func:`check_two_trees_text`).
 
 Screenshots: tests/artifacts/present_cut_*.png.
 """
@@ -82,7 +83,9 @@ def test_the_animations_theta_label_stays_in_the_plot_at_the_end(projector, app_
         "() => document.querySelector('.js-plotly-plot')._fullData.at(-1).x[0] >= 0.975",
         timeout=120_000,
     )
-    page.wait_for_timeout(800)
+    # the last frame's label drawn (was a fixed 800 ms): its text, then the drawing still
+    page.wait_for_function(f"() => ({_THETA})().text === 'θ = 0.98'", timeout=60_000)
+    wait_for_drawing(page)
     end = page.evaluate(_THETA)
     assert end["text"] == "θ = 0.98", end
     assert _across(end["label"], end["plot"]), end
@@ -103,10 +106,17 @@ _PAIR = r"""(key) => {
 }"""
 
 
-def test_the_two_trees_text_is_18_px_or_more(projector, app_url):
-    page = projector
-    page.goto(app_url + "/Tree?data=pima&setting=oc_shannon&present=1&pair_on=1")
-    wait_for_app(page)
+def check_two_trees_text(page) -> None:
+    """The Tree page's two trees (its section "Compare two trees" on), on a 1400x900 page of
+    ``/Tree?data=pima&setting=oc_shannon&present=1`` with ``pair_on=1``: their titles, legends
+    and node text at 18 px or more, each tree within the window's width. Once
+    test_the_two_trees_text_is_18_px_or_more, on its own load of that link with ``pair_on=1``:
+    checked on tests/browser/test_presentation_browser.py's load of the link, the section's
+    toggle switched on (the link then says ``pair_on=1``; the section is a fragment: the same
+    two trees)."""
+    assert page.viewport_size == {"width": 1400, "height": 900}
+    for field in ("/Tree?", "data=pima", "setting=oc_shannon", "present=1", "pair_on=1"):
+        assert field in page.url, page.url
     page.wait_for_selector(".st-key-tr_pair_chart_b .js-plotly-plot .main-svg", timeout=240_000)
     wait_for_app(page)
     for key in ("tr_pair_chart_a", "tr_pair_chart_b"):

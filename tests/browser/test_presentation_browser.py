@@ -14,8 +14,9 @@ import re
 import pytest
 
 from .conftest import ARTIFACTS, inside, overlaps, wait_for_app, wait_for_drawing
+from .test_classroom_browser import assert_final_margins, check_two_classes_presentation_readable
 from .test_curves_browser import measure_view
-from .test_present_cuts_browser import check_gain_plot_whole
+from .test_present_cuts_browser import check_gain_plot_whole, check_two_trees_text
 
 pytestmark = pytest.mark.browser
 
@@ -94,6 +95,19 @@ def _compare_with_results(page, app_url: str) -> None:
     wait_for_drawing(page)
 
 
+#: Resolves once the figure's toolbar (Plotly's modebar, which fades in 0.3 s when the mouse
+#: leaves the figure) has no running transition: shown or hidden, not half way (two frames
+#: first, for the style change of the mouse's move to start it).
+_TOOLBAR_STILL = """async (key) => {
+  const frame = () => new Promise(r => requestAnimationFrame(r));
+  await frame(); await frame();
+  const g = document.querySelector('.st-key-' + key + ' .js-plotly-plot');
+  const mb = g && g.querySelector('.modebar');
+  const end = performance.now() + 10000;  // a bound, not a settle
+  while (mb && mb.getAnimations({subtree: true}).length && performance.now() < end) await frame();
+}"""
+
+
 def _measure_figure(page, key: str) -> dict:
     for attempt in range(3):  # a rerun can replace the chart's element under the locator
         try:
@@ -105,7 +119,7 @@ def _measure_figure(page, key: str) -> dict:
             page.wait_for_timeout(1000)
     wait_for_drawing(page)
     page.mouse.move(2, 2)  # no hover: the toolbar hides on a desktop
-    page.wait_for_timeout(300)
+    page.evaluate(_TOOLBAR_STILL, key)  # (was a fixed 300 ms: its fade's length)
     geo = page.evaluate(_TEXTS, key)
     assert geo is not None, key
     return geo
@@ -175,6 +189,14 @@ def test_tables_in_presentation_mode_are_large_and_hide_nothing(request, app_url
     page = _page(request, "projector")
     least = _curve_table_size(page, app_url)
     assert least >= 17.5
+    # on this load of /Two_classes?present=1, the checks of two tests that once opened the
+    # same link on a 1400x1000 page (the figure's height is fixed in px and its width is the
+    # main area's: the same figure at 1400x900): readable at 20 px, the readout under the
+    # figure (test_classroom_browser.py's test_two_classes_presentation_readable, its first
+    # load), and the figure's final margins (test_curves_browser.py's
+    # test_two_classes_figure_is_drawn_with_its_final_margins, its view theta=0.2&present=true)
+    check_two_classes_presentation_readable(page)
+    assert_final_margins(page, "theta=0.2&present=true")
     # on this load of /Two_classes?present=1 at 1400x900, Figure 1's text measured
     # (test_curves_browser.py's test_figure_text_whole_and_clear_of_the_toolbar, once on its own
     # load of the same link on the same screen)
@@ -215,6 +237,14 @@ def test_tables_in_presentation_mode_are_large_and_hide_nothing(request, app_url
     # the same link's gain plot: nothing cut (test_present_cuts_browser.py's check, here on
     # this page load)
     check_gain_plot_whole(page)
+    # then its two trees, the section's toggle on (test_present_cuts_browser.py's
+    # test_the_two_trees_text_is_18_px_or_more, once on its own load of the link with pair_on=1)
+    toggle = page.get_by_text("Grow and compare two trees", exact=True)
+    toggle.scroll_into_view_if_needed()
+    toggle.click()
+    page.wait_for_url(re.compile(r"[?&]pair_on=1(&|$)"), timeout=120_000)
+    wait_for_app(page)
+    check_two_trees_text(page)
 
 
 def test_phone_tables_hide_nothing(request, app_url):

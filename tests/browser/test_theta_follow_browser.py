@@ -6,9 +6,11 @@ off-centered curves peak at the new θ, the θ line and its label moved) while t
 heard nothing (the address still has the old θ). Once the held messages go, the server's run
 must leave the readout, the address and the figure right for the last θ.
 
-One page session a page link (three page loads): the figure-2 link walks θ's held keys, then
-quick presses, then the p cursor; the β link walks β's held keys, then one more β press's
-colour and dash; q classes its p₁ cursor. Each step starts from the page as the step before
+One page session a page link: the figure-2 link (first, its readable type and final margins,
+once other modules' loads of the same link) walks θ's held keys, then quick presses, then the
+p cursor; the β link walks β's held keys, then one more β press's colour and dash; q classes'
+p₁ cursor is checked on test_curves_browser.py's load of ``/Q_classes``
+(:func:`check_q_classes_p1_cursor_follows`). Each step starts from the page as the step before
 left it, settled (the server's run for the last value over).
 """
 
@@ -22,7 +24,8 @@ import pytest
 from offcenter.app.curve_pages import PRESETS, TWO_CLASS_SCHEMA, page_specs
 from offcenter.measures.curves import binary_values_at
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, wait_for_app, wait_for_drawing
+from .test_classroom_browser import assert_final_margins, check_fig2_readable
 
 pytestmark = pytest.mark.browser
 
@@ -57,7 +60,9 @@ PEAK = """() => {
 }"""
 
 
-def _open(page, url):
+def open_held(page, url):
+    """Open ``url`` with :data:`HOLD` installed before the page's scripts (off until a test turns
+    it on); wait for the θ-follow figure and the app's run."""
     page.add_init_script(HOLD)
     page.goto(url)
     page.wait_for_selector(".oc-follow-figure .scatterlayer .trace", timeout=120_000)
@@ -77,7 +82,17 @@ def _readout(page) -> dict[str, float]:
 
 
 def test_arrow_keys_redraw_the_figure_before_the_server_hears(page, app_url):
-    _open(page, app_url + FIG2)
+    """First, on this load of the paper's Fig. 2 link (presentation mode off, θ at its default
+    0.2), the checks of two tests that once opened the same link on their own loads of a
+    1400x1000 page (the page's websocket is not held yet): Figure 2 readable at 14 px
+    (test_classroom_browser.py's test_two_classes_normal_readable_animated_and_clicked, its last
+    load) and drawn with its final margins (test_curves_browser.py's
+    test_two_classes_figure_is_drawn_with_its_final_margins, one of its views)."""
+    open_held(page, app_url + FIG2)
+    wait_for_drawing(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    check_fig2_readable(page, "0", 14)
+    assert_final_margins(page, FIG2.split("?", 1)[1] + "&present=false")
     x, n_server, label = page.evaluate(PEAK)
     assert x == pytest.approx(0.2) and label == "θ = 0.2"
     assert n_server > 101  # the server's fine grid
@@ -184,7 +199,7 @@ def test_beta_keys_redraw_the_curves_before_the_server_hears(page, app_url):
     from offcenter.measures.curves import binary_curves
     from offcenter.measures.settings import MeasureSetting
 
-    _open(page, app_url + BETA_URL)
+    open_held(page, app_url + BETA_URL)
     oc_name, raw_name, x, _y, n_server = page.evaluate(BETA_CURVES)
     assert (oc_name, raw_name) == ("off-centered Daroczy (β = 2)", "Daroczy (β = 2)")
     assert x == pytest.approx(0.3) and n_server > 101
@@ -240,11 +255,13 @@ def test_beta_keys_redraw_the_curves_before_the_server_hears(page, app_url):
     _beta_keys_restyle_the_curves_colour_and_dash_before_the_server_hears(page)
 
 
-def test_the_q_classes_p1_cursor_follows_its_slider_before_the_server_hears(page, app_url):
+def check_q_classes_p1_cursor_follows(page) -> None:
     """q classes: the p₁ cursor's line and label move with its slider in the browser (the same
     component as Two classes'), and its keys send one value once they rest; once sent, the link
-    and the server's figure have it."""
-    _open(page, app_url + "/Q_classes")
+    and the server's figure have it. On ``/Q_classes`` just opened by :func:`open_held` (the
+    cursor at 0.5). Once test_the_q_classes_p1_cursor_follows_its_slider_before_the_server_hears,
+    on its own load of ``/Q_classes``: checked on test_curves_browser.py's
+    test_q_classes_slider_and_tabs's load of the same link, first."""
     cursor = (
         "() => { const gd = document.querySelector('.oc-follow-figure');"
         " const label = [...gd.querySelectorAll('.annotation-text')].map((e) => e.textContent)"

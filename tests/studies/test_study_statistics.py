@@ -6,6 +6,7 @@ import gzip
 import io
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -123,6 +124,38 @@ def test_paired_versus_control_is_scipy_and_baycomp():
     assert (r["p_better"][1], r["p_rope"][1], r["p_worse"][1]) == pytest.approx(ref)
     assert bool(r["significant"][1]) == bool(r["p_holm"][1] < 0.05)
     assert r["p_better"][1] > 0.9  # the +0.02 setting
+
+
+def test_the_intervals_of_many_settings_at_once_are_each_ones_own_call():
+    """The batched bootstrap (one scipy call for the rows of one length) gives each row, to the
+    last bit, the interval of its own seeded scipy.stats.bootstrap call, on rows with ties and
+    of different lengths; a row too short or constant is its own value."""
+    rng = np.random.default_rng(5)
+    rows = [rng.normal(0.01, 0.02, 41).round(3) for _ in range(3)]
+    rows += [rng.integers(-3, 4, 23) / 100, np.array([0.01, 0.02]), np.full(7, 0.03)]
+    rows += [rng.normal(0.0, 0.02, 23).round(4)]
+    degenerate = 0
+    # the median batched; a mean one row at a time (its sums may round otherwise in a batch)
+    cases = [(S._median, S._bootstrap_cis(rows, S._median, 0.95, 999, 4))]
+    cases += [(np.mean, [S._bootstrap_cis([d], np.mean, 0.95, 999, 4)[0] for d in rows])]
+    for statistic, got in cases:
+        for d, (value, lo, hi) in zip(rows, got, strict=True):
+            assert value == float(statistic(d))
+            if d.size < 3 or np.ptp(d) == 0:
+                assert lo == hi == value
+                continue
+            with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+                ci = stats.bootstrap(
+                    (d,), statistic, n_resamples=999, method="BCa", rng=np.random.default_rng(4)
+                ).confidence_interval
+            if np.isfinite(ci.low) and np.isfinite(ci.high):
+                assert (lo, hi) == (ci.low, ci.high)
+            else:  # BCa degenerate (the median of few distinct values): the percentile interval
+                boots = statistic(np.random.default_rng(4).choice(d, size=(999, d.size)), axis=1)
+                assert [lo, hi] == np.quantile(boots, [0.025, 0.975]).tolist()
+                degenerate += 1
+    assert degenerate == 1
 
 
 @settings(max_examples=25)
