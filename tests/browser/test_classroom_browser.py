@@ -269,42 +269,45 @@ _TITLE_BOXES = """(i) => {
 
 
 def test_phone_width(phone, app_url):
-    """Each curve page's figure on a phone (390x844): inside the screen, its legend, title and
-    x title whole and clear; on the first two links, first, the page's phone layout."""
-    page = phone
-    for name, path in (
-        ("two_classes", "/Two_classes"),
-        ("q_classes", "/Q_classes"),
-        ("fig2", f"/Two_classes?{FIG2}"),
-    ):
-        _open(page, app_url + path)
-        if name != "fig2":
-            # first, the page's phone layout (test_navigation_browser.py's test_phone_layout,
-            # once on its own load of the same link: :func:`check_phone_layout`)
-            check_phone_layout(page, path)
-        geo = page.evaluate(_GEOMETRY, 0)
-        fig = geo["figure"]
-        assert fig["x1"] <= 390 + 1, fig
-        assert not _overlap(geo["legend"], geo["plot"])
-        assert not _overlap(geo["legend"], geo["xtitle"])
-        # nothing wider than the screen
-        width = page.evaluate(
-            "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
-        )
-        assert width <= 392, width
-        # the figure's title and x axis title are whole: inside the svg and the legend's
-        # box (Plotly clips the legend to it), clear of the toolbar (always shown on a
-        # touch screen)
-        boxes = page.evaluate(_TITLE_BOXES, 0)
-        if name != "q_classes":  # the slice has no title
-            assert boxes["text"].startswith("Fig. "), boxes["text"]
-            assert inside(boxes["title"], boxes["svg"], tol=0.5), boxes
-            assert inside(boxes["title"], boxes["legend"], tol=0.5), boxes
-            assert not _overlap(boxes["title"], boxes["modebar"]), boxes
-        assert inside(boxes["xtitle"], boxes["svg"], tol=0.5), boxes
-        assert not _overlap(boxes["xtitle"], boxes["modebar"]), boxes
-        _shot(page, f"phone_{name}")
-        _shot_plot(page, 0, f"phone_{name}_plot")
+    """The q classes page's figure on a phone (390x844), first the page's phone layout
+    (:func:`check_phone_width`). The Two classes page's Figure 1 and the paper's Fig. 2 link
+    (once this test's loads of ``/Two_classes`` and ``/Two_classes?`` Figure 2's settings) are
+    checked on test_curves_browser.py's phone loads of the same links with ``present=1``, which
+    a phone does not apply (:func:`offcenter.app.presentation.is_on`: the page draws its normal
+    sizes, the same page; those tests assert the normal type): test_phone_moves_theta_with_the_
+    figure_in_view and test_figure_text_whole_and_clear_of_the_toolbar[fig2-phone]."""
+    _open(phone, app_url + "/Q_classes")
+    check_phone_width(phone, "q_classes", "/Q_classes")
+
+
+def check_phone_width(page, name: str, path: str | None) -> None:
+    """A curve page's figure just opened on a phone (390x844): inside the screen, its legend,
+    title and x title whole and clear; first, when ``path`` is given, the page's phone layout
+    (test_navigation_browser.py's test_phone_layout, once on its own load of the same link:
+    :func:`check_phone_layout`, its screenshot named after ``path``)."""
+    if path is not None:
+        check_phone_layout(page, path)
+    geo = page.evaluate(_GEOMETRY, 0)
+    fig = geo["figure"]
+    assert fig["x1"] <= 390 + 1, fig
+    assert not _overlap(geo["legend"], geo["plot"])
+    assert not _overlap(geo["legend"], geo["xtitle"])
+    # nothing wider than the screen
+    width = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth")
+    assert width <= 392, width
+    # the figure's title and x axis title are whole: inside the svg and the legend's
+    # box (Plotly clips the legend to it), clear of the toolbar (always shown on a
+    # touch screen)
+    boxes = page.evaluate(_TITLE_BOXES, 0)
+    if name != "q_classes":  # the slice has no title
+        assert boxes["text"].startswith("Fig. "), boxes["text"]
+        assert inside(boxes["title"], boxes["svg"], tol=0.5), boxes
+        assert inside(boxes["title"], boxes["legend"], tol=0.5), boxes
+        assert not _overlap(boxes["title"], boxes["modebar"]), boxes
+    assert inside(boxes["xtitle"], boxes["svg"], tol=0.5), boxes
+    assert not _overlap(boxes["xtitle"], boxes["modebar"]), boxes
+    _shot(page, f"phone_{name}")
+    _shot_plot(page, 0, f"phone_{name}_plot")
 
 
 def _plot_box(page, index: int = 0):

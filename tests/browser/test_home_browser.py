@@ -12,6 +12,7 @@ from offcenter.app.lesson import STEPS
 
 from .conftest import ARTIFACTS, screenshot, wait_for_app, wait_for_drawing
 from .test_navigation_browser import check_phone_layout
+from .test_presentation_browser import check_home_thumbnail
 
 pytestmark = pytest.mark.browser
 
@@ -81,8 +82,13 @@ def test_lesson_step_3_opens_two_classes_on_figure_1(page, app_url):
 
 
 def test_lesson_fits_a_phone(phone, app_url):
+    """Home on a phone, opened by the teacher's link (``/?present=1``, which a phone does not
+    apply: the same page as ``/``, its normal sizes): the page's phone layout, the lesson's four
+    steps one under the other and nothing cut; then the Figure 1 thumbnail whole
+    (test_presentation_browser.py's test_home_thumbnail_whole_in_presentation_mode, once on its
+    own load of the same link on the phone: :func:`check_home_thumbnail`)."""
     page = phone
-    page.goto(app_url)
+    page.goto(app_url + "/?present=1")
     page.wait_for_selector(LESSON_HEAD, timeout=90_000)
     wait_for_app(page)
     # first, Home's phone layout (test_navigation_browser.py's check of every page's, on this
@@ -115,3 +121,4 @@ def test_lesson_fits_a_phone(phone, app_url):
         page.locator(f".st-key-lesson_step_{i}").scroll_into_view_if_needed()
         wait_for_drawing(page)
         _shot(page, f"home_lesson_390_step{i}")
+    check_home_thumbnail(page)
