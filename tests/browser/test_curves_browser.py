@@ -409,11 +409,15 @@ def test_figure_2_animation_controls_on_screen_without_scrolling(request, app_ur
     measure_view(page, "fig2_animated", "projector")
 
 
-def test_three_downloads_clicked_quickly_all_arrive(page, app_url):
+def check_three_downloads_clicked_quickly_all_arrive(page) -> None:
     """The download race: buttons clicked 0.3 s apart each deliver their file (a deferred
-    download lost the later ones: 'Deferred file ... not found')."""
-    page.goto(f"{app_url}/Two_classes?deriv=1")
-    wait_for_app(page)
+    download lost the later ones: 'Deferred file ... not found'). On the Two classes page of
+    ``/Two_classes?deriv=1`` (Figure 1's settings, the defaults, with the derivatives shown).
+    Once test_three_downloads_clicked_quickly_all_arrive, on its own load of that link: checked
+    on test_home_browser.py's test_lesson_step_3_opens_two_classes_on_figure_1's Two classes
+    page (the lesson's step 3 link, the defaults), its derivatives switched on (the link then
+    says ``deriv=1``)."""
+    assert "/Two_classes?" in page.url and re.search(r"[?&]deriv=1(&|$)", page.url), page.url
     page.wait_for_selector(".js-plotly-plot .main-svg")
     buttons = [
         page.get_by_role("button", name="Download the plotted values (CSV)"),

@@ -5,12 +5,15 @@ The lesson's screenshots (1400x1000 and 390x844) go to tests/artifacts/ (one fil
 parallel workers share none), to be looked at, not kept in the repository.
 """
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from offcenter.app.lesson import STEPS
 
 from .conftest import ARTIFACTS, screenshot, wait_for_app, wait_for_drawing
+from .test_curves_browser import check_three_downloads_clicked_quickly_all_arrive
 from .test_navigation_browser import check_phone_layout
 from .test_presentation_browser import check_home_thumbnail
 
@@ -79,6 +82,13 @@ def test_lesson_step_3_opens_two_classes_on_figure_1(page, app_url):
     assert page.locator("[data-testid='stException']").count() == 0
     assert page.get_by_text("Link parameter fixed").count() == 0
     _shot(page, "lesson_step3_two_classes_1400")
+    # the step's page is the defaults' (Figure 1): with its derivatives shown, the link is
+    # /Two_classes?deriv=1, the download race's (test_curves_browser.py's
+    # test_three_downloads_clicked_quickly_all_arrive, once on its own load of that link)
+    page.get_by_text("Show derivatives (paper, section 3.2)").click()
+    page.wait_for_url(re.compile(r"[?&]deriv=1(&|$)"))
+    wait_for_app(page)
+    check_three_downloads_clicked_quickly_all_arrive(page)
 
 
 def test_lesson_fits_a_phone(phone, app_url):
