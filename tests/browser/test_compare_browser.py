@@ -1,17 +1,23 @@
-"""The Compare measures page in headless Chromium: a quick run to the end, and a long run
-cancelled while it computes (the real Streamlit interruption, which AppTest can only simulate)."""
+"""The Compare measures page in headless Chromium at 1400x900: a quick run to the end, then,
+in the same page session, an uploaded file refused for its class column
+(test_upload_report_browser.py's :func:`refused_then_loaded`, formerly a page load of its own);
+and a long run cancelled while it computes (the real Streamlit interruption, which AppTest can
+only simulate). The windows are 1400x900 (1400x3000 formerly: Chromium drew the whole page at
+every progress message; the charts are counted in the page, and the screenshots are of the
+whole page)."""
 
 import re
 
 import pytest
 
 from .conftest import screenshot, wait_for_app
+from .test_upload_report_browser import refused_then_loaded
 
 pytestmark = pytest.mark.browser
 
 
 def open_page(page, app_url, query):
-    page.set_viewport_size({"width": 1400, "height": 3000})
+    page.set_viewport_size({"width": 1400, "height": 900})
     page.goto(f"{app_url}/Compare_measures?{query}")
     wait_for_app(page)
 
@@ -30,7 +36,12 @@ def click_button(page, label):
     page.get_by_role("button", name=label, exact=True).click()
 
 
-def test_quick_run_shows_results(page, app_url):
+def test_quick_run_shows_results_then_a_refused_upload(page, app_url):
+    """A quick run on glass to the end; then, on the same page, a CSV refused for its class
+    column shows its picker under its message, and loads with the picked column
+    (:func:`refused_then_loaded`, formerly
+    test_upload_report_browser.py's ``test_the_refused_files_picker_is_under_its_message_and_
+    gone_after_the_load``, its own load of ``/Compare_measures``)."""
     open_page(page, app_url, "data=glass&settings=shannon,oc_shannon&folds=2&repeats=1&max_depth=2")
     click_button(page, "Run")
     page.get_by_text(re.compile(r"Done: 4/4 fits")).wait_for(timeout=120_000)
@@ -39,6 +50,7 @@ def test_quick_run_shows_results(page, app_url):
     assert result_charts(page) == 3
     assert page.get_by_text("Paired comparison with Shannon").count() == 1
     screenshot(page, "compare_quick_run")
+    refused_then_loaded(page, "/Compare_measures")
 
 
 def test_cancel_a_long_run_keeps_finished_folds(page, app_url):

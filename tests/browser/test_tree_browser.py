@@ -1,10 +1,13 @@
 """The tree page end to end in headless Chromium: upload, grow, click a node, read the table.
 
 The page session first checks the default's label and gain (test_tree_comparison_browser.py's
-:func:`default_label_and_gain`, formerly with a page load of its own), then walks the Tree
-page's refused upload at 1400x900
+:func:`default_label_and_gain`, formerly with a page load of its own), then a file over 50 MB and
+a broken file refused (test_state_browser.py's :func:`refused_and_broken_files`, formerly with a
+page load of its own), then walks the Tree page's refused upload at 1400x900
 (test_upload_report_browser.py's :func:`refused_then_loaded`, formerly its ``[/Tree]`` case
-with a page load of its own), then uploads another file in its place.
+with a page load of its own), then uploads another file in its place, and ends on the Compare
+page, which opens on that file (test_state_browser.py's :func:`an_upload_is_compares_data`,
+formerly after its own upload of the same file).
 
 Script-like column names staying text is an AppTest test (tests/app/test_tree_page_end_to_end.py)."""
 
@@ -12,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from . import test_state_browser as state  # (a module: each imports the other)
 from .conftest import screenshot, wait_for_app, wait_for_drawing, wait_for_upload
 from .test_tree_comparison_browser import default_label_and_gain
 from .test_upload_report_browser import refused_then_loaded
@@ -81,7 +85,7 @@ def node_points(page):
     }""")
 
 
-def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
+def test_upload_grow_click_a_node_and_read_candidates(page, app_url, tmp_path):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.set_viewport_size({"width": 1400, "height": 900})
@@ -90,6 +94,7 @@ def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
     wait_for_tree(page)
     assert page.locator("[data-testid='stException']").count() == 0
     default_label_and_gain(page)  # test_tree_comparison_browser.py's, on the same link
+    state.refused_and_broken_files(page, tmp_path)  # test_state_browser.py's: the data unchanged
     refused_then_loaded(page, "/Tree")
     # the same 1400x900 window (a 4200-px tall one, formerly, to have the whole page drawn at
     # once, cost Chromium twice the CPU): what is read or clicked is scrolled into view first
@@ -171,4 +176,5 @@ def test_upload_grow_click_a_node_and_read_candidates(page, app_url):
     screenshot(page, "tree_candidates_scrolled")
     assert "best under" in heads or "split" in heads or "children counts" in heads, heads
     assert page.locator("[data-testid='stException']").count() == 0
+    state.an_upload_is_compares_data(page)  # test_state_browser.py's: the upload on Compare
     assert not dialogs

@@ -1,8 +1,11 @@
 """The Tree page's comparison of measure settings in headless Chromium at 1400 x 1000: the
 default (plain Shannon on the slides' edible table, gain 0.105843), the suggestion to off-center
 on Pima, the verdict with both glucose thresholds, and the tables' gain and rank columns visible
-without scrolling sideways (the default's checks walked in test_tree_browser.py's page session:
-:func:`default_label_and_gain`)."""
+without scrolling sideways. The walks have no page load of their own: the default's checks
+(:func:`default_label_and_gain`) are walked in test_tree_browser.py's page session on the same
+link, Pima's verdict (:func:`off_centered_verdict_on_pima`) at the start of
+test_tree_figure_browser.py's two-trees session on Pima (formerly
+``test_off_centered_verdict_on_pima``, its own load of ``/Tree?data=pima&max_depth=2``)."""
 
 import re
 
@@ -58,13 +61,12 @@ def default_label_and_gain(page):
     assert page.locator("[data-testid='stException']").count() == 0
 
 
-def test_off_centered_verdict_on_pima(page, app_url):
-    """Pima: the page suggests off-centering; nothing is switched on until the user says so
-    (the default's label and gain: :func:`default_label_and_gain`)."""
-    dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.goto(app_url + "/Tree?data=pima&max_depth=2")
-    wait_for_app(page)
+def off_centered_verdict_on_pima(page):
+    """On the Tree page as opened on Pima with plain Shannon (any depth: the checks are the
+    root's), 1400 px wide: the page suggests off-centering; nothing is switched on until the
+    user says so; then the verdict names both glucose thresholds and the tables' gains and
+    ranks are within the window (the default's label and gain:
+    :func:`default_label_and_gain`). The caller checks that no dialog opened."""
     wait_for_tree(page)
     page.wait_for_selector("text=Rows reaching this node", timeout=120_000)
     assert "The classes are imbalanced" in page.inner_text("body")
@@ -101,4 +103,3 @@ def test_off_centered_verdict_on_pima(page, app_url):
     wait_for_drawing(page)
     page.screenshot(path=str(ARTIFACTS / "tree_compare_pima_chosen.png"))
     assert page.locator("[data-testid='stException']").count() == 0
-    assert not dialogs

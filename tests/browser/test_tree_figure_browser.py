@@ -1,5 +1,9 @@
 """The tree drawing in headless Chromium at 1400 x 1000: a depth-6 tree and the two-trees view.
 
+The two-trees session on Pima starts with test_tree_comparison_browser.py's Pima verdict
+(:func:`off_centered_verdict_on_pima`, formerly ``test_off_centered_verdict_on_pima``, a page load
+of its own): the pair's settings are their own (A: Shannon, B: off-centered), whatever the page's.
+
 The texts are measured where the browser drew them (SVG bounding boxes): none is cut by its box
 and no two overlap; the drawing is scaled uniformly (x and y alike) and whole in its chart.
 Screenshots are saved in tests/artifacts/ (tree_depth6*.png, tree_pair*.png) to be looked at.
@@ -8,6 +12,7 @@ Screenshots are saved in tests/artifacts/ (tree_depth6*.png, tree_pair*.png) to 
 import pytest
 
 from .conftest import screenshot, wait_for_app, wait_for_drawing
+from .test_tree_comparison_browser import off_centered_verdict_on_pima
 
 pytestmark = pytest.mark.browser
 
@@ -104,8 +109,11 @@ def test_depth_6_tree_reads_without_overlaps(page, app_url):
     assert len(whole["texts"]) > len(main["texts"])
 
 
-def test_two_trees_side_by_side(page, app_url):
+def test_pima_verdict_then_two_trees_side_by_side(page, app_url):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     open_page(page, app_url, "data=pima&max_depth=4")
+    off_centered_verdict_on_pima(page)  # test_tree_comparison_browser.py's, on this load
     heading = page.get_by_text("6. Compare two trees")
     heading.scroll_into_view_if_needed()
     page.get_by_text("Grow and compare two trees").click()  # grown on demand
@@ -141,3 +149,4 @@ def test_two_trees_side_by_side(page, app_url):
     texts_b = [t["text"] for t in b["texts"]]
     assert "splits differ (A: node 0)" in texts_b and "glucose ≤ 111.5" in texts_b
     assert page.locator("[data-testid='stException']").count() == 0
+    assert not dialogs

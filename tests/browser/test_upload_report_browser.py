@@ -1,8 +1,11 @@
 """An uploaded CSV in headless Chromium at 1400x900: a file refused for its class column shows
 its class-column picker right under the refusal (on the Compare page too, where the upload box
 stays collapsed), the picker is gone once the file is loaded, and the page then says what
-reading did (missing cells, the markers read as missing, the decimal separator). On the Tree
-page the same walk opens test_tree_browser.py's page session (:func:`refused_then_loaded`)."""
+reading did (missing cells, the markers read as missing, the decimal separator).
+
+The walk (:func:`refused_then_loaded`) has no page load of its own: on the Compare page it
+follows test_compare_browser.py's quick run (``test_quick_run_shows_results_then_a_refused_
+upload``), on the Tree page it opens test_tree_browser.py's page session."""
 
 import pytest
 from playwright.sync_api import expect
@@ -26,13 +29,6 @@ def box(locator):
     b = locator.bounding_box()
     assert b is not None, "not drawn"
     return b
-
-
-def test_the_refused_files_picker_is_under_its_message_and_gone_after_the_load(page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 900})
-    page.goto(app_url + "/Compare_measures")
-    wait_for_app(page)
-    refused_then_loaded(page, "/Compare_measures")
 
 
 def refused_then_loaded(page, path):

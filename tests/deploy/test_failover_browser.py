@@ -7,19 +7,35 @@ killed one).
 
 What is checked, in the order a class meets it:
 
-1. HAProxy killed (``kill -9``): the launcher starts it again in front of the same processes, and
-   a page that was open goes on by itself: its websocket reconnects to the process that holds
-   its session (no failover notice: nothing moved), a θ change reaches the server and the
-   download works;
+1. HAProxy killed (``kill -9``): the launcher goes on and starts HAProxy again in front of the
+   same processes (the same pids, back in service, its log says so, the balancer's health
+   answers again), and a page that was open goes on by itself: its websocket reconnects to the
+   process that holds its session (no failover notice: nothing moved), a θ change reaches the
+   server and the download works;
 2. an upload of 2.2 MB (over Starlette's 1 MB spool and over the worker pool's 2 MB: read in the
    pool) with the temporary directory full: the page reads it and says what it read, no
    "AxiosError", no traceback;
-3. ``kill -9`` of the process holding a browser's session: the page reconnects by itself, reruns
-   on the live process, tells the student that the session moved and that the settings came back
-   from the address (θ = 0.35, not the default), draws its figure again, and its download works;
-   once the launcher has restarted, warmed and put back the killed process, students rebalance:
-   a new browser session goes to the restarted process (``balance leastconn``: it holds no
-   session, the survivor holds the moved one).
+3. ``kill -9`` of a process mid-class, one kill watched by all who meet it:
+
+   - the browser's student on it: the page reconnects by itself, reruns on the live process,
+     tells the student that the session moved and that the settings came back from the
+     address (θ = 0.35, not the default), draws its figure again, and its download works;
+   - a class of websocket tabs (:class:`tests.deploy.test_haproxy.Tab`), three students on
+     each process with settings in the URL, a Tree page with hand edits and an upload on the
+     killed one: HAProxy stops routing to it within 5 s; the other process's students go on
+     without error or delay above the goal; the dead process's students reconnect to the live
+     process with their cookie and URL and find their settings, the hand edits too; the upload
+     that cannot survive is said on screen;
+   - a second launcher in front of the same two processes as processes on other hosts
+     (``--backends``; the deployment's own launcher stands for their machines' supervisor):
+     it warmed them before their first student, takes the killed one out within 5 s, holds
+     it in maintenance while it comes back, and warms it again before it is in service;
+   - the launcher restarts the killed process (a new pid on the same address), warms it and
+     puts it back in service; then students rebalance: a new browser session goes to the
+     restarted process (``balance leastconn``: it holds no session, the survivor holds the
+     moved one).
+
+   One kill for what were three tests' kills (each a restart and a warm-up of the process).
 
 Everything under tests/deploy/ is marked ``deploy``; this module is also ``browser`` and
 ``slow`` (a warmed deployment, a restart). Every wait is on a state or an
@@ -28,16 +44,21 @@ event (a poll with a bound), never a fixed sleep.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import re
 import signal
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import requests
 
 from offcenter.ops.serve import BACKEND_HEADER, COOKIE
 from tests.browser.conftest import CHROMIUM_ARGS, _chromium_path, screenshot, wait_for_app
-from tests.deploy.test_haproxy import Launcher, _poll
+from tests.deploy.test_haproxy import GOAL_S, Launcher, Tab, _free_port, _poll
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -105,12 +126,26 @@ def _download(page) -> str:
     return info.value.suggested_filename + open(info.value.path(), encoding="utf-8-sig").read()
 
 
+def _states(launcher: Launcher) -> dict[str, str]:
+    """Every process's state in HAProxy ({} while HAProxy's admin socket is not there)."""
+    try:
+        return launcher.states()
+    except OSError:  # HAProxy restarting
+        return {}
+
+
 def _state(launcher: Launcher, name: str) -> str:
     """A process's state in HAProxy ('' while HAProxy's admin socket is not there)."""
+    return _states(launcher).get(name, "")
+
+
+def _healthy(launcher: Launcher) -> bool:
+    """The balancer answers a health check (through HAProxy, to a process in service)."""
     try:
-        return launcher.states().get(name, "")
-    except OSError:  # HAProxy restarting
-        return ""
+        url = f"http://127.0.0.1:{launcher.port}/_stcore/health"
+        return requests.get(url, timeout=2).ok
+    except requests.RequestException:
+        return False
 
 
 def _log_since(launcher: Launcher, mark: int) -> str:
@@ -138,11 +173,18 @@ def _haproxy_restart(browser, launcher: Launcher) -> None:
         holder = _backend(context)
         apps = launcher.pids()
         first = launcher.haproxy_pid()
+        assert first and len(apps) == 2 and _healthy(launcher)
         os.kill(first, signal.SIGKILL)
         again = _poll(lambda: (p := launcher.haproxy_pid()) not in (None, first) and p, 60)
         assert again, launcher.output[-3000:]
+        assert _poll(lambda: _healthy(launcher), 60), launcher.output[-3000:]
+        assert launcher.proc.poll() is None  # the launcher goes on
         assert _poll(lambda: _state(launcher, holder) == "UP", 60), launcher.output[-3000:]
-        assert launcher.pids() == apps  # the same processes: the session is still there
+        # the same Streamlit processes, not restarted: the session is still there
+        assert launcher.pids() == apps
+        both = {"app1": "UP", "app2": "UP"}
+        assert _poll(lambda: _states(launcher) == both, 30), _states(launcher)
+        assert "restarting it (the app processes keep running)" in launcher.output
         # the page reconnects by itself (Streamlit's own retries) and answers the hand: a θ
         # change reaches the server (the address follows), the figure is redrawn for it
         slider = page.get_by_role("slider", name=re.compile(r"^θ: the off-centering point"))
@@ -205,43 +247,75 @@ def _upload_full_tmp(browser, launcher: Launcher, path, rows: int) -> None:
 # ------------------------------------------------------------------- 3. a process killed
 
 
-def test_a_killed_process_s_student_reconnects_is_told_keeps_settings_and_downloads(
-    deployment, chromium
-):
-    chromium(_kill_and_watch, deployment)
-
-
-def _kill_and_watch(browser, launcher: Launcher) -> None:
-    launcher.wait_whole()
-    url = f"http://127.0.0.1:{launcher.port}"
-    context, page, _ = _new_page(browser, f"{url}/Two_classes?theta=0.35")
+@contextlib.contextmanager
+def _event_loop():
+    """An event loop in a thread of its own, for websocket tabs that stay open across the
+    walk's steps (the kill): yields ``call(coro)``, which runs ``coro`` there and returns its
+    result."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="class-tabs", daemon=True)
+    thread.start()
     try:
-        assert _theta(page) == pytest.approx(0.35)
-        page.wait_for_function(FIGURE_DRAWN, arg="0.35")
-        assert NOTICE not in page.inner_text("body")  # no notice on a first visit
-        first = _backend(context)
-        assert first in launcher.names(), (first, launcher.names())
-        in_service = launcher.output.count(f"{first} (")
+        yield lambda coro: asyncio.run_coroutine_threadsafe(coro, loop).result()
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        loop.close()
 
-        os.kill(launcher.pids()[first], signal.SIGKILL)
-        # 1. the page reconnects by itself (no reload), says what happened, draws its figure
-        page.get_by_text(NOTICE).first.wait_for(timeout=90_000)
-        wait_for_app(page)
-        page.wait_for_function(FIGURE_DRAWN, arg="0.35", timeout=60_000)
-        screenshot(page, "failover-after-kill")
-        body = page.inner_text("body")
-        assert "came back from its address" in body
-        assert "Traceback" not in body
-        survivor = _backend(context)
-        assert survivor in launcher.names() and survivor != first, (survivor, first)
-        assert _theta(page) == pytest.approx(0.35)  # the address's θ, not the default
 
-        # 2. the download works on the live process
-        text = _download(page)
-        assert text.count("\n") > 50 and "0.35" in text
+def test_a_process_killed_mid_class(deployment, chromium, tmp_path):
+    """One ``kill -9`` of the process holding a browser's session, watched by that browser's
+    student, a class of websocket tabs on both processes and a second launcher in front of the
+    same processes as processes on other hosts (``--backends``): see the module's docstring,
+    3."""
+    launcher = deployment
+    launcher.wait_whole()
+    backends = [f"{h}:{p}" for h, p in launcher.ports()]
+    other = Launcher(tmp_path / "other", _free_port(), "--backends", *backends)
+    try:
+        with _event_loop() as call:
+            _killed_mid_class(launcher, other, chromium, call)
+    finally:
+        assert other.stop() == 0, other.output[-3000:]
 
-        # 3. the launcher restarts the killed process, warms it and puts it back in service
+
+def _killed_mid_class(launcher: Launcher, other: Launcher, chromium, call) -> None:
+    url = f"http://127.0.0.1:{launcher.port}"
+    # the processes on other hosts: warmed by the second launcher before their first student
+    other.wait_ready()
+    states = other.states()
+    assert sorted(states) == ["app1", "app2"]
+    assert all(s.startswith("UP") for s in states.values()), states
+    assert other.output.count("every page ran once") == 2
+
+    context, page, _ = chromium(_new_page, f"{url}/Two_classes?theta=0.35")
+    try:
+        first = chromium(_student_before_kill, launcher, context, page)
+        (survivor,) = set(launcher.names()) - {first}
         host = dict(zip(launcher.names(), launcher.ports()))[first][0]
+        in_service = launcher.output.count(f"{first} (")
+        # the class: three students on each process, each with settings in the URL; the Tree
+        # page with hand edits and an upload on the process to be killed
+        tabs, tree, uploaded = call(_class_arrives(launcher.port, first, survivor))
+
+        victim = launcher.pids()[first]
+        os.kill(victim, signal.SIGKILL)
+        killed = time.monotonic()
+        # both balancers take it out within 5 s: the deployment's and the second launcher's
+        out = _poll(lambda: not launcher.states().get(first, "").startswith("UP"), 10)
+        assert out and time.monotonic() - killed < 5.0, launcher.states()
+        out = _poll(lambda: not other.states().get(first, "").startswith("UP"), 10)
+        assert out and time.monotonic() - killed < 5.0, other.states()
+        # the second launcher holds it out until it is warm again
+        assert _poll(lambda: f"{first} ({host}" in other.output and "is down" in other.output, 30)
+        assert other.states()[first] == "MAINT"
+
+        # the browser's student: reconnected by itself, told, settings kept, a download
+        chromium(_student_after_kill, launcher, context, page, first)
+        # the class: the other process's students go on, the dead one's reconnect
+        call(_class_after_kill(launcher.port, first, survivor, tabs, tree, uploaded))
+
+        # the launcher restarts the killed process, warms it and puts it back in service
         back = f"{first} ({host}:"
         assert _poll(
             lambda: (
@@ -250,18 +324,113 @@ def _kill_and_watch(browser, launcher: Launcher) -> None:
             ),
             300,
         ), launcher.output[-3000:]
-        # ... and new students go to it: it holds no session, the survivor holds this page's
-        mark = _log_lines(launcher)
-        fresh, tab, answered = _new_page(browser, f"{url}/Two_classes?theta=0.45")
-        try:
-            tab.wait_for_function(FIGURE_DRAWN, arg="0.45")
-            landed = _backend(fresh)
-        finally:
-            fresh.close()
-        assert answered == first and landed == first, (
-            f"a new session after the restart went to {answered} (cookie {landed}), not to the "
-            f"restarted {first}; HAProxy: {launcher.states()}\n{_log_since(launcher, mark)}\n"
-            + launcher.output[-2000:]
-        )
+        assert _poll(lambda: launcher.states().get(first) == "UP", 300, every=0.5), launcher.output[
+            -3000:
+        ]
+        assert launcher.pids()[first] != victim  # a new process, on the same address
+        assert f"{first} ({host}" in launcher.output and "restarting it" in launcher.output
+        # ... and the second launcher warms it again before it sends it a student
+        assert _poll(lambda: other.states().get(first) == "UP", 300, every=0.5), other.output[
+            -3000:
+        ]
+        assert other.output.count(f"{first} ({host}") >= 4  # warmed again before service
+        assert other.output.count("every page ran once") == 3
+
+        # new students go to the restarted process: it holds no session, the survivor holds
+        # the browser's moved one (the class's tabs are closed)
+        chromium(_new_student_goes_to, launcher, url, first)
     finally:
-        context.close()
+        chromium(lambda browser: context.close())
+
+
+def _student_before_kill(browser, launcher: Launcher, context, page) -> str:
+    """The browser's student on θ = 0.35; the process holding the session."""
+    assert _theta(page) == pytest.approx(0.35)
+    page.wait_for_function(FIGURE_DRAWN, arg="0.35")
+    assert NOTICE not in page.inner_text("body")  # no notice on a first visit
+    first = _backend(context)
+    assert first in launcher.names(), (first, launcher.names())
+    return first
+
+
+def _student_after_kill(browser, launcher: Launcher, context, page, first: str) -> None:
+    # 1. the page reconnects by itself (no reload), says what happened, draws its figure
+    page.get_by_text(NOTICE).first.wait_for(timeout=90_000)
+    wait_for_app(page)
+    page.wait_for_function(FIGURE_DRAWN, arg="0.35", timeout=60_000)
+    screenshot(page, "failover-after-kill")
+    body = page.inner_text("body")
+    assert "came back from its address" in body
+    assert "Traceback" not in body
+    survivor = _backend(context)
+    assert survivor in launcher.names() and survivor != first, (survivor, first)
+    assert _theta(page) == pytest.approx(0.35)  # the address's θ, not the default
+    # 2. the download works on the live process
+    text = _download(page)
+    assert text.count("\n") > 50 and "0.35" in text
+
+
+def _new_student_goes_to(browser, launcher: Launcher, url: str, first: str) -> None:
+    mark = _log_lines(launcher)
+    fresh, tab, answered = _new_page(browser, f"{url}/Two_classes?theta=0.45")
+    try:
+        tab.wait_for_function(FIGURE_DRAWN, arg="0.45")
+        landed = _backend(fresh)
+    finally:
+        fresh.close()
+    assert answered == first and landed == first, (
+        f"a new session after the restart went to {answered} (cookie {landed}), not to the "
+        f"restarted {first}; HAProxy: {launcher.states()}\n{_log_since(launcher, mark)}\n"
+        + launcher.output[-2000:]
+    )
+
+
+async def _class_arrives(port: int, victim: str, survivor: str):
+    """Three students on each process (θ = 0.3, 0.4, 0.5 in their URLs), the Tree page with a
+    hand edit and an upload on ``victim``: (the students' tabs, the tree's, the upload's)."""
+    tabs = {}
+    for backend in (victim, survivor):
+        for k in range(3):
+            tab = Tab(port, {COOKIE: backend})
+            await tab.open("Two_classes", f"theta=0.{k + 3}")
+            assert tab.backend == backend
+            tabs[backend, k] = tab
+    tree = Tab(port, {COOKIE: victim})
+    await tree.open("Tree", "data=pima&max_depth=3&edits=l1")
+    assert tree.backend == victim and not tree.exceptions
+    assert any("edited by hand" in t for t in tree.texts), tree.texts
+    uploaded = Tab(port, {COOKIE: victim})
+    await uploaded.open("Tree", "data=upload&upload=0123456789abcdef&upload_name=fr.csv")
+    return tabs, tree, uploaded
+
+
+async def _class_after_kill(port: int, victim: str, survivor: str, tabs, tree, uploaded):
+    # the other process's students: no error, no delay above the goal
+    for k in range(3):
+        elapsed = await tabs[survivor, k].rerun()
+        assert elapsed < GOAL_S, elapsed
+        assert not tabs[survivor, k].exceptions
+        assert tabs[survivor, k].sliders["tc_theta"] == [pytest.approx(0.3 + k / 10)]
+    # the dead process's students: their browser reconnects with its cookie and its URL
+    for k in range(3):
+        again = Tab(port, {COOKIE: victim})
+        await again.open("Two_classes", tabs[victim, k].query)
+        assert again.backend == survivor  # redispatched to the live process
+        assert again.sliders["tc_theta"] == [pytest.approx(0.3 + k / 10)]
+        assert not again.exceptions
+        await again.close()
+    tree_again = Tab(port, {COOKIE: victim})
+    await tree_again.open("Tree", tree.query)
+    assert tree_again.backend == survivor and not tree_again.exceptions
+    assert any("edited by hand" in t for t in tree_again.texts), tree_again.texts
+    assert tree_again.sliders.get("tr_max_depth") == [3.0]
+    # the upload did not survive: the page says so
+    upload_again = Tab(port, {COOKIE: victim})
+    await upload_again.open("Tree", uploaded.query)
+    assert upload_again.backend == survivor
+    assert any("upload it again" in a for a in upload_again.alerts), upload_again.alerts
+    for t in [*tabs.values(), tree, uploaded, tree_again, upload_again]:
+        try:
+            await t.close()
+        except Exception:  # the dead process's connections are gone
+            pass

@@ -5,24 +5,29 @@ the tests check what a class needs of it:
 - stickiness: a browser's page, websocket, upload and download reach one process;
 - a hung process (SIGSTOP) is taken out by the health check within 5 s and put back after
   SIGCONT; the other process serves every new session meanwhile;
+- a restart of the whole deployment leaves no stray process or port (a deployment of its own,
+  not warmed: what is checked is the processes and ports);
+- with no process in service a browser gets a page that retries.
+
+The kills are checked in test_failover_browser.py, one kill each on the same deployment, with a
+browser's student and a class of websocket tabs watching it:
+
 - a process killed (kill -9) mid-class: HAProxy stops routing to it within 5 s, the sessions on
   the other process go on without error or delay above the goal, the dead process's students
   reconnect (to the live process) and find their settings through the URL, the Tree page's hand
   edits too, and an upload that cannot survive is said on screen; the launcher restarts the
-  process, warms it and puts it back in service;
+  process, warms it and puts it back in service; processes on other hosts (``--backends``: the
+  same two processes, seen by a second launcher, their own launcher standing for their
+  machines' supervisor) are warmed by that second launcher before it sends them traffic, after
+  the restart too;
 - HAProxy killed (kill -9): the launcher starts it again in front of the same processes, which
-  go back in service;
-- a restart of the whole deployment leaves no stray process or port (a deployment of its own,
-  not warmed: what is checked is the processes and ports);
-- processes on other hosts (``--backends``: here the shared deployment's, restarted by their
-  own launcher) are warmed by a second launcher before it sends them traffic, after a restart
-  too;
-- with no process in service a browser gets a page that retries.
+  go back in service.
 
-The first five and the processes on other hosts run on the tier's shared deployment
-(``deployment``, tests/deploy/conftest.py), shared with test_failover_browser.py and
-test_full_tmp.py: each test that needs the whole deployment waits for it first (a test before
-it may have killed a process or HAProxy).
+The first three run on the tier's shared deployment (``deployment``, tests/deploy/conftest.py),
+shared with test_failover_browser.py and test_full_tmp.py: each test that needs the whole
+deployment waits for it first (a test before it may have killed a process or HAProxy). This
+module holds what they share: :class:`Launcher` (the command in a subprocess), :class:`Tab` (a
+browser tab's websocket session).
 
 Every wait is a bounded poll (liveness), never a fixed sleep that a result depends on.
 """
@@ -41,7 +46,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
 import requests
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -277,10 +281,6 @@ def run(coro):
         return pool.submit(asyncio.run, coro).result()
 
 
-def _cookie_for(port: int, backend: str) -> dict[str, str]:
-    return {COOKIE: backend}
-
-
 # ------------------------------------------------------------------------ the deployment
 # ``deployment``: tests/deploy/conftest.py's, the tier's shared one (with
 # test_failover_browser.py and test_full_tmp.py)
@@ -392,109 +392,6 @@ def test_a_hung_process_is_taken_out_within_5_s_and_back_after_sigcont(deploymen
     assert _poll(lambda: deployment.states().get("app2") == "UP", 30), deployment.states()
 
 
-def test_a_process_killed_mid_class(deployment):
-    deployment.wait_whole()
-    port = deployment.port
-
-    async def scenario():
-        # a class: three students on each process, each with settings in the URL
-        tabs = {}
-        for backend in ("app1", "app2"):
-            for k in range(3):
-                tab = Tab(port, _cookie_for(port, backend))
-                await tab.open("Two_classes", f"theta=0.{k + 3}")
-                assert tab.backend == backend
-                tabs[backend, k] = tab
-        tree = Tab(port, _cookie_for(port, "app1"))
-        await tree.open("Tree", "data=pima&max_depth=3&edits=l1")
-        assert tree.backend == "app1" and not tree.exceptions
-        assert any("edited by hand" in t for t in tree.texts), tree.texts
-        uploaded = Tab(port, _cookie_for(port, "app1"))
-        await uploaded.open("Tree", "data=upload&upload=0123456789abcdef&upload_name=fr.csv")
-
-        victim = deployment.pids()["app1"]
-        os.kill(victim, signal.SIGKILL)
-        killed = time.monotonic()
-        out = await asyncio.to_thread(
-            _poll, lambda: not deployment.states().get("app1", "").startswith("UP"), 10
-        )
-        assert out, deployment.states()
-        assert time.monotonic() - killed < 5.0
-
-        # the other process's students: no error, no delay above the goal
-        for k in range(3):
-            elapsed = await tabs["app2", k].rerun()
-            assert elapsed < GOAL_S, elapsed
-            assert not tabs["app2", k].exceptions
-            assert tabs["app2", k].sliders["tc_theta"] == [pytest.approx(0.3 + k / 10)]
-
-        # the dead process's students: their browser reconnects with its cookie and its URL
-        for k in range(3):
-            again = Tab(port, _cookie_for(port, "app1"))
-            await again.open("Two_classes", tabs["app1", k].query)
-            assert again.backend == "app2"  # redispatched to the live process
-            assert again.sliders["tc_theta"] == [pytest.approx(0.3 + k / 10)]
-            assert not again.exceptions
-            await again.close()
-        tree_again = Tab(port, _cookie_for(port, "app1"))
-        await tree_again.open("Tree", tree.query)
-        assert tree_again.backend == "app2" and not tree_again.exceptions
-        assert any("edited by hand" in t for t in tree_again.texts), tree_again.texts
-        assert tree_again.sliders.get("tr_max_depth") == [3.0]
-        # the upload did not survive: the page says so
-        upload_again = Tab(port, _cookie_for(port, "app1"))
-        await upload_again.open("Tree", uploaded.query)
-        assert upload_again.backend == "app2"
-        assert any("upload it again" in a for a in upload_again.alerts), upload_again.alerts
-        for t in [*tabs.values(), tree, uploaded, tree_again, upload_again]:
-            try:
-                await t.close()
-            except Exception:  # the dead process's connections are gone
-                pass
-        return victim
-
-    victim = run(scenario())
-    # the launcher restarts the process, warms it, puts it back in service
-    back = _poll(lambda: deployment.states().get("app1") == "UP", 300, every=0.5)
-    assert back, deployment.output[-3000:]
-    assert deployment.pids()["app1"] != victim
-    assert "app1 (127.0.0.2" in deployment.output and "restarting it" in deployment.output
-
-
-def test_haproxy_killed_is_restarted_and_the_processes_are_kept(deployment):
-    """The launcher keeps the class up when HAProxy dies (issue 34): after ``kill -9`` of
-    HAProxy it starts HAProxy again in front of the same Streamlit processes (same pids, still
-    warm, back in service), instead of stopping everything."""
-    port = deployment.port
-
-    def healthy() -> bool:
-        try:
-            return requests.get(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).ok
-        except requests.RequestException:
-            return False
-
-    def states() -> dict[str, str]:
-        try:
-            return deployment.states()
-        except OSError:  # HAProxy's admin socket not there yet
-            return {}
-
-    # the launcher at rest: every process it started or restarted is in service (a test
-    # before this one killed one)
-    deployment.wait_whole()
-    apps = deployment.pids()
-    first = deployment.haproxy_pid()
-    assert first and len(apps) == 2 and healthy()
-    os.kill(first, signal.SIGKILL)
-    again = _poll(lambda: (p := deployment.haproxy_pid()) not in (None, first) and p, 60)
-    assert again, deployment.output[-3000:]
-    assert _poll(healthy, 60), deployment.output[-3000:]
-    assert deployment.proc.poll() is None  # the launcher goes on
-    assert deployment.pids() == apps  # the same Streamlit processes, not restarted
-    assert _poll(lambda: states() == {"app1": "UP", "app2": "UP"}, 30), states()
-    assert "restarting it (the app processes keep running)" in deployment.output
-
-
 def test_a_restart_of_the_whole_deployment_leaves_no_stray_process_or_port(tmp_path):
     port = _free_port()
     first = Launcher(tmp_path / "a", port, "--workers", "2", "--no-warm")
@@ -528,38 +425,6 @@ def _free_port_on(host: str) -> int:
     with socket.socket() as s:
         s.bind((host, 0))
         return s.getsockname()[1]
-
-
-def test_processes_on_other_hosts_are_warmed_before_they_come_back(deployment, tmp_path):
-    """``--backends``: processes the launcher did not start (other machines; here the shared
-    deployment's two processes on 127.0.0.2 and 127.0.0.3, whose own launcher stands for their
-    machines' supervisor). One killed is taken out; restarted by its own machine, it is warmed
-    before this launcher's HAProxy sends it a student again."""
-    deployment.wait_whole()
-    backends = [f"{h}:{p}" for h, p in deployment.ports()]
-    launcher = Launcher(tmp_path, _free_port(), "--backends", *backends)
-    try:
-        launcher.wait_ready()
-        states = launcher.states()
-        assert sorted(states) == ["app1", "app2"]
-        assert all(s.startswith("UP") for s in states.values()), states
-        assert launcher.output.count("every page ran once") == 2
-        victim = deployment.pids()["app1"]
-        os.kill(victim, signal.SIGKILL)  # its machine restarts it (the deployment's launcher)
-        killed = time.monotonic()
-        out = _poll(lambda: not launcher.states().get("app1", "").startswith("UP"), 10)
-        assert out and time.monotonic() - killed < 5.0, launcher.states()
-        assert _poll(
-            lambda: "app1 (127.0.0.2" in launcher.output and "is down" in launcher.output, 30
-        )
-        assert launcher.states()["app1"] == "MAINT"  # held out until warm
-        back = _poll(lambda: launcher.states().get("app1") == "UP", 300, every=0.5)
-        assert back, launcher.output[-3000:]
-        assert deployment.pids()["app1"] != victim  # a new process, on the same address
-        assert launcher.output.count("app1 (127.0.0.2") >= 4  # warmed again before service
-        assert launcher.output.count("every page ran once") == 3
-    finally:
-        assert launcher.stop() == 0, launcher.output[-3000:]
 
 
 def test_a_browser_arriving_while_no_process_is_in_service_gets_a_page_that_retries(tmp_path):
