@@ -251,6 +251,17 @@ def haproxy_log_summary(path: Path, tool, offset: int = 0) -> list[dict]:
     return out
 
 
+def _switch_note() -> str:
+    """The servers' GIL switch interval, as this environment sets it (:mod:`offcenter.ops.gil`;
+    the servers inherit the environment): ``OFFCENTER_SWITCH_INTERVAL=5 python
+    benchmarks/bench_classroom.py ...`` runs them with CPython's 5 ms, for an A/B."""
+    sys.path.insert(0, str(ROOT))  # this checkout's package
+    from offcenter.ops.gil import switch_interval
+
+    seconds = switch_interval()
+    return f"GIL switch interval {seconds * 1000:g} ms" if seconds else "GIL switch interval 5 ms"
+
+
 def _load_tool():
     spec = importlib.util.spec_from_file_location("classroom_load", TOOL)
     mod = importlib.util.module_from_spec(spec)
@@ -560,7 +571,7 @@ def fresh_runs(tool, args, size: int, out: Path, raw: Path) -> None:
         f"First class on a fresh server: workers={args.workers}, {size} students opening within "
         f"{args.ramp:g} s of ready, {args.interactions} interactions each; {args.fresh} runs, "
         f"each on a newly started server, nothing before the measured class; started {t0}; "
-        f"{os.cpu_count()} cores; load average at the end "
+        f"{os.cpu_count()} cores; {_switch_note()}; load average at the end "
         + ", ".join(f"{x:.1f}" for x in os.getloadavg()),
         "",
         "| page | interaction | n (all runs) | errors | p95 ms per run | median p95 | worst p95 "
@@ -699,7 +710,7 @@ def main(argv=None) -> None:
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     head = (
         f"workers={args.workers} streamlit args={' '.join(args.streamlit_args) or '-'}; "
-        f"{cpu}; think 1-2 s, {args.interactions} interactions or {args.duration:g} s per student; "
+        f"{cpu}; {_switch_note()}; think 1-2 s, {args.interactions} interactions or {args.duration:g} s per student; "
         f"load average at the end {load} (above 2 on 2 cores: other work shared the machine)"
     )
     if args.cycles:

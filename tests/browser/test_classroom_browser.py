@@ -13,6 +13,7 @@ Screenshots go to tests/artifacts/classroom_*.png (1400x1000 normal and presenta
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -192,12 +193,41 @@ def check_fig2_readable(page, present: str, least: float) -> None:
     _shot(page, f"two_classes_fig2_present{present}")
 
 
-@pytest.mark.parametrize("present, least", [("0", 14), ("1", 20)])
-def test_q_classes_ten_classes_readable(page, app_url, present, least):
-    _open(page, f"{app_url}/Q_classes?present={present}&{Q10}")
+def test_q_classes_ten_classes_readable(page, app_url):
+    """Ten classes, readable with presentation mode off (14 px) and on (20 px): the slice, the
+    transform's bars and maps, the theta boxes whole. Opened with it off; then the sidebar's
+    toggle switches it on (the link then says ``present=1``; once a second load of the link
+    with ``present=1``, the test's ``[1-20]`` case): the transform tab's figures checked again,
+    then the slice's."""
+    _open(page, f"{app_url}/Q_classes?present=0&{Q10}")
+    _q10_slice_readable(page, "0", 14)
+    page.get_by_role("tab", name="The transform").click()
+    _q10_transform_readable(page, "0", 14)
+    page.locator("[data-testid='stSidebar']").get_by_text("Presentation mode").click()
+    wait_for_app(page)
+    page.wait_for_url(re.compile(r"[?&]present=1(&|$)"))
+    assert "q=10" in page.url and "tab=transform" in page.url, page.url
+    assert page.get_by_role("tab", name="The transform").get_attribute("aria-selected") == "true"
+    _q10_transform_readable(page, "1", 20)
+    page.get_by_role("tab", name="Slice through θ").click()
+    wait_for_app(page)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.js-plotly-plot').length === 1"
+        " && !document.querySelector('.js-plotly-plot .barlayer')"
+    )
+    wait_for_drawing(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    _q10_slice_readable(page, "1", 20)
+
+
+def _q10_slice_readable(page, present: str, least: float) -> None:
     _check_readable(page, 0, least)
     _shot(page, f"q10_slice_present{present}")
-    page.get_by_role("tab", name="The transform").click()
+
+
+def _q10_transform_readable(page, present: str, least: float) -> None:
+    """The transform tab (just clicked, or its page just rerun): its bars and maps readable,
+    the bars' ticks 1 to 10, the theta boxes whole."""
     # lazy tabs: the transform's two figures replace the slice's
     wait_for_app(page)
     page.wait_for_function(
@@ -205,6 +235,7 @@ def test_q_classes_ten_classes_readable(page, app_url, present, least):
         " && document.querySelectorAll('.js-plotly-plot .barlayer .point').length > 0"
     )
     wait_for_drawing(page)
+    assert page.locator("[data-testid='stException']").count() == 0
     for i, name in ((0, "bars"), (1, "maps")):
         geo = _check_readable(page, i, least)
         _shot_plot(page, i, f"q10_{name}_present{present}")
@@ -269,42 +300,45 @@ _TITLE_BOXES = """(i) => {
 
 
 def test_phone_width(phone, app_url):
-    """Each curve page's figure on a phone (390x844): inside the screen, its legend, title and
-    x title whole and clear; on the first two links, first, the page's phone layout."""
-    page = phone
-    for name, path in (
-        ("two_classes", "/Two_classes"),
-        ("q_classes", "/Q_classes"),
-        ("fig2", f"/Two_classes?{FIG2}"),
-    ):
-        _open(page, app_url + path)
-        if name != "fig2":
-            # first, the page's phone layout (test_navigation_browser.py's test_phone_layout,
-            # once on its own load of the same link: :func:`check_phone_layout`)
-            check_phone_layout(page, path)
-        geo = page.evaluate(_GEOMETRY, 0)
-        fig = geo["figure"]
-        assert fig["x1"] <= 390 + 1, fig
-        assert not _overlap(geo["legend"], geo["plot"])
-        assert not _overlap(geo["legend"], geo["xtitle"])
-        # nothing wider than the screen
-        width = page.evaluate(
-            "() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth"
-        )
-        assert width <= 392, width
-        # the figure's title and x axis title are whole: inside the svg and the legend's
-        # box (Plotly clips the legend to it), clear of the toolbar (always shown on a
-        # touch screen)
-        boxes = page.evaluate(_TITLE_BOXES, 0)
-        if name != "q_classes":  # the slice has no title
-            assert boxes["text"].startswith("Fig. "), boxes["text"]
-            assert inside(boxes["title"], boxes["svg"], tol=0.5), boxes
-            assert inside(boxes["title"], boxes["legend"], tol=0.5), boxes
-            assert not _overlap(boxes["title"], boxes["modebar"]), boxes
-        assert inside(boxes["xtitle"], boxes["svg"], tol=0.5), boxes
-        assert not _overlap(boxes["xtitle"], boxes["modebar"]), boxes
-        _shot(page, f"phone_{name}")
-        _shot_plot(page, 0, f"phone_{name}_plot")
+    """The q classes page's figure on a phone (390x844), first the page's phone layout
+    (:func:`check_phone_width`). The Two classes page's Figure 1 and the paper's Fig. 2 link
+    (once this test's loads of ``/Two_classes`` and ``/Two_classes?`` Figure 2's settings) are
+    checked on test_curves_browser.py's phone loads of the same links with ``present=1``, which
+    a phone does not apply (:func:`offcenter.app.presentation.is_on`: the page draws its normal
+    sizes, the same page; those tests assert the normal type): test_phone_moves_theta_with_the_
+    figure_in_view and test_figure_text_whole_and_clear_of_the_toolbar[fig2-phone]."""
+    _open(phone, app_url + "/Q_classes")
+    check_phone_width(phone, "q_classes", "/Q_classes")
+
+
+def check_phone_width(page, name: str, path: str | None) -> None:
+    """A curve page's figure just opened on a phone (390x844): inside the screen, its legend,
+    title and x title whole and clear; first, when ``path`` is given, the page's phone layout
+    (test_navigation_browser.py's test_phone_layout, once on its own load of the same link:
+    :func:`check_phone_layout`, its screenshot named after ``path``)."""
+    if path is not None:
+        check_phone_layout(page, path)
+    geo = page.evaluate(_GEOMETRY, 0)
+    fig = geo["figure"]
+    assert fig["x1"] <= 390 + 1, fig
+    assert not _overlap(geo["legend"], geo["plot"])
+    assert not _overlap(geo["legend"], geo["xtitle"])
+    # nothing wider than the screen
+    width = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollWidth")
+    assert width <= 392, width
+    # the figure's title and x axis title are whole: inside the svg and the legend's
+    # box (Plotly clips the legend to it), clear of the toolbar (always shown on a
+    # touch screen)
+    boxes = page.evaluate(_TITLE_BOXES, 0)
+    if name != "q_classes":  # the slice has no title
+        assert boxes["text"].startswith("Fig. "), boxes["text"]
+        assert inside(boxes["title"], boxes["svg"], tol=0.5), boxes
+        assert inside(boxes["title"], boxes["legend"], tol=0.5), boxes
+        assert not _overlap(boxes["title"], boxes["modebar"]), boxes
+    assert inside(boxes["xtitle"], boxes["svg"], tol=0.5), boxes
+    assert not _overlap(boxes["xtitle"], boxes["modebar"]), boxes
+    _shot(page, f"phone_{name}")
+    _shot_plot(page, 0, f"phone_{name}_plot")
 
 
 def _plot_box(page, index: int = 0):

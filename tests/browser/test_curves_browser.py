@@ -15,7 +15,12 @@ import re
 import pytest
 
 from .conftest import ARTIFACTS, inside, overlaps, screenshot, wait_for_app, wait_for_drawing
-from .test_classroom_browser import assert_final_margins, check_fig2_readable, check_ternary_view
+from .test_classroom_browser import (
+    assert_final_margins,
+    check_fig2_readable,
+    check_phone_width,
+    check_ternary_view,
+)
 from .test_theta_follow_browser import check_q_classes_p1_cursor_follows, open_held
 
 pytestmark = pytest.mark.browser
@@ -263,7 +268,12 @@ def test_figure_text_whole_and_clear_of_the_toolbar(request, app_url, view, scre
     (test_classroom_browser.py's test_ternary_view, its tab clicked on ``/Q_classes?present=1``,
     here opened by the link's ``tab=ternary``)."""
     page = _open_measured(request, app_url, VIEWS[view], screen)
-    if (view, screen) == ("fig2", "projector"):
+    if (view, screen) == ("fig2", "phone"):
+        # test_classroom_browser.py's test_phone_width's check of /Two_classes? with Figure 2's
+        # settings (once its own load of the link without present=1, which a phone does not
+        # apply: the same page, its normal type asserted by measure_view below)
+        check_phone_width(page, "fig2", None)
+    elif (view, screen) == ("fig2", "projector"):
         check_fig2_readable(page, "1", 20)
         assert_final_margins(page, f"{_FIG2}&present=true")
     elif (view, screen) == ("ternary", "projector"):
@@ -327,9 +337,15 @@ def measure_view(page, view: str, screen: str) -> None:
 
 def test_phone_moves_theta_with_the_figure_in_view(request, app_url):
     """On a phone theta is a slider of the page, above the figure: moving it does not open the
-    sidebar over the figure, and the figure follows. First, Figure 1's text measured on the
-    phone (test_figure_text_whole_and_clear_of_the_toolbar's check, on this same link)."""
+    sidebar over the figure, and the figure follows. First, the page's phone layout and
+    Figure 1's width and titles (test_classroom_browser.py's :func:`check_phone_width`), then
+    its text measured on the phone (test_figure_text_whole_and_clear_of_the_toolbar's check, on
+    this same link)."""
     page = _open_measured(request, app_url, VIEWS["fig1"], "phone")
+    # the page's phone layout and Figure 1's width, legend and titles (test_classroom_browser.py's
+    # test_phone_width, once on its own load of /Two_classes: present=1 is not applied on a
+    # phone, the same page; measure_view asserts its normal type)
+    check_phone_width(page, "two_classes", "/Two_classes")
     measure_view(page, "fig1", "phone")
     slider = page.get_by_role("slider", name="θ: the off-centering point").first
     slider.scroll_into_view_if_needed()
@@ -393,11 +409,15 @@ def test_figure_2_animation_controls_on_screen_without_scrolling(request, app_ur
     measure_view(page, "fig2_animated", "projector")
 
 
-def test_three_downloads_clicked_quickly_all_arrive(page, app_url):
+def check_three_downloads_clicked_quickly_all_arrive(page) -> None:
     """The download race: buttons clicked 0.3 s apart each deliver their file (a deferred
-    download lost the later ones: 'Deferred file ... not found')."""
-    page.goto(f"{app_url}/Two_classes?deriv=1")
-    wait_for_app(page)
+    download lost the later ones: 'Deferred file ... not found'). On the Two classes page of
+    ``/Two_classes?deriv=1`` (Figure 1's settings, the defaults, with the derivatives shown).
+    Once test_three_downloads_clicked_quickly_all_arrive, on its own load of that link: checked
+    on test_home_browser.py's test_lesson_step_3_opens_two_classes_on_figure_1's Two classes
+    page (the lesson's step 3 link, the defaults), its derivatives switched on (the link then
+    says ``deriv=1``)."""
+    assert "/Two_classes?" in page.url and re.search(r"[?&]deriv=1(&|$)", page.url), page.url
     page.wait_for_selector(".js-plotly-plot .main-svg")
     buttons = [
         page.get_by_role("button", name="Download the plotted values (CSV)"),

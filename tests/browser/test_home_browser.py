@@ -5,13 +5,17 @@ The lesson's screenshots (1400x1000 and 390x844) go to tests/artifacts/ (one fil
 parallel workers share none), to be looked at, not kept in the repository.
 """
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from offcenter.app.lesson import STEPS
 
 from .conftest import ARTIFACTS, screenshot, wait_for_app, wait_for_drawing
+from .test_curves_browser import check_three_downloads_clicked_quickly_all_arrive
 from .test_navigation_browser import check_phone_layout
+from .test_presentation_browser import check_home_thumbnail
 
 pytestmark = pytest.mark.browser
 
@@ -78,11 +82,23 @@ def test_lesson_step_3_opens_two_classes_on_figure_1(page, app_url):
     assert page.locator("[data-testid='stException']").count() == 0
     assert page.get_by_text("Link parameter fixed").count() == 0
     _shot(page, "lesson_step3_two_classes_1400")
+    # the step's page is the defaults' (Figure 1): with its derivatives shown, the link is
+    # /Two_classes?deriv=1, the download race's (test_curves_browser.py's
+    # test_three_downloads_clicked_quickly_all_arrive, once on its own load of that link)
+    page.get_by_text("Show derivatives (paper, section 3.2)").click()
+    page.wait_for_url(re.compile(r"[?&]deriv=1(&|$)"))
+    wait_for_app(page)
+    check_three_downloads_clicked_quickly_all_arrive(page)
 
 
 def test_lesson_fits_a_phone(phone, app_url):
+    """Home on a phone, opened by the teacher's link (``/?present=1``, which a phone does not
+    apply: the same page as ``/``, its normal sizes): the page's phone layout, the lesson's four
+    steps one under the other and nothing cut; then the Figure 1 thumbnail whole
+    (test_presentation_browser.py's test_home_thumbnail_whole_in_presentation_mode, once on its
+    own load of the same link on the phone: :func:`check_home_thumbnail`)."""
     page = phone
-    page.goto(app_url)
+    page.goto(app_url + "/?present=1")
     page.wait_for_selector(LESSON_HEAD, timeout=90_000)
     wait_for_app(page)
     # first, Home's phone layout (test_navigation_browser.py's check of every page's, on this
@@ -115,3 +131,4 @@ def test_lesson_fits_a_phone(phone, app_url):
         page.locator(f".st-key-lesson_step_{i}").scroll_into_view_if_needed()
         wait_for_drawing(page)
         _shot(page, f"home_lesson_390_step{i}")
+    check_home_thumbnail(page)

@@ -84,8 +84,10 @@ def test_q_page_keeps_q_and_its_tab_and_a_link_opens_a_tab(page, app_url):
 @pytest.mark.parametrize("path", ["/Tree"])
 def test_phone_layout(phone, app_url, path):
     """Each page on a phone; Home's on the load of test_home_browser.py's
-    test_lesson_fits_a_phone, the Two classes and q classes pages' on
-    test_classroom_browser.py's test_phone_width's loads of the same links
+    test_lesson_fits_a_phone (``/?present=1``), the q classes page's on
+    test_classroom_browser.py's test_phone_width's load of the same link, the Two classes
+    page's on test_curves_browser.py's test_phone_moves_theta_with_the_figure_in_view's load of
+    ``/Two_classes?present=1`` (a phone does not apply present=1: the same page)
     (:func:`check_phone_layout`)."""
     page = phone
     _open(page, app_url + path)

@@ -268,18 +268,13 @@ def _check_phone_tables(page, url: str) -> None:
     assert width <= 392, width
 
 
-def test_home_thumbnail_whole_in_presentation_mode(request, app_url):
-    """On the phone; at 1400x900, on the lecture's load of the same link
-    (tests/browser/test_lecture_script_browser.py, :func:`check_home_thumbnail`)."""
-    page = _page(request, "phone")
-    _open(page, f"{app_url}/?present=1", ".st-key-home_fig1 .js-plotly-plot .main-svg")
-    check_home_thumbnail(page)
-
-
 def check_home_thumbnail(page) -> None:
     """Home's Figure 1 thumbnail with ``present=1``: at 1400x900 it takes the page's width (its
     presentation type overflowed a column: title and x title ended beyond 1400 px); every text
-    inside the figure and the window."""
+    inside the figure and the window. Once test_home_thumbnail_whole_in_presentation_mode, on
+    its own load of ``/?present=1`` on the phone: checked at 1400x900 on
+    tests/browser/test_lecture_script_browser.py's load of that link, on the phone on
+    tests/browser/test_home_browser.py's test_lesson_fits_a_phone's."""
     assert "present=1" in page.url, page.url
     page.wait_for_selector(".st-key-home_fig1 .js-plotly-plot .main-svg", timeout=180_000)
     wait_for_drawing(page)

@@ -86,6 +86,27 @@ def test_wilcoxon_is_scipys(seed):
         assert wilcoxon_signed_rank(d).pvalue == st.wilcoxon(d).pvalue
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_the_sign_flip_count_is_scipys_permutation_test_to_the_last_bit(seed):
+    """With tied differences and at most 13 of them, the p-value counted over the subset sums of
+    the ranks is the one scipy.stats.permutation_test gives over the 2^n sign flips."""
+    rng = np.random.default_rng(seed)
+    d = np.round(rng.normal(0.3, 1.5, int(rng.integers(2, 14))))
+    d = d[d != 0]
+    if d.size == 0 or np.unique(np.abs(d)).size == d.size:
+        d = np.array([1.0, -1.0, 2.0, 2.0, -3.0])
+    ranks = st.rankdata(np.abs(d))
+    ref = st.permutation_test(
+        (d,),
+        lambda x, axis: np.sum((x > 0) * ranks, axis=axis),
+        vectorized=True,
+        permutation_type="samples",
+        alternative="two-sided",
+        axis=-1,
+    )
+    assert wilcoxon_signed_rank(d).pvalue == float(ref.pvalue)
+
+
 def test_wilcoxon_zeros_up_to_rounding_are_dropped():
     assert wilcoxon_signed_rank([0.0, 0.0]).pvalue == 1.0
     assert wilcoxon_signed_rank([np.nan]).n == 0
