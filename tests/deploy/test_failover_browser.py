@@ -281,13 +281,7 @@ def test_a_process_killed_mid_class(deployment, chromium, tmp_path):
 
 def _killed_mid_class(launcher: Launcher, other: Launcher, chromium, call) -> None:
     url = f"http://127.0.0.1:{launcher.port}"
-    # the processes on other hosts: warmed by the second launcher before their first student
-    other.wait_ready()
-    states = other.states()
-    assert sorted(states) == ["app1", "app2"]
-    assert all(s.startswith("UP") for s in states.values()), states
-    assert other.output.count("every page ran once") == 2
-
+    # (the second launcher warms the processes meanwhile: it has started)
     context, page, _ = chromium(_new_page, f"{url}/Two_classes?theta=0.35")
     try:
         first = chromium(_student_before_kill, launcher, context, page)
@@ -297,6 +291,12 @@ def _killed_mid_class(launcher: Launcher, other: Launcher, chromium, call) -> No
         # the class: three students on each process, each with settings in the URL; the Tree
         # page with hand edits and an upload on the process to be killed
         tabs, tree, uploaded = call(_class_arrives(launcher.port, first, survivor))
+        # the processes on other hosts: warmed by the second launcher before it is ready
+        other.wait_ready()
+        states = other.states()
+        assert sorted(states) == ["app1", "app2"]
+        assert all(s.startswith("UP") for s in states.values()), states
+        assert other.output.count("every page ran once") == 2
 
         victim = launcher.pids()[first]
         os.kill(victim, signal.SIGKILL)
@@ -329,16 +329,17 @@ def _killed_mid_class(launcher: Launcher, other: Launcher, chromium, call) -> No
         ]
         assert launcher.pids()[first] != victim  # a new process, on the same address
         assert f"{first} ({host}" in launcher.output and "restarting it" in launcher.output
+
+        # new students go to the restarted process: it holds no session, the survivor holds
+        # the browser's moved one (the class's tabs are closed)
+        chromium(_new_student_goes_to, launcher, url, first)
+
         # ... and the second launcher warms it again before it sends it a student
         assert _poll(lambda: other.states().get(first) == "UP", 300, every=0.5), other.output[
             -3000:
         ]
         assert other.output.count(f"{first} ({host}") >= 4  # warmed again before service
         assert other.output.count("every page ran once") == 3
-
-        # new students go to the restarted process: it holds no session, the survivor holds
-        # the browser's moved one (the class's tabs are closed)
-        chromium(_new_student_goes_to, launcher, url, first)
     finally:
         chromium(lambda browser: context.close())
 

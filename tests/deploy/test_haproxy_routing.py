@@ -54,7 +54,9 @@ def balancer(tmp_path):
     servers = []
     for _ in range(2):
         srv = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Page)
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        # (a short poll: shutdown() waits for the loop's next turn, 0.5 s by default)
+        serve = threading.Thread(target=srv.serve_forever, args=(0.02,), daemon=True)
+        serve.start()
         servers.append(srv)
     backends = [
         Backend(f"app{i + 1}", "127.0.0.1", s.server_address[1]) for i, s in enumerate(servers)
