@@ -125,15 +125,17 @@ class EvaluationResult:
                 continue
             mine = self.folds[self.folds["setting"] == s.key].set_index(["repeat", "fold"])
             common = mine.index.intersection(ref_rows.index)
+            # the common folds' rows, looked up once for all the metrics
+            mine, ref = mine.loc[common], ref_rows.loc[common]
             for m in metrics:
-                a = mine.loc[common, m].to_numpy(dtype=float)
-                b = ref_rows.loc[common, m].to_numpy(dtype=float)
+                a = mine[m].to_numpy(dtype=float)
+                b = ref[m].to_numpy(dtype=float)
                 d = a - b
                 d = d[~np.isnan(d)]
                 w, t_, lo = wins_ties_losses(a, b)
                 wil = wilcoxon_signed_rank(d)
                 if ratio is None and len(common):
-                    ratio = float(np.mean(mine.loc[common, "n_test"] / mine.loc[common, "n_train"]))
+                    ratio = float(np.mean(mine["n_test"] / mine["n_train"]))
                 tt = corrected_resampled_ttest(d, ratio if ratio is not None else 0.0)
                 lo_ci, hi_ci = corrected_t_interval(d, ratio if ratio is not None else 0.0)
                 ok = ~(np.isnan(a) | np.isnan(b))

@@ -384,8 +384,15 @@ def nemenyi_critical_difference(k: int, n: int, alpha: float = 0.05) -> float:
         )
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1); got {alpha!r}.")
-    q = float(stats.studentized_range.ppf(1 - alpha, k, np.inf)) / math.sqrt(2.0)
-    return q * math.sqrt(k * (k + 1) / (6.0 * n))
+    return _nemenyi_q(k, alpha) * math.sqrt(k * (k + 1) / (6.0 * n))
+
+
+@functools.lru_cache(maxsize=64)
+def _nemenyi_q(k: int, alpha: float) -> float:
+    r""":math:`q_\alpha` of :func:`nemenyi_critical_difference`, computed once per (k, alpha):
+    scipy integrates the studentized range numerically (about 5 ms a call), and a report asks
+    for the same few values a hundred times."""
+    return float(stats.studentized_range.ppf(1 - alpha, k, np.inf)) / math.sqrt(2.0)
 
 
 def holm_versus_control(mean_ranks, n: int, control: int) -> dict:

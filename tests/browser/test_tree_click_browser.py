@@ -6,9 +6,13 @@ be outlined (the figure's "box outline selected" trace on its box) and the old o
 the server has heard nothing (the node's section still names the old node). Once the held
 message goes, the server's run must show the clicked node's section, with the outline still on
 it, and the figure must not have been drawn again (no ``Plotly.newPlot`` or ``react`` on it).
-The node selector moves the outline the same way. The link then in the address opens a new
-session on the same node and gain-plot feature (formerly test_tree_fit_browser.py's
-``test_a_shared_link_opens_on_the_same_node_and_gain_feature``, a page load of its own).
+The node selector moves the outline the same way, and the gain plot's feature then chosen is in
+the address with the node (the link a teacher shares). That a new session opened from such a
+link shows the same node and gain-plot feature needs no browser (the server reads the link's
+fields alone): it is tests/app/test_tree_view.py's
+``test_a_shared_link_restores_the_selected_node_gain_plot_and_two_tree_comparison`` (formerly
+also checked here by a second page load of the address, and before that by
+test_tree_fit_browser.py's ``test_a_shared_link_opens_on_the_same_node_and_gain_feature``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,6 @@ import pytest
 
 from .conftest import screenshot, wait_for_app, wait_for_drawing
 from .test_theta_follow_browser import HOLD
-from .test_tree_lecture_browser import open_tree
 
 pytestmark = pytest.mark.browser
 
@@ -140,10 +143,8 @@ def test_a_click_moves_the_highlight_before_the_server_answers(page, app_url):
     assert _outlined(page, nodes) == [1]
     assert page.evaluate("() => window.__draws") == 0
 
-    # a shared link: the address (node 1, the gain plot on bmi) opens a new Streamlit session
-    # on the same node and feature; the receiver is this tab, its storage cleared and the page
-    # unloaded first (a new page load is a new session of the server, which starts from the
-    # link alone)
+    # a shared link: the address holds the node (1) and the gain plot's feature (bmi); a new
+    # session opened from it is tests/app/test_tree_view.py's (the server reads the link alone)
     box = page.get_by_label("Numeric feature", exact=True)
     box.scroll_into_view_if_needed()
     box.click()
@@ -152,11 +153,5 @@ def test_a_click_moves_the_highlight_before_the_server_answers(page, app_url):
     page.wait_for_function("() => location.search.includes('thr_feature=bmi')")
     link = page.url
     assert "node=1" in link
-    page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-    page.goto("about:blank")
-    open_tree(page, link)
-    page.get_by_text("4. The selected node: node 1").first.wait_for(timeout=60_000)
-    assert page.get_by_label("Node", exact=True).input_value().startswith("node 1 (")
     assert page.get_by_label("Numeric feature", exact=True).input_value() == "bmi"
-    page.get_by_label("Numeric feature", exact=True).scroll_into_view_if_needed()
     screenshot(page, "tree_fit_shared_link")
