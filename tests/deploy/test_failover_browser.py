@@ -63,6 +63,12 @@ from tests.deploy.test_haproxy import GOAL_S, Launcher, Tab, _free_port, _poll
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 NOTICE = "The server process that held your session stopped"
+#: the page's websocket is connected (Streamlit's frontend: its connection state, on the app's
+#: root element); an argument false: it is not (it lost its server and is trying again)
+CONNECTED = """(yes) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && (app.getAttribute('data-test-connection-state') === 'CONNECTED') === yes;
+}"""
 #: the Two classes figure (the θ-following component's div) has its curves and its θ label
 FIGURE_DRAWN = """(theta) => {
   const gd = document.querySelector('.oc-follow-figure');
@@ -175,6 +181,7 @@ def _haproxy_restart(browser, launcher: Launcher) -> None:
         first = launcher.haproxy_pid()
         assert first and len(apps) == 2 and _healthy(launcher)
         os.kill(first, signal.SIGKILL)
+        page.wait_for_function(CONNECTED, arg=False)  # the page lost its websocket
         again = _poll(lambda: (p := launcher.haproxy_pid()) not in (None, first) and p, 60)
         assert again, launcher.output[-3000:]
         assert _poll(lambda: _healthy(launcher), 60), launcher.output[-3000:]
@@ -186,7 +193,10 @@ def _haproxy_restart(browser, launcher: Launcher) -> None:
         assert _poll(lambda: _states(launcher) == both, 30), _states(launcher)
         assert "restarting it (the app processes keep running)" in launcher.output
         # the page reconnects by itself (Streamlit's own retries) and answers the hand: a θ
-        # change reaches the server (the address follows), the figure is redrawn for it
+        # change reaches the server (the address follows), the figure is redrawn for it (a key
+        # pressed before the page is connected again changes the slider but asks the server
+        # nothing: the frontend drops a run request while it has no server)
+        page.wait_for_function(CONNECTED, arg=True)
         slider = page.get_by_role("slider", name=re.compile(r"^θ: the off-centering point"))
         slider.first.focus()
         page.keyboard.press("ArrowRight")
