@@ -431,59 +431,28 @@ def holm_versus_control(mean_ranks, n: int, control: int) -> dict:
 ROPE = 0.01
 
 
-#: Rows of differences given to one :func:`scipy.stats.bootstrap` call (its resamples of 16 rows
-#: of 41 differences hold 6.6 million numbers, 52 MB).
-_BOOTSTRAP_ROWS = 16
-
-
-def _bootstrap_cis(rows, statistic, confidence: float, n_resamples: int, seed: int) -> list:
-    """``statistic`` of each row of differences and its BCa bootstrap interval (percentile if BCa
-    fails): a list of ``(value, low, high)``, one per row (NaN-free 1-D arrays).
-
-    The rows of one length go through one :func:`scipy.stats.bootstrap` call, as the rows of a
-    2-D sample (``axis=-1``, the statistic vectorised): scipy draws the resampled indices once for
-    all the rows, and a generator seeded with ``seed`` draws the same indices for every call
-    with that length, so each row's interval is, to the last bit, the one a call of its own
-    gives (tests/studies/test_study_statistics.py compares them); the BCa jackknife and the
-    quantiles are taken row by row. That needs a statistic whose value on a row does not depend
-    on the array around it, as an order statistic (:func:`_median`); a mean's sum may round
-    differently in a 3-D array, so give a mean one row at a time (one row is the 1-D sample of
-    a call of its own). Batched, the study's report (about ten settings a comparison) draws
-    the 9,999 x n indices once a comparison instead of once a setting.
-    """
-    out: list = [None] * len(rows)
-    by_length: dict[int, list[int]] = {}
-    for j, d in enumerate(rows):
-        value = float(statistic(d))
-        out[j] = (value, value, value)
-        if d.size >= 3 and np.ptp(d) != 0:
-            by_length.setdefault(d.size, []).append(j)
-    for idx in by_length.values():
-        for start in range(0, len(idx), _BOOTSTRAP_ROWS):
-            part = idx[start : start + _BOOTSTRAP_ROWS]
-            with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-                warnings.simplefilter("ignore", stats.DegenerateDataWarning)
-                res = stats.bootstrap(
-                    (np.stack([rows[j] for j in part]) if len(part) > 1 else rows[part[0]],),
-                    statistic,
-                    vectorized=True,
-                    axis=-1,
-                    confidence_level=confidence,
-                    n_resamples=n_resamples,
-                    method="BCa",
-                    rng=np.random.default_rng(seed),
-                )
-            lows = np.atleast_1d(res.confidence_interval.low)
-            highs = np.atleast_1d(res.confidence_interval.high)
-            for j, lo, hi in zip(part, lows.tolist(), highs.tolist(), strict=True):
-                if not (np.isfinite(lo) and np.isfinite(hi)):  # BCa degenerate: the percentile
-                    d = rows[j]
-                    rng = np.random.default_rng(seed)
-                    boots = statistic(rng.choice(d, size=(n_resamples, d.size)), axis=1)
-                    a = (1 - confidence) / 2
-                    lo, hi = (float(v) for v in np.quantile(boots, [a, 1 - a]))
-                out[j] = (out[j][0], float(lo), float(hi))
-    return out
+def _bootstrap_ci(d: np.ndarray, statistic, confidence: float, n_resamples: int, seed: int):
+    """``statistic`` of the differences and its BCa bootstrap interval (percentile if BCa fails)."""
+    value = float(statistic(d))
+    if d.size < 3 or np.ptp(d) == 0:
+        return value, value, value
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+        res = stats.bootstrap(
+            (d,),
+            statistic,
+            confidence_level=confidence,
+            n_resamples=n_resamples,
+            method="BCa",
+            rng=np.random.default_rng(seed),
+        )
+    lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
+    if not (np.isfinite(lo) and np.isfinite(hi)):  # BCa degenerate: the percentile interval
+        rng = np.random.default_rng(seed)
+        boots = statistic(rng.choice(d, size=(n_resamples, d.size)), axis=1)
+        a = (1 - confidence) / 2
+        lo, hi = (float(v) for v in np.quantile(boots, [a, 1 - a]))
+    return value, lo, hi
 
 
 def _median(x, axis: int = -1):
@@ -516,7 +485,7 @@ def median_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, s
     d = _differences(d)
     if d.size == 0:
         return math.nan, math.nan, math.nan
-    return _bootstrap_cis([d], _median, confidence, n_resamples, seed)[0]
+    return _bootstrap_ci(d, _median, confidence, n_resamples, seed)
 
 
 def mean_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, seed: int = 0):
@@ -534,7 +503,7 @@ def mean_difference_ci(d, confidence: float = 0.95, n_resamples: int = 9999, see
     d = _differences(d)
     if d.size == 0:
         return math.nan, math.nan, math.nan
-    return _bootstrap_cis([d], np.mean, confidence, n_resamples, seed)[0]
+    return _bootstrap_ci(d, np.mean, confidence, n_resamples, seed)
 
 
 def bayesian_signed_rank(x, y, rope: float = ROPE, seed: int = 0, nsamples: int = 10000):
@@ -663,8 +632,7 @@ def paired_versus_control(
       Unlike the z-test on average ranks, its outcome for one setting does not depend on which
       other settings are in the pool (Benavoli, Corani and Mangili, JMLR 17, 2016);
     - effect sizes: mean and median difference, a bootstrap 95 % CI of the median
-      (:func:`median_difference_ci`'s numbers; the settings' intervals come from one
-      :func:`scipy.stats.bootstrap` call, :func:`_bootstrap_cis`);
+      (:func:`median_difference_ci`);
     - wins / ties / losses over the data sets (ties: ``|d| <= 1e-12``);
     - the Bayesian signed-rank test with a ROPE (:func:`bayesian_signed_rank`): P(better),
       P(equivalent), P(worse) (NaN with ``bayes=False``, for speed).
@@ -688,20 +656,16 @@ def paired_versus_control(
         "p", "p_better", "p_rope", "p_worse", "n",
     ]  # fmt: skip
     out = {n: np.full(k, np.nan) for n in names}
-    others = [i for i in range(k) if i != control]
-    diffs = {}
-    for i in others:
+    for i in range(k):
+        if i == control:
+            continue
         d = a[:, i] - a[:, control]
-        diffs[i] = d[~np.isnan(d)]
-    # the medians' intervals of all the settings at once (median_difference_ci's numbers)
-    filled = [i for i in others if diffs[i].size]
-    cis = _bootstrap_cis([diffs[i] for i in filled], _median, 0.95, 9999, seed)
-    for i, ci in zip(filled, cis, strict=True):
-        out["median_diff"][i], out["ci_low"][i], out["ci_high"][i] = ci
-    for i in others:
-        d = diffs[i]
+        d = d[~np.isnan(d)]
         out["n"][i] = d.size
         out["mean_diff"][i] = float(d.mean()) if d.size else np.nan
+        out["median_diff"][i], out["ci_low"][i], out["ci_high"][i] = median_difference_ci(
+            d, seed=seed
+        )
         w, t, l_ = wins_ties_losses(d, np.zeros_like(d))
         out["wins"][i], out["ties"][i], out["losses"][i] = w, t, l_
         out["p"][i] = wilcoxon_signed_rank(d).pvalue if d.size else np.nan

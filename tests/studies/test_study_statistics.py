@@ -126,18 +126,16 @@ def test_paired_versus_control_is_scipy_and_baycomp():
     assert r["p_better"][1] > 0.9  # the +0.02 setting
 
 
-def test_the_intervals_of_many_settings_at_once_are_each_ones_own_call():
-    """The batched bootstrap (one scipy call for the rows of one length) gives each row, to the
-    last bit, the interval of its own seeded scipy.stats.bootstrap call, on rows with ties and
-    of different lengths; a row too short or constant is its own value."""
+def test_each_interval_is_its_own_seeded_scipy_bootstrap_call():
+    """A row's median or mean interval is, to the last bit, the one of its own seeded
+    scipy.stats.bootstrap call (BCa), or its percentile interval where BCa is degenerate, on rows
+    with ties and of different lengths; a row too short or constant is its own value."""
     rng = np.random.default_rng(5)
     rows = [rng.normal(0.01, 0.02, 41).round(3) for _ in range(3)]
     rows += [rng.integers(-3, 4, 23) / 100, np.array([0.01, 0.02]), np.full(7, 0.03)]
     rows += [rng.normal(0.0, 0.02, 23).round(4)]
     degenerate = 0
-    # the median batched; a mean one row at a time (its sums may round otherwise in a batch)
-    cases = [(S._median, S._bootstrap_cis(rows, S._median, 0.95, 999, 4))]
-    cases += [(np.mean, [S._bootstrap_cis([d], np.mean, 0.95, 999, 4)[0] for d in rows])]
+    cases = [(f, [S._bootstrap_ci(d, f, 0.95, 999, 4) for d in rows]) for f in (S._median, np.mean)]
     for statistic, got in cases:
         for d, (value, lo, hi) in zip(rows, got, strict=True):
             assert value == float(statistic(d))
