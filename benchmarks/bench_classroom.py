@@ -253,8 +253,8 @@ def haproxy_log_summary(path: Path, tool, offset: int = 0) -> list[dict]:
 
 def _switch_note() -> str:
     """The servers' GIL switch interval, as this environment sets it (:mod:`offcenter.ops.gil`;
-    the servers inherit the environment): ``OFFCENTER_SWITCH_INTERVAL=5 python
-    benchmarks/bench_classroom.py ...`` runs them with CPython's 5 ms, for an A/B."""
+    the servers inherit the environment): ``OFFCENTER_SWITCH_INTERVAL=1 python
+    benchmarks/bench_classroom.py ...`` runs them at 1 ms instead of CPython's 5 ms, for an A/B."""
     sys.path.insert(0, str(ROOT))  # this checkout's package
     from offcenter.ops.gil import switch_interval
 

@@ -1,5 +1,6 @@
-"""The app process's GIL switch interval: 1 ms instead of CPython's 5, so that a rerun that
-sends many elements is not held back at each of them by the other sessions' computing.
+"""The app process's GIL switch interval: CPython's 5 ms by default, an operator's setting
+(``OFFCENTER_SWITCH_INTERVAL``) for a shorter one, so that a rerun that sends many elements is
+held back less at each of them by the other sessions' computing.
 
 A Streamlit process runs each session's script in a thread of its own and serves every
 websocket from one event-loop thread, all under one GIL. Every element a script sends is handed
@@ -12,18 +13,20 @@ asking. A script that sends *n* elements while others compute can so wait up to 
 the Tree page's whole-page run after a data-set choice or a grow sends about 150 elements, a
 node click 60-70, a θ move 14.
 
-A shorter interval bounds each of those waits by 1 ms instead of 5 ms. The total work is the
-same (a forced switch costs some microseconds); what changes is the order in which it is
-done, in slices of 1 ms instead of 5 ms. Measured with a class of 22 θ and 4 q students of the
-load client and one Tree student, interleaved runs (docs/performance.md): the Tree student's
-data-set choice, node click and grow, and the class's θ moves, all had lower p50 and p95.
+A shorter interval bounds each of those waits by, say, 1 ms instead of 5 ms; the total work
+is the same, done in shorter slices, so a heavy rerun (a grow) is also preempted more often.
+Measured (docs/performance.md): on a machine overloaded by other work, 1 ms lowered the Tree
+student's and the class's p50 and p95; on a quiet machine, the first class of 30 on one fresh
+process (three runs each way) was no better at 1 ms than at 5 ms (the grow's p95 worse: median
+455 against 302 ms). So the default stays CPython's 5 ms, and the setting is there for a server
+that runs overloaded.
 
-``OFFCENTER_SWITCH_INTERVAL`` (milliseconds) sets another interval; ``0`` leaves Python's own
-(5 ms), for an A/B. A value that is not a number from 0 to 100 is refused with a message on
-stderr, and the default is used.
+``OFFCENTER_SWITCH_INTERVAL`` (milliseconds) sets the interval; ``0`` leaves Python's own as it
+is. A value that is not a number from 0 to 100 is refused with a message on stderr, and the
+default is used.
 
 >>> switch_interval({})
-0.001
+0.005
 >>> switch_interval({SWITCH_ENV: "0.5"}), switch_interval({SWITCH_ENV: "0"})
 (0.0005, None)
 """
@@ -39,8 +42,8 @@ __all__ = ["DEFAULT_MS", "SWITCH_ENV", "apply", "switch_interval"]
 
 #: The environment variable that sets the interval, in milliseconds (0: Python's own).
 SWITCH_ENV = "OFFCENTER_SWITCH_INTERVAL"
-#: The app's interval, in milliseconds.
-DEFAULT_MS = 1.0
+#: The app's interval, in milliseconds: CPython's own (a quiet A/B showed no gain at 1 ms).
+DEFAULT_MS = 5.0
 #: The largest interval accepted, in milliseconds.
 _MAX_MS = 100.0
 

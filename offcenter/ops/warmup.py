@@ -223,9 +223,10 @@ async def warm_runtime(runtime, links: Iterable = LINKS, timeout: float = 300.0)
 @contextlib.asynccontextmanager
 async def lifespan(app):
     """``st.App``'s lifespan for ``app.py``: set the process's GIL switch interval
-    (:func:`offcenter.ops.gil.apply`: 1 ms), then warm this process (:func:`warm_runtime`) after
-    Streamlit's runtime started and before uvicorn accepts a connection (its health route
-    included), unless ``OFFCENTER_WARM=0``. Prints one line when done."""
+    (:func:`offcenter.ops.gil.apply`: 5 ms unless ``OFFCENTER_SWITCH_INTERVAL`` says otherwise),
+    then warm this process (:func:`warm_runtime`) after Streamlit's runtime started and before
+    uvicorn accepts a connection (its health route included), unless
+    ``OFFCENTER_WARM=0``. Prints one line when done."""
     gil.apply()
     if os.environ.get(WARM_ENV, "1") != "0":
         from streamlit.runtime import Runtime
