@@ -10,22 +10,33 @@
 # Extra arguments go to pytest. PYTEST_WORKERS sets -n (default: auto, one per core; 0 = none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Debian's chromium (the browser tests), haproxy (the deployment's balancer, which
+# Debian's chromium (the browser tests, which drive its headless shell when installed), haproxy (the deployment's balancer, which
 # tests/deploy/ start) and graphviz, each installed when missing and we can.
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 # Graphviz's dot: dtreeviz draws converted trees with it (tests/tree/test_sklearn_out.py)
 command -v dot >/dev/null 2>&1 || missing+=(graphviz)
+want_shell=0
+[ -x /usr/bin/chromium-headless-shell ] || want_shell=1
+if [ "${#missing[@]}" -eq 0 ] && [ "$want_shell" = 1 ] && [ "$(id -u)" = 0 ] &&
+  command -v apt-get >/dev/null 2>&1; then
+  missing+=(chromium)  # already there: apt-get keeps it, and the shell is tried beside it
+fi
 # The Debian packages and the Python packages are installed at the same time (on a fresh
 # machine each waits mostly on downloads); the checks start when both are done.
 apt_pid=""
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing Debian's ${missing[*]} for the tests..."
+    echo "installing Debian's ${missing[*]}$([ "$want_shell" = 1 ] && echo " (and chromium-headless-shell)") for the tests..."
     apt_log="$(mktemp)"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") \
-      >"$apt_log" 2>&1 &
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" &&
+      if [ "$want_shell" = 1 ]; then
+        # Chromium's headless shell: the browser tests' Chromium at less CPU (tests/browser/
+        # conftest.py's _chromium_path); a release without the package keeps the full browser.
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell ||
+          echo "scripts/test.sh: no chromium-headless-shell; the tests drive chromium"
+      fi) >"$apt_log" 2>&1 &
     apt_pid=$!
   else
     echo "missing: ${missing[*]}: install them (sudo apt-get install ${missing[*]}) for the tests" >&2
