@@ -113,7 +113,10 @@ class Server:
         extra: list[str],
         access_log: Path | None = None,
         launcher_log: Path | None = None,
+        env: dict[str, str] | None = None,
     ):
+        """Start it and wait until it is healthy (every process in service); ``env``: more
+        environment for it (this process's is inherited)."""
         self.port = _free_port()
         self.workers = workers
         self.access_log = access_log
@@ -132,7 +135,7 @@ class Server:
                 cmd += ["--access-log", str(access_log)]
             cmd += ["--", "--server.fileWatcherType", "none", *extra]
             health = "/healthz"  # 200 once a process is warm and in service
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
         sink = open(launcher_log, "w") if launcher_log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 300

@@ -25,7 +25,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -34,10 +33,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_classroom import _free_port, _load_tool, browser_like_session  # noqa: E402
+from bench_classroom import Server, _load_tool, browser_like_session  # noqa: E402
 
 from offcenter.ops.gil import SWITCH_ENV  # noqa: E402
-from offcenter.ops.warmup import wait_healthy  # noqa: E402
 
 KINDS = ("dataset", "node", "grow", "theta")
 
@@ -110,17 +108,9 @@ async def tree_student(tool, session_cls, port: int, lat: dict, deadline: float)
 
 async def one_run(tool, session_cls, interval: str, duration: float) -> tuple[dict, int]:
     """One fresh server at ``interval`` ms under the class: latencies (s) per kind, errors."""
-    port = _free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
-    cmd += ["--server.address", "127.0.0.1", "--server.headless", "true"]
-    cmd += ["--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), SWITCH_ENV: interval}
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    server = Server(1, [], env={SWITCH_ENV: interval})
+    port = server.port
     try:
-        if not wait_healthy(port, wait=300, process=proc):
-            raise SystemExit("the app did not start")
         args = _Args()
         args.port = port
         tool.now = time.monotonic  # the students' deadline in this clock
@@ -146,11 +136,7 @@ async def one_run(tool, session_cls, interval: str, duration: float) -> tuple[di
         errors = sum(1 for e in rec.events if e.get("error"))
         return lat, errors
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        server.stop()
 
 
 def _cell(tool, xs: list[float]) -> str:
