@@ -25,6 +25,7 @@ Examples
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -437,6 +438,31 @@ def tree_figure(clf, *, selected: int | None = None, **drawing) -> go.Figure:
     return tree_drawing(clf, **drawing).figure(selected)
 
 
+#: The templates of the drawings' layouts, one object per distinct template (by its JSON).
+_TEMPLATES: dict[str, dict] = {}
+_MAX_TEMPLATES = 8
+
+
+def _shared_template(layout: dict) -> dict:
+    """``layout`` with its ``template`` replaced by an equal one shared by every drawing.
+
+    Each figure gets its own deep copy of Plotly's default template (about 160 dicts and
+    lists); the Tree page caches many drawings for the life of the process, and every full
+    garbage collection scans what they hold (:mod:`offcenter.ops.heap`). The drawings are
+    read-only, so one copy serves them all; the JSON sent is the same."""
+    template = layout.get("template")
+    if not isinstance(template, dict):
+        return layout
+    key = json.dumps(template, sort_keys=True, default=repr)
+    shared = _TEMPLATES.get(key)
+    if shared is None:
+        if len(_TEMPLATES) >= _MAX_TEMPLATES:  # templates changed at run time: no sharing
+            return layout
+        shared = _TEMPLATES.setdefault(key, template)
+    layout["template"] = shared
+    return layout
+
+
 def _outline_trace(xs: list, ys: list, color: str, width: float, name: str) -> dict:
     """One trace of box outlines (rectangles separated by None), not hoverable."""
     return dict(
@@ -699,7 +725,7 @@ def tree_drawing(
             y=[-(boxes[i].top + boxes[i].height / 2) for i in ids],
             mode="markers",
             name="nodes",
-            customdata=[[i] for i in ids],
+            customdata=tuple((i,) for i in ids),  # tuples of atoms: untracked by the collector
             text=[f"node {i}" for i in ids],
             hovertext=[_hover(nodes[i], classes, boxes[i].collapsed) for i in ids],
             hoverinfo="text",
@@ -800,7 +826,7 @@ def tree_drawing(
         ]
     # the layout as a figure has it (with Plotly's default template), so that the plain spec
     # draws what the go.Figure draws
-    layout = go.Figure(layout=layout, _validate=False).to_dict()["layout"]
+    layout = _shared_template(go.Figure(layout=layout, _validate=False).to_dict()["layout"])
     return TreeDrawing(
         traces=tuple(traces),
         layout=layout,
