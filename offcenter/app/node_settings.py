@@ -171,15 +171,17 @@ def numbers_config(df: pd.DataFrame) -> dict:
     """Column configs showing every float column with 6 significant digits."""
     return {
         c: st.column_config.NumberColumn(c, format=NUMBER_FORMAT)
-        for c in df.columns
-        if pd.api.types.is_float_dtype(df[c])
+        for c, dtype in df.dtypes.items()  # the dtypes, not the columns (a copy of attrs each)
+        if pd.api.types.is_float_dtype(dtype)
     }
 
 
-def show_table(df: pd.DataFrame, key: str, **kwargs) -> None:
+def show_table(df: pd.DataFrame, key: str, *, read_only: bool = True, **kwargs) -> None:
     """A table with the 6-significant-digit number format, no index
-    (:func:`offcenter.app.tables.show_table`: static and readable in presentation mode)."""
-    tables.show_table(df, column_config=numbers_config(df), key=key, **kwargs)
+    (:func:`offcenter.app.tables.show_table`: static and readable in presentation mode).
+    ``read_only``: ``df`` is a cached table that never changes (the node's tables, the step's
+    verdict), converted to Arrow once (:func:`offcenter.app.tables.arrow_table`)."""
+    tables.show_table(df, column_config=numbers_config(df), key=key, read_only=read_only, **kwargs)
 
 
 # ------------------------------------------------------------------------------ settings
