@@ -835,10 +835,10 @@ def neutralise_formulas(df: pd.DataFrame) -> pd.DataFrame:
     """
     out = df.copy(deep=False)
     out.columns = [neutralise_formula(c) for c in df.columns]
-    for j in range(df.shape[1]):
-        col = df.iloc[:, j]
-        if pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype):
+    for j, dtype in enumerate(df.dtypes):  # the dtypes first: a column taken copies the attrs
+        if pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
             continue
+        col = df.iloc[:, j]
         if not _has_formula(col):  # most columns: nothing to change, no new column
             continue
         if isinstance(col.dtype, pd.CategoricalDtype):
