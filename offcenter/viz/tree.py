@@ -25,7 +25,6 @@ Examples
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -438,8 +437,8 @@ def tree_figure(clf, *, selected: int | None = None, **drawing) -> go.Figure:
     return tree_drawing(clf, **drawing).figure(selected)
 
 
-#: The templates of the drawings' layouts, one object per distinct template (by its JSON).
-_TEMPLATES: dict[str, dict] = {}
+#: The templates of the drawings' layouts, one object per distinct template.
+_TEMPLATES: list[dict] = []
 _MAX_TEMPLATES = 8
 
 
@@ -453,13 +452,12 @@ def _shared_template(layout: dict) -> dict:
     template = layout.get("template")
     if not isinstance(template, dict):
         return layout
-    key = json.dumps(template, sort_keys=True, default=repr)
-    shared = _TEMPLATES.get(key)
-    if shared is None:
-        if len(_TEMPLATES) >= _MAX_TEMPLATES:  # templates changed at run time: no sharing
+    for shared in _TEMPLATES:
+        if shared == template:
+            layout["template"] = shared
             return layout
-        shared = _TEMPLATES.setdefault(key, template)
-    layout["template"] = shared
+    if len(_TEMPLATES) < _MAX_TEMPLATES:  # more: templates changed at run time, no sharing
+        _TEMPLATES.append(template)
     return layout
 
 
@@ -696,19 +694,19 @@ def tree_drawing(
 
     selected_at = len(traces)
     # every text line of the drawing in one trace
-    lines = lay.text_lines()
+    lines = lay.line_rows()  # (text, plain, x, y, color, node)
     traces.append(
         dict(
             type="scatter",
-            x=[t.x for t in lines],
-            y=[-t.y for t in lines],
+            x=[t[2] for t in lines],
+            y=[-t[3] for t in lines],
             mode="text",
-            text=[t.text for t in lines],
+            text=[t[0] for t in lines],
             textposition="middle center",
             textfont={
                 "family": FONT_FAMILY,
                 "size": float(font_size),
-                "color": [t.color for t in lines],
+                "color": [t[4] for t in lines],
             },
             hoverinfo="skip",
             showlegend=False,

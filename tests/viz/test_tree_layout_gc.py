@@ -108,6 +108,7 @@ def test_the_layout_reads_as_named_tuples(trees):
     assert root.left < root.x < root.right and root.bottom == root.top + root.height
     assert root.lines[0].box[0] >= root.left
     assert all(isinstance(t, TextLine) for t in lay.text_lines())
+    assert lay.line_rows() == [tuple(t) for t in lay.text_lines()]
     assert sorted(lay.labels) == sorted(i for i in lay.order if i != 0)
 
 
