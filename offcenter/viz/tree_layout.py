@@ -325,6 +325,13 @@ class TreeLayout:
         """child id -> the :class:`TextLine` s written on its incoming edge."""
         return {i: tuple(map(TextLine._make, rows)) for i, rows in self.label_rows.items()}
 
+    def line_rows(self) -> list[tuple]:
+        """:meth:`text_lines` as the plain tuples stored (the fields of :class:`TextLine`)."""
+        out = [t for row in self.box_rows.values() for t in row[5]]
+        for rows in self.label_rows.values():
+            out += rows
+        return out
+
     def text_lines(self) -> list[TextLine]:
         """Every line of text of the drawing (node boxes and branch labels)."""
         line = TextLine._make

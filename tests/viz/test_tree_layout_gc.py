@@ -108,4 +108,31 @@ def test_the_layout_reads_as_named_tuples(trees):
     assert root.left < root.x < root.right and root.bottom == root.top + root.height
     assert root.lines[0].box[0] >= root.left
     assert all(isinstance(t, TextLine) for t in lay.text_lines())
+    assert lay.line_rows() == [tuple(t) for t in lay.text_lines()]
     assert sorted(lay.labels) == sorted(i for i in lay.order if i != 0)
+
+
+def _tracked_excluding(obj, skip):
+    seen, stack, tracked = {id(skip)}, [obj], 0
+    while stack:
+        o = stack.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        tracked += gc.is_tracked(o)
+        stack.extend(r for r in gc.get_referents(o) if not isinstance(r, type))
+    return tracked
+
+
+def test_a_cached_drawing_holds_a_few_dozen_tracked_objects_and_one_shared_template(trees):
+    big, other = tree_drawing(trees[1]), tree_drawing(trees[0], font_size=20.0)
+    template = big.layout["template"]
+    assert other.layout["template"] is template  # one copy for every drawing
+    for _ in range(6):
+        gc.collect()
+    # the traces' dicts and coordinate lists, not one list per node (the nodes' customdata)
+    nodes = len(big.boxes)
+    assert nodes > 80 and _tracked_excluding(big, template) < 80
+    # the nodes' ids as the browser gets them: [[id], ...] in drawing order
+    (trace,) = [t for t in json.loads(json.dumps(big.spec(3)))["data"] if t["name"] == "nodes"]
+    assert trace["customdata"] == [[i] for i in big.boxes]
