@@ -12,8 +12,8 @@ this way::
 widget's through its deserialiser and presenter), to look at one key. The dict is built before
 the key is looked at, so no registration avoids it (a widget without a key builds it too);
 its cost grows with the number of keys. On the Tree page (about 85 keys, 15 such widgets in a
-whole-page run) it was 8 % of a grow's or a data-set change's script time, 6 % of a node
-click's (docs/performance.md).
+whole-page run) it was 6-8 % of a grow's or a data-set change's script time (3.3-5.3 ms), 5 % of
+a node click's (1.2-1.7 ms; docs/performance.md).
 
 :func:`install` gives those widget modules a ``get_session_state`` whose ``filtered_state`` is
 a view answering the same questions for the one key asked (``key in view``, ``view[key]``),
