@@ -499,6 +499,7 @@ def tree_and_node(X, y, target: str, alpha, trace_path: tuple) -> None:
                     "impurity", format=node_settings.NUMBER_FORMAT
                 ),
             },
+            read_only=True,  # cached per node: converted to Arrow once
         )
 
     tab_node.__exit__(None, None, None)

@@ -24,13 +24,16 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
-from offcenter.app import session_end
+from offcenter.app import session_end, widget_state
 from offcenter.app.lecture_script import lecture_bar, page_top
 from offcenter.app.presentation import is_on, presentation_toggle, viewport
 from offcenter.app.reconnect import RERUN_ON_RECONNECT
 from offcenter.ops import failover, heap
 
 __all__ = ["PAGES", "ensure_router", "run"]
+
+# every page imports this module first: its value widgets stop copying the session state
+widget_state.install()
 
 #: (file, title, icon) of every page, in the order of the navigation menu; the first is the home.
 PAGES = (

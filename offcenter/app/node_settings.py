@@ -26,7 +26,7 @@ import pandas as pd
 import streamlit as st
 
 from offcenter.app import heavy_work, measure_params, tables, urlstate
-from offcenter.app.charts import plotly_chart
+from offcenter.app.charts import figure_spec, plotly_chart
 from offcenter.app.downloads import csv_button, prepare_csv
 from offcenter.measures.registry import TREE_MEASURES
 from offcenter.measures.settings import MeasureSetting, comparison_settings
@@ -171,15 +171,17 @@ def numbers_config(df: pd.DataFrame) -> dict:
     """Column configs showing every float column with 6 significant digits."""
     return {
         c: st.column_config.NumberColumn(c, format=NUMBER_FORMAT)
-        for c in df.columns
-        if pd.api.types.is_float_dtype(df[c])
+        for c, dtype in df.dtypes.items()  # the dtypes, not the columns (a copy of attrs each)
+        if pd.api.types.is_float_dtype(dtype)
     }
 
 
-def show_table(df: pd.DataFrame, key: str, **kwargs) -> None:
+def show_table(df: pd.DataFrame, key: str, *, read_only: bool = True, **kwargs) -> None:
     """A table with the 6-significant-digit number format, no index
-    (:func:`offcenter.app.tables.show_table`: static and readable in presentation mode)."""
-    tables.show_table(df, column_config=numbers_config(df), key=key, **kwargs)
+    (:func:`offcenter.app.tables.show_table`: static and readable in presentation mode).
+    ``read_only``: ``df`` is a cached table that never changes (the node's tables, the step's
+    verdict), converted to Arrow once (:func:`offcenter.app.tables.arrow_table`)."""
+    tables.show_table(df, column_config=numbers_config(df), key=key, read_only=read_only, **kwargs)
 
 
 # ------------------------------------------------------------------------------ settings
@@ -441,6 +443,76 @@ def candidate_table(tree_key: str, node: int, keys: tuple, _cands) -> tuple:
     return candidate_display(_cands, list(keys))
 
 
+# The node's figures as plain dicts (offcenter.app.charts.figure_spec), built once per node and
+# view and shared by reruns and sessions (read-only): a click on a node seen before, and every
+# whole-page run, drew them anew (a third of a seen node's click). ``tree_key`` identifies the
+# node's rows and split (tree_click.node_key), hence the arguments given with a leading ``_``.
+@st.cache_resource(max_entries=64, show_spinner=False)
+def threshold_chart(
+    tree_key: str,
+    node: int,
+    feature: str,
+    keys: tuple,
+    normalise: bool,
+    present: bool,
+    _gains,
+    _labels,
+    chosen,
+) -> dict:
+    """:func:`offcenter.viz.tree.threshold_figure` of the node's feature (``_gains``:
+    :func:`cached_thresholds`), once per (node, feature, settings shown, normalisation, view)."""
+    return figure_spec(
+        threshold_figure(
+            _gains,
+            _labels,
+            feature,
+            chosen=chosen,
+            keys=list(keys),
+            normalise=normalise,
+            presentation=present,
+        )
+    )
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def class_histogram_chart(
+    tree_key: str, node: int, feature: str, threshold, present: bool, _clf, _X, _y
+) -> tuple[dict, int]:
+    """:func:`offcenter.viz.tree.class_histogram_figure` of the node's numeric feature (its
+    rows' values by class, ``threshold`` dashed) and the number of its missing values."""
+    idx = _clf.node_indices(node)
+    values = pd.to_numeric(_X[feature].iloc[idx], errors="coerce")
+    fig = class_histogram_figure(
+        values.to_numpy(dtype=float),
+        _y.iloc[idx].to_numpy(),
+        list(_clf.classes_),
+        feature,
+        threshold=threshold,
+        presentation=present,
+    )
+    return figure_spec(fig), int(values.isna().sum())
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def category_chart(
+    tree_key: str, node: int, feature: str, groups, present: bool, _clf, _X, _y
+) -> dict:
+    """:func:`offcenter.viz.tree.category_histogram_figure` of the node's nominal feature (its
+    rows' categories by class, ``groups`` separated)."""
+    column = next(c for c in _X.columns if str(c) == feature)
+    idx = _clf.node_indices(node)
+    return figure_spec(
+        category_histogram_figure(
+            _X[column].iloc[idx].tolist(),
+            _y.iloc[idx].to_numpy(),
+            list(_clf.classes_),
+            feature,
+            groups=groups,
+            presentation=present,
+        )
+    )
+
+
 @st.cache_resource(max_entries=256, show_spinner=False)
 def cached_thresholds(tree_key: str, node: int, feature: str, _clf) -> pd.DataFrame:
     """:meth:`TreeClassifier.threshold_gains` of the node's feature under the comparison
@@ -598,7 +670,7 @@ def show_node_comparison(
             )
 
     _threshold_section(clf, node, tree_key, tree_tag, cands, labels, present, X, y)
-    _category_section(clf, node, tree_tag, cands, present, X, y)
+    _category_section(clf, node, tree_key, tree_tag, cands, present, X, y)
     return cands
 
 
@@ -711,32 +783,28 @@ def _threshold_section(
     with_hist = X is not None and y is not None and feat in X.columns
     # side by side on a wide screen (Streamlit stacks columns on a narrow one)
     gcol, hcol = st.columns([3, 2]) if with_hist else (st.container(), None)
-    plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts)
-        threshold_figure(
-            gains, labels, feat, chosen=chosen_thr, keys=shown, normalise=norm, presentation=present
+    plotly_chart(  # the figure's own dicts, not copied (offcenter.app.charts), once per node
+        threshold_chart(
+            tree_key,
+            node.id,
+            feat,
+            tuple(shown),
+            bool(norm),
+            bool(present),
+            gains,
+            labels,
+            None if chosen_thr is None else float(chosen_thr),
         ),
         container=gcol,
         width="stretch",
         key="tr_thr_chart",
     )
     if with_hist:
-        idx = clf.node_indices(node.id)
-        values = pd.to_numeric(X[feat].iloc[idx], errors="coerce")
         hist_thr, thr_words = histogram_threshold(node, cands, feat)
-        plotly_chart(
-            class_histogram_figure(
-                values.to_numpy(dtype=float),
-                y.iloc[idx].to_numpy(),
-                list(clf.classes_),
-                feat,
-                threshold=hist_thr,
-                presentation=present,
-            ),
-            container=hcol,
-            width="stretch",
-            key="tr_hist_chart",
+        hist, missing = class_histogram_chart(
+            tree_key, node.id, feat, hist_thr, bool(present), clf, X, y
         )
-        missing = int(values.isna().sum())
+        plotly_chart(hist, container=hcol, width="stretch", key="tr_hist_chart")
         hcol.caption(
             f"{md_escape(feat, 40)} at node {node.id} by class"
             + (f"; {missing} missing value(s) not drawn" if missing else "")
@@ -807,7 +875,7 @@ def category_groups(node, cands, feature: str) -> tuple[tuple | None, str]:
     return None, ""
 
 
-def _category_section(clf, node, tree_tag, cands, present=False, X=None, y=None) -> None:
+def _category_section(clf, node, tree_key, tree_tag, cands, present=False, X=None, y=None) -> None:
     """Bars per category by class of a nominal feature at the node (dtreeviz's view of a
     categorical split), its children's groups dashed. The feature is the page's URL field
     ``cat_feature`` ("" = the node's split feature when nominal, else the first nominal)."""
@@ -835,17 +903,8 @@ def _category_section(clf, node, tree_tag, cands, present=False, X=None, y=None)
         key=f"tr_cat_feature_{tree_tag}_{node.id}",
     )
     S["tr_cat_feature"] = "" if feat == default_f else feat
-    column = next(c for c in X.columns if str(c) == feat)
-    idx = clf.node_indices(node.id)
     groups, what = category_groups(node, cands, feat)
-    fig = category_histogram_figure(
-        X[column].iloc[idx].tolist(),
-        y.iloc[idx].to_numpy(),
-        list(clf.classes_),
-        feat,
-        groups=groups,
-        presentation=present,
-    )
+    fig = category_chart(tree_key, node.id, feat, groups, bool(present), clf, X, y)
     left, _ = st.columns([3, 2]) if not present else (st.container(), None)
     plotly_chart(fig, container=left, width="stretch", key="tr_cat_chart")
     left.caption(

@@ -33,11 +33,14 @@ from __future__ import annotations
 
 import math
 import numbers
+import weakref
 from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
+from streamlit import dataframe_util
 
 from offcenter.app.presentation import is_narrow, is_on
 from offcenter.viz.format import fmt_sig, md_escape
@@ -46,6 +49,7 @@ __all__ = [
     "MAX_COLUMNS",
     "NARROW_COLUMNS",
     "SMALL_ROWS",
+    "arrow_table",
     "column_groups",
     "show_table",
     "table_text",
@@ -156,6 +160,39 @@ def uses_static_table(df: pd.DataFrame, max_rows: int = SMALL_ROWS) -> bool:
     return (is_on() or is_narrow()) and len(df) <= max_rows
 
 
+#: id of a read-only frame -> (weak reference to it, its Arrow table); an entry leaves with
+#: its frame (the reference's callback)
+_ARROW: dict[int, tuple[weakref.ref, pa.Table]] = {}
+
+
+def arrow_table(df: pd.DataFrame) -> pa.Table:
+    """``df`` as the Arrow table ``st.dataframe`` sends, converted once per frame object.
+
+    ``st.dataframe`` converts a pandas frame to Arrow at every call
+    (``pyarrow.Table.from_pandas``, through Streamlit's converter, which also repairs columns
+    Arrow refuses); given the Arrow table it only writes its bytes, the same bytes. A table
+    drawn from a cache (a node's tables, shared by the reruns and the sessions that show the
+    node) is then converted once, not at every click. ``df`` must not change after its first
+    call (the tables of the caches are read-only); the table is kept while ``df`` lives.
+
+    >>> df = pd.DataFrame({"a": [1.5, 2.0], "b": ["x", "y"]})
+    >>> arrow_table(df) is arrow_table(df), arrow_table(df).column_names
+    (True, ['a', 'b'])
+    """
+    key = id(df)
+    entry = _ARROW.get(key)
+    if entry is not None and entry[0]() is df:
+        return entry[1]
+    table = dataframe_util.convert_pandas_df_to_arrow_table(df)
+
+    def forget(ref: weakref.ref, key: int = key) -> None:
+        if _ARROW.get(key, (None,))[0] is ref:
+            _ARROW.pop(key, None)
+
+    _ARROW[key] = (weakref.ref(df, forget), table)
+    return table
+
+
 def show_table(
     df: pd.DataFrame,
     *,
@@ -165,6 +202,7 @@ def show_table(
     height: int | str | None = None,
     max_rows: int = SMALL_ROWS,
     container=None,
+    read_only: bool = False,
 ) -> None:
     """Draw a table: a static, readable one in presentation mode, else ``st.dataframe``.
 
@@ -183,6 +221,9 @@ def show_table(
         The largest table drawn static (:data:`SMALL_ROWS`).
     container : optional
         Where to draw (a column, an expander); the page by default.
+    read_only : bool, default False
+        ``df`` never changes (a cached table): ``st.dataframe`` is given its Arrow table,
+        converted once per frame (:func:`arrow_table`), the same bytes.
     """
     target = st if container is None else container
     if uses_static_table(df, max_rows):
@@ -198,4 +239,4 @@ def show_table(
         kwargs["key"] = key
     if height is not None:
         kwargs["height"] = height
-    target.dataframe(df, **kwargs)
+    target.dataframe(arrow_table(df) if read_only else df, **kwargs)

@@ -437,6 +437,30 @@ def tree_figure(clf, *, selected: int | None = None, **drawing) -> go.Figure:
     return tree_drawing(clf, **drawing).figure(selected)
 
 
+#: The templates of the drawings' layouts, one object per distinct template.
+_TEMPLATES: list[dict] = []
+_MAX_TEMPLATES = 8
+
+
+def _shared_template(layout: dict) -> dict:
+    """``layout`` with its ``template`` replaced by an equal one shared by every drawing.
+
+    Each figure gets its own deep copy of Plotly's default template (about 160 dicts and
+    lists); the Tree page caches many drawings for the life of the process, and every full
+    garbage collection scans what they hold (:mod:`offcenter.ops.heap`). The drawings are
+    read-only, so one copy serves them all; the JSON sent is the same."""
+    template = layout.get("template")
+    if not isinstance(template, dict):
+        return layout
+    for shared in _TEMPLATES:
+        if shared == template:
+            layout["template"] = shared
+            return layout
+    if len(_TEMPLATES) < _MAX_TEMPLATES:  # more: templates changed at run time, no sharing
+        _TEMPLATES.append(template)
+    return layout
+
+
 def _outline_trace(xs: list, ys: list, color: str, width: float, name: str) -> dict:
     """One trace of box outlines (rectangles separated by None), not hoverable."""
     return dict(
@@ -670,19 +694,19 @@ def tree_drawing(
 
     selected_at = len(traces)
     # every text line of the drawing in one trace
-    lines = lay.text_lines()
+    lines = lay.line_rows()  # (text, plain, x, y, color, node)
     traces.append(
         dict(
             type="scatter",
-            x=[t.x for t in lines],
-            y=[-t.y for t in lines],
+            x=[t[2] for t in lines],
+            y=[-t[3] for t in lines],
             mode="text",
-            text=[t.text for t in lines],
+            text=[t[0] for t in lines],
             textposition="middle center",
             textfont={
                 "family": FONT_FAMILY,
                 "size": float(font_size),
-                "color": [t.color for t in lines],
+                "color": [t[4] for t in lines],
             },
             hoverinfo="skip",
             showlegend=False,
@@ -699,7 +723,7 @@ def tree_drawing(
             y=[-(boxes[i].top + boxes[i].height / 2) for i in ids],
             mode="markers",
             name="nodes",
-            customdata=[[i] for i in ids],
+            customdata=tuple((i,) for i in ids),  # tuples of atoms: untracked by the collector
             text=[f"node {i}" for i in ids],
             hovertext=[_hover(nodes[i], classes, boxes[i].collapsed) for i in ids],
             hoverinfo="text",
@@ -800,7 +824,7 @@ def tree_drawing(
         ]
     # the layout as a figure has it (with Plotly's default template), so that the plain spec
     # draws what the go.Figure draws
-    layout = go.Figure(layout=layout, _validate=False).to_dict()["layout"]
+    layout = _shared_template(go.Figure(layout=layout, _validate=False).to_dict()["layout"])
     return TreeDrawing(
         traces=tuple(traces),
         layout=layout,

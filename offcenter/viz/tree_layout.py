@@ -36,6 +36,7 @@ import functools
 import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -177,10 +178,11 @@ def branch_text(parent_split, k: int) -> str:
     return label.replace("<=", "≤", 1) if label.startswith("<=") else label
 
 
-@dataclass
-class TextLine:
+class TextLine(NamedTuple):
     """One line of text centred at (x, y) (px; y grows downwards). ``text`` is Plotly markup
-    (user text escaped), ``plain`` the characters shown (its width is exact)."""
+    (user text escaped), ``plain`` the characters shown (its width is exact).
+
+    A named tuple: a :class:`TreeLayout` stores its fields as a plain tuple."""
 
     text: str
     plain: str
@@ -200,17 +202,18 @@ class TextLine:
         return (self.x - w / 2, self.y - LINE_H / 2, self.x + w / 2, self.y + LINE_H / 2)
 
 
-@dataclass
-class NodeBox:
-    """A node's box: centre x, top y, size, its text lines and its class bar segments."""
+class NodeBox(NamedTuple):
+    """A node's box: centre x, top y, size, its text lines and its class bar segments.
+
+    A named tuple: a :class:`TreeLayout` stores its fields as a plain tuple."""
 
     id: int
     x: float
     top: float
     width: float
     height: float
-    lines: list = field(default_factory=list)
-    bar: list = field(default_factory=list)  # (class index, left, right, share)
+    lines: tuple = ()  # of TextLine
+    bar: tuple = ()  # (class index, left, right, share)
     bar_top: float = 0.0
     collapsed: bool = False
     hidden: int = 0  # nodes hidden under a collapsed node
@@ -242,21 +245,99 @@ class NodeBox:
 
 
 @dataclass
-class TreeLayout:
-    """The boxes, branch labels and edges of a drawing, and its size (px)."""
+class _Box:
+    """A :class:`NodeBox` while :func:`tree_layout` places it (its lines plain tuples)."""
 
-    boxes: dict
-    labels: dict  # child id -> list of TextLine written on its incoming edge
-    edges: list  # (parent, child, [(x, y), ...] polyline pieces)
+    id: int
+    x: float
+    top: float
     width: float
     height: float
-    order: list  # node ids in drawing order (children before parents, left to right)
+    lines: list = field(default_factory=list)
+    bar: list = field(default_factory=list)
+    bar_top: float = 0.0
+    collapsed: bool = False
+    hidden: int = 0
+    leaf: bool = False
+    prediction_index: int = 0
+    bar_axis: str = "x"
+
+    @property
+    def left(self) -> float:
+        return self.x - self.width / 2
+
+    @property
+    def right(self) -> float:
+        return self.x + self.width / 2
+
+    @property
+    def bottom(self) -> float:
+        return self.top + self.height
+
+    def row(self) -> tuple:
+        """The :class:`NodeBox` as the plain tuple a :class:`TreeLayout` stores."""
+        return (
+            self.id,
+            self.x,
+            self.top,
+            self.width,
+            self.height,
+            tuple(self.lines),
+            tuple(self.bar),
+            self.bar_top,
+            self.collapsed,
+            self.hidden,
+            self.leaf,
+            self.prediction_index,
+            self.bar_axis,
+        )
+
+
+@dataclass(frozen=True)
+class TreeLayout:
+    """The boxes, branch labels and edges of a drawing, and its size (px).
+
+    Stored as plain tuples of atoms (str, float, int, bool) in two dicts: CPython's garbage
+    collector stops tracking a plain tuple of atoms at its first collection (not a tuple
+    subclass's instance such as a :class:`NodeBox`), so a layout kept in a cache is four objects
+    to a full collection whatever the tree's size (:mod:`offcenter.ops.heap`: the Tree page
+    keeps thousands of them in a class). :attr:`boxes` and :attr:`labels` give them as
+    :class:`NodeBox` and :class:`TextLine` (built at each access: read them once)."""
+
+    box_rows: dict  # node id -> a NodeBox's fields as a plain tuple, its lines plain tuples
+    label_rows: dict  # child id -> plain tuples of the TextLines written on its incoming edge
+    edges: tuple  # (parent, child, ((x, y), ...) polyline pieces)
+    width: float
+    height: float
+    order: tuple  # node ids in drawing order (children before parents, left to right)
+
+    @property
+    def boxes(self) -> dict[int, NodeBox]:
+        """node id -> :class:`NodeBox` of every node drawn."""
+        line = TextLine._make
+        return {
+            i: NodeBox(*row[:5], tuple(map(line, row[5])), *row[6:])
+            for i, row in self.box_rows.items()
+        }
+
+    @property
+    def labels(self) -> dict[int, tuple[TextLine, ...]]:
+        """child id -> the :class:`TextLine` s written on its incoming edge."""
+        return {i: tuple(map(TextLine._make, rows)) for i, rows in self.label_rows.items()}
+
+    def line_rows(self) -> list[tuple]:
+        """:meth:`text_lines` as the plain tuples stored (the fields of :class:`TextLine`)."""
+        out = [t for row in self.box_rows.values() for t in row[5]]
+        for rows in self.label_rows.values():
+            out += rows
+        return out
 
     def text_lines(self) -> list[TextLine]:
         """Every line of text of the drawing (node boxes and branch labels)."""
-        out = [line for b in self.boxes.values() for line in b.lines]
-        for lines in self.labels.values():
-            out += lines
+        line = TextLine._make
+        out = [line(t) for row in self.box_rows.values() for t in row[5]]
+        for rows in self.label_rows.values():
+            out += map(line, rows)
         return out
 
 
@@ -497,7 +578,8 @@ def tree_layout(
         return sideways_layout(nodes, root, pre, visible_kids, sizes, classes, marked, wrap_width)
 
     # boxes' contents and sizes
-    boxes: dict[int, NodeBox] = {}
+    boxes: dict[int, _Box] = {}
+    top_lines: dict[int, list] = {}
     under_lines: dict[int, list] = {}
     for i in pre:
         nd = nodes[i]
@@ -516,7 +598,7 @@ def tree_layout(
         width = max(text_width(p) for _, p, _ in top + under) + 2 * PAD
         height = LINE_H * (len(top) + len(under)) + BAR_H + 2 * PAD + (0.0 if compact else 4.0)
         pred = str(nd.prediction)
-        boxes[i] = NodeBox(
+        boxes[i] = _Box(
             id=i,
             x=0.0,
             top=0.0,
@@ -527,7 +609,7 @@ def tree_layout(
             leaf=nd.split is None,
             prediction_index=classes.index(pred) if pred in classes else 0,
         )
-        boxes[i].lines = top  # type: ignore[assignment]  (placed below)
+        top_lines[i] = top
         under_lines[i] = under
 
     # branch labels (lines) of every visible non-root node
@@ -574,21 +656,20 @@ def tree_layout(
     for i in pre:
         b = boxes[i]
         b.top = tops[depth_of[i]]
-        top_lines, under = b.lines, under_lines[i]
-        placed = []
+        placed = []  # TextLine fields, plain tuples (TreeLayout)
         yy = b.top + PAD + LINE_H / 2
-        for markup, plain, color in top_lines:
-            placed.append(TextLine(markup, plain, b.x, yy, color, i))
+        for markup, plain, color in top_lines[i]:
+            placed.append((markup, plain, b.x, yy, color, i))
             yy += LINE_H
         b.bar_top = yy - LINE_H / 2 + 2.0
         b.bar = bar_segments(nodes[i].counts, b.left + PAD, b.width - 2 * PAD)
         yy += BAR_H + 4.0
-        for markup, plain, color in under:
-            placed.append(TextLine(markup, plain, b.x, yy, color, i))
+        for markup, plain, color in under_lines[i]:
+            placed.append((markup, plain, b.x, yy, color, i))
             yy += LINE_H
         b.lines = placed
 
-    labels: dict[int, list[TextLine]] = {}
+    labels: dict[int, tuple] = {}  # TextLine fields, plain tuples
     edges: list = []
     for i in pre:
         parent = nodes[i].parent
@@ -599,20 +680,26 @@ def tree_layout(
         elbow = tops[d - 1] + band[d - 1] + V_GAP / 2
         rows = label_plain.get(i, [])
         ly = elbow + V_GAP / 2 + LINE_H / 2
-        labels[i] = []
+        label = []
         for piece in rows:
-            labels[i].append(TextLine(plot_text(piece), piece, cb.x, ly, "#5f6368", i))
+            label.append((plot_text(piece), piece, cb.x, ly, "#5f6368", i))
             ly += LINE_H
-        pieces = [[(pb.x, pb.bottom), (pb.x, elbow), (cb.x, elbow)]]
+        labels[i] = tuple(label)
+        stem = ((pb.x, pb.bottom), (pb.x, elbow), (cb.x, elbow))
         if rows:
-            pieces[0].append((cb.x, elbow + V_GAP / 2 - 1))
-            pieces.append([(cb.x, ly - LINE_H / 2 + 1), (cb.x, cb.top)])
+            pieces = (
+                stem + ((cb.x, elbow + V_GAP / 2 - 1),),
+                ((cb.x, ly - LINE_H / 2 + 1), (cb.x, cb.top)),
+            )
         else:
-            pieces[0].append((cb.x, cb.top))
+            pieces = (stem + ((cb.x, cb.top),),)
         edges.append((parent, i, pieces))
 
     width = max(rights) - min(lefts)
-    return TreeLayout(boxes, labels, edges, width, height, _postorder(root, visible_kids))
+    rows = {i: b.row() for i, b in boxes.items()}
+    return TreeLayout(
+        rows, labels, tuple(edges), width, height, tuple(_postorder(root, visible_kids))
+    )
 
 
 def _side_lines(node, parent, k, hidden, opened, marked_text, wrap_width):
@@ -667,7 +754,7 @@ def sideways_layout(nodes, root, pre, kids, sizes, classes, marked, wrap_width) 
     column never overlap), each column starts right of the widest box of the one before it with
     :data:`SIDE_COL_GAP` for the edges between them. The branch conditions are in the boxes, so
     the layout has no edge labels."""
-    boxes: dict[int, NodeBox] = {}
+    boxes: dict[int, _Box] = {}
     texts: dict[int, list] = {}
     depth_of = {i: nodes[i].depth - nodes[root].depth for i in pre}
     for i in pre:
@@ -678,7 +765,7 @@ def sideways_layout(nodes, root, pre, kids, sizes, classes, marked, wrap_width) 
         lines = _side_lines(nd, parent, k, sizes[i] - 1, opened, marked.get(i), wrap_width)
         width = max(text_width(p) for _, p, _ in lines) + 2 * SIDE_PAD_X + SIDE_INSET + SIDE_BAR_W
         pred = str(nd.prediction)
-        boxes[i] = NodeBox(
+        boxes[i] = _Box(
             id=i,
             x=0.0,
             top=0.0,
@@ -707,7 +794,7 @@ def sideways_layout(nodes, root, pre, kids, sizes, classes, marked, wrap_width) 
         yy = b.top + SIDE_PAD_Y + LINE_H / 2
         placed = []
         for markup, plain, color in texts[i]:
-            placed.append(TextLine(markup, plain, text_x, yy, color, i))
+            placed.append((markup, plain, text_x, yy, color, i))
             yy += LINE_H
         b.lines = placed
         b.bar = bar_segments(nodes[i].counts, b.top + SIDE_INSET, b.height - 2 * SIDE_INSET)
@@ -717,10 +804,11 @@ def sideways_layout(nodes, root, pre, kids, sizes, classes, marked, wrap_width) 
             pb, cb = boxes[i], boxes[c]
             elbow = col_left[depth_of[c]] - SIDE_COL_GAP / 2
             py, cy = pb.top + pb.height / 2, cb.top + cb.height / 2
-            edges.append((i, c, [[(pb.right, py), (elbow, py), (elbow, cy), (cb.left, cy)]]))
+            edges.append((i, c, (((pb.right, py), (elbow, py), (elbow, cy), (cb.left, cy)),)))
     width = col_left[-1] + col_w[-1] + SIDE_MARGIN
     height = hi - lo + 2 * SIDE_MARGIN
-    return TreeLayout(boxes, {}, edges, width, height, _postorder(root, kids))
+    rows = {i: b.row() for i, b in boxes.items()}
+    return TreeLayout(rows, {}, tuple(edges), width, height, tuple(_postorder(root, kids)))
 
 
 def overlaps(boxes: Sequence[tuple[float, float, float, float]], tol: float = 0.0) -> list:

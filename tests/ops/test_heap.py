@@ -1,10 +1,13 @@
 """The app process's heap freeze (offcenter.ops.heap): frozen once every page ran, again once
-every warm-up link ran, never more; the app's navigation reports each run that ended."""
+every warm-up link ran, never more; the app's navigation reports each run that ended. The
+collector's thresholds: set by the server's lifespan, the environment variable read safely."""
 
 from __future__ import annotations
 
 import gc
 from pathlib import Path
+
+import pytest
 
 from offcenter.ops import heap
 from offcenter.ops.warmup import LINKS, PAGES
@@ -94,3 +97,53 @@ def test_the_app_reports_each_finished_run_with_the_link_it_opened(monkeypatch):
 
     failed = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
     assert failed.exception and len(calls) == n
+
+
+# ------------------------------------------------------------------ the collector's thresholds
+@pytest.fixture
+def restore_thresholds():
+    before = gc.get_threshold()
+    yield
+    gc.set_threshold(*before)
+
+
+@pytest.mark.parametrize(
+    ("value", "thresholds"),
+    [
+        ("", (700, 10, 100)),
+        ("700,10,10", (700, 10, 10)),
+        (" 2000 , 20 ,50 ", (2000, 20, 50)),
+        ("1,1,1000000", (1, 1, 1_000_000)),
+        ("0", None),
+    ],
+)
+def test_the_thresholds_read_from_the_environment(value, thresholds):
+    assert heap.gc_thresholds({heap.GC_ENV: value}) == thresholds
+
+
+@pytest.mark.parametrize(
+    "value", ["700", "700,10", "700,10,100,5", "0,10,100", "-1,10,10", "7e2,10,10", "a,b,c",
+              "700,10,1000001", "700;10;100", "٧٠٠,10,10"]
+)  # fmt: skip
+def test_a_bad_threshold_value_gives_a_message_and_the_default(value, capsys):
+    assert heap.gc_thresholds({heap.GC_ENV: value}) == heap.THRESHOLDS
+    err = capsys.readouterr().err
+    assert heap.GC_ENV in err and "three whole numbers" in err
+    assert "Traceback" not in err
+
+
+def test_apply_thresholds_sets_the_process_collector(restore_thresholds):
+    gc.set_threshold(700, 10, 10)
+    assert heap.apply_thresholds({}) == heap.THRESHOLDS == gc.get_threshold()
+    assert heap.apply_thresholds({heap.GC_ENV: "900,9,9"}) == (900, 9, 9)
+    assert heap.apply_thresholds({heap.GC_ENV: "0"}) == (900, 9, 9)  # Python's left as is
+
+
+def test_the_freeze_sets_the_thresholds(restore_thresholds, monkeypatch):
+    monkeypatch.delenv(heap.GC_ENV, raising=False)
+    gc.set_threshold(700, 10, 10)
+    try:
+        heap.freeze_heap()
+        assert gc.get_threshold() == heap.THRESHOLDS
+    finally:
+        gc.unfreeze()
