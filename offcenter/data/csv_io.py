@@ -505,12 +505,19 @@ def _convert(
 
 # ---------------------------------------------------------------------------------- kinds
 def infer_kinds(df: pd.DataFrame) -> dict[str, str]:
-    """'numeric' for number columns, 'categorical' for everything else (text, booleans)."""
+    """'numeric' for number columns, 'categorical' for everything else (text, booleans; a
+    name that several columns share).
+
+    Read from the frame's dtypes, without taking a column: a column taken from a frame is a
+    view, and pandas keeps a weak reference to every view of a block until it prunes them
+    (past 500), so a cached frame read at every rerun held thousands of dead ones, which every
+    full garbage collection scanned (:mod:`offcenter.ops.heap`)."""
+    shared = df.columns.duplicated(keep=False)
     return {
         c: "numeric"
-        if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])
+        if not dup and pd.api.types.is_numeric_dtype(dt) and not pd.api.types.is_bool_dtype(dt)
         else "categorical"
-        for c in df.columns
+        for (c, dt), dup in zip(df.dtypes.items(), shared)
     }
 
 

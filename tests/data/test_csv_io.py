@@ -217,3 +217,41 @@ def test_column_table_lists_kinds_missing_distinct_and_reasons():
     assert table["missing"].tolist() == [0, 6, 0]
     assert table["distinct"].tolist() == [12, 1, 2]
     assert "row number" in table["left out because"][0] and table["left out because"][1] == ""
+
+
+def test_infer_kinds_reads_the_dtypes_without_taking_a_column(monkeypatch):
+    """The rule column by column, read from the dtypes: a column taken from a cached frame at
+    every rerun left a dead weak reference in pandas' bookkeeping (issue 34)."""
+    df = pd.DataFrame(
+        {
+            "i": [1, 2],
+            "f": [1.5, np.nan],
+            "b": [True, False],
+            "s": ["a", "b"],
+            "o": pd.Series(["a", 1], dtype=object),
+            "c": pd.Categorical(["x", "y"]),
+            "d": pd.to_datetime(["2020-01-01", "2020-01-02"]),
+            "I": pd.array([1, None], dtype="Int64"),
+            "B": pd.array([True, None], dtype="boolean"),
+            "u8": np.array([1, 2], dtype=np.uint8),
+        }
+    )
+    by_column = {
+        c: "numeric"
+        if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])
+        else "categorical"
+        for c in df.columns
+    }
+    shared = pd.DataFrame([[1, 2, "a"]], columns=["a", "a", "b"])
+
+    def no_column(self, key):
+        raise AssertionError(f"column {key!r} taken")
+
+    monkeypatch.setattr(pd.DataFrame, "__getitem__", no_column)
+    assert infer_kinds(df) == by_column
+    assert by_column == {
+        "i": "numeric", "f": "numeric", "b": "categorical", "s": "categorical",
+        "o": "categorical", "c": "categorical", "d": "categorical", "I": "numeric",
+        "B": "categorical", "u8": "numeric",
+    }  # fmt: skip
+    assert infer_kinds(shared) == {"a": "categorical", "b": "categorical"}  # a shared name
