@@ -15,15 +15,27 @@ Keys (:data:`KEYS`, installed once per page load): Page Down, Arrow Right and Sp
 next step, Page Up and Arrow Left to the previous one (a clicker sends Page Down / Page Up);
 never while a text box, a slider or any other input has the focus (the θ slider's own arrow
 keys stay the slider's).
+
+A page the lecture opens starts at its top (:func:`page_top`). ``st.switch_page`` redraws the
+new page in the same main area: when its first elements arrive before the old page's are
+cleared (a race), the main area keeps the old page's scroll, and Chromium's scroll anchoring
+then carries it down as the new page grows above the old content, to the new page's end
+(headless Chromium, session 18, Home scrolled down: step 1 opened at its end, 1,176 px down,
+in six runs of eight; with scroll anchoring off, at Home's own scroll).
+No script scrolls it (Streamlit's ``scrollTo``, ``scrollIntoView`` and ``focus`` were
+watched). So every page carries a script that scrolls the main area to its top once per page
+the lecture opened, drawn at the start of the new page's first run.
 """
 
 from __future__ import annotations
+
+import uuid
 
 import streamlit as st
 
 from offcenter.app.lesson import STEPS, step_link
 
-__all__ = ["KEYS", "STATE", "lecture_bar", "start_button", "step_after"]
+__all__ = ["KEYS", "STATE", "TO_TOP", "lecture_bar", "page_top", "start_button", "step_after"]
 
 #: The session's lecture step: 1 .. len(STEPS), absent when no lecture runs.
 STATE = "_lecture_step"
@@ -50,6 +62,30 @@ KEYS = (
     " }, true);"
     "})();</script>"
 )
+
+
+#: The main area back at its top, once per ``{token}`` (static JavaScript; the token is hex
+#: digits made by :func:`_go`, never user text): run by the page's first drawing of it,
+#: whether its element is new or changed; a rerun of the same page leaves the scroll alone.
+TO_TOP = (
+    "<script>(function () {{"
+    " if (window.__offcenterLectureTop === '{token}') return;"
+    " window.__offcenterLectureTop = '{token}';"
+    " var m = document.querySelector('[data-testid=\"stMain\"]');"
+    " if (m) m.scrollTo(0, 0);"
+    "}})();</script>"
+)
+#: The token of the last page the lecture opened (one per press, new in every session).
+_OPENED = "_lecture_opened"
+
+
+def page_top() -> str:
+    """The script that puts the page the lecture just opened at its top (:data:`TO_TOP`), ""
+    when the session's lecture never opened a page. Drawn on every page, in the sidebar, by
+    :func:`offcenter.app.navigation.run` with its other scripts (an element of its own would
+    push the sidebar's content down by a row gap while it is there)."""
+    token = st.session_state.get(_OPENED)
+    return TO_TOP.format(token=token) if token else ""
 
 
 def step_after(step: int, move: int) -> int | None:
@@ -87,6 +123,7 @@ def _end() -> None:
 def _go(present: bool) -> None:
     """Open the step a button chose: its link's page and settings, or home past the ends."""
     S = st.session_state
+    S[_OPENED] = uuid.uuid4().hex  # the page opened, home included, starts at its top
     step = S.get(STATE)
     if step is None:
         S.pop(STATE, None)

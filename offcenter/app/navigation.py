@@ -25,7 +25,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
 from offcenter.app import session_end, widget_state
-from offcenter.app.lecture_script import lecture_bar
+from offcenter.app.lecture_script import lecture_bar, page_top
 from offcenter.app.presentation import is_on, presentation_toggle, viewport
 from offcenter.app.reconnect import RERUN_ON_RECONNECT
 from offcenter.ops import failover, heap
@@ -105,8 +105,8 @@ def _every_page() -> None:
         ctx._offcenter_every_page = run_id
     st.html(STYLE)
     # a lost session comes back (in the sidebar: an element of its own, which would push the
-    # page down by a row gap in the main area)
-    st.sidebar.html(RERUN_ON_RECONNECT, unsafe_allow_javascript=True)
+    # page down by a row gap in the main area); a page the lecture opened starts at its top
+    st.sidebar.html(RERUN_ON_RECONNECT + page_top(), unsafe_allow_javascript=True)
     presentation_toggle()  # large type for a projector, kept in the URL (present=1)
     lecture_bar(is_on())  # while a lecture runs: its step, Next and Previous (sidebar)
     _failover_notice()

@@ -299,7 +299,9 @@ def show_training_report(
         st.subheader("Predictions on the training rows")
         c1, c2 = st.columns([3, 2])
         with c1:
-            tables.show_table(rep.matrix, hide_index=False, key="tr_confusion")
+            tables.show_table(  # cached per tree: converted to Arrow once
+                rep.matrix, hide_index=False, key="tr_confusion", read_only=tree_key is not None
+            )
             for col, (label, frame, file_name, key) in zip(
                 st.columns(2), _report_csvs(rep, clf, X, y, stem)
             ):

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import weakref
 from collections.abc import Mapping
 
 import numpy as np
@@ -160,9 +159,8 @@ def uses_static_table(df: pd.DataFrame, max_rows: int = SMALL_ROWS) -> bool:
     return (is_on() or is_narrow()) and len(df) <= max_rows
 
 
-#: id of a read-only frame -> (weak reference to it, its Arrow table); an entry leaves with
-#: its frame (the reference's callback)
-_ARROW: dict[int, tuple[weakref.ref, pa.Table]] = {}
+#: The attribute of a read-only frame that holds its Arrow table (:func:`arrow_table`).
+_ARROW_ATTR = "_offcenter_arrow"
 
 
 def arrow_table(df: pd.DataFrame) -> pa.Table:
@@ -173,23 +171,18 @@ def arrow_table(df: pd.DataFrame) -> pa.Table:
     Arrow refuses); given the Arrow table it only writes its bytes, the same bytes. A table
     drawn from a cache (a node's tables, shared by the reruns and the sessions that show the
     node) is then converted once, not at every click. ``df`` must not change after its first
-    call (the tables of the caches are read-only); the table is kept while ``df`` lives.
+    call (the tables of the caches are read-only). The table is kept on the frame object itself
+    (an attribute pandas does not copy to derived frames): it lives and goes with the frame,
+    and adds no object that CPython's collector tracks (an Arrow table is not one).
 
     >>> df = pd.DataFrame({"a": [1.5, 2.0], "b": ["x", "y"]})
     >>> arrow_table(df) is arrow_table(df), arrow_table(df).column_names
     (True, ['a', 'b'])
     """
-    key = id(df)
-    entry = _ARROW.get(key)
-    if entry is not None and entry[0]() is df:
-        return entry[1]
-    table = dataframe_util.convert_pandas_df_to_arrow_table(df)
-
-    def forget(ref: weakref.ref, key: int = key) -> None:
-        if _ARROW.get(key, (None,))[0] is ref:
-            _ARROW.pop(key, None)
-
-    _ARROW[key] = (weakref.ref(df, forget), table)
+    table = df.__dict__.get(_ARROW_ATTR)
+    if table is None:
+        table = dataframe_util.convert_pandas_df_to_arrow_table(df)
+        object.__setattr__(df, _ARROW_ATTR, table)  # not a column: pandas' own setattr warns
     return table
 
 

@@ -30,7 +30,7 @@ rarer. What it delays is only the freeing of *cyclic* garbage that had already r
 oldest generation (an ended session's objects, an evicted cache entry): anything freed by its
 reference count, and any cycle that dies young, is freed as before. Measured
 (docs/performance.md, one fresh class of 30, with the layouts below): one full collection in
-the class instead of nine, of 141-149 ms (the nine: 8 to 67 ms each, 0.4 s in all). ``OFFCENTER_GC_THRESHOLDS`` ("700,10,100") sets others, ``0`` leaves
+the class, of 141-149 ms, or none, instead of nine (8 to 67 ms each, 0.4 s in all). ``OFFCENTER_GC_THRESHOLDS`` ("700,10,100") sets others, ``0`` leaves
 Python's; a value that is not three whole numbers from 1 to 1,000,000 is refused with a
 message on stderr and the default is used.
 
