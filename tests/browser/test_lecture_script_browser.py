@@ -5,8 +5,10 @@ whatever the scroll of the page left (Home, step 1, step 4). On the same load of
 Home, first: the lesson's steps begin on the first screen (test_lesson_screens_browser.py) and the
 Figure 1 thumbnail is whole (test_presentation_browser.py), both at 1400x900; at the first visit
 of steps 1 to 3, the step's figure whole on the first screen (test_lesson_screens_browser.py's
-:func:`check_lesson_figure`, once on its own loads of the steps' addresses).
-Screenshots: tests/artifacts/lecture_script_step{k}.png."""
+:func:`check_lesson_figure`, once on its own loads of the steps' addresses); at step 4 (the
+Tree page's lesson link), its first six splits in the lecture view
+(test_tree_lecture_browser.py's :func:`check_lesson_steps`, once on its own load of the link).
+Screenshots: tests/artifacts/lecture_script_step{k}.png, tree_lecture_step{k}.png."""
 
 import re
 
@@ -17,6 +19,7 @@ from offcenter.app.lesson import STEPS, step_link
 from .conftest import screenshot, wait_for_app
 from .test_lesson_screens_browser import check_lesson_figure, check_lesson_steps_on_first_screen
 from .test_presentation_browser import check_home_thumbnail
+from .test_tree_lecture_browser import check_lesson_steps
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +85,9 @@ def test_a_clicker_walks_the_lesson_from_home(projector, app_url):
     page.keyboard.press("PageDown")
     _at_step(page, 4)
     screenshot(page, "lecture_script_step4")
+    # the lesson's tree stepped through in the lecture view, six Next splits (once
+    # test_tree_lecture_browser.py's own load of this link at 1400x900)
+    check_lesson_steps(page)
     # the last step's Next ends the lecture on Home, at its top
     _scroll_down(page)
     page.keyboard.press("PageDown")

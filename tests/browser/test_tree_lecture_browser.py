@@ -15,7 +15,9 @@ tree_phone_step{k}.png, tree_*_german_step{k}.png, tree_steps_step2.png.
 
 Each test is one page session walking what several pages opened before (one page load, the
 next state reached by the page's own widgets where the app allows): what went where is said in
-each test's docstring.
+each test's docstring. The lesson's steps in the lecture view (:func:`check_lesson_steps`) are
+walked on tests/browser/test_lecture_script_browser.py's visit of the lecture's step 4, the same
+link at the same size.
 """
 
 import pytest
@@ -206,11 +208,22 @@ def _on_first_screen(box, height):
     return box["y"] >= 0 and box["y"] + box["height"] <= height
 
 
-def test_the_lecture_view_draws_each_steps_split_on_the_first_screen_at_18_px(page, app_url):
+def check_lesson_steps(page):
+    """The lesson's tree (Pima, off-centered Shannon on the prior) in the lecture view at
+    1400x900, opened by its link (:data:`LESSON`, step-through on) at the root alone: each of
+    the first six steps ("Next split") draws the node just split and its children inside the
+    chart on the first screen (nothing scrolled), node text and legend at 18 px or more, the
+    step controls, the step's verdict and the first alert on the first screen; the node's
+    details follow in tabs under the tree. Screenshots: tests/artifacts/tree_lecture_step{k}.png.
+
+    Run on tests/browser/test_lecture_script_browser.py's visit of the lecture's step 4 (the
+    same link at 1400x900, reached by the clicker); once this module's
+    ``test_the_lecture_view_draws_each_steps_split_on_the_first_screen_at_18_px`` on its own
+    load of the link.
+    """
+    assert page.viewport_size == {"width": 1400, "height": 900}
+    assert "step_on=1" in page.url and "present=1" in page.url and "data=pima" in page.url
     tree = _lesson_tree().tree_
-    page.set_viewport_size({"width": 1400, "height": 900})
-    page.goto(app_url + LESSON)
-    wait_for_app(page)
     wait_for_tree(page)
     wait_for_nodes(page, [0])
     next_button = page.get_by_role("button", name="Next split", exact=True)
