@@ -1,8 +1,10 @@
 """Presentation mode measured in Chromium at a projector's 1400x900 (``present=1``) and on a
 phone (390x844) opening the same links: the Compare page's figures at the curve pages' type,
 each on one screen with its title, axes and legend; the small tables of the Tree and Compare
-pages as large as the curve pages' table and hiding no value (Figure 2's animation controls on
-screen with the figure without scrolling: tests/browser/test_curves_browser.py).
+pages as large as the curve pages' table and hiding no value (on the phone, the Tree page's
+are checked on tests/browser/test_tree_lecture_browser.py's load of the same link; Figure
+2's animation controls on screen with the figure without scrolling:
+tests/browser/test_curves_browser.py).
 
 Screenshots: tests/artifacts/present_*.png.
 """
@@ -130,9 +132,9 @@ def test_compare_figures_fit_one_screen_at_the_curve_pages_type(request, app_url
     checks the same figures on its own run of the same link (:func:`_check_compare_figures`)."""
     page = _page(request, "phone")
     _compare_with_results(page, app_url)
-    # the small tables (test_phone_tables_hide_nothing's check of the Compare page)
+    # the small tables (:func:`check_phone_tables`, on the Compare page's results)
     page.wait_for_selector("[data-testid='stTable']:visible")
-    _check_phone_tables(page, page.url)
+    check_phone_tables(page, page.url)
     page.locator("[data-testid='stTable']:visible").first.screenshot(
         path=str(ARTIFACTS / "present_phone_table.png")
     )
@@ -247,19 +249,15 @@ def test_tables_in_presentation_mode_are_large_and_hide_nothing(request, app_url
     check_two_trees_text(page)
 
 
-def test_phone_tables_hide_nothing(request, app_url):
-    """On a phone (390x844) the small tables of the Tree and Compare pages are static tables
-    whose every cell is inside the table and the screen (a grid hid the rest of its rows and
-    columns). The Compare page's are checked on the phone's run of
+def check_phone_tables(page, url: str) -> None:
+    """On a phone (390x844) the small tables of the page are static tables whose every cell is
+    inside the table and the screen (a grid hid the rest of its rows and columns). Checked on
+    the Compare page's results on the phone's run of
     test_compare_figures_fit_one_screen_at_the_curve_pages_type (its link carries present=1,
-    which a phone does not apply; its results add the summary's and paired tables)."""
-    page = _page(request, "phone")
-    url = f"{app_url}/Tree?data=pima&setting=oc_shannon&present=1"
-    _open(page, url, ".js-plotly-plot")
-    _check_phone_tables(page, url)
-
-
-def _check_phone_tables(page, url: str) -> None:
+    which a phone does not apply; its results add the summary's and paired tables), and on the
+    Tree page's lesson link (``/Tree?data=pima&setting=oc_shannon&present=1``) on
+    tests/browser/test_tree_lecture_browser.py's phone load of it (once this module's
+    ``test_phone_tables_hide_nothing``, its own load of the same link on the phone tab)."""
     tables = page.evaluate(_TABLES)
     assert tables, url
     for t in tables:

@@ -32,6 +32,7 @@ from offcenter.viz.tree import fit_drawing
 from offcenter.viz.tree_layout import tree_layout
 
 from .conftest import ARTIFACTS, screenshot, wait_for_app, wait_for_drawing
+from .test_presentation_browser import _TOOLBAR_STILL, check_phone_tables
 from .test_tree_browser import wait_for_tree
 
 NODE_IDS = """() => {
@@ -297,7 +298,7 @@ def _fits_the_projector(page):
     under the tree and into the address."""
     scroll_to_chart(page)
     page.locator(".oc-tree-figure, [data-testid='stPlotlyChart']").first.hover()  # the toolbar
-    page.wait_for_timeout(400)
+    page.evaluate(_TOOLBAR_STILL, "tr_chart")  # its fade-in over (was a fixed 400 ms)
     m = page.evaluate(MEASURE)
     screenshot(page, "tree_fit_presentation_1400")
     _shot(page, "tree_fit_presentation_1400_view")
@@ -463,7 +464,10 @@ def test_a_phone_fits_the_lesson_and_draws_each_steps_split(phone, app_url):
     switched to step-through, each of the lesson's first six steps draws the node just split
     and its children in the chart (formerly ``test_a_phone_draws_each_steps_split``, on a
     phone-sized window with a desktop User-Agent); German credit's multiway tree likewise
-    (formerly ``test_a_phone_draws_each_step_of_a_multiway_tree``). The session's phone tab
+    (formerly ``test_a_phone_draws_each_step_of_a_multiway_tree``). On the link's load, the
+    page's small tables hide nothing (test_presentation_browser.py's
+    :func:`check_phone_tables`, formerly its ``test_phone_tables_hide_nothing`` on its own load
+    of the same link on the phone tab). The session's phone tab
     (touch, 390x844) says it is an iPhone for the test (Chromium's own User-Agent override,
     undone after it)."""
     cdp = phone.context.new_cdp_session(phone)
@@ -480,6 +484,10 @@ def test_a_phone_fits_the_lesson_and_draws_each_steps_split(phone, app_url):
         node_texts = [t for t in m["texts"] if t["node"]]
         assert max(t["size"] for t in node_texts) < 20  # not the projector's size
         assert m["box"]["right"] <= 390
+        # the page's small tables hide nothing on the phone (test_presentation_browser.py's
+        # test_phone_tables_hide_nothing, once on its own load of this link on the phone tab)
+        assert phone.locator("[data-testid='stException']").count() == 0
+        check_phone_tables(phone, phone.url)
 
         tree = _lesson_tree().tree_
         phone.get_by_text("Step through the splits", exact=False).first.click()
