@@ -75,9 +75,14 @@ def study_means(
     part = folds[(folds["model"] == model) & (folds["leaf_rule"] == leaf_rule)]
     if pooled:
         part = pooled_metrics(part)
-    table = part.pivot_table(
-        index="data", columns="setting", values=metric, aggfunc="mean", sort=False
-    )
+    # part.pivot_table(index="data", columns="setting", values=metric, aggfunc="mean",
+    # sort=False): the same group means (one groupby), its rows in first-seen order and a data
+    # set with no score at all left out as pivot_table does, at a fifth of its cost (~1 ms
+    # against ~6 ms; a report asks for ~100 tables)
+    means = part.groupby(["data", "setting"], sort=False)[metric].mean()
+    table = means.unstack("setting").reindex(index=part["data"].unique()).dropna(how="all")
+    table.columns.name = "setting"
+    table.index.name = "data"
     order = part["setting"].unique().tolist()  # first-seen order
     if distinct:
         order = [
