@@ -24,13 +24,13 @@ the oldest generation since the last full one are a quarter of those it held the
 no longer brakes anything after the freeze: the frozen objects are not counted, so the class's
 few thousand are the whole). In a 30-student class that was a full collection every 5.5 s, each
 scanning everything the class had cached so far (issue 34: 47 ms growing to 136 ms by the
-class's end, on a quiet machine; every session waits). :data:`THRESHOLDS` keeps the first two
-and makes the third 100: a full collection every 100 collections of generation 1, ten times
-rarer. What it delays is only the freeing of *cyclic* garbage that had already reached the
-oldest generation (an ended session's objects, an evicted cache entry): anything freed by its
-reference count, and any cycle that dies young, is freed as before. Measured
-(docs/performance.md, one fresh class of 30, with the layouts below): one full collection in
-the class, of 141-149 ms, or none, instead of nine (8 to 67 ms each, 0.4 s in all). ``OFFCENTER_GC_THRESHOLDS`` ("700,10,100") sets others, ``0`` leaves
+class's end, on a quiet machine; every session waits). :data:`THRESHOLDS` are CPython's own three, set explicitly. Rarer full collections were
+tried and measured (session 18, docs/performance.md): with (700, 10, 100) a class met one full
+collection or none, but that one scanned all the class's garbage at once (141-149 ms, and
+stalls of up to 400 ms in a quiet run of three) and delayed every interaction in flight; with
+CPython's thresholds and the smaller heap below, the class's full collections took 13 to 84 ms
+each (a quiet instrumented class), so no interaction meets a long pause. A bounded pause is
+what a p95 needs, hence CPython's values. ``OFFCENTER_GC_THRESHOLDS`` ("700,10,100") sets others, ``0`` leaves
 Python's; a value that is not three whole numbers from 1 to 1,000,000 is refused with a
 message on stderr and the default is used.
 
@@ -39,7 +39,7 @@ What a full collection scans was cut too: the Tree page's cached drawings' layou
 stops tracking (half of the class's tracked objects before).
 
 >>> gc_thresholds({}), gc_thresholds({GC_ENV: "2000, 10, 50"}), gc_thresholds({GC_ENV: "0"})
-((700, 10, 100), (2000, 10, 50), None)
+((700, 10, 10), (2000, 10, 50), None)
 >>> h = HeapFreezer(links=[("", ""), ("Tree", "")], pages=["", "Tree"], freeze=lambda: None)
 >>> h.after_run("", {}), h.after_run("Tree", {"data": "pima"}), h.after_run("Tree", {})
 (False, True, False)
@@ -70,9 +70,9 @@ __all__ = [
 #: The environment variable that sets the collector's three thresholds ("700,10,100"; "0":
 #: Python's own).
 GC_ENV = "OFFCENTER_GC_THRESHOLDS"
-#: The app's thresholds (``gc.set_threshold``): CPython's first two, a full collection every
-#: 100 collections of generation 1 instead of 10 (see the module's notes).
-THRESHOLDS = (700, 10, 100)
+#: The app's thresholds (``gc.set_threshold``): CPython's own, so that each full collection
+#: stays short (rarer ones were measured longer: see the module's notes).
+THRESHOLDS = (700, 10, 10)
 #: The largest threshold accepted.
 _MAX_THRESHOLD = 1_000_000
 
@@ -124,7 +124,7 @@ def apply_thresholds(environ: Mapping[str, str] | None = None) -> tuple[int, int
 def freeze_heap() -> None:
     """Collect what is garbage now, then move every object still alive to the permanent
     generation (``gc.freeze``), which the collections skip; then set the collector's
-    thresholds (:func:`apply_thresholds`: full collections rarer from now on)."""
+    thresholds (:func:`apply_thresholds`)."""
     gc.collect()
     gc.freeze()
     apply_thresholds()

@@ -110,8 +110,8 @@ def restore_thresholds():
 @pytest.mark.parametrize(
     ("value", "thresholds"),
     [
-        ("", (700, 10, 100)),
-        ("700,10,10", (700, 10, 10)),
+        ("", (700, 10, 10)),
+        ("700,10,100", (700, 10, 100)),
         (" 2000 , 20 ,50 ", (2000, 20, 50)),
         ("1,1,1000000", (1, 1, 1_000_000)),
         ("0", None),
@@ -133,7 +133,7 @@ def test_a_bad_threshold_value_gives_a_message_and_the_default(value, capsys):
 
 
 def test_apply_thresholds_sets_the_process_collector(restore_thresholds):
-    gc.set_threshold(700, 10, 10)
+    gc.set_threshold(800, 8, 8)  # not the default: the call must set it
     assert heap.apply_thresholds({}) == heap.THRESHOLDS == gc.get_threshold()
     assert heap.apply_thresholds({heap.GC_ENV: "900,9,9"}) == (900, 9, 9)
     assert heap.apply_thresholds({heap.GC_ENV: "0"}) == (900, 9, 9)  # Python's left as is
@@ -141,7 +141,7 @@ def test_apply_thresholds_sets_the_process_collector(restore_thresholds):
 
 def test_the_freeze_sets_the_thresholds(restore_thresholds, monkeypatch):
     monkeypatch.delenv(heap.GC_ENV, raising=False)
-    gc.set_threshold(700, 10, 10)
+    gc.set_threshold(800, 8, 8)  # not the default: the freeze must set it
     try:
         heap.freeze_heap()
         assert gc.get_threshold() == heap.THRESHOLDS
