@@ -262,34 +262,17 @@ class _Box:
     prediction_index: int = 0
     bar_axis: str = "x"
 
-    @property
-    def left(self) -> float:
-        return self.x - self.width / 2
-
-    @property
-    def right(self) -> float:
-        return self.x + self.width / 2
-
-    @property
-    def bottom(self) -> float:
-        return self.top + self.height
+    # the box's edges: NodeBox's own properties (the same fields)
+    left = NodeBox.left
+    right = NodeBox.right
+    bottom = NodeBox.bottom
 
     def row(self) -> tuple:
-        """The :class:`NodeBox` as the plain tuple a :class:`TreeLayout` stores."""
-        return (
-            self.id,
-            self.x,
-            self.top,
-            self.width,
-            self.height,
-            tuple(self.lines),
-            tuple(self.bar),
-            self.bar_top,
-            self.collapsed,
-            self.hidden,
-            self.leaf,
-            self.prediction_index,
-            self.bar_axis,
+        """The :class:`NodeBox` as the plain tuple a :class:`TreeLayout` stores (the same
+        fields in the same order; the lists as tuples)."""
+        return tuple(
+            tuple(v) if isinstance(v, list) else v
+            for v in (getattr(self, name) for name in NodeBox._fields)
         )
 
 

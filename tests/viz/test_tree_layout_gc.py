@@ -136,3 +136,23 @@ def test_a_cached_drawing_holds_a_few_dozen_tracked_objects_and_one_shared_templ
     # the nodes' ids as the browser gets them: [[id], ...] in drawing order
     (trace,) = [t for t in json.loads(json.dumps(big.spec(3)))["data"] if t["name"] == "nodes"]
     assert trace["customdata"] == [[i] for i in big.boxes]
+
+
+def test_a_box_being_placed_has_the_node_boxs_fields_and_edges():
+    """The layout's working box (_Box) and the stored NodeBox share one field list and one
+    geometry: its row is a NodeBox, field for field."""
+    from dataclasses import fields
+
+    from offcenter.viz.tree_layout import _Box
+
+    assert tuple(f.name for f in fields(_Box)) == NodeBox._fields
+    box = _Box(
+        3, 100.0, 20.0, 60.0, 40.0, lines=[("a", "a", 1.0, 2.0, "#000", 3)], bar=[(0, 1, 2, 0.5)]
+    )
+    node = NodeBox(*box.row())
+    assert (
+        (node.left, node.right, node.bottom)
+        == (box.left, box.right, box.bottom)
+        == (70.0, 130.0, 60.0)
+    )
+    assert node.lines == (("a", "a", 1.0, 2.0, "#000", 3),) and node.bar == ((0, 1, 2, 0.5),)
