@@ -114,15 +114,20 @@ class Server:
         access_log: Path | None = None,
         launcher_log: Path | None = None,
         env: dict[str, str] | None = None,
+        root: Path = ROOT,
+        launcher: list[str] | None = None,
     ):
         """Start it and wait until it is healthy (every process in service); ``env``: more
-        environment for it (this process's is inherited)."""
+        environment for it (this process's is inherited); ``root``: the checkout served (this
+        one by default); ``launcher``: what stands for ``python -m streamlit`` (one process
+        only), e.g. ``[python, "-c", bootstrap]``."""
         self.port = _free_port()
         self.workers = workers
         self.access_log = access_log
         self.launcher_log = launcher_log
         if workers == 1:
-            cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port"]
+            cmd = [*(launcher or [sys.executable, "-m", "streamlit"]), "run", "app.py"]
+            cmd += ["--server.port"]
             cmd += [str(self.port), "--server.address", "127.0.0.1", "--server.headless", "true"]
             cmd += ["--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
             cmd += extra
@@ -135,9 +140,9 @@ class Server:
                 cmd += ["--access-log", str(access_log)]
             cmd += ["--", "--server.fileWatcherType", "none", *extra]
             health = "/healthz"  # 200 once a process is warm and in service
-        env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+        env = {**os.environ, "PYTHONPATH": str(root), **(env or {})}
         sink = open(launcher_log, "w") if launcher_log else subprocess.DEVNULL  # noqa: SIM115
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=sink, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 300
         # every process warm and in service (the launcher warms them one after the other)
         want = workers if workers > 1 else 1

@@ -29,10 +29,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -186,34 +184,19 @@ def main(argv=None) -> None:
     p.add_argument("--theta-only", action="store_true", help="the θ moves only")
     args = p.parse_args(argv)
     root = Path(args.checkout).resolve()
-    sys.path.insert(0, str(HERE.parent))
-    from offcenter.ops.warmup import wait_healthy
-
     sys.path.insert(0, str(HERE))
-    from bench_classroom import _free_port
+    from bench_classroom import Server
 
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "cpu.jsonl"
-        port = _free_port()
-        env = {**os.environ, "PYTHONPATH": str(root), "CPU_LOG": str(log)}
-        cmd = [sys.executable, "-c", BOOT, "run", "app.py", "--server.port", str(port)]
-        cmd += ["--server.address", "127.0.0.1", "--server.headless", "true"]
-        cmd += ["--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-        proc = subprocess.Popen(
-            cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        server = Server(
+            1, [], env={"CPU_LOG": str(log)}, root=root, launcher=[sys.executable, "-c", BOOT]
         )
         try:
-            if not wait_healthy(port, wait=300, process=proc):
-                raise RuntimeError("the server did not start")
             runs = Runs(log)
-            asyncio.run(drive(port, runs, args.grows, tree=not args.theta_only))
+            asyncio.run(drive(server.port, runs, args.grows, tree=not args.theta_only))
         finally:
-            proc.terminate()
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            server.stop()
     print(f"{root}: CPU ms per interaction (median; script: the script thread's, process: the")
     print("whole process's during the run; then calls inside the script thread)\n")
     print(runs.table())
